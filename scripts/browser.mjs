@@ -1,0 +1,61 @@
+// Headless Chromium with WebGPU and WebGL2 on SwiftShader (see shared BROWSER.md for why each flag),
+// and a Vite server bound to 127.0.0.1 on a free port (navigator.gpu needs a secure context).
+import puppeteer from 'puppeteer-core';
+import { createServer } from 'vite';
+import { ROOT, ensureSetup } from './setup.mjs';
+
+export const SWIFTSHADER_FLAGS = [
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-angle=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+];
+
+export const COMMON_FLAGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-unsafe-swiftshader',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** `gpu: true` drops the SwiftShader flags to use a hardware adapter. `extraFlags` e.g. vsync off. */
+export function browserFlags({ gpu = false, extraFlags = [] } = {}) {
+  return [...COMMON_FLAGS, ...(gpu ? ['--enable-features=Vulkan', '--use-angle=vulkan'] : SWIFTSHADER_FLAGS), ...extraFlags];
+}
+
+export async function launchBrowser(options = {}) {
+  const executablePath = ensureSetup();
+  const args = browserFlags(options);
+  const browser = await puppeteer.launch({ executablePath, headless: true, args, protocolTimeout: 600_000 });
+  return { browser, args, executablePath };
+}
+
+export async function startServer() {
+  const server = await createServer({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('vite server did not bind');
+  return { server, url: `http://127.0.0.1:${address.port}` };
+}
+
+/** Opens `pagePath` and forwards the page's console errors to the terminal. */
+export async function openPage(browser, url, { width = 256, height = 256 } = {}) {
+  const page = await browser.newPage();
+  await page.setViewport({ width, height });
+  page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.error(`[page] ${m.text()}`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return page;
+}

@@ -1,0 +1,2 @@
+/** Ignis: one API over WebGPU and WebGL2, extended with compute. */
+export * from './rhi/index.js';

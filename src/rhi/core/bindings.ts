@@ -1,0 +1,132 @@
+import { BufferUsage, TextureUsage } from './flags.js';
+import { ValidationError } from './errors.js';
+import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
+import { requireTextureUsage } from './validate/texture.js';
+import type { BoundResource, BarrierScope } from './commands.js';
+import type { BindingLayoutEntry } from './descriptors.js';
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { Sampler } from './sampler.js';
+import type { CommandEncoder } from './command-encoder.js';
+
+/**
+ * The slot table shared by render and compute passes: `set*(slot, resource)` stages a resource,
+ * checked against its usage flags at once and against the pipeline's layout at draw/dispatch.
+ */
+export class SlotTable {
+  readonly slots = new Map<number, BoundResource>();
+
+  constructor(
+    private readonly encoder: CommandEncoder,
+    private readonly passLabel: string,
+  ) {}
+
+  #slot(slot: number): void {
+    if (!Number.isInteger(slot) || slot < 0) {
+      throw new ValidationError('binding-slot', `Binding slot ${String(slot)} must be a non-negative integer`, this.passLabel, { slot });
+    }
+  }
+
+  #bind(slot: number, resource: BoundResource): void {
+    this.slots.set(slot, resource);
+    this.encoder.record({ type: 'setBinding', slot, resource });
+  }
+
+  uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
+    this.#slot(slot);
+    buffer.assertAlive(`setUniformBuffer(${slot})`);
+    requireBufferUsage(buffer.usage, BufferUsage.UNIFORM, `setUniformBuffer(${slot})`, buffer.label);
+    const s = size ?? buffer.size - offset;
+    validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
+    const limits = this.encoder.device.caps.limits;
+    if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
+      throw new ValidationError('uniform-offset-alignment', `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`, buffer.label, { offset });
+    }
+    if (s > limits.maxUniformBufferBindingSize) {
+      throw new ValidationError('uniform-binding-size', `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`, buffer.label, { size: s });
+    }
+    this.#bind(slot, { kind: 'uniform', buffer, offset, size: s });
+  }
+
+  storage(slot: number, buffer: Buffer, access: 'read' | 'read-write', offset = 0, size?: number): void {
+    this.#slot(slot);
+    buffer.assertAlive(`setStorageBuffer(${slot})`);
+    requireBufferUsage(buffer.usage, BufferUsage.STORAGE, `setStorageBuffer(${slot})`, buffer.label);
+    const s = size ?? buffer.size - offset;
+    validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
+    const limits = this.encoder.device.caps.limits;
+    if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
+      throw new ValidationError('storage-offset-alignment', `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`, buffer.label, { offset });
+    }
+    if (s > limits.maxStorageBufferBindingSize) {
+      throw new ValidationError('storage-binding-size', `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`, buffer.label, { size: s });
+    }
+    this.#bind(slot, { kind: 'storage', buffer, offset, size: s, access });
+  }
+
+  texture(slot: number, texture: Texture): void {
+    this.#slot(slot);
+    texture.assertAlive(`setTexture(${slot})`);
+    requireTextureUsage(texture.usage, TextureUsage.TEXTURE_BINDING, `setTexture(${slot})`, texture.label);
+    this.#bind(slot, { kind: 'texture', texture });
+  }
+
+  storageTexture(slot: number, texture: Texture): void {
+    this.#slot(slot);
+    texture.assertAlive(`setStorageTexture(${slot})`);
+    requireTextureUsage(texture.usage, TextureUsage.STORAGE_BINDING, `setStorageTexture(${slot})`, texture.label);
+    this.#bind(slot, { kind: 'storage-texture', texture });
+  }
+
+  sampler(slot: number, sampler: Sampler): void {
+    this.#slot(slot);
+    sampler.assertAlive(`setSampler(${slot})`);
+    this.#bind(slot, { kind: 'sampler', sampler });
+  }
+
+  /**
+   * At draw/dispatch: every slot of the pipeline's layout holds a resource of the right kind;
+   * reads are tracked for hazards in `readScopes`, read-write storage is a write in `writeScope`.
+   */
+  check(layout: readonly BindingLayoutEntry[], pipelineLabel: string, readScopes: readonly BarrierScope[], writeScope: BarrierScope | null): void {
+    for (const entry of layout) {
+      const bound = this.slots.get(entry.binding);
+      if (!bound) {
+        throw new ValidationError('binding-missing', `Slot ${entry.binding} (${entry.type}${entry.name ? ` "${entry.name}"` : ''}) of pipeline "${pipelineLabel}" has nothing bound`, this.passLabel, {
+          binding: entry.binding,
+          type: entry.type,
+        });
+      }
+      const expected = entry.type === 'read-only-storage' ? 'storage' : entry.type;
+      if (bound.kind !== expected) {
+        throw new ValidationError('binding-kind', `Slot ${entry.binding} of pipeline "${pipelineLabel}" expects ${entry.type}, but a ${bound.kind} is bound`, this.passLabel, {
+          binding: entry.binding,
+          expected: entry.type,
+          actual: bound.kind,
+        });
+      }
+      if (bound.kind === 'storage' && entry.type === 'storage' && bound.access === 'read') {
+        throw new ValidationError('binding-access', `Slot ${entry.binding} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`, this.passLabel, {
+          binding: entry.binding,
+        });
+      }
+      switch (bound.kind) {
+        case 'uniform':
+          this.encoder.trackRead(bound.buffer, readScopes);
+          break;
+        case 'storage':
+          this.encoder.trackRead(bound.buffer, readScopes);
+          if (bound.access === 'read-write' && writeScope) this.encoder.trackWrite(bound.buffer, writeScope);
+          break;
+        case 'texture':
+          this.encoder.trackRead(bound.texture, readScopes);
+          break;
+        case 'storage-texture':
+          if (writeScope) this.encoder.trackWrite(bound.texture, writeScope);
+          break;
+        case 'sampler':
+          break;
+      }
+    }
+  }
+}

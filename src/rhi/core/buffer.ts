@@ -1,0 +1,71 @@
+import { Resource } from './resource.js';
+import { BufferUsage, usageNames } from './flags.js';
+import { EncoderStateError, UsageError } from './errors.js';
+import { validateBufferRange } from './validate/buffer.js';
+import type { BufferDescriptor } from './descriptors.js';
+import type { Device } from './device.js';
+
+/** A linear GPU allocation. Backends subclass it and implement the `*Impl` hooks. */
+export abstract class Buffer extends Resource {
+  readonly kind = 'buffer' as const;
+  readonly size: number;
+  readonly usage: number;
+  #mapped: ArrayBuffer | null = null;
+
+  constructor(device: Device, desc: BufferDescriptor) {
+    super(device, desc.label);
+    this.size = desc.size;
+    this.usage = desc.usage;
+  }
+
+  override get byteSize(): number {
+    return this.size;
+  }
+
+  /** Set by the device right after creation when `mappedAtCreation` was asked for. */
+  protected beginMappedAtCreation(): void {
+    this.#mapped = new ArrayBuffer(this.size);
+  }
+
+  get mapState(): 'unmapped' | 'mapped' {
+    return this.#mapped ? 'mapped' : 'unmapped';
+  }
+
+  /** The CPU view of a buffer created with `mappedAtCreation: true`, until `unmap()`. */
+  getMappedRange(): ArrayBuffer {
+    this.assertAlive('getMappedRange');
+    if (!this.#mapped) {
+      throw new EncoderStateError('getMappedRange() on a buffer that is not mapped (create it with mappedAtCreation: true)', 'unmapped', this.label);
+    }
+    return this.#mapped;
+  }
+
+  /** Ends the mapping; the written bytes become the buffer's contents. */
+  unmap(): void {
+    this.assertAlive('unmap');
+    const data = this.#mapped;
+    if (!data) throw new EncoderStateError('unmap() on a buffer that is not mapped', 'unmapped', this.label);
+    this.#mapped = null;
+    this.uploadImpl(0, new Uint8Array(data));
+  }
+
+  /**
+   * Reads `size` bytes at `offset` back to the CPU. Never stalls: the copy is queued behind the
+   * work already submitted and the promise resolves when the GPU has done it. Needs COPY_SRC (or
+   * MAP_READ).
+   */
+  read(offset = 0, size = this.size - offset): Promise<ArrayBuffer> {
+    this.assertAlive('read');
+    if ((this.usage & (BufferUsage.COPY_SRC | BufferUsage.MAP_READ)) === 0) {
+      const actual = usageNames(this.usage, BufferUsage);
+      throw new UsageError(`buffer.read() needs BufferUsage.COPY_SRC or MAP_READ, but the buffer's usage is ${actual}`, 'COPY_SRC', actual, this.label);
+    }
+    if (this.#mapped) throw new EncoderStateError('read() of a buffer that is still mapped; unmap() it first', 'mapped', this.label);
+    validateBufferRange('read', this.size, offset, size, this.label);
+    return this.readImpl(offset, size);
+  }
+
+  /** Backend: makes `data` the contents at `offset` (used by unmap of mappedAtCreation). */
+  protected abstract uploadImpl(offset: number, data: Uint8Array): void;
+  protected abstract readImpl(offset: number, size: number): Promise<ArrayBuffer>;
+}

@@ -1,0 +1,75 @@
+export type BackendName = 'webgpu' | 'webgl2' | 'null';
+export type ShaderLanguage = 'wgsl' | 'glsl';
+
+/** What a device can do. Code above the RHI reads these flags; it never compares backend names. */
+export interface Features {
+  /** Compute pipelines and passes. WebGL2 lacks it (use the ping-pong runner of src/compute). */
+  readonly compute: boolean;
+  /** STORAGE buffers bound to shaders. WebGL2 lacks it. */
+  readonly storageBuffers: boolean;
+  /** STORAGE_BINDING textures written by compute. WebGL2 lacks it. */
+  readonly storageTextures: boolean;
+  /** GPU pass timing. WebGPU: the `timestamp-query` feature; WebGL2: `EXT_disjoint_timer_query_webgl2`; null: never. */
+  readonly timestampQuery: boolean;
+  /** `dispatchIndirect` from an INDIRECT buffer. WebGL2 lacks it (no compute). */
+  readonly indirect: boolean;
+  /** Rendering into r32float/rg32float/rgba32float. WebGL2: `EXT_color_buffer_float`. */
+  readonly floatRenderTargets: boolean;
+  /** Rendering into 16-bit float targets. WebGL2: `EXT_color_buffer_half_float` or `EXT_color_buffer_float`. */
+  readonly halfFloatRenderTargets: boolean;
+  /** Linear filtering of 32-bit float textures. WebGPU: `float32-filterable`; WebGL2: `OES_texture_float_linear`. */
+  readonly float32Filterable: boolean;
+  /** Blending into 32-bit float targets. WebGPU: `float32-blendable`; WebGL2: `EXT_float_blend`. */
+  readonly float32Blendable: boolean;
+  /** 4× multisampled render targets (all backends here; the null backend records only). */
+  readonly multisample: boolean;
+}
+
+export interface Limits {
+  readonly maxTextureDimension2D: number;
+  readonly maxBufferSize: number;
+  readonly maxComputeWorkgroupsPerDimension: number;
+  /** Axmol calls it maxThreadsPerGroup. 0 where compute is missing. */
+  readonly maxComputeInvocationsPerWorkgroup: number;
+  readonly maxComputeWorkgroupSizeX: number;
+  readonly maxStorageBufferBindingSize: number;
+  readonly maxUniformBufferBindingSize: number;
+  readonly minUniformBufferOffsetAlignment: number;
+  readonly minStorageBufferOffsetAlignment: number;
+  readonly maxColorAttachments: number;
+  readonly maxVertexBuffers: number;
+  readonly maxVertexAttributes: number;
+  readonly maxSampledTexturesPerShaderStage: number;
+}
+
+export interface AdapterInfo {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly description: string;
+  readonly isFallbackAdapter: boolean;
+}
+
+export interface Caps {
+  readonly backend: BackendName;
+  readonly shaderLanguage: ShaderLanguage;
+  readonly features: Features;
+  readonly limits: Limits;
+  readonly adapter: AdapterInfo;
+}
+
+/** Limits of WebGPU's default tier, used by the null backend and as a floor for validation tests. */
+export const DEFAULT_LIMITS: Limits = {
+  maxTextureDimension2D: 8192,
+  maxBufferSize: 268435456,
+  maxComputeWorkgroupsPerDimension: 65535,
+  maxComputeInvocationsPerWorkgroup: 256,
+  maxComputeWorkgroupSizeX: 256,
+  maxStorageBufferBindingSize: 134217728,
+  maxUniformBufferBindingSize: 65536,
+  minUniformBufferOffsetAlignment: 256,
+  minStorageBufferOffsetAlignment: 256,
+  maxColorAttachments: 8,
+  maxVertexBuffers: 8,
+  maxVertexAttributes: 16,
+  maxSampledTexturesPerShaderStage: 16,
+};

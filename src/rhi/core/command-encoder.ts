@@ -1,0 +1,393 @@
+import { BufferUsage, TextureUsage } from './flags.js';
+import { EncoderStateError, ValidationError } from './errors.js';
+import { CommandBuffer } from './command-buffer.js';
+import { HazardTracker, type TrackedResource } from './hazards.js';
+import { BARRIER_SCOPES, type BarrierScope, type Command, type ResolvedRenderPass } from './commands.js';
+import { RenderPass } from './render-pass.js';
+import { ComputePass } from './compute-pass.js';
+import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
+import { requireTextureUsage } from './validate/texture.js';
+import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
+import { UnsupportedFeatureError } from './errors.js';
+import { isDepthFormat } from './formats.js';
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { Device } from './device.js';
+import type {
+  ComputePassDescriptor,
+  Extent2D,
+  ImageCopyBuffer,
+  ImageCopyTexture,
+  RenderPassDescriptor,
+} from './descriptors.js';
+
+export type BarrierMode = 'auto' | 'explicit';
+
+export interface BarrierDescriptor {
+  from: BarrierScope;
+  to: BarrierScope;
+  /** The resources the barrier covers; all of them when omitted. */
+  resources?: ReadonlyArray<Buffer | Texture>;
+}
+
+/**
+ * Records GPU work as plain-data commands.
+ *
+ * States: `recording` → (`beginRenderPass` | `beginComputePass`) → `in-pass` → `pass.end()` →
+ * `recording` → `finish()` → `finished`. Beginning a pass while one is open, recording outside a
+ * pass while one is open, and `finish()` with a pass open are `EncoderStateError`s. Every check
+ * happens here, in core, before a backend sees anything.
+ */
+export class CommandEncoder {
+  readonly label: string;
+  readonly #commands: Command[] = [];
+  readonly #hazards = new HazardTracker();
+  #state: 'recording' | 'in-pass' | 'finished' = 'recording';
+  #debugDepth = 0;
+  #passBegin = 0;
+
+  constructor(
+    readonly device: Device,
+    label: string | undefined,
+    readonly barrierMode: BarrierMode,
+  ) {
+    this.label = label ?? '';
+  }
+
+  get state(): 'recording' | 'in-pass' | 'finished' {
+    return this.#state;
+  }
+
+  /** The recorded commands so far (read-only view, for tests and tracing). */
+  get commands(): readonly Command[] {
+    return this.#commands;
+  }
+
+  #assertRecording(operation: string): void {
+    if (this.#state === 'finished') {
+      throw new EncoderStateError(`${operation} on an encoder that is already finished`, this.#state, this.label);
+    }
+    if (this.#state === 'in-pass') {
+      throw new EncoderStateError(`${operation} while a pass is open; call pass.end() first`, this.#state, this.label);
+    }
+  }
+
+  beginRenderPass(desc: RenderPassDescriptor): RenderPass {
+    this.#assertRecording('beginRenderPass');
+    const label = desc.label ?? `render pass ${this.#hazards.passCount}`;
+    if (!desc.colorAttachments || (desc.colorAttachments.length === 0 && !desc.depthStencilAttachment)) {
+      throw new ValidationError('pass-attachments', 'A render pass needs at least one attachment', label);
+    }
+    const limits = this.device.caps.limits;
+    if (desc.colorAttachments.length > limits.maxColorAttachments) {
+      throw new ValidationError('pass-color-attachments', `${desc.colorAttachments.length} color attachments exceed limits.maxColorAttachments (${limits.maxColorAttachments})`, label, {
+        count: desc.colorAttachments.length,
+        maximum: limits.maxColorAttachments,
+      });
+    }
+    let width = -1;
+    let height = -1;
+    let sampleCount = -1;
+    const checkSize = (t: Texture, what: string): void => {
+      t.assertAlive(`beginRenderPass (${what})`);
+      requireTextureUsage(t.usage, TextureUsage.RENDER_ATTACHMENT, `${what} of a render pass`, t.label);
+      if (width < 0) {
+        width = t.width;
+        height = t.height;
+        sampleCount = t.sampleCount;
+      } else if (t.width !== width || t.height !== height || t.sampleCount !== sampleCount) {
+        throw new ValidationError('pass-attachment-size', `${what} "${t.label}" is ${t.width}x${t.height}x${t.sampleCount}, the pass is ${width}x${height}x${sampleCount}`, label, {
+          width: t.width,
+          height: t.height,
+        });
+      }
+    };
+    const colorAttachments = desc.colorAttachments.map((a, i) => {
+      checkSize(a.texture, `color attachment ${i}`);
+      if (isDepthFormat(a.texture.format)) {
+        throw new ValidationError('pass-color-format', `Color attachment ${i} has depth format ${a.texture.format}`, label, { format: a.texture.format });
+      }
+      if (a.resolveTarget) {
+        const r = a.resolveTarget;
+        r.assertAlive('beginRenderPass (resolveTarget)');
+        requireTextureUsage(r.usage, TextureUsage.RENDER_ATTACHMENT, 'resolveTarget of a render pass', r.label);
+        if (a.texture.sampleCount === 1 || r.sampleCount !== 1 || r.width !== a.texture.width || r.height !== a.texture.height || r.format !== a.texture.format) {
+          throw new ValidationError('pass-resolve-target', `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${a.texture.label}" (${a.texture.width}x${a.texture.height} ${a.texture.format}, ${a.texture.sampleCount} samples)`, label, {});
+        }
+      }
+      const clear = a.clearValue ?? [0, 0, 0, 0];
+      return {
+        texture: a.texture,
+        resolveTarget: a.resolveTarget,
+        loadOp: a.loadOp ?? 'clear',
+        storeOp: a.storeOp ?? 'store',
+        clearValue: [clear[0], clear[1], clear[2], clear[3]] as const,
+      };
+    });
+    const ds = desc.depthStencilAttachment;
+    if (ds) {
+      checkSize(ds.texture, 'depth attachment');
+      if (!isDepthFormat(ds.texture.format)) {
+        throw new ValidationError('pass-depth-format', `Depth attachment has color format ${ds.texture.format}`, label, { format: ds.texture.format });
+      }
+    }
+    if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
+    const pass: ResolvedRenderPass = {
+      label,
+      colorAttachments,
+      depthStencilAttachment: ds
+        ? { texture: ds.texture, depthLoadOp: ds.depthLoadOp ?? 'clear', depthStoreOp: ds.depthStoreOp ?? 'store', depthClearValue: ds.depthClearValue ?? 1 }
+        : undefined,
+      timestampWrites: desc.timestampWrites,
+      width,
+      height,
+      sampleCount,
+    };
+    this.#startPass(label);
+    this.#commands.push({ type: 'beginRenderPass', pass });
+    for (const a of colorAttachments) {
+      this.#hazards.write(a.texture, 'render-write');
+      if (a.resolveTarget) this.#hazards.write(a.resolveTarget, 'render-write');
+    }
+    if (ds) this.#hazards.write(ds.texture, 'render-write');
+    return new RenderPass(this, pass);
+  }
+
+  beginComputePass(desc: ComputePassDescriptor = {}): ComputePass {
+    this.#assertRecording('beginComputePass');
+    const label = desc.label ?? `compute pass ${this.#hazards.passCount}`;
+    const caps = this.device.caps;
+    if (!caps.features.compute) {
+      throw new UnsupportedFeatureError('compute', caps.backend, 'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute', label);
+    }
+    if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
+    this.#startPass(label);
+    this.#commands.push({ type: 'beginComputePass', label, timestampWrites: desc.timestampWrites });
+    return new ComputePass(this, label);
+  }
+
+  #checkTimestamps(querySet: { assertAlive(op: string): void }, label: string): void {
+    if (!this.device.caps.features.timestampQuery) {
+      throw new UnsupportedFeatureError('timestampQuery', this.device.caps.backend, 'omit timestampWrites and time with fences', label);
+    }
+    querySet.assertAlive('timestampWrites');
+  }
+
+  #startPass(label: string): void {
+    this.#state = 'in-pass';
+    this.#passBegin = this.#commands.length;
+    this.#hazards.beginPass(label);
+  }
+
+  /** Called by a pass's `end()`. */
+  endPass(command: Command): void {
+    this.#commands.push(command);
+    this.#hazards.endPass();
+    this.#state = 'recording';
+  }
+
+  /** Called by passes: records a command while the pass is open. */
+  record(command: Command): void {
+    this.#commands.push(command);
+  }
+
+  /**
+   * A read of `resource` in the current pass (or copy) in one of `scopes`. Auto mode inserts the
+   * missing barrier before the pass; explicit mode throws `MissingBarrierError`.
+   */
+  trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
+    const hazard = this.#hazards.read(resource, scopes);
+    if (!hazard) return;
+    if (this.barrierMode === 'explicit') this.#hazards.fail(hazard);
+    this.#commands.splice(this.#passBegin, 0, {
+      type: 'barrier',
+      from: hazard.from,
+      to: hazard.to,
+      resources: [hazard.resource.label || `#${hazard.resource.id}`],
+      inserted: true,
+    });
+    this.#hazards.barrier(hazard.from, hazard.to, [hazard.resource]);
+    // the pass's own commands moved one slot on; the hazard tracker only needs the begin index
+    this.#passBegin++;
+  }
+
+  trackWrite(resource: TrackedResource, scope: BarrierScope): void {
+    this.#hazards.write(resource, scope);
+  }
+
+  /**
+   * Declares that work after this point in `to` scope sees the results of earlier work in `from`
+   * scope. In `auto` mode the encoder inserts these itself; declaring them anyway is harmless.
+   */
+  barrier(desc: BarrierDescriptor): void {
+    this.#assertRecording('barrier');
+    for (const scope of [desc.from, desc.to]) {
+      if (!BARRIER_SCOPES.includes(scope)) {
+        throw new ValidationError('barrier-scope', `Barrier scope ${String(scope)} is not one of ${BARRIER_SCOPES.join(', ')}`, this.label, { scope });
+      }
+    }
+    desc.resources?.forEach((r) => r.assertAlive('barrier'));
+    this.#hazards.barrier(desc.from, desc.to, desc.resources);
+    this.#commands.push({
+      type: 'barrier',
+      from: desc.from,
+      to: desc.to,
+      resources: desc.resources?.map((r) => r.label || `#${r.id}`),
+      inserted: false,
+    });
+  }
+
+  copyBufferToBuffer(src: Buffer, srcOffset: number, dst: Buffer, dstOffset: number, size: number): void {
+    this.#assertRecording('copyBufferToBuffer');
+    src.assertAlive('copyBufferToBuffer (source)');
+    dst.assertAlive('copyBufferToBuffer (destination)');
+    requireBufferUsage(src.usage, BufferUsage.COPY_SRC, 'copyBufferToBuffer source', src.label);
+    requireBufferUsage(dst.usage, BufferUsage.COPY_DST, 'copyBufferToBuffer destination', dst.label);
+    validateBufferRange('copy-source', src.size, srcOffset, size, src.label);
+    validateBufferRange('copy-destination', dst.size, dstOffset, size, dst.label);
+    if (src === dst && srcOffset < dstOffset + size && dstOffset < srcOffset + size) {
+      throw new ValidationError('copy-overlap', `copyBufferToBuffer ranges overlap within one buffer`, src.label, { srcOffset, dstOffset, size });
+    }
+    this.#copy('copyBufferToBuffer', [src], [dst], { type: 'copyBufferToBuffer', src, srcOffset, dst, dstOffset, size });
+  }
+
+  copyBufferToTexture(src: ImageCopyBuffer, dst: ImageCopyTexture, size: Extent2D): void {
+    this.#assertRecording('copyBufferToTexture');
+    src.buffer.assertAlive('copyBufferToTexture (source)');
+    dst.texture.assertAlive('copyBufferToTexture (destination)');
+    requireBufferUsage(src.buffer.usage, BufferUsage.COPY_SRC, 'copyBufferToTexture source', src.buffer.label);
+    requireTextureUsage(dst.texture.usage, TextureUsage.COPY_DST, 'copyBufferToTexture destination', dst.texture.label);
+    const mipLevel = dst.mipLevel ?? 0;
+    const x = dst.origin?.x ?? 0;
+    const y = dst.origin?.y ?? 0;
+    validateTextureRegion(dst.texture, mipLevel, x, y, size);
+    validateBufferLayout(dst.texture.format, src.buffer.size, src.offset ?? 0, src.bytesPerRow, size, src.buffer.label);
+    this.#copy('copyBufferToTexture', [src.buffer], [dst.texture], {
+      type: 'copyBufferToTexture',
+      src: src.buffer,
+      offset: src.offset ?? 0,
+      bytesPerRow: src.bytesPerRow,
+      dst: dst.texture,
+      mipLevel,
+      x,
+      y,
+      size,
+    });
+  }
+
+  copyTextureToBuffer(src: ImageCopyTexture, dst: ImageCopyBuffer, size: Extent2D): void {
+    this.#assertRecording('copyTextureToBuffer');
+    src.texture.assertAlive('copyTextureToBuffer (source)');
+    dst.buffer.assertAlive('copyTextureToBuffer (destination)');
+    requireTextureUsage(src.texture.usage, TextureUsage.COPY_SRC, 'copyTextureToBuffer source', src.texture.label);
+    requireBufferUsage(dst.buffer.usage, BufferUsage.COPY_DST, 'copyTextureToBuffer destination', dst.buffer.label);
+    const mipLevel = src.mipLevel ?? 0;
+    const x = src.origin?.x ?? 0;
+    const y = src.origin?.y ?? 0;
+    validateTextureRegion(src.texture, mipLevel, x, y, size);
+    validateBufferLayout(src.texture.format, dst.buffer.size, dst.offset ?? 0, dst.bytesPerRow, size, dst.buffer.label);
+    this.#copy('copyTextureToBuffer', [src.texture], [dst.buffer], {
+      type: 'copyTextureToBuffer',
+      src: src.texture,
+      mipLevel,
+      x,
+      y,
+      dst: dst.buffer,
+      offset: dst.offset ?? 0,
+      bytesPerRow: dst.bytesPerRow,
+      size,
+    });
+  }
+
+  copyTextureToTexture(src: ImageCopyTexture, dst: ImageCopyTexture, size: Extent2D): void {
+    this.#assertRecording('copyTextureToTexture');
+    src.texture.assertAlive('copyTextureToTexture (source)');
+    dst.texture.assertAlive('copyTextureToTexture (destination)');
+    requireTextureUsage(src.texture.usage, TextureUsage.COPY_SRC, 'copyTextureToTexture source', src.texture.label);
+    requireTextureUsage(dst.texture.usage, TextureUsage.COPY_DST, 'copyTextureToTexture destination', dst.texture.label);
+    if (src.texture.format !== dst.texture.format) {
+      throw new ValidationError('copy-format-mismatch', `copyTextureToTexture from ${src.texture.format} to ${dst.texture.format}; formats must match`, dst.texture.label, {
+        src: src.texture.format,
+        dst: dst.texture.format,
+      });
+    }
+    const srcMip = src.mipLevel ?? 0;
+    const dstMip = dst.mipLevel ?? 0;
+    const srcX = src.origin?.x ?? 0;
+    const srcY = src.origin?.y ?? 0;
+    const dstX = dst.origin?.x ?? 0;
+    const dstY = dst.origin?.y ?? 0;
+    validateTextureRegion(src.texture, srcMip, srcX, srcY, size);
+    validateTextureRegion(dst.texture, dstMip, dstX, dstY, size);
+    this.#copy('copyTextureToTexture', [src.texture], [dst.texture], {
+      type: 'copyTextureToTexture',
+      src: src.texture,
+      srcMip,
+      srcX,
+      srcY,
+      dst: dst.texture,
+      dstMip,
+      dstX,
+      dstY,
+      size,
+    });
+  }
+
+  /** A copy is a pass of its own for hazard tracking: copy-read of sources, copy-write of destinations. */
+  #copy(label: string, reads: TrackedResource[], writes: TrackedResource[], command: Command): void {
+    this.#passBegin = this.#commands.length;
+    this.#hazards.beginPass(label);
+    for (const r of reads) this.trackRead(r, ['copy-read']);
+    for (const w of writes) this.#hazards.write(w, 'copy-write');
+    this.#commands.push(command);
+    this.#hazards.endPass();
+  }
+
+  pushDebugGroup(label: string): void {
+    this.#assertRecording('pushDebugGroup');
+    this.#debugDepth++;
+    this.#commands.push({ type: 'pushDebugGroup', label });
+  }
+
+  popDebugGroup(): void {
+    this.#assertRecording('popDebugGroup');
+    if (this.#debugDepth === 0) throw new EncoderStateError('popDebugGroup() without a matching pushDebugGroup()', 'recording', this.label);
+    this.#debugDepth--;
+    this.#commands.push({ type: 'popDebugGroup' });
+  }
+
+  finish(): CommandBuffer {
+    if (this.#state === 'in-pass') throw new EncoderStateError('finish() while a pass is open; call pass.end() first', this.#state, this.label);
+    if (this.#state === 'finished') throw new EncoderStateError('finish() called twice', this.#state, this.label);
+    if (this.#debugDepth !== 0) {
+      throw new EncoderStateError(`finish() with ${this.#debugDepth} debug group(s) still pushed`, this.#state, this.label);
+    }
+    this.#state = 'finished';
+    return new CommandBuffer(this.label, this.#commands.slice());
+  }
+
+  /** One line per command; barriers say whether they were declared or inserted. */
+  trace(): string[] {
+    return traceCommands(this.#commands);
+  }
+}
+
+export function traceCommands(commands: readonly Command[]): string[] {
+  return commands.map((c) => {
+    switch (c.type) {
+      case 'barrier':
+        return `barrier ${c.from} -> ${c.to}${c.resources ? ` [${c.resources.join(', ')}]` : ''} (${c.inserted ? 'inserted' : 'declared'})`;
+      case 'beginRenderPass':
+        return `beginRenderPass "${c.pass.label}" ${c.pass.width}x${c.pass.height}`;
+      case 'beginComputePass':
+        return `beginComputePass "${c.label}"`;
+      case 'dispatch':
+        return `dispatch ${c.x} ${c.y} ${c.z}`;
+      case 'draw':
+        return `draw ${c.vertexCount} x${c.instanceCount}`;
+      default:
+        return c.type;
+    }
+  });
+}
+

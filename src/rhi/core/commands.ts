@@ -1,0 +1,95 @@
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { Sampler } from './sampler.js';
+import type { RenderPipeline } from './render-pipeline.js';
+import type { ComputePipeline } from './compute-pipeline.js';
+import type { Extent2D, PassTimestampWrites } from './descriptors.js';
+
+/** What a slot holds in a recorded command. */
+export type BoundResource =
+  | { kind: 'uniform'; buffer: Buffer; offset: number; size: number }
+  | { kind: 'storage'; buffer: Buffer; offset: number; size: number; access: 'read' | 'read-write' }
+  | { kind: 'texture'; texture: Texture }
+  | { kind: 'storage-texture'; texture: Texture }
+  | { kind: 'sampler'; sampler: Sampler };
+
+export type BarrierScope =
+  | 'compute-write'
+  | 'compute-read'
+  | 'vertex-read'
+  | 'fragment-read'
+  | 'render-write'
+  | 'copy-write'
+  | 'copy-read'
+  | 'indirect-read';
+
+export const BARRIER_SCOPES: readonly BarrierScope[] = [
+  'compute-write',
+  'compute-read',
+  'vertex-read',
+  'fragment-read',
+  'render-write',
+  'copy-write',
+  'copy-read',
+  'indirect-read',
+];
+
+export interface ResolvedColorAttachment {
+  texture: Texture;
+  resolveTarget: Texture | undefined;
+  loadOp: 'load' | 'clear';
+  storeOp: 'store' | 'discard';
+  clearValue: readonly [number, number, number, number];
+}
+
+export interface ResolvedDepthAttachment {
+  texture: Texture;
+  depthLoadOp: 'load' | 'clear';
+  depthStoreOp: 'store' | 'discard';
+  depthClearValue: number;
+}
+
+export interface ResolvedRenderPass {
+  label: string;
+  colorAttachments: ResolvedColorAttachment[];
+  depthStencilAttachment: ResolvedDepthAttachment | undefined;
+  timestampWrites: PassTimestampWrites | undefined;
+  width: number;
+  height: number;
+  sampleCount: number;
+}
+
+/**
+ * A recorded command: plain data, replayed by each backend's queue through one exhaustive switch.
+ * Plain data can be asserted on in Node tests and printed by `encoder.trace()`.
+ */
+export type Command =
+  | { type: 'beginRenderPass'; pass: ResolvedRenderPass }
+  | { type: 'endRenderPass' }
+  | { type: 'beginComputePass'; label: string; timestampWrites: PassTimestampWrites | undefined }
+  | { type: 'endComputePass' }
+  | { type: 'setRenderPipeline'; pipeline: RenderPipeline }
+  | { type: 'setComputePipeline'; pipeline: ComputePipeline }
+  | { type: 'setBinding'; slot: number; resource: BoundResource }
+  | { type: 'setVertexBuffer'; slot: number; buffer: Buffer; offset: number }
+  | { type: 'setIndexBuffer'; buffer: Buffer; format: 'uint16' | 'uint32'; offset: number }
+  | { type: 'setViewport'; x: number; y: number; width: number; height: number; minDepth: number; maxDepth: number }
+  | { type: 'setScissorRect'; x: number; y: number; width: number; height: number }
+  | { type: 'draw'; vertexCount: number; instanceCount: number; firstVertex: number; firstInstance: number }
+  | { type: 'drawIndexed'; indexCount: number; instanceCount: number; firstIndex: number; baseVertex: number; firstInstance: number }
+  | { type: 'dispatch'; x: number; y: number; z: number }
+  | { type: 'dispatchIndirect'; buffer: Buffer; offset: number }
+  | { type: 'copyBufferToBuffer'; src: Buffer; srcOffset: number; dst: Buffer; dstOffset: number; size: number }
+  | { type: 'copyBufferToTexture'; src: Buffer; offset: number; bytesPerRow: number; dst: Texture; mipLevel: number; x: number; y: number; size: Extent2D }
+  | { type: 'copyTextureToBuffer'; src: Texture; mipLevel: number; x: number; y: number; dst: Buffer; offset: number; bytesPerRow: number; size: Extent2D }
+  | { type: 'copyTextureToTexture'; src: Texture; srcMip: number; srcX: number; srcY: number; dst: Texture; dstMip: number; dstX: number; dstY: number; size: Extent2D }
+  | { type: 'pushDebugGroup'; label: string }
+  | { type: 'popDebugGroup' }
+  | { type: 'barrier'; from: BarrierScope; to: BarrierScope; resources: string[] | undefined; inserted: boolean };
+
+export type CommandType = Command['type'];
+
+/** Exhaustiveness guard for the replay switches. */
+export function unreachable(value: never): never {
+  throw new Error(`unhandled command ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,253 @@
+import { RhiError, DeviceLostError, UnsupportedFeatureError, ValidationError } from './errors.js';
+import { validateBufferDescriptor } from './validate/buffer.js';
+import { validateTextureDescriptor } from './validate/texture.js';
+import { validateComputePipelineDescriptor, validateRenderPipelineDescriptor } from './validate/pipeline.js';
+import { isPositiveInteger } from './validate/buffer.js';
+import { CommandEncoder, type BarrierMode } from './command-encoder.js';
+import type { Caps } from './caps.js';
+import type { Resource, ResourceKind } from './resource.js';
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { Sampler } from './sampler.js';
+import type { ShaderModule } from './shader-module.js';
+import type { RenderPipeline } from './render-pipeline.js';
+import type { ComputePipeline } from './compute-pipeline.js';
+import type { QuerySet } from './query-set.js';
+import type { Queue } from './queue.js';
+import type { Surface } from './surface.js';
+import type {
+  BindingLayoutEntry,
+  BufferDescriptor,
+  ComputePipelineDescriptor,
+  Labeled,
+  QuerySetDescriptor,
+  RenderPipelineDescriptor,
+  SamplerDescriptor,
+  ShaderModuleDescriptor,
+  TextureDescriptor,
+} from './descriptors.js';
+
+export interface DeviceOptions {
+  /** How passes are ordered: `auto` inserts barriers, `explicit` checks the ones you declare. */
+  barriers?: BarrierMode;
+  /** Submissions the CPU may run ahead of the GPU; `beginFrame()` waits beyond it. Default 2. */
+  maxFramesInFlight?: number;
+}
+
+export interface KindStats {
+  count: number;
+  bytes: number;
+}
+export type DeviceStats = Record<ResourceKind, KindStats> & { total: KindStats };
+
+export type ErrorListener = (error: RhiError) => void;
+
+export interface DeviceLostInfo {
+  reason: 'destroyed' | 'unknown' | 'context-lost';
+  message: string;
+}
+
+const SAMPLER_ADDRESS = ['clamp-to-edge', 'repeat', 'mirror-repeat'];
+const SAMPLER_FILTER = ['nearest', 'linear'];
+
+/**
+ * The resource factory. Every `create*` validates its descriptor here, in core, then asks the
+ * backend (`*Impl`) to make the object; a backend never re-checks what core checked.
+ */
+export abstract class Device {
+  abstract readonly caps: Caps;
+  abstract readonly queue: Queue;
+  abstract readonly surface: Surface | null;
+  readonly barrierMode: BarrierMode;
+  readonly maxFramesInFlight: number;
+  /** Resolves once if the device is lost (context loss, `GPUDevice.lost`, `destroy()`). */
+  readonly lost: Promise<DeviceLostInfo>;
+  readonly #listeners = new Set<ErrorListener>();
+  readonly #live = new Map<number, Resource>();
+  #nextId = 1;
+  #resolveLost!: (info: DeviceLostInfo) => void;
+  #isLost = false;
+
+  constructor(options: DeviceOptions) {
+    this.barrierMode = options.barriers ?? 'auto';
+    if (this.barrierMode !== 'auto' && this.barrierMode !== 'explicit') {
+      throw new ValidationError('device-barriers', `barriers ${String(this.barrierMode)} must be 'auto' or 'explicit'`);
+    }
+    this.maxFramesInFlight = options.maxFramesInFlight ?? 2;
+    if (!isPositiveInteger(this.maxFramesInFlight)) {
+      throw new ValidationError('frames-in-flight', `maxFramesInFlight ${String(options.maxFramesInFlight)} must be a positive integer`);
+    }
+    this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
+  }
+
+  get backend(): Caps['backend'] {
+    return this.caps.backend;
+  }
+
+  get isLost(): boolean {
+    return this.#isLost;
+  }
+
+  /** Subscribes to every error the device reports asynchronously (backend errors, loss). */
+  onError(listener: ErrorListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Backends call this for errors core could not foresee. Unheard errors go to console.error. */
+  reportError(error: RhiError): void {
+    if (this.#listeners.size === 0) console.error(error);
+    for (const l of this.#listeners) l(error);
+  }
+
+  /** Backends call this once when the device is gone. */
+  protected markLost(info: DeviceLostInfo): void {
+    if (this.#isLost) return;
+    this.#isLost = true;
+    this.#resolveLost(info);
+    if (info.reason !== 'destroyed') this.reportError(new DeviceLostError(info.reason, info.message));
+  }
+
+  nextResourceId(): number {
+    return this.#nextId++;
+  }
+
+  untrackResource(resource: Resource): void {
+    this.#live.delete(resource.id);
+  }
+
+  #track<T extends Resource>(resource: T): T {
+    this.#live.set(resource.id, resource);
+    return resource;
+  }
+
+  /** Live resource counts and bytes per kind, and their total. */
+  stats(): DeviceStats {
+    const zero = (): KindStats => ({ count: 0, bytes: 0 });
+    const out: DeviceStats = {
+      buffer: zero(),
+      texture: zero(),
+      sampler: zero(),
+      'shader-module': zero(),
+      'render-pipeline': zero(),
+      'compute-pipeline': zero(),
+      'query-set': zero(),
+      total: zero(),
+    };
+    for (const r of this.#live.values()) {
+      out[r.kind].count++;
+      out[r.kind].bytes += r.byteSize;
+      out.total.count++;
+      out.total.bytes += r.byteSize;
+    }
+    return out;
+  }
+
+  #assertUsable(operation: string, desc?: Labeled): void {
+    if (this.#isLost) throw new DeviceLostError('lost', `${operation} on a lost device${desc?.label ? ` ("${desc.label}")` : ''}`);
+  }
+
+  createBuffer(desc: BufferDescriptor): Buffer {
+    this.#assertUsable('createBuffer', desc);
+    validateBufferDescriptor(desc, this.caps.limits);
+    return this.#track(this.createBufferImpl(desc));
+  }
+
+  createTexture(desc: TextureDescriptor): Texture {
+    this.#assertUsable('createTexture', desc);
+    validateTextureDescriptor(desc, this.caps);
+    return this.#track(this.createTextureImpl(desc));
+  }
+
+  createSampler(desc: SamplerDescriptor = {}): Sampler {
+    this.#assertUsable('createSampler', desc);
+    for (const key of ['addressModeU', 'addressModeV'] as const) {
+      const v = desc[key];
+      if (v !== undefined && !SAMPLER_ADDRESS.includes(v)) {
+        throw new ValidationError('sampler-address-mode', `Sampler ${key} ${String(v)} must be one of ${SAMPLER_ADDRESS.join(', ')}`, desc.label, { [key]: v });
+      }
+    }
+    for (const key of ['magFilter', 'minFilter', 'mipmapFilter'] as const) {
+      const v = desc[key];
+      if (v !== undefined && !SAMPLER_FILTER.includes(v)) {
+        throw new ValidationError('sampler-filter', `Sampler ${key} ${String(v)} must be 'nearest' or 'linear'`, desc.label, { [key]: v });
+      }
+    }
+    return this.#track(this.createSamplerImpl(desc));
+  }
+
+  createShaderModule(desc: ShaderModuleDescriptor): ShaderModule {
+    this.#assertUsable('createShaderModule', desc);
+    if (typeof desc.code !== 'string' || desc.code.trim() === '') {
+      throw new ValidationError('shader-code', 'Shader module code must be a non-empty string', desc.label);
+    }
+    const language = desc.language ?? this.caps.shaderLanguage;
+    if (language !== this.caps.shaderLanguage) {
+      throw new ValidationError('shader-language', `A ${language} module cannot run on the ${this.caps.backend} backend, which runs ${this.caps.shaderLanguage}`, desc.label, {
+        language,
+        expected: this.caps.shaderLanguage,
+      });
+    }
+    if (language === 'glsl' && desc.stage !== 'vertex' && desc.stage !== 'fragment') {
+      throw new ValidationError('shader-stage', `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`, desc.label, { stage: desc.stage });
+    }
+    return this.#track(this.createShaderModuleImpl(desc, language));
+  }
+
+  createRenderPipeline(desc: RenderPipelineDescriptor): RenderPipeline {
+    this.#assertUsable('createRenderPipeline', desc);
+    const bindings = validateRenderPipelineDescriptor(desc, this.caps);
+    return this.#track(this.createRenderPipelineImpl(desc, bindings));
+  }
+
+  createComputePipeline(desc: ComputePipelineDescriptor): ComputePipeline {
+    this.#assertUsable('createComputePipeline', desc);
+    const bindings = validateComputePipelineDescriptor(desc, this.caps);
+    return this.#track(this.createComputePipelineImpl(desc, bindings));
+  }
+
+  createQuerySet(desc: QuerySetDescriptor): QuerySet {
+    this.#assertUsable('createQuerySet', desc);
+    if (!this.caps.features.timestampQuery) {
+      throw new UnsupportedFeatureError('timestampQuery', this.caps.backend, 'time frames with queue.onSubmittedWorkDone()', desc.label);
+    }
+    if (desc.type !== 'timestamp') throw new ValidationError('query-type', `Query type ${String(desc.type)} must be 'timestamp'`, desc.label, { type: desc.type });
+    if (!isPositiveInteger(desc.count) || desc.count > 4096) {
+      throw new ValidationError('query-count', `Query count ${String(desc.count)} must be an integer from 1 to 4096`, desc.label, { count: desc.count });
+    }
+    return this.#track(this.createQuerySetImpl(desc));
+  }
+
+  createCommandEncoder(desc: Labeled = {}): CommandEncoder {
+    this.#assertUsable('createCommandEncoder', desc);
+    return new CommandEncoder(this, desc.label, this.barrierMode);
+  }
+
+  /**
+   * Starts a frame: waits until fewer than `maxFramesInFlight` submissions are on the GPU, so the
+   * CPU never runs unboundedly ahead, and resets cached backend state (a host may have touched it).
+   */
+  async beginFrame(): Promise<void> {
+    await this.queue.waitForInFlightBelow(this.maxFramesInFlight);
+    this.resetState();
+  }
+
+  /** Forgets cached backend state (WebGL2: the shadow state); a no-op where nothing is cached. */
+  resetState(): void {}
+
+  /** Releases every live resource and the backend device. */
+  destroy(): void {
+    for (const r of [...this.#live.values()]) r.destroy();
+    this.destroyImpl();
+    this.markLost({ reason: 'destroyed', message: 'device.destroy() was called' });
+  }
+
+  protected abstract createBufferImpl(desc: BufferDescriptor): Buffer;
+  protected abstract createTextureImpl(desc: TextureDescriptor): Texture;
+  protected abstract createSamplerImpl(desc: SamplerDescriptor): Sampler;
+  protected abstract createShaderModuleImpl(desc: ShaderModuleDescriptor, language: Caps['shaderLanguage']): ShaderModule;
+  protected abstract createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): RenderPipeline;
+  protected abstract createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): ComputePipeline;
+  protected abstract createQuerySetImpl(desc: QuerySetDescriptor): QuerySet;
+  protected abstract destroyImpl(): void;
+}

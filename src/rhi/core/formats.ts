@@ -1,0 +1,75 @@
+/** The texture formats Ignis supports on every backend (a subset of WebGPU's). */
+export type ColorFormat =
+  | 'r8unorm'
+  | 'rg8unorm'
+  | 'rgba8unorm'
+  | 'rgba8unorm-srgb'
+  | 'bgra8unorm'
+  | 'r16float'
+  | 'rg16float'
+  | 'rgba16float'
+  | 'r32float'
+  | 'rg32float'
+  | 'rgba32float';
+export type DepthStencilFormat = 'depth16unorm' | 'depth24plus' | 'depth24plus-stencil8' | 'depth32float';
+export type TextureFormat = ColorFormat | DepthStencilFormat;
+
+export interface FormatInfo {
+  /** Bytes of one texel as laid out in a buffer copy; 0 where the format cannot be copied. */
+  readonly bytesPerTexel: number;
+  readonly components: 1 | 2 | 3 | 4;
+  readonly kind: 'unorm' | 'float' | 'depth' | 'depth-stencil';
+  /** Needs `features.floatRenderTargets` to be rendered to. */
+  readonly float32: boolean;
+  readonly half: boolean;
+}
+
+export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
+  r8unorm: { bytesPerTexel: 1, components: 1, kind: 'unorm', float32: false, half: false },
+  rg8unorm: { bytesPerTexel: 2, components: 2, kind: 'unorm', float32: false, half: false },
+  rgba8unorm: { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
+  'rgba8unorm-srgb': { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
+  bgra8unorm: { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
+  r16float: { bytesPerTexel: 2, components: 1, kind: 'float', float32: false, half: true },
+  rg16float: { bytesPerTexel: 4, components: 2, kind: 'float', float32: false, half: true },
+  rgba16float: { bytesPerTexel: 8, components: 4, kind: 'float', float32: false, half: true },
+  r32float: { bytesPerTexel: 4, components: 1, kind: 'float', float32: true, half: false },
+  rg32float: { bytesPerTexel: 8, components: 2, kind: 'float', float32: true, half: false },
+  rgba32float: { bytesPerTexel: 16, components: 4, kind: 'float', float32: true, half: false },
+  depth16unorm: { bytesPerTexel: 2, components: 1, kind: 'depth', float32: false, half: false },
+  depth24plus: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: false, half: false },
+  'depth24plus-stencil8': { bytesPerTexel: 0, components: 2, kind: 'depth-stencil', float32: false, half: false },
+  depth32float: { bytesPerTexel: 4, components: 1, kind: 'depth', float32: true, half: false },
+};
+
+export const TEXTURE_FORMATS = Object.keys(FORMAT_INFO) as TextureFormat[];
+
+export function isDepthFormat(format: TextureFormat): format is DepthStencilFormat {
+  const kind = FORMAT_INFO[format].kind;
+  return kind === 'depth' || kind === 'depth-stencil';
+}
+
+export function isTextureFormat(value: unknown): value is TextureFormat {
+  return typeof value === 'string' && value in FORMAT_INFO;
+}
+
+/** Bytes a texture of this format and size occupies, summed over its mip chain (for accounting). */
+export function textureByteSize(
+  format: TextureFormat,
+  width: number,
+  height: number,
+  mipLevelCount: number,
+  sampleCount: number,
+): number {
+  const texel = FORMAT_INFO[format].bytesPerTexel || 4;
+  let bytes = 0;
+  for (let level = 0; level < mipLevelCount; level++) {
+    bytes += Math.max(1, width >> level) * Math.max(1, height >> level) * texel;
+  }
+  return bytes * sampleCount;
+}
+
+/** Number of levels in the full mip chain of a width × height texture. */
+export function fullMipCount(width: number, height: number): number {
+  return Math.floor(Math.log2(Math.max(width, height, 1))) + 1;
+}

@@ -1,0 +1,101 @@
+import { MissingBarrierError } from './errors.js';
+import type { BarrierScope } from './commands.js';
+
+/** Anything a pass can read or write: a buffer or a texture (only id and label matter here). */
+export interface TrackedResource {
+  readonly id: number;
+  readonly label: string;
+  readonly kind: string;
+}
+
+interface WriteRecord {
+  readonly passIndex: number;
+  readonly passLabel: string;
+  readonly scope: BarrierScope;
+}
+
+interface BarrierRecord {
+  readonly afterPass: number;
+  readonly from: BarrierScope;
+  readonly to: BarrierScope;
+  /** Ids of the resources the barrier names; undefined covers every resource. */
+  readonly resources: ReadonlySet<number> | undefined;
+}
+
+export interface Hazard {
+  readonly resource: TrackedResource;
+  readonly from: BarrierScope;
+  readonly to: BarrierScope;
+}
+
+/**
+ * Read-after-write tracking across the passes of one command encoder. A pass that reads a resource
+ * an earlier pass wrote needs a barrier from the write's scope to the read's scope recorded between
+ * the two. In `auto` mode the encoder inserts it; in `explicit` mode a missing one is a
+ * `MissingBarrierError` naming the resource and both passes — the bug that flickers on GLES drivers
+ * and never on Metal. Submissions are ordered, so tracking starts fresh in every encoder.
+ */
+export class HazardTracker {
+  readonly #lastWrite = new Map<number, WriteRecord>();
+  readonly #pending = new Map<number, { resource: TrackedResource; scope: BarrierScope }>();
+  readonly #barriers: BarrierRecord[] = [];
+  #passCount = 0;
+  #currentLabel = '';
+
+  get passCount(): number {
+    return this.#passCount;
+  }
+
+  beginPass(label: string): void {
+    this.#currentLabel = label;
+  }
+
+  /** Records a barrier declared (or inserted) now, between passes. */
+  barrier(from: BarrierScope, to: BarrierScope, resources: readonly TrackedResource[] | undefined): void {
+    this.#barriers.push({
+      afterPass: this.#passCount,
+      from,
+      to,
+      resources: resources ? new Set(resources.map((r) => r.id)) : undefined,
+    });
+  }
+
+  /**
+   * A read in the current pass, in any of `scopes` (a uniform read in a render pass is both
+   * vertex-read and fragment-read). Returns the hazard when no barrier covers it, else undefined.
+   */
+  read(resource: TrackedResource, scopes: readonly BarrierScope[]): Hazard | undefined {
+    const write = this.#lastWrite.get(resource.id);
+    if (!write) return undefined;
+    const covered = this.#barriers.some(
+      (b) =>
+        b.afterPass > write.passIndex &&
+        b.from === write.scope &&
+        scopes.includes(b.to) &&
+        (b.resources === undefined || b.resources.has(resource.id)),
+    );
+    if (covered) return undefined;
+    return { resource, from: write.scope, to: scopes[0] as BarrierScope };
+  }
+
+  /** Throws the explicit-mode error for a hazard. */
+  fail(hazard: Hazard): never {
+    const write = this.#lastWrite.get(hazard.resource.id);
+    const name = `${hazard.resource.kind} "${hazard.resource.label || `#${hazard.resource.id}`}"`;
+    throw new MissingBarrierError(name, write?.passLabel ?? '?', this.#currentLabel, hazard.from, hazard.to);
+  }
+
+  /** A write in the current pass; it becomes visible to later passes when the pass ends. */
+  write(resource: TrackedResource, scope: BarrierScope): void {
+    this.#pending.set(resource.id, { resource, scope });
+  }
+
+  endPass(): void {
+    const passIndex = this.#passCount;
+    for (const [id, { scope }] of this.#pending) {
+      this.#lastWrite.set(id, { passIndex, passLabel: this.#currentLabel, scope });
+    }
+    this.#pending.clear();
+    this.#passCount++;
+  }
+}

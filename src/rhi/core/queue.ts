@@ -1,0 +1,125 @@
+import { BufferUsage, TextureUsage } from './flags.js';
+import { EncoderStateError, ValidationError } from './errors.js';
+import { requireBufferUsage, validateWriteBuffer } from './validate/buffer.js';
+import { requireTextureUsage } from './validate/texture.js';
+import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { CommandBuffer } from './command-buffer.js';
+import type { Command } from './commands.js';
+import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
+
+/** Every resource a command references, to check none was destroyed between record and submit. */
+function* referencedResources(c: Command): Generator<{ assertAlive(op: string): void }> {
+  switch (c.type) {
+    case 'beginRenderPass':
+      for (const a of c.pass.colorAttachments) {
+        yield a.texture;
+        if (a.resolveTarget) yield a.resolveTarget;
+      }
+      if (c.pass.depthStencilAttachment) yield c.pass.depthStencilAttachment.texture;
+      break;
+    case 'setRenderPipeline':
+    case 'setComputePipeline':
+      yield c.pipeline;
+      break;
+    case 'setBinding': {
+      const r = c.resource;
+      yield r.kind === 'sampler' ? r.sampler : r.kind === 'texture' || r.kind === 'storage-texture' ? r.texture : r.buffer;
+      break;
+    }
+    case 'setVertexBuffer':
+    case 'setIndexBuffer':
+    case 'dispatchIndirect':
+      yield c.buffer;
+      break;
+    case 'copyBufferToBuffer':
+    case 'copyBufferToTexture':
+    case 'copyTextureToBuffer':
+    case 'copyTextureToTexture':
+      yield c.src;
+      yield c.dst;
+      break;
+    default:
+      break;
+  }
+}
+
+export type ArrayBufferSource = ArrayBuffer | ArrayBufferView;
+
+function bytesOf(data: ArrayBufferSource): Uint8Array {
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * The device's queue: uploads, submission, and completion. Submissions run in order. The queue
+ * counts submissions still on the GPU so `device.beginFrame()` can bound frames in flight.
+ */
+export abstract class Queue {
+  #inFlight = 0;
+  readonly #waiters: Array<() => void> = [];
+
+  /** Submissions not yet completed by the GPU. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  writeBuffer(buffer: Buffer, offset: number, data: ArrayBufferSource, dataOffset = 0, size?: number): void {
+    buffer.assertAlive('writeBuffer');
+    requireBufferUsage(buffer.usage, BufferUsage.COPY_DST, 'writeBuffer', buffer.label);
+    const all = bytesOf(data);
+    const bytes = all.subarray(dataOffset, size === undefined ? undefined : dataOffset + size);
+    validateWriteBuffer(buffer.size, offset, bytes.byteLength, buffer.label);
+    this.writeBufferImpl(buffer, offset, bytes);
+  }
+
+  /** Uploads texels; `layout.bytesPerRow` may be any multiple of the texel size (no 256 rule here). */
+  writeTexture(destination: ImageCopyTexture, data: ArrayBufferSource, layout: ImageDataLayout, size: Extent2D): void {
+    const texture = destination.texture;
+    texture.assertAlive('writeTexture');
+    requireTextureUsage(texture.usage, TextureUsage.COPY_DST, 'writeTexture', texture.label);
+    const mipLevel = destination.mipLevel ?? 0;
+    const x = destination.origin?.x ?? 0;
+    const y = destination.origin?.y ?? 0;
+    validateTextureRegion(texture, mipLevel, x, y, size);
+    const bytes = bytesOf(data);
+    validateBufferLayout(texture.format, bytes.byteLength, layout.offset ?? 0, layout.bytesPerRow, size, texture.label, false);
+    this.writeTextureImpl(texture, mipLevel, x, y, bytes, layout.offset ?? 0, layout.bytesPerRow, size);
+  }
+
+  submit(commandBuffers: readonly CommandBuffer[]): void {
+    for (const cb of commandBuffers) {
+      if (cb.submitted) throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
+      for (const c of cb.commands) for (const r of referencedResources(c)) r.assertAlive('submit');
+    }
+    for (const cb of commandBuffers) cb.markSubmitted();
+    this.submitImpl(commandBuffers);
+    this.#inFlight++;
+    void this.onSubmittedWorkDone().then(() => {
+      this.#inFlight--;
+      this.#waiters.splice(0).forEach((w) => w());
+    });
+  }
+
+  /** Resolves when every submission so far has completed on the GPU. */
+  abstract onSubmittedWorkDone(): Promise<void>;
+
+  /** Resolves when fewer than `max` submissions are in flight. */
+  async waitForInFlightBelow(max: number): Promise<void> {
+    if (!Number.isInteger(max) || max < 1) throw new ValidationError('frames-in-flight', `maxFramesInFlight ${max} must be a positive integer`);
+    while (this.#inFlight >= max) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+  }
+
+  protected abstract writeBufferImpl(buffer: Buffer, offset: number, data: Uint8Array): void;
+  protected abstract writeTextureImpl(
+    texture: Texture,
+    mipLevel: number,
+    x: number,
+    y: number,
+    data: Uint8Array,
+    offset: number,
+    bytesPerRow: number,
+    size: Extent2D,
+  ): void;
+  protected abstract submitImpl(commandBuffers: readonly CommandBuffer[]): void;
+}

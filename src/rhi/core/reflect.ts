@@ -1,0 +1,58 @@
+import type { BindingLayoutEntry, BindingType } from './descriptors.js';
+
+/** One `@group(g) @binding(b) var<…> name: type;` declaration found in WGSL source. */
+export interface WgslBinding {
+  readonly group: number;
+  readonly binding: number;
+  readonly name: string;
+  readonly type: BindingType;
+  readonly wgslType: string;
+}
+
+const DECLARATION =
+  /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
+
+/**
+ * Reflects the resource declarations of a WGSL module, so that slot binding reaches every
+ * `@group(0) @binding(n)` of WGSL written for raw WebGPU without the user restating a layout.
+ * Comments are stripped first; attribute order (`@group @binding` or `@binding @group`) is free.
+ */
+export function reflectWgslBindings(source: string): WgslBinding[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  const out: WgslBinding[] = [];
+  for (const m of code.matchAll(DECLARATION)) {
+    const attrs = m[1] ?? '';
+    const group = Number(/@group\s*\(\s*(\d+)/.exec(attrs)?.[1]);
+    const binding = Number(/@binding\s*\(\s*(\d+)/.exec(attrs)?.[1]);
+    const space = (m[2] ?? '').replace(/\s/g, '');
+    const wgslType = (m[4] ?? '').trim();
+    out.push({ group, binding, name: m[3] ?? '', type: bindingTypeOf(space, wgslType), wgslType });
+  }
+  return out;
+}
+
+function bindingTypeOf(space: string, wgslType: string): BindingType {
+  if (space.startsWith('uniform')) return 'uniform';
+  if (space.startsWith('storage')) return space.includes('read_write') ? 'storage' : 'read-only-storage';
+  if (/^sampler/.test(wgslType)) return 'sampler';
+  if (/^texture_storage/.test(wgslType)) return 'storage-texture';
+  return 'texture';
+}
+
+/** Turns reflected group-0 declarations into the flat slot layout a pipeline uses. */
+export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingLayoutEntry[] {
+  return bindings
+    .filter((b) => b.group === 0)
+    .map((b): BindingLayoutEntry => {
+      const entry: BindingLayoutEntry = { binding: b.binding, type: b.type, name: b.name };
+      if (b.type === 'texture' && /texture_depth/.test(b.wgslType)) entry.sampleType = 'depth';
+      if (b.type === 'texture' && /<\s*u32\s*>/.test(b.wgslType)) entry.sampleType = 'uint';
+      if (b.type === 'texture' && /<\s*i32\s*>/.test(b.wgslType)) entry.sampleType = 'sint';
+      if (b.type === 'storage-texture') {
+        const fmt = /<\s*(\w+)/.exec(b.wgslType)?.[1];
+        if (fmt) entry.format = fmt as BindingLayoutEntry['format'];
+      }
+      return entry;
+    })
+    .sort((a, b) => a.binding - b.binding);
+}

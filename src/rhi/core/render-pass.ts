@@ -1,0 +1,217 @@
+import { BufferUsage } from './flags.js';
+import { EncoderStateError, ValidationError } from './errors.js';
+import { SlotTable } from './bindings.js';
+import { requireBufferUsage } from './validate/buffer.js';
+import { isNonNegativeInteger } from './validate/buffer.js';
+import type { ResolvedRenderPass } from './commands.js';
+import type { CommandEncoder } from './command-encoder.js';
+import type { RenderPipeline } from './render-pipeline.js';
+import type { Buffer } from './buffer.js';
+import type { Texture } from './texture.js';
+import type { Sampler } from './sampler.js';
+
+const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
+
+/**
+ * Records draws into one render pass. Resources are bound one by one to a slot; the pipeline's
+ * flat layout says what each slot must hold, checked at `draw`. `end()` closes the pass; any call
+ * after it is an `EncoderStateError`.
+ */
+export class RenderPass {
+  readonly label: string;
+  readonly #encoder: CommandEncoder;
+  readonly #desc: ResolvedRenderPass;
+  readonly #slots: SlotTable;
+  readonly #vertexBuffers = new Map<number, Buffer>();
+  #pipeline: RenderPipeline | null = null;
+  #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32' } | null = null;
+  #ended = false;
+
+  constructor(encoder: CommandEncoder, desc: ResolvedRenderPass) {
+    this.#encoder = encoder;
+    this.#desc = desc;
+    this.label = desc.label;
+    this.#slots = new SlotTable(encoder, desc.label);
+  }
+
+  /** Width and height of the pass's attachments. */
+  get width(): number {
+    return this.#desc.width;
+  }
+  get height(): number {
+    return this.#desc.height;
+  }
+  /** Formats of the color attachments, in order (what a pipeline drawn here must target). */
+  get colorFormats(): string[] {
+    return this.#desc.colorAttachments.map((a) => a.texture.format);
+  }
+  get sampleCount(): number {
+    return this.#desc.sampleCount;
+  }
+
+  #open(operation: string): void {
+    if (this.#ended) throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
+  }
+
+  setPipeline(pipeline: RenderPipeline): void {
+    this.#open('setPipeline');
+    pipeline.assertAlive('setPipeline');
+    if (pipeline.kind !== 'render-pipeline') {
+      throw new ValidationError('pipeline-kind', `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`, this.label);
+    }
+    const targets = pipeline.descriptor.fragment?.targets ?? [];
+    const formats = this.colorFormats;
+    if (targets.length !== formats.length || targets.some((t, i) => t.format !== formats[i])) {
+      throw new ValidationError(
+        'pipeline-targets',
+        `Pipeline "${pipeline.label}" targets [${targets.map((t) => t.format).join(', ')}] but the pass has attachments [${formats.join(', ')}]`,
+        this.label,
+        { targets: targets.map((t) => t.format), attachments: formats },
+      );
+    }
+    if (pipeline.sampleCount !== this.#desc.sampleCount) {
+      throw new ValidationError('pipeline-sample-count', `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${this.#desc.sampleCount}`, this.label, {});
+    }
+    const hasDepth = this.#desc.depthStencilAttachment !== undefined;
+    if (hasDepth !== (pipeline.descriptor.depthStencil !== undefined)) {
+      throw new ValidationError('pipeline-depth', `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`, this.label, {});
+    }
+    this.#pipeline = pipeline;
+    this.#encoder.record({ type: 'setRenderPipeline', pipeline });
+  }
+
+  setVertexBuffer(slot: number, buffer: Buffer, offset = 0): void {
+    this.#open('setVertexBuffer');
+    buffer.assertAlive(`setVertexBuffer(${slot})`);
+    requireBufferUsage(buffer.usage, BufferUsage.VERTEX, `setVertexBuffer(${slot})`, buffer.label);
+    if (!isNonNegativeInteger(slot) || slot >= this.#encoder.device.caps.limits.maxVertexBuffers) {
+      throw new ValidationError('vertex-buffer-slot', `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#encoder.device.caps.limits.maxVertexBuffers})`, this.label, { slot });
+    }
+    if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset > buffer.size) {
+      throw new ValidationError('vertex-buffer-offset', `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`, buffer.label, { offset });
+    }
+    this.#vertexBuffers.set(slot, buffer);
+    this.#encoder.record({ type: 'setVertexBuffer', slot, buffer, offset });
+  }
+
+  setIndexBuffer(buffer: Buffer, format: 'uint16' | 'uint32', offset = 0): void {
+    this.#open('setIndexBuffer');
+    buffer.assertAlive('setIndexBuffer');
+    requireBufferUsage(buffer.usage, BufferUsage.INDEX, 'setIndexBuffer', buffer.label);
+    if (format !== 'uint16' && format !== 'uint32') {
+      throw new ValidationError('index-format', `Index format ${String(format)} must be 'uint16' or 'uint32'`, buffer.label, { format });
+    }
+    this.#indexBuffer = { buffer, format };
+    this.#encoder.record({ type: 'setIndexBuffer', buffer, format, offset });
+  }
+
+  setUniformBuffer(slot: number, buffer: Buffer, offset?: number, size?: number): void {
+    this.#open('setUniformBuffer');
+    this.#slots.uniform(slot, buffer, offset, size);
+  }
+
+  /** Storage buffers read by the vertex or fragment stage (e.g. vertex pulling). */
+  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: 'read' | 'read-write'; offset?: number; size?: number } = {}): void {
+    this.#open('setStorageBuffer');
+    this.#slots.storage(slot, buffer, options.access ?? 'read', options.offset, options.size);
+  }
+
+  setTexture(slot: number, texture: Texture): void {
+    this.#open('setTexture');
+    for (const a of this.#desc.colorAttachments) {
+      if (a.texture === texture || a.resolveTarget === texture) {
+        throw new ValidationError('feedback-loop', `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`, this.label, { slot });
+      }
+    }
+    this.#slots.texture(slot, texture);
+  }
+
+  setSampler(slot: number, sampler: Sampler): void {
+    this.#open('setSampler');
+    this.#slots.sampler(slot, sampler);
+  }
+
+  setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): void {
+    this.#open('setViewport');
+    if (![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) || width < 0 || height < 0 || minDepth < 0 || maxDepth > 1 || minDepth > maxDepth) {
+      throw new ValidationError('viewport', `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`, this.label, {
+        x,
+        y,
+        width,
+        height,
+      });
+    }
+    this.#encoder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
+  }
+
+  setScissorRect(x: number, y: number, width: number, height: number): void {
+    this.#open('setScissorRect');
+    if (![x, y, width, height].every(isNonNegativeInteger) || x + width > this.width || y + height > this.height) {
+      throw new ValidationError('scissor', `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${this.width}x${this.height} pass`, this.label, {
+        x,
+        y,
+        width,
+        height,
+      });
+    }
+    this.#encoder.record({ type: 'setScissorRect', x, y, width, height });
+  }
+
+  #checkDraw(operation: string): RenderPipeline {
+    const pipeline = this.#pipeline;
+    if (!pipeline) throw new EncoderStateError(`${operation} without a pipeline; call setPipeline() first`, 'no-pipeline', this.label);
+    pipeline.assertAlive(operation);
+    const layouts = pipeline.descriptor.vertex.buffers ?? [];
+    layouts.forEach((_, slot) => {
+      const buffer = this.#vertexBuffers.get(slot);
+      if (!buffer) {
+        throw new ValidationError('vertex-buffer-missing', `${operation}: pipeline "${pipeline.label}" reads vertex buffer slot ${slot}, but none is set`, this.label, { slot });
+      }
+      buffer.assertAlive(operation);
+      this.#encoder.trackRead(buffer, ['vertex-read']);
+    });
+    this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, null);
+    return pipeline;
+  }
+
+  draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): void {
+    this.#open('draw');
+    if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
+      throw new ValidationError('draw-arguments', `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`, this.label, {
+        vertexCount,
+        instanceCount,
+      });
+    }
+    this.#checkDraw('draw');
+    this.#encoder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
+  }
+
+  drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, baseVertex = 0, firstInstance = 0): void {
+    this.#open('drawIndexed');
+    if (![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) || !Number.isInteger(baseVertex)) {
+      throw new ValidationError('draw-arguments', `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`, this.label, {
+        indexCount,
+        instanceCount,
+      });
+    }
+    this.#checkDraw('drawIndexed');
+    const index = this.#indexBuffer;
+    if (!index) throw new EncoderStateError('drawIndexed without an index buffer; call setIndexBuffer() first', 'no-index-buffer', this.label);
+    index.buffer.assertAlive('drawIndexed');
+    const bytes = index.format === 'uint16' ? 2 : 4;
+    if ((firstIndex + indexCount) * bytes > index.buffer.size) {
+      throw new ValidationError('draw-index-range', `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${index.buffer.size}-byte index buffer`, this.label, {
+        firstIndex,
+        indexCount,
+      });
+    }
+    this.#encoder.trackRead(index.buffer, ['vertex-read']);
+    this.#encoder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });
+  }
+
+  end(): void {
+    this.#open('end');
+    this.#ended = true;
+    this.#encoder.endPass({ type: 'endRenderPass' });
+  }
+}

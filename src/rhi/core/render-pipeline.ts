@@ -1,0 +1,17 @@
+import { Resource } from './resource.js';
+import type { BindingLayoutEntry, RenderPipelineDescriptor } from './descriptors.js';
+import type { Device } from './device.js';
+
+export abstract class RenderPipeline extends Resource {
+  readonly kind = 'render-pipeline' as const;
+  readonly descriptor: RenderPipelineDescriptor;
+  /** The resolved flat slot layout (given, or reflected from WGSL). */
+  readonly bindings: readonly BindingLayoutEntry[];
+  readonly sampleCount: number;
+  constructor(device: Device, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
+    super(device, desc.label);
+    this.descriptor = desc;
+    this.bindings = bindings;
+    this.sampleCount = desc.multisample?.count ?? 1;
+  }
+}

@@ -1,0 +1,54 @@
+import { DestroyedResourceError } from './errors.js';
+import type { Device } from './device.js';
+
+export type ResourceKind =
+  | 'buffer'
+  | 'texture'
+  | 'sampler'
+  | 'shader-module'
+  | 'render-pipeline'
+  | 'compute-pipeline'
+  | 'query-set';
+
+/**
+ * The base of every GPU object: a device-unique `id`, a `label` that reaches the backend object and
+ * every error message, `destroy()` (idempotent) and the byte count that `device.stats()` adds up.
+ */
+export abstract class Resource {
+  abstract readonly kind: ResourceKind;
+  readonly id: number;
+  readonly label: string;
+  #destroyed = false;
+
+  constructor(
+    readonly device: Device,
+    label: string | undefined,
+  ) {
+    this.id = device.nextResourceId();
+    this.label = label ?? '';
+  }
+
+  /** Bytes of GPU memory this resource holds, for accounting. */
+  get byteSize(): number {
+    return 0;
+  }
+
+  get destroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  /** Releases the backend object. Further use throws `DestroyedResourceError`. */
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.device.untrackResource(this);
+    this.destroyImpl();
+  }
+
+  /** Throws when the resource was destroyed; `operation` names the call, for the message. */
+  assertAlive(operation: string): void {
+    if (this.#destroyed) throw new DestroyedResourceError(this.kind, operation, this.label);
+  }
+
+  protected abstract destroyImpl(): void;
+}

@@ -1,0 +1,22 @@
+import { Resource } from './resource.js';
+import type { SamplerDescriptor } from './descriptors.js';
+import type { Device } from './device.js';
+
+export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label'>>;
+
+export abstract class Sampler extends Resource {
+  readonly kind = 'sampler' as const;
+  readonly descriptor: ResolvedSamplerDescriptor;
+  constructor(device: Device, desc: SamplerDescriptor) {
+    super(device, desc.label);
+    this.descriptor = {
+      addressModeU: desc.addressModeU ?? 'clamp-to-edge',
+      addressModeV: desc.addressModeV ?? 'clamp-to-edge',
+      magFilter: desc.magFilter ?? 'nearest',
+      minFilter: desc.minFilter ?? 'nearest',
+      mipmapFilter: desc.mipmapFilter ?? 'nearest',
+      lodMinClamp: desc.lodMinClamp ?? 0,
+      lodMaxClamp: desc.lodMaxClamp ?? 32,
+    };
+  }
+}

@@ -1,0 +1,88 @@
+import { ValidationError } from '../errors.js';
+import { FORMAT_INFO } from '../formats.js';
+import type { Extent2D } from '../descriptors.js';
+import { isNonNegativeInteger, isPositiveInteger } from './buffer.js';
+
+/** The alignment WebGPU demands of `bytesPerRow` in buffer↔texture copies; kept on every backend. */
+export const COPY_BYTES_PER_ROW_ALIGNMENT = 256;
+
+export interface TextureRegion {
+  readonly label: string;
+  readonly format: keyof typeof FORMAT_INFO;
+  readonly width: number;
+  readonly height: number;
+  readonly mipLevelCount: number;
+  readonly sampleCount: number;
+}
+
+/** The region [origin, origin + extent) of mip `level` lies inside the texture. */
+export function validateTextureRegion(
+  texture: TextureRegion,
+  mipLevel: number,
+  x: number,
+  y: number,
+  extent: Extent2D,
+): void {
+  const { label } = texture;
+  if (!isNonNegativeInteger(mipLevel) || mipLevel >= texture.mipLevelCount) {
+    throw new ValidationError('copy-mip-level', `mipLevel ${String(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`, label, { mipLevel });
+  }
+  if (!isPositiveInteger(extent.width) || !isPositiveInteger(extent.height)) {
+    throw new ValidationError('copy-extent', `Copy extent ${String(extent.width)}x${String(extent.height)} must be positive integers`, label, { ...extent });
+  }
+  const w = Math.max(1, texture.width >> mipLevel);
+  const h = Math.max(1, texture.height >> mipLevel);
+  if (!isNonNegativeInteger(x) || !isNonNegativeInteger(y) || x + extent.width > w || y + extent.height > h) {
+    throw new ValidationError(
+      'copy-texture-range',
+      `Copy of ${extent.width}x${extent.height} at (${x}, ${y}) overruns mip ${mipLevel} of size ${w}x${h}`,
+      label,
+      { x, y, width: extent.width, height: extent.height, levelWidth: w, levelHeight: h },
+    );
+  }
+  if (texture.sampleCount !== 1) {
+    throw new ValidationError('copy-multisampled', `A multisampled texture cannot be copied; resolve it first`, label, {});
+  }
+}
+
+/**
+ * The buffer side of a buffer↔texture copy: `bytesPerRow` a multiple of 256 and at least one row of
+ * texels, the offset texel-aligned, and the buffer long enough for every row.
+ */
+export function validateBufferLayout(
+  format: keyof typeof FORMAT_INFO,
+  bufferSize: number,
+  offset: number,
+  bytesPerRow: number,
+  extent: Extent2D,
+  label: string | undefined,
+  requireAlignment = true,
+): number {
+  const bytesPerTexel = FORMAT_INFO[format].bytesPerTexel;
+  if (bytesPerTexel === 0) {
+    throw new ValidationError('copy-format', `Format ${format} cannot be copied to or from a buffer`, label, { format });
+  }
+  if (!isPositiveInteger(bytesPerRow) || (requireAlignment && bytesPerRow % COPY_BYTES_PER_ROW_ALIGNMENT !== 0)) {
+    throw new ValidationError(
+      'copy-bytes-per-row',
+      `bytesPerRow ${String(bytesPerRow)} must be a positive multiple of ${COPY_BYTES_PER_ROW_ALIGNMENT}`,
+      label,
+      { bytesPerRow },
+    );
+  }
+  const rowBytes = extent.width * bytesPerTexel;
+  if (bytesPerRow < rowBytes) {
+    throw new ValidationError('copy-bytes-per-row-short', `bytesPerRow ${bytesPerRow} is less than one row of ${extent.width} ${format} texels (${rowBytes} bytes)`, label, {
+      bytesPerRow,
+      rowBytes,
+    });
+  }
+  if (!isNonNegativeInteger(offset) || offset % bytesPerTexel !== 0) {
+    throw new ValidationError('copy-offset', `Copy offset ${String(offset)} must be a non-negative multiple of ${bytesPerTexel}`, label, { offset });
+  }
+  const needed = offset + bytesPerRow * (extent.height - 1) + rowBytes;
+  if (needed > bufferSize) {
+    throw new ValidationError('copy-buffer-range', `Copy needs ${needed} bytes but the buffer has ${bufferSize}`, label, { needed, bufferSize });
+  }
+  return needed;
+}

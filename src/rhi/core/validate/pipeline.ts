@@ -1,0 +1,122 @@
+import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
+import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
+import { layoutFromReflection } from '../reflect.js';
+import type { Caps } from '../caps.js';
+import type { BindingLayoutEntry, ComputePipelineDescriptor, RenderPipelineDescriptor } from '../descriptors.js';
+import type { ShaderModule } from '../shader-module.js';
+
+function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: string): void {
+  module.assertAlive(`create pipeline (${stage} module)`);
+  if (module.language !== caps.shaderLanguage) {
+    throw new ValidationError(
+      'shader-language',
+      `The ${stage} module "${module.label}" is ${module.language}, but the ${caps.backend} backend runs ${caps.shaderLanguage}`,
+      label,
+      { language: module.language, expected: caps.shaderLanguage },
+    );
+  }
+  if (module.language === 'glsl' && module.stage !== undefined && module.stage !== stage) {
+    throw new ValidationError('shader-stage', `GLSL module "${module.label}" is a ${module.stage} shader, used as ${stage}`, label, {
+      stage: module.stage,
+      expected: stage,
+    });
+  }
+}
+
+/** The flat slot layout: the given one, or reflected from every WGSL module of the pipeline. */
+export function resolveBindings(modules: ShaderModule[], given: BindingLayoutEntry[] | undefined, label?: string): BindingLayoutEntry[] {
+  const reflected = modules.flatMap((m) => m.bindings);
+  const other = reflected.find((b) => b.group !== 0);
+  if (other) {
+    throw new ValidationError(
+      'binding-group',
+      `"${other.name}" is declared in @group(${other.group}); Ignis binds resources by slot into @group(0) only. Move it to @group(0) with a free @binding`,
+      label,
+      { group: other.group, binding: other.binding, name: other.name },
+    );
+  }
+  const bySlot = new Map<number, BindingLayoutEntry>();
+  for (const entry of layoutFromReflection(reflected)) {
+    const prev = bySlot.get(entry.binding);
+    if (prev && prev.type !== entry.type) {
+      throw new ValidationError('binding-conflict', `Slot ${entry.binding} is ${prev.type} in one stage and ${entry.type} in another`, label, {
+        binding: entry.binding,
+      });
+    }
+    bySlot.set(entry.binding, entry);
+  }
+  for (const entry of given ?? []) {
+    if (!Number.isInteger(entry.binding) || entry.binding < 0) {
+      throw new ValidationError('binding-slot', `Binding slot ${String(entry.binding)} must be a non-negative integer`, label, { binding: entry.binding });
+    }
+    bySlot.set(entry.binding, { ...bySlot.get(entry.binding), ...entry });
+  }
+  return [...bySlot.values()].sort((a, b) => a.binding - b.binding);
+}
+
+export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
+  const { label } = desc;
+  if (!desc.vertex?.module) throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
+  checkModule(desc.vertex.module, 'vertex', caps, label);
+  const modules = [desc.vertex.module];
+  if (desc.fragment) {
+    checkModule(desc.fragment.module, 'fragment', caps, label);
+    if (desc.fragment.module !== desc.vertex.module) modules.push(desc.fragment.module);
+    const targets = desc.fragment.targets;
+    if (targets.length > caps.limits.maxColorAttachments) {
+      throw new LimitExceededError('maxColorAttachments', targets.length, caps.limits.maxColorAttachments, 'Color target count', label);
+    }
+    targets.forEach((t, i) => {
+      if (!isTextureFormat(t.format) || isDepthFormat(t.format)) {
+        throw new ValidationError('pipeline-target-format', `Color target ${i} format ${String(t.format)} is not a color format`, label, { index: i, format: t.format });
+      }
+      const info = FORMAT_INFO[t.format];
+      if (info.float32 && !caps.features.floatRenderTargets) {
+        throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, `color target ${i} (${t.format}) cannot be rendered; use rgba16float`, label);
+      }
+      if (info.float32 && t.blend && !caps.features.float32Blendable) {
+        throw new UnsupportedFeatureError('float32Blendable', caps.backend, `color target ${i} (${t.format}) cannot blend; drop the blend state`, label);
+      }
+    });
+  }
+  const count = desc.multisample?.count ?? 1;
+  if (count !== 1 && count !== 4) {
+    throw new ValidationError('pipeline-sample-count', `multisample.count ${String(count)} must be 1 or 4`, label, { count });
+  }
+  const buffers = desc.vertex.buffers ?? [];
+  if (buffers.length > caps.limits.maxVertexBuffers) {
+    throw new LimitExceededError('maxVertexBuffers', buffers.length, caps.limits.maxVertexBuffers, 'Vertex buffer count', label);
+  }
+  buffers.forEach((b, i) => {
+    if (!Number.isInteger(b.arrayStride) || b.arrayStride < 0 || b.arrayStride % 4 !== 0) {
+      throw new ValidationError('pipeline-array-stride', `Vertex buffer ${i} arrayStride ${String(b.arrayStride)} must be a non-negative multiple of 4`, label, {
+        index: i,
+        arrayStride: b.arrayStride,
+      });
+    }
+  });
+  const bindings = resolveBindings(modules, desc.bindings, label);
+  if (caps.shaderLanguage === 'glsl') {
+    for (const b of bindings) {
+      if (!b.name) {
+        throw new ValidationError('binding-name', `Slot ${b.binding} (${b.type}) needs a name: GLSL ES 3.00 has no binding qualifier, so the GL backend finds the uniform by name`, label, {
+          binding: b.binding,
+        });
+      }
+      if (b.type === 'storage' || b.type === 'read-only-storage' || b.type === 'storage-texture') {
+        throw new UnsupportedFeatureError('storageBuffers', caps.backend, `slot ${b.binding} is ${b.type}; keep the data in a texture and read it with texelFetch`, label);
+      }
+    }
+  }
+  return bindings;
+}
+
+export function validateComputePipelineDescriptor(desc: ComputePipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
+  const { label } = desc;
+  if (!caps.features.compute) {
+    throw new UnsupportedFeatureError('compute', caps.backend, 'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute', label);
+  }
+  if (!desc.compute?.module) throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
+  checkModule(desc.compute.module, 'compute', caps, label);
+  return resolveBindings([desc.compute.module], desc.bindings, label);
+}

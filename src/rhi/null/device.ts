@@ -1,0 +1,70 @@
+import { Device, type DeviceOptions } from '../core/device.js';
+import { DEFAULT_LIMITS, type Caps, type Limits } from '../core/caps.js';
+import { NullBuffer } from './buffer.js';
+import { NullTexture } from './texture.js';
+import { NullSampler } from './sampler.js';
+import { NullShaderModule } from './shader-module.js';
+import { NullRenderPipeline } from './render-pipeline.js';
+import { NullComputePipeline } from './compute-pipeline.js';
+import { NullQuerySet } from './query-set.js';
+import { NullQueue } from './queue.js';
+import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+
+export interface NullDeviceOptions extends DeviceOptions {
+  /** Override limits, e.g. to test validation against small ones. */
+  limits?: Partial<Limits>;
+  /** Override features, e.g. `{ compute: false }` to test fallbacks in Node. */
+  features?: Partial<Caps['features']>;
+}
+
+export class NullDevice extends Device {
+  readonly caps: Caps;
+  readonly queue = new NullQueue();
+  readonly surface = null;
+
+  constructor(options: NullDeviceOptions = {}) {
+    super(options);
+    this.caps = {
+      backend: 'null',
+      shaderLanguage: 'wgsl',
+      features: {
+        compute: true,
+        storageBuffers: true,
+        storageTextures: true,
+        timestampQuery: false,
+        indirect: true,
+        floatRenderTargets: true,
+        halfFloatRenderTargets: true,
+        float32Filterable: true,
+        float32Blendable: true,
+        multisample: true,
+        ...options.features,
+      },
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      adapter: { vendor: 'ignis', architecture: 'null', description: 'ArrayBuffer-backed null device', isFallbackAdapter: true },
+    };
+  }
+
+  protected createBufferImpl(desc: BufferDescriptor): NullBuffer {
+    return new NullBuffer(this, desc);
+  }
+  protected createTextureImpl(desc: TextureDescriptor): NullTexture {
+    return new NullTexture(this, desc);
+  }
+  protected createSamplerImpl(desc: SamplerDescriptor): NullSampler {
+    return new NullSampler(this, desc);
+  }
+  protected createShaderModuleImpl(desc: ShaderModuleDescriptor, language: Caps['shaderLanguage']): NullShaderModule {
+    return new NullShaderModule(this, desc, language);
+  }
+  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): NullRenderPipeline {
+    return new NullRenderPipeline(this, desc, bindings);
+  }
+  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): NullComputePipeline {
+    return new NullComputePipeline(this, desc, bindings);
+  }
+  protected createQuerySetImpl(desc: QuerySetDescriptor): NullQuerySet {
+    return new NullQuerySet(this, desc);
+  }
+  protected destroyImpl(): void {}
+}

@@ -1,0 +1,5 @@
+import { Sampler } from '../core/sampler.js';
+
+export class NullSampler extends Sampler {
+  protected destroyImpl(): void {}
+}

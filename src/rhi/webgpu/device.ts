@@ -1,0 +1,150 @@
+import { Device, type DeviceOptions } from '../core/device.js';
+import { BackendError, OutOfMemoryError, RhiError } from '../core/errors.js';
+import type { Caps } from '../core/caps.js';
+import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+import { WebGPUBuffer } from './buffer.js';
+import { WebGPUTexture } from './texture.js';
+import { WebGPUSampler } from './sampler.js';
+import { WebGPUShaderModule } from './shader-module.js';
+import { WebGPURenderPipeline } from './render-pipeline.js';
+import { WebGPUComputePipeline } from './compute-pipeline.js';
+import { WebGPUQuerySet } from './query-set.js';
+import { WebGPUQueue } from './queue.js';
+import { WebGPUSurface } from './surface.js';
+import { BindGroupCache } from './bind-groups.js';
+import { StagingPool } from './staging.js';
+
+export interface WebGPUDeviceOptions extends DeviceOptions {
+  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  /** Wrap a GPUDevice the host application already owns. */
+  gpuDevice?: GPUDevice;
+  powerPreference?: GPUPowerPreference;
+}
+
+const OPTIONAL_FEATURES: GPUFeatureName[] = ['timestamp-query', 'float32-filterable', 'float32-blendable'];
+
+/** Why WebGPU could not be had: thrown by `createWebGPUDevice`, caught by `backend: 'auto'`. */
+export class WebGPUUnavailableError extends RhiError {
+  constructor(reason: string) {
+    super('unsupported-feature', `WebGPU is unavailable: ${reason}`, undefined, { reason });
+  }
+}
+
+export async function createWebGPUDevice(options: WebGPUDeviceOptions = {}): Promise<WebGPUDevice> {
+  let gpu = options.gpuDevice;
+  let info: GPUAdapterInfo | undefined;
+  let isFallbackAdapter = false;
+  if (!gpu) {
+    if (typeof navigator === 'undefined' || !navigator.gpu) throw new WebGPUUnavailableError('navigator.gpu is missing (not a secure context, or no WebGPU in this browser)');
+    const adapter = await navigator.gpu.requestAdapter({ powerPreference: options.powerPreference });
+    if (!adapter) throw new WebGPUUnavailableError('requestAdapter() returned null');
+    info = adapter.info;
+    isFallbackAdapter = (adapter.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
+    const requiredFeatures = OPTIONAL_FEATURES.filter((f) => adapter.features.has(f));
+    const l = adapter.limits;
+    gpu = await adapter.requestDevice({
+      label: 'ignis',
+      requiredFeatures,
+      requiredLimits: {
+        maxBufferSize: l.maxBufferSize,
+        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+        maxColorAttachments: l.maxColorAttachments,
+        maxTextureDimension2D: l.maxTextureDimension2D,
+      },
+    });
+  }
+  return new WebGPUDevice(gpu, info, isFallbackAdapter, options);
+}
+
+export class WebGPUDevice extends Device {
+  readonly caps: Caps;
+  readonly queue: WebGPUQueue;
+  readonly surface: WebGPUSurface | null;
+  readonly bindGroups: BindGroupCache;
+  readonly staging: StagingPool;
+
+  constructor(
+    readonly gpu: GPUDevice,
+    info: GPUAdapterInfo | undefined,
+    isFallbackAdapter: boolean,
+    options: WebGPUDeviceOptions,
+  ) {
+    super(options);
+    const f = gpu.features;
+    const l = gpu.limits;
+    this.caps = {
+      backend: 'webgpu',
+      shaderLanguage: 'wgsl',
+      features: {
+        compute: true,
+        storageBuffers: true,
+        storageTextures: true,
+        timestampQuery: f.has('timestamp-query'),
+        indirect: true,
+        floatRenderTargets: true,
+        halfFloatRenderTargets: true,
+        float32Filterable: f.has('float32-filterable'),
+        float32Blendable: f.has('float32-blendable'),
+        multisample: true,
+      },
+      limits: {
+        maxTextureDimension2D: l.maxTextureDimension2D,
+        maxBufferSize: l.maxBufferSize,
+        maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+        maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+        maxUniformBufferBindingSize: l.maxUniformBufferBindingSize,
+        minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
+        minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
+        maxColorAttachments: l.maxColorAttachments,
+        maxVertexBuffers: l.maxVertexBuffers,
+        maxVertexAttributes: l.maxVertexAttributes,
+        maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,
+      },
+      adapter: {
+        vendor: info?.vendor ?? 'unknown',
+        architecture: info?.architecture ?? 'unknown',
+        description: info?.description ?? '',
+        isFallbackAdapter,
+      },
+    };
+    this.bindGroups = new BindGroupCache(gpu);
+    this.staging = new StagingPool(gpu);
+    this.queue = new WebGPUQueue(this);
+    this.surface = options.canvas ? new WebGPUSurface(this, options.canvas) : null;
+    gpu.addEventListener('uncapturederror', (event) => {
+      const error = (event as GPUUncapturedErrorEvent).error;
+      this.reportError(error instanceof GPUOutOfMemoryError ? new OutOfMemoryError(error.message) : new BackendError(error.message));
+    });
+    void gpu.lost.then((info) => this.markLost({ reason: info.reason === 'destroyed' ? 'destroyed' : 'unknown', message: info.message }));
+  }
+
+  protected createBufferImpl(desc: BufferDescriptor): WebGPUBuffer {
+    return new WebGPUBuffer(this, desc);
+  }
+  protected createTextureImpl(desc: TextureDescriptor): WebGPUTexture {
+    return new WebGPUTexture(this, desc);
+  }
+  protected createSamplerImpl(desc: SamplerDescriptor): WebGPUSampler {
+    return new WebGPUSampler(this, desc);
+  }
+  protected createShaderModuleImpl(desc: ShaderModuleDescriptor): WebGPUShaderModule {
+    return new WebGPUShaderModule(this, desc);
+  }
+  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): WebGPURenderPipeline {
+    return new WebGPURenderPipeline(this, desc, bindings);
+  }
+  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): WebGPUComputePipeline {
+    return new WebGPUComputePipeline(this, desc, bindings);
+  }
+  protected createQuerySetImpl(desc: QuerySetDescriptor): WebGPUQuerySet {
+    return new WebGPUQuerySet(this, desc);
+  }
+  protected destroyImpl(): void {
+    this.staging.destroy();
+    this.gpu.destroy();
+  }
+}

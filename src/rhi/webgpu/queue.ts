@@ -1,0 +1,185 @@
+import { Queue } from '../core/queue.js';
+import { unreachable, type BoundResource, type Command } from '../core/commands.js';
+import type { CommandBuffer } from '../core/command-buffer.js';
+import type { Buffer } from '../core/buffer.js';
+import type { Texture } from '../core/texture.js';
+import type { Extent2D, PassTimestampWrites } from '../core/descriptors.js';
+import type { WebGPUDevice } from './device.js';
+import type { WebGPUBuffer } from './buffer.js';
+import type { WebGPUTexture } from './texture.js';
+import type { WebGPURenderPipeline } from './render-pipeline.js';
+import type { WebGPUComputePipeline } from './compute-pipeline.js';
+import type { WebGPUQuerySet } from './query-set.js';
+
+const gpuBuffer = (b: Buffer): GPUBuffer => (b as WebGPUBuffer).gpu;
+const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
+
+function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampWrites | undefined {
+  if (!t) return undefined;
+  return { querySet: (t.querySet as WebGPUQuerySet).gpu, beginningOfPassWriteIndex: t.beginningOfPassWriteIndex, endOfPassWriteIndex: t.endOfPassWriteIndex };
+}
+
+/** Replays recorded commands into a GPUCommandEncoder: one exhaustive switch. */
+export class WebGPUQueue extends Queue {
+  constructor(private readonly device: WebGPUDevice) {
+    super();
+  }
+
+  protected writeBufferImpl(buffer: Buffer, offset: number, data: Uint8Array): void {
+    this.device.gpu.queue.writeBuffer(gpuBuffer(buffer), offset, data as Uint8Array<ArrayBuffer>);
+  }
+
+  protected writeTextureImpl(texture: Texture, mipLevel: number, x: number, y: number, data: Uint8Array, offset: number, bytesPerRow: number, size: Extent2D): void {
+    this.device.gpu.queue.writeTexture({ texture: gpuTexture(texture), mipLevel, origin: [x, y] }, data as Uint8Array<ArrayBuffer>, { offset, bytesPerRow }, [size.width, size.height]);
+  }
+
+  onSubmittedWorkDone(): Promise<void> {
+    return this.device.gpu.queue.onSubmittedWorkDone();
+  }
+
+  protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
+    this.device.gpu.queue.submit(commandBuffers.map((cb) => this.#encode(cb)));
+  }
+
+  #encode(cb: CommandBuffer): GPUCommandBuffer {
+    const encoder = this.device.gpu.createCommandEncoder({ label: cb.label });
+    let render: GPURenderPassEncoder | null = null;
+    let compute: GPUComputePassEncoder | null = null;
+    let pipeline: WebGPURenderPipeline | WebGPUComputePipeline | null = null;
+    const slots = new Map<number, BoundResource>();
+    let dirty = true;
+    const flush = (): void => {
+      if (!dirty || !pipeline || !pipeline.layout) return;
+      const group = this.device.bindGroups.get(pipeline.layoutKey, pipeline.layout, pipeline.bindings, slots);
+      (render ?? compute)?.setBindGroup(0, group);
+      dirty = false;
+    };
+    for (const c of cb.commands) {
+      switch (c.type) {
+        case 'beginRenderPass': {
+          const p = c.pass;
+          render = encoder.beginRenderPass({
+            label: p.label,
+            colorAttachments: p.colorAttachments.map((a) => ({
+              view: (a.texture as WebGPUTexture).view,
+              resolveTarget: a.resolveTarget ? (a.resolveTarget as WebGPUTexture).view : undefined,
+              loadOp: a.loadOp,
+              storeOp: a.storeOp,
+              clearValue: a.clearValue,
+            })),
+            depthStencilAttachment: p.depthStencilAttachment
+              ? {
+                  view: (p.depthStencilAttachment.texture as WebGPUTexture).view,
+                  depthLoadOp: p.depthStencilAttachment.depthLoadOp,
+                  depthStoreOp: p.depthStencilAttachment.depthStoreOp,
+                  depthClearValue: p.depthStencilAttachment.depthClearValue,
+                }
+              : undefined,
+            timestampWrites: timestamps(p.timestampWrites),
+          });
+          slots.clear();
+          pipeline = null;
+          dirty = true;
+          break;
+        }
+        case 'endRenderPass':
+          render?.end();
+          render = null;
+          break;
+        case 'beginComputePass':
+          compute = encoder.beginComputePass({ label: c.label, timestampWrites: timestamps(c.timestampWrites) });
+          slots.clear();
+          pipeline = null;
+          dirty = true;
+          break;
+        case 'endComputePass':
+          compute?.end();
+          compute = null;
+          break;
+        case 'setRenderPipeline': {
+          const next = c.pipeline as WebGPURenderPipeline;
+          render?.setPipeline(next.gpu);
+          if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
+          pipeline = next;
+          break;
+        }
+        case 'setComputePipeline': {
+          const next = c.pipeline as WebGPUComputePipeline;
+          compute?.setPipeline(next.gpu);
+          if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
+          pipeline = next;
+          break;
+        }
+        case 'setBinding':
+          slots.set(c.slot, c.resource);
+          dirty = true;
+          break;
+        case 'setVertexBuffer':
+          render?.setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
+          break;
+        case 'setIndexBuffer':
+          render?.setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
+          break;
+        case 'setViewport':
+          render?.setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
+          break;
+        case 'setScissorRect':
+          render?.setScissorRect(c.x, c.y, c.width, c.height);
+          break;
+        case 'draw':
+          flush();
+          render?.draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
+          break;
+        case 'drawIndexed':
+          flush();
+          render?.drawIndexed(c.indexCount, c.instanceCount, c.firstIndex, c.baseVertex, c.firstInstance);
+          break;
+        case 'dispatch':
+          flush();
+          compute?.dispatchWorkgroups(c.x, c.y, c.z);
+          break;
+        case 'dispatchIndirect':
+          flush();
+          compute?.dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
+          break;
+        case 'copyBufferToBuffer':
+          encoder.copyBufferToBuffer(gpuBuffer(c.src), c.srcOffset, gpuBuffer(c.dst), c.dstOffset, c.size);
+          break;
+        case 'copyBufferToTexture':
+          encoder.copyBufferToTexture(
+            { buffer: gpuBuffer(c.src), offset: c.offset, bytesPerRow: c.bytesPerRow },
+            { texture: gpuTexture(c.dst), mipLevel: c.mipLevel, origin: [c.x, c.y] },
+            [c.size.width, c.size.height],
+          );
+          break;
+        case 'copyTextureToBuffer':
+          encoder.copyTextureToBuffer(
+            { texture: gpuTexture(c.src), mipLevel: c.mipLevel, origin: [c.x, c.y] },
+            { buffer: gpuBuffer(c.dst), offset: c.offset, bytesPerRow: c.bytesPerRow },
+            [c.size.width, c.size.height],
+          );
+          break;
+        case 'copyTextureToTexture':
+          encoder.copyTextureToTexture(
+            { texture: gpuTexture(c.src), mipLevel: c.srcMip, origin: [c.srcX, c.srcY] },
+            { texture: gpuTexture(c.dst), mipLevel: c.dstMip, origin: [c.dstX, c.dstY] },
+            [c.size.width, c.size.height],
+          );
+          break;
+        case 'pushDebugGroup':
+          encoder.pushDebugGroup(c.label);
+          break;
+        case 'popDebugGroup':
+          encoder.popDebugGroup();
+          break;
+        case 'barrier':
+          // WebGPU orders passes itself; the barrier is a marker for captures and traces
+          encoder.insertDebugMarker(`barrier ${c.from} -> ${c.to}`);
+          break;
+        default:
+          unreachable(c);
+      }
+    }
+    return encoder.finish();
+  }
+}

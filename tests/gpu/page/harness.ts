@@ -1,0 +1,79 @@
+// Browser side of the GPU test tier: lists the cases of a module and runs one on one backend.
+// The Node side (tests/gpu/harness.ts) turns each (case, backend) into a vitest test.
+import { createDevice, type Device, type Features } from '../../../src/index.js';
+import type { Case, CaseContext } from './case.js';
+
+const modules = import.meta.glob<{ cases: Record<string, Case> }>('../cases/*.ts');
+
+async function load(module: string): Promise<Record<string, Case>> {
+  const loader = modules[`../cases/${module}.ts`];
+  if (!loader) throw new Error(`no case module ${module}`);
+  return (await loader()).cases;
+}
+
+export interface BackendInfo {
+  backend: 'webgpu' | 'webgl2';
+  available: boolean;
+  reason: string;
+  features: Partial<Features>;
+}
+
+async function backends(): Promise<BackendInfo[]> {
+  const out: BackendInfo[] = [];
+  for (const backend of ['webgpu', 'webgl2'] as const) {
+    try {
+      const d = await createDevice({ backend });
+      out.push({ backend, available: true, reason: '', features: { ...d.caps.features } });
+      d.destroy();
+    } catch (e) {
+      out.push({ backend, available: false, reason: e instanceof Error ? e.message : String(e), features: {} });
+    }
+  }
+  return out;
+}
+
+function canvas(): HTMLCanvasElement {
+  const old = document.getElementById('canvas') as HTMLCanvasElement;
+  // a fresh canvas per case: a canvas keeps the first context type it was asked for
+  const fresh = document.createElement('canvas');
+  fresh.id = 'canvas';
+  fresh.width = old.width;
+  fresh.height = old.height;
+  old.replaceWith(fresh);
+  return fresh;
+}
+
+async function run(module: string, name: string, backend: 'webgpu' | 'webgl2' | 'cross'): Promise<{ ok: boolean; message?: string; artifacts?: Record<string, string> }> {
+  const c = (await load(module))[name];
+  if (!c) return { ok: false, message: `no case ${name} in ${module}` };
+  const devices: Device[] = [];
+  const ctx: CaseContext = {
+    backend: backend === 'cross' ? 'webgpu' : backend,
+    device: undefined as unknown as Device,
+    canvas: canvas(),
+    async open(b, options = {}) {
+      const d = await createDevice({ backend: b, ...options });
+      devices.push(d);
+      return d;
+    },
+  };
+  try {
+    if (backend !== 'cross') {
+      ctx.device = await ctx.open(backend, c.canvas ? { canvas: ctx.canvas } : {});
+    }
+    await c.run(ctx);
+    return { ok: true };
+  } catch (e) {
+    const err = e as Error & { artifacts?: Record<string, string> };
+    return { ok: false, message: `${err.name}: ${err.message}\n${err.stack ?? ''}`, artifacts: err.artifacts };
+  } finally {
+    for (const d of devices) if (!d.isLost) d.destroy();
+  }
+}
+
+async function list(module: string): Promise<Array<{ name: string; needs: string[]; cross: boolean }>> {
+  return Object.entries(await load(module)).map(([name, c]) => ({ name, needs: c.needs ?? [], cross: c.cross ?? false }));
+}
+
+(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends };
+(window as unknown as { __ignisReady: boolean }).__ignisReady = true;
