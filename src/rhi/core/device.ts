@@ -59,6 +59,8 @@ export abstract class Device {
   abstract readonly queue: Queue;
   abstract readonly surface: Surface | null;
   readonly barrierMode: BarrierMode;
+  /** With `backend: 'auto'`, why WebGPU was not taken (null when it was, or not asked for). */
+  fallbackReason: string | null = null;
   readonly maxFramesInFlight: number;
   /** Resolves once if the device is lost (context loss, `GPUDevice.lost`, `destroy()`). */
   readonly lost: Promise<DeviceLostInfo>;

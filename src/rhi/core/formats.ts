@@ -15,7 +15,8 @@ export type DepthStencilFormat = 'depth16unorm' | 'depth24plus' | 'depth24plus-s
 export type TextureFormat = ColorFormat | DepthStencilFormat;
 
 export interface FormatInfo {
-  /** Bytes of one texel as laid out in a buffer copy; 0 where the format cannot be copied. */
+  /** Bytes of one texel as laid out in a buffer copy; 0 where the format cannot be copied (depth:
+   * WebGL2 cannot read depth back, so no backend offers it). */
   readonly bytesPerTexel: number;
   readonly components: 1 | 2 | 3 | 4;
   readonly kind: 'unorm' | 'float' | 'depth' | 'depth-stencil';
@@ -36,10 +37,10 @@ export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
   r32float: { bytesPerTexel: 4, components: 1, kind: 'float', float32: true, half: false },
   rg32float: { bytesPerTexel: 8, components: 2, kind: 'float', float32: true, half: false },
   rgba32float: { bytesPerTexel: 16, components: 4, kind: 'float', float32: true, half: false },
-  depth16unorm: { bytesPerTexel: 2, components: 1, kind: 'depth', float32: false, half: false },
+  depth16unorm: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: false, half: false },
   depth24plus: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: false, half: false },
   'depth24plus-stencil8': { bytesPerTexel: 0, components: 2, kind: 'depth-stencil', float32: false, half: false },
-  depth32float: { bytesPerTexel: 4, components: 1, kind: 'depth', float32: true, half: false },
+  depth32float: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: true, half: false },
 };
 
 export const TEXTURE_FORMATS = Object.keys(FORMAT_INFO) as TextureFormat[];
@@ -61,7 +62,7 @@ export function textureByteSize(
   mipLevelCount: number,
   sampleCount: number,
 ): number {
-  const texel = FORMAT_INFO[format].bytesPerTexel || 4;
+  const texel = FORMAT_INFO[format].bytesPerTexel || (format === 'depth16unorm' ? 2 : 4);
   let bytes = 0;
   for (let level = 0; level < mipLevelCount; level++) {
     bytes += Math.max(1, width >> level) * Math.max(1, height >> level) * texel;

@@ -1,6 +1,7 @@
 import { Resource } from './resource.js';
 import { TextureUsage } from './flags.js';
 import { FORMAT_INFO, textureByteSize, type TextureFormat } from './formats.js';
+import { ValidationError } from './errors.js';
 import { requireTextureUsage } from './validate/texture.js';
 import { validateTextureRegion } from './validate/copy.js';
 import type { TextureDescriptor } from './descriptors.js';
@@ -46,6 +47,9 @@ export abstract class Texture extends Resource {
   read(options: TextureReadOptions = {}): Promise<TexelArray> {
     this.assertAlive('read');
     requireTextureUsage(this.usage, TextureUsage.COPY_SRC, 'texture.read()', this.label);
+    if (FORMAT_INFO[this.format].bytesPerTexel === 0) {
+      throw new ValidationError('copy-format', `Format ${this.format} cannot be read back`, this.label, { format: this.format });
+    }
     const mipLevel = options.mipLevel ?? 0;
     const x = options.origin?.x ?? 0;
     const y = options.origin?.y ?? 0;

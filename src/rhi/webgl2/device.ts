@@ -1,9 +1,172 @@
-// placeholder replaced by the WebGL2 backend
-import { UnsupportedFeatureError } from '../core/errors.js';
-import type { Device } from '../core/device.js';
-export class WebGL2Device {
-  fallbackReason = '';
+import { Device, type DeviceOptions } from '../core/device.js';
+import { RhiError } from '../core/errors.js';
+import type { Caps } from '../core/caps.js';
+import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+import { WebGL2Buffer } from './buffer.js';
+import { WebGL2Texture } from './texture.js';
+import { WebGL2Sampler } from './sampler.js';
+import { WebGL2ShaderModule } from './shader-module.js';
+import { WebGL2RenderPipeline } from './render-pipeline.js';
+import { WebGL2ComputePipeline } from './compute-pipeline.js';
+import { WebGL2QuerySet } from './query-set.js';
+import { WebGL2Queue } from './queue.js';
+import { WebGL2Surface } from './surface.js';
+import { GLStateCache } from './state.js';
+import { FramebufferCache } from './framebuffers.js';
+import { VertexArrayCache } from './vaos.js';
+import { ReadbackPool } from './readback.js';
+
+export interface WebGL2DeviceOptions extends DeviceOptions {
+  canvas?: HTMLCanvasElement | OffscreenCanvas;
+  /** Wrap a context the host already owns; call `device.resetState()` after the host touches it. */
+  gl?: WebGL2RenderingContext;
 }
-export async function createWebGL2Device(_options: unknown): Promise<Device & { fallbackReason: string }> {
-  throw new UnsupportedFeatureError('webgl2', 'webgl2', 'not yet');
+
+export class WebGL2UnavailableError extends RhiError {
+  constructor(reason: string) {
+    super('unsupported-feature', `WebGL2 is unavailable: ${reason}`, undefined, { reason });
+  }
+}
+
+export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Promise<WebGL2Device> {
+  let gl = options.gl ?? null;
+  const canvas = options.canvas ?? (options.gl ? undefined : createScratchCanvas());
+  if (!gl) {
+    if (!canvas) throw new WebGL2UnavailableError('no canvas could be created');
+    gl = canvas.getContext('webgl2', { antialias: false, alpha: true, premultipliedAlpha: true, depth: false, stencil: false, preserveDrawingBuffer: false }) as WebGL2RenderingContext | null;
+    if (!gl) throw new WebGL2UnavailableError('getContext("webgl2") returned null');
+  }
+  const device = new WebGL2Device(gl, options.canvas ?? null, options);
+  device.ownsContext = options.gl === undefined;
+  return device;
+}
+
+function createScratchCanvas(): HTMLCanvasElement | OffscreenCanvas | undefined {
+  if (typeof OffscreenCanvas !== 'undefined') return new OffscreenCanvas(1, 1);
+  if (typeof document !== 'undefined') return document.createElement('canvas');
+  return undefined;
+}
+
+/**
+ * WebGPU-shaped API over a WebGL2 context. See README.md in this folder for how each concept maps
+ * to GL and what it costs.
+ */
+export class WebGL2Device extends Device {
+  readonly caps: Caps;
+  readonly queue: WebGL2Queue;
+  readonly surface: WebGL2Surface | null;
+  readonly state: GLStateCache;
+  readonly framebuffers: FramebufferCache;
+  readonly vaos: VertexArrayCache;
+  readonly readback: ReadbackPool;
+  /** The texture unit used for uploads, above every unit a pipeline assigns. */
+  readonly scratchUnit: number;
+  readonly defaultSampler: WebGLSampler;
+  readonly timerExt: object | null;
+  /** True when Ignis created the context (and may lose it on destroy). */
+  ownsContext = false;
+
+  constructor(
+    readonly gl: WebGL2RenderingContext,
+    canvas: HTMLCanvasElement | OffscreenCanvas | null,
+    options: WebGL2DeviceOptions,
+  ) {
+    super(options);
+    const ext = (name: string): boolean => gl.getExtension(name) !== null;
+    const colorBufferFloat = ext('EXT_color_buffer_float');
+    const colorBufferHalf = colorBufferFloat || ext('EXT_color_buffer_half_float');
+    const floatLinear = ext('OES_texture_float_linear');
+    const floatBlend = ext('EXT_float_blend');
+    this.timerExt = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    const param = (p: number): number => Number(gl.getParameter(p));
+    const debugInfo = gl.getExtension('WEBGL_debug_renderer_info');
+    const units = param(gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS);
+    this.scratchUnit = units - 1;
+    this.caps = {
+      backend: 'webgl2',
+      shaderLanguage: 'glsl',
+      features: {
+        compute: false,
+        storageBuffers: false,
+        storageTextures: false,
+        timestampQuery: this.timerExt !== null,
+        indirect: false,
+        floatRenderTargets: colorBufferFloat,
+        halfFloatRenderTargets: colorBufferHalf,
+        float32Filterable: floatLinear,
+        float32Blendable: floatBlend,
+        multisample: param(gl.MAX_SAMPLES) >= 4,
+      },
+      limits: {
+        maxTextureDimension2D: param(gl.MAX_TEXTURE_SIZE),
+        maxBufferSize: 1 << 30,
+        maxComputeWorkgroupsPerDimension: 0,
+        maxComputeInvocationsPerWorkgroup: 0,
+        maxComputeWorkgroupSizeX: 0,
+        maxStorageBufferBindingSize: 0,
+        maxUniformBufferBindingSize: param(gl.MAX_UNIFORM_BLOCK_SIZE),
+        minUniformBufferOffsetAlignment: param(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT),
+        minStorageBufferOffsetAlignment: 256,
+        maxColorAttachments: Math.min(param(gl.MAX_COLOR_ATTACHMENTS), param(gl.MAX_DRAW_BUFFERS)),
+        maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
+        maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
+        maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
+      },
+      adapter: {
+        vendor: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR)),
+        architecture: 'webgl2',
+        description: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)),
+        isFallbackAdapter: false,
+      },
+    };
+    this.state = new GLStateCache(gl);
+    this.framebuffers = new FramebufferCache(this);
+    this.vaos = new VertexArrayCache(this);
+    this.readback = new ReadbackPool(gl);
+    this.queue = new WebGL2Queue(this);
+    this.surface = canvas ? new WebGL2Surface(this, canvas) : null;
+    this.defaultSampler = gl.createSampler();
+    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    const target = canvas as (EventTarget & { addEventListener?: EventTarget['addEventListener'] }) | null;
+    target?.addEventListener?.('webglcontextlost', (event) => {
+      event.preventDefault();
+      this.markLost({ reason: 'context-lost', message: 'the WebGL2 context was lost' });
+    });
+  }
+
+  override resetState(): void {
+    this.state.reset();
+  }
+
+  protected createBufferImpl(desc: BufferDescriptor): WebGL2Buffer {
+    return new WebGL2Buffer(this, desc);
+  }
+  protected createTextureImpl(desc: TextureDescriptor): WebGL2Texture {
+    return new WebGL2Texture(this, desc);
+  }
+  protected createSamplerImpl(desc: SamplerDescriptor): WebGL2Sampler {
+    return new WebGL2Sampler(this, desc);
+  }
+  protected createShaderModuleImpl(desc: ShaderModuleDescriptor): WebGL2ShaderModule {
+    return new WebGL2ShaderModule(this, desc);
+  }
+  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): WebGL2RenderPipeline {
+    return new WebGL2RenderPipeline(this, desc, bindings);
+  }
+  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): WebGL2ComputePipeline {
+    return new WebGL2ComputePipeline(this, desc, bindings);
+  }
+  protected createQuerySetImpl(desc: QuerySetDescriptor): WebGL2QuerySet {
+    return new WebGL2QuerySet(this, desc);
+  }
+  protected destroyImpl(): void {
+    this.framebuffers.destroy();
+    this.vaos.destroy();
+    this.readback.destroy();
+    this.gl.deleteSampler(this.defaultSampler);
+    if (this.ownsContext) this.gl.getExtension('WEBGL_lose_context')?.loseContext();
+  }
 }

@@ -70,6 +70,9 @@ export function validateBufferLayout(
       { bytesPerRow },
     );
   }
+  if (!requireAlignment && bytesPerRow % bytesPerTexel !== 0) {
+    throw new ValidationError('copy-bytes-per-row-texel', `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`, label, { bytesPerRow });
+  }
   const rowBytes = extent.width * bytesPerTexel;
   if (bytesPerRow < rowBytes) {
     throw new ValidationError('copy-bytes-per-row-short', `bytesPerRow ${bytesPerRow} is less than one row of ${extent.width} ${format} texels (${rowBytes} bytes)`, label, {

@@ -1,0 +1,83 @@
+import type { ResolvedRenderPass } from '../core/commands.js';
+import { BackendError } from '../core/errors.js';
+import type { WebGL2Texture } from './texture.js';
+import type { WebGL2Device } from './device.js';
+
+/**
+ * Framebuffer objects cached by their attachments: one per distinct set of pass attachments, one
+ * per (texture, mip) for reads, copies and MSAA resolves. Destroying a texture evicts its FBOs.
+ */
+export class FramebufferCache {
+  readonly #fbos = new Map<string, WebGLFramebuffer>();
+  readonly #byTexture = new Map<number, Set<string>>();
+  created = 0;
+
+  constructor(private readonly device: WebGL2Device) {}
+
+  #create(key: string, color: Array<{ texture: WebGL2Texture; mip: number }>, depth: WebGL2Texture | undefined): WebGLFramebuffer {
+    const gl = this.device.gl;
+    const fbo = gl.createFramebuffer();
+    this.device.state.bindDrawFramebuffer(fbo);
+    color.forEach(({ texture, mip }, i) => attach(gl, gl.COLOR_ATTACHMENT0 + i, texture, mip));
+    if (depth) attach(gl, depth.format === 'depth24plus-stencil8' ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT, depth, 0);
+    gl.drawBuffers(color.length > 0 ? color.map((_, i) => gl.COLOR_ATTACHMENT0 + i) : [gl.NONE]);
+    const status = gl.checkFramebufferStatus(gl.DRAW_FRAMEBUFFER);
+    if (status !== gl.FRAMEBUFFER_COMPLETE) {
+      gl.deleteFramebuffer(fbo);
+      throw new BackendError(`framebuffer incomplete (0x${status.toString(16)}) for ${color.map((c) => c.texture.format).join(', ')}`, key, { status });
+    }
+    this.#fbos.set(key, fbo);
+    this.created++;
+    for (const t of [...color.map((c) => c.texture), ...(depth ? [depth] : [])]) {
+      let set = this.#byTexture.get(t.id);
+      if (!set) this.#byTexture.set(t.id, (set = new Set()));
+      set.add(key);
+    }
+    return fbo;
+  }
+
+  /** The draw framebuffer of a pass; null for the canvas. */
+  forPass(pass: ResolvedRenderPass): WebGLFramebuffer | null {
+    const first = pass.colorAttachments[0]?.texture as WebGL2Texture | undefined;
+    if (first?.isSurface) return null;
+    const color = pass.colorAttachments.map((a) => ({ texture: a.texture as WebGL2Texture, mip: 0 }));
+    const depth = pass.depthStencilAttachment?.texture as WebGL2Texture | undefined;
+    const key = `p:${color.map((c) => c.texture.id).join(',')}|${depth?.id ?? ''}`;
+    return this.#fbos.get(key) ?? this.#create(key, color, depth);
+  }
+
+  /** A framebuffer with `texture` (level `mip`) as its only color attachment; null for the canvas. */
+  single(texture: WebGL2Texture, mip: number): WebGLFramebuffer | null {
+    if (texture.isSurface) return null;
+    const key = `s:${texture.id}:${mip}`;
+    return this.#fbos.get(key) ?? this.#create(key, [{ texture, mip }], undefined);
+  }
+
+  bindForRead(texture: WebGL2Texture, mip: number): void {
+    const fbo = this.single(texture, mip);
+    this.device.state.bindReadFramebuffer(fbo);
+    if (fbo) this.device.gl.readBuffer(this.device.gl.COLOR_ATTACHMENT0);
+  }
+
+  evict(textureId: number): void {
+    const keys = this.#byTexture.get(textureId);
+    if (!keys) return;
+    for (const k of keys) {
+      const fbo = this.#fbos.get(k);
+      if (fbo) this.device.gl.deleteFramebuffer(fbo);
+      this.#fbos.delete(k);
+    }
+    this.#byTexture.delete(textureId);
+    this.device.state.reset();
+  }
+
+  destroy(): void {
+    for (const fbo of this.#fbos.values()) this.device.gl.deleteFramebuffer(fbo);
+    this.#fbos.clear();
+  }
+}
+
+function attach(gl: WebGL2RenderingContext, point: number, texture: WebGL2Texture, mip: number): void {
+  if (texture.glRenderbuffer) gl.framebufferRenderbuffer(gl.DRAW_FRAMEBUFFER, point, gl.RENDERBUFFER, texture.glRenderbuffer);
+  else gl.framebufferTexture2D(gl.DRAW_FRAMEBUFFER, point, gl.TEXTURE_2D, texture.glTexture, mip);
+}

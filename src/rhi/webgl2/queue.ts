@@ -1,0 +1,286 @@
+import { Queue } from '../core/queue.js';
+import { BackendError } from '../core/errors.js';
+import { FORMAT_INFO } from '../core/formats.js';
+import { unreachable, type BoundResource, type Command, type ResolvedRenderPass } from '../core/commands.js';
+import type { CommandBuffer } from '../core/command-buffer.js';
+import type { Buffer } from '../core/buffer.js';
+import type { Texture } from '../core/texture.js';
+import type { Extent2D } from '../core/descriptors.js';
+import { flipRect } from './conv.js';
+import { repackRGBA, type WebGL2Texture } from './texture.js';
+import { waitForFence } from './readback.js';
+import type { WebGL2Buffer } from './buffer.js';
+import type { WebGL2RenderPipeline } from './render-pipeline.js';
+import type { WebGL2Sampler } from './sampler.js';
+import type { WebGL2QuerySet } from './query-set.js';
+import type { VertexBinding } from './vaos.js';
+import type { WebGL2Device } from './device.js';
+
+/** Per-pass replay state: what the pass has staged, flushed to GL at each draw. */
+interface PassState {
+  pass: ResolvedRenderPass;
+  flip: number;
+  pipeline: WebGL2RenderPipeline | null;
+  slots: Map<number, BoundResource>;
+  vertexBuffers: Map<number, VertexBinding>;
+  index: { buffer: WebGL2Buffer; format: 'uint16' | 'uint32'; offset: number } | null;
+}
+
+/**
+ * Replays recorded commands through one exhaustive switch. Bindings are deferred: `setBinding`,
+ * `setVertexBuffer` and `setIndexBuffer` only stage, and `draw` flushes what changed through the
+ * shadow state cache (UBOs with bindBufferRange, textures and sampler objects per unit, a VAO).
+ */
+export class WebGL2Queue extends Queue {
+  constructor(private readonly device: WebGL2Device) {
+    super();
+  }
+
+  protected writeBufferImpl(buffer: Buffer, offset: number, data: Uint8Array): void {
+    (buffer as WebGL2Buffer).upload(offset, data);
+  }
+
+  protected writeTextureImpl(texture: Texture, mipLevel: number, x: number, y: number, data: Uint8Array, offset: number, bytesPerRow: number, size: Extent2D): void {
+    (texture as WebGL2Texture).upload(mipLevel, x, y, size.width, size.height, data, offset, bytesPerRow);
+  }
+
+  onSubmittedWorkDone(): Promise<void> {
+    return waitForFence(this.device.gl);
+  }
+
+  protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
+    for (const cb of commandBuffers) this.#replay(cb.commands);
+    this.device.gl.flush();
+  }
+
+  #replay(commands: readonly Command[]): void {
+    const { gl, state } = this.device;
+    let p: PassState | null = null;
+    for (const c of commands) {
+      switch (c.type) {
+        case 'beginRenderPass': {
+          p = this.#beginPass(c.pass);
+          break;
+        }
+        case 'endRenderPass':
+          if (p) this.#endPass(p);
+          p = null;
+          break;
+        case 'setRenderPipeline': {
+          if (!p) break;
+          const pipe = c.pipeline as WebGL2RenderPipeline;
+          p.pipeline = pipe;
+          state.useProgram(pipe.program);
+          state.blend(pipe.blend);
+          state.colorMask(pipe.colorMask);
+          state.depth(pipe.depth.test, pipe.depth.write, pipe.depth.func);
+          // the y flip mirrors winding: a ccw front face renders as cw into textures
+          const front = p.flip < 0 ? (pipe.frontFace === gl.CCW ? gl.CW : gl.CCW) : pipe.frontFace;
+          state.cull(pipe.cullFace, front);
+          break;
+        }
+        case 'setBinding':
+          p?.slots.set(c.slot, c.resource);
+          break;
+        case 'setVertexBuffer':
+          p?.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
+          break;
+        case 'setIndexBuffer':
+          if (p) p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
+          break;
+        case 'setViewport':
+          if (!p) break;
+          state.viewport(Math.round(c.x), Math.round(p.flip > 0 ? flipRect(c.y, c.height, p.pass.height) : c.y), Math.round(c.width), Math.round(c.height));
+          gl.depthRange(c.minDepth, c.maxDepth);
+          break;
+        case 'setScissorRect':
+          if (!p) break;
+          state.scissorTest(true);
+          state.scissor(c.x, p.flip > 0 ? flipRect(c.y, c.height, p.pass.height) : c.y, c.width, c.height);
+          break;
+        case 'draw':
+          if (!p) break;
+          this.#flush(p, c.firstInstance, 0);
+          gl.drawArraysInstanced(p.pipeline?.topology ?? gl.TRIANGLES, c.firstVertex, c.vertexCount, c.instanceCount);
+          break;
+        case 'drawIndexed': {
+          if (!p || !p.index) break;
+          this.#flush(p, c.firstInstance, c.baseVertex);
+          const bytes = p.index.format === 'uint16' ? 2 : 4;
+          const type = p.index.format === 'uint16' ? gl.UNSIGNED_SHORT : gl.UNSIGNED_INT;
+          gl.drawElementsInstanced(p.pipeline?.topology ?? gl.TRIANGLES, c.indexCount, type, p.index.offset + c.firstIndex * bytes, c.instanceCount);
+          break;
+        }
+        case 'copyBufferToBuffer': {
+          gl.bindBuffer(gl.COPY_READ_BUFFER, (c.src as WebGL2Buffer).gl);
+          gl.bindBuffer(gl.COPY_WRITE_BUFFER, (c.dst as WebGL2Buffer).gl);
+          gl.copyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, c.srcOffset, c.dstOffset, c.size);
+          gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+          gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+          break;
+        }
+        case 'copyBufferToTexture':
+          this.#copyBufferToTexture(c);
+          break;
+        case 'copyTextureToBuffer':
+          this.#copyTextureToBuffer(c);
+          break;
+        case 'copyTextureToTexture': {
+          const src = c.src as WebGL2Texture;
+          const dst = c.dst as WebGL2Texture;
+          this.device.framebuffers.bindForRead(src, c.srcMip);
+          state.bindDrawFramebuffer(this.device.framebuffers.single(dst, c.dstMip));
+          state.scissorTest(false);
+          const { width: w, height: h } = c.size;
+          const sy = src.isSurface ? src.height - (c.srcY + h) : c.srcY;
+          const y0 = src.isSurface ? sy + h : sy;
+          const y1 = src.isSurface ? sy : sy + h;
+          gl.blitFramebuffer(c.srcX, y0, c.srcX + w, y1, c.dstX, c.dstY, c.dstX + w, c.dstY + h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+          break;
+        }
+        case 'pushDebugGroup':
+        case 'popDebugGroup':
+          break;
+        case 'barrier':
+          // GL orders commands itself; what a barrier must guarantee here is that a texture just
+          // rendered is no longer attached to the bound framebuffer when it is sampled.
+          state.bindDrawFramebuffer(null);
+          break;
+        case 'beginComputePass':
+        case 'endComputePass':
+        case 'setComputePipeline':
+        case 'dispatch':
+        case 'dispatchIndirect':
+          throw new BackendError(`${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`);
+        default:
+          unreachable(c);
+      }
+    }
+  }
+
+  #beginPass(pass: ResolvedRenderPass): PassState {
+    const { gl, state } = this.device;
+    const fbo = this.device.framebuffers.forPass(pass);
+    state.bindDrawFramebuffer(fbo);
+    const flip = fbo === null ? 1 : -1;
+    state.viewport(0, 0, pass.width, pass.height);
+    gl.depthRange(0, 1);
+    state.scissorTest(false);
+    const clears = pass.colorAttachments.some((a) => a.loadOp === 'clear');
+    if (clears) state.colorMask(0xf);
+    pass.colorAttachments.forEach((a, i) => {
+      if (a.loadOp !== 'clear') return;
+      const v = a.clearValue;
+      gl.clearBufferfv(gl.COLOR, fbo === null ? 0 : i, [v[0], v[1], v[2], v[3]]);
+    });
+    const ds = pass.depthStencilAttachment;
+    if (ds && ds.depthLoadOp === 'clear') {
+      state.depth(false, true, gl.LESS);
+      gl.clearBufferfv(gl.DEPTH, 0, [ds.depthClearValue]);
+    }
+    const t = pass.timestampWrites;
+    if (t?.beginningOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.beginningOfPassWriteIndex);
+    return { pass, flip, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null };
+  }
+
+  #endPass(p: PassState): void {
+    const { gl, state, framebuffers } = this.device;
+    const { pass } = p;
+    for (const a of pass.colorAttachments) {
+      if (!a.resolveTarget) continue;
+      state.bindReadFramebuffer(framebuffers.single(a.texture as WebGL2Texture, 0));
+      state.bindDrawFramebuffer(framebuffers.single(a.resolveTarget as WebGL2Texture, 0));
+      state.scissorTest(false);
+      gl.blitFramebuffer(0, 0, pass.width, pass.height, 0, 0, pass.width, pass.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    }
+    const discard = pass.colorAttachments.map((a, i) => (a.storeOp === 'discard' ? gl.COLOR_ATTACHMENT0 + i : -1)).filter((x) => x >= 0);
+    if (pass.depthStencilAttachment?.depthStoreOp === 'discard') discard.push(gl.DEPTH_ATTACHMENT);
+    const fbo = framebuffers.forPass(pass);
+    if (discard.length > 0 && fbo) {
+      state.bindDrawFramebuffer(fbo);
+      gl.invalidateFramebuffer(gl.DRAW_FRAMEBUFFER, discard);
+    }
+    const t = pass.timestampWrites;
+    if (t?.endOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.endOfPassWriteIndex);
+  }
+
+  /** Flushes staged bindings before a draw; only what changed reaches GL (the cache filters). */
+  #flush(p: PassState, firstInstance: number, baseVertex: number): void {
+    const pipe = p.pipeline;
+    if (!pipe) return;
+    const { state } = this.device;
+    state.flipY(pipe.program, pipe.flipLocation, p.flip);
+    state.bindVertexArray(this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex));
+    for (const b of pipe.bindings) {
+      const r = p.slots.get(b.binding);
+      if (r?.kind === 'uniform') state.bindUniformBuffer(b.binding, (r.buffer as WebGL2Buffer).gl, r.buffer.id, r.offset, r.size);
+    }
+    for (const u of pipe.textureUnits) {
+      const r = p.slots.get(u.binding);
+      if (r?.kind !== 'texture') continue;
+      state.bindTexture(u.unit, (r.texture as WebGL2Texture).glTexture);
+      const s = u.samplerBinding === undefined ? undefined : p.slots.get(u.samplerBinding);
+      state.bindSampler(u.unit, s?.kind === 'sampler' ? (s.sampler as WebGL2Sampler).gl : this.device.defaultSampler);
+    }
+  }
+
+  #copyBufferToTexture(c: Extract<Command, { type: 'copyBufferToTexture' }>): void {
+    const { gl, state } = this.device;
+    const dst = c.dst as WebGL2Texture;
+    const bpt = FORMAT_INFO[dst.format].bytesPerTexel;
+    if (dst.glFormat.swizzleBGRA) {
+      // no GPU-side swizzle in GL ES: read the rows back (this stalls) and upload swizzled
+      const rows = new Uint8Array(c.bytesPerRow * (c.size.height - 1) + c.size.width * bpt);
+      gl.bindBuffer(gl.COPY_READ_BUFFER, (c.src as WebGL2Buffer).gl);
+      gl.getBufferSubData(gl.COPY_READ_BUFFER, c.offset, rows);
+      gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+      dst.upload(c.mipLevel, c.x, c.y, c.size.width, c.size.height, rows, 0, c.bytesPerRow);
+      return;
+    }
+    state.bindScratchTexture(dst.glTexture, this.device.scratchUnit);
+    gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, (c.src as WebGL2Buffer).gl);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.pixelStorei(gl.UNPACK_ROW_LENGTH, c.bytesPerRow / bpt);
+    gl.texSubImage2D(gl.TEXTURE_2D, c.mipLevel, c.x, c.y, c.size.width, c.size.height, dst.glFormat.format, dst.glFormat.type, c.offset);
+    gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
+    gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, null);
+  }
+
+  /**
+   * rgba8unorm and rgba32float read straight into the buffer (pixel-pack, no stall; the canvas
+   * row by row, bottom-up). Other formats have no matching GL read format: they are read as RGBA
+   * to the CPU (a stall), repacked and uploaded.
+   */
+  #copyTextureToBuffer(c: Extract<Command, { type: 'copyTextureToBuffer' }>): void {
+    const { gl } = this.device;
+    const src = c.src as WebGL2Texture;
+    const dst = c.dst as WebGL2Buffer;
+    const info = FORMAT_INFO[src.format];
+    const float = info.kind === 'float';
+    this.device.framebuffers.bindForRead(src, c.mipLevel);
+    const { width: w, height: h } = c.size;
+    gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
+    const direct = src.format === 'rgba8unorm' || src.format === 'rgba32float' || src.format === 'rgba8unorm-srgb';
+    if (direct) {
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, dst.gl);
+      const type = float ? gl.FLOAT : gl.UNSIGNED_BYTE;
+      if (src.isSurface) {
+        for (let r = 0; r < h; r++) gl.readPixels(c.x, src.height - (c.y + r) - 1, w, 1, gl.RGBA, type, c.offset + r * c.bytesPerRow);
+      } else {
+        gl.pixelStorei(gl.PACK_ROW_LENGTH, c.bytesPerRow / info.bytesPerTexel);
+        gl.readPixels(c.x, c.y, w, h, gl.RGBA, type, c.offset);
+        gl.pixelStorei(gl.PACK_ROW_LENGTH, 0);
+      }
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      return;
+    }
+    const rgba = float ? new Float32Array(w * 4) : new Uint8Array(w * 4);
+    for (let r = 0; r < h; r++) {
+      const y = src.isSurface ? src.height - (c.y + r) - 1 : c.y + r;
+      gl.readPixels(c.x, y, w, 1, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, rgba);
+      const row = new Uint8Array(repackRGBA(src.format, rgba.slice().buffer, w));
+      dst.upload(c.offset + r * c.bytesPerRow, row);
+    }
+  }
+}

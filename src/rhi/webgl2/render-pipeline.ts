@@ -1,0 +1,92 @@
+import { RenderPipeline } from '../core/render-pipeline.js';
+import { ShaderCompileError } from '../core/errors.js';
+import type { BindingLayoutEntry, BlendComponent, RenderPipelineDescriptor } from '../core/descriptors.js';
+import { BLEND_FACTORS, BLEND_OPERATIONS, COMPARE_FUNCTIONS, GL, TOPOLOGIES } from './conv.js';
+import { FLIP_UNIFORM, parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
+import type { BlendGL } from './state.js';
+import type { WebGL2Device } from './device.js';
+
+export interface TextureUnit {
+  /** Texture slot. */
+  readonly binding: number;
+  readonly unit: number;
+  /** Sampler slot whose sampler object goes on the same unit (undefined: the default sampler). */
+  readonly samplerBinding: number | undefined;
+}
+
+function blendComponent(c: BlendComponent): [number, number, number] {
+  return [BLEND_OPERATIONS[c.operation ?? 'add'], BLEND_FACTORS[c.srcFactor ?? 'one'], BLEND_FACTORS[c.dstFactor ?? 'zero']];
+}
+
+/**
+ * A linked program plus the fixed-function state a WebGPU pipeline carries (blend, depth, cull,
+ * topology), applied through the shadow state cache when the pipeline is set. Uniform blocks are
+ * bound to the UBO index equal to their slot; sampler uniforms get one texture unit per texture slot.
+ */
+export class WebGL2RenderPipeline extends RenderPipeline {
+  readonly program: WebGLProgram;
+  readonly flipLocation: WebGLUniformLocation | null;
+  readonly topology: number;
+  readonly blend: BlendGL;
+  readonly colorMask: number;
+  readonly depth: { test: boolean; write: boolean; func: number };
+  readonly cullFace: number;
+  readonly frontFace: number;
+  readonly textureUnits: readonly TextureUnit[];
+  readonly #device: WebGL2Device;
+
+  constructor(device: WebGL2Device, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
+    super(device, desc, bindings);
+    this.#device = device;
+    const gl = device.gl;
+    const program = gl.createProgram();
+    gl.attachShader(program, (desc.vertex.module as WebGL2ShaderModule).shader);
+    if (desc.fragment) gl.attachShader(program, (desc.fragment.module as WebGL2ShaderModule).shader);
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      const log = gl.getProgramInfoLog(program) ?? '';
+      gl.deleteProgram(program);
+      throw new ShaderCompileError('link', parseInfoLog(log, ''), desc.label);
+    }
+    this.program = program;
+    this.flipLocation = gl.getUniformLocation(program, FLIP_UNIFORM);
+    device.state.useProgram(program);
+    const units: TextureUnit[] = [];
+    for (const b of bindings) {
+      if (b.type === 'uniform' && b.name) {
+        const index = gl.getUniformBlockIndex(program, b.name);
+        if (index !== gl.INVALID_INDEX) gl.uniformBlockBinding(program, index, b.binding);
+      } else if (b.type === 'texture' && b.name) {
+        const unit = units.length;
+        units.push({ binding: b.binding, unit, samplerBinding: b.samplerBinding });
+        const location = gl.getUniformLocation(program, b.name);
+        if (location) gl.uniform1i(location, unit);
+      }
+    }
+    this.textureUnits = units;
+
+    const target = desc.fragment?.targets[0];
+    const blend = target?.blend;
+    if (blend) {
+      const [colorOp, colorSrc, colorDst] = blendComponent(blend.color);
+      const [alphaOp, alphaSrc, alphaDst] = blendComponent(blend.alpha);
+      this.blend = { enabled: true, colorOp, colorSrc, colorDst, alphaOp, alphaSrc, alphaDst };
+    } else {
+      this.blend = { enabled: false, colorOp: GL.FUNC_ADD, alphaOp: GL.FUNC_ADD, colorSrc: GL.ONE, colorDst: GL.ZERO, alphaSrc: GL.ONE, alphaDst: GL.ZERO };
+    }
+    this.colorMask = target?.writeMask ?? 0xf;
+    const ds = desc.depthStencil;
+    this.depth = ds
+      ? { test: true, write: ds.depthWriteEnabled ?? true, func: COMPARE_FUNCTIONS[ds.depthCompare ?? 'less'] }
+      : { test: false, write: false, func: GL.LESS };
+    this.topology = TOPOLOGIES[desc.primitive?.topology ?? 'triangle-list'];
+    const cull = desc.primitive?.cullMode ?? 'none';
+    this.cullFace = cull === 'none' ? 0 : cull === 'front' ? GL.FRONT : GL.BACK;
+    this.frontFace = (desc.primitive?.frontFace ?? 'ccw') === 'ccw' ? GL.CCW : GL.CW;
+  }
+
+  protected destroyImpl(): void {
+    this.#device.vaos.evict(this.id);
+    this.#device.gl.deleteProgram(this.program);
+  }
+}

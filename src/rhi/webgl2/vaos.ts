@@ -1,0 +1,82 @@
+import { VERTEX_FORMATS } from './conv.js';
+import type { WebGL2RenderPipeline } from './render-pipeline.js';
+import type { WebGL2Buffer } from './buffer.js';
+import type { WebGL2Device } from './device.js';
+
+export interface VertexBinding {
+  buffer: WebGL2Buffer;
+  offset: number;
+}
+
+/**
+ * Vertex array objects cached per (pipeline, vertex buffers and offsets, index buffer, first
+ * instance, base vertex). GL ES 3.0 has no base instance or base vertex, so both are folded into
+ * the attribute offsets of instance-rate and vertex-rate buffers, which is why they are in the key.
+ */
+export class VertexArrayCache {
+  readonly #vaos = new Map<string, WebGLVertexArrayObject>();
+  readonly #byResource = new Map<number, Set<string>>();
+  created = 0;
+
+  constructor(private readonly device: WebGL2Device) {}
+
+  get(pipeline: WebGL2RenderPipeline, vertexBuffers: ReadonlyMap<number, VertexBinding>, index: WebGL2Buffer | null, firstInstance: number, baseVertex: number): WebGLVertexArrayObject {
+    const layouts = pipeline.descriptor.vertex.buffers ?? [];
+    let key = `${pipeline.id}|${index?.id ?? ''}|${firstInstance}|${baseVertex}`;
+    for (let slot = 0; slot < layouts.length; slot++) {
+      const vb = vertexBuffers.get(slot) as VertexBinding;
+      key += `|${vb.buffer.id}:${vb.offset}`;
+    }
+    const hit = this.#vaos.get(key);
+    if (hit) return hit;
+    const gl = this.device.gl;
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    this.device.state.setVertexArrayUnchecked(vao);
+    const ids = [pipeline.id];
+    layouts.forEach((layout, slot) => {
+      const vb = vertexBuffers.get(slot) as VertexBinding;
+      ids.push(vb.buffer.id);
+      const instance = layout.stepMode === 'instance';
+      const base = vb.offset + layout.arrayStride * (instance ? firstInstance : baseVertex);
+      gl.bindBuffer(gl.ARRAY_BUFFER, vb.buffer.gl);
+      for (const attr of layout.attributes) {
+        const f = VERTEX_FORMATS[attr.format];
+        gl.enableVertexAttribArray(attr.shaderLocation);
+        if (f.integer) gl.vertexAttribIPointer(attr.shaderLocation, f.size, f.type, layout.arrayStride, base + attr.offset);
+        else gl.vertexAttribPointer(attr.shaderLocation, f.size, f.type, f.normalized, layout.arrayStride, base + attr.offset);
+        gl.vertexAttribDivisor(attr.shaderLocation, instance ? 1 : 0);
+      }
+    });
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    if (index) {
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, index.gl);
+      ids.push(index.id);
+    }
+    this.#vaos.set(key, vao);
+    this.created++;
+    for (const id of ids) {
+      let set = this.#byResource.get(id);
+      if (!set) this.#byResource.set(id, (set = new Set()));
+      set.add(key);
+    }
+    return vao;
+  }
+
+  evict(resourceId: number): void {
+    const keys = this.#byResource.get(resourceId);
+    if (!keys) return;
+    for (const k of keys) {
+      const vao = this.#vaos.get(k);
+      if (vao) this.device.gl.deleteVertexArray(vao);
+      this.#vaos.delete(k);
+    }
+    this.#byResource.delete(resourceId);
+    this.device.state.reset();
+  }
+
+  destroy(): void {
+    for (const vao of this.#vaos.values()) this.device.gl.deleteVertexArray(vao);
+    this.#vaos.clear();
+  }
+}
