@@ -2,6 +2,7 @@
 // The Node side (tests/gpu/harness.ts) turns each (case, backend) into a vitest test.
 import { createDevice, type Device, type Features } from '../../../src/index.js';
 import type { Case, CaseContext } from './case.js';
+import { createScenePipeline, vertexBuffer } from './scenes.js';
 
 const modules = import.meta.glob<{ cases: Record<string, Case> }>('../cases/*.ts');
 
@@ -75,5 +76,31 @@ async function list(module: string): Promise<Array<{ name: string; needs: string
   return Object.entries(await load(module)).map(([name, c]) => ({ name, needs: c.needs ?? [], cross: c.cross ?? false }));
 }
 
-(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends };
+/** Draws the reference frame (red triangle over blue) to the page canvas and leaves it there. */
+async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: string; format: string }> {
+  const device = await createDevice({ backend, canvas: canvas() });
+  const surface = device.surface as NonNullable<Device['surface']>;
+  const pipeline = createScenePipeline(device, { program: 'color', formats: [surface.format] });
+  const vb = vertexBuffer(device, [-1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, -1, -1, 1, 0, 0, 1]);
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 1, 1] }] });
+  pass.setPipeline(pipeline);
+  pass.setVertexBuffer(0, vb);
+  pass.draw(3);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  return { backend: device.caps.backend, format: surface.format };
+}
+
+/** What `backend: 'auto'` picks, optionally with navigator.gpu hidden first. */
+async function autoBackend(hideGpu: boolean): Promise<{ backend: string; reason: string | null }> {
+  if (hideGpu) Object.defineProperty(navigator, 'gpu', { value: undefined, configurable: true });
+  const device = await createDevice({ backend: 'auto' });
+  const out = { backend: device.caps.backend, reason: device.fallbackReason };
+  device.destroy();
+  return out;
+}
+
+(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends, drawToCanvas, autoBackend };
 (window as unknown as { __ignisReady: boolean }).__ignisReady = true;

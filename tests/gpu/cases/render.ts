@@ -1,0 +1,116 @@
+import { BufferUsage, EncoderStateError, UnsupportedFeatureError, DestroyedResourceError, ValidationError, WebGPUDevice, WebGL2Device, type Device } from '../../../src/index.js';
+import { defineCases } from '../page/case.js';
+import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
+import { createScenePipeline, pixel, renderScene, target, vertexBuffer, TRIANGLE } from '../page/scenes.js';
+
+export const cases = defineCases({
+  'a triangle rendered offscreen reads back red inside and clear colour outside': {
+    async run({ device }) {
+      const pipeline = createScenePipeline(device, { program: 'color' });
+      const vb = vertexBuffer(device, TRIANGLE);
+      const img = await renderScene(device, [0, 0, 1, 1], (pass) => {
+        pass.setPipeline(pipeline);
+        pass.setVertexBuffer(0, vb);
+        pass.draw(3);
+      });
+      assertArrayEqual(pixel(img, 4, 4), [255, 0, 0, 255], 'top-left (inside)');
+      assertArrayEqual(pixel(img, 60, 2), [255, 0, 0, 255], 'top-right corner (inside)');
+      assertArrayEqual(pixel(img, 2, 60), [255, 0, 0, 255], 'bottom-left corner (inside)');
+      assertArrayEqual(pixel(img, 60, 60), [0, 0, 255, 255], 'bottom-right (outside)');
+      assertArrayEqual(pixel(img, 40, 40), [0, 0, 255, 255], 'below the diagonal (outside)');
+    },
+  },
+  'a steady frame creates no bind groups, VAOs or framebuffers after the first': {
+    async run({ device }) {
+      const pipeline = createScenePipeline(device, { program: 'textured' });
+      const vb = vertexBuffer(device, [-1, -1, 1, -1, 1, 1]);
+      const t = target(device);
+      const tex = target(device, 'rgba8unorm', 1, 'sampled');
+      const sampler = device.createSampler();
+      const ubo = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+      const count = (): number =>
+        device instanceof WebGPUDevice ? device.bindGroups.created : device instanceof WebGL2Device ? device.vaos.created + device.framebuffers.created : 0;
+      const run = (): void => {
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t, loadOp: 'clear' }] });
+        pass.setPipeline(pipeline);
+        pass.setVertexBuffer(0, vb);
+        pass.setTexture(0, tex);
+        pass.setSampler(1, sampler);
+        pass.setUniformBuffer(2, ubo);
+        pass.draw(3);
+        pass.draw(3);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+      };
+      run();
+      const after1 = count();
+      assert(after1 > 0, `the first frame creates its objects (count ${after1})`);
+      for (let i = 0; i < 5; i++) run();
+      assertEqual(count(), after1, 'objects created after 5 more identical frames');
+      await device.queue.onSubmittedWorkDone();
+    },
+  },
+  'encoder misuse is a typed error before the GPU sees it': {
+    async run({ device }) {
+      const t = target(device);
+      const enc = device.createCommandEncoder({ label: 'misuse' });
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+      await assertThrows(() => enc.beginRenderPass({ colorAttachments: [{ texture: t }] }), EncoderStateError, /\[misuse\] beginRenderPass while a pass is open/, 'nested pass');
+      await assertThrows(() => enc.finish(), EncoderStateError, /finish\(\) while a pass is open/, 'finish with pass open');
+      await assertThrows(() => pass.draw(3), EncoderStateError, /draw without a pipeline/, 'draw without pipeline');
+      pass.end();
+      await assertThrows(() => pass.end(), EncoderStateError, /end after pass.end\(\)/, 'end twice');
+      const cb = enc.finish();
+      device.queue.submit([cb]);
+      await assertThrows(() => device.queue.submit([cb]), EncoderStateError, /\[misuse\] Command buffer submitted twice/, 'double submit');
+      const vb = device.createBuffer({ label: 'gone', size: 64, usage: BufferUsage.VERTEX });
+      const enc2 = device.createCommandEncoder();
+      const p2 = enc2.beginRenderPass({ colorAttachments: [{ texture: t }] });
+      p2.setVertexBuffer(0, vb);
+      p2.end();
+      const cb2 = enc2.finish();
+      vb.destroy();
+      await assertThrows(() => device.queue.submit([cb2]), DestroyedResourceError, /\[gone\] buffer used in submit after destroy/, 'destroyed before submit');
+      await assertThrows(() => device.queue.writeBuffer(device.createBuffer({ label: 'w', size: 16, usage: BufferUsage.COPY_DST }), 6, new Uint8Array(4)), ValidationError, /writeBuffer offset 6 must be a non-negative multiple of 4/, 'writeBuffer offset');
+    },
+  },
+  'compute on a device without compute names caps.features.compute and the fallback': {
+    async run({ device }) {
+      if (device.caps.features.compute) {
+        const enc = device.createCommandEncoder();
+        enc.beginComputePass().end();
+        enc.finish();
+        return;
+      }
+      await assertThrows(() => device.createCommandEncoder().beginComputePass(), UnsupportedFeatureError, /caps\.features\.compute is false on the webgl2 backend; .*ping-pong/, 'beginComputePass');
+      await assertThrows(
+        () => device.createComputePipeline({ compute: { module: device.createShaderModule({ code: 'void main(){}', stage: 'vertex' }) } }),
+        UnsupportedFeatureError,
+        /caps\.features\.compute/,
+        'createComputePipeline',
+      );
+    },
+  },
+  'timestamp queries measure a render pass': {
+    needs: ['timestampQuery'],
+    async run({ device }) {
+      const qs = device.createQuerySet({ type: 'timestamp', count: 2 });
+      const pipeline = createScenePipeline(device, { program: 'color' });
+      const vb = vertexBuffer(device, TRIANGLE);
+      const t = target(device);
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }], timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+      pass.setPipeline(pipeline);
+      pass.setVertexBuffer(0, vb);
+      pass.draw(3, 50);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      const ts = await qs.readTimestamps();
+      const elapsed = (ts[1] as number) - (ts[0] as number);
+      // WebGL2's timer extension may report a disjoint interval (NaN): then nothing is claimed
+      if (!Number.isNaN(elapsed)) assert(elapsed >= 0, `end timestamp precedes begin: ${ts[0]} .. ${ts[1]}`);
+      if (device.caps.backend === 'webgpu') assert(elapsed > 0, `WebGPU pass time is positive (${elapsed} ns)`);
+    },
+  },
+});

@@ -1,0 +1,110 @@
+import { BufferUsage, TextureUsage, ValidationError } from '../../../src/index.js';
+import { defineCases } from '../page/case.js';
+import { assertArrayEqual, assertEqual, assertThrows, assertClose } from '../page/assert.js';
+
+export const cases = defineCases({
+  'texture upload and readback with row padding are byte-exact': {
+    async run({ device }) {
+      const w = 13;
+      const h = 7; // 13 texels × 4 bytes = 52-byte rows, uploaded 64 bytes apart
+      const t = device.createTexture({ label: 'padded', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING });
+      const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 13 + 5) & 0xff);
+      const padded = new Uint8Array(64 * h);
+      for (let y = 0; y < h; y++) padded.set(tight.subarray(y * w * 4, (y + 1) * w * 4), y * 64);
+      device.queue.writeTexture({ texture: t }, padded, { bytesPerRow: 64 }, { width: w, height: h });
+      assertArrayEqual((await t.read()) as Uint8Array, tight, 'whole texture');
+      const region = (await t.read({ origin: { x: 2, y: 3 }, size: { width: 4, height: 2 } })) as Uint8Array;
+      const expected = new Uint8Array(4 * 2 * 4);
+      for (let y = 0; y < 2; y++) expected.set(tight.subarray(((3 + y) * w + 2) * 4, ((3 + y) * w + 6) * 4), y * 16);
+      assertArrayEqual(region, expected, 'region');
+    },
+  },
+  'copyTextureToBuffer pads rows to 256 bytes and copyBufferToTexture reads them back': {
+    async run({ device }) {
+      const w = 10;
+      const h = 4;
+      const src = device.createTexture({ label: 'src', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      const dst = device.createTexture({ label: 'dst', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC });
+      const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 7 + 1) & 0xff);
+      device.queue.writeTexture({ texture: src }, tight, { bytesPerRow: w * 4 }, { width: w, height: h });
+      const staging = device.createBuffer({ label: 'staging', size: 256 * h, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      const enc = device.createCommandEncoder();
+      enc.copyTextureToBuffer({ texture: src }, { buffer: staging, bytesPerRow: 256 }, { width: w, height: h });
+      enc.copyBufferToTexture({ buffer: staging, bytesPerRow: 256 }, { texture: dst }, { width: w, height: h });
+      device.queue.submit([enc.finish()]);
+      const rows = new Uint8Array(await staging.read());
+      for (let y = 0; y < h; y++) assertArrayEqual(rows.subarray(y * 256, y * 256 + w * 4), tight.subarray(y * w * 4, (y + 1) * w * 4), `padded row ${y}`);
+      assertArrayEqual((await dst.read()) as Uint8Array, tight, 'round trip through the buffer');
+      await assertThrows(
+        () => device.createCommandEncoder().copyTextureToBuffer({ texture: src }, { buffer: staging, bytesPerRow: 40 }, { width: w, height: h }),
+        ValidationError,
+        /bytesPerRow 40 must be a positive multiple of 256/,
+        'unaligned bytesPerRow',
+      );
+    },
+  },
+  'float textures round-trip exactly (rgba32float, r32float, rg32float)': {
+    needs: ['floatRenderTargets'],
+    async run({ device }) {
+      for (const [format, n] of [['rgba32float', 4], ['r32float', 1], ['rg32float', 2]] as const) {
+        const t = device.createTexture({ label: format, size: { width: 5, height: 3 }, format, usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+        const data = new Float32Array(5 * 3 * n).map((_, i) => i * 0.37 - 2.5);
+        device.queue.writeTexture({ texture: t }, data, { bytesPerRow: 5 * 4 * n }, { width: 5, height: 3 });
+        const back = (await t.read()) as Float32Array;
+        assertEqual(back.constructor.name, 'Float32Array', `${format} read type`);
+        assertArrayEqual(back, data, format);
+      }
+    },
+  },
+  'half-float texture reads back as raw halfs': {
+    needs: ['halfFloatRenderTargets'],
+    async run({ device }) {
+      const t = device.createTexture({ label: 'half', size: { width: 2, height: 1 }, format: 'rgba16float', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      const halfs = new Uint16Array([0x3c00, 0x4000, 0xc000, 0x3800, 0x0000, 0x3555, 0x7bff, 0xbc00]); // 1 2 -2 .5 0 ~.333 65504 -1
+      device.queue.writeTexture({ texture: t }, halfs, { bytesPerRow: 16 }, { width: 2, height: 1 });
+      assertArrayEqual((await t.read()) as Uint16Array, halfs, 'halfs');
+    },
+  },
+  '1x1 and mipmapped textures: each level is addressable': {
+    async run({ device }) {
+      const one = device.createTexture({ label: '1x1', size: { width: 1, height: 1 }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      device.queue.writeTexture({ texture: one }, new Uint8Array([1, 2, 3, 4]), { bytesPerRow: 4 }, { width: 1, height: 1 });
+      assertArrayEqual((await one.read()) as Uint8Array, [1, 2, 3, 4], '1x1');
+      const mips = device.createTexture({ label: 'mips', size: { width: 8, height: 4 }, format: 'rgba8unorm', mipLevelCount: 4, usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      for (let level = 0; level < 4; level++) {
+        const w = Math.max(1, 8 >> level);
+        const h = Math.max(1, 4 >> level);
+        device.queue.writeTexture({ texture: mips, mipLevel: level }, new Uint8Array(w * h * 4).fill(level * 50 + 10), { bytesPerRow: w * 4 }, { width: w, height: h });
+      }
+      for (let level = 0; level < 4; level++) {
+        const back = (await mips.read({ mipLevel: level })) as Uint8Array;
+        assertEqual(back.length, Math.max(1, 8 >> level) * Math.max(1, 4 >> level) * 4, `level ${level} size`);
+        assertClose(back[0] as number, level * 50 + 10, 0, `level ${level} value`);
+      }
+      await assertThrows(
+        () => device.createTexture({ label: 'too-many', size: { width: 8, height: 4 }, format: 'rgba8unorm', mipLevelCount: 5, usage: TextureUsage.COPY_DST }),
+        ValidationError,
+        /mipLevelCount 5 must be between 1 and 4/,
+        'mip chain',
+      );
+    },
+  },
+  'copyTextureToTexture copies a region': {
+    async run({ device }) {
+      const usage = TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT;
+      const a = device.createTexture({ label: 'a', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage });
+      const b = device.createTexture({ label: 'b', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage });
+      const data = new Uint8Array(64).map((_, i) => i + 1);
+      device.queue.writeTexture({ texture: a }, data, { bytesPerRow: 16 }, { width: 4, height: 4 });
+      device.queue.writeTexture({ texture: b }, new Uint8Array(64), { bytesPerRow: 16 }, { width: 4, height: 4 });
+      const enc = device.createCommandEncoder();
+      enc.copyTextureToTexture({ texture: a, origin: { x: 1, y: 1 } }, { texture: b, origin: { x: 0, y: 2 } }, { width: 2, height: 2 });
+      device.queue.submit([enc.finish()]);
+      const out = (await b.read()) as Uint8Array;
+      const texel = (img: Uint8Array, x: number, y: number): number[] => Array.from(img.subarray((y * 4 + x) * 4, (y * 4 + x) * 4 + 4));
+      assertArrayEqual(texel(out, 0, 2), texel(data, 1, 1), 'texel (0,2)');
+      assertArrayEqual(texel(out, 1, 3), texel(data, 2, 2), 'texel (1,3)');
+      assertArrayEqual(texel(out, 3, 0), [0, 0, 0, 0], 'outside the copy');
+    },
+  },
+});

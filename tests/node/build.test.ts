@@ -1,0 +1,24 @@
+// `npm run build` emits a self-contained ES module: no bare imports (a plain <script type="module">
+// cannot resolve them), type declarations beside it, and the module works when imported.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('library build', () => {
+  it('emits dist/index.js with no bare imports, and declarations', async () => {
+    execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.lib.config.ts', '--logLevel', 'error'], { cwd: root });
+    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+    const js = readFileSync(path.join(root, 'dist/index.js'), 'utf8');
+    const imports = [...js.matchAll(/^\s*import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(imports).toEqual([]);
+    expect(existsSync(path.join(root, 'dist/index.d.ts'))).toBe(true);
+    const lib = await import(pathToFileURL(path.join(root, 'dist/index.js')).href);
+    const device = await lib.createDevice({ backend: 'null' });
+    expect(device.caps.backend).toBe('null');
+    expect(lib.BufferUsage.STORAGE).toBe(128);
+  }, 60_000);
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { BufferUsage, TextureUsage, NullDevice, createDevice, traceCommands } from '../../src/index.js';
+
+describe('null backend', () => {
+  it('is reachable through createDevice and says what it is', async () => {
+    const d = await createDevice({ backend: 'null' });
+    expect(d.caps.backend).toBe('null');
+    expect(d.caps.features.timestampQuery).toBe(false);
+  });
+
+  it('writeBuffer, mappedAtCreation, copies and read move real bytes', async () => {
+    const d = new NullDevice();
+    const a = d.createBuffer({ size: 16, usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST, mappedAtCreation: true });
+    new Uint32Array(a.getMappedRange()).set([1, 2, 3, 4]);
+    a.unmap();
+    const b = d.createBuffer({ size: 16, usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
+    d.queue.writeBuffer(b, 0, new Uint32Array([9, 9, 9, 9]));
+    const enc = d.createCommandEncoder();
+    enc.copyBufferToBuffer(a, 4, b, 8, 8);
+    d.queue.submit([enc.finish()]);
+    expect(Array.from(new Uint32Array(await b.read()))).toEqual([9, 9, 2, 3]);
+  });
+
+  it('texture copies through a padded buffer round-trip', async () => {
+    const d = new NullDevice();
+    const t = d.createTexture({ size: { width: 3, height: 2 }, format: 'rgba8unorm', usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST });
+    const data = new Uint8Array(24).map((_, i) => i + 1);
+    d.queue.writeTexture({ texture: t }, data, { bytesPerRow: 12 }, { width: 3, height: 2 });
+    const buf = d.createBuffer({ size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+    const enc = d.createCommandEncoder();
+    enc.copyTextureToBuffer({ texture: t }, { buffer: buf, bytesPerRow: 256 }, { width: 3, height: 2 });
+    d.queue.submit([enc.finish()]);
+    const bytes = new Uint8Array(await buf.read());
+    expect(Array.from(bytes.subarray(256, 268))).toEqual(Array.from(data.subarray(12, 24)));
+    expect(Array.from((await t.read({ origin: { x: 1, y: 1 }, size: { width: 2, height: 1 } })) as Uint8Array)).toEqual(Array.from(data.subarray(16, 24)));
+  });
+
+  it('records passes as plain data', () => {
+    const d = new NullDevice();
+    const rt = d.createTexture({ label: 'rt', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+    const module = d.createShaderModule({ code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }' });
+    const pipeline = d.createRenderPipeline({ vertex: { module, entryPoint: 'vs' }, fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] } });
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginRenderPass({ label: 'main', colorAttachments: [{ texture: rt, clearValue: [0, 0, 0, 1] }] });
+    pass.setPipeline(pipeline);
+    pass.draw(3, 2);
+    pass.end();
+    d.queue.submit([enc.finish()]);
+    const submitted = d.queue.submissions[0] ?? [];
+    expect(submitted.map((c) => c.type)).toEqual(['beginRenderPass', 'setRenderPipeline', 'draw', 'endRenderPass']);
+    expect(traceCommands(submitted)).toEqual(['beginRenderPass "main" 4x4', 'setRenderPipeline', 'draw 3 x2', 'endRenderPass']);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { reflectWgslBindings, layoutFromReflection, reflectWorkgroupSize, NullDevice, ValidationError } from '../../src/index.js';
+
+const BOIDS_STYLE = `
+struct SimParams { deltaT : f32 }
+@binding(0) @group(0) var<uniform> params : SimParams;
+@binding(1) @group(0) var<storage, read> particlesA : Particles;
+// @group(0) @binding(9) var<storage, read_write> commented : Particles;
+@binding(2) @group(0) var<storage, read_write> particlesB : Particles;
+@group(0) @binding(3) var tex: texture_2d<f32>;
+@group(0) @binding(4) var samp: sampler;
+@group(0) @binding(5) var depth: texture_depth_2d;
+@compute @workgroup_size(64) fn main() {}
+`;
+
+describe('WGSL reflection', () => {
+  it('finds every group-0 binding whatever the attribute order, skipping comments', () => {
+    const layout = layoutFromReflection(reflectWgslBindings(BOIDS_STYLE));
+    expect(layout.map((e) => [e.binding, e.type, e.name])).toEqual([
+      [0, 'uniform', 'params'],
+      [1, 'read-only-storage', 'particlesA'],
+      [2, 'storage', 'particlesB'],
+      [3, 'texture', 'tex'],
+      [4, 'sampler', 'samp'],
+      [5, 'texture', 'depth'],
+    ]);
+    expect(layout[5]?.sampleType).toBe('depth');
+  });
+  it('reflects @workgroup_size per entry point', () => {
+    expect(reflectWorkgroupSize(BOIDS_STYLE)).toEqual([64, 1, 1]);
+    expect(reflectWorkgroupSize('@compute @workgroup_size(8, 4) fn a() {} @compute @workgroup_size(256) fn b() {}', 'b')).toEqual([256, 1, 1]);
+  });
+  it('a binding outside group 0 is a typed error naming it', () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({ code: '@group(1) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }' });
+    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(ValidationError);
+    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(/"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/);
+  });
+});

@@ -1,0 +1,188 @@
+// Every validation rule of core, with its message: run on the null backend, no GPU involved.
+import { describe, expect, it } from 'vitest';
+import {
+  BufferUsage,
+  TextureUsage,
+  NullDevice,
+  ValidationError,
+  LimitExceededError,
+  UsageError,
+  DestroyedResourceError,
+  EncoderStateError,
+  UnsupportedFeatureError,
+  RhiError,
+} from '../../src/index.js';
+
+const device = new NullDevice({ limits: { maxBufferSize: 1024, maxTextureDimension2D: 256 } });
+
+function thrown(fn: () => unknown): RhiError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(RhiError);
+    return e as RhiError;
+  }
+  throw new Error('did not throw');
+}
+
+describe('buffer descriptors', () => {
+  it.each([
+    [0, 'Buffer size 0 must be a positive integer'],
+    [-4, 'Buffer size -4 must be a positive integer'],
+    [4.5, 'Buffer size 4.5 must be a positive integer'],
+    [6, 'Buffer size 6 must be a multiple of 4'],
+  ])('size %s is rejected', (size, message) => {
+    const e = thrown(() => device.createBuffer({ label: 'b', size, usage: BufferUsage.VERTEX }));
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toBe(`[b] ${message}`);
+    expect(e.label).toBe('b');
+    expect(e.details.size).toBe(size);
+  });
+
+  it('size beyond maxBufferSize names the limit, the request and the maximum', () => {
+    const e = thrown(() => device.createBuffer({ size: 2048, usage: BufferUsage.VERTEX })) as LimitExceededError;
+    expect(e).toBeInstanceOf(LimitExceededError);
+    expect(e.message).toBe('Buffer size 2048 exceeds limits.maxBufferSize (1024)');
+    expect([e.limit, e.requested, e.maximum]).toEqual(['maxBufferSize', 2048, 1024]);
+  });
+
+  it('usage 0 and unknown bits are rejected', () => {
+    expect(thrown(() => device.createBuffer({ size: 4, usage: 0 })).message).toMatch(/Buffer usage 0 must be a non-zero set/);
+    expect(thrown(() => device.createBuffer({ size: 4, usage: 0x800 })).message).toMatch(/bits outside BufferUsage/);
+  });
+
+  it('MAP_READ only with COPY_DST, MAP_WRITE only with COPY_SRC', () => {
+    const a = thrown(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.VERTEX })) as UsageError;
+    expect(a).toBeInstanceOf(UsageError);
+    expect(a.message).toBe('Buffer usage MAP_READ|VERTEX: MAP_READ may only be combined with COPY_DST');
+    const b = thrown(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_WRITE | BufferUsage.COPY_DST })) as UsageError;
+    expect(b.message).toBe('Buffer usage MAP_WRITE|COPY_DST: MAP_WRITE may only be combined with COPY_SRC');
+    expect(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST })).not.toThrow();
+  });
+});
+
+describe('texture descriptors', () => {
+  const base = { label: 't', format: 'rgba8unorm' as const, usage: TextureUsage.TEXTURE_BINDING };
+  it('zero size is rejected, 1x1 is fine', () => {
+    expect(thrown(() => device.createTexture({ ...base, size: { width: 0, height: 4 } })).message).toBe('[t] Texture width 0 must be a positive integer');
+    expect(device.createTexture({ ...base, size: { width: 1, height: 1 } }).byteSize).toBe(4);
+  });
+  it('size beyond maxTextureDimension2D', () => {
+    const e = thrown(() => device.createTexture({ ...base, size: { width: 4, height: 512 } }));
+    expect(e.message).toBe('[t] Texture height 512 exceeds limits.maxTextureDimension2D (256)');
+  });
+  it('mip count within the full chain', () => {
+    expect(thrown(() => device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 6 })).message).toBe(
+      '[t] Texture mipLevelCount 6 must be between 1 and 5 (the full chain of 16x4)',
+    );
+    expect(device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 5 }).mipLevelCount).toBe(5);
+  });
+  it('sample count 1 or 4', () => {
+    expect(thrown(() => device.createTexture({ ...base, size: { width: 4, height: 4 }, sampleCount: 2 })).message).toBe('[t] Texture sampleCount 2 must be 1 or 4');
+  });
+  it('unknown format', () => {
+    expect(thrown(() => device.createTexture({ ...base, format: 'rgb565' as never, size: { width: 4, height: 4 } })).message).toMatch(/format rgb565 is not one of/);
+  });
+  it('float render targets need caps.features.floatRenderTargets', () => {
+    const noFloat = new NullDevice({ features: { floatRenderTargets: false } });
+    const e = thrown(() => noFloat.createTexture({ size: { width: 4, height: 4 }, format: 'rgba32float', usage: TextureUsage.RENDER_ATTACHMENT }));
+    expect(e).toBeInstanceOf(UnsupportedFeatureError);
+    expect(e.message).toMatch(/caps\.features\.floatRenderTargets is false on the null backend/);
+  });
+});
+
+describe('copies and writes', () => {
+  const buf = device.createBuffer({ label: 'buf', size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+  const tex = device.createTexture({ label: 'tex', size: { width: 8, height: 2 }, format: 'rgba8unorm', usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST });
+  it('bytesPerRow must be a multiple of 256 in buffer↔texture copies', () => {
+    const enc = device.createCommandEncoder();
+    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex }, { buffer: buf, bytesPerRow: 32 }, { width: 8, height: 2 })).message).toBe(
+      '[buf] bytesPerRow 32 must be a positive multiple of 256',
+    );
+    expect(thrown(() => enc.copyBufferToTexture({ buffer: buf, bytesPerRow: 100 }, { texture: tex }, { width: 8, height: 2 })).message).toMatch(/bytesPerRow 100/);
+  });
+  it('a copy past the buffer end or the texture edge', () => {
+    const enc = device.createCommandEncoder();
+    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex }, { buffer: buf, bytesPerRow: 256, offset: 256 }, { width: 8, height: 2 })).message).toBe(
+      '[buf] Copy needs 544 bytes but the buffer has 512',
+    );
+    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex, origin: { x: 4 } }, { buffer: buf, bytesPerRow: 256 }, { width: 8, height: 1 })).message).toBe(
+      '[tex] Copy of 8x1 at (4, 0) overruns mip 0 of size 8x2',
+    );
+  });
+  it('writeBuffer offset and size multiples of 4 and in range', () => {
+    expect(thrown(() => device.queue.writeBuffer(buf, 2, new Uint8Array(4))).message).toBe('[buf] writeBuffer offset 2 must be a non-negative multiple of 4');
+    expect(thrown(() => device.queue.writeBuffer(buf, 0, new Uint8Array(6))).message).toBe('[buf] writeBuffer data size 6 must be a multiple of 4');
+    expect(thrown(() => device.queue.writeBuffer(buf, 508, new Uint8Array(8))).message).toBe('[buf] writeBuffer of 8 bytes at offset 508 overruns the buffer of 512 bytes');
+  });
+  it('usage flags gate every use', () => {
+    const vertexOnly = device.createBuffer({ label: 'v', size: 16, usage: BufferUsage.VERTEX });
+    const e = thrown(() => device.queue.writeBuffer(vertexOnly, 0, new Uint8Array(4))) as UsageError;
+    expect(e.message).toBe("[v] writeBuffer needs BufferUsage.COPY_DST, but the buffer's usage is VERTEX");
+    expect([e.required, e.actual]).toEqual(['COPY_DST', 'VERTEX']);
+    const enc = device.createCommandEncoder();
+    expect(thrown(() => enc.copyBufferToBuffer(vertexOnly, 0, buf, 0, 16)).message).toMatch(/copyBufferToBuffer source needs BufferUsage.COPY_SRC/);
+  });
+  it('a resource used after destroy()', () => {
+    const b = device.createBuffer({ label: 'dead', size: 16, usage: BufferUsage.COPY_DST });
+    b.destroy();
+    const e = thrown(() => device.queue.writeBuffer(b, 0, new Uint8Array(4)));
+    expect(e).toBeInstanceOf(DestroyedResourceError);
+    expect(e.message).toBe('[dead] buffer used in writeBuffer after destroy()');
+  });
+});
+
+describe('encoder state machine', () => {
+  const rt = device.createTexture({ label: 'rt', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+  it('a pass begun while another is open, finish() with a pass open, double submit', () => {
+    const enc = device.createCommandEncoder({ label: 'e' });
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    expect(thrown(() => enc.beginComputePass()).message).toBe('[e] beginComputePass while a pass is open; call pass.end() first');
+    expect(thrown(() => enc.finish())).toBeInstanceOf(EncoderStateError);
+    pass.end();
+    const cb = enc.finish();
+    expect(thrown(() => enc.finish()).message).toBe('[e] finish() called twice');
+    device.queue.submit([cb]);
+    expect(thrown(() => device.queue.submit([cb])).message).toBe('[e] Command buffer submitted twice');
+  });
+  it('an attachment without RENDER_ATTACHMENT usage', () => {
+    const sampled = device.createTexture({ label: 's', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
+    expect(thrown(() => device.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: sampled }] })).message).toBe(
+      "[s] color attachment 0 of a render pass needs TextureUsage.RENDER_ATTACHMENT, but the texture's usage is TEXTURE_BINDING",
+    );
+  });
+  it('debug groups must balance', () => {
+    const enc = device.createCommandEncoder();
+    expect(thrown(() => enc.popDebugGroup()).message).toMatch(/popDebugGroup\(\) without a matching pushDebugGroup/);
+    enc.pushDebugGroup('g');
+    expect(thrown(() => enc.finish()).message).toMatch(/1 debug group\(s\) still pushed/);
+  });
+});
+
+describe('accounting', () => {
+  it('device.stats() counts live resources and bytes per kind and returns to baseline', () => {
+    const d = new NullDevice();
+    const before = d.stats();
+    expect(before.total).toEqual({ count: 0, bytes: 0 });
+    const b = d.createBuffer({ size: 256, usage: BufferUsage.VERTEX });
+    const t = d.createTexture({ size: { width: 8, height: 8 }, format: 'rgba32float', usage: TextureUsage.TEXTURE_BINDING, mipLevelCount: 2 });
+    const s = d.createSampler();
+    const st = d.stats();
+    expect(st.buffer).toEqual({ count: 1, bytes: 256 });
+    expect(st.texture).toEqual({ count: 1, bytes: (64 + 16) * 16 });
+    expect(st.sampler.count).toBe(1);
+    expect(st.total.count).toBe(3);
+    b.destroy();
+    t.destroy();
+    s.destroy();
+    expect(d.stats().total).toEqual({ count: 0, bytes: 0 });
+  });
+  it('ids are unique and labels reach the resource', () => {
+    const d = new NullDevice();
+    const a = d.createBuffer({ label: 'first', size: 4, usage: BufferUsage.VERTEX });
+    const b = d.createBuffer({ size: 4, usage: BufferUsage.VERTEX });
+    expect(a.id).not.toBe(b.id);
+    expect(a.label).toBe('first');
+    expect(b.label).toBe('');
+  });
+});

@@ -1,0 +1,86 @@
+// The WebGL2 backend's shadow state, checked on a recording fake of the GL context.
+import { describe, expect, it } from 'vitest';
+import { BufferUsage, TextureUsage, WebGL2Device } from '../../src/index.js';
+import { createFakeGL } from './fake-gl.js';
+
+const VS = '#version 300 es\nlayout(location=0) in vec2 p;\nlayout(std140) uniform Params { vec4 v; };\nvoid main() { gl_Position = vec4(p, 0.0, 1.0) * v; }\n';
+const FS = '#version 300 es\nprecision highp float;\nuniform sampler2D tex;\nout vec4 o;\nvoid main() { o = texture(tex, vec2(0.5)); }\n';
+
+function setup() {
+  const fake = createFakeGL();
+  const device = new WebGL2Device(fake.gl, null, {});
+  const vs = device.createShaderModule({ code: VS, stage: 'vertex' });
+  const fs = device.createShaderModule({ code: FS, stage: 'fragment' });
+  const pipeline = device.createRenderPipeline({
+    vertex: { module: vs, buffers: [{ arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] }] },
+    fragment: { module: fs, targets: [{ format: 'rgba8unorm', blend: { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } }] },
+    primitive: { cullMode: 'back' },
+    bindings: [
+      { binding: 0, type: 'uniform', name: 'Params' },
+      { binding: 1, type: 'texture', name: 'tex', samplerBinding: 2 },
+      { binding: 2, type: 'sampler', name: 'samp' },
+    ],
+  });
+  const rt = device.createTexture({ size: { width: 64, height: 64 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+  const tex = device.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
+  const vb = device.createBuffer({ size: 64, usage: BufferUsage.VERTEX });
+  const ubo = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM });
+  const sampler = device.createSampler({ magFilter: 'linear' });
+  const frame = (draws: number): void => {
+    const enc = device.createCommandEncoder();
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt, loadOp: 'load' }] });
+    for (let i = 0; i < draws; i++) {
+      pass.setPipeline(pipeline);
+      pass.setVertexBuffer(0, vb);
+      pass.setUniformBuffer(0, ubo);
+      pass.setTexture(1, tex);
+      pass.setSampler(2, sampler);
+      pass.draw(3);
+    }
+    pass.end();
+    device.queue.submit([enc.finish()]);
+  };
+  return { fake, device, frame };
+}
+
+const STATE_CALLS = new Set(['useProgram', 'bindVertexArray', 'enable', 'disable', 'blendFuncSeparate', 'blendEquationSeparate', 'colorMask', 'cullFace', 'frontFace', 'bindBufferRange', 'bindTexture', 'bindSampler', 'activeTexture', 'uniform1f', 'bindFramebuffer', 'viewport', 'depthMask']);
+
+describe('WebGL2 shadow state cache', () => {
+  it('a repeated identical draw issues no redundant GL call, only the draw', () => {
+    const { fake, frame } = setup();
+    frame(1);
+    const first = fake.calls.length;
+    fake.calls.length = 0;
+    frame(2);
+    const secondFrame = fake.calls.filter((c) => STATE_CALLS.has(c));
+    // the second frame sets nothing but the per-pass depth range/viewport already cached
+    expect(secondFrame).toEqual([]);
+    expect(fake.calls.filter((c) => c === 'drawArraysInstanced')).toHaveLength(2);
+    expect(first).toBeGreaterThan(0);
+  });
+
+  it('state set by a host between frames is overridden after resetState()', () => {
+    const { fake, device, frame } = setup();
+    frame(1);
+    // the host touches the context directly
+    fake.gl.useProgram(null);
+    fake.gl.disable(fake.gl.BLEND);
+    fake.gl.bindVertexArray(null);
+    fake.calls.length = 0;
+    device.resetState();
+    frame(1);
+    for (const call of ['useProgram', 'enable', 'blendFuncSeparate', 'bindVertexArray', 'bindTexture', 'bindSampler', 'bindBufferRange', 'bindFramebuffer']) {
+      expect(fake.calls, call).toContain(call);
+    }
+  });
+
+  it('beginFrame() resets the cache too', async () => {
+    const { fake, device, frame } = setup();
+    frame(1);
+    await device.queue.onSubmittedWorkDone();
+    fake.calls.length = 0;
+    await device.beginFrame();
+    frame(1);
+    expect(fake.calls).toContain('useProgram');
+  });
+});
