@@ -1,2 +1,3 @@
 /** Ignis: one API over WebGPU and WebGL2, extended with compute. */
 export * from './rhi/index.js';
+export * from './compute/index.js';

@@ -26,6 +26,9 @@ export async function testPage(): Promise<Page> {
     const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error(`[page error] ${(e as Error).message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'log' || m.type() === 'error') console.log(`[page] ${m.text()}`);
+    });
     await page.goto(`${inject('baseUrl')}/tests/gpu/index.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => window.__ignisReady === true, { timeout: 60_000 });
     return page;

@@ -1,0 +1,9 @@
+export { defineKernel, toWgsl, GLSL_PRELUDE, KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
+export { uniformLayout, packUniforms, type UniformLayout, type UniformType, type UniformValue } from './layout.js';
+export { stateTextureSize, padToTexels, halfToFloat, floatToHalfBits, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
+export { ElementwiseRunner, createElementwiseRunner, createPingPongRunner, type ElementwiseMode, type ElementwiseOptions, type CpuKernel, type CpuPredicates, type StateArrays } from './elementwise.js';
+export { splitDispatch } from '../rhi/core/compute-pass.js';
+export type { Predicates } from './reduce.js';
+
+/** WGSL for a kernel dispatched with `dispatchThreads(count, WG)`: its linear index, 2-D split included. */
+export const LINEAR_INDEX_WGSL = 'let i = gid.x + gid.y * (num_workgroups.x * WG);';

@@ -1,0 +1,175 @@
+/**
+ * Element-wise kernels written once, run as WebGPU compute, as a WebGPU fragment ping-pong, or as a
+ * WebGL2 fragment ping-pong.
+ *
+ * The kernel language is a small common subset of WGSL and GLSL ES 3.00:
+ * - WGSL type names (`f32 u32 i32 bool vec2f vec3f vec4f vec2u vec3u vec4u vec2i vec3i vec4i`);
+ * - C-style declarations `vec3f v = expr;` (turned into `var v: vec3f = expr;` for WGSL);
+ * - C-style helper functions `f32 hash(u32 x) { … }` (turned into `fn hash(x: u32) -> f32 { … }`);
+ * - the built-ins both languages share (`min max clamp mix step smoothstep dot cross normalize
+ *   length floor fract abs sqrt sin cos exp pow …`), plus `select(f, t, cond)` (WGSL's, provided
+ *   as overloads in GLSL); no `?:` (WGSL has none), no float `%` (GLSL ES has none).
+ * - u32 arithmetic wraps mod 2^32 in both languages, so integer hashes give the same bits.
+ *
+ * In the body, every state attribute is a `vec4f` variable holding the element's current value;
+ * assign it to write the new value. `index` (u32) is the element's index and `params.<name>` the
+ * uniforms. Write the body branch-free where you can (`select`, `mix`, `step`): a divergent
+ * branch in a 256-wide workgroup runs both sides.
+ */
+import { uniformLayout, type UniformLayout, type UniformType } from './layout.js';
+
+export interface KernelDescriptor {
+  label: string;
+  /** State attributes, each a vec4f per element (at most `maxColorAttachments` for ping-pong). */
+  attributes: readonly string[];
+  /** Uniforms, in order: `[name, type]`. A `u32` named `count` is added for the element count. */
+  uniforms?: ReadonlyArray<readonly [string, UniformType]>;
+  /** Helper functions in the kernel language, placed before the entry point. */
+  helpers?: string;
+  /** The per-element body in the kernel language. */
+  body: string;
+  /** Compute workgroup size; 64 by default. */
+  workgroupSize?: number;
+}
+
+export interface Kernel {
+  readonly descriptor: KernelDescriptor;
+  readonly uniforms: UniformLayout;
+  /** WGSL compute shader: uniform at slot 0, one read_write `array<vec4f>` per attribute at slots 1…n. */
+  readonly wgslCompute: string;
+  /** WGSL vertex + fragment shaders for the WebGPU ping-pong: uniform at 0, state textures at 1…n. */
+  readonly wgslFragment: string;
+  /** GLSL ES 3.00 vertex and fragment shaders for the WebGL2 ping-pong. */
+  readonly glslVertex: string;
+  readonly glslFragment: string;
+  readonly workgroupSize: number;
+}
+
+const IDENT = /^[A-Za-z_]\w*$/;
+const KERNEL_TYPES = 'f32|u32|i32|bool|vec2f|vec3f|vec4f|vec2u|vec3u|vec4u|vec2i|vec3i|vec4i';
+
+/** Kernel language → WGSL: declarations and function headers; everything else is already WGSL. */
+export function toWgsl(code: string): string {
+  return code
+    .replace(new RegExp(`\\b(${KERNEL_TYPES})\\s+(\\w+)\\s*\\(([^)]*)\\)\\s*\\{`, 'g'), (_m, ret: string, name: string, params: string) => {
+      const args = params
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => {
+          const [type, arg] = p.split(/\s+/);
+          return `${arg}: ${type}`;
+        });
+      return `fn ${name}(${args.join(', ')}) -> ${ret} {`;
+    })
+    .replace(new RegExp(`\\b(${KERNEL_TYPES})\\s+(\\w+)\\s*=`, 'g'), 'var $2: $1 =');
+}
+
+/** Kernel language → GLSL: type names by macro, `select` by overloads. */
+export const GLSL_PRELUDE = `precision highp float;
+precision highp int;
+#define f32 float
+#define u32 uint
+#define i32 int
+#define vec2f vec2
+#define vec3f vec3
+#define vec4f vec4
+#define vec2u uvec2
+#define vec3u uvec3
+#define vec4u uvec4
+#define vec2i ivec2
+#define vec3i ivec3
+#define vec4i ivec4
+float select(float f, float t, bool c) { return c ? t : f; }
+vec2 select(vec2 f, vec2 t, bool c) { return c ? t : f; }
+vec3 select(vec3 f, vec3 t, bool c) { return c ? t : f; }
+vec4 select(vec4 f, vec4 t, bool c) { return c ? t : f; }
+uint select(uint f, uint t, bool c) { return c ? t : f; }
+int select(int f, int t, bool c) { return c ? t : f; }
+`;
+
+function glslUniformBlock(layout: UniformLayout): string {
+  const glslType: Record<UniformType, string> = { f32: 'float', u32: 'uint', i32: 'int', vec2f: 'vec2', vec3f: 'vec3', vec4f: 'vec4' };
+  return `layout(std140) uniform Params {\n${layout.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
+}
+
+function wgslUniformStruct(layout: UniformLayout): string {
+  return `struct Params {\n${layout.fields.map((f) => `  ${f.name}: ${f.type},`).join('\n')}\n};\n@group(0) @binding(0) var<uniform> params: Params;\n`;
+}
+
+export class KernelError extends Error {
+  constructor(label: string, message: string) {
+    super(`[${label}] ${message}`);
+    this.name = 'KernelError';
+  }
+}
+
+export function defineKernel(desc: KernelDescriptor): Kernel {
+  const { label, attributes } = desc;
+  if (attributes.length === 0) throw new KernelError(label, 'a kernel needs at least one attribute');
+  for (const name of [...attributes, ...(desc.uniforms ?? []).map(([n]) => n)]) {
+    if (!IDENT.test(name) || name.startsWith('_ignis') || name === 'index' || name === 'params') {
+      throw new KernelError(label, `"${name}" is not a usable name (an identifier, not index/params/_ignis*)`);
+    }
+  }
+  if ((desc.uniforms ?? []).some(([n]) => n === 'count')) throw new KernelError(label, '"count" is reserved: the runner sets it');
+  const uniforms = uniformLayout([...(desc.uniforms ?? []), ['count', 'u32'], ['width', 'u32']]);
+  const wg = desc.workgroupSize ?? 64;
+  const helpers = desc.helpers ?? '';
+  const n = attributes.length;
+
+  const wgslCompute = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read_write> _ignis_${a}: array<vec4f>;`).join('\n')}
+${toWgsl(helpers)}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) _ignis_gid: vec3u, @builtin(num_workgroups) _ignis_groups: vec3u) {
+  let index = _ignis_gid.x + _ignis_gid.y * _ignis_groups.x * ${wg}u;
+  if (index >= params.count) { return; }
+${attributes.map((a) => `  var ${a} = _ignis_${a}[index];`).join('\n')}
+  {
+${toWgsl(desc.body)}
+  }
+${attributes.map((a) => `  _ignis_${a}[index] = ${a};`).join('\n')}
+}
+`;
+
+  const wgslFragment = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
+${toWgsl(helpers)}
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
+  return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
+}
+struct _IgnisOut { ${attributes.map((a, i) => `@location(${i}) ${a}: vec4f`).join(', ')} };
+@fragment fn fs(@builtin(position) _ignis_frag: vec4f) -> _IgnisOut {
+  let _ignis_texel = vec2i(_ignis_frag.xy);
+  let index = u32(_ignis_texel.y) * params.width + u32(_ignis_texel.x);
+${attributes.map((a) => `  var ${a} = textureLoad(_ignis_${a}, _ignis_texel, 0);`).join('\n')}
+  {
+${toWgsl(desc.body)}
+  }
+  return _IgnisOut(${attributes.join(', ')});
+}
+`;
+
+  const glslVertex = `#version 300 es
+void main() {
+  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+`;
+  const glslFragment = `#version 300 es
+${GLSL_PRELUDE}${glslUniformBlock(uniforms)}${attributes.map((a) => `uniform highp sampler2D _ignis_${a};`).join('\n')}
+${attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`).join('\n')}
+${helpers}
+void main() {
+  ivec2 _ignis_texel = ivec2(gl_FragCoord.xy);
+  uint index = uint(_ignis_texel.y) * params.width + uint(_ignis_texel.x);
+${attributes.map((a) => `  vec4 ${a} = texelFetch(_ignis_${a}, _ignis_texel, 0);`).join('\n')}
+  {
+${desc.body}
+  }
+${attributes.map((a) => `  _ignis_out_${a} = ${a};`).join('\n')}
+}
+`;
+  void n;
+  return { descriptor: desc, uniforms, wgslCompute, wgslFragment, glslVertex, glslFragment, workgroupSize: wg };
+}

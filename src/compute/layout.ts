@@ -1,0 +1,62 @@
+/**
+ * Uniform struct layout shared by WGSL's uniform address space and GLSL's std140 for the types
+ * kernels may use: scalars 4-byte aligned, vec2 8, vec3 and vec4 16, a scalar may fill a vec3's
+ * fourth slot, the struct rounded up to 16 bytes. The same bytes feed both languages.
+ */
+export type UniformType = 'f32' | 'u32' | 'i32' | 'vec2f' | 'vec3f' | 'vec4f';
+
+const INFO: Record<UniformType, { size: number; align: number }> = {
+  f32: { size: 4, align: 4 },
+  u32: { size: 4, align: 4 },
+  i32: { size: 4, align: 4 },
+  vec2f: { size: 8, align: 8 },
+  vec3f: { size: 12, align: 16 },
+  vec4f: { size: 16, align: 16 },
+};
+
+export const UNIFORM_TYPES = Object.keys(INFO) as UniformType[];
+
+export interface UniformField {
+  readonly name: string;
+  readonly type: UniformType;
+  /** Byte offset in the struct. */
+  readonly offset: number;
+}
+
+export interface UniformLayout {
+  readonly fields: readonly UniformField[];
+  /** Struct size in bytes, a multiple of 16. */
+  readonly size: number;
+}
+
+export function uniformLayout(fields: ReadonlyArray<readonly [string, UniformType]>): UniformLayout {
+  let offset = 0;
+  const out: UniformField[] = [];
+  for (const [name, type] of fields) {
+    const { size, align } = INFO[type];
+    offset = Math.ceil(offset / align) * align;
+    out.push({ name, type, offset });
+    offset += size;
+  }
+  return { fields: out, size: Math.max(16, Math.ceil(offset / 16) * 16) };
+}
+
+export type UniformValue = number | readonly number[];
+
+/** Writes values into a struct-sized ArrayBuffer by the layout; integers go in as u32/i32 bits. */
+export function packUniforms(layout: UniformLayout, values: Readonly<Record<string, UniformValue>>, into?: ArrayBuffer): ArrayBuffer {
+  const buffer = into ?? new ArrayBuffer(layout.size);
+  const f32 = new Float32Array(buffer);
+  const u32 = new Uint32Array(buffer);
+  const i32 = new Int32Array(buffer);
+  for (const field of layout.fields) {
+    const v = values[field.name];
+    if (v === undefined) continue;
+    const at = field.offset / 4;
+    if (field.type === 'u32') u32[at] = Number(v) >>> 0;
+    else if (field.type === 'i32') i32[at] = Number(v) | 0;
+    else if (typeof v === 'number') f32[at] = v;
+    else f32.set(v, at);
+  }
+  return buffer;
+}

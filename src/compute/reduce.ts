@@ -1,0 +1,90 @@
+/**
+ * Per-frame GPU statistics without a full readback: up to four predicates over every element,
+ * counted on the GPU and read back as 16 bytes.
+ *
+ * - compute: workgroup-local atomic counters, one global `atomicAdd` per workgroup and counter;
+ * - ping-pong: one point per element drawn into a 1×1 rgba32float target with additive blending
+ *   (each channel counts one predicate; exact up to 2^24 elements). Needs
+ *   `caps.features.float32Blendable`; without it the runner reports `reduce: 'cpu'` and counts a
+ *   full readback in JS.
+ */
+import { toWgsl, GLSL_PRELUDE, type Kernel } from './kernel.js';
+
+export type Predicates = Readonly<Record<string, string>>;
+
+function wgslParams(kernel: Kernel): string {
+  return `struct Params {\n${kernel.uniforms.fields.map((f) => `  ${f.name}: ${f.type},`).join('\n')}\n};\n@group(0) @binding(0) var<uniform> params: Params;\n`;
+}
+
+function predicateList(predicates: Predicates): string[] {
+  const list = Object.values(predicates);
+  while (list.length < 4) list.push('false');
+  return list;
+}
+
+export function wgslReduceCompute(kernel: Kernel, predicates: Predicates): string {
+  const attrs = kernel.descriptor.attributes;
+  const p = predicateList(predicates);
+  const wg = kernel.workgroupSize;
+  return `${wgslParams(kernel)}${attrs.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read> _ignis_${a}: array<vec4f>;`).join('\n')}
+@group(0) @binding(${attrs.length + 1}) var<storage, read_write> _ignis_counts: array<atomic<u32>, 4>;
+var<workgroup> _ignis_local: array<atomic<u32>, 4>;
+${toWgsl(kernel.descriptor.helpers ?? '')}
+@compute @workgroup_size(${wg})
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let index = gid.x + gid.y * groups.x * ${wg}u;
+  if (index < params.count) {
+${attrs.map((a) => `    let ${a} = _ignis_${a}[index];`).join('\n')}
+${p.map((expr, k) => `    if (${expr}) { atomicAdd(&_ignis_local[${k}], 1u); }`).join('\n')}
+  }
+  workgroupBarrier();
+  if (lid < 4u) {
+    let n = atomicLoad(&_ignis_local[lid]);
+    if (n > 0u) { atomicAdd(&_ignis_counts[lid], n); }
+  }
+}
+`;
+}
+
+export function wgslReducePoints(kernel: Kernel, predicates: Predicates): string {
+  const attrs = kernel.descriptor.attributes;
+  const p = predicateList(predicates);
+  return `${wgslParams(kernel)}${attrs.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
+${toWgsl(kernel.descriptor.helpers ?? '')}
+struct _IgnisOut { @builtin(position) position: vec4f, @location(0) @interpolate(flat) hits: vec4f };
+@vertex fn vs(@builtin(vertex_index) index: u32) -> _IgnisOut {
+  let texel = vec2i(i32(index % params.width), i32(index / params.width));
+${attrs.map((a) => `  let ${a} = textureLoad(_ignis_${a}, texel, 0);`).join('\n')}
+  let hits = vec4f(${p.map((e) => `select(0.0, 1.0, ${e})`).join(', ')});
+  return _IgnisOut(vec4f(0.0, 0.0, 0.0, 1.0), hits);
+}
+@fragment fn fs(in: _IgnisOut) -> @location(0) vec4f { return in.hits; }
+`;
+}
+
+export function glslReducePoints(kernel: Kernel, predicates: Predicates): { vertex: string; fragment: string } {
+  const attrs = kernel.descriptor.attributes;
+  const p = predicateList(predicates);
+  const glslType: Record<string, string> = { f32: 'float', u32: 'uint', i32: 'int', vec2f: 'vec2', vec3f: 'vec3', vec4f: 'vec4' };
+  const block = `layout(std140) uniform Params {\n${kernel.uniforms.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
+  const vertex = `#version 300 es
+${GLSL_PRELUDE}${block}${attrs.map((a) => `uniform highp sampler2D _ignis_${a};`).join('\n')}
+flat out vec4 _ignis_hits;
+${kernel.descriptor.helpers ?? ''}
+void main() {
+  uint index = uint(gl_VertexID);
+  ivec2 texel = ivec2(int(index % params.width), int(index / params.width));
+${attrs.map((a) => `  vec4 ${a} = texelFetch(_ignis_${a}, texel, 0);`).join('\n')}
+  _ignis_hits = vec4(${p.map((e) => `select(0.0, 1.0, ${e})`).join(', ')});
+  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
+  gl_PointSize = 1.0;
+}
+`;
+  const fragment = `#version 300 es
+precision highp float;
+flat in vec4 _ignis_hits;
+out vec4 _ignis_out;
+void main() { _ignis_out = _ignis_hits; }
+`;
+  return { vertex, fragment };
+}

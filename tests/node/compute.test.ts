@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BufferUsage,
+  NullDevice,
+  MissingBarrierError,
+  UnsupportedFeatureError,
+  ValidationError,
+  defineKernel,
+  toWgsl,
+  uniformLayout,
+  packUniforms,
+  splitDispatch,
+  stateTextureSize,
+  createElementwiseRunner,
+  floatToHalfBits,
+  halfToFloat,
+  LimitExceededError,
+} from '../../src/index.js';
+
+describe('dispatch layout', () => {
+  it('rounds up and splits into 2-D past the per-dimension limit', () => {
+    expect(splitDispatch(1, 64, 65535)).toEqual([1, 1, 1]);
+    expect(splitDispatch(64, 64, 65535)).toEqual([1, 1, 1]);
+    expect(splitDispatch(65, 64, 65535)).toEqual([2, 1, 1]);
+    expect(splitDispatch(65535 * 64, 64, 65535)).toEqual([65535, 1, 1]);
+    expect(splitDispatch(65535 * 64 + 1, 64, 65535)).toEqual([65535, 2, 1]);
+    expect(() => splitDispatch(65535 * 65535 * 64 + 1, 64, 65535)).toThrow(LimitExceededError);
+  });
+  it('dispatchThreads records the split grid', () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(256) fn main() { a[0] = 1u; }' });
+    const pipeline = d.createComputePipeline({ compute: { module } });
+    const a = d.createBuffer({ size: 16, usage: BufferUsage.STORAGE });
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setStorageBuffer(0, a);
+    expect(pass.dispatchThreads(65535 * 256 + 1)).toEqual([65535, 2, 1]); // workgroup size reflected: 256
+    pass.end();
+    expect(enc.trace()).toContain('dispatch 65535 2 1');
+  });
+});
+
+describe('barriers and hazards', () => {
+  function twoPasses(barriers: 'auto' | 'explicit', declare: boolean): string[] {
+    const d = new NullDevice({ barriers });
+    const writer = d.createComputePipeline({ label: 'w', compute: { module: d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = 1u; }' }) } });
+    const vs = d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read> a: array<vec4f>; @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { return a[i]; } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }' });
+    const drawer = d.createRenderPipeline({ vertex: { module: vs, entryPoint: 'vs' }, fragment: { module: vs, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] } });
+    const particles = d.createBuffer({ label: 'particles', size: 64, usage: BufferUsage.STORAGE });
+    const rt = d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: 16 });
+    const enc = d.createCommandEncoder();
+    const c = enc.beginComputePass({ label: 'update' });
+    c.setPipeline(writer);
+    c.setStorageBuffer(0, particles);
+    c.dispatch(1);
+    c.end();
+    if (declare) enc.barrier({ from: 'compute-write', to: 'vertex-read', resources: [particles] });
+    const r = enc.beginRenderPass({ label: 'draw', colorAttachments: [{ texture: rt }] });
+    r.setPipeline(drawer);
+    r.setStorageBuffer(0, particles);
+    r.draw(6);
+    r.end();
+    return enc.trace();
+  }
+  it('auto mode inserts compute-write → vertex-read before the draw pass', () => {
+    const trace = twoPasses('auto', false);
+    expect(trace).toEqual(['beginComputePass "update"', 'setComputePipeline', 'setBinding', 'dispatch 1 1 1', 'endComputePass', 'barrier compute-write -> vertex-read [particles] (inserted)', 'beginRenderPass "draw" 4x4', 'setRenderPipeline', 'setBinding', 'draw 6 x1', 'endRenderPass']);
+  });
+  it('explicit mode throws MissingBarrierError without the barrier and accepts it declared', () => {
+    expect(() => twoPasses('explicit', false)).toThrow(MissingBarrierError);
+    expect(() => twoPasses('explicit', false)).toThrow('buffer "particles" was written by pass "update" (compute-write) and read by pass "draw" (vertex-read) with no barrier between them');
+    const trace = twoPasses('explicit', true);
+    expect(trace).toContain('barrier compute-write -> vertex-read [particles] (declared)');
+    expect(trace.filter((l) => l.startsWith('barrier'))).toHaveLength(1);
+  });
+  it('a barrier with the wrong scopes does not cover the read', () => {
+    const d = new NullDevice({ barriers: 'explicit' });
+    const enc = d.createCommandEncoder();
+    expect(() => enc.barrier({ from: 'compute-write', to: 'sideways' as never })).toThrow(ValidationError);
+  });
+});
+
+describe('kernel language', () => {
+  it('turns declarations and helper signatures into WGSL', () => {
+    expect(toWgsl('vec3f v = a + b;')).toBe('var v: vec3f = a + b;');
+    expect(toWgsl('f32 hash(u32 x, f32 s) { return f32(x) * s; }')).toBe('fn hash(x: u32, s: f32) -> f32 { return f32(x) * s; }');
+    expect(toWgsl('for (u32 i = 0u; i < 4u; i++) {}')).toBe('for (var i: u32 = 0u; i < 4u; i++) {}');
+  });
+  it('generates compute, WGSL ping-pong and GLSL ping-pong from one body', () => {
+    const k = defineKernel({ label: 'k', attributes: ['a', 'b'], uniforms: [['dt', 'f32']], body: 'a = a + b * params.dt;' });
+    expect(k.wgslCompute).toMatch(/@group\(0\) @binding\(2\) var<storage, read_write> _ignis_b: array<vec4f>;/);
+    expect(k.wgslFragment).toMatch(/textureLoad\(_ignis_a, _ignis_texel, 0\)/);
+    expect(k.glslFragment).toMatch(/layout\(location = 1\) out vec4 _ignis_out_b;/);
+    expect(k.glslFragment).toMatch(/uniform Params \{\n {2}float dt;\n {2}uint count;\n {2}uint width;\n\} params;/);
+  });
+  it('rejects reserved names', () => {
+    expect(() => defineKernel({ label: 'k', attributes: ['index'], body: '' })).toThrow(/"index" is not a usable name/);
+    expect(() => defineKernel({ label: 'k', attributes: ['a'], uniforms: [['count', 'u32']], body: '' })).toThrow(/"count" is reserved/);
+  });
+  it('lays out uniforms identically for WGSL and std140', () => {
+    const l = uniformLayout([
+      ['gravity', 'vec3f'],
+      ['dt', 'f32'],
+      ['center', 'vec2f'],
+      ['count', 'u32'],
+    ]);
+    expect(l.fields.map((f) => f.offset)).toEqual([0, 12, 16, 24]);
+    expect(l.size).toBe(32);
+    const bytes = packUniforms(l, { gravity: [0, -9.8, 0], dt: 0.5, count: 7 });
+    expect(new Float32Array(bytes)[3]).toBe(0.5);
+    expect(new Uint32Array(bytes)[6]).toBe(7);
+  });
+});
+
+describe('elementwise runner mode selection', () => {
+  const kernel = defineKernel({ label: 'k', attributes: ['a'], body: 'a = a + vec4f(1.0);' });
+  const cpu = (i: number, s: Record<string, Float32Array>): void => {
+    for (let c = 0; c < 4; c++) (s.a as Float32Array)[4 * i + c] += 1;
+  };
+  it('takes compute where it exists, half floats without float32 targets, the CPU without either', () => {
+    expect(createElementwiseRunner(new NullDevice(), kernel, { count: 10 }).mode).toBe('compute');
+    const half = createElementwiseRunner(new NullDevice({ features: { compute: false, floatRenderTargets: false } }), kernel, { count: 10 });
+    expect([half.mode, half.precision]).toEqual(['pingpong', 'f16']);
+    expect(half.reason).toMatch(/half-float/);
+    const none = new NullDevice({ features: { compute: false, storageBuffers: false, floatRenderTargets: false, halfFloatRenderTargets: false } });
+    expect(() => createElementwiseRunner(none, kernel, { count: 10 })).toThrow(UnsupportedFeatureError);
+    expect(createElementwiseRunner(none, kernel, { count: 10, cpu }).mode).toBe('cpu');
+  });
+  it('the CPU path runs and uploads to a texture the draw can read', async () => {
+    const d = new NullDevice({ features: { compute: false, storageBuffers: false, floatRenderTargets: false, halfFloatRenderTargets: false } });
+    const r = createElementwiseRunner(d, kernel, { count: 3, cpu });
+    r.write('a', new Float32Array(12));
+    r.step(d.createCommandEncoder());
+    r.step(d.createCommandEncoder());
+    expect(Array.from((await r.read()).a as Float32Array)).toEqual(new Array(12).fill(2));
+    const texels = (await (r.textures.a as NonNullable<typeof r.textures.a>).read()) as Float32Array;
+    expect(Array.from(texels.slice(0, 12))).toEqual(new Array(12).fill(2));
+    expect(await r.reduce({ two: 'a.x == 2.0' }, { two: (i, s) => (s.a as Float32Array)[4 * i] === 2 })).toEqual({ two: 3 });
+  });
+  it('bad counts and too many attributes for ping-pong are typed errors', () => {
+    expect(() => createElementwiseRunner(new NullDevice(), kernel, { count: 0 })).toThrow(ValidationError);
+    const many = defineKernel({ label: 'many', attributes: ['a', 'b', 'c'], body: '' });
+    expect(() => createElementwiseRunner(new NullDevice({ features: { compute: false }, limits: { maxColorAttachments: 2 } }), many, { count: 4 })).toThrow(/Attribute count \(one color attachment each\) 3 exceeds limits.maxColorAttachments \(2\)/);
+  });
+});
+
+describe('state textures and halfs', () => {
+  it('sizes state textures within the limit', () => {
+    expect(stateTextureSize(10000, 8192)).toEqual({ width: 128, height: 79 });
+    expect(stateTextureSize(1_000_000, 8192)).toEqual({ width: 1024, height: 977 });
+    expect(stateTextureSize(1, 8192)).toEqual({ width: 1, height: 1 });
+    expect(() => stateTextureSize(5000, 64)).toThrow(/exceeds limits.maxTextureDimension2D/);
+  });
+  it('half conversion round-trips representable values', () => {
+    for (const v of [0, 1, -2, 0.5, 65504, 1 / 1024, 0.333251953125]) expect(halfToFloat(floatToHalfBits(v))).toBe(v);
+  });
+});
