@@ -116,7 +116,8 @@ describe('kernel language', () => {
 describe('elementwise runner mode selection', () => {
   const kernel = defineKernel({ label: 'k', attributes: ['a'], body: 'a = a + vec4f(1.0);' });
   const cpu = (i: number, s: Record<string, Float32Array>): void => {
-    for (let c = 0; c < 4; c++) (s.a as Float32Array)[4 * i + c] += 1;
+    const a = s.a as Float32Array;
+    for (let c = 0; c < 4; c++) a[4 * i + c] = (a[4 * i + c] as number) + 1;
   };
   it('takes compute where it exists, half floats without float32 targets, the CPU without either', () => {
     expect(createElementwiseRunner(new NullDevice(), kernel, { count: 10 }).mode).toBe('compute');

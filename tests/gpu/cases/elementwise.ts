@@ -15,7 +15,7 @@ const STEPS = 120;
  */
 const TOLERANCE = 1e-4;
 
-async function simulate(device: Device, mode: ElementwiseMode): Promise<{ state: StateArrays; runner: ReturnType<typeof createElementwiseRunner> }> {
+async function simulate(device: Device, mode: ElementwiseMode | 'auto'): Promise<{ state: StateArrays; runner: ReturnType<typeof createElementwiseRunner> }> {
   const runner = createElementwiseRunner(device, integrator, { count: COUNT, mode, cpu: integratorCpu });
   const init = initialState(COUNT);
   runner.write('pos', init.pos);
