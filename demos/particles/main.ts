@@ -1,0 +1,150 @@
+// 100,000 particles (?count=…) updated on the GPU and drawn with one draw per frame. The path is
+// chosen by capability (?path=compute|pingpong|cpu forces one, ?backend=webgl2 forces the
+// fallback); every option has a control; the graph shows frame time.
+import { Pane } from 'tweakpane';
+import { createDevice, createParticleSystem, orbitCamera, DEFAULT_OPTIONS, type BackendRequest, type ParticleOptionsInput, type ParticleSystem } from '../../src/index.js';
+
+const url = new URLSearchParams(location.search);
+const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+const info = document.getElementById('info') as HTMLElement;
+const resize = (): void => {
+  canvas.width = Math.max(1, Math.floor(canvas.clientWidth * devicePixelRatio));
+  canvas.height = Math.max(1, Math.floor(canvas.clientHeight * devicePixelRatio));
+};
+resize();
+
+const device = await createDevice({ backend: (url.get('backend') ?? 'auto') as BackendRequest, canvas });
+const surface = device.surface!;
+
+const settings = {
+  count: Number(url.get('count') ?? 100_000),
+  path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
+  drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled',
+  shape: DEFAULT_OPTIONS.emitter.shape as string,
+  radius: DEFAULT_OPTIONS.emitter.radius,
+  angle: DEFAULT_OPTIONS.emitter.angle,
+  spread: DEFAULT_OPTIONS.spread,
+  speedMin: DEFAULT_OPTIONS.speedMin,
+  speedMax: DEFAULT_OPTIONS.speedMax,
+  lifeMin: DEFAULT_OPTIONS.lifeMin,
+  lifeMax: DEFAULT_OPTIONS.lifeMax,
+  gravity: DEFAULT_OPTIONS.gravity[1],
+  drag: DEFAULT_OPTIONS.drag,
+  attractors: 0,
+  attractorStrength: 8,
+  turbulence: 0,
+  frequency: 1,
+  size: DEFAULT_OPTIONS.size,
+  sizeEnd: DEFAULT_OPTIONS.sizeOverLife[1],
+  blending: DEFAULT_OPTIONS.blending as string,
+  color0: { r: 255, g: 217, b: 102, a: 1 },
+  color1: { r: 255, g: 115, b: 26, a: 0.9 },
+  color2: { r: 153, g: 31, b: 13, a: 0.6 },
+  color3: { r: 51, g: 13, b: 8, a: 0 },
+  orbit: true,
+  frameMs: 0,
+};
+
+function colors(): ParticleOptionsInput['colors'] {
+  const c = (v: { r: number; g: number; b: number; a: number }): [number, number, number, number] => [v.r / 255, v.g / 255, v.b / 255, v.a];
+  return [c(settings.color0), c(settings.color1), c(settings.color2), c(settings.color3)];
+}
+
+function options(): ParticleOptionsInput {
+  return {
+    count: settings.count,
+    path: settings.path,
+    drawMode: settings.drawMode,
+    emitter: { shape: settings.shape as 'box', radius: settings.radius, angle: settings.angle, position: [0, 0, 0] },
+    spread: settings.spread,
+    speedMin: Math.min(settings.speedMin, settings.speedMax),
+    speedMax: settings.speedMax,
+    lifeMin: Math.min(settings.lifeMin, settings.lifeMax),
+    lifeMax: settings.lifeMax,
+    gravity: [0, settings.gravity, 0],
+    drag: settings.drag,
+    attractors: Array.from({ length: settings.attractors }, (_, i) => ({
+      position: [3 * Math.cos((i / Math.max(1, settings.attractors)) * Math.PI * 2), 1, 3 * Math.sin((i / Math.max(1, settings.attractors)) * Math.PI * 2)] as [number, number, number],
+      strength: settings.attractorStrength,
+    })),
+    turbulence: { strength: settings.turbulence, frequency: settings.frequency },
+    colors: colors(),
+    size: settings.size,
+    sizeOverLife: [1, settings.sizeEnd],
+    blending: settings.blending as 'additive',
+  };
+}
+
+let ps: ParticleSystem = await createParticleSystem(device, options());
+let structure = JSON.stringify([settings.count, settings.path, settings.drawMode, settings.shape, settings.attractors, settings.turbulence !== 0]);
+
+async function rebuild(): Promise<void> {
+  const next = JSON.stringify([settings.count, settings.path, settings.drawMode, settings.shape, settings.attractors, settings.turbulence !== 0]);
+  try {
+    if (next !== structure) {
+      const old = ps;
+      ps = await createParticleSystem(device, options());
+      old.destroy();
+      structure = next;
+    } else ps.setOptions(options());
+  } catch (e) {
+    info.textContent = `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+const pane = new Pane({ title: 'particles' });
+const sim = pane.addFolder({ title: 'system' });
+sim.addBinding(settings, 'count', { options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000 } });
+sim.addBinding(settings, 'path', { options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' } });
+sim.addBinding(settings, 'drawMode', { options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' } });
+const emitter = pane.addFolder({ title: 'emitter' });
+emitter.addBinding(settings, 'shape', { options: { box: 'box', point: 'point', sphere: 'sphere', cone: 'cone' } });
+emitter.addBinding(settings, 'radius', { min: 0, max: 2 });
+emitter.addBinding(settings, 'angle', { min: 0, max: 1.5 });
+emitter.addBinding(settings, 'spread', { min: 0, max: 3 });
+emitter.addBinding(settings, 'speedMin', { min: 0, max: 10 });
+emitter.addBinding(settings, 'speedMax', { min: 0, max: 10 });
+emitter.addBinding(settings, 'lifeMin', { min: 0.1, max: 6 });
+emitter.addBinding(settings, 'lifeMax', { min: 0.1, max: 6 });
+const forces = pane.addFolder({ title: 'forces' });
+forces.addBinding(settings, 'gravity', { min: -20, max: 5 });
+forces.addBinding(settings, 'drag', { min: 0, max: 3 });
+forces.addBinding(settings, 'attractors', { min: 0, max: 8, step: 1 });
+forces.addBinding(settings, 'attractorStrength', { min: -20, max: 40 });
+forces.addBinding(settings, 'turbulence', { min: 0, max: 20 });
+forces.addBinding(settings, 'frequency', { min: 0.1, max: 4 });
+const look = pane.addFolder({ title: 'look' });
+look.addBinding(settings, 'size', { min: 0.01, max: 0.5 });
+look.addBinding(settings, 'sizeEnd', { min: 0, max: 2 });
+look.addBinding(settings, 'blending', { options: { additive: 'additive', alpha: 'alpha' } });
+for (const key of ['color0', 'color1', 'color2', 'color3'] as const) look.addBinding(settings, key, { color: { type: 'float' }, picker: 'inline' });
+pane.addBinding(settings, 'orbit');
+pane.addBinding(settings, 'frameMs', { readonly: true, view: 'graph', min: 0, max: 100, label: 'frame ms' });
+pane.on('change', (ev) => {
+  if ((ev as { target?: { key?: string } }).target?.key !== 'frameMs') void rebuild();
+});
+
+let last = performance.now();
+let frames = 0;
+let yaw = 0;
+async function frame(): Promise<void> {
+  await device.beginFrame();
+  const now = performance.now();
+  const dt = Math.min(0.05, (now - last) / 1000);
+  settings.frameMs = now - last;
+  last = now;
+  if (settings.orbit) yaw += dt * 0.2;
+  if (canvas.width !== Math.floor(canvas.clientWidth * devicePixelRatio)) resize();
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height, yaw });
+  const encoder = device.createCommandEncoder({ label: 'frame' });
+  ps.update(encoder, dt);
+  const pass = encoder.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }] });
+  ps.draw(pass, camera);
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  frames++;
+  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} · ${ps.count.toLocaleString()} particles · ${settings.frameMs.toFixed(1)} ms`;
+  (window as unknown as { __frames: number }).__frames = frames;
+  requestAnimationFrame(() => void frame());
+}
+void frame();

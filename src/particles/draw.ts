@@ -1,0 +1,134 @@
+/**
+ * Draw pipelines for particles: camera-facing quads generated in the vertex shader, no per-particle
+ * CPU work. Two draw modes give the same pixels:
+ *
+ * - `instanced`: `draw(6, count)`; the particle is the instance, the corner the vertex;
+ * - `pulled`: `draw(6 * count)`; each vertex fetches particle `vertex_index / 6`.
+ *
+ * Where the state is in buffers (compute path, and the CPU path on WebGPU), instanced mode reads it
+ * as instance-rate vertex attributes straight from the buffers the update wrote, and pulled mode
+ * reads them as read-only storage. Where the state is in textures (ping-pong, and the CPU path on
+ * WebGL2), both modes `texelFetch` it by index.
+ */
+import type { Device } from '../rhi/core/device.js';
+import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { BlendState } from '../rhi/core/descriptors.js';
+import type { TextureFormat } from '../rhi/core/formats.js';
+import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
+import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
+import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
+import type { DrawMode } from './options.js';
+
+export type StateKind = 'buffers' | 'textures';
+
+const VS_ATTRIBUTES = /* wgsl */ `
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> VertexOut {
+  return shade(p, v, vertex);
+}
+`;
+
+const VS_STORAGE_PULLED = /* wgsl */ `
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32) -> VertexOut {
+  let particle = vertex / 6u;
+  return shade(positions[particle], velocities[particle], vertex - particle * 6u);
+}
+`;
+
+const VS_TEXTURE = (pulled: boolean): string => /* wgsl */ `
+@group(0) @binding(1) var positionState: texture_2d<f32>;
+@group(0) @binding(2) var velocityState: texture_2d<f32>;
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  let particle = ${pulled ? 'vertex / 6u' : 'instance'};
+  let cornerIndex = ${pulled ? 'vertex - particle * 6u' : 'vertex'};
+  let texel = vec2i(i32(particle % ps.width), i32(particle / ps.width));
+  return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex);
+}
+`;
+
+export function blendFor(mode: 'additive' | 'alpha'): BlendState {
+  return mode === 'additive'
+    ? { color: { srcFactor: 'src-alpha', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } }
+    : { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } };
+}
+
+export interface DrawPipelineKey {
+  state: StateKind;
+  mode: DrawMode;
+  format: TextureFormat;
+  sampleCount: number;
+  blending: 'additive' | 'alpha';
+}
+
+export function createDrawPipeline(device: Device, key: DrawPipelineKey): RenderPipeline {
+  const label = `particles draw (${key.state}, ${key.mode})`;
+  const targets = [{ format: key.format, blend: blendFor(key.blending) }];
+  const multisample = { count: key.sampleCount };
+  if (device.caps.shaderLanguage === 'glsl') {
+    const header = key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
+    return device.createRenderPipeline({
+      label,
+      vertex: { module: device.createShaderModule({ label: 'draw.vert.glsl', code: header + drawVertGlsl, stage: 'vertex' }) },
+      fragment: { module: device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' }), targets },
+      multisample,
+      bindings: [
+        { binding: 0, type: 'uniform', name: 'DrawParams' },
+        { binding: 1, type: 'texture', name: 'positionState' },
+        { binding: 2, type: 'texture', name: 'velocityState' },
+      ],
+    });
+  }
+  const vertex = key.state === 'textures' ? VS_TEXTURE(key.mode === 'pulled') : key.mode === 'pulled' ? VS_STORAGE_PULLED : VS_ATTRIBUTES;
+  const module = device.createShaderModule({ label: `draw.wgsl (${key.state}, ${key.mode})`, code: drawWgsl + vertex });
+  const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
+  return device.createRenderPipeline({
+    label,
+    vertex: {
+      module,
+      entryPoint: 'vs',
+      buffers: instanceAttributes
+        ? [
+            { arrayStride: 16, stepMode: 'instance', attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 0 }] },
+            { arrayStride: 16, stepMode: 'instance', attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 1 }] },
+          ]
+        : [],
+    },
+    fragment: { module, entryPoint: 'fs', targets },
+    multisample,
+    bindings: key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
+  });
+}
+
+/** Bytes of the DrawParams uniform (rounded to the 256-byte offset alignment for the ring). */
+export const DRAW_PARAMS_SLOT = 256;
+
+export interface Camera {
+  /** Column-major 4×4 (wgpu-matrix `mat4`). */
+  view: ArrayLike<number>;
+  projection: ArrayLike<number>;
+}
+
+export function packDrawParams(
+  camera: Camera,
+  colors: ReadonlyArray<readonly number[]>,
+  stops: readonly number[],
+  sizes: readonly [number, number, number],
+  width: number,
+  count: number,
+): ArrayBuffer {
+  const bytes = new ArrayBuffer(240);
+  const f = new Float32Array(bytes);
+  f.set(Array.from(camera.view).slice(0, 16), 0);
+  f.set(Array.from(camera.projection).slice(0, 16), 16);
+  colors.forEach((c, i) => f.set(c, 32 + 4 * i));
+  f.set(stops, 48);
+  f.set([...sizes, 0], 52);
+  const u = new Uint32Array(bytes);
+  u[56] = width;
+  u[57] = count;
+  return bytes;
+}

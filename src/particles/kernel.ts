@@ -1,0 +1,146 @@
+/**
+ * The particle update as one element-wise kernel (src/compute/kernel.ts): written once, it runs as
+ * a WebGPU compute pass, as a WebGPU or WebGL2 fragment ping-pong, and (through the TypeScript
+ * reference) on the CPU. Respawn is branch-free: both outcomes are computed and `select`ed.
+ */
+import { defineKernel, type Kernel } from '../compute/kernel.js';
+import type { UniformType, UniformValue } from '../compute/layout.js';
+import type { ParticleOptions } from './options.js';
+
+const HELPERS = `
+u32 pcg(u32 v) {
+  u32 s = v * 747796405u + 2891336453u;
+  u32 w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
+  return (w >> 22u) ^ w;
+}
+f32 rand(u32 key) {
+  return f32(pcg(key)) / 4294967296.0;
+}
+vec3f attract(vec3f p, vec4f a) {
+  vec3f d = a.xyz - p;
+  f32 r2 = dot(d, d) + 0.01;
+  return d * (a.w / (r2 * sqrt(r2)));
+}
+vec3f curlNoise(vec3f q, f32 t) {
+  f32 dAzdy = cos(q.x + cos(q.y + t)) * -sin(q.y + t);
+  f32 dAydz = cos(q.z + cos(q.x + t));
+  f32 dAxdz = cos(q.y + cos(q.z + t)) * -sin(q.z + t);
+  f32 dAzdx = cos(q.x + cos(q.y + t));
+  f32 dAydx = cos(q.z + cos(q.x + t)) * -sin(q.x + t);
+  f32 dAxdy = cos(q.y + cos(q.z + t));
+  return vec3f(dAzdy - dAydz, dAxdz - dAzdx, dAydx - dAxdy);
+}
+`;
+
+function spawnPosition(shape: ParticleOptions['emitter']['shape']): string {
+  switch (shape) {
+    case 'box':
+      return 'vec3f spawnPos = params.emitterPosition + params.radius * (2.0 * vec3f(r0, r1, r2) - 1.0);';
+    case 'point':
+      return 'vec3f spawnPos = params.emitterPosition;';
+    case 'sphere':
+      return `f32 sphereCos = 2.0 * r0 - 1.0;
+    f32 sphereSin = sqrt(max(0.0, 1.0 - sphereCos * sphereCos));
+    f32 spherePhi = 6.2831855 * r1;
+    f32 sphereDist = params.radius * pow(r2, 0.33333334);
+    vec3f spawnPos = params.emitterPosition + sphereDist * vec3f(sphereSin * cos(spherePhi), sphereCos, sphereSin * sin(spherePhi));`;
+    case 'cone':
+      return 'vec3f spawnPos = params.emitterPosition;';
+  }
+}
+
+function spawnVelocity(shape: ParticleOptions['emitter']['shape']): string {
+  if (shape === 'cone') {
+    return `f32 coneCos = 1.0 - r3 * (1.0 - params.coneCos);
+    f32 coneSin = sqrt(max(0.0, 1.0 - coneCos * coneCos));
+    f32 conePhi = 6.2831855 * r5;
+    vec3f spawnVel = speed * vec3f(coneSin * cos(conePhi), coneCos, coneSin * sin(conePhi));`;
+  }
+  return 'vec3f spawnVel = vec3f(params.spread * (2.0 * r3 - 1.0), speed, params.spread * (2.0 * r5 - 1.0));';
+}
+
+/** The structure of the options that changes the kernel's code (everything else is a uniform). */
+export function kernelKey(o: ParticleOptions): string {
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}`;
+}
+
+export function particleKernel(o: ParticleOptions): Kernel {
+  const attractors = o.attractors.length;
+  const turbulence = o.turbulence.strength !== 0;
+  const uniforms: Array<[string, UniformType]> = [
+    ['seed', 'u32'],
+    ['stepIndex', 'u32'],
+    ['dt', 'f32'],
+    ['drag', 'f32'],
+    ['gravity', 'vec3f'],
+    ['floorY', 'f32'],
+    ['emitterPosition', 'vec3f'],
+    ['radius', 'f32'],
+    ['spread', 'f32'],
+    ['speedMin', 'f32'],
+    ['speedMax', 'f32'],
+    ['lifeMin', 'f32'],
+    ['lifeMax', 'f32'],
+    ['coneCos', 'f32'],
+    ['time', 'f32'],
+    ['turbulence', 'f32'],
+    ['frequency', 'f32'],
+  ];
+  for (let a = 0; a < attractors; a++) uniforms.push([`attractor${a}`, 'vec4f']);
+  const forces: string[] = [];
+  if (attractors > 0 || turbulence) {
+    forces.push('vec3f acc = vec3f(0.0);');
+    for (let a = 0; a < attractors; a++) forces.push(`acc = acc + attract(position.xyz, params.attractor${a});`);
+    if (turbulence) forces.push('acc = acc + params.turbulence * params.frequency * curlNoise(position.xyz * params.frequency, params.time);');
+    forces.push('v = v + acc * params.dt;');
+  }
+  const body = `
+    u32 pbase = pcg(params.seed ^ pcg(params.stepIndex));
+    u32 key = pbase + index * 8u;
+    f32 r0 = rand(key);
+    f32 r1 = rand(key + 1u);
+    f32 r2 = rand(key + 2u);
+    f32 r3 = rand(key + 3u);
+    f32 r4 = rand(key + 4u);
+    f32 r5 = rand(key + 5u);
+    f32 r6 = rand(key + 6u);
+    ${spawnPosition(o.emitter.shape)}
+    f32 speed = params.speedMin + r4 * (params.speedMax - params.speedMin);
+    ${spawnVelocity(o.emitter.shape)}
+    f32 spawnLife = params.lifeMin + r6 * (params.lifeMax - params.lifeMin);
+    vec3f v = velocity.xyz + params.gravity * params.dt;
+    ${forces.join('\n    ')}
+    v = v * max(0.0, 1.0 - params.drag * params.dt);
+    vec3f x = position.xyz + v * params.dt;
+    f32 age = position.w + params.dt;
+    bool dead = age >= velocity.w || x.y < params.floorY;
+    position = select(vec4f(x, age), vec4f(spawnPos, 0.0), dead);
+    velocity = select(vec4f(v, velocity.w), vec4f(spawnVel, spawnLife), dead);
+  `;
+  return defineKernel({ label: 'particles', attributes: ['position', 'velocity'], uniforms, helpers: HELPERS, body, workgroupSize: 64 });
+}
+
+/** The uniform values of step `stepIndex` (n ≥ 1). */
+export function kernelParams(o: ParticleOptions, stepIndex: number, dt: number, time: number): Record<string, UniformValue> {
+  const values: Record<string, UniformValue> = {
+    seed: o.seed,
+    stepIndex,
+    dt,
+    drag: o.drag,
+    gravity: o.gravity,
+    floorY: o.floorY,
+    emitterPosition: o.emitter.position,
+    radius: o.emitter.radius,
+    spread: o.spread,
+    speedMin: o.speedMin,
+    speedMax: o.speedMax,
+    lifeMin: o.lifeMin,
+    lifeMax: o.lifeMax,
+    coneCos: Math.cos(o.emitter.angle),
+    time,
+    turbulence: o.turbulence.strength,
+    frequency: o.turbulence.frequency,
+  };
+  o.attractors.forEach((a, i) => (values[`attractor${i}`] = [...a.position, a.strength]));
+  return values;
+}

@@ -1,0 +1,153 @@
+/** Options of a particle system, their defaults (the canonical rule of docs/particles.md) and checks. */
+import { ValidationError } from '../rhi/core/errors.js';
+
+export type Vec3 = readonly [number, number, number];
+export type Vec4 = readonly [number, number, number, number];
+export type ParticlePath = 'compute' | 'pingpong' | 'cpu';
+export type DrawMode = 'instanced' | 'pulled';
+
+export interface EmitterOptions {
+  /** `box` (the canonical jitter: a cube of half-size `radius`), `point`, `sphere` (a ball of `radius`), `cone` (from a point, around +y). */
+  shape: 'box' | 'point' | 'sphere' | 'cone';
+  position: Vec3;
+  radius: number;
+  /** Cone half-angle in radians. */
+  angle: number;
+}
+
+export interface Attractor {
+  position: Vec3;
+  /** Positive pulls, negative pushes; acceleration = strength · d / (|d|² + 0.01)^1.5. */
+  strength: number;
+}
+
+export interface ParticleOptions {
+  count: number;
+  seed: number;
+  path: 'auto' | ParticlePath;
+  drawMode: 'auto' | DrawMode;
+  emitter: EmitterOptions;
+  /** Horizontal speed spread: vx, vz uniform in [-spread, spread]. */
+  spread: number;
+  speedMin: number;
+  speedMax: number;
+  lifeMin: number;
+  lifeMax: number;
+  gravity: Vec3;
+  drag: number;
+  floorY: number;
+  /** Up to 8. */
+  attractors: readonly Attractor[];
+  /** Curl-noise turbulence: acceleration = strength · curl(A)(frequency · x, time); off at strength 0. */
+  turbulence: { strength: number; frequency: number };
+  /** Colour over life: four RGBA stops at `stops` (increasing life fractions). */
+  colors: readonly [Vec4, Vec4, Vec4, Vec4];
+  colorStops: Vec4;
+  /** Particle size in world units, times `sizeOverLife[0]` at birth and `[1]` at death (linear). */
+  size: number;
+  sizeOverLife: readonly [number, number];
+  blending: 'additive' | 'alpha';
+}
+
+export const MAX_ATTRACTORS = 8;
+
+export const DEFAULT_OPTIONS: ParticleOptions = {
+  count: 100_000,
+  seed: 1,
+  path: 'auto',
+  drawMode: 'auto',
+  emitter: { shape: 'box', position: [0, 0, 0], radius: 0.1, angle: 0.3 },
+  spread: 0.5,
+  speedMin: 2,
+  speedMax: 4,
+  lifeMin: 1.5,
+  lifeMax: 3,
+  gravity: [0, -9.8, 0],
+  drag: 0.1,
+  floorY: -10,
+  attractors: [],
+  turbulence: { strength: 0, frequency: 1 },
+  colors: [
+    [1, 0.85, 0.4, 1],
+    [1, 0.45, 0.1, 0.9],
+    [0.6, 0.12, 0.05, 0.6],
+    [0.2, 0.05, 0.03, 0],
+  ],
+  colorStops: [0, 0.25, 0.6, 1],
+  size: 0.06,
+  sizeOverLife: [1, 0.4],
+  blending: 'additive',
+};
+
+export type ParticleOptionsInput = Partial<Omit<ParticleOptions, 'emitter' | 'turbulence'>> & {
+  emitter?: Partial<EmitterOptions>;
+  turbulence?: Partial<ParticleOptions['turbulence']>;
+};
+
+/** A bad option: `option` names it (dotted path), `value` holds it. */
+export class ParticleOptionError extends ValidationError {
+  readonly option: string;
+  readonly value: unknown;
+  constructor(option: string, value: unknown, why: string) {
+    super('particle-option', `Particle option ${option} = ${formatValue(value)} ${why}`, 'particle system', { option, value });
+    this.option = option;
+    this.value = value;
+  }
+}
+
+function formatValue(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'string' ? String(v) : JSON.stringify(v);
+}
+
+function finite(option: string, v: unknown): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ParticleOptionError(option, v, 'must be a finite number');
+}
+
+function vector(option: string, v: unknown, n: number): void {
+  if (!Array.isArray(v) || v.length !== n) throw new ParticleOptionError(option, v, `must be an array of ${n} numbers`);
+  v.forEach((x, i) => finite(`${option}[${i}]`, x));
+}
+
+/** Merges over the defaults and checks every value; throws `ParticleOptionError` naming the option. */
+export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOptions {
+  const o: ParticleOptions = {
+    ...DEFAULT_OPTIONS,
+    ...input,
+    emitter: { ...DEFAULT_OPTIONS.emitter, ...input.emitter },
+    turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
+  } as ParticleOptions;
+  if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1) throw new ParticleOptionError('count', o.count, 'must be a positive integer');
+  if (typeof o.seed !== 'number' || !Number.isInteger(o.seed) || o.seed < 0 || o.seed > 0xffffffff) throw new ParticleOptionError('seed', o.seed, 'must be an integer from 0 to 2^32 - 1');
+  if (!['auto', 'compute', 'pingpong', 'cpu'].includes(o.path)) throw new ParticleOptionError('path', o.path, "must be 'auto', 'compute', 'pingpong' or 'cpu'");
+  if (!['auto', 'instanced', 'pulled'].includes(o.drawMode)) throw new ParticleOptionError('drawMode', o.drawMode, "must be 'auto', 'instanced' or 'pulled'");
+  if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape)) throw new ParticleOptionError('emitter.shape', o.emitter.shape, "must be 'box', 'point', 'sphere' or 'cone'");
+  vector('emitter.position', o.emitter.position, 3);
+  for (const key of ['radius', 'angle'] as const) {
+    finite(`emitter.${key}`, o.emitter[key]);
+    if (o.emitter[key] < 0) throw new ParticleOptionError(`emitter.${key}`, o.emitter[key], 'must not be negative');
+  }
+  for (const key of ['spread', 'speedMin', 'speedMax', 'lifeMin', 'lifeMax', 'drag', 'floorY', 'size'] as const) finite(key, o[key]);
+  if (o.lifeMin <= 0) throw new ParticleOptionError('lifeMin', o.lifeMin, 'must be positive');
+  if (o.lifeMin > o.lifeMax) throw new ParticleOptionError('lifeMin', o.lifeMin, `must not exceed lifeMax (${o.lifeMax})`);
+  if (o.speedMin > o.speedMax) throw new ParticleOptionError('speedMin', o.speedMin, `must not exceed speedMax (${o.speedMax})`);
+  if (o.drag < 0) throw new ParticleOptionError('drag', o.drag, 'must not be negative');
+  if (o.size <= 0) throw new ParticleOptionError('size', o.size, 'must be positive');
+  vector('gravity', o.gravity, 3);
+  vector('sizeOverLife', o.sizeOverLife, 2);
+  vector('colorStops', o.colorStops, 4);
+  if (!Array.isArray(o.colors) || o.colors.length !== 4) throw new ParticleOptionError('colors', o.colors, 'must be four RGBA stops');
+  o.colors.forEach((c, i) => vector(`colors[${i}]`, c, 4));
+  for (let i = 1; i < 4; i++) {
+    if ((o.colorStops[i] as number) < (o.colorStops[i - 1] as number)) throw new ParticleOptionError('colorStops', o.colorStops, 'must be increasing');
+  }
+  if (!Array.isArray(o.attractors)) throw new ParticleOptionError('attractors', o.attractors, 'must be an array');
+  if (o.attractors.length > MAX_ATTRACTORS) throw new ParticleOptionError('attractors', `${o.attractors.length} attractors`, `exceeds the maximum of ${MAX_ATTRACTORS}`);
+  o.attractors.forEach((a, i) => {
+    vector(`attractors[${i}].position`, a.position, 3);
+    finite(`attractors[${i}].strength`, a.strength);
+  });
+  finite('turbulence.strength', o.turbulence.strength);
+  finite('turbulence.frequency', o.turbulence.frequency);
+  if (!['additive', 'alpha'].includes(o.blending)) throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
+  return o;
+}

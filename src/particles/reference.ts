@@ -1,0 +1,153 @@
+/**
+ * The canonical update rule in TypeScript, emulating float32 (every operation rounded with
+ * Math.fround, u32 arithmetic wrapping): the oracle the GPU paths are checked against, and the
+ * update of the CPU path. See docs/particles.md for the rule itself.
+ */
+import type { ParticleOptions } from './options.js';
+
+const f = Math.fround;
+
+/** PCG hash over u32 (wrapping). */
+export function pcg(v: number): number {
+  const s = (Math.imul(v >>> 0, 747796405) + 2891336453) >>> 0;
+  const w = Math.imul(((s >>> ((s >>> 28) + 4)) ^ s) >>> 0, 277803737) >>> 0;
+  return ((w >>> 22) ^ w) >>> 0;
+}
+
+/** `f32(pcg(k)) / 2^32`, in [0, 1]. */
+export function rand(k: number): number {
+  return f(f(pcg(k >>> 0)) / 4294967296);
+}
+
+/** The base of particle randoms at step n: `pcg(seed ^ pcg(n))`. */
+export function stepBase(seed: number, n: number): number {
+  return pcg((seed ^ pcg(n)) >>> 0);
+}
+
+/** Writes spawn(i, n) into pos/vel at 4i; returns r7 (used for the initial age at step 0). */
+export function spawn(o: ParticleOptions, base: number, i: number, pos: Float32Array, vel: Float32Array): number {
+  const k = (base + Math.imul(i, 8)) >>> 0;
+  const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0)) as [number, number, number, number, number, number, number, number];
+  const e = o.emitter;
+  const [ex, ey, ez] = e.position.map(f) as [number, number, number];
+  const radius = f(e.radius);
+  let px = ex;
+  let py = ey;
+  let pz = ez;
+  if (e.shape === 'box') {
+    px = f(ex + f(radius * f(f(2 * r[0]) - 1)));
+    py = f(ey + f(radius * f(f(2 * r[1]) - 1)));
+    pz = f(ez + f(radius * f(f(2 * r[2]) - 1)));
+  } else if (e.shape === 'sphere') {
+    const cosT = f(f(2 * r[0]) - 1);
+    const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
+    const phi = f(f(6.2831855 * r[1]));
+    const dist = f(radius * f(Math.cbrt(r[2])));
+    px = f(ex + f(dist * f(sinT * f(Math.cos(phi)))));
+    py = f(ey + f(dist * cosT));
+    pz = f(ez + f(dist * f(sinT * f(Math.sin(phi)))));
+  }
+  const speed = f(f(o.speedMin) + f(r[4] * f(f(o.speedMax) - f(o.speedMin))));
+  let vx: number;
+  let vy: number;
+  let vz: number;
+  if (e.shape === 'cone') {
+    const cosT = f(1 - f(r[3] * f(1 - f(Math.cos(e.angle)))));
+    const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
+    const phi = f(6.2831855 * r[5]);
+    vx = f(speed * f(sinT * f(Math.cos(phi))));
+    vy = f(speed * cosT);
+    vz = f(speed * f(sinT * f(Math.sin(phi))));
+  } else {
+    vx = f(f(o.spread) * f(f(2 * r[3]) - 1));
+    vy = speed;
+    vz = f(f(o.spread) * f(f(2 * r[5]) - 1));
+  }
+  const life = f(f(o.lifeMin) + f(r[6] * f(f(o.lifeMax) - f(o.lifeMin))));
+  pos.set([px, py, pz, 0], 4 * i);
+  vel.set([vx, vy, vz, life], 4 * i);
+  return r[7];
+}
+
+/** Step 0: every particle is spawn(i, 0) with age r7 · life. */
+export function createState(o: ParticleOptions): { position: Float32Array; velocity: Float32Array } {
+  const position = new Float32Array(4 * o.count);
+  const velocity = new Float32Array(4 * o.count);
+  const base = stepBase(o.seed, 0);
+  for (let i = 0; i < o.count; i++) {
+    const r7 = spawn(o, base, i, position, velocity);
+    position[4 * i + 3] = f(r7 * (velocity[4 * i + 3] as number));
+  }
+  return { position, velocity };
+}
+
+/** Curl of the potential A = (sin(fy + cos(fz + t)), sin(fz + cos(fx + t)), sin(fx + cos(fy + t))). */
+export function curl(x: number, y: number, z: number, fr: number, t: number): [number, number, number] {
+  const ax = fr * x;
+  const ay = fr * y;
+  const az = fr * z;
+  const dAz_dy = Math.cos(ax + Math.cos(ay + t)) * -Math.sin(ay + t) * fr;
+  const dAy_dz = fr * Math.cos(az + Math.cos(ax + t));
+  const dAx_dz = Math.cos(ay + Math.cos(az + t)) * -Math.sin(az + t) * fr;
+  const dAz_dx = fr * Math.cos(ax + Math.cos(ay + t));
+  const dAy_dx = Math.cos(az + Math.cos(ax + t)) * -Math.sin(ax + t) * fr;
+  const dAx_dy = fr * Math.cos(ay + Math.cos(az + t));
+  return [f(dAz_dy - dAy_dz), f(dAx_dz - dAz_dx), f(dAy_dx - dAx_dy)];
+}
+
+/** Step n ≥ 1 of particle i, in place. */
+export function stepParticle(o: ParticleOptions, n: number, dt: number, base: number, i: number, pos: Float32Array, vel: Float32Array): void {
+  const at = 4 * i;
+  dt = f(dt);
+  let x = pos[at] as number;
+  let y = pos[at + 1] as number;
+  let z = pos[at + 2] as number;
+  let vx = f((vel[at] as number) + f(f(o.gravity[0]) * dt));
+  let vy = f((vel[at + 1] as number) + f(f(o.gravity[1]) * dt));
+  let vz = f((vel[at + 2] as number) + f(f(o.gravity[2]) * dt));
+  if (o.attractors.length > 0 || o.turbulence.strength !== 0) {
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
+    for (const a of o.attractors) {
+      const dx = a.position[0] - x;
+      const dy = a.position[1] - y;
+      const dz = a.position[2] - z;
+      const r2 = dx * dx + dy * dy + dz * dz + 0.01;
+      const s = a.strength / (r2 * Math.sqrt(r2));
+      ax += dx * s;
+      ay += dy * s;
+      az += dz * s;
+    }
+    if (o.turbulence.strength !== 0) {
+      const c = curl(x, y, z, o.turbulence.frequency, n * dt);
+      ax += o.turbulence.strength * c[0];
+      ay += o.turbulence.strength * c[1];
+      az += o.turbulence.strength * c[2];
+    }
+    vx = f(vx + f(f(ax) * dt));
+    vy = f(vy + f(f(ay) * dt));
+    vz = f(vz + f(f(az) * dt));
+  }
+  const k = f(Math.max(0, f(1 - f(f(o.drag) * dt))));
+  vx = f(vx * k);
+  vy = f(vy * k);
+  vz = f(vz * k);
+  x = f(x + f(vx * dt));
+  y = f(y + f(vy * dt));
+  z = f(z + f(vz * dt));
+  const age = f((pos[at + 3] as number) + dt);
+  const life = vel[at + 3] as number;
+  if (age >= life || y < f(o.floorY)) {
+    spawn(o, base, i, pos, vel);
+    return;
+  }
+  pos.set([x, y, z, age], at);
+  vel.set([vx, vy, vz, life], at);
+}
+
+/** Advances a whole state by one step (step index n ≥ 1). */
+export function stepState(o: ParticleOptions, n: number, dt: number, state: { position: Float32Array; velocity: Float32Array }): void {
+  const base = stepBase(o.seed, n);
+  for (let i = 0; i < o.count; i++) stepParticle(o, n, dt, base, i, state.position, state.velocity);
+}

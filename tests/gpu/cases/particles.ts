@@ -1,0 +1,161 @@
+import { createParticleSystem, createState, resolveOptions, stepState, ParticleOptionError } from '../../../src/index.js';
+import { defineCases } from '../page/case.js';
+import { assert, assertEqual, assertThrows } from '../page/assert.js';
+import { coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+
+const COUNT = 10_000;
+const STEPS = 60;
+/**
+ * Tolerance per component: 1e-3 · max(1, |value|). Every path computes in float32, but a GPU may
+ * fuse a·b + c into one rounding where the reference rounds twice; over 60 steps such 1-ulp
+ * differences (≤ 6e-8 relative each) stay far below 1e-3. A particle whose death test
+ * (age ≥ life or y < floorY) flips through that rounding respawns a step early or late and
+ * differs completely; those are counted and must stay below 0.1%.
+ */
+const TOLERANCE = 1e-3;
+
+function mismatches(a: Float32Array, b: Float32Array, count: number): { diverged: number; worst: number } {
+  let diverged = 0;
+  let worst = 0;
+  for (let i = 0; i < count; i++) {
+    let bad = false;
+    for (let c = 0; c < 4; c++) {
+      const x = a[4 * i + c] as number;
+      const y = b[4 * i + c] as number;
+      const d = Math.abs(x - y) / Math.max(1, Math.abs(y));
+      if (d > TOLERANCE || Number.isNaN(x)) bad = true;
+      else worst = Math.max(worst, d);
+    }
+    if (bad) diverged++;
+  }
+  return { diverged, worst };
+}
+
+export const cases = defineCases({
+  'every path matches the TypeScript reference after 60 steps of 1/60 s (10,000 particles)': {
+    async run({ device }) {
+      const options = resolveOptions({ count: COUNT, seed: 1 });
+      const reference = createState(options);
+      for (let n = 1; n <= STEPS; n++) stepState(options, n, 1 / 60, reference);
+      for (const path of pathsOf(device)) {
+        const ps = await stepped(device, { count: COUNT, seed: 1, path }, STEPS);
+        assertEqual(ps.path, path, 'path taken');
+        const state = await ps.read();
+        const p = mismatches(state.position, reference.position, COUNT);
+        const v = mismatches(state.velocity, reference.velocity, COUNT);
+        const diverged = Math.max(p.diverged, v.diverged);
+        console.log(`${device.caps.backend}/${path}: ${diverged} of ${COUNT} particles diverged (${((100 * diverged) / COUNT).toFixed(3)}%), worst relative difference of the rest ${Math.max(p.worst, v.worst).toExponential(2)}`);
+        assert(diverged / COUNT < 0.001, `${path}: ${diverged} of ${COUNT} particles differ from the reference by more than ${TOLERANCE} (allowed < 0.1%)`);
+        const stats = await ps.stats();
+        assertEqual(stats.alive, COUNT, `${path}: alive after an update`);
+        let newborn = 0;
+        for (let i = 0; i < COUNT; i++) if (reference.position[4 * i + 3] === 0) newborn++;
+        assert(Math.abs(stats.newborn - newborn) <= Math.max(2, COUNT * 0.001), `${path}: newborn ${stats.newborn} vs reference ${newborn}`);
+        assert(newborn > 0, 'the reference respawned particles in the last step');
+        ps.destroy();
+      }
+    },
+  },
+  'both draw modes give the same image of the same state': {
+    async run({ device }) {
+      for (const path of pathsOf(device)) {
+        const a = await stepped(device, { count: 3000, path, drawMode: 'instanced', size: 0.15, spread: 2 }, 20);
+        const b = await stepped(device, { count: 3000, path, drawMode: 'pulled', size: 0.15, spread: 2 }, 20);
+        const ia = await drawImage(device, a);
+        const ib = await drawImage(device, b);
+        const d = imageDiff(ia, ib, 1);
+        assert(coverage(ia).lit > 200, `${path}: particles visible (${coverage(ia).lit} pixels lit)`);
+        assert(d.differ === 0, `${path}: instanced and pulled differ in ${d.differ} pixels (worst ${d.worst}/255)`);
+        a.destroy();
+        b.destroy();
+      }
+    },
+  },
+  'the same state drawn on WebGPU and WebGL2 agrees': {
+    cross: true,
+    async run(ctx) {
+      const gpu = await ctx.open('webgpu');
+      const gl = await ctx.open('webgl2');
+      const a = await stepped(gpu, { count: 3000, path: 'compute', size: 0.15, spread: 2 }, 30);
+      const b = await stepped(gl, { count: 3000, path: 'pingpong', size: 0.15, spread: 2 }, 30);
+      const ia = await drawImage(gpu, a);
+      const ib = await drawImage(gl, b);
+      const d = imageDiff(ia, ib, 2);
+      const lit = coverage(ia).lit;
+      console.log(`WebGPU compute vs WebGL2 ping-pong image: ${d.differ} of ${lit} lit pixels differ by more than 2/255, worst ${d.worst}/255`);
+      assert(lit > 200, 'particles visible');
+      // tolerance: identical state (bit-identical update paths) through two rasterisers; allow 1% of lit pixels to differ by more than 2/255
+      assert(d.differ <= lit * 0.01, `${d.differ} pixels differ by more than 2/255 (allowed ${Math.floor(lit * 0.01)})`);
+    },
+  },
+  'an attractor pulls particles towards it': {
+    async run({ device }) {
+      const target: [number, number, number] = [3, 1, 0];
+      const distance = (pos: Float32Array): number => {
+        let sum = 0;
+        for (let i = 0; i < pos.length / 4; i++) sum += Math.hypot((pos[4 * i] as number) - target[0], (pos[4 * i + 1] as number) - target[1], (pos[4 * i + 2] as number) - target[2]);
+        return sum / (pos.length / 4);
+      };
+      const free = await stepped(device, { count: 2000 }, 40);
+      const pulled = await stepped(device, { count: 2000, attractors: [{ position: target, strength: 60 }] }, 40);
+      const d0 = distance((await free.read()).position);
+      const d1 = distance((await pulled.read()).position);
+      assert(d1 < d0 * 0.85, `mean distance to the attractor: ${d1.toFixed(3)} with it, ${d0.toFixed(3)} without`);
+    },
+  },
+  'curl-noise turbulence and emitter shapes change the motion': {
+    async run({ device }) {
+      const spreadX = (pos: Float32Array): number => {
+        let s = 0;
+        for (let i = 0; i < pos.length / 4; i++) s += Math.abs(pos[4 * i] as number);
+        return s / (pos.length / 4);
+      };
+      const calm = spreadX((await (await stepped(device, { count: 2000, spread: 0 }, 30)).read()).position);
+      const turbulent = spreadX((await (await stepped(device, { count: 2000, spread: 0, turbulence: { strength: 8, frequency: 1.5 } }, 30)).read()).position);
+      assert(turbulent > calm * 2, `turbulence widens the plume: mean |x| ${turbulent.toFixed(3)} vs ${calm.toFixed(3)}`);
+      for (const shape of ['point', 'sphere', 'cone'] as const) {
+        const ps = await createParticleSystem(device, { count: 500, emitter: { shape, radius: 0.5, angle: 0.5 } });
+        const ps2 = await stepped(device, { count: 500, emitter: { shape, radius: 0.5, angle: 0.5 } }, 5);
+        const s = await ps2.read();
+        assert(s.position.every(Number.isFinite) && s.velocity.every(Number.isFinite), `${shape}: finite state`);
+        ps.destroy();
+        ps2.destroy();
+      }
+    },
+  },
+  'colour over life shows in pixels and size changes coverage': {
+    async run({ device }) {
+      const blue = [[0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1]] as const;
+      const red = [[1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0, 1]] as const;
+      const b = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: blue }, 10)));
+      const r = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: red }, 10)));
+      assert(b.mean[2] > 50 && b.mean[0] === 0, `blue particles: mean ${b.mean.map((x) => x.toFixed(0))}`);
+      assert(r.mean[0] > 50 && r.mean[2] === 0, `red particles: mean ${r.mean.map((x) => x.toFixed(0))}`);
+      const small = coverage(await drawImage(device, await stepped(device, { count: 1500, size: 0.03 }, 10)));
+      const big = coverage(await drawImage(device, await stepped(device, { count: 1500, size: 0.2 }, 10)));
+      assert(big.lit > small.lit * 1.5, `size 0.2 covers ${big.lit} pixels, size 0.03 covers ${small.lit}`);
+    },
+  },
+  '1,000,000 particles create, step and draw on the GPU path of each backend': {
+    async run({ device }) {
+      const t0 = performance.now();
+      const ps = await stepped(device, { count: 1_000_000, size: 0.1, spread: 2 }, 3);
+      assert(ps.path !== 'cpu', `a GPU path was taken (${ps.path})`);
+      const img = await drawImage(device, ps);
+      const stats = await ps.stats();
+      assertEqual(stats.alive, 1_000_000, 'alive');
+      // after 3 steps every particle is still near the emitter (creation spawns them all there and
+      // only staggers their ages), so the image is a small bright blob
+      assert(coverage(img).lit > 20, `particles visible (${coverage(img).lit} pixels)`);
+      console.log(`${device.caps.backend}/${ps.path}: 1M particles created, 3 steps, one draw in ${(performance.now() - t0).toFixed(0)} ms`);
+      ps.destroy();
+    },
+  },
+  'a count beyond the device limits is a typed error naming count': {
+    async run({ device }) {
+      const e = (await assertThrows(() => createParticleSystem(device, { count: 100_000_000 }), ParticleOptionError, /Particle option count = 100000000 exceeds what the/, 'count')) as ParticleOptionError;
+      assertEqual(e.option, 'count', 'option');
+      await assertThrows(() => createParticleSystem(device, { count: 10, lifeMin: 4, lifeMax: 2 }), ParticleOptionError, /lifeMin = 4 must not exceed lifeMax \(2\)/, 'lifeMin > lifeMax');
+    },
+  },
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, ParticleOptionError, pcg, rand, createState, stepState, DEFAULT_OPTIONS, createParticleSystem, NullDevice, ValidationError } from '../../src/index.js';
+
+describe('particle options', () => {
+  it.each([
+    [{ count: 0 }, 'count', 'Particle option count = 0 must be a positive integer'],
+    [{ count: -5 }, 'count', 'Particle option count = -5 must be a positive integer'],
+    [{ count: 2.5 }, 'count', 'Particle option count = 2.5 must be a positive integer'],
+    [{ lifeMin: 3, lifeMax: 1 }, 'lifeMin', 'Particle option lifeMin = 3 must not exceed lifeMax (1)'],
+    [{ drag: Number.NaN }, 'drag', 'Particle option drag = NaN must be a finite number'],
+    [{ gravity: [0, Number.NaN, 0] as [number, number, number] }, 'gravity[1]', 'Particle option gravity[1] = NaN must be a finite number'],
+    [{ emitter: { radius: Number.NaN } }, 'emitter.radius', 'Particle option emitter.radius = NaN must be a finite number'],
+    [{ colors: [[1, 1, 1, 1], [1, 1, 1, 1], [1, Number.NaN, 1, 1], [1, 1, 1, 1]] as never }, 'colors[2][1]', 'Particle option colors[2][1] = NaN must be a finite number'],
+    [{ attractors: Array.from({ length: 9 }, () => ({ position: [0, 0, 0] as [number, number, number], strength: 1 })) }, 'attractors', 'Particle option attractors = 9 attractors exceeds the maximum of 8'],
+    [{ emitter: { shape: 'torus' as never } }, 'emitter.shape', "Particle option emitter.shape = torus must be 'box', 'point', 'sphere' or 'cone'"],
+  ])('%j is rejected naming %s', (input, option, message) => {
+    try {
+      resolveOptions(input);
+      expect.unreachable('should throw');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ParticleOptionError);
+      expect(e).toBeInstanceOf(ValidationError);
+      expect((e as ParticleOptionError).option).toBe(option);
+      expect((e as Error).message).toBe(`[particle system] ${message}`);
+    }
+  });
+  it('the defaults are the canonical rule', () => {
+    const o = resolveOptions();
+    expect([o.seed, o.emitter.radius, o.spread, o.speedMin, o.speedMax, o.lifeMin, o.lifeMax, o.drag, o.floorY]).toEqual([1, 0.1, 0.5, 2, 4, 1.5, 3, 0.1, -10]);
+    expect(o.gravity).toEqual([0, -9.8, 0]);
+    expect(o.emitter.position).toEqual([0, 0, 0]);
+    expect(DEFAULT_OPTIONS.count).toBe(100_000);
+  });
+  it('a path the device lacks is a typed error', async () => {
+    const d = new NullDevice({ features: { compute: false } });
+    await expect(createParticleSystem(d, { count: 10, path: 'compute' })).rejects.toThrow(/Particle option path = compute needs caps.features.compute/);
+  });
+});
+
+describe('the canonical rule in TypeScript', () => {
+  it('pcg matches known values of the reference hash', () => {
+    // s = v * 747796405 + 2891336453; w = ((s >>> ((s >>> 28) + 4)) ^ s) * 277803737; (w >>> 22) ^ w
+    const slow = (v: number): number => {
+      const s = Number((BigInt(v) * 747796405n + 2891336453n) % 2n ** 32n);
+      const w = Number((BigInt(((s >>> ((s >>> 28) + 4)) ^ s) >>> 0) * 277803737n) % 2n ** 32n);
+      return ((w >>> 22) ^ w) >>> 0;
+    };
+    for (const v of [0, 1, 2, 12345, 0xffffffff, 0x80000000, 747796405]) expect(pcg(v)).toBe(slow(v));
+    expect(rand(0)).toBeGreaterThanOrEqual(0);
+    expect(rand(0)).toBeLessThanOrEqual(1);
+  });
+  it('creation gives every particle an age within its life, and steps respawn the dead', () => {
+    const o = resolveOptions({ count: 1000 });
+    const s = createState(o);
+    for (let i = 0; i < 1000; i++) {
+      const life = s.velocity[4 * i + 3] as number;
+      expect(life).toBeGreaterThanOrEqual(1.5);
+      expect(life).toBeLessThanOrEqual(3);
+      expect(s.position[4 * i + 3]).toBeLessThanOrEqual(life);
+    }
+    for (let n = 1; n <= 120; n++) stepState(o, n, 1 / 60, s);
+    let newborn = 0;
+    for (let i = 0; i < 1000; i++) {
+      expect(s.position[4 * i + 3]).toBeLessThan(s.velocity[4 * i + 3] as number);
+      if (s.position[4 * i + 3] === 0) newborn++;
+    }
+    expect(newborn).toBeGreaterThan(0);
+  });
+});
