@@ -21,6 +21,7 @@ import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { packUniforms, type UniformValue } from './layout.js';
 import { stateTextureSize, padToTexels, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
 import { glslReducePoints, wgslReduceCompute, wgslReducePoints, type Predicates } from './reduce.js';
@@ -211,8 +212,11 @@ export class ElementwiseRunner {
     this.#device.queue.writeTexture({ texture }, this.precision === 'f16' ? toHalfs(texels) : texels, { bytesPerRow: this.size.width * bytesPerTexel }, this.size);
   }
 
-  /** Records one step (compute dispatch or ping-pong pass) into `encoder`; the CPU mode runs it now. */
-  step(encoder: CommandEncoder, params: Readonly<Record<string, UniformValue>> = {}): void {
+  /**
+   * Records one step (compute dispatch or ping-pong pass) into `encoder`; the CPU mode runs it now.
+   * `timestampWrites` times the step's pass (ignored by the CPU mode, which has none).
+   */
+  step(encoder: CommandEncoder, params: Readonly<Record<string, UniformValue>> = {}, timestampWrites?: PassTimestampWrites): void {
     this.#assertAlive('step');
     const attrs = this.#kernel.descriptor.attributes;
     if (this.mode === 'cpu') {
@@ -223,7 +227,7 @@ export class ElementwiseRunner {
     }
     const offset = this.#params(params);
     if (this.mode === 'compute') {
-      const pass = encoder.beginComputePass({ label: `${this.label} step` });
+      const pass = encoder.beginComputePass({ label: `${this.label} step`, timestampWrites });
       pass.setPipeline(this.#computePipeline as ComputePipeline);
       pass.setUniformBuffer(0, this.#uniforms, offset, this.#kernel.uniforms.size);
       attrs.forEach((a, i) => pass.setStorageBuffer(i + 1, this.buffers[a] as Buffer, { access: 'read-write' }));
@@ -236,6 +240,7 @@ export class ElementwiseRunner {
     encoder.barrier({ from: 'render-write', to: 'fragment-read', resources: attrs.map((a) => src[a] as Texture) });
     const pass = encoder.beginRenderPass({
       label: `${this.label} step`,
+      timestampWrites,
       colorAttachments: attrs.map((a) => ({ texture: dst[a] as Texture, loadOp: 'clear' as const, clearValue: [0, 0, 0, 0] as const })),
     });
     pass.setPipeline(this.#renderPipeline as RenderPipeline);

@@ -20,6 +20,7 @@ import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { stateTextureSize } from '../compute/pack.js';
 import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
@@ -152,16 +153,17 @@ export class ParticleSystem {
 
   /**
    * Records one update of `dt` seconds into `encoder` (a compute pass, or the ping-pong pass; the
-   * CPU path updates and uploads now) followed by the barrier the draw needs.
+   * CPU path updates and uploads now) followed by the barrier the draw needs. `timestampWrites`
+   * times the update pass (the CPU path has none: it is timed on the CPU).
    */
-  update(encoder: CommandEncoder, dt: number): void {
+  update(encoder: CommandEncoder, dt: number, options: { timestampWrites?: PassTimestampWrites } = {}): void {
     this.#assertAlive('update');
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) throw new ValidationError('particles-dt', `dt ${String(dt)} must be a finite non-negative number of seconds`, 'particle system', { dt });
     this.#stepIndex++;
     this.#time += dt;
     this.#cpuDt = dt;
     this.#cpuBase = stepBase(this.#options.seed, this.#stepIndex);
-    this.#runner.step(encoder, kernelParams(this.#options, this.#stepIndex, dt, this.#time));
+    this.#runner.step(encoder, kernelParams(this.#options, this.#stepIndex, dt, this.#time), options.timestampWrites);
     if (this.path === 'compute') {
       encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: Object.values(this.#runner.buffers) });
     } else if (this.path === 'pingpong') {

@@ -1,0 +1,188 @@
+// Browser side of the benchmark: runs one scenario (a particle system on one path, draw mode and
+// count, drawn to a canvas of the given size) and returns its measurements. The Node side
+// (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
+import { createDevice, createParticleSystem, orbitCamera, type Device, type ParticleSystem, type QuerySet } from '../../src/index.js';
+
+export interface Scenario {
+  id: string;
+  path: 'compute' | 'pingpong' | 'cpu';
+  backend: 'webgpu' | 'webgl2';
+  drawMode: 'instanced' | 'pulled';
+  count: number;
+  width: number;
+  height: number;
+  warmup: number;
+  frames: number;
+  /** Stop a metric's loop after this long once at least 5 frames are in. */
+  budgetMs: number;
+  /** Skip the scenario when one warm-up frame takes longer than this. */
+  tooSlowMs: number;
+  /** Update-only steps of 0.1 s before measuring, so the fountain is in its steady state. */
+  preroll: number;
+}
+
+export interface Measured {
+  skipped?: string;
+  backend: string;
+  adapter: string;
+  e2eMs: number[];
+  rafMs: number[];
+  cpuMs: number[];
+  gpuUpdateMs: number[] | null;
+  gpuDrawMs: number[] | null;
+  gpuBytes: number;
+  heapBytes: number | null;
+  alive: number;
+}
+
+const DT = 1 / 60;
+
+function canvasOf(width: number, height: number): HTMLCanvasElement {
+  document.querySelector('canvas')?.remove();
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  canvas.style.width = `${width / devicePixelRatio}px`;
+  canvas.style.height = `${height / devicePixelRatio}px`;
+  document.body.append(canvas);
+  return canvas;
+}
+
+async function run(s: Scenario): Promise<Measured> {
+  const canvas = canvasOf(s.width, s.height);
+  let device: Device;
+  try {
+    device = await createDevice({ backend: s.backend, canvas });
+  } catch (e) {
+    return skipped(`${s.backend} unavailable: ${(e as Error).message}`);
+  }
+  const adapter = `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
+  let ps: ParticleSystem;
+  try {
+    ps = await createParticleSystem(device, { count: s.count, path: s.path, drawMode: s.drawMode });
+  } catch (e) {
+    device.destroy();
+    return skipped(`${(e as Error).name}: ${(e as Error).message}`);
+  }
+  const surface = device.surface!;
+  const camera = orbitCamera({ aspect: s.width / s.height });
+  const timing = device.caps.features.timestampQuery;
+  const querySet: QuerySet | null = timing ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 4 }) : null;
+  const hasUpdatePass = ps.path !== 'cpu';
+
+  /** Records and submits one frame; returns the CPU time spent inside Ignis. */
+  const frame = (withTimestamps: boolean): number => {
+    const c0 = performance.now();
+    const encoder = device.createCommandEncoder({ label: 'bench frame' });
+    const ts = withTimestamps && querySet;
+    ps.update(encoder, DT, ts && hasUpdatePass ? { timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+    const pass = encoder.beginRenderPass({
+      label: 'bench draw',
+      colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      timestampWrites: ts ? { querySet, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 } : undefined,
+    });
+    ps.draw(pass, camera);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    return performance.now() - c0;
+  };
+
+  // pre-roll: creation puts every particle at the emitter; a few seconds of simulated time spread
+  // them into the steady-state fountain the frames then measure (and the screenshot shows)
+  for (let i = 0; i < s.preroll; i += 10) {
+    const encoder = device.createCommandEncoder({ label: 'bench preroll' });
+    for (let k = i; k < Math.min(s.preroll, i + 10); k++) ps.update(encoder, 0.1);
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+  }
+
+  // warm-up, with the too-slow check
+  for (let i = 0; i < s.warmup; i++) {
+    const t0 = performance.now();
+    frame(false);
+    await device.queue.onSubmittedWorkDone();
+    const took = performance.now() - t0;
+    if (took > s.tooSlowMs) {
+      ps.destroy();
+      device.destroy();
+      return { ...skipped(`too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${(s.tooSlowMs / 1000).toFixed(1)} s)`), backend: s.backend, adapter };
+    }
+  }
+
+  // end-to-end: submit → GPU done, one frame at a time; CPU time inside Ignis; GPU pass times
+  const e2eMs: number[] = [];
+  const cpuMs: number[] = [];
+  const gpuUpdateMs: number[] = [];
+  const gpuDrawMs: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < s.frames && (i < 5 || performance.now() - start < s.budgetMs); i++) {
+    const t0 = performance.now();
+    cpuMs.push(frame(true));
+    await device.queue.onSubmittedWorkDone();
+    e2eMs.push(performance.now() - t0);
+    if (querySet) {
+      const t = await querySet.readTimestamps();
+      const update = ((t[1] as number) - (t[0] as number)) / 1e6;
+      const draw = ((t[3] as number) - (t[2] as number)) / 1e6;
+      if (hasUpdatePass && Number.isFinite(update) && update >= 0) gpuUpdateMs.push(update);
+      if (Number.isFinite(draw) && draw >= 0) gpuDrawMs.push(draw);
+    }
+  }
+
+  // steady state: intervals between requestAnimationFrame callbacks of a loop that, like an app,
+  // waits in device.beginFrame() when maxFramesInFlight (2) frames are still on the GPU
+  const rafMs: number[] = await new Promise((resolve) => {
+    const intervals: number[] = [];
+    let last = -1;
+    const rafStart = performance.now();
+    const tick = async (now: number): Promise<void> => {
+      if (last >= 0) intervals.push(now - last);
+      last = now;
+      if (intervals.length >= s.frames || (intervals.length >= 5 && performance.now() - rafStart > s.budgetMs)) {
+        resolve(intervals);
+        return;
+      }
+      await device.beginFrame();
+      frame(false);
+      requestAnimationFrame((t) => void tick(t));
+    };
+    requestAnimationFrame((t) => void tick(t));
+  });
+  await device.queue.onSubmittedWorkDone();
+
+  const stats = await ps.stats();
+  // leave one finished frame on the canvas for the screenshot
+  frame(false);
+  await device.queue.onSubmittedWorkDone();
+  const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  const out: Measured = {
+    backend: device.caps.backend,
+    adapter,
+    e2eMs,
+    rafMs,
+    cpuMs,
+    gpuUpdateMs: timing && hasUpdatePass && gpuUpdateMs.length > 0 ? gpuUpdateMs : null,
+    gpuDrawMs: timing && gpuDrawMs.length > 0 ? gpuDrawMs : null,
+    gpuBytes: device.stats().total.bytes,
+    heapBytes: memory ? memory.usedJSHeapSize : null,
+    alive: stats.alive,
+  };
+  (window as unknown as { __cleanup: () => void }).__cleanup = () => {
+    querySet?.destroy();
+    ps.destroy();
+    device.destroy();
+  };
+  return out;
+}
+
+function skipped(reason: string): Measured {
+  return { skipped: reason, backend: '', adapter: '', e2eMs: [], rafMs: [], cpuMs: [], gpuUpdateMs: null, gpuDrawMs: null, gpuBytes: 0, heapBytes: null, alive: 0 };
+}
+
+function cleanup(): void {
+  (window as unknown as { __cleanup?: () => void }).__cleanup?.();
+  (window as unknown as { __cleanup?: () => void }).__cleanup = undefined;
+}
+
+(window as unknown as { __bench: unknown }).__bench = { run, cleanup };
+(window as unknown as { __benchReady: boolean }).__benchReady = true;

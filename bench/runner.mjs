@@ -1,0 +1,308 @@
+// Node side of the benchmark: builds scenarios from options, runs them interleaved (A B C A B C …)
+// in headless Chromium, aggregates medians and percentiles, and writes JSON, a markdown table, an
+// SVG chart and screenshots. Shared by `npm run bench`, `npm start` and the smoke test.
+import { execSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import { chartSvg } from './chart.mjs';
+
+export const DEFAULT_BACKEND = { compute: 'webgpu', pingpong: 'webgl2', cpu: 'webgpu' };
+
+export const DEFAULTS = {
+  counts: [10_000, 100_000, 1_000_000],
+  paths: ['compute', 'pingpong', 'cpu'],
+  draw: ['instanced', 'pulled'],
+  size: [1280, 720],
+  repeat: 2,
+  frames: 30,
+  warmup: 5,
+  budgetMs: 6000,
+  tooSlowMs: 3000,
+  preroll: 30,
+  out: 'bench/results',
+  compare: null,
+  check: false,
+  threshold: 0.15,
+  gpu: false,
+  quiet: false,
+};
+
+const USAGE = `npm run bench -- [options]
+  --counts 10000,100000,1000000   particle counts
+  --paths compute,pingpong,cpu    paths; path@backend picks the backend (defaults: compute@webgpu, pingpong@webgl2, cpu@webgpu)
+  --draw instanced,pulled         draw modes
+  --size 1280x720                 canvas size in pixels
+  --repeat 2                      interleaved repeats of every scenario
+  --frames 30 --warmup 5          measured frames (per metric) and warm-up frames
+  --budget-ms 6000                stop a metric after this long once 5 frames are in
+  --too-slow-ms 3000              skip a scenario whose warm-up frame takes longer
+  --preroll 30                    update-only steps of 0.1 s before measuring (reach the steady state)
+  --out bench/results             where results go
+  --compare <file.json>           print each row's ratio to a saved run
+  --check                         with --compare: exit 1 when a row is slower by more than --threshold
+  --threshold 0.15                allowed slowdown for --check
+  --gpu                           use a hardware adapter instead of SwiftShader`;
+
+export function parseArgs(argv) {
+  const o = structuredClone(DEFAULTS);
+  const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value\n\n${USAGE}`);
+      return v;
+    };
+    switch (a) {
+      case '--counts': o.counts = list(next()).map((c) => Number(c.replace(/_/g, ''))); break;
+      case '--paths': o.paths = list(next()); break;
+      case '--draw': o.draw = list(next()); break;
+      case '--size': o.size = next().split('x').map(Number); break;
+      case '--repeat': o.repeat = Number(next()); break;
+      case '--frames': o.frames = Number(next()); break;
+      case '--warmup': o.warmup = Number(next()); break;
+      case '--budget-ms': o.budgetMs = Number(next()); break;
+      case '--too-slow-ms': o.tooSlowMs = Number(next()); break;
+      case '--preroll': o.preroll = Number(next()); break;
+      case '--out': o.out = next(); break;
+      case '--compare': o.compare = next(); break;
+      case '--check': o.check = true; break;
+      case '--threshold': o.threshold = Number(next()); break;
+      case '--gpu': o.gpu = true; break;
+      case '--quiet': o.quiet = true; break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: throw new Error(`unknown option ${a}\n\n${USAGE}`);
+    }
+  }
+  for (const c of o.counts) if (!Number.isInteger(c) || c < 1) throw new Error(`--counts: ${c} is not a positive integer`);
+  for (const p of o.paths) {
+    const [name, backend] = p.split('@');
+    if (!(name in DEFAULT_BACKEND)) throw new Error(`--paths: unknown path ${name} (compute, pingpong, cpu)`);
+    if (backend && backend !== 'webgpu' && backend !== 'webgl2') throw new Error(`--paths: unknown backend ${backend} (webgpu, webgl2)`);
+  }
+  for (const d of o.draw) if (d !== 'instanced' && d !== 'pulled') throw new Error(`--draw: unknown draw mode ${d}`);
+  if (o.size.length !== 2 || o.size.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--size must look like 1280x720`);
+  for (const k of ['repeat', 'frames']) if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
+  return o;
+}
+
+export function buildScenarios(o) {
+  const out = [];
+  for (const count of o.counts)
+    for (const p of o.paths)
+      for (const drawMode of o.draw) {
+        const [pathName, b] = p.split('@');
+        const backend = b ?? DEFAULT_BACKEND[pathName];
+        out.push({
+          id: `particles/${pathName}@${backend}/${drawMode}/${count}`,
+          path: pathName,
+          backend,
+          drawMode,
+          count,
+          width: o.size[0],
+          height: o.size[1],
+          warmup: o.warmup,
+          frames: o.frames,
+          budgetMs: o.budgetMs,
+          tooSlowMs: o.tooSlowMs,
+          preroll: o.preroll,
+        });
+      }
+  return out;
+}
+
+export function percentile(values, p) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+}
+
+const median = (v) => percentile(v, 50);
+const round = (v, d = 3) => (v === null || v === undefined ? null : Number(v.toFixed(d)));
+
+function visiblePixels(png) {
+  const img = PNG.sync.read(png);
+  let n = 0;
+  for (let i = 0; i < img.data.length; i += 4) if (img.data[i] + img.data[i + 1] + img.data[i + 2] > 24) n++;
+  return n;
+}
+
+function gitCommit() {
+  try {
+    const sha = execSync('git rev-parse --short HEAD', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execSync('git status --porcelain', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${sha}+dirty` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
+export async function runBench(o, { browser, url, flags, log = console.log }) {
+  const scenarios = buildScenarios(o);
+  mkdirSync(o.out, { recursive: true });
+  const samples = new Map(scenarios.map((s) => [s.id, []]));
+  const shots = new Map();
+  const total = scenarios.length * o.repeat;
+  let done = 0;
+  const t0 = Date.now();
+  for (let r = 0; r < o.repeat; r++) {
+    for (const s of scenarios) {
+      done++;
+      if (!o.quiet) process.stdout.write(`\r\x1b[K[${done}/${total}] repeat ${r + 1}/${o.repeat} ${s.id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      const page = await browser.newPage();
+      page.on('pageerror', (e) => log(`\n[page error] ${e.message}`));
+      await page.setViewport({ width: Math.ceil(s.width), height: Math.ceil(s.height), deviceScaleFactor: 1 });
+      await page.goto(`${url}/bench/page/index.html`, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
+      const m = await page.evaluate((sc) => window.__bench.run(sc), s);
+      if (!m.skipped && r === o.repeat - 1) {
+        const png = await page.screenshot({ type: 'png' });
+        const file = path.join(o.out, `${s.id.replace(/[/@]/g, '_')}.png`);
+        writeFileSync(file, png);
+        shots.set(s.id, { file, visible: visiblePixels(png) });
+      }
+      await page.evaluate(() => window.__bench.cleanup());
+      await page.close();
+      samples.get(s.id).push(m);
+    }
+  }
+  if (!o.quiet) process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  const rows = scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id)));
+  const adapters = {};
+  for (const list of samples.values()) for (const m of list) if (m.backend) adapters[m.backend] = m.adapter;
+  const meta = {
+    commit: gitCommit(),
+    date: new Date().toISOString(),
+    browser: await browser.version(),
+    adapters,
+    flags,
+    cpuCores: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    canvas: { width: o.size[0], height: o.size[1] },
+    repeat: o.repeat,
+    frames: o.frames,
+    warmup: o.warmup,
+    preroll: o.preroll,
+  };
+  return { meta, rows };
+}
+
+function aggregate(s, runs, shot) {
+  const base = { scenario: s.id, path: s.path, drawMode: s.drawMode, backend: s.backend, count: s.count };
+  const ok = runs.filter((m) => !m.skipped);
+  if (ok.length === 0) {
+    return { ...base, frames: 0, e2eMs: null, rafMs: null, gpuMs: null, cpuMs: null, gpuBytes: null, heapBytes: null, visiblePixels: null, alive: null, skipped: runs[0]?.skipped ?? 'not run' };
+  }
+  const all = (k) => ok.flatMap((m) => m[k] ?? []);
+  const e2e = all('e2eMs');
+  const raf = all('rafMs');
+  const repeatMedians = ok.map((m) => median(m.e2eMs));
+  const mid = median(repeatMedians);
+  const gpuUpdate = ok.every((m) => m.gpuUpdateMs) ? all('gpuUpdateMs') : null;
+  const gpuDraw = ok.every((m) => m.gpuDrawMs) ? all('gpuDrawMs') : null;
+  return {
+    ...base,
+    frames: e2e.length,
+    e2eMs: { median: round(median(e2e)), p95: round(percentile(e2e, 95)), p99: round(percentile(e2e, 99)) },
+    rafMs: { median: round(median(raf)), p95: round(percentile(raf, 95)) },
+    gpuMs: gpuUpdate || gpuDraw ? { update: gpuUpdate ? round(median(gpuUpdate)) : null, draw: gpuDraw ? round(median(gpuDraw)) : null } : null,
+    cpuMs: round(median(all('cpuMs'))),
+    gpuBytes: ok[ok.length - 1].gpuBytes,
+    heapBytes: ok[ok.length - 1].heapBytes,
+    visiblePixels: shot?.visible ?? null,
+    alive: ok[ok.length - 1].alive,
+    repeatMedians: repeatMedians.map((v) => round(v)),
+    spread: round((Math.max(...repeatMedians) - Math.min(...repeatMedians)) / mid),
+    screenshot: shot ? path.basename(shot.file) : null,
+  };
+}
+
+const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v));
+const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
+
+export function markdownTable(rows) {
+  const head = '| path@backend | draw | count | frames | e2e median ms | e2e p95 | e2e p99 | rAF median ms | rAF p95 | GPU update ms | GPU draw ms | CPU ms | repeat medians | spread | GPU MiB | heap MiB | visible px | alive |';
+  const sep = `|${'---|'.repeat(18)}`;
+  const lines = rows.map((r) =>
+    r.skipped
+      ? `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped} |${' |'.repeat(14)}`
+      : `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | ${r.frames} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.e2eMs.p99)} | ${fmt(r.rafMs.median)} | ${fmt(r.rafMs.p95)} | ${r.gpuMs ? fmt(r.gpuMs.update, 3) : 'unavailable'} | ${r.gpuMs ? fmt(r.gpuMs.draw, 3) : 'unavailable'} | ${fmt(r.cpuMs, 3)} | ${r.repeatMedians.map((v) => fmt(v, 1)).join(' / ')} | ${fmt(r.spread * 100, 0)}% | ${mb(r.gpuBytes)} | ${mb(r.heapBytes)} | ${r.visiblePixels} | ${r.alive} |`,
+  );
+  return [head, sep, ...lines].join('\n');
+}
+
+/** The classic claims, from rows of the same run: CPU vs GPU paths per count; update vs draw. */
+export function claims(rows) {
+  const ok = rows.filter((r) => !r.skipped);
+  const out = [];
+  const counts = [...new Set(ok.map((r) => r.count))].sort((a, b) => a - b);
+  const draws = [...new Set(ok.map((r) => r.drawMode))];
+  for (const draw of draws) {
+    const series = [...new Set(ok.filter((r) => r.drawMode === draw).map((r) => `${r.path}@${r.backend}`))];
+    if (series.length < 2 || counts.length < 2) continue;
+    out.push(`\nCPU path vs GPU paths, e2e median ms (${draw} draw):\n`);
+    out.push(`| count | ${series.join(' | ')} | cpu / fastest GPU |`);
+    out.push(`|---|${series.map(() => '---|').join('')}---|`);
+    for (const c of counts) {
+      const cells = series.map((name) => ok.find((r) => r.count === c && r.drawMode === draw && `${r.path}@${r.backend}` === name)?.e2eMs.median ?? null);
+      const cpu = cells[series.findIndex((n) => n.startsWith('cpu@'))];
+      const gpu = cells.filter((_, i) => !series[i].startsWith('cpu@')).filter((v) => v !== null);
+      const ratio = cpu != null && gpu.length > 0 ? `${(cpu / Math.min(...gpu)).toFixed(2)}×` : '—';
+      out.push(`| ${c} | ${cells.map((v) => fmt(v)).join(' | ')} | ${ratio} |`);
+    }
+  }
+  const at = ok.filter((r) => r.count === 100_000 && r.gpuMs && r.gpuMs.update !== null && r.gpuMs.draw !== null);
+  if (at.length > 0) {
+    out.push('\nGPU time of the update against the draw at 100,000 particles:\n');
+    out.push('| path@backend | draw | update ms | draw ms | bottleneck |');
+    out.push('|---|---|---|---|---|');
+    for (const r of at) out.push(`| ${r.path}@${r.backend} | ${r.drawMode} | ${fmt(r.gpuMs.update, 3)} | ${fmt(r.gpuMs.draw, 3)} | ${r.gpuMs.draw > r.gpuMs.update ? `draw (${(r.gpuMs.draw / r.gpuMs.update).toFixed(1)}×)` : `update (${(r.gpuMs.update / r.gpuMs.draw).toFixed(1)}×)`} |`);
+  }
+  return out.join('\n');
+}
+
+export function compareRuns(rows, baselineFile, threshold) {
+  const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'));
+  const byId = new Map(baseline.rows.map((r) => [r.scenario, r]));
+  const lines = ['| scenario | baseline e2e ms | now e2e ms | ratio | verdict |', '|---|---|---|---|---|'];
+  const slower = [];
+  for (const r of rows) {
+    const b = byId.get(r.scenario);
+    if (!b || r.skipped || b.skipped) {
+      lines.push(`| ${r.scenario} | ${b && !b.skipped ? fmt(b.e2eMs.median) : '—'} | ${r.skipped ? 'skipped' : fmt(r.e2eMs.median)} | — | not comparable |`);
+      continue;
+    }
+    const ratio = r.e2eMs.median / b.e2eMs.median;
+    const verdict = ratio > 1 + threshold ? `slower by ${((ratio - 1) * 100).toFixed(0)}%` : ratio < 1 - threshold ? `faster by ${((1 - ratio) * 100).toFixed(0)}%` : 'same';
+    if (ratio > 1 + threshold) slower.push(r.scenario);
+    lines.push(`| ${r.scenario} | ${fmt(b.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${ratio.toFixed(2)} | ${verdict} |`);
+  }
+  return { table: lines.join('\n'), slower, baselineMeta: baseline.meta };
+}
+
+export function writeOutputs(o, result) {
+  mkdirSync(o.out, { recursive: true });
+  const json = path.join(o.out, 'latest.json');
+  writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
+  const md = [
+    `# Benchmark ${result.meta.date}`,
+    '',
+    `commit ${result.meta.commit} · ${result.meta.browser} · ${result.meta.cpuCores} cores (${result.meta.cpuModel}) · canvas ${result.meta.canvas.width}×${result.meta.canvas.height} · ${result.meta.repeat} interleaved repeats`,
+    '',
+    Object.entries(result.meta.adapters).map(([b, a]) => `- ${b}: ${a}`).join('\n'),
+    '',
+    markdownTable(result.rows),
+    claims(result.rows),
+    '',
+  ].join('\n');
+  writeFileSync(path.join(o.out, 'latest.md'), md);
+  writeFileSync(path.join(o.out, 'chart.svg'), chartSvg(result.rows, `e2e frame time vs particle count (${result.meta.date.slice(0, 10)}, ${result.meta.canvas.width}×${result.meta.canvas.height})`));
+  return { json, md: path.join(o.out, 'latest.md'), chart: path.join(o.out, 'chart.svg') };
+}

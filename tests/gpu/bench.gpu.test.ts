@@ -1,0 +1,61 @@
+// A smoke run of the benchmark (small count, few frames) so it cannot silently break: every path
+// measured, every output written, --compare and --check behaving.
+import { describe, expect, inject, it } from 'vitest';
+import puppeteer from 'puppeteer-core';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+// @ts-expect-error plain ESM module without types
+import { parseArgs, runBench, writeOutputs, compareRuns, percentile } from '../../bench/runner.mjs';
+
+describe('benchmark smoke run', () => {
+  it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
+    const o = parseArgs(['--preroll', '5', '--counts', '1500', '--paths', 'compute,pingpong,cpu,pingpong@webgpu', '--draw', 'pulled,instanced', '--frames', '4', '--warmup', '1', '--repeat', '2', '--size', '256x144', '--out', out, '--quiet']);
+    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+    const result = await runBench(o, { browser, url: inject('baseUrl'), flags: ['(shared test browser)'] });
+    await browser.disconnect();
+    expect(result.rows).toHaveLength(8);
+    for (const r of result.rows) {
+      expect(r.skipped, `${r.scenario} skipped: ${r.skipped}`).toBeUndefined();
+      expect(r.frames).toBeGreaterThanOrEqual(8);
+      expect(r.e2eMs.median).toBeGreaterThan(0);
+      expect(r.e2eMs.p99).toBeGreaterThanOrEqual(r.e2eMs.median);
+      expect(r.rafMs.median).toBeGreaterThan(0);
+      expect(r.cpuMs).toBeGreaterThan(0);
+      expect(r.gpuBytes).toBeGreaterThan(1500 * 32);
+      expect(r.alive).toBe(1500);
+      expect(r.visiblePixels).toBeGreaterThan(0);
+      expect(r.repeatMedians).toHaveLength(2);
+      // timestamp queries exist on both backends here; the CPU path has no update pass to time
+      if (r.path === 'cpu') expect(r.gpuMs?.update ?? null).toBeNull();
+      else expect(r.gpuMs?.update).toBeGreaterThan(0);
+    }
+    expect(result.meta.adapters.webgpu).toMatch(/swiftshader/);
+    expect(result.meta.canvas).toEqual({ width: 256, height: 144 });
+    const files = writeOutputs(o, result);
+    for (const f of [files.json, files.md, files.chart]) expect(existsSync(f)).toBe(true);
+    expect(readFileSync(files.chart, 'utf8')).toMatch(/<polyline/);
+    expect(readFileSync(files.md, 'utf8')).toMatch(/\| compute@webgpu \| pulled \| 1500 \|/);
+    for (const r of result.rows) expect(existsSync(path.join(out, r.screenshot))).toBe(true);
+
+    const same = compareRuns(result.rows, files.json, 0.15);
+    expect(same.slower).toEqual([]);
+    const fast = JSON.parse(readFileSync(files.json, 'utf8'));
+    for (const r of fast.rows) r.e2eMs.median /= 3; // a baseline three times faster
+    const fastFile = path.join(out, 'fast.json');
+    writeFileSync(fastFile, JSON.stringify(fast));
+    const slower = compareRuns(result.rows, fastFile, 0.15);
+    expect(slower.slower).toHaveLength(8);
+    expect(slower.table).toMatch(/slower by 200%/);
+  }, 300_000);
+
+  it('parses options and rejects bad ones', () => {
+    expect(parseArgs(['--counts', '10000,1_000_000']).counts).toEqual([10000, 1000000]);
+    expect(() => parseArgs(['--paths', 'gpu'])).toThrow(/unknown path gpu/);
+    expect(() => parseArgs(['--size', 'big'])).toThrow(/--size/);
+    expect(() => parseArgs(['--frobnicate'])).toThrow(/unknown option/);
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
+    expect(percentile([5], 99)).toBe(5);
+  });
+});
