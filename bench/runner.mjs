@@ -19,7 +19,7 @@ export const DEFAULTS = {
   frames: 30,
   warmup: 5,
   budgetMs: 6000,
-  tooSlowMs: 3000,
+  tooSlowMs: 5000,
   preroll: 30,
   out: 'bench/results',
   compare: null,
@@ -37,7 +37,7 @@ const USAGE = `npm run bench -- [options]
   --repeat 2                      interleaved repeats of every scenario
   --frames 30 --warmup 5          measured frames (per metric) and warm-up frames
   --budget-ms 6000                stop a metric after this long once 5 frames are in
-  --too-slow-ms 3000              skip a scenario whose warm-up frame takes longer
+  --too-slow-ms 5000              skip a scenario whose warm-up frame takes longer
   --preroll 30                    update-only steps of 0.1 s before measuring (reach the steady state)
   --out bench/results             where results go
   --compare <file.json>           print each row's ratio to a saved run
@@ -175,12 +175,18 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
   if (!o.quiet) process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   const rows = scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id)));
   const adapters = {};
-  for (const list of samples.values()) for (const m of list) if (m.backend) adapters[m.backend] = m.adapter;
+  const caps = {};
+  for (const list of samples.values())
+    for (const m of list) {
+      if (m.backend) adapters[m.backend] = m.adapter;
+      if (m.backend && m.caps) caps[m.backend] = m.caps;
+    }
   const meta = {
     commit: gitCommit(),
     date: new Date().toISOString(),
     browser: await browser.version(),
     adapters,
+    caps,
     flags,
     cpuCores: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
@@ -219,6 +225,7 @@ function aggregate(s, runs, shot) {
     visiblePixels: shot?.visible ?? null,
     alive: ok[ok.length - 1].alive,
     repeatMedians: repeatMedians.map((v) => round(v)),
+    ...(ok.length < runs.length ? { skippedRepeats: runs.filter((m) => m.skipped).map((m) => m.skipped) } : {}),
     spread: round((Math.max(...repeatMedians) - Math.min(...repeatMedians)) / mid),
     screenshot: shot ? path.basename(shot.file) : null,
   };
@@ -233,7 +240,7 @@ export function markdownTable(rows) {
   const lines = rows.map((r) =>
     r.skipped
       ? `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped} |${' |'.repeat(14)}`
-      : `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | ${r.frames} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.e2eMs.p99)} | ${fmt(r.rafMs.median)} | ${fmt(r.rafMs.p95)} | ${r.gpuMs ? fmt(r.gpuMs.update, 3) : 'unavailable'} | ${r.gpuMs ? fmt(r.gpuMs.draw, 3) : 'unavailable'} | ${fmt(r.cpuMs, 3)} | ${r.repeatMedians.map((v) => fmt(v, 1)).join(' / ')} | ${fmt(r.spread * 100, 0)}% | ${mb(r.gpuBytes)} | ${mb(r.heapBytes)} | ${r.visiblePixels} | ${r.alive} |`,
+      : `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | ${r.frames} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.e2eMs.p99)} | ${fmt(r.rafMs.median)} | ${fmt(r.rafMs.p95)} | ${r.gpuMs ? fmt(r.gpuMs.update, 3) : 'unavailable'} | ${r.gpuMs ? fmt(r.gpuMs.draw, 3) : 'unavailable'} | ${fmt(r.cpuMs, 3)} | ${r.repeatMedians.map((v) => fmt(v, 1)).join(' / ')}${r.skippedRepeats ? ` (+${r.skippedRepeats.length} skipped: ${r.skippedRepeats[0]})` : ''} | ${fmt(r.spread * 100, 0)}% | ${mb(r.gpuBytes)} | ${mb(r.heapBytes)} | ${r.visiblePixels} | ${r.alive} |`,
   );
   return [head, sep, ...lines].join('\n');
 }
@@ -266,6 +273,18 @@ export function claims(rows) {
     for (const r of at) out.push(`| ${r.path}@${r.backend} | ${r.drawMode} | ${fmt(r.gpuMs.update, 3)} | ${fmt(r.gpuMs.draw, 3)} | ${r.gpuMs.draw > r.gpuMs.update ? `draw (${(r.gpuMs.draw / r.gpuMs.update).toFixed(1)}×)` : `update (${(r.gpuMs.update / r.gpuMs.draw).toFixed(1)}×)`} |`);
   }
   return out.join('\n');
+}
+
+/** One line of features and one of key limits per backend, from the run's meta. */
+export function capsSummary(meta) {
+  const keys = ['maxTextureDimension2D', 'maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupsPerDimension', 'maxComputeInvocationsPerWorkgroup', 'maxColorAttachments'];
+  return Object.entries(meta.caps ?? {})
+    .map(([backend, c]) => {
+      const features = Object.entries(c.features).map(([k, v]) => `${k}=${v ? 'yes' : 'no'}`).join(' ');
+      const limits = keys.map((k) => `${k}=${c.limits[k]}`).join(' ');
+      return `${backend} (${meta.adapters[backend]})\n  features: ${features}\n  limits:   ${limits}`;
+    })
+    .join('\n');
 }
 
 export function compareRuns(rows, baselineFile, threshold) {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, startServer } from './browser.mjs';
-import { parseArgs, runBench, writeOutputs, markdownTable, claims, compareRuns } from '../bench/runner.mjs';
+import { parseArgs, runBench, writeOutputs, markdownTable, claims, compareRuns, capsSummary } from '../bench/runner.mjs';
 
 /** Frames are measured with vsync and the frame-rate limit off (BROWSER.md); precise heap numbers. */
 const BENCH_FLAGS = ['--disable-gpu-vsync', '--disable-frame-rate-limit', '--enable-precise-memory-info'];
@@ -26,7 +26,7 @@ export async function main(argv) {
     await server.close();
   }
   const files = writeOutputs(o, result);
-  console.log(`\n${markdownTable(result.rows)}\n${claims(result.rows)}\n`);
+  console.log(`\n${capsSummary(result.meta)}\n\n${markdownTable(result.rows)}\n${claims(result.rows)}\n`);
   console.log(`wrote ${files.json}, ${files.md}, ${files.chart} and screenshots in ${o.out}/`);
   let code = result.rows.some((r) => !r.skipped) ? 0 : 1;
   if (o.compare) {

@@ -33,6 +33,8 @@ export interface Measured {
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;
+  /** What the backend reports: features and limits. */
+  caps: { features: Record<string, boolean>; limits: Record<string, number> } | null;
 }
 
 const DT = 1 / 60;
@@ -166,6 +168,7 @@ async function run(s: Scenario): Promise<Measured> {
     gpuBytes: device.stats().total.bytes,
     heapBytes: memory ? memory.usedJSHeapSize : null,
     alive: stats.alive,
+    caps: { features: { ...device.caps.features }, limits: { ...device.caps.limits } },
   };
   (window as unknown as { __cleanup: () => void }).__cleanup = () => {
     querySet?.destroy();
@@ -176,7 +179,7 @@ async function run(s: Scenario): Promise<Measured> {
 }
 
 function skipped(reason: string): Measured {
-  return { skipped: reason, backend: '', adapter: '', e2eMs: [], rafMs: [], cpuMs: [], gpuUpdateMs: null, gpuDrawMs: null, gpuBytes: 0, heapBytes: null, alive: 0 };
+  return { skipped: reason, backend: '', adapter: '', e2eMs: [], rafMs: [], cpuMs: [], gpuUpdateMs: null, gpuDrawMs: null, gpuBytes: 0, heapBytes: null, alive: 0, caps: null };
 }
 
 function cleanup(): void {

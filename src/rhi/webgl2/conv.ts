@@ -187,27 +187,4 @@ export function flipRect(y: number, height: number, targetHeight: number): numbe
   return targetHeight - (y + height);
 }
 
-/** IEEE 754 half → float, for reading back 16-bit float textures through a float read. */
-export function floatToHalf(value: number): number {
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
-  f32[0] = value;
-  const x = u32[0] as number;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >> shift;
-    if ((mant >> (shift - 1)) & 1) half += 1;
-    return sign | half;
-  }
-  let half = sign | (e << 10) | (mant >> 13);
-  if (mant & 0x1000) half += 1;
-  return half;
-}
+export { floatToHalfBits as floatToHalf } from '../core/half.js';

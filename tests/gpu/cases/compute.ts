@@ -1,4 +1,4 @@
-import { BufferUsage, EncoderStateError, MissingBarrierError, UsageError, createDevice, type Device, type Buffer } from '../../../src/index.js';
+import { BufferUsage, TextureUsage, EncoderStateError, MissingBarrierError, UsageError, createDevice, type Device, type Buffer } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene } from '../page/scenes.js';
@@ -234,6 +234,25 @@ export const cases = defineCases({
       // instance k is centred at x = -0.75 + 0.5k → pixel column 8 + 16k, row 32 (y = 0)
       for (let k = 0; k < 4; k++) assertArrayEqual(pixel(img, 8 + 16 * k, 32), [255, Math.round(k * 0.25 * 255), 0, 255], `instance ${k}`);
       assertArrayEqual(pixel(img, 16, 10), [0, 0, 0, 255], 'background');
+    },
+  },
+  'a compute pass writes a storage texture that reads back': {
+    needs: ['compute', 'storageTextures'],
+    async run({ device }) {
+      const module = device.createShaderModule({
+        code: '@group(0) @binding(0) var out: texture_storage_2d<rgba8unorm, write>; @compute @workgroup_size(4, 4) fn main(@builtin(global_invocation_id) g: vec3u) { textureStore(out, vec2i(g.xy), vec4f(f32(g.x) / 3.0, f32(g.y) / 3.0, 0.0, 1.0)); }',
+      });
+      const pipeline = device.createComputePipeline({ compute: { module } });
+      const tex = device.createTexture({ label: 'written', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC });
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setStorageTexture(0, tex);
+      pass.dispatch(1);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      const px = (await tex.read()) as Uint8Array;
+      assertArrayEqual(Array.from(px.subarray((2 * 4 + 3) * 4, (2 * 4 + 3) * 4 + 4)), [255, 170, 0, 255], 'texel (3, 2)');
     },
   },
   'compute misuse gets typed errors': {

@@ -1,4 +1,4 @@
-import { BufferUsage, EncoderStateError, UnsupportedFeatureError, DestroyedResourceError, ValidationError, WebGPUDevice, WebGL2Device, type Device } from '../../../src/index.js';
+import { BufferUsage, TextureUsage, EncoderStateError, UnsupportedFeatureError, DestroyedResourceError, ValidationError, ShaderCompileError, DeviceLostError, WebGPUDevice, WebGL2Device, createDevice, type RhiError } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene, target, vertexBuffer, TRIANGLE } from '../page/scenes.js';
@@ -90,6 +90,99 @@ export const cases = defineCases({
         /caps\.features\.compute/,
         'createComputePipeline',
       );
+    },
+  },
+  'shader compile errors are typed, with the label, the line and the source line': {
+    async run({ device }) {
+      if (device.caps.shaderLanguage === 'glsl') {
+        const code = '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() {\n  o = vec4(undefinedThing);\n}\n';
+        const e = (await assertThrows(() => device.createShaderModule({ label: 'broken.frag', code, stage: 'fragment' }), ShaderCompileError, /\[broken\.frag\] fragment shader failed to compile at line 5: .*undefinedThing/, 'GLSL')) as ShaderCompileError;
+        assertEqual(e.diagnostics[0]?.sourceLine.trim(), 'o = vec4(undefinedThing);', 'source line');
+        return;
+      }
+      const errors: RhiError[] = [];
+      device.onError((err) => errors.push(err));
+      const module = device.createShaderModule({ label: 'broken.wgsl', code: '@fragment fn fs() -> @location(0) vec4f {\n  return vec4f(undefinedThing);\n}\n' });
+      const e = await (module as unknown as { compiled: Promise<ShaderCompileError | null> }).compiled;
+      assert(e instanceof ShaderCompileError, 'WGSL compile error reported');
+      assertEqual(e?.diagnostics[0]?.line, 2, 'line');
+      assert(/\[broken\.wgsl\] wgsl shader failed to compile at line 2/.test(e?.message ?? ''), `message: ${e?.message}`);
+      assert(errors.includes(e as ShaderCompileError), 'the error also reached device.onError');
+    },
+  },
+  'device loss reaches device.lost and the error sink': {
+    async run({ backend }) {
+      const canvas = document.createElement('canvas');
+      const device = await createDevice({ backend, canvas });
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      if (device instanceof WebGL2Device) {
+        device.gl.getExtension('WEBGL_lose_context')?.loseContext();
+        const info = await device.lost;
+        assertEqual(info.reason, 'context-lost', 'reason');
+        assert(errors.some((e) => e instanceof DeviceLostError), 'DeviceLostError reported');
+      } else {
+        (device as WebGPUDevice).gpu.destroy();
+        const info = await device.lost;
+        assertEqual(info.reason, 'destroyed', 'reason');
+      }
+      assert(device.isLost, 'isLost');
+      await assertThrows(() => device.createBuffer({ size: 4, usage: BufferUsage.VERTEX }), DeviceLostError, /createBuffer on a lost device/, 'use after loss');
+    },
+  },
+  'WebGPU validation errors the GPU reports reach device.onError': {
+    needs: ['compute'],
+    async run({ device }) {
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      // a texture binding with a sample type the texture cannot satisfy: only the GPU sees it
+      const module = device.createShaderModule({ code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }' });
+      const pipeline = device.createComputePipeline({ compute: { module } });
+      const tex = device.createTexture({ size: { width: 1, height: 1 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setTexture(0, tex);
+      pass.dispatch(1);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((r) => setTimeout(r, 50));
+      assert(errors.length > 0 && errors[0]?.code === 'backend', `a BackendError was reported (${errors.map((e) => e.message).join('; ')})`);
+    },
+  },
+  'beginFrame() keeps at most maxFramesInFlight submissions on the GPU': {
+    async run({ device }) {
+      const pipeline = createScenePipeline(device, { program: 'color' });
+      const vb = vertexBuffer(device, TRIANGLE);
+      const t = target(device);
+      let most = 0;
+      for (let i = 0; i < 12; i++) {
+        await device.beginFrame();
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+        pass.setPipeline(pipeline);
+        pass.setVertexBuffer(0, vb);
+        pass.draw(3, 2000);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+        most = Math.max(most, device.queue.inFlight);
+      }
+      assert(most <= device.maxFramesInFlight, `at most ${device.maxFramesInFlight} in flight, saw ${most}`);
+      assert(most >= 1, 'submissions were tracked');
+    },
+  },
+  'a GPUDevice owned by the host can be wrapped': {
+    needs: ['compute'],
+    async run() {
+      const adapter = await navigator.gpu.requestAdapter();
+      const gpu = await (adapter as GPUAdapter).requestDevice();
+      const device = await createDevice({ backend: 'webgpu', gpuDevice: gpu });
+      assert((device as WebGPUDevice).gpu === gpu, 'the same GPUDevice');
+      const b = device.createBuffer({ size: 8, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      device.queue.writeBuffer(b, 0, new Uint32Array([7, 9]));
+      assertArrayEqual(new Uint32Array(await b.read()), [7, 9], 'round trip');
+      device.destroy();
     },
   },
   'timestamp queries measure a render pass': {
