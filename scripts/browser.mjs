@@ -30,7 +30,8 @@ export function browserFlags({ gpu = false, extraFlags = [] } = {}) {
 export async function launchBrowser(options = {}) {
   const executablePath = ensureSetup();
   const args = browserFlags(options);
-  const browser = await puppeteer.launch({ executablePath, headless: true, args, protocolTimeout: 600_000 });
+  // puppeteer merges (and removes from the array it is given) --enable-features: pass a copy
+  const browser = await puppeteer.launch({ executablePath, headless: true, args: [...args], protocolTimeout: 600_000 });
   return { browser, args, executablePath };
 }
 

@@ -37,7 +37,6 @@ export class GLStateCache {
   #textures: Array<Maybe<WebGLTexture | null>> = [];
   #samplers: Array<Maybe<WebGLSampler | null>> = [];
   #uniformBuffers: Array<Maybe<string>> = [];
-  #uniformBufferObjects = new Map<string, WebGLBuffer>();
   #flip = new Map<WebGLProgram, number>();
   /** GL calls made through the cache since creation (for tests and traces). */
   calls = 0;
@@ -219,10 +218,5 @@ export class GLStateCache {
     this.#flip.set(program, value);
     this.calls++;
     this.gl.uniform1f(location, value);
-  }
-
-  forgetUniformBuffers(): void {
-    this.#uniformBuffers = [];
-    this.#uniformBufferObjects.clear();
   }
 }
