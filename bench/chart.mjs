@@ -28,23 +28,33 @@ export function chartSvg(rows, title) {
   ];
   for (let e = ly[0]; e <= ly[1]; e++) {
     const y = py(10 ** e);
-    parts.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="${m.l - 8}" y="${y + 4}" text-anchor="end">${10 ** e >= 1 ? 10 ** e : (10 ** e).toFixed(-e)} ms</text>`);
+    parts.push(
+      `<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="${m.l - 8}" y="${y + 4}" text-anchor="end">${10 ** e >= 1 ? 10 ** e : (10 ** e).toFixed(-e)} ms</text>`,
+    );
   }
   for (const c of [...new Set(xs)].sort((a, b) => a - b)) {
     const x = px(c);
-    parts.push(`<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/><text x="${x}" y="${H - m.b + 18}" text-anchor="middle">${c >= 1e6 ? `${c / 1e6}M` : c >= 1e3 ? `${c / 1e3}k` : c}</text>`);
+    parts.push(
+      `<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/><text x="${x}" y="${H - m.b + 18}" text-anchor="middle">${c >= 1e6 ? `${c / 1e6}M` : c >= 1e3 ? `${c / 1e3}k` : c}</text>`,
+    );
   }
   parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" text-anchor="middle">particles (log)</text>`);
-  parts.push(`<text x="16" y="${(m.t + H - m.b) / 2}" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})" text-anchor="middle">e2e median frame time (log)</text>`);
+  parts.push(
+    `<text x="16" y="${(m.t + H - m.b) / 2}" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})" text-anchor="middle">e2e median frame time (log)</text>`,
+  );
   let i = 0;
   for (const [key, points] of series) {
     const color = COLORS[i % COLORS.length];
     const dash = key.endsWith('instanced') ? ' stroke-dasharray="6 4"' : '';
     const sorted = points.sort((a, b) => a[0] - b[0]);
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${sorted.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`);
+    parts.push(
+      `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${sorted.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
+    );
     for (const [x, y] of sorted) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
     const ly2 = m.t + 10 + i * 18;
-    parts.push(`<line x1="${W - m.r + 14}" x2="${W - m.r + 40}" y1="${ly2}" y2="${ly2}" stroke="${color}" stroke-width="2"${dash}/><text x="${W - m.r + 46}" y="${ly2 + 4}">${key}</text>`);
+    parts.push(
+      `<line x1="${W - m.r + 14}" x2="${W - m.r + 40}" y1="${ly2}" y2="${ly2}" stroke="${color}" stroke-width="2"${dash}/><text x="${W - m.r + 46}" y="${ly2 + 4}">${key}</text>`,
+    );
     i++;
   }
   parts.push('</svg>');

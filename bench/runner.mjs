@@ -47,7 +47,11 @@ const USAGE = `npm run bench -- [options]
 
 export function parseArgs(argv) {
   const o = structuredClone(DEFAULTS);
-  const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -56,24 +60,61 @@ export function parseArgs(argv) {
       return v;
     };
     switch (a) {
-      case '--counts': o.counts = list(next()).map((c) => Number(c.replace(/_/g, ''))); break;
-      case '--paths': o.paths = list(next()); break;
-      case '--draw': o.draw = list(next()); break;
-      case '--size': o.size = next().split('x').map(Number); break;
-      case '--repeat': o.repeat = Number(next()); break;
-      case '--frames': o.frames = Number(next()); break;
-      case '--warmup': o.warmup = Number(next()); break;
-      case '--budget-ms': o.budgetMs = Number(next()); break;
-      case '--too-slow-ms': o.tooSlowMs = Number(next()); break;
-      case '--preroll': o.preroll = Number(next()); break;
-      case '--out': o.out = next(); break;
-      case '--compare': o.compare = next(); break;
-      case '--check': o.check = true; break;
-      case '--threshold': o.threshold = Number(next()); break;
-      case '--gpu': o.gpu = true; break;
-      case '--quiet': o.quiet = true; break;
-      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-      default: throw new Error(`unknown option ${a}\n\n${USAGE}`);
+      case '--counts':
+        o.counts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--paths':
+        o.paths = list(next());
+        break;
+      case '--draw':
+        o.draw = list(next());
+        break;
+      case '--size':
+        o.size = next().split('x').map(Number);
+        break;
+      case '--repeat':
+        o.repeat = Number(next());
+        break;
+      case '--frames':
+        o.frames = Number(next());
+        break;
+      case '--warmup':
+        o.warmup = Number(next());
+        break;
+      case '--budget-ms':
+        o.budgetMs = Number(next());
+        break;
+      case '--too-slow-ms':
+        o.tooSlowMs = Number(next());
+        break;
+      case '--preroll':
+        o.preroll = Number(next());
+        break;
+      case '--out':
+        o.out = next();
+        break;
+      case '--compare':
+        o.compare = next();
+        break;
+      case '--check':
+        o.check = true;
+        break;
+      case '--threshold':
+        o.threshold = Number(next());
+        break;
+      case '--gpu':
+        o.gpu = true;
+        break;
+      case '--quiet':
+        o.quiet = true;
+        break;
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${a}\n\n${USAGE}`);
     }
   }
   for (const c of o.counts) if (!Number.isInteger(c) || c < 1) throw new Error(`--counts: ${c} is not a positive integer`);
@@ -204,7 +245,19 @@ function aggregate(s, runs, shot) {
   const base = { scenario: s.id, path: s.path, drawMode: s.drawMode, backend: s.backend, count: s.count };
   const ok = runs.filter((m) => !m.skipped);
   if (ok.length === 0) {
-    return { ...base, frames: 0, e2eMs: null, rafMs: null, gpuMs: null, cpuMs: null, gpuBytes: null, heapBytes: null, visiblePixels: null, alive: null, skipped: runs[0]?.skipped ?? 'not run' };
+    return {
+      ...base,
+      frames: 0,
+      e2eMs: null,
+      rafMs: null,
+      gpuMs: null,
+      cpuMs: null,
+      gpuBytes: null,
+      heapBytes: null,
+      visiblePixels: null,
+      alive: null,
+      skipped: runs[0]?.skipped ?? 'not run',
+    };
   }
   const all = (k) => ok.flatMap((m) => m[k] ?? []);
   const e2e = all('e2eMs');
@@ -235,7 +288,8 @@ const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : typeof v === 
 const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
 
 export function markdownTable(rows) {
-  const head = '| path@backend | draw | count | frames | e2e median ms | e2e p95 | e2e p99 | rAF median ms | rAF p95 | GPU update ms | GPU draw ms | CPU ms | repeat medians | spread | GPU MiB | heap MiB | visible px | alive |';
+  const head =
+    '| path@backend | draw | count | frames | e2e median ms | e2e p95 | e2e p99 | rAF median ms | rAF p95 | GPU update ms | GPU draw ms | CPU ms | repeat medians | spread | GPU MiB | heap MiB | visible px | alive |';
   const sep = `|${'---|'.repeat(18)}`;
   const lines = rows.map((r) =>
     r.skipped
@@ -270,17 +324,29 @@ export function claims(rows) {
     out.push('\nGPU time of the update against the draw at 100,000 particles:\n');
     out.push('| path@backend | draw | update ms | draw ms | bottleneck |');
     out.push('|---|---|---|---|---|');
-    for (const r of at) out.push(`| ${r.path}@${r.backend} | ${r.drawMode} | ${fmt(r.gpuMs.update, 3)} | ${fmt(r.gpuMs.draw, 3)} | ${r.gpuMs.draw > r.gpuMs.update ? `draw (${(r.gpuMs.draw / r.gpuMs.update).toFixed(1)}×)` : `update (${(r.gpuMs.update / r.gpuMs.draw).toFixed(1)}×)`} |`);
+    for (const r of at)
+      out.push(
+        `| ${r.path}@${r.backend} | ${r.drawMode} | ${fmt(r.gpuMs.update, 3)} | ${fmt(r.gpuMs.draw, 3)} | ${r.gpuMs.draw > r.gpuMs.update ? `draw (${(r.gpuMs.draw / r.gpuMs.update).toFixed(1)}×)` : `update (${(r.gpuMs.update / r.gpuMs.draw).toFixed(1)}×)`} |`,
+      );
   }
   return out.join('\n');
 }
 
 /** One line of features and one of key limits per backend, from the run's meta. */
 export function capsSummary(meta) {
-  const keys = ['maxTextureDimension2D', 'maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupsPerDimension', 'maxComputeInvocationsPerWorkgroup', 'maxColorAttachments'];
+  const keys = [
+    'maxTextureDimension2D',
+    'maxBufferSize',
+    'maxStorageBufferBindingSize',
+    'maxComputeWorkgroupsPerDimension',
+    'maxComputeInvocationsPerWorkgroup',
+    'maxColorAttachments',
+  ];
   return Object.entries(meta.caps ?? {})
     .map(([backend, c]) => {
-      const features = Object.entries(c.features).map(([k, v]) => `${k}=${v ? 'yes' : 'no'}`).join(' ');
+      const features = Object.entries(c.features)
+        .map(([k, v]) => `${k}=${v ? 'yes' : 'no'}`)
+        .join(' ');
       const limits = keys.map((k) => `${k}=${c.limits[k]}`).join(' ');
       return `${backend} (${meta.adapters[backend]})\n  features: ${features}\n  limits:   ${limits}`;
     })
@@ -299,7 +365,8 @@ export function compareRuns(rows, baselineFile, threshold) {
       continue;
     }
     const ratio = r.e2eMs.median / b.e2eMs.median;
-    const verdict = ratio > 1 + threshold ? `slower by ${((ratio - 1) * 100).toFixed(0)}%` : ratio < 1 - threshold ? `faster by ${((1 - ratio) * 100).toFixed(0)}%` : 'same';
+    const verdict =
+      ratio > 1 + threshold ? `slower by ${((ratio - 1) * 100).toFixed(0)}%` : ratio < 1 - threshold ? `faster by ${((1 - ratio) * 100).toFixed(0)}%` : 'same';
     if (ratio > 1 + threshold) slower.push(r.scenario);
     lines.push(`| ${r.scenario} | ${fmt(b.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${ratio.toFixed(2)} | ${verdict} |`);
   }
@@ -315,13 +382,18 @@ export function writeOutputs(o, result) {
     '',
     `commit ${result.meta.commit} · ${result.meta.browser} · ${result.meta.cpuCores} cores (${result.meta.cpuModel}) · canvas ${result.meta.canvas.width}×${result.meta.canvas.height} · ${result.meta.repeat} interleaved repeats`,
     '',
-    Object.entries(result.meta.adapters).map(([b, a]) => `- ${b}: ${a}`).join('\n'),
+    Object.entries(result.meta.adapters)
+      .map(([b, a]) => `- ${b}: ${a}`)
+      .join('\n'),
     '',
     markdownTable(result.rows),
     claims(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
-  writeFileSync(path.join(o.out, 'chart.svg'), chartSvg(result.rows, `e2e frame time vs particle count (${result.meta.date.slice(0, 10)}, ${result.meta.canvas.width}×${result.meta.canvas.height})`));
+  writeFileSync(
+    path.join(o.out, 'chart.svg'),
+    chartSvg(result.rows, `e2e frame time vs particle count (${result.meta.date.slice(0, 10)}, ${result.meta.canvas.width}×${result.meta.canvas.height})`),
+  );
   return { json, md: path.join(o.out, 'latest.md'), chart: path.join(o.out, 'chart.svg') };
 }

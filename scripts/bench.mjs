@@ -33,7 +33,9 @@ export async function main(argv) {
     const cmp = compareRuns(result.rows, o.compare, o.threshold);
     console.log(`\ncompared with ${o.compare} (commit ${cmp.baselineMeta.commit}, ${cmp.baselineMeta.date}):\n${cmp.table}`);
     if (o.check && cmp.slower.length > 0) {
-      console.error(`\n--check: ${cmp.slower.length} row(s) slower than the baseline by more than ${(o.threshold * 100).toFixed(0)}%: ${cmp.slower.join(', ')}`);
+      console.error(
+        `\n--check: ${cmp.slower.length} row(s) slower than the baseline by more than ${(o.threshold * 100).toFixed(0)}%: ${cmp.slower.join(', ')}`,
+      );
       code = 1;
     }
   }

@@ -4,12 +4,7 @@ import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { ROOT, ensureSetup } from './setup.mjs';
 
-export const SWIFTSHADER_FLAGS = [
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-angle=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-];
+export const SWIFTSHADER_FLAGS = ['--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader'];
 
 export const COMMON_FLAGS = [
   '--no-sandbox',

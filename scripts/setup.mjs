@@ -29,7 +29,9 @@ export function ensureNodeModules() {
   if (fresh && existsSync(path.join(ROOT, 'node_modules', 'vitest'))) return;
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old`, 'install Node 20.19 or newer');
-  const ok = existsSync(lock) ? run('npm', ['ci', '--no-audit', '--no-fund'], 'installing npm packages') : run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm packages');
+  const ok = existsSync(lock)
+    ? run('npm', ['ci', '--no-audit', '--no-fund'], 'installing npm packages')
+    : run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm packages');
   if (!ok) fail('npm could not install the packages', 'check that the npm registry is reachable (npm ping), then run npm ci');
 }
 
@@ -52,13 +54,17 @@ export function ensureBrowser() {
   if (found) return found;
   if (!isDebian()) fail('no Chromium found and this is not Debian', 'install Chromium and set CHROME_PATH=/path/to/chromium');
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    fail('no Chromium found and not running as root, so apt-get cannot install it', 'run: sudo apt-get update && sudo apt-get install -y chromium   (or set CHROME_PATH)');
+    fail(
+      'no Chromium found and not running as root, so apt-get cannot install it',
+      'run: sudo apt-get update && sudo apt-get install -y chromium   (or set CHROME_PATH)',
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   console.log('ignis setup: installing Debian chromium (apt-get update && apt-get install -y chromium)');
   const up = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   const inst = up.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status === 0;
-  if (!inst) fail('apt-get could not install chromium', "check that Debian's package mirrors are reachable, then run: apt-get update && apt-get install -y chromium");
+  if (!inst)
+    fail('apt-get could not install chromium', "check that Debian's package mirrors are reachable, then run: apt-get update && apt-get install -y chromium");
   const installed = BROWSER_CANDIDATES.find((p) => existsSync(p));
   if (!installed) fail('chromium installed but no binary found', 'set CHROME_PATH to the chromium binary');
   return installed;

@@ -4,5 +4,22 @@
 // Same code path as `npm run bench`; extra arguments are passed on (e.g. `npm start -- --counts 20000`).
 import { main } from './bench.mjs';
 
-const defaults = ['--counts', '100000', '--paths', 'compute,pingpong,cpu', '--draw', 'pulled', '--frames', '12', '--warmup', '3', '--repeat', '1', '--size', '960x540', '--out', 'output'];
+const defaults = [
+  '--counts',
+  '100000',
+  '--paths',
+  'compute,pingpong,cpu',
+  '--draw',
+  'pulled',
+  '--frames',
+  '12',
+  '--warmup',
+  '3',
+  '--repeat',
+  '1',
+  '--size',
+  '960x540',
+  '--out',
+  'output',
+];
 process.exit(await main([...defaults, ...process.argv.slice(2)]));

@@ -107,7 +107,11 @@ async function run(s: Scenario): Promise<Measured> {
     if (took > s.tooSlowMs) {
       ps.destroy();
       device.destroy();
-      return { ...skipped(`too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${(s.tooSlowMs / 1000).toFixed(1)} s)`), backend: s.backend, adapter };
+      return {
+        ...skipped(`too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${(s.tooSlowMs / 1000).toFixed(1)} s)`),
+        backend: s.backend,
+        adapter,
+      };
     }
   }
 
@@ -179,7 +183,20 @@ async function run(s: Scenario): Promise<Measured> {
 }
 
 function skipped(reason: string): Measured {
-  return { skipped: reason, backend: '', adapter: '', e2eMs: [], rafMs: [], cpuMs: [], gpuUpdateMs: null, gpuDrawMs: null, gpuBytes: 0, heapBytes: null, alive: 0, caps: null };
+  return {
+    skipped: reason,
+    backend: '',
+    adapter: '',
+    e2eMs: [],
+    rafMs: [],
+    cpuMs: [],
+    gpuUpdateMs: null,
+    gpuDrawMs: null,
+    gpuBytes: 0,
+    heapBytes: null,
+    alive: 0,
+    caps: null,
+  };
 }
 
 function cleanup(): void {

@@ -1,6 +1,15 @@
 // The boids simulation through Ignis: two STORAGE|VERTEX buffers ping-ponged by a compute pass,
 // drawn as instances straight from the buffer the step wrote. Shared by the demo and the test.
-import { BufferUsage, type Buffer, type CommandEncoder, type ComputePipeline, type Device, type RenderPass, type RenderPipeline, type TextureFormat } from '../../src/index.js';
+import {
+  BufferUsage,
+  type Buffer,
+  type CommandEncoder,
+  type ComputePipeline,
+  type Device,
+  type RenderPass,
+  type RenderPipeline,
+  type TextureFormat,
+} from '../../src/index.js';
 import simWgsl from './sim.wgsl?raw';
 import drawWgsl from './draw.wgsl?raw';
 
@@ -71,7 +80,10 @@ export class Boids {
     this.setParams(DEFAULT_PARAMS);
     this.shape = device.createBuffer({ label: 'boid shape', size: 24, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
     device.queue.writeBuffer(this.shape, 0, new Float32Array([-0.01, -0.02, 0.01, -0.02, 0.0, 0.02]));
-    this.sim = device.createComputePipeline({ label: 'boids step', compute: { module: device.createShaderModule({ label: 'sim.wgsl', code: simWgsl }), entryPoint: 'main' } });
+    this.sim = device.createComputePipeline({
+      label: 'boids step',
+      compute: { module: device.createShaderModule({ label: 'sim.wgsl', code: simWgsl }), entryPoint: 'main' },
+    });
     if (targetFormat) {
       const module = device.createShaderModule({ label: 'draw.wgsl', code: drawWgsl });
       this.draw = device.createRenderPipeline({
@@ -80,7 +92,14 @@ export class Boids {
           module,
           entryPoint: 'vs',
           buffers: [
-            { arrayStride: 16, stepMode: 'instance', attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }, { format: 'float32x2', offset: 8, shaderLocation: 1 }] },
+            {
+              arrayStride: 16,
+              stepMode: 'instance',
+              attributes: [
+                { format: 'float32x2', offset: 0, shaderLocation: 0 },
+                { format: 'float32x2', offset: 8, shaderLocation: 1 },
+              ],
+            },
             { arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 2 }] },
           ],
         },

@@ -13,7 +13,15 @@ canvas.height = Math.max(1, Math.floor(canvas.clientHeight * devicePixelRatio));
 const device = await createDevice({ backend: (params.get('backend') ?? 'auto') as BackendRequest, canvas });
 const surface = device.surface!;
 const glsl = device.caps.shaderLanguage === 'glsl';
-const layout = [{ arrayStride: 24, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }, { format: 'float32x4' as const, offset: 8, shaderLocation: 1 }] }];
+const layout = [
+  {
+    arrayStride: 24,
+    attributes: [
+      { format: 'float32x2' as const, offset: 0, shaderLocation: 0 },
+      { format: 'float32x4' as const, offset: 8, shaderLocation: 1 },
+    ],
+  },
+];
 const pipeline = glsl
   ? device.createRenderPipeline({
       label: 'triangle',
@@ -22,7 +30,11 @@ const pipeline = glsl
     })
   : (() => {
       const module = device.createShaderModule({ label: 'triangle.wgsl', code: wgsl });
-      return device.createRenderPipeline({ label: 'triangle', vertex: { module, entryPoint: 'vs', buffers: layout }, fragment: { module, entryPoint: 'fs', targets: [{ format: surface.format }] } });
+      return device.createRenderPipeline({
+        label: 'triangle',
+        vertex: { module, entryPoint: 'vs', buffers: layout },
+        fragment: { module, entryPoint: 'fs', targets: [{ format: surface.format }] },
+      });
     })();
 
 const vertices = device.createBuffer({ label: 'vertices', size: 3 * 24, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
@@ -46,6 +58,13 @@ async function frame(): Promise<void> {
 }
 
 await frame();
-const info = { backend: device.caps.backend, fallbackReason: device.fallbackReason, adapter: device.caps.adapter, features: device.caps.features, limits: device.caps.limits };
-(document.getElementById('info') as HTMLElement).textContent = `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
+const info = {
+  backend: device.caps.backend,
+  fallbackReason: device.fallbackReason,
+  adapter: device.caps.adapter,
+  features: device.caps.features,
+  limits: device.caps.limits,
+};
+(document.getElementById('info') as HTMLElement).textContent =
+  `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
 (window as unknown as { __result: unknown }).__result = info;

@@ -2,7 +2,15 @@
 // chosen by capability (?path=compute|pingpong|cpu forces one, ?backend=webgl2 forces the
 // fallback); every option has a control; the graph shows frame time.
 import { Pane } from 'tweakpane';
-import { createDevice, createParticleSystem, orbitCamera, DEFAULT_OPTIONS, type BackendRequest, type ParticleOptionsInput, type ParticleSystem } from '../../src/index.js';
+import {
+  createDevice,
+  createParticleSystem,
+  orbitCamera,
+  DEFAULT_OPTIONS,
+  type BackendRequest,
+  type ParticleOptionsInput,
+  type ParticleSystem,
+} from '../../src/index.js';
 
 const url = new URLSearchParams(location.search);
 const canvas = document.getElementById('canvas') as HTMLCanvasElement;
@@ -64,7 +72,11 @@ function options(): ParticleOptionsInput {
     gravity: [0, settings.gravity, 0],
     drag: settings.drag,
     attractors: Array.from({ length: settings.attractors }, (_, i) => ({
-      position: [3 * Math.cos((i / Math.max(1, settings.attractors)) * Math.PI * 2), 1, 3 * Math.sin((i / Math.max(1, settings.attractors)) * Math.PI * 2)] as [number, number, number],
+      position: [3 * Math.cos((i / Math.max(1, settings.attractors)) * Math.PI * 2), 1, 3 * Math.sin((i / Math.max(1, settings.attractors)) * Math.PI * 2)] as [
+        number,
+        number,
+        number,
+      ],
       strength: settings.attractorStrength,
     })),
     turbulence: { strength: settings.turbulence, frequency: settings.frequency },

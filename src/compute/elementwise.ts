@@ -73,7 +73,8 @@ export class ElementwiseRunner {
     const label = options.label ?? kernel.descriptor.label;
     this.label = label;
     const { count } = options;
-    if (!Number.isInteger(count) || count < 1) throw new ValidationError('elementwise-count', `count ${String(count)} must be a positive integer`, label, { count });
+    if (!Number.isInteger(count) || count < 1)
+      throw new ValidationError('elementwise-count', `count ${String(count)} must be a positive integer`, label, { count });
     this.count = count;
     this.#device = device;
     this.#kernel = kernel;
@@ -96,10 +97,22 @@ export class ElementwiseRunner {
       } else throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, "use mode 'cpu' with a cpu kernel", label);
       mode = 'pingpong';
       if (attrs.length > caps.limits.maxColorAttachments) {
-        throw new LimitExceededError('maxColorAttachments', attrs.length, caps.limits.maxColorAttachments, 'Attribute count (one color attachment each)', label);
+        throw new LimitExceededError(
+          'maxColorAttachments',
+          attrs.length,
+          caps.limits.maxColorAttachments,
+          'Attribute count (one color attachment each)',
+          label,
+        );
       }
     } else {
-      if (!options.cpu) throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, 'no compute and no float render targets: pass a cpu kernel for the CPU path', label);
+      if (!options.cpu)
+        throw new UnsupportedFeatureError(
+          'floatRenderTargets',
+          caps.backend,
+          'no compute and no float render targets: pass a cpu kernel for the CPU path',
+          label,
+        );
       mode = 'cpu';
       reason = requested === 'cpu' ? 'cpu requested' : 'no compute and no float render targets';
     }
@@ -117,7 +130,11 @@ export class ElementwiseRunner {
       }
       const buffers: Record<string, Buffer> = {};
       for (const a of attrs) {
-        buffers[a] = device.createBuffer({ label: `${label}.${a}`, size: bytes, usage: BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+        buffers[a] = device.createBuffer({
+          label: `${label}.${a}`,
+          size: bytes,
+          usage: BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+        });
       }
       this.buffers = buffers;
     } else {
@@ -141,7 +158,15 @@ export class ElementwiseRunner {
       const module = device.createShaderModule({ label: `${label}.compute.wgsl`, code: kernel.wgslCompute });
       this.#computePipeline = device.createComputePipeline({ label: `${label} step`, compute: { module, entryPoint: 'main' } });
     } else if (mode === 'pingpong') {
-      this.#renderPipeline = this.#fragmentPipeline(`${label} step`, kernel.wgslFragment, kernel.glslVertex, kernel.glslFragment, attrs.map(() => this.#format), 'triangle-list', false);
+      this.#renderPipeline = this.#fragmentPipeline(
+        `${label} step`,
+        kernel.wgslFragment,
+        kernel.glslVertex,
+        kernel.glslFragment,
+        attrs.map(() => this.#format),
+        'triangle-list',
+        false,
+      );
     }
   }
 
@@ -149,10 +174,20 @@ export class ElementwiseRunner {
     return this.precision === 'f16' ? 'rgba16float' : 'rgba32float';
   }
 
-  #fragmentPipeline(label: string, wgsl: string, glslVs: string, glslFs: string, formats: TextureFormat[], topology: 'triangle-list' | 'point-list', additive: boolean): RenderPipeline {
+  #fragmentPipeline(
+    label: string,
+    wgsl: string,
+    glslVs: string,
+    glslFs: string,
+    formats: TextureFormat[],
+    topology: 'triangle-list' | 'point-list',
+    additive: boolean,
+  ): RenderPipeline {
     const device = this.#device;
     const attrs = this.#kernel.descriptor.attributes;
-    const blend = additive ? { color: { srcFactor: 'one' as const, dstFactor: 'one' as const }, alpha: { srcFactor: 'one' as const, dstFactor: 'one' as const } } : undefined;
+    const blend = additive
+      ? { color: { srcFactor: 'one' as const, dstFactor: 'one' as const }, alpha: { srcFactor: 'one' as const, dstFactor: 'one' as const } }
+      : undefined;
     const targets = formats.map((format) => ({ format, blend }));
     if (device.caps.shaderLanguage === 'glsl') {
       return device.createRenderPipeline({
@@ -160,7 +195,10 @@ export class ElementwiseRunner {
         vertex: { module: device.createShaderModule({ label: `${label}.vert`, code: glslVs, stage: 'vertex' }) },
         fragment: { module: device.createShaderModule({ label: `${label}.frag`, code: glslFs, stage: 'fragment' }), targets },
         primitive: { topology },
-        bindings: [{ binding: 0, type: 'uniform', name: 'Params' }, ...attrs.map((a, i) => ({ binding: i + 1, type: 'texture' as const, name: `_ignis_${a}` }))],
+        bindings: [
+          { binding: 0, type: 'uniform', name: 'Params' },
+          ...attrs.map((a, i) => ({ binding: i + 1, type: 'texture' as const, name: `_ignis_${a}` })),
+        ],
       });
     }
     const module = device.createShaderModule({ label: `${label}.wgsl`, code: wgsl });
@@ -194,8 +232,12 @@ export class ElementwiseRunner {
   /** Replaces attribute `name` (4 floats per element). */
   write(name: string, data: Float32Array): void {
     this.#assertAlive('write');
-    if (!this.#kernel.descriptor.attributes.includes(name)) throw new ValidationError('runner-attribute', `No attribute "${name}" (have ${this.#kernel.descriptor.attributes.join(', ')})`, this.label);
-    if (data.length !== 4 * this.count) throw new ValidationError('runner-data-length', `Attribute "${name}" data has ${data.length} floats, expected 4 × ${this.count}`, this.label, { length: data.length });
+    if (!this.#kernel.descriptor.attributes.includes(name))
+      throw new ValidationError('runner-attribute', `No attribute "${name}" (have ${this.#kernel.descriptor.attributes.join(', ')})`, this.label);
+    if (data.length !== 4 * this.count)
+      throw new ValidationError('runner-data-length', `Attribute "${name}" data has ${data.length} floats, expected 4 × ${this.count}`, this.label, {
+        length: data.length,
+      });
     if (this.mode === 'cpu') (this.#cpuState[name] as Float32Array).set(data);
     this.#upload(name, data);
   }
@@ -209,7 +251,12 @@ export class ElementwiseRunner {
     const texture = this.textures[name] as Texture;
     const texels = padToTexels(data, this.size);
     const bytesPerTexel = this.precision === 'f16' ? 8 : 16;
-    this.#device.queue.writeTexture({ texture }, this.precision === 'f16' ? toHalfs(texels) : texels, { bytesPerRow: this.size.width * bytesPerTexel }, this.size);
+    this.#device.queue.writeTexture(
+      { texture },
+      this.precision === 'f16' ? toHalfs(texels) : texels,
+      { bytesPerRow: this.size.width * bytesPerTexel },
+      this.size,
+    );
   }
 
   /**
@@ -279,11 +326,18 @@ export class ElementwiseRunner {
   async reduce(predicates: Predicates, cpu?: CpuPredicates): Promise<Record<string, number>> {
     this.#assertAlive('reduce');
     const names = Object.keys(predicates);
-    if (names.length === 0 || names.length > 4) throw new ValidationError('reduce-predicates', `reduce takes 1 to 4 predicates, got ${names.length}`, this.label);
+    if (names.length === 0 || names.length > 4)
+      throw new ValidationError('reduce-predicates', `reduce takes 1 to 4 predicates, got ${names.length}`, this.label);
     const device = this.#device;
     const attrs = this.#kernel.descriptor.attributes;
     if (this.mode === 'cpu' || (this.mode === 'pingpong' && !device.caps.features.float32Blendable)) {
-      if (!cpu) throw new UnsupportedFeatureError('float32Blendable', device.caps.backend, 'pass the predicates in JS (the cpu argument) to count on the CPU', this.label);
+      if (!cpu)
+        throw new UnsupportedFeatureError(
+          'float32Blendable',
+          device.caps.backend,
+          'pass the predicates in JS (the cpu argument) to count on the CPU',
+          this.label,
+        );
       const state = this.mode === 'cpu' ? this.#cpuState : await this.read();
       const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
       for (let i = 0; i < this.count; i++) for (const n of names) if (cpu[n]?.(i, state)) out[n] = (out[n] as number) + 1;
@@ -319,15 +373,31 @@ export class ElementwiseRunner {
       if (!r) {
         const glsl = glslReducePoints(this.#kernel, predicates);
         r = {
-          pipeline: this.#fragmentPipeline(`${this.label} reduce`, wgslReducePoints(this.#kernel, predicates), glsl.vertex, glsl.fragment, ['rgba32float'], 'point-list', true),
-          counts: device.createTexture({ label: `${this.label} counts`, size: { width: 1, height: 1 }, format: 'rgba32float', usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC }),
+          pipeline: this.#fragmentPipeline(
+            `${this.label} reduce`,
+            wgslReducePoints(this.#kernel, predicates),
+            glsl.vertex,
+            glsl.fragment,
+            ['rgba32float'],
+            'point-list',
+            true,
+          ),
+          counts: device.createTexture({
+            label: `${this.label} counts`,
+            size: { width: 1, height: 1 },
+            format: 'rgba32float',
+            usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+          }),
         };
         this.#reducers.set(key, r);
       }
       const target = r.counts as Texture;
       const src = this.textures;
       encoder.barrier({ from: 'render-write', to: 'vertex-read', resources: attrs.map((a) => src[a] as Texture) });
-      const pass = encoder.beginRenderPass({ label: `${this.label} reduce`, colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }] });
+      const pass = encoder.beginRenderPass({
+        label: `${this.label} reduce`,
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+      });
       pass.setPipeline(r.pipeline as RenderPipeline);
       pass.setUniformBuffer(0, this.#uniforms, offset, this.#kernel.uniforms.size);
       attrs.forEach((a, i) => pass.setTexture(i + 1, src[a] as Texture));

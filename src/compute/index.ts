@@ -1,7 +1,16 @@
 export { defineKernel, toWgsl, GLSL_PRELUDE, KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
 export { uniformLayout, packUniforms, type UniformLayout, type UniformType, type UniformValue } from './layout.js';
 export { stateTextureSize, padToTexels, halfToFloat, floatToHalfBits, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
-export { ElementwiseRunner, createElementwiseRunner, createPingPongRunner, type ElementwiseMode, type ElementwiseOptions, type CpuKernel, type CpuPredicates, type StateArrays } from './elementwise.js';
+export {
+  ElementwiseRunner,
+  createElementwiseRunner,
+  createPingPongRunner,
+  type ElementwiseMode,
+  type ElementwiseOptions,
+  type CpuKernel,
+  type CpuPredicates,
+  type StateArrays,
+} from './elementwise.js';
 export { splitDispatch } from '../rhi/core/compute-pass.js';
 export type { Predicates } from './reduce.js';
 

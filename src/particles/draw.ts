@@ -99,7 +99,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
     },
     fragment: { module, entryPoint: 'fs', targets },
     multisample,
-    bindings: key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
+    bindings:
+      key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
   });
 }
 

@@ -117,10 +117,12 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
   } as ParticleOptions;
   if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1) throw new ParticleOptionError('count', o.count, 'must be a positive integer');
-  if (typeof o.seed !== 'number' || !Number.isInteger(o.seed) || o.seed < 0 || o.seed > 0xffffffff) throw new ParticleOptionError('seed', o.seed, 'must be an integer from 0 to 2^32 - 1');
+  if (typeof o.seed !== 'number' || !Number.isInteger(o.seed) || o.seed < 0 || o.seed > 0xffffffff)
+    throw new ParticleOptionError('seed', o.seed, 'must be an integer from 0 to 2^32 - 1');
   if (!['auto', 'compute', 'pingpong', 'cpu'].includes(o.path)) throw new ParticleOptionError('path', o.path, "must be 'auto', 'compute', 'pingpong' or 'cpu'");
   if (!['auto', 'instanced', 'pulled'].includes(o.drawMode)) throw new ParticleOptionError('drawMode', o.drawMode, "must be 'auto', 'instanced' or 'pulled'");
-  if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape)) throw new ParticleOptionError('emitter.shape', o.emitter.shape, "must be 'box', 'point', 'sphere' or 'cone'");
+  if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape))
+    throw new ParticleOptionError('emitter.shape', o.emitter.shape, "must be 'box', 'point', 'sphere' or 'cone'");
   vector('emitter.position', o.emitter.position, 3);
   for (const key of ['radius', 'angle'] as const) {
     finite(`emitter.${key}`, o.emitter[key]);
@@ -141,7 +143,8 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     if ((o.colorStops[i] as number) < (o.colorStops[i - 1] as number)) throw new ParticleOptionError('colorStops', o.colorStops, 'must be increasing');
   }
   if (!Array.isArray(o.attractors)) throw new ParticleOptionError('attractors', o.attractors, 'must be an array');
-  if (o.attractors.length > MAX_ATTRACTORS) throw new ParticleOptionError('attractors', `${o.attractors.length} attractors`, `exceeds the maximum of ${MAX_ATTRACTORS}`);
+  if (o.attractors.length > MAX_ATTRACTORS)
+    throw new ParticleOptionError('attractors', `${o.attractors.length} attractors`, `exceeds the maximum of ${MAX_ATTRACTORS}`);
   o.attractors.forEach((a, i) => {
     vector(`attractors[${i}].position`, a.position, 3);
     finite(`attractors[${i}].strength`, a.strength);

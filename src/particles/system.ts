@@ -72,7 +72,13 @@ export class ParticleSystem {
       throw new ParticleOptionError('path', requested, `needs float render targets, which ${caps.backend} lacks here; use 'cpu' or 'auto'`);
     }
     const path: ParticlePath =
-      requested !== 'auto' ? requested : caps.features.compute ? 'compute' : caps.features.floatRenderTargets || caps.features.halfFloatRenderTargets ? 'pingpong' : 'cpu';
+      requested !== 'auto'
+        ? requested
+        : caps.features.compute
+          ? 'compute'
+          : caps.features.floatRenderTargets || caps.features.halfFloatRenderTargets
+            ? 'pingpong'
+            : 'cpu';
     this.#checkLimits(path);
     this.path = path;
     this.drawMode = options.drawMode === 'auto' ? 'pulled' : options.drawMode;
@@ -80,7 +86,8 @@ export class ParticleSystem {
       count: options.count,
       mode: path,
       label: 'particles',
-      cpu: (i, state) => stepParticle(this.#options, this.#stepIndex, this.#cpuDt, this.#cpuBase, i, state.position as Float32Array, state.velocity as Float32Array),
+      cpu: (i, state) =>
+        stepParticle(this.#options, this.#stepIndex, this.#cpuDt, this.#cpuBase, i, state.position as Float32Array, state.velocity as Float32Array),
     });
     this.reason = requested === 'auto' ? this.#runner.reason : `path '${requested}' requested`;
     this.#state = Object.keys(this.#runner.buffers).length > 0 ? 'buffers' : 'textures';
@@ -88,7 +95,11 @@ export class ParticleSystem {
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
-    this.#drawUniforms = device.createBuffer({ label: 'particles draw params', size: DRAW_SLOTS * DRAW_PARAMS_SLOT, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    this.#drawUniforms = device.createBuffer({
+      label: 'particles draw params',
+      size: DRAW_SLOTS * DRAW_PARAMS_SLOT,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
   }
 
   #cpuDt = 0;
@@ -103,7 +114,8 @@ export class ParticleSystem {
     if (path === 'compute' && 16 * count > limits.maxStorageBufferBindingSize) {
       explain(new LimitExceededError('maxStorageBufferBindingSize', 16 * count, limits.maxStorageBufferBindingSize, 'State buffer bytes'));
     }
-    if (path === 'compute' && 16 * count > limits.maxBufferSize) explain(new LimitExceededError('maxBufferSize', 16 * count, limits.maxBufferSize, 'State buffer bytes'));
+    if (path === 'compute' && 16 * count > limits.maxBufferSize)
+      explain(new LimitExceededError('maxBufferSize', 16 * count, limits.maxBufferSize, 'State buffer bytes'));
     try {
       stateTextureSize(count, limits.maxTextureDimension2D);
     } catch (e) {
@@ -141,7 +153,12 @@ export class ParticleSystem {
    */
   setOptions(input: ParticleOptionsInput): void {
     this.#assertAlive('setOptions');
-    const next = resolveOptions({ ...this.#options, ...input, emitter: { ...this.#options.emitter, ...input.emitter }, turbulence: { ...this.#options.turbulence, ...input.turbulence } });
+    const next = resolveOptions({
+      ...this.#options,
+      ...input,
+      emitter: { ...this.#options.emitter, ...input.emitter },
+      turbulence: { ...this.#options.turbulence, ...input.turbulence },
+    });
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
       if (next[key] !== this.#options[key]) throw new ParticleOptionError(key, next[key], 'cannot change on a live system; create a new one');
     }
@@ -158,7 +175,8 @@ export class ParticleSystem {
    */
   update(encoder: CommandEncoder, dt: number, options: { timestampWrites?: PassTimestampWrites } = {}): void {
     this.#assertAlive('update');
-    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0) throw new ValidationError('particles-dt', `dt ${String(dt)} must be a finite non-negative number of seconds`, 'particle system', { dt });
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0)
+      throw new ValidationError('particles-dt', `dt ${String(dt)} must be a finite non-negative number of seconds`, 'particle system', { dt });
     this.#stepIndex++;
     this.#time += dt;
     this.#cpuDt = dt;

@@ -11,7 +11,27 @@ import { parseArgs, runBench, writeOutputs, compareRuns, percentile } from '../.
 describe('benchmark smoke run', () => {
   it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
-    const o = parseArgs(['--preroll', '5', '--counts', '1500', '--paths', 'compute,pingpong,cpu,pingpong@webgpu', '--draw', 'pulled,instanced', '--frames', '4', '--warmup', '1', '--repeat', '2', '--size', '256x144', '--out', out, '--quiet']);
+    const o = parseArgs([
+      '--preroll',
+      '5',
+      '--counts',
+      '1500',
+      '--paths',
+      'compute,pingpong,cpu,pingpong@webgpu',
+      '--draw',
+      'pulled,instanced',
+      '--frames',
+      '4',
+      '--warmup',
+      '1',
+      '--repeat',
+      '2',
+      '--size',
+      '256x144',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
     const result = await runBench(o, { browser, url: inject('baseUrl'), flags: ['(shared test browser)'] });
     await browser.disconnect();

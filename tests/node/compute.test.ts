@@ -28,7 +28,9 @@ describe('dispatch layout', () => {
   });
   it('dispatchThreads records the split grid', () => {
     const d = new NullDevice();
-    const module = d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(256) fn main() { a[0] = 1u; }' });
+    const module = d.createShaderModule({
+      code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(256) fn main() { a[0] = 1u; }',
+    });
     const pipeline = d.createComputePipeline({ compute: { module } });
     const a = d.createBuffer({ size: 16, usage: BufferUsage.STORAGE });
     const enc = d.createCommandEncoder();
@@ -44,9 +46,21 @@ describe('dispatch layout', () => {
 describe('barriers and hazards', () => {
   function twoPasses(barriers: 'auto' | 'explicit', declare: boolean): string[] {
     const d = new NullDevice({ barriers });
-    const writer = d.createComputePipeline({ label: 'w', compute: { module: d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = 1u; }' }) } });
-    const vs = d.createShaderModule({ code: '@group(0) @binding(0) var<storage, read> a: array<vec4f>; @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { return a[i]; } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }' });
-    const drawer = d.createRenderPipeline({ vertex: { module: vs, entryPoint: 'vs' }, fragment: { module: vs, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] } });
+    const writer = d.createComputePipeline({
+      label: 'w',
+      compute: {
+        module: d.createShaderModule({
+          code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = 1u; }',
+        }),
+      },
+    });
+    const vs = d.createShaderModule({
+      code: '@group(0) @binding(0) var<storage, read> a: array<vec4f>; @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { return a[i]; } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+    });
+    const drawer = d.createRenderPipeline({
+      vertex: { module: vs, entryPoint: 'vs' },
+      fragment: { module: vs, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
     const particles = d.createBuffer({ label: 'particles', size: 64, usage: BufferUsage.STORAGE });
     const rt = d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: 16 });
     const enc = d.createCommandEncoder();
@@ -65,11 +79,25 @@ describe('barriers and hazards', () => {
   }
   it('auto mode inserts compute-write → vertex-read before the draw pass', () => {
     const trace = twoPasses('auto', false);
-    expect(trace).toEqual(['beginComputePass "update"', 'setComputePipeline', 'setBinding', 'dispatch 1 1 1', 'endComputePass', 'barrier compute-write -> vertex-read [particles] (inserted)', 'beginRenderPass "draw" 4x4', 'setRenderPipeline', 'setBinding', 'draw 6 x1', 'endRenderPass']);
+    expect(trace).toEqual([
+      'beginComputePass "update"',
+      'setComputePipeline',
+      'setBinding',
+      'dispatch 1 1 1',
+      'endComputePass',
+      'barrier compute-write -> vertex-read [particles] (inserted)',
+      'beginRenderPass "draw" 4x4',
+      'setRenderPipeline',
+      'setBinding',
+      'draw 6 x1',
+      'endRenderPass',
+    ]);
   });
   it('explicit mode throws MissingBarrierError without the barrier and accepts it declared', () => {
     expect(() => twoPasses('explicit', false)).toThrow(MissingBarrierError);
-    expect(() => twoPasses('explicit', false)).toThrow('buffer "particles" was written by pass "update" (compute-write) and read by pass "draw" (vertex-read) with no barrier between them');
+    expect(() => twoPasses('explicit', false)).toThrow(
+      'buffer "particles" was written by pass "update" (compute-write) and read by pass "draw" (vertex-read) with no barrier between them',
+    );
     const trace = twoPasses('explicit', true);
     expect(trace).toContain('barrier compute-write -> vertex-read [particles] (declared)');
     expect(trace.filter((l) => l.startsWith('barrier'))).toHaveLength(1);
@@ -142,7 +170,9 @@ describe('elementwise runner mode selection', () => {
   it('bad counts and too many attributes for ping-pong are typed errors', () => {
     expect(() => createElementwiseRunner(new NullDevice(), kernel, { count: 0 })).toThrow(ValidationError);
     const many = defineKernel({ label: 'many', attributes: ['a', 'b', 'c'], body: '' });
-    expect(() => createElementwiseRunner(new NullDevice({ features: { compute: false }, limits: { maxColorAttachments: 2 } }), many, { count: 4 })).toThrow(/Attribute count \(one color attachment each\) 3 exceeds limits.maxColorAttachments \(2\)/);
+    expect(() => createElementwiseRunner(new NullDevice({ features: { compute: false }, limits: { maxColorAttachments: 2 } }), many, { count: 4 })).toThrow(
+      /Attribute count \(one color attachment each\) 3 exceeds limits.maxColorAttachments \(2\)/,
+    );
   });
 });
 

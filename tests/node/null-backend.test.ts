@@ -38,8 +38,13 @@ describe('null backend', () => {
   it('records passes as plain data', () => {
     const d = new NullDevice();
     const rt = d.createTexture({ label: 'rt', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
-    const module = d.createShaderModule({ code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }' });
-    const pipeline = d.createRenderPipeline({ vertex: { module, entryPoint: 'vs' }, fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] } });
+    const module = d.createShaderModule({
+      code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+    });
+    const pipeline = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
     const enc = d.createCommandEncoder();
     const pass = enc.beginRenderPass({ label: 'main', colorAttachments: [{ texture: rt, clearValue: [0, 0, 0, 1] }] });
     pass.setPipeline(pipeline);

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { resolveOptions, ParticleOptionError, pcg, rand, createState, stepState, DEFAULT_OPTIONS, createParticleSystem, NullDevice, ValidationError } from '../../src/index.js';
+import {
+  resolveOptions,
+  ParticleOptionError,
+  pcg,
+  rand,
+  createState,
+  stepState,
+  DEFAULT_OPTIONS,
+  createParticleSystem,
+  NullDevice,
+  ValidationError,
+} from '../../src/index.js';
 
 describe('particle options', () => {
   it.each([
@@ -10,8 +21,23 @@ describe('particle options', () => {
     [{ drag: Number.NaN }, 'drag', 'Particle option drag = NaN must be a finite number'],
     [{ gravity: [0, Number.NaN, 0] as [number, number, number] }, 'gravity[1]', 'Particle option gravity[1] = NaN must be a finite number'],
     [{ emitter: { radius: Number.NaN } }, 'emitter.radius', 'Particle option emitter.radius = NaN must be a finite number'],
-    [{ colors: [[1, 1, 1, 1], [1, 1, 1, 1], [1, Number.NaN, 1, 1], [1, 1, 1, 1]] as never }, 'colors[2][1]', 'Particle option colors[2][1] = NaN must be a finite number'],
-    [{ attractors: Array.from({ length: 9 }, () => ({ position: [0, 0, 0] as [number, number, number], strength: 1 })) }, 'attractors', 'Particle option attractors = 9 attractors exceeds the maximum of 8'],
+    [
+      {
+        colors: [
+          [1, 1, 1, 1],
+          [1, 1, 1, 1],
+          [1, Number.NaN, 1, 1],
+          [1, 1, 1, 1],
+        ] as never,
+      },
+      'colors[2][1]',
+      'Particle option colors[2][1] = NaN must be a finite number',
+    ],
+    [
+      { attractors: Array.from({ length: 9 }, () => ({ position: [0, 0, 0] as [number, number, number], strength: 1 })) },
+      'attractors',
+      'Particle option attractors = 9 attractors exceeds the maximum of 8',
+    ],
     [{ emitter: { shape: 'torus' as never } }, 'emitter.shape', "Particle option emitter.shape = torus must be 'box', 'point', 'sphere' or 'cone'"],
   ])('%j is rejected naming %s', (input, option, message) => {
     try {

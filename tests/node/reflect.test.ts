@@ -34,6 +34,8 @@ describe('WGSL reflection', () => {
     const d = new NullDevice();
     const module = d.createShaderModule({ code: '@group(1) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }' });
     expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(ValidationError);
-    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(/"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/);
+    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
+      /"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/,
+    );
   });
 });

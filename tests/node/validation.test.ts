@@ -78,10 +78,14 @@ describe('texture descriptors', () => {
     expect(device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 5 }).mipLevelCount).toBe(5);
   });
   it('sample count 1 or 4', () => {
-    expect(thrown(() => device.createTexture({ ...base, size: { width: 4, height: 4 }, sampleCount: 2 })).message).toBe('[t] Texture sampleCount 2 must be 1 or 4');
+    expect(thrown(() => device.createTexture({ ...base, size: { width: 4, height: 4 }, sampleCount: 2 })).message).toBe(
+      '[t] Texture sampleCount 2 must be 1 or 4',
+    );
   });
   it('unknown format', () => {
-    expect(thrown(() => device.createTexture({ ...base, format: 'rgb565' as never, size: { width: 4, height: 4 } })).message).toMatch(/format rgb565 is not one of/);
+    expect(thrown(() => device.createTexture({ ...base, format: 'rgb565' as never, size: { width: 4, height: 4 } })).message).toMatch(
+      /format rgb565 is not one of/,
+    );
   });
   it('float render targets need caps.features.floatRenderTargets', () => {
     const noFloat = new NullDevice({ features: { floatRenderTargets: false } });
@@ -99,7 +103,9 @@ describe('copies and writes', () => {
     expect(thrown(() => enc.copyTextureToBuffer({ texture: tex }, { buffer: buf, bytesPerRow: 32 }, { width: 8, height: 2 })).message).toBe(
       '[buf] bytesPerRow 32 must be a positive multiple of 256',
     );
-    expect(thrown(() => enc.copyBufferToTexture({ buffer: buf, bytesPerRow: 100 }, { texture: tex }, { width: 8, height: 2 })).message).toMatch(/bytesPerRow 100/);
+    expect(thrown(() => enc.copyBufferToTexture({ buffer: buf, bytesPerRow: 100 }, { texture: tex }, { width: 8, height: 2 })).message).toMatch(
+      /bytesPerRow 100/,
+    );
   });
   it('a copy past the buffer end or the texture edge', () => {
     const enc = device.createCommandEncoder();
@@ -113,7 +119,9 @@ describe('copies and writes', () => {
   it('writeBuffer offset and size multiples of 4 and in range', () => {
     expect(thrown(() => device.queue.writeBuffer(buf, 2, new Uint8Array(4))).message).toBe('[buf] writeBuffer offset 2 must be a non-negative multiple of 4');
     expect(thrown(() => device.queue.writeBuffer(buf, 0, new Uint8Array(6))).message).toBe('[buf] writeBuffer data size 6 must be a multiple of 4');
-    expect(thrown(() => device.queue.writeBuffer(buf, 508, new Uint8Array(8))).message).toBe('[buf] writeBuffer of 8 bytes at offset 508 overruns the buffer of 512 bytes');
+    expect(thrown(() => device.queue.writeBuffer(buf, 508, new Uint8Array(8))).message).toBe(
+      '[buf] writeBuffer of 8 bytes at offset 508 overruns the buffer of 512 bytes',
+    );
   });
   it('usage flags gate every use', () => {
     const vertexOnly = device.createBuffer({ label: 'v', size: 16, usage: BufferUsage.VERTEX });

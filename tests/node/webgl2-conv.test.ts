@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { TEXTURE_FORMATS, BLEND_FACTORS, ADDRESS_MODES, VERTEX_FORMATS, COMPARE_FUNCTIONS, minFilter, flipRect, floatToHalf, GL } from '../../src/rhi/webgl2/conv.js';
+import {
+  TEXTURE_FORMATS,
+  BLEND_FACTORS,
+  ADDRESS_MODES,
+  VERTEX_FORMATS,
+  COMPARE_FUNCTIONS,
+  minFilter,
+  flipRect,
+  floatToHalf,
+  GL,
+} from '../../src/rhi/webgl2/conv.js';
 import { TEXTURE_FORMATS as ALL_FORMATS, FORMAT_INFO } from '../../src/index.js';
 import { instrumentVertexShader, parseInfoLog } from '../../src/rhi/webgl2/shader-module.js';
 

@@ -13,7 +13,10 @@ function setup() {
   const fs = device.createShaderModule({ code: FS, stage: 'fragment' });
   const pipeline = device.createRenderPipeline({
     vertex: { module: vs, buffers: [{ arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] }] },
-    fragment: { module: fs, targets: [{ format: 'rgba8unorm', blend: { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } }] },
+    fragment: {
+      module: fs,
+      targets: [{ format: 'rgba8unorm', blend: { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } }],
+    },
     primitive: { cullMode: 'back' },
     bindings: [
       { binding: 0, type: 'uniform', name: 'Params' },
@@ -43,7 +46,25 @@ function setup() {
   return { fake, device, frame };
 }
 
-const STATE_CALLS = new Set(['useProgram', 'bindVertexArray', 'enable', 'disable', 'blendFuncSeparate', 'blendEquationSeparate', 'colorMask', 'cullFace', 'frontFace', 'bindBufferRange', 'bindTexture', 'bindSampler', 'activeTexture', 'uniform1f', 'bindFramebuffer', 'viewport', 'depthMask']);
+const STATE_CALLS = new Set([
+  'useProgram',
+  'bindVertexArray',
+  'enable',
+  'disable',
+  'blendFuncSeparate',
+  'blendEquationSeparate',
+  'colorMask',
+  'cullFace',
+  'frontFace',
+  'bindBufferRange',
+  'bindTexture',
+  'bindSampler',
+  'activeTexture',
+  'uniform1f',
+  'bindFramebuffer',
+  'viewport',
+  'depthMask',
+]);
 
 describe('WebGL2 shadow state cache', () => {
   it('a repeated identical draw issues no redundant GL call, only the draw', () => {

@@ -40,10 +40,20 @@ export class SlotTable {
     validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
     const limits = this.encoder.device.caps.limits;
     if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
-      throw new ValidationError('uniform-offset-alignment', `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`, buffer.label, { offset });
+      throw new ValidationError(
+        'uniform-offset-alignment',
+        `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`,
+        buffer.label,
+        { offset },
+      );
     }
     if (s > limits.maxUniformBufferBindingSize) {
-      throw new ValidationError('uniform-binding-size', `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`, buffer.label, { size: s });
+      throw new ValidationError(
+        'uniform-binding-size',
+        `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`,
+        buffer.label,
+        { size: s },
+      );
     }
     this.#bind(slot, { kind: 'uniform', buffer, offset, size: s });
   }
@@ -56,10 +66,20 @@ export class SlotTable {
     validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
     const limits = this.encoder.device.caps.limits;
     if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
-      throw new ValidationError('storage-offset-alignment', `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`, buffer.label, { offset });
+      throw new ValidationError(
+        'storage-offset-alignment',
+        `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`,
+        buffer.label,
+        { offset },
+      );
     }
     if (s > limits.maxStorageBufferBindingSize) {
-      throw new ValidationError('storage-binding-size', `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`, buffer.label, { size: s });
+      throw new ValidationError(
+        'storage-binding-size',
+        `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`,
+        buffer.label,
+        { size: s },
+      );
     }
     this.#bind(slot, { kind: 'storage', buffer, offset, size: s, access });
   }
@@ -92,23 +112,38 @@ export class SlotTable {
     for (const entry of layout) {
       const bound = this.slots.get(entry.binding);
       if (!bound) {
-        throw new ValidationError('binding-missing', `Slot ${entry.binding} (${entry.type}${entry.name ? ` "${entry.name}"` : ''}) of pipeline "${pipelineLabel}" has nothing bound`, this.passLabel, {
-          binding: entry.binding,
-          type: entry.type,
-        });
+        throw new ValidationError(
+          'binding-missing',
+          `Slot ${entry.binding} (${entry.type}${entry.name ? ` "${entry.name}"` : ''}) of pipeline "${pipelineLabel}" has nothing bound`,
+          this.passLabel,
+          {
+            binding: entry.binding,
+            type: entry.type,
+          },
+        );
       }
       const expected = entry.type === 'read-only-storage' ? 'storage' : entry.type;
       if (bound.kind !== expected) {
-        throw new ValidationError('binding-kind', `Slot ${entry.binding} of pipeline "${pipelineLabel}" expects ${entry.type}, but a ${bound.kind} is bound`, this.passLabel, {
-          binding: entry.binding,
-          expected: entry.type,
-          actual: bound.kind,
-        });
+        throw new ValidationError(
+          'binding-kind',
+          `Slot ${entry.binding} of pipeline "${pipelineLabel}" expects ${entry.type}, but a ${bound.kind} is bound`,
+          this.passLabel,
+          {
+            binding: entry.binding,
+            expected: entry.type,
+            actual: bound.kind,
+          },
+        );
       }
       if (bound.kind === 'storage' && entry.type === 'storage' && bound.access === 'read') {
-        throw new ValidationError('binding-access', `Slot ${entry.binding} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`, this.passLabel, {
-          binding: entry.binding,
-        });
+        throw new ValidationError(
+          'binding-access',
+          `Slot ${entry.binding} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`,
+          this.passLabel,
+          {
+            binding: entry.binding,
+          },
+        );
       }
       switch (bound.kind) {
         case 'uniform':

@@ -13,13 +13,7 @@ import { isDepthFormat } from './formats.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Device } from './device.js';
-import type {
-  ComputePassDescriptor,
-  Extent2D,
-  ImageCopyBuffer,
-  ImageCopyTexture,
-  RenderPassDescriptor,
-} from './descriptors.js';
+import type { ComputePassDescriptor, Extent2D, ImageCopyBuffer, ImageCopyTexture, RenderPassDescriptor } from './descriptors.js';
 
 export type BarrierMode = 'auto' | 'explicit';
 
@@ -80,10 +74,15 @@ export class CommandEncoder {
     }
     const limits = this.device.caps.limits;
     if (desc.colorAttachments.length > limits.maxColorAttachments) {
-      throw new ValidationError('pass-color-attachments', `${desc.colorAttachments.length} color attachments exceed limits.maxColorAttachments (${limits.maxColorAttachments})`, label, {
-        count: desc.colorAttachments.length,
-        maximum: limits.maxColorAttachments,
-      });
+      throw new ValidationError(
+        'pass-color-attachments',
+        `${desc.colorAttachments.length} color attachments exceed limits.maxColorAttachments (${limits.maxColorAttachments})`,
+        label,
+        {
+          count: desc.colorAttachments.length,
+          maximum: limits.maxColorAttachments,
+        },
+      );
     }
     let width = -1;
     let height = -1;
@@ -96,10 +95,15 @@ export class CommandEncoder {
         height = t.height;
         sampleCount = t.sampleCount;
       } else if (t.width !== width || t.height !== height || t.sampleCount !== sampleCount) {
-        throw new ValidationError('pass-attachment-size', `${what} "${t.label}" is ${t.width}x${t.height}x${t.sampleCount}, the pass is ${width}x${height}x${sampleCount}`, label, {
-          width: t.width,
-          height: t.height,
-        });
+        throw new ValidationError(
+          'pass-attachment-size',
+          `${what} "${t.label}" is ${t.width}x${t.height}x${t.sampleCount}, the pass is ${width}x${height}x${sampleCount}`,
+          label,
+          {
+            width: t.width,
+            height: t.height,
+          },
+        );
       }
     };
     const colorAttachments = desc.colorAttachments.map((a, i) => {
@@ -111,8 +115,19 @@ export class CommandEncoder {
         const r = a.resolveTarget;
         r.assertAlive('beginRenderPass (resolveTarget)');
         requireTextureUsage(r.usage, TextureUsage.RENDER_ATTACHMENT, 'resolveTarget of a render pass', r.label);
-        if (a.texture.sampleCount === 1 || r.sampleCount !== 1 || r.width !== a.texture.width || r.height !== a.texture.height || r.format !== a.texture.format) {
-          throw new ValidationError('pass-resolve-target', `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${a.texture.label}" (${a.texture.width}x${a.texture.height} ${a.texture.format}, ${a.texture.sampleCount} samples)`, label, {});
+        if (
+          a.texture.sampleCount === 1 ||
+          r.sampleCount !== 1 ||
+          r.width !== a.texture.width ||
+          r.height !== a.texture.height ||
+          r.format !== a.texture.format
+        ) {
+          throw new ValidationError(
+            'pass-resolve-target',
+            `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${a.texture.label}" (${a.texture.width}x${a.texture.height} ${a.texture.format}, ${a.texture.sampleCount} samples)`,
+            label,
+            {},
+          );
         }
       }
       const clear = a.clearValue ?? [0, 0, 0, 0];
@@ -158,7 +173,12 @@ export class CommandEncoder {
     const label = desc.label ?? `compute pass ${this.#hazards.passCount}`;
     const caps = this.device.caps;
     if (!caps.features.compute) {
-      throw new UnsupportedFeatureError('compute', caps.backend, 'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute', label);
+      throw new UnsupportedFeatureError(
+        'compute',
+        caps.backend,
+        'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute',
+        label,
+      );
     }
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
     this.#startPass(label);
@@ -306,10 +326,15 @@ export class CommandEncoder {
     requireTextureUsage(src.texture.usage, TextureUsage.COPY_SRC, 'copyTextureToTexture source', src.texture.label);
     requireTextureUsage(dst.texture.usage, TextureUsage.COPY_DST, 'copyTextureToTexture destination', dst.texture.label);
     if (src.texture.format !== dst.texture.format) {
-      throw new ValidationError('copy-format-mismatch', `copyTextureToTexture from ${src.texture.format} to ${dst.texture.format}; formats must match`, dst.texture.label, {
-        src: src.texture.format,
-        dst: dst.texture.format,
-      });
+      throw new ValidationError(
+        'copy-format-mismatch',
+        `copyTextureToTexture from ${src.texture.format} to ${dst.texture.format}; formats must match`,
+        dst.texture.label,
+        {
+          src: src.texture.format,
+          dst: dst.texture.format,
+        },
+      );
     }
     const srcMip = src.mipLevel ?? 0;
     const dstMip = dst.mipLevel ?? 0;
@@ -390,4 +415,3 @@ export function traceCommands(commands: readonly Command[]): string[] {
     }
   });
 }
-

@@ -13,15 +13,7 @@ export type BoundResource =
   | { kind: 'storage-texture'; texture: Texture }
   | { kind: 'sampler'; sampler: Sampler };
 
-export type BarrierScope =
-  | 'compute-write'
-  | 'compute-read'
-  | 'vertex-read'
-  | 'fragment-read'
-  | 'render-write'
-  | 'copy-write'
-  | 'copy-read'
-  | 'indirect-read';
+export type BarrierScope = 'compute-write' | 'compute-read' | 'vertex-read' | 'fragment-read' | 'render-write' | 'copy-write' | 'copy-read' | 'indirect-read';
 
 export const BARRIER_SCOPES: readonly BarrierScope[] = [
   'compute-write',
@@ -82,7 +74,18 @@ export type Command =
   | { type: 'copyBufferToBuffer'; src: Buffer; srcOffset: number; dst: Buffer; dstOffset: number; size: number }
   | { type: 'copyBufferToTexture'; src: Buffer; offset: number; bytesPerRow: number; dst: Texture; mipLevel: number; x: number; y: number; size: Extent2D }
   | { type: 'copyTextureToBuffer'; src: Texture; mipLevel: number; x: number; y: number; dst: Buffer; offset: number; bytesPerRow: number; size: Extent2D }
-  | { type: 'copyTextureToTexture'; src: Texture; srcMip: number; srcX: number; srcY: number; dst: Texture; dstMip: number; dstX: number; dstY: number; size: Extent2D }
+  | {
+      type: 'copyTextureToTexture';
+      src: Texture;
+      srcMip: number;
+      srcX: number;
+      srcY: number;
+      dst: Texture;
+      dstMip: number;
+      dstX: number;
+      dstY: number;
+      size: Extent2D;
+    }
   | { type: 'pushDebugGroup'; label: string }
   | { type: 'popDebugGroup' }
   | { type: 'barrier'; from: BarrierScope; to: BarrierScope; resources: string[] | undefined; inserted: boolean };

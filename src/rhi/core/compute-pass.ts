@@ -51,7 +51,11 @@ export class ComputePass {
     this.#open('setPipeline');
     pipeline.assertAlive('setPipeline');
     if (pipeline.kind !== 'compute-pipeline') {
-      throw new ValidationError('pipeline-kind', `setPipeline on a compute pass needs a compute pipeline, got ${String((pipeline as { kind?: string }).kind)}`, this.label);
+      throw new ValidationError(
+        'pipeline-kind',
+        `setPipeline on a compute pass needs a compute pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
+        this.label,
+      );
     }
     this.#pipeline = pipeline;
     this.#encoder.record({ type: 'setComputePipeline', pipeline });
@@ -98,7 +102,11 @@ export class ComputePass {
   dispatch(x: number, y = 1, z = 1): void {
     this.#open('dispatch');
     const max = this.#encoder.device.caps.limits.maxComputeWorkgroupsPerDimension;
-    for (const [axis, n] of [['x', x], ['y', y], ['z', z]] as const) {
+    for (const [axis, n] of [
+      ['x', x],
+      ['y', y],
+      ['z', z],
+    ] as const) {
       if (!isNonNegativeInteger(n)) {
         throw new ValidationError('dispatch-count', `dispatch ${axis} = ${String(n)} must be a non-negative integer`, this.label, { [axis]: n });
       }
@@ -115,8 +123,10 @@ export class ComputePass {
   dispatchThreads(count: number, workgroupSize?: number): [number, number, number] {
     this.#open('dispatchThreads');
     const size = workgroupSize ?? this.#pipeline?.workgroupSize[0] ?? 64;
-    if (!isNonNegativeInteger(count)) throw new ValidationError('dispatch-count', `dispatchThreads count ${String(count)} must be a non-negative integer`, this.label, { count });
-    if (!isPositiveInteger(size)) throw new ValidationError('dispatch-workgroup-size', `workgroupSize ${String(size)} must be a positive integer`, this.label, { workgroupSize: size });
+    if (!isNonNegativeInteger(count))
+      throw new ValidationError('dispatch-count', `dispatchThreads count ${String(count)} must be a non-negative integer`, this.label, { count });
+    if (!isPositiveInteger(size))
+      throw new ValidationError('dispatch-workgroup-size', `workgroupSize ${String(size)} must be a positive integer`, this.label, { workgroupSize: size });
     const limits = this.#encoder.device.caps.limits;
     const grid = splitDispatch(count, size, limits.maxComputeWorkgroupsPerDimension);
     this.dispatch(grid[0], grid[1], grid[2]);
@@ -130,7 +140,12 @@ export class ComputePass {
     buffer.assertAlive('dispatchIndirect');
     requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, 'dispatchIndirect', buffer.label);
     if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset + 12 > buffer.size) {
-      throw new ValidationError('dispatch-indirect-offset', `dispatchIndirect offset ${String(offset)} must be a multiple of 4 with 12 bytes after it in the ${buffer.size}-byte buffer`, buffer.label, { offset });
+      throw new ValidationError(
+        'dispatch-indirect-offset',
+        `dispatchIndirect offset ${String(offset)} must be a multiple of 4 with 12 bytes after it in the ${buffer.size}-byte buffer`,
+        buffer.label,
+        { offset },
+      );
     }
     this.#check('dispatchIndirect');
     this.#encoder.trackRead(buffer, ['indirect-read']);

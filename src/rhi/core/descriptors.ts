@@ -52,15 +52,7 @@ export interface ShaderModuleDescriptor extends Labeled {
   stage?: ShaderStage;
 }
 
-export type VertexFormat =
-  | 'float32'
-  | 'float32x2'
-  | 'float32x3'
-  | 'float32x4'
-  | 'uint32'
-  | 'sint32'
-  | 'unorm8x4'
-  | 'uint8x4';
+export type VertexFormat = 'float32' | 'float32x2' | 'float32x3' | 'float32x4' | 'uint32' | 'sint32' | 'unorm8x4' | 'uint8x4';
 
 export interface VertexAttribute {
   format: VertexFormat;
@@ -76,16 +68,7 @@ export interface VertexBufferLayout {
 }
 
 export type BlendFactor =
-  | 'zero'
-  | 'one'
-  | 'src'
-  | 'one-minus-src'
-  | 'src-alpha'
-  | 'one-minus-src-alpha'
-  | 'dst'
-  | 'one-minus-dst'
-  | 'dst-alpha'
-  | 'one-minus-dst-alpha';
+  'zero' | 'one' | 'src' | 'one-minus-src' | 'src-alpha' | 'one-minus-src-alpha' | 'dst' | 'one-minus-dst' | 'dst-alpha' | 'one-minus-dst-alpha';
 export type BlendOperation = 'add' | 'subtract' | 'reverse-subtract' | 'min' | 'max';
 export interface BlendComponent {
   operation?: BlendOperation;

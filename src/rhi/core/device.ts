@@ -185,13 +185,20 @@ export abstract class Device {
     }
     const language = desc.language ?? this.caps.shaderLanguage;
     if (language !== this.caps.shaderLanguage) {
-      throw new ValidationError('shader-language', `A ${language} module cannot run on the ${this.caps.backend} backend, which runs ${this.caps.shaderLanguage}`, desc.label, {
-        language,
-        expected: this.caps.shaderLanguage,
-      });
+      throw new ValidationError(
+        'shader-language',
+        `A ${language} module cannot run on the ${this.caps.backend} backend, which runs ${this.caps.shaderLanguage}`,
+        desc.label,
+        {
+          language,
+          expected: this.caps.shaderLanguage,
+        },
+      );
     }
     if (language === 'glsl' && desc.stage !== 'vertex' && desc.stage !== 'fragment') {
-      throw new ValidationError('shader-stage', `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`, desc.label, { stage: desc.stage });
+      throw new ValidationError('shader-stage', `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`, desc.label, {
+        stage: desc.stage,
+      });
     }
     return this.#track(this.createShaderModuleImpl(desc, language));
   }
@@ -213,7 +220,8 @@ export abstract class Device {
     if (!this.caps.features.timestampQuery) {
       throw new UnsupportedFeatureError('timestampQuery', this.caps.backend, 'time frames with queue.onSubmittedWorkDone()', desc.label);
     }
-    if (desc.type !== 'timestamp') throw new ValidationError('query-type', `Query type ${String(desc.type)} must be 'timestamp'`, desc.label, { type: desc.type });
+    if (desc.type !== 'timestamp')
+      throw new ValidationError('query-type', `Query type ${String(desc.type)} must be 'timestamp'`, desc.label, { type: desc.type });
     if (!isPositiveInteger(desc.count) || desc.count > 4096) {
       throw new ValidationError('query-count', `Query count ${String(desc.count)} must be an integer from 1 to 4096`, desc.label, { count: desc.count });
     }

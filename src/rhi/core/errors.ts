@@ -91,12 +91,7 @@ export class UnsupportedFeatureError extends RhiError {
   readonly feature: string;
   readonly fallback: string;
   constructor(feature: string, backend: string, fallback: string, label?: string) {
-    super(
-      'unsupported-feature',
-      `caps.features.${feature} is false on the ${backend} backend; ${fallback}`,
-      label,
-      { feature, backend, fallback },
-    );
+    super('unsupported-feature', `caps.features.${feature} is false on the ${backend} backend; ${fallback}`, label, { feature, backend, fallback });
     this.feature = feature;
     this.fallback = fallback;
   }

@@ -55,13 +55,7 @@ export function isTextureFormat(value: unknown): value is TextureFormat {
 }
 
 /** Bytes a texture of this format and size occupies, summed over its mip chain (for accounting). */
-export function textureByteSize(
-  format: TextureFormat,
-  width: number,
-  height: number,
-  mipLevelCount: number,
-  sampleCount: number,
-): number {
+export function textureByteSize(format: TextureFormat, width: number, height: number, mipLevelCount: number, sampleCount: number): number {
   const texel = FORMAT_INFO[format].bytesPerTexel || (format === 'depth16unorm' ? 2 : 4);
   let bytes = 0;
   for (let level = 0; level < mipLevelCount; level++) {

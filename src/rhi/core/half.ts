@@ -35,4 +35,3 @@ export function floatToHalfBits(value: number): number {
   const rest = mant & 0x1fff;
   return sign | (half + (rest > 0x1000 || (rest === 0x1000 && half & 1) ? 1 : 0));
 }
-

@@ -68,11 +68,7 @@ export class HazardTracker {
     const write = this.#lastWrite.get(resource.id);
     if (!write) return undefined;
     const covered = this.#barriers.some(
-      (b) =>
-        b.afterPass > write.passIndex &&
-        b.from === write.scope &&
-        scopes.includes(b.to) &&
-        (b.resources === undefined || b.resources.has(resource.id)),
+      (b) => b.afterPass > write.passIndex && b.from === write.scope && scopes.includes(b.to) && (b.resources === undefined || b.resources.has(resource.id)),
     );
     if (covered) return undefined;
     return { resource, from: write.scope, to: scopes[0] as BarrierScope };

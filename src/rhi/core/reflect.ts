@@ -9,8 +9,7 @@ export interface WgslBinding {
   readonly wgslType: string;
 }
 
-const DECLARATION =
-  /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
+const DECLARATION = /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
 
 /**
  * Reflects the resource declarations of a WGSL module, so that slot binding reaches every

@@ -57,7 +57,11 @@ export class RenderPass {
     this.#open('setPipeline');
     pipeline.assertAlive('setPipeline');
     if (pipeline.kind !== 'render-pipeline') {
-      throw new ValidationError('pipeline-kind', `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`, this.label);
+      throw new ValidationError(
+        'pipeline-kind',
+        `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
+        this.label,
+      );
     }
     const targets = pipeline.descriptor.fragment?.targets ?? [];
     const formats = this.colorFormats;
@@ -70,11 +74,21 @@ export class RenderPass {
       );
     }
     if (pipeline.sampleCount !== this.#desc.sampleCount) {
-      throw new ValidationError('pipeline-sample-count', `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${this.#desc.sampleCount}`, this.label, {});
+      throw new ValidationError(
+        'pipeline-sample-count',
+        `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${this.#desc.sampleCount}`,
+        this.label,
+        {},
+      );
     }
     const hasDepth = this.#desc.depthStencilAttachment !== undefined;
     if (hasDepth !== (pipeline.descriptor.depthStencil !== undefined)) {
-      throw new ValidationError('pipeline-depth', `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`, this.label, {});
+      throw new ValidationError(
+        'pipeline-depth',
+        `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`,
+        this.label,
+        {},
+      );
     }
     this.#pipeline = pipeline;
     this.#encoder.record({ type: 'setRenderPipeline', pipeline });
@@ -85,10 +99,17 @@ export class RenderPass {
     buffer.assertAlive(`setVertexBuffer(${slot})`);
     requireBufferUsage(buffer.usage, BufferUsage.VERTEX, `setVertexBuffer(${slot})`, buffer.label);
     if (!isNonNegativeInteger(slot) || slot >= this.#encoder.device.caps.limits.maxVertexBuffers) {
-      throw new ValidationError('vertex-buffer-slot', `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#encoder.device.caps.limits.maxVertexBuffers})`, this.label, { slot });
+      throw new ValidationError(
+        'vertex-buffer-slot',
+        `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#encoder.device.caps.limits.maxVertexBuffers})`,
+        this.label,
+        { slot },
+      );
     }
     if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset > buffer.size) {
-      throw new ValidationError('vertex-buffer-offset', `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`, buffer.label, { offset });
+      throw new ValidationError('vertex-buffer-offset', `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`, buffer.label, {
+        offset,
+      });
     }
     this.#vertexBuffers.set(slot, buffer);
     this.#encoder.record({ type: 'setVertexBuffer', slot, buffer, offset });
@@ -120,7 +141,9 @@ export class RenderPass {
     this.#open('setTexture');
     for (const a of this.#desc.colorAttachments) {
       if (a.texture === texture || a.resolveTarget === texture) {
-        throw new ValidationError('feedback-loop', `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`, this.label, { slot });
+        throw new ValidationError('feedback-loop', `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`, this.label, {
+          slot,
+        });
       }
     }
     this.#slots.texture(slot, texture);
@@ -134,12 +157,17 @@ export class RenderPass {
   setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): void {
     this.#open('setViewport');
     if (![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) || width < 0 || height < 0 || minDepth < 0 || maxDepth > 1 || minDepth > maxDepth) {
-      throw new ValidationError('viewport', `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`, this.label, {
-        x,
-        y,
-        width,
-        height,
-      });
+      throw new ValidationError(
+        'viewport',
+        `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`,
+        this.label,
+        {
+          x,
+          y,
+          width,
+          height,
+        },
+      );
     }
     this.#encoder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
   }
@@ -147,12 +175,17 @@ export class RenderPass {
   setScissorRect(x: number, y: number, width: number, height: number): void {
     this.#open('setScissorRect');
     if (![x, y, width, height].every(isNonNegativeInteger) || x + width > this.width || y + height > this.height) {
-      throw new ValidationError('scissor', `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${this.width}x${this.height} pass`, this.label, {
-        x,
-        y,
-        width,
-        height,
-      });
+      throw new ValidationError(
+        'scissor',
+        `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${this.width}x${this.height} pass`,
+        this.label,
+        {
+          x,
+          y,
+          width,
+          height,
+        },
+      );
     }
     this.#encoder.record({ type: 'setScissorRect', x, y, width, height });
   }
@@ -165,7 +198,12 @@ export class RenderPass {
     layouts.forEach((_, slot) => {
       const buffer = this.#vertexBuffers.get(slot);
       if (!buffer) {
-        throw new ValidationError('vertex-buffer-missing', `${operation}: pipeline "${pipeline.label}" reads vertex buffer slot ${slot}, but none is set`, this.label, { slot });
+        throw new ValidationError(
+          'vertex-buffer-missing',
+          `${operation}: pipeline "${pipeline.label}" reads vertex buffer slot ${slot}, but none is set`,
+          this.label,
+          { slot },
+        );
       }
       buffer.assertAlive(operation);
       this.#encoder.trackRead(buffer, ['vertex-read']);
@@ -177,10 +215,15 @@ export class RenderPass {
   draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): void {
     this.#open('draw');
     if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
-      throw new ValidationError('draw-arguments', `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`, this.label, {
-        vertexCount,
-        instanceCount,
-      });
+      throw new ValidationError(
+        'draw-arguments',
+        `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`,
+        this.label,
+        {
+          vertexCount,
+          instanceCount,
+        },
+      );
     }
     this.#checkDraw('draw');
     this.#encoder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
@@ -189,10 +232,15 @@ export class RenderPass {
   drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, baseVertex = 0, firstInstance = 0): void {
     this.#open('drawIndexed');
     if (![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) || !Number.isInteger(baseVertex)) {
-      throw new ValidationError('draw-arguments', `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`, this.label, {
-        indexCount,
-        instanceCount,
-      });
+      throw new ValidationError(
+        'draw-arguments',
+        `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`,
+        this.label,
+        {
+          indexCount,
+          instanceCount,
+        },
+      );
     }
     this.#checkDraw('drawIndexed');
     const index = this.#indexBuffer;
@@ -200,10 +248,15 @@ export class RenderPass {
     index.buffer.assertAlive('drawIndexed');
     const bytes = index.format === 'uint16' ? 2 : 4;
     if ((firstIndex + indexCount) * bytes > index.buffer.size) {
-      throw new ValidationError('draw-index-range', `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${index.buffer.size}-byte index buffer`, this.label, {
-        firstIndex,
-        indexCount,
-      });
+      throw new ValidationError(
+        'draw-index-range',
+        `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${index.buffer.size}-byte index buffer`,
+        this.label,
+        {
+          firstIndex,
+          indexCount,
+        },
+      );
     }
     this.#encoder.trackRead(index.buffer, ['vertex-read']);
     this.#encoder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });

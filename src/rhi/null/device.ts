@@ -8,7 +8,16 @@ import { NullRenderPipeline } from './render-pipeline.js';
 import { NullComputePipeline } from './compute-pipeline.js';
 import { NullQuerySet } from './query-set.js';
 import { NullQueue } from './queue.js';
-import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+import type {
+  BindingLayoutEntry,
+  BufferDescriptor,
+  ComputePipelineDescriptor,
+  QuerySetDescriptor,
+  RenderPipelineDescriptor,
+  SamplerDescriptor,
+  ShaderModuleDescriptor,
+  TextureDescriptor,
+} from '../core/descriptors.js';
 
 export interface NullDeviceOptions extends DeviceOptions {
   /** Override limits, e.g. to test validation against small ones. */

@@ -15,7 +15,16 @@ export class NullQueue extends Queue {
     (buffer as NullBuffer).bytes.set(data, offset);
   }
 
-  protected writeTextureImpl(texture: Texture, mipLevel: number, x: number, y: number, data: Uint8Array, offset: number, bytesPerRow: number, size: Extent2D): void {
+  protected writeTextureImpl(
+    texture: Texture,
+    mipLevel: number,
+    x: number,
+    y: number,
+    data: Uint8Array,
+    offset: number,
+    bytesPerRow: number,
+    size: Extent2D,
+  ): void {
     (texture as NullTexture).writeRegion(mipLevel, x, y, size.width, size.height, data, offset, bytesPerRow);
   }
 

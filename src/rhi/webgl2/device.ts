@@ -1,7 +1,16 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { RhiError } from '../core/errors.js';
 import type { Caps } from '../core/caps.js';
-import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+import type {
+  BindingLayoutEntry,
+  BufferDescriptor,
+  ComputePipelineDescriptor,
+  QuerySetDescriptor,
+  RenderPipelineDescriptor,
+  SamplerDescriptor,
+  ShaderModuleDescriptor,
+  TextureDescriptor,
+} from '../core/descriptors.js';
 import { WebGL2Buffer } from './buffer.js';
 import { WebGL2Texture } from './texture.js';
 import { WebGL2Sampler } from './sampler.js';
@@ -33,7 +42,14 @@ export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Pro
   const canvas = options.canvas ?? (options.gl ? undefined : createScratchCanvas());
   if (!gl) {
     if (!canvas) throw new WebGL2UnavailableError('no canvas could be created');
-    gl = canvas.getContext('webgl2', { antialias: false, alpha: true, premultipliedAlpha: true, depth: false, stencil: false, preserveDrawingBuffer: false }) as WebGL2RenderingContext | null;
+    gl = canvas.getContext('webgl2', {
+      antialias: false,
+      alpha: true,
+      premultipliedAlpha: true,
+      depth: false,
+      stencil: false,
+      preserveDrawingBuffer: false,
+    }) as WebGL2RenderingContext | null;
     if (!gl) throw new WebGL2UnavailableError('getContext("webgl2") returned null');
   }
   const device = new WebGL2Device(gl, options.canvas ?? null, options);

@@ -40,7 +40,16 @@ export class WebGL2Queue extends Queue {
     (buffer as WebGL2Buffer).upload(offset, data);
   }
 
-  protected writeTextureImpl(texture: Texture, mipLevel: number, x: number, y: number, data: Uint8Array, offset: number, bytesPerRow: number, size: Extent2D): void {
+  protected writeTextureImpl(
+    texture: Texture,
+    mipLevel: number,
+    x: number,
+    y: number,
+    data: Uint8Array,
+    offset: number,
+    bytesPerRow: number,
+    size: Extent2D,
+  ): void {
     (texture as WebGL2Texture).upload(mipLevel, x, y, size.width, size.height, data, offset, bytesPerRow);
   }
 

@@ -34,7 +34,12 @@ export class WebGL2Surface implements Surface {
     if (t && t.width === this.width && t.height === this.height) return t;
     this.#texture = new WebGL2Texture(
       this.device,
-      { label: 'surface', size: { width: this.width, height: this.height }, format: this.format, usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC },
+      {
+        label: 'surface',
+        size: { width: this.width, height: this.height },
+        format: this.format,
+        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+      },
       true,
     );
     return this.#texture;

@@ -20,7 +20,13 @@ export class VertexArrayCache {
 
   constructor(private readonly device: WebGL2Device) {}
 
-  get(pipeline: WebGL2RenderPipeline, vertexBuffers: ReadonlyMap<number, VertexBinding>, index: WebGL2Buffer | null, firstInstance: number, baseVertex: number): WebGLVertexArrayObject {
+  get(
+    pipeline: WebGL2RenderPipeline,
+    vertexBuffers: ReadonlyMap<number, VertexBinding>,
+    index: WebGL2Buffer | null,
+    firstInstance: number,
+    baseVertex: number,
+  ): WebGLVertexArrayObject {
     const layouts = pipeline.descriptor.vertex.buffers ?? [];
     let key = `${pipeline.id}|${index?.id ?? ''}|${firstInstance}|${baseVertex}`;
     for (let slot = 0; slot < layouts.length; slot++) {

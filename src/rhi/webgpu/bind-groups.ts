@@ -19,11 +19,15 @@ export class BindGroupCache {
 
   constructor(private readonly device: GPUDevice) {}
 
-  layoutFor(entries: readonly BindingLayoutEntry[], stages: 'render' | 'compute'): { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout; key: string } {
+  layoutFor(
+    entries: readonly BindingLayoutEntry[],
+    stages: 'render' | 'compute',
+  ): { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout; key: string } {
     const key = layoutKey(entries, stages);
     let found = this.#layouts.get(key);
     if (!found) {
-      const layout = entries.length > 0 ? this.device.createBindGroupLayout({ label: key, entries: entries.map((e) => bindGroupLayoutEntry(e, stages)) }) : null;
+      const layout =
+        entries.length > 0 ? this.device.createBindGroupLayout({ label: key, entries: entries.map((e) => bindGroupLayoutEntry(e, stages)) }) : null;
       const pipelineLayout = this.device.createPipelineLayout({ label: key, bindGroupLayouts: layout ? [layout] : [] });
       found = { layout, pipelineLayout };
       this.#layouts.set(key, found);

@@ -1,7 +1,16 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { BackendError, OutOfMemoryError, RhiError } from '../core/errors.js';
 import type { Caps } from '../core/caps.js';
-import type { BindingLayoutEntry, BufferDescriptor, ComputePipelineDescriptor, QuerySetDescriptor, RenderPipelineDescriptor, SamplerDescriptor, ShaderModuleDescriptor, TextureDescriptor } from '../core/descriptors.js';
+import type {
+  BindingLayoutEntry,
+  BufferDescriptor,
+  ComputePipelineDescriptor,
+  QuerySetDescriptor,
+  RenderPipelineDescriptor,
+  SamplerDescriptor,
+  ShaderModuleDescriptor,
+  TextureDescriptor,
+} from '../core/descriptors.js';
 import { WebGPUBuffer } from './buffer.js';
 import { WebGPUTexture } from './texture.js';
 import { WebGPUSampler } from './sampler.js';
@@ -35,7 +44,8 @@ export async function createWebGPUDevice(options: WebGPUDeviceOptions = {}): Pro
   let info: GPUAdapterInfo | undefined;
   let isFallbackAdapter = false;
   if (!gpu) {
-    if (typeof navigator === 'undefined' || !navigator.gpu) throw new WebGPUUnavailableError('navigator.gpu is missing (not a secure context, or no WebGPU in this browser)');
+    if (typeof navigator === 'undefined' || !navigator.gpu)
+      throw new WebGPUUnavailableError('navigator.gpu is missing (not a secure context, or no WebGPU in this browser)');
     const adapter = await navigator.gpu.requestAdapter({ powerPreference: options.powerPreference });
     if (!adapter) throw new WebGPUUnavailableError('requestAdapter() returned null');
     info = adapter.info;

@@ -11,7 +11,11 @@ export class WebGPUQuerySet extends QuerySet {
     super(device, desc);
     this.#device = device;
     this.gpu = device.gpu.createQuerySet({ label: desc.label, type: 'timestamp', count: desc.count });
-    this.#resolve = device.gpu.createBuffer({ label: `${desc.label ?? ''} resolve`, size: desc.count * 8, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+    this.#resolve = device.gpu.createBuffer({
+      label: `${desc.label ?? ''} resolve`,
+      size: desc.count * 8,
+      usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+    });
   }
 
   async readTimestamps(): Promise<Float64Array> {

@@ -29,8 +29,20 @@ export class WebGPUQueue extends Queue {
     this.device.gpu.queue.writeBuffer(gpuBuffer(buffer), offset, data as Uint8Array<ArrayBuffer>);
   }
 
-  protected writeTextureImpl(texture: Texture, mipLevel: number, x: number, y: number, data: Uint8Array, offset: number, bytesPerRow: number, size: Extent2D): void {
-    this.device.gpu.queue.writeTexture({ texture: gpuTexture(texture), mipLevel, origin: [x, y] }, data as Uint8Array<ArrayBuffer>, { offset, bytesPerRow }, [size.width, size.height]);
+  protected writeTextureImpl(
+    texture: Texture,
+    mipLevel: number,
+    x: number,
+    y: number,
+    data: Uint8Array,
+    offset: number,
+    bytesPerRow: number,
+    size: Extent2D,
+  ): void {
+    this.device.gpu.queue.writeTexture({ texture: gpuTexture(texture), mipLevel, origin: [x, y] }, data as Uint8Array<ArrayBuffer>, { offset, bytesPerRow }, [
+      size.width,
+      size.height,
+    ]);
   }
 
   onSubmittedWorkDone(): Promise<void> {

@@ -47,7 +47,12 @@ export class WebGPUSurface implements Surface {
     if (!wrapper) {
       wrapper = new WebGPUTexture(
         this.device,
-        { label: 'surface', size: { width: gpu.width, height: gpu.height }, format: this.format, usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC },
+        {
+          label: 'surface',
+          size: { width: gpu.width, height: gpu.height },
+          format: this.format,
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        },
         gpu,
       );
       this.#wrappers.set(gpu, wrapper);

@@ -86,7 +86,10 @@ export const cases = defineCases({
       device.queue.submit([enc.finish()]);
       const ma = new Uint32Array(await a.read());
       const mb = new Uint32Array(await b.read());
-      assert(ma.every((v) => v === 2), `a: every element twice, got ${Array.from(ma.slice(0, 8))}…`);
+      assert(
+        ma.every((v) => v === 2),
+        `a: every element twice, got ${Array.from(ma.slice(0, 8))}…`,
+      );
       assertEqual(mb.slice(0, 50).every((v) => v === 1) && mb.slice(50).every((v) => v === 0), true, 'b: first 50 once, rest untouched');
     },
   },
@@ -95,11 +98,19 @@ export const cases = defineCases({
     async run({ device }) {
       const write = device.createComputePipeline({
         label: 'write',
-        compute: { module: device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { if (g.x < 256u) { a[g.x] = g.x * 3u; } }' }) },
+        compute: {
+          module: device.createShaderModule({
+            code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { if (g.x < 256u) { a[g.x] = g.x * 3u; } }',
+          }),
+        },
       });
       const copy = device.createComputePipeline({
         label: 'copy',
-        compute: { module: device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read> a: array<u32>; @group(0) @binding(1) var<storage, read_write> b: array<u32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { if (g.x < 256u) { b[g.x] = a[g.x] + 1u; } }' }) },
+        compute: {
+          module: device.createShaderModule({
+            code: '@group(0) @binding(0) var<storage, read> a: array<u32>; @group(0) @binding(1) var<storage, read_write> b: array<u32>; @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { if (g.x < 256u) { b[g.x] = a[g.x] + 1u; } }',
+          }),
+        },
       });
       const a = device.createBuffer({ label: 'A', size: 1024, usage: BufferUsage.STORAGE });
       const b = device.createBuffer({ label: 'B', size: 1024, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
@@ -127,7 +138,9 @@ export const cases = defineCases({
     async run({ backend }) {
       const device = await createDevice({ backend, barriers: 'explicit' });
       try {
-        const module = device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = a[0] + 1u; }' });
+        const module = device.createShaderModule({
+          code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = a[0] + 1u; }',
+        });
         const pipeline = device.createComputePipeline({ compute: { module } });
         const a = device.createBuffer({ label: 'counter', size: 16, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
         const record = (declare: boolean): ReturnType<Device['createCommandEncoder']> => {
@@ -142,11 +155,19 @@ export const cases = defineCases({
           }
           return enc;
         };
-        const e = (await assertThrows(() => record(false), MissingBarrierError, /buffer "counter" was written by pass "first" \(compute-write\) and read by pass "second" \(compute-read\)/, 'missing barrier')) as MissingBarrierError;
+        const e = (await assertThrows(
+          () => record(false),
+          MissingBarrierError,
+          /buffer "counter" was written by pass "first" \(compute-write\) and read by pass "second" \(compute-read\)/,
+          'missing barrier',
+        )) as MissingBarrierError;
         assertEqual(e.writer, 'first', 'writer');
         assertEqual(e.reader, 'second', 'reader');
         const enc = record(true);
-        assert(enc.trace().some((l) => l === 'barrier compute-write -> compute-read [counter] (declared)'), 'trace shows the declared barrier');
+        assert(
+          enc.trace().some((l) => l === 'barrier compute-write -> compute-read [counter] (declared)'),
+          'trace shows the declared barrier',
+        );
         device.queue.submit([enc.finish()]);
         assertEqual(new Uint32Array(await a.read())[0], 2, 'two ordered increments');
       } finally {
@@ -177,7 +198,9 @@ export const cases = defineCases({
   'reading a storage buffer every frame for 100 frames never stalls and sees each frame': {
     needs: ['compute'],
     async run({ device }) {
-      const module = device.createShaderModule({ code: '@group(0) @binding(0) var<storage, read_write> c: array<u32>; @compute @workgroup_size(1) fn main() { c[0] = c[0] + 1u; c[1] = c[1] + 2u; }' });
+      const module = device.createShaderModule({
+        code: '@group(0) @binding(0) var<storage, read_write> c: array<u32>; @compute @workgroup_size(1) fn main() { c[0] = c[0] + 1u; c[1] = c[1] + 2u; }',
+      });
       const pipeline = device.createComputePipeline({ compute: { module } });
       const counter = device.createBuffer({ label: 'counter', size: 8, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
       const reads: Array<Promise<ArrayBuffer>> = [];
@@ -243,7 +266,12 @@ export const cases = defineCases({
         code: '@group(0) @binding(0) var out: texture_storage_2d<rgba8unorm, write>; @compute @workgroup_size(4, 4) fn main(@builtin(global_invocation_id) g: vec3u) { textureStore(out, vec2i(g.xy), vec4f(f32(g.x) / 3.0, f32(g.y) / 3.0, 0.0, 1.0)); }',
       });
       const pipeline = device.createComputePipeline({ compute: { module } });
-      const tex = device.createTexture({ label: 'written', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC });
+      const tex = device.createTexture({
+        label: 'written',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC,
+      });
       const enc = device.createCommandEncoder();
       const pass = enc.beginComputePass();
       pass.setPipeline(pipeline);
@@ -262,8 +290,18 @@ export const cases = defineCases({
       const pass = enc.beginComputePass({ label: 'p' });
       await assertThrows(() => pass.dispatch(1), EncoderStateError, /\[p\] dispatch without a pipeline/, 'dispatch without pipeline');
       const noStorage = device.createBuffer({ label: 'uniform-only', size: 16, usage: BufferUsage.UNIFORM });
-      await assertThrows(() => pass.setStorageBuffer(0, noStorage), UsageError, /\[uniform-only\] setStorageBuffer\(0\) needs BufferUsage.STORAGE, but the buffer's usage is UNIFORM/, 'storage without STORAGE');
-      await assertThrows(() => pass.dispatch(70000), Error, /dispatch x 70000 exceeds limits.maxComputeWorkgroupsPerDimension \(65535\)/, 'too many workgroups');
+      await assertThrows(
+        () => pass.setStorageBuffer(0, noStorage),
+        UsageError,
+        /\[uniform-only\] setStorageBuffer\(0\) needs BufferUsage.STORAGE, but the buffer's usage is UNIFORM/,
+        'storage without STORAGE',
+      );
+      await assertThrows(
+        () => pass.dispatch(70000),
+        Error,
+        /dispatch x 70000 exceeds limits.maxComputeWorkgroupsPerDimension \(65535\)/,
+        'too many workgroups',
+      );
       pass.end();
     },
   },

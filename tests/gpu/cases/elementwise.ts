@@ -42,7 +42,10 @@ function compare(a: StateArrays, b: StateArrays, what: string, allowedFraction: 
       else worst = Math.max(worst, d);
     }
   }
-  assert(diverged.size <= allowedFraction * COUNT, `${what}: ${diverged.size} of ${COUNT} elements differ by more than ${TOLERANCE} relative (allowed ${allowedFraction * 100}%)`);
+  assert(
+    diverged.size <= allowedFraction * COUNT,
+    `${what}: ${diverged.size} of ${COUNT} elements differ by more than ${TOLERANCE} relative (allowed ${allowedFraction * 100}%)`,
+  );
   return { worst, diverged: diverged.size };
 }
 
@@ -68,7 +71,11 @@ export const cases = defineCases({
       };
       console.log(`elementwise equivalence (${COUNT} elements, ${STEPS} steps): ${JSON.stringify(r)}`);
       // the state really moved: a kernel that did nothing would match nothing
-      assert(Math.abs((compute.state.pos as Float32Array)[1] as number) > 1e-3 || Math.abs((initialState(COUNT).pos[1] as number) - ((compute.state.pos as Float32Array)[1] as number)) > 1e-3, 'state moved');
+      assert(
+        Math.abs((compute.state.pos as Float32Array)[1] as number) > 1e-3 ||
+          Math.abs((initialState(COUNT).pos[1] as number) - ((compute.state.pos as Float32Array)[1] as number)) > 1e-3,
+        'state moved',
+      );
     },
   },
   'reduce counts predicates on the GPU on every path': {

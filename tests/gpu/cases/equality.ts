@@ -25,7 +25,8 @@ export function compareImages(a: Uint8Array, b: Uint8Array, edgePixels: number, 
     for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs((a[p * 4 + c] as number) - (b[p * 4 + c] as number)));
     diff.set([d * 8, d * 8, d * 8, 255], p * 4);
     if (d > 1) {
-      if (bad === 0) first = `(${p % SIZE}, ${Math.floor(p / SIZE)}) webgpu ${Array.from(a.subarray(p * 4, p * 4 + 4))} webgl2 ${Array.from(b.subarray(p * 4, p * 4 + 4))}`;
+      if (bad === 0)
+        first = `(${p % SIZE}, ${Math.floor(p / SIZE)}) webgpu ${Array.from(a.subarray(p * 4, p * 4 + 4))} webgl2 ${Array.from(b.subarray(p * 4, p * 4 + 4))}`;
       bad++;
       worst = Math.max(worst, d);
     }

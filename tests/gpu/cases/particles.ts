@@ -44,7 +44,9 @@ export const cases = defineCases({
         const p = mismatches(state.position, reference.position, COUNT);
         const v = mismatches(state.velocity, reference.velocity, COUNT);
         const diverged = Math.max(p.diverged, v.diverged);
-        console.log(`${device.caps.backend}/${path}: ${diverged} of ${COUNT} particles diverged (${((100 * diverged) / COUNT).toFixed(3)}%), worst relative difference of the rest ${Math.max(p.worst, v.worst).toExponential(2)}`);
+        console.log(
+          `${device.caps.backend}/${path}: ${diverged} of ${COUNT} particles diverged (${((100 * diverged) / COUNT).toFixed(3)}%), worst relative difference of the rest ${Math.max(p.worst, v.worst).toExponential(2)}`,
+        );
         assert(diverged / COUNT < 0.001, `${path}: ${diverged} of ${COUNT} particles differ from the reference by more than ${TOLERANCE} (allowed < 0.1%)`);
         const stats = await ps.stats();
         assertEqual(stats.alive, COUNT, `${path}: alive after an update`);
@@ -93,7 +95,8 @@ export const cases = defineCases({
       const target: [number, number, number] = [3, 1, 0];
       const distance = (pos: Float32Array): number => {
         let sum = 0;
-        for (let i = 0; i < pos.length / 4; i++) sum += Math.hypot((pos[4 * i] as number) - target[0], (pos[4 * i + 1] as number) - target[1], (pos[4 * i + 2] as number) - target[2]);
+        for (let i = 0; i < pos.length / 4; i++)
+          sum += Math.hypot((pos[4 * i] as number) - target[0], (pos[4 * i + 1] as number) - target[1], (pos[4 * i + 2] as number) - target[2]);
         return sum / (pos.length / 4);
       };
       const free = await stepped(device, { count: 2000 }, 40);
@@ -125,8 +128,18 @@ export const cases = defineCases({
   },
   'colour over life shows in pixels and size changes coverage': {
     async run({ device }) {
-      const blue = [[0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1], [0, 0, 1, 1]] as const;
-      const red = [[1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0, 1]] as const;
+      const blue = [
+        [0, 0, 1, 1],
+        [0, 0, 1, 1],
+        [0, 0, 1, 1],
+        [0, 0, 1, 1],
+      ] as const;
+      const red = [
+        [1, 0, 0, 1],
+        [1, 0, 0, 1],
+        [1, 0, 0, 1],
+        [1, 0, 0, 1],
+      ] as const;
       const b = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: blue }, 10)));
       const r = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: red }, 10)));
       assert(b.mean[2] > 50 && b.mean[0] === 0, `blue particles: mean ${b.mean.map((x) => x.toFixed(0))}`);
@@ -153,9 +166,19 @@ export const cases = defineCases({
   },
   'a count beyond the device limits is a typed error naming count': {
     async run({ device }) {
-      const e = (await assertThrows(() => createParticleSystem(device, { count: 100_000_000 }), ParticleOptionError, /Particle option count = 100000000 exceeds what the/, 'count')) as ParticleOptionError;
+      const e = (await assertThrows(
+        () => createParticleSystem(device, { count: 100_000_000 }),
+        ParticleOptionError,
+        /Particle option count = 100000000 exceeds what the/,
+        'count',
+      )) as ParticleOptionError;
       assertEqual(e.option, 'count', 'option');
-      await assertThrows(() => createParticleSystem(device, { count: 10, lifeMin: 4, lifeMax: 2 }), ParticleOptionError, /lifeMin = 4 must not exceed lifeMax \(2\)/, 'lifeMin > lifeMax');
+      await assertThrows(
+        () => createParticleSystem(device, { count: 10, lifeMin: 4, lifeMax: 2 }),
+        ParticleOptionError,
+        /lifeMin = 4 must not exceed lifeMax \(2\)/,
+        'lifeMin > lifeMax',
+      );
     },
   },
 });

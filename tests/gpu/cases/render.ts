@@ -1,4 +1,17 @@
-import { BufferUsage, TextureUsage, EncoderStateError, UnsupportedFeatureError, DestroyedResourceError, ValidationError, ShaderCompileError, DeviceLostError, WebGPUDevice, WebGL2Device, createDevice, type RhiError } from '../../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  EncoderStateError,
+  UnsupportedFeatureError,
+  DestroyedResourceError,
+  ValidationError,
+  ShaderCompileError,
+  DeviceLostError,
+  WebGPUDevice,
+  WebGL2Device,
+  createDevice,
+  type RhiError,
+} from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene, target, vertexBuffer, TRIANGLE } from '../page/scenes.js';
@@ -56,7 +69,12 @@ export const cases = defineCases({
       const t = target(device);
       const enc = device.createCommandEncoder({ label: 'misuse' });
       const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
-      await assertThrows(() => enc.beginRenderPass({ colorAttachments: [{ texture: t }] }), EncoderStateError, /\[misuse\] beginRenderPass while a pass is open/, 'nested pass');
+      await assertThrows(
+        () => enc.beginRenderPass({ colorAttachments: [{ texture: t }] }),
+        EncoderStateError,
+        /\[misuse\] beginRenderPass while a pass is open/,
+        'nested pass',
+      );
       await assertThrows(() => enc.finish(), EncoderStateError, /finish\(\) while a pass is open/, 'finish with pass open');
       await assertThrows(() => pass.draw(3), EncoderStateError, /draw without a pipeline/, 'draw without pipeline');
       pass.end();
@@ -72,7 +90,12 @@ export const cases = defineCases({
       const cb2 = enc2.finish();
       vb.destroy();
       await assertThrows(() => device.queue.submit([cb2]), DestroyedResourceError, /\[gone\] buffer used in submit after destroy/, 'destroyed before submit');
-      await assertThrows(() => device.queue.writeBuffer(device.createBuffer({ label: 'w', size: 16, usage: BufferUsage.COPY_DST }), 6, new Uint8Array(4)), ValidationError, /writeBuffer offset 6 must be a non-negative multiple of 4/, 'writeBuffer offset');
+      await assertThrows(
+        () => device.queue.writeBuffer(device.createBuffer({ label: 'w', size: 16, usage: BufferUsage.COPY_DST }), 6, new Uint8Array(4)),
+        ValidationError,
+        /writeBuffer offset 6 must be a non-negative multiple of 4/,
+        'writeBuffer offset',
+      );
     },
   },
   'compute on a device without compute names caps.features.compute and the fallback': {
@@ -83,7 +106,12 @@ export const cases = defineCases({
         enc.finish();
         return;
       }
-      await assertThrows(() => device.createCommandEncoder().beginComputePass(), UnsupportedFeatureError, /caps\.features\.compute is false on the webgl2 backend; .*ping-pong/, 'beginComputePass');
+      await assertThrows(
+        () => device.createCommandEncoder().beginComputePass(),
+        UnsupportedFeatureError,
+        /caps\.features\.compute is false on the webgl2 backend; .*ping-pong/,
+        'beginComputePass',
+      );
       await assertThrows(
         () => device.createComputePipeline({ compute: { module: device.createShaderModule({ code: 'void main(){}', stage: 'vertex' }) } }),
         UnsupportedFeatureError,
@@ -96,13 +124,21 @@ export const cases = defineCases({
     async run({ device }) {
       if (device.caps.shaderLanguage === 'glsl') {
         const code = '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() {\n  o = vec4(undefinedThing);\n}\n';
-        const e = (await assertThrows(() => device.createShaderModule({ label: 'broken.frag', code, stage: 'fragment' }), ShaderCompileError, /\[broken\.frag\] fragment shader failed to compile at line 5: .*undefinedThing/, 'GLSL')) as ShaderCompileError;
+        const e = (await assertThrows(
+          () => device.createShaderModule({ label: 'broken.frag', code, stage: 'fragment' }),
+          ShaderCompileError,
+          /\[broken\.frag\] fragment shader failed to compile at line 5: .*undefinedThing/,
+          'GLSL',
+        )) as ShaderCompileError;
         assertEqual(e.diagnostics[0]?.sourceLine.trim(), 'o = vec4(undefinedThing);', 'source line');
         return;
       }
       const errors: RhiError[] = [];
       device.onError((err) => errors.push(err));
-      const module = device.createShaderModule({ label: 'broken.wgsl', code: '@fragment fn fs() -> @location(0) vec4f {\n  return vec4f(undefinedThing);\n}\n' });
+      const module = device.createShaderModule({
+        label: 'broken.wgsl',
+        code: '@fragment fn fs() -> @location(0) vec4f {\n  return vec4f(undefinedThing);\n}\n',
+      });
       const e = await (module as unknown as { compiled: Promise<ShaderCompileError | null> }).compiled;
       assert(e instanceof ShaderCompileError, 'WGSL compile error reported');
       assertEqual(e?.diagnostics[0]?.line, 2, 'line');
@@ -120,7 +156,10 @@ export const cases = defineCases({
         device.gl.getExtension('WEBGL_lose_context')?.loseContext();
         const info = await device.lost;
         assertEqual(info.reason, 'context-lost', 'reason');
-        assert(errors.some((e) => e instanceof DeviceLostError), 'DeviceLostError reported');
+        assert(
+          errors.some((e) => e instanceof DeviceLostError),
+          'DeviceLostError reported',
+        );
       } else {
         (device as WebGPUDevice).gpu.destroy();
         const info = await device.lost;
@@ -136,7 +175,9 @@ export const cases = defineCases({
       const errors: RhiError[] = [];
       device.onError((e) => errors.push(e));
       // a texture binding with a sample type the texture cannot satisfy: only the GPU sees it
-      const module = device.createShaderModule({ code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }' });
+      const module = device.createShaderModule({
+        code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }',
+      });
       const pipeline = device.createComputePipeline({ compute: { module } });
       const tex = device.createTexture({ size: { width: 1, height: 1 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
       const enc = device.createCommandEncoder();
@@ -193,7 +234,10 @@ export const cases = defineCases({
       const vb = vertexBuffer(device, TRIANGLE);
       const t = target(device);
       const enc = device.createCommandEncoder();
-      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }], timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: t }],
+        timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+      });
       pass.setPipeline(pipeline);
       pass.setVertexBuffer(0, vb);
       pass.draw(3, 50);

@@ -7,7 +7,12 @@ export const cases = defineCases({
     async run({ device }) {
       const w = 13;
       const h = 7; // 13 texels × 4 bytes = 52-byte rows, uploaded 64 bytes apart
-      const t = device.createTexture({ label: 'padded', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING });
+      const t = device.createTexture({
+        label: 'padded',
+        size: { width: w, height: h },
+        format: 'rgba8unorm',
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING,
+      });
       const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 13 + 5) & 0xff);
       const padded = new Uint8Array(64 * h);
       for (let y = 0; y < h; y++) padded.set(tight.subarray(y * w * 4, (y + 1) * w * 4), y * 64);
@@ -23,8 +28,18 @@ export const cases = defineCases({
     async run({ device }) {
       const w = 10;
       const h = 4;
-      const src = device.createTexture({ label: 'src', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
-      const dst = device.createTexture({ label: 'dst', size: { width: w, height: h }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC });
+      const src = device.createTexture({
+        label: 'src',
+        size: { width: w, height: h },
+        format: 'rgba8unorm',
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
+      });
+      const dst = device.createTexture({
+        label: 'dst',
+        size: { width: w, height: h },
+        format: 'rgba8unorm',
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC,
+      });
       const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 7 + 1) & 0xff);
       device.queue.writeTexture({ texture: src }, tight, { bytesPerRow: w * 4 }, { width: w, height: h });
       const staging = device.createBuffer({ label: 'staging', size: 256 * h, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
@@ -46,8 +61,17 @@ export const cases = defineCases({
   'float textures round-trip exactly (rgba32float, r32float, rg32float)': {
     needs: ['floatRenderTargets'],
     async run({ device }) {
-      for (const [format, n] of [['rgba32float', 4], ['r32float', 1], ['rg32float', 2]] as const) {
-        const t = device.createTexture({ label: format, size: { width: 5, height: 3 }, format, usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      for (const [format, n] of [
+        ['rgba32float', 4],
+        ['r32float', 1],
+        ['rg32float', 2],
+      ] as const) {
+        const t = device.createTexture({
+          label: format,
+          size: { width: 5, height: 3 },
+          format,
+          usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
+        });
         const data = new Float32Array(5 * 3 * n).map((_, i) => i * 0.37 - 2.5);
         device.queue.writeTexture({ texture: t }, data, { bytesPerRow: 5 * 4 * n }, { width: 5, height: 3 });
         const back = (await t.read()) as Float32Array;
@@ -59,7 +83,12 @@ export const cases = defineCases({
   'half-float texture reads back as raw halfs': {
     needs: ['halfFloatRenderTargets'],
     async run({ device }) {
-      const t = device.createTexture({ label: 'half', size: { width: 2, height: 1 }, format: 'rgba16float', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      const t = device.createTexture({
+        label: 'half',
+        size: { width: 2, height: 1 },
+        format: 'rgba16float',
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
+      });
       const halfs = new Uint16Array([0x3c00, 0x4000, 0xc000, 0x3800, 0x0000, 0x3555, 0x7bff, 0xbc00]); // 1 2 -2 .5 0 ~.333 65504 -1
       device.queue.writeTexture({ texture: t }, halfs, { bytesPerRow: 16 }, { width: 2, height: 1 });
       assertArrayEqual((await t.read()) as Uint16Array, halfs, 'halfs');
@@ -67,14 +96,30 @@ export const cases = defineCases({
   },
   '1x1 and mipmapped textures: each level is addressable': {
     async run({ device }) {
-      const one = device.createTexture({ label: '1x1', size: { width: 1, height: 1 }, format: 'rgba8unorm', usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      const one = device.createTexture({
+        label: '1x1',
+        size: { width: 1, height: 1 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
+      });
       device.queue.writeTexture({ texture: one }, new Uint8Array([1, 2, 3, 4]), { bytesPerRow: 4 }, { width: 1, height: 1 });
       assertArrayEqual((await one.read()) as Uint8Array, [1, 2, 3, 4], '1x1');
-      const mips = device.createTexture({ label: 'mips', size: { width: 8, height: 4 }, format: 'rgba8unorm', mipLevelCount: 4, usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT });
+      const mips = device.createTexture({
+        label: 'mips',
+        size: { width: 8, height: 4 },
+        format: 'rgba8unorm',
+        mipLevelCount: 4,
+        usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
+      });
       for (let level = 0; level < 4; level++) {
         const w = Math.max(1, 8 >> level);
         const h = Math.max(1, 4 >> level);
-        device.queue.writeTexture({ texture: mips, mipLevel: level }, new Uint8Array(w * h * 4).fill(level * 50 + 10), { bytesPerRow: w * 4 }, { width: w, height: h });
+        device.queue.writeTexture(
+          { texture: mips, mipLevel: level },
+          new Uint8Array(w * h * 4).fill(level * 50 + 10),
+          { bytesPerRow: w * 4 },
+          { width: w, height: h },
+        );
       }
       for (let level = 0; level < 4; level++) {
         const back = (await mips.read({ mipLevel: level })) as Uint8Array;

@@ -25,7 +25,12 @@ async function triangle(device: Device, blend?: BlendState, clear: [number, numb
 }
 
 function checker(device: Device): ReturnType<Device['createTexture']> {
-  const t = device.createTexture({ label: 'checker', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST });
+  const t = device.createTexture({
+    label: 'checker',
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+  });
   const data = new Uint8Array(4 * 4 * 4);
   for (let y = 0; y < 4; y++)
     for (let x = 0; x < 4; x++) {
@@ -150,7 +155,9 @@ export const SCENES: Scene[] = [
       const ms = target(device, 'rgba8unorm', 4, 'msaa');
       const resolved = target(device, 'rgba8unorm', 1, 'resolved');
       const enc = device.createCommandEncoder();
-      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: ms, resolveTarget: resolved, loadOp: 'clear', clearValue: [0, 0, 0, 1], storeOp: 'discard' }] });
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: ms, resolveTarget: resolved, loadOp: 'clear', clearValue: [0, 0, 0, 1], storeOp: 'discard' }],
+      });
       pass.setPipeline(pipeline);
       pass.setVertexBuffer(0, vb);
       pass.draw(3);

@@ -44,7 +44,11 @@ function canvas(): HTMLCanvasElement {
   return fresh;
 }
 
-async function run(module: string, name: string, backend: 'webgpu' | 'webgl2' | 'cross'): Promise<{ ok: boolean; message?: string; artifacts?: Record<string, string> }> {
+async function run(
+  module: string,
+  name: string,
+  backend: 'webgpu' | 'webgl2' | 'cross',
+): Promise<{ ok: boolean; message?: string; artifacts?: Record<string, string> }> {
   const c = (await load(module))[name];
   if (!c) return { ok: false, message: `no case ${name} in ${module}` };
   const devices: Device[] = [];

@@ -14,7 +14,12 @@ export const CAMERA = orbitCamera({ aspect: 1, distance: 10, pitch: 0.1, target:
 
 /** Draws the system into a fresh IMAGE² rgba8unorm target over black and reads it back. */
 export async function drawImage(device: Device, ps: ParticleSystem, clear: [number, number, number, number] = [0, 0, 0, 1]): Promise<Uint8Array> {
-  const target = device.createTexture({ label: 'particles target', size: { width: IMAGE, height: IMAGE }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC });
+  const target = device.createTexture({
+    label: 'particles target',
+    size: { width: IMAGE, height: IMAGE },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+  });
   const enc = device.createCommandEncoder();
   const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: clear }] });
   ps.draw(pass, CAMERA);

@@ -1,6 +1,15 @@
 // Scenes rendered identically on every backend (WGSL for WebGPU, GLSL ES 3.00 for WebGL2), read
 // back as RGBA8 pixels: the material of the render tests and of the cross-backend equality suite.
-import { BufferUsage, TextureUsage, type Device, type RenderPass, type RenderPipeline, type Texture, type BlendState, type TextureFormat } from '../../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  type Device,
+  type RenderPass,
+  type RenderPipeline,
+  type Texture,
+  type BlendState,
+  type TextureFormat,
+} from '../../../src/index.js';
 
 export const SIZE = 64;
 
@@ -94,11 +103,26 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
   const glsl = device.caps.shaderLanguage === 'glsl';
   const formats = o.formats ?? ['rgba8unorm'];
   const targets = formats.map((format) => ({ format, blend: o.blend }));
-  const colorLayout = [{ arrayStride: 24, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }, { format: 'float32x4' as const, offset: 8, shaderLocation: 1 }] }];
+  const colorLayout = [
+    {
+      arrayStride: 24,
+      attributes: [
+        { format: 'float32x2' as const, offset: 0, shaderLocation: 0 },
+        { format: 'float32x4' as const, offset: 8, shaderLocation: 1 },
+      ],
+    },
+  ];
   const positionOnly = [{ arrayStride: 8, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }] }];
   const instanced = [
     positionOnly[0] as (typeof positionOnly)[0],
-    { arrayStride: 24, stepMode: 'instance' as const, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 1 }, { format: 'float32x4' as const, offset: 8, shaderLocation: 2 }] },
+    {
+      arrayStride: 24,
+      stepMode: 'instance' as const,
+      attributes: [
+        { format: 'float32x2' as const, offset: 0, shaderLocation: 1 },
+        { format: 'float32x4' as const, offset: 8, shaderLocation: 2 },
+      ],
+    },
   ];
   const buffers = o.program === 'instanced' ? instanced : o.program === 'textured' ? positionOnly : colorLayout;
   const common = { label: `scene-${o.program}`, primitive: { topology: o.topology ?? ('triangle-list' as const) }, multisample: { count: o.sampleCount ?? 1 } };

@@ -42,12 +42,7 @@ export function validateBufferDescriptor(desc: BufferDescriptor, limits: Limits)
 }
 
 /** `queue.writeBuffer(buffer, offset, data)`: offset and byte size multiples of 4, in range. */
-export function validateWriteBuffer(
-  bufferSize: number,
-  offset: number,
-  byteLength: number,
-  label?: string,
-): void {
+export function validateWriteBuffer(bufferSize: number, offset: number, byteLength: number, label?: string): void {
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
     throw new ValidationError('write-buffer-offset', `writeBuffer offset ${String(offset)} must be a non-negative multiple of 4`, label, { offset });
   }
@@ -65,13 +60,7 @@ export function validateWriteBuffer(
 }
 
 /** A range [offset, offset + size) of a buffer: multiples of 4 and inside it. */
-export function validateBufferRange(
-  what: string,
-  bufferSize: number,
-  offset: number,
-  size: number,
-  label?: string,
-): void {
+export function validateBufferRange(what: string, bufferSize: number, offset: number, size: number, label?: string): void {
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
     throw new ValidationError(`${what}-offset`, `${what} offset ${String(offset)} must be a non-negative multiple of 4`, label, { offset });
   }

@@ -16,13 +16,7 @@ export interface TextureRegion {
 }
 
 /** The region [origin, origin + extent) of mip `level` lies inside the texture. */
-export function validateTextureRegion(
-  texture: TextureRegion,
-  mipLevel: number,
-  x: number,
-  y: number,
-  extent: Extent2D,
-): void {
+export function validateTextureRegion(texture: TextureRegion, mipLevel: number, x: number, y: number, extent: Extent2D): void {
   const { label } = texture;
   if (!isNonNegativeInteger(mipLevel) || mipLevel >= texture.mipLevelCount) {
     throw new ValidationError('copy-mip-level', `mipLevel ${String(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`, label, { mipLevel });
@@ -71,14 +65,21 @@ export function validateBufferLayout(
     );
   }
   if (!requireAlignment && bytesPerRow % bytesPerTexel !== 0) {
-    throw new ValidationError('copy-bytes-per-row-texel', `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`, label, { bytesPerRow });
+    throw new ValidationError('copy-bytes-per-row-texel', `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`, label, {
+      bytesPerRow,
+    });
   }
   const rowBytes = extent.width * bytesPerTexel;
   if (bytesPerRow < rowBytes) {
-    throw new ValidationError('copy-bytes-per-row-short', `bytesPerRow ${bytesPerRow} is less than one row of ${extent.width} ${format} texels (${rowBytes} bytes)`, label, {
-      bytesPerRow,
-      rowBytes,
-    });
+    throw new ValidationError(
+      'copy-bytes-per-row-short',
+      `bytesPerRow ${bytesPerRow} is less than one row of ${extent.width} ${format} texels (${rowBytes} bytes)`,
+      label,
+      {
+        bytesPerRow,
+        rowBytes,
+      },
+    );
   }
   if (!isNonNegativeInteger(offset) || offset % bytesPerTexel !== 0) {
     throw new ValidationError('copy-offset', `Copy offset ${String(offset)} must be a non-negative multiple of ${bytesPerTexel}`, label, { offset });

@@ -68,7 +68,10 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
     }
     targets.forEach((t, i) => {
       if (!isTextureFormat(t.format) || isDepthFormat(t.format)) {
-        throw new ValidationError('pipeline-target-format', `Color target ${i} format ${String(t.format)} is not a color format`, label, { index: i, format: t.format });
+        throw new ValidationError('pipeline-target-format', `Color target ${i} format ${String(t.format)} is not a color format`, label, {
+          index: i,
+          format: t.format,
+        });
       }
       const info = FORMAT_INFO[t.format];
       if (info.float32 && !caps.features.floatRenderTargets) {
@@ -89,22 +92,37 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
   }
   buffers.forEach((b, i) => {
     if (!Number.isInteger(b.arrayStride) || b.arrayStride < 0 || b.arrayStride % 4 !== 0) {
-      throw new ValidationError('pipeline-array-stride', `Vertex buffer ${i} arrayStride ${String(b.arrayStride)} must be a non-negative multiple of 4`, label, {
-        index: i,
-        arrayStride: b.arrayStride,
-      });
+      throw new ValidationError(
+        'pipeline-array-stride',
+        `Vertex buffer ${i} arrayStride ${String(b.arrayStride)} must be a non-negative multiple of 4`,
+        label,
+        {
+          index: i,
+          arrayStride: b.arrayStride,
+        },
+      );
     }
   });
   const bindings = resolveBindings(modules, desc.bindings, label);
   if (caps.shaderLanguage === 'glsl') {
     for (const b of bindings) {
       if (!b.name) {
-        throw new ValidationError('binding-name', `Slot ${b.binding} (${b.type}) needs a name: GLSL ES 3.00 has no binding qualifier, so the GL backend finds the uniform by name`, label, {
-          binding: b.binding,
-        });
+        throw new ValidationError(
+          'binding-name',
+          `Slot ${b.binding} (${b.type}) needs a name: GLSL ES 3.00 has no binding qualifier, so the GL backend finds the uniform by name`,
+          label,
+          {
+            binding: b.binding,
+          },
+        );
       }
       if (b.type === 'storage' || b.type === 'read-only-storage' || b.type === 'storage-texture') {
-        throw new UnsupportedFeatureError('storageBuffers', caps.backend, `slot ${b.binding} is ${b.type}; keep the data in a texture and read it with texelFetch`, label);
+        throw new UnsupportedFeatureError(
+          'storageBuffers',
+          caps.backend,
+          `slot ${b.binding} is ${b.type}; keep the data in a texture and read it with texelFetch`,
+          label,
+        );
       }
     }
   }
@@ -114,7 +132,12 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
 export function validateComputePipelineDescriptor(desc: ComputePipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
   const { label } = desc;
   if (!caps.features.compute) {
-    throw new UnsupportedFeatureError('compute', caps.backend, 'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute', label);
+    throw new UnsupportedFeatureError(
+      'compute',
+      caps.backend,
+      'run element-wise work with the ping-pong runner (createPingPongRunner) of ignis/compute',
+      label,
+    );
   }
   if (!desc.compute?.module) throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
   checkModule(desc.compute.module, 'compute', caps, label);

@@ -9,7 +9,10 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
   const { label, format } = desc;
   const width = desc.size?.width;
   const height = desc.size?.height;
-  for (const [name, value] of [['width', width], ['height', height]] as const) {
+  for (const [name, value] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (!isPositiveInteger(value)) {
       throw new ValidationError('texture-size-positive', `Texture ${name} ${String(value)} must be a positive integer`, label, { [name]: value });
     }
@@ -44,7 +47,12 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
     }
     if ((usage & TextureUsage.RENDER_ATTACHMENT) === 0 || (usage & (TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST | TextureUsage.COPY_SRC)) !== 0) {
       const actual = usageNames(usage, TextureUsage);
-      throw new UsageError(`A multisampled texture needs RENDER_ATTACHMENT and cannot be copied or stored (usage ${actual})`, 'RENDER_ATTACHMENT', actual, label);
+      throw new UsageError(
+        `A multisampled texture needs RENDER_ATTACHMENT and cannot be copied or stored (usage ${actual})`,
+        'RENDER_ATTACHMENT',
+        actual,
+        label,
+      );
     }
   }
   const info = FORMAT_INFO[format];
@@ -61,7 +69,12 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
   }
   if (isDepthFormat(format) && (usage & (TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST)) !== 0) {
     const actual = usageNames(usage, TextureUsage);
-    throw new UsageError(`Depth format ${format} cannot have STORAGE_BINDING or COPY_DST usage (usage ${actual})`, 'RENDER_ATTACHMENT|TEXTURE_BINDING', actual, label);
+    throw new UsageError(
+      `Depth format ${format} cannot have STORAGE_BINDING or COPY_DST usage (usage ${actual})`,
+      'RENDER_ATTACHMENT|TEXTURE_BINDING',
+      actual,
+      label,
+    );
   }
 }
 
