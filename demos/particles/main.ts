@@ -106,7 +106,7 @@ async function rebuild(): Promise<void> {
 
 const pane = new Pane({ title: 'particles' });
 const sim = pane.addFolder({ title: 'system' });
-sim.addBinding(settings, 'count', { options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000 } });
+sim.addBinding(settings, 'count', { options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000, [settings.count.toLocaleString()]: settings.count } });
 sim.addBinding(settings, 'path', { options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' } });
 sim.addBinding(settings, 'drawMode', { options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' } });
 const emitter = pane.addFolder({ title: 'emitter' });
@@ -125,7 +125,7 @@ forces.addBinding(settings, 'attractors', { min: 0, max: 8, step: 1 });
 forces.addBinding(settings, 'attractorStrength', { min: -20, max: 40 });
 forces.addBinding(settings, 'turbulence', { min: 0, max: 20 });
 forces.addBinding(settings, 'frequency', { min: 0.1, max: 4 });
-const look = pane.addFolder({ title: 'look' });
+const look = pane.addFolder({ title: 'look', expanded: false });
 look.addBinding(settings, 'size', { min: 0.01, max: 0.5 });
 look.addBinding(settings, 'sizeEnd', { min: 0, max: 2 });
 look.addBinding(settings, 'blending', { options: { additive: 'additive', alpha: 'alpha' } });
