@@ -1,5 +1,6 @@
 import type { ResolvedRenderPass } from '../core/commands.js';
 import { BackendError } from '../core/errors.js';
+import { ResourceCache } from '../core/resource-cache.js';
 import type { WebGL2Texture } from './texture.js';
 import type { WebGL2Device } from './device.js';
 
@@ -8,11 +9,15 @@ import type { WebGL2Device } from './device.js';
  * per (texture, mip) for reads, copies and MSAA resolves. Destroying a texture evicts its FBOs.
  */
 export class FramebufferCache {
-  readonly #fbos = new Map<string, WebGLFramebuffer>();
-  readonly #byTexture = new Map<number, Set<string>>();
-  created = 0;
+  readonly #fbos: ResourceCache<WebGLFramebuffer>;
 
-  constructor(private readonly device: WebGL2Device) {}
+  constructor(private readonly device: WebGL2Device) {
+    this.#fbos = new ResourceCache((fbo) => device.gl.deleteFramebuffer(fbo));
+  }
+
+  get created(): number {
+    return this.#fbos.created;
+  }
 
   #create(key: string, color: Array<{ texture: WebGL2Texture; mip: number }>, depth: WebGL2Texture | undefined): WebGLFramebuffer {
     const gl = this.device.gl;
@@ -26,13 +31,7 @@ export class FramebufferCache {
       gl.deleteFramebuffer(fbo);
       throw new BackendError(`framebuffer incomplete (0x${status.toString(16)}) for ${color.map((c) => c.texture.format).join(', ')}`, key, { status });
     }
-    this.#fbos.set(key, fbo);
-    this.created++;
-    for (const t of [...color.map((c) => c.texture), ...(depth ? [depth] : [])]) {
-      let set = this.#byTexture.get(t.id);
-      if (!set) this.#byTexture.set(t.id, (set = new Set()));
-      set.add(key);
-    }
+    this.#fbos.set(key, fbo, [...color.map((c) => c.texture.id), ...(depth ? [depth.id] : [])]);
     return fbo;
   }
 
@@ -60,19 +59,10 @@ export class FramebufferCache {
   }
 
   evict(textureId: number): void {
-    const keys = this.#byTexture.get(textureId);
-    if (!keys) return;
-    for (const k of keys) {
-      const fbo = this.#fbos.get(k);
-      if (fbo) this.device.gl.deleteFramebuffer(fbo);
-      this.#fbos.delete(k);
-    }
-    this.#byTexture.delete(textureId);
-    this.device.state.reset();
+    if (this.#fbos.evict(textureId) > 0) this.device.state.reset();
   }
 
   destroy(): void {
-    for (const fbo of this.#fbos.values()) this.device.gl.deleteFramebuffer(fbo);
     this.#fbos.clear();
   }
 }

@@ -1,4 +1,5 @@
 import { VERTEX_FORMATS } from './conv.js';
+import { ResourceCache } from '../core/resource-cache.js';
 import type { WebGL2RenderPipeline } from './render-pipeline.js';
 import type { WebGL2Buffer } from './buffer.js';
 import type { WebGL2Device } from './device.js';
@@ -14,11 +15,15 @@ export interface VertexBinding {
  * the attribute offsets of instance-rate and vertex-rate buffers, which is why they are in the key.
  */
 export class VertexArrayCache {
-  readonly #vaos = new Map<string, WebGLVertexArrayObject>();
-  readonly #byResource = new Map<number, Set<string>>();
-  created = 0;
+  readonly #vaos: ResourceCache<WebGLVertexArrayObject>;
 
-  constructor(private readonly device: WebGL2Device) {}
+  constructor(private readonly device: WebGL2Device) {
+    this.#vaos = new ResourceCache((vao) => device.gl.deleteVertexArray(vao));
+  }
+
+  get created(): number {
+    return this.#vaos.created;
+  }
 
   get(
     pipeline: WebGL2RenderPipeline,
@@ -59,30 +64,15 @@ export class VertexArrayCache {
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, index.gl);
       ids.push(index.id);
     }
-    this.#vaos.set(key, vao);
-    this.created++;
-    for (const id of ids) {
-      let set = this.#byResource.get(id);
-      if (!set) this.#byResource.set(id, (set = new Set()));
-      set.add(key);
-    }
+    this.#vaos.set(key, vao, ids);
     return vao;
   }
 
   evict(resourceId: number): void {
-    const keys = this.#byResource.get(resourceId);
-    if (!keys) return;
-    for (const k of keys) {
-      const vao = this.#vaos.get(k);
-      if (vao) this.device.gl.deleteVertexArray(vao);
-      this.#vaos.delete(k);
-    }
-    this.#byResource.delete(resourceId);
-    this.device.state.reset();
+    if (this.#vaos.evict(resourceId) > 0) this.device.state.reset();
   }
 
   destroy(): void {
-    for (const vao of this.#vaos.values()) this.device.gl.deleteVertexArray(vao);
     this.#vaos.clear();
   }
 }

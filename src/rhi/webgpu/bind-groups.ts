@@ -1,4 +1,5 @@
 import { bindGroupLayoutEntry, layoutKey } from './conv.js';
+import { ResourceCache } from '../core/resource-cache.js';
 import type { BindingLayoutEntry } from '../core/descriptors.js';
 import type { BoundResource } from '../core/commands.js';
 import type { WebGPUBuffer } from './buffer.js';
@@ -11,11 +12,13 @@ import type { WebGPUSampler } from './sampler.js';
  */
 export class BindGroupCache {
   readonly #layouts = new Map<string, { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout }>();
-  readonly #groups = new Map<string, GPUBindGroup>();
-  readonly #byResource = new Map<number, Set<string>>();
-  /** Bind groups created so far; a steady frame adds none. */
-  created = 0;
+  readonly #groups = new ResourceCache<GPUBindGroup>();
   hits = 0;
+
+  /** Bind groups created so far; a steady frame adds none. */
+  get created(): number {
+    return this.#groups.created;
+  }
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -55,21 +58,11 @@ export class BindGroupCache {
       layout,
       entries: entries.map((e) => ({ binding: e.binding, resource: gpuResource(slots.get(e.binding) as BoundResource) })),
     });
-    this.created++;
-    this.#groups.set(key, group);
-    for (const id of ids) {
-      let set = this.#byResource.get(id);
-      if (!set) this.#byResource.set(id, (set = new Set()));
-      set.add(key);
-    }
-    return group;
+    return this.#groups.set(key, group, ids);
   }
 
   evict(resourceIdValue: number): void {
-    const keys = this.#byResource.get(resourceIdValue);
-    if (!keys) return;
-    for (const k of keys) this.#groups.delete(k);
-    this.#byResource.delete(resourceIdValue);
+    this.#groups.evict(resourceIdValue);
   }
 }
 
