@@ -31,6 +31,7 @@ export function compareImages(a: Uint8Array, b: Uint8Array, edgePixels: number, 
       worst = Math.max(worst, d);
     }
   }
+  if (edgePixels > 0) console.log(`${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}), worst ${worst}/255`);
   if (bad > edgePixels) {
     const err = new AssertionError(`${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}); worst ${worst}/255; first at ${first}`);
     err.artifacts = { 'webgpu.png': toPng(a), 'webgl2.png': toPng(b), 'diff.png': toPng(diff) };
