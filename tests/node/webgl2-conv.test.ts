@@ -46,6 +46,7 @@ describe('WebGL2 conversion tables', () => {
     const out = instrumentVertexShader(src);
     expect(out.split('\n')[1]).toBe('void _ignis_user_main() { gl_Position = vec4(0.0); }');
     expect(out).toMatch(/gl_Position\.y \*= _ignis_flipY;/);
+    expect(out).toMatch(/gl_Position\.z = 2\.0 \* gl_Position\.z - gl_Position\.w;/);
   });
   it('parses GL info logs into line, message and source line', () => {
     const d = parseInfoLog("ERROR: 0:2: 'foo' : undeclared identifier\n", 'line one\n  x = foo;\n');

@@ -33,6 +33,8 @@ export function waitForFence(gl: WebGL2RenderingContext): Promise<void> {
  * A pool of GL buffers that readbacks copy into (a pixel-pack buffer for textures,
  * copyBufferSubData for buffers) so the source can change again at once.
  */
+const MAX_FREE = 8;
+
 export class ReadbackPool {
   readonly #free: Array<{ buffer: WebGLBuffer; size: number }> = [];
   created = 0;
@@ -59,7 +61,9 @@ export class ReadbackPool {
     gl.bindBuffer(gl.COPY_READ_BUFFER, entry.buffer);
     gl.getBufferSubData(gl.COPY_READ_BUFFER, 0, out);
     gl.bindBuffer(gl.COPY_READ_BUFFER, null);
-    this.#free.push(entry);
+    // keep a few for the next frames; a burst of concurrent reads must not pin memory forever
+    if (this.#free.length < MAX_FREE) this.#free.push(entry);
+    else gl.deleteBuffer(entry.buffer);
     return out.buffer;
   }
 

@@ -3,6 +3,8 @@
  * buffer, submits it behind the work already queued, maps it when the GPU is done and gives the
  * bytes back; the buffer returns to the pool. Nothing waits synchronously.
  */
+const MAX_FREE = 8;
+
 export class StagingPool {
   readonly #free: GPUBuffer[] = [];
   #created = 0;
@@ -31,7 +33,9 @@ export class StagingPool {
       await staging.mapAsync(GPUMapMode.READ, 0, size);
       const out = staging.getMappedRange(0, size).slice(0);
       staging.unmap();
-      this.#free.push(staging);
+      // keep a few for the next frames; a burst of concurrent reads must not pin memory forever
+      if (this.#free.length < MAX_FREE) this.#free.push(staging);
+      else staging.destroy();
       return out;
     } catch (e) {
       staging.destroy();

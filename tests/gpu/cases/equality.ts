@@ -5,6 +5,7 @@ import { defineCases, type Case } from '../page/case.js';
 import { AssertionError } from '../page/assert.js';
 import { SCENES } from '../page/equality-scenes.js';
 import { SIZE } from '../page/scenes.js';
+import type { WebGL2Device } from '../../../src/index.js';
 
 function toPng(data: Uint8Array): string {
   const canvas = document.createElement('canvas');
@@ -39,7 +40,31 @@ export function compareImages(a: Uint8Array, b: Uint8Array, edgePixels: number, 
   }
 }
 
-const cases: Record<string, Case> = {};
+const cases: Record<string, Case> = {
+  'WebGL2: state a host sets between frames is overridden after resetState()': {
+    cross: true,
+    async run(ctx) {
+      const device = (await ctx.open('webgl2')) as WebGL2Device;
+      const scene = SCENES.find((s) => s.name === 'textured quad linear repeat') as (typeof SCENES)[number];
+      const [before] = await scene.render(device);
+      const gl = device.gl;
+      // the host application touches the shared context
+      gl.enable(gl.SCISSOR_TEST);
+      gl.scissor(0, 0, 2, 2);
+      gl.colorMask(true, false, false, true);
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.ZERO, gl.ONE);
+      gl.useProgram(null);
+      gl.bindVertexArray(null);
+      gl.viewport(0, 0, 3, 3);
+      gl.activeTexture(gl.TEXTURE3);
+      gl.bindTexture(gl.TEXTURE_2D, null);
+      device.resetState();
+      const [after] = await scene.render(device);
+      compareImages(before as Uint8Array, after as Uint8Array, 0, 'the same scene before and after the host touched the context');
+    },
+  },
+};
 for (const scene of SCENES) {
   cases[`${scene.name} is pixel-equal on WebGPU and WebGL2`] = {
     cross: true,

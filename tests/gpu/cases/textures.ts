@@ -94,6 +94,27 @@ export const cases = defineCases({
       assertArrayEqual((await t.read()) as Uint16Array, halfs, 'halfs');
     },
   },
+  'r32float and bgra8unorm go through texture↔buffer copies and readback exactly': {
+    needs: ['floatRenderTargets'],
+    async run({ device }) {
+      const usage = TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT;
+      const r = device.createTexture({ label: 'r32f', size: { width: 3, height: 2 }, format: 'r32float', usage });
+      const values = new Float32Array([1.5, -2, 3.25, 1e-3, 65504, -0.125]);
+      device.queue.writeTexture({ texture: r }, values, { bytesPerRow: 12 }, { width: 3, height: 2 });
+      const staging = device.createBuffer({ label: 'staging', size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      const enc = device.createCommandEncoder();
+      enc.copyTextureToBuffer({ texture: r }, { buffer: staging, bytesPerRow: 256 }, { width: 3, height: 2 });
+      device.queue.submit([enc.finish()]);
+      const rows = new Float32Array(await staging.read());
+      assertArrayEqual(Array.from(rows.subarray(0, 3)), Array.from(values.subarray(0, 3)), 'row 0 via the buffer');
+      assertArrayEqual(Array.from(rows.subarray(64, 67)), Array.from(values.subarray(3, 6)), 'row 1 via the buffer');
+      assertArrayEqual((await r.read()) as Float32Array, values, 'read()');
+      const b = device.createTexture({ label: 'bgra', size: { width: 2, height: 1 }, format: 'bgra8unorm', usage });
+      const bgra = new Uint8Array([10, 20, 30, 40, 50, 60, 70, 80]);
+      device.queue.writeTexture({ texture: b }, bgra, { bytesPerRow: 8 }, { width: 2, height: 1 });
+      assertArrayEqual((await b.read()) as Uint8Array, bgra, 'bgra8unorm round trip keeps BGRA order');
+    },
+  },
   '1x1 and mipmapped textures: each level is addressable': {
     async run({ device }) {
       const one = device.createTexture({

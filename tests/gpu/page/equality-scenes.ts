@@ -167,6 +167,64 @@ export const SCENES: Scene[] = [
     },
   },
   {
+    name: 'depth test (less and greater) and clip-space z',
+    async render(device) {
+      // a far red triangle drawn first and a near green one drawn second, overlapping
+      const verts = [
+        -0.8, -0.7, 0.7, 1, 0, 0, 1, 0.6, -0.75, 0.7, 1, 0, 0, 1, -0.1, 0.85, 0.7, 1, 0, 0, 1, -0.6, 0.8, 0.3, 0, 1, 0, 1, 0.85, 0.55, 0.3, 0, 1, 0, 1, 0.05,
+        -0.9, 0.3, 0, 1, 0, 1,
+        // behind the near plane of WebGPU's clip space (z < 0): clipped on every backend
+        -0.95, -0.95, -0.5, 0, 0, 1, 1, 0.95, -0.95, -0.5, 0, 0, 1, 1, 0, 0.95, -0.5, 0, 0, 1, 1,
+      ];
+      const out: Uint8Array[] = [];
+      for (const depthCompare of ['less', 'greater'] as const) {
+        const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare });
+        const vb = vertexBuffer(device, verts);
+        const color = target(device);
+        const depth = device.createTexture({
+          label: 'depth',
+          size: { width: SIZE, height: SIZE },
+          format: 'depth24plus',
+          usage: TextureUsage.RENDER_ATTACHMENT,
+        });
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({
+          colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+          depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: depthCompare === 'less' ? 1 : 0 },
+        });
+        pass.setPipeline(pipeline);
+        pass.setVertexBuffer(0, vb);
+        pass.draw(9);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+        const img = (await color.read()) as Uint8Array;
+        for (let p = 0; p < img.length; p += 4)
+          if ((img[p + 2] as number) > 0) throw new Error(`clip-space z < 0 was drawn at pixel ${p / 4} on ${device.caps.backend}`);
+        out.push(img);
+      }
+      return out;
+    },
+  },
+  {
+    name: 'indexed draw with uint32 indices, base vertex and first index',
+    async render(device) {
+      const pipeline = createScenePipeline(device, { program: 'color' });
+      // 4 dummy vertices, then the quad: base vertex 4 skips the dummies
+      const dummy = [0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1];
+      const vb = vertexBuffer(device, [...dummy, ...QUAD_VERTS]);
+      const ib = device.createBuffer({ label: 'indices32', size: 36, usage: BufferUsage.INDEX | BufferUsage.COPY_DST });
+      device.queue.writeBuffer(ib, 0, new Uint32Array([9, 9, 9, 0, 1, 2, 0, 2, 3]));
+      return [
+        await renderScene(device, [0, 0, 0, 1], (pass) => {
+          pass.setPipeline(pipeline);
+          pass.setVertexBuffer(0, vb);
+          pass.setIndexBuffer(ib, 'uint32');
+          pass.drawIndexed(6, 1, 3, 4);
+        }),
+      ];
+    },
+  },
+  {
     name: 'scissor and viewport',
     async render(device) {
       const pipeline = createScenePipeline(device, { program: 'color' });

@@ -31,6 +31,18 @@ out vec4 outColor;
 void main() { outColor = vColor; }
 `;
 
+const WGSL_COLOR3 = /* wgsl */ `
+struct Out { @builtin(position) pos: vec4f, @location(0) color: vec4f };
+@vertex fn vs(@location(0) p: vec3f, @location(1) c: vec4f) -> Out { return Out(vec4f(p, 1.0), c); }
+@fragment fn fs(in: Out) -> @location(0) vec4f { return in.color; }
+`;
+const GLSL_COLOR3_VS = `#version 300 es
+layout(location = 0) in vec3 p;
+layout(location = 1) in vec4 c;
+out vec4 vColor;
+void main() { vColor = c; gl_Position = vec4(p, 1.0); }
+`;
+
 const WGSL_INSTANCED = /* wgsl */ `
 struct Out { @builtin(position) pos: vec4f, @location(0) color: vec4f };
 @vertex fn vs(@location(0) p: vec2f, @location(1) offset: vec2f, @location(2) c: vec4f) -> Out {
@@ -89,7 +101,7 @@ layout(location = 1) out vec4 b;
 void main() { a = vColor; b = vec4(1.0) - vColor.bgra; }
 `;
 
-type Program = 'color' | 'instanced' | 'textured' | 'mrt';
+type Program = 'color' | 'color3d' | 'instanced' | 'textured' | 'mrt';
 
 export interface PipelineOptions {
   program: Program;
@@ -97,6 +109,8 @@ export interface PipelineOptions {
   blend?: BlendState;
   sampleCount?: number;
   topology?: 'triangle-list' | 'triangle-strip';
+  /** A depth24plus attachment with this compare function. */
+  depthCompare?: 'less' | 'greater';
 }
 
 export function createScenePipeline(device: Device, o: PipelineOptions): RenderPipeline {
@@ -124,10 +138,25 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
       ],
     },
   ];
-  const buffers = o.program === 'instanced' ? instanced : o.program === 'textured' ? positionOnly : colorLayout;
-  const common = { label: `scene-${o.program}`, primitive: { topology: o.topology ?? ('triangle-list' as const) }, multisample: { count: o.sampleCount ?? 1 } };
+  const color3d = [
+    {
+      arrayStride: 28,
+      attributes: [
+        { format: 'float32x3' as const, offset: 0, shaderLocation: 0 },
+        { format: 'float32x4' as const, offset: 12, shaderLocation: 1 },
+      ],
+    },
+  ];
+  const buffers = o.program === 'instanced' ? instanced : o.program === 'textured' ? positionOnly : o.program === 'color3d' ? color3d : colorLayout;
+  const common = {
+    label: `scene-${o.program}`,
+    primitive: { topology: o.topology ?? ('triangle-list' as const) },
+    multisample: { count: o.sampleCount ?? 1 },
+    depthStencil: o.depthCompare ? { format: 'depth24plus' as const, depthWriteEnabled: true, depthCompare: o.depthCompare } : undefined,
+  };
   if (glsl) {
-    const vsCode = o.program === 'instanced' ? GLSL_INSTANCED_VS : o.program === 'textured' ? GLSL_TEXTURED_VS : GLSL_COLOR_VS;
+    const vsCode =
+      o.program === 'instanced' ? GLSL_INSTANCED_VS : o.program === 'textured' ? GLSL_TEXTURED_VS : o.program === 'color3d' ? GLSL_COLOR3_VS : GLSL_COLOR_VS;
     const fsCode = o.program === 'textured' ? GLSL_TEXTURED_FS : o.program === 'mrt' ? GLSL_MRT_FS : GLSL_COLOR_FS;
     const vs = device.createShaderModule({ label: `${o.program}.vert`, code: vsCode, stage: 'vertex' });
     const fs = device.createShaderModule({ label: `${o.program}.frag`, code: fsCode, stage: 'fragment' });
@@ -145,7 +174,16 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
           : [],
     });
   }
-  const code = o.program === 'instanced' ? WGSL_INSTANCED : o.program === 'textured' ? WGSL_TEXTURED : o.program === 'mrt' ? WGSL_MRT : WGSL_COLOR;
+  const code =
+    o.program === 'instanced'
+      ? WGSL_INSTANCED
+      : o.program === 'textured'
+        ? WGSL_TEXTURED
+        : o.program === 'mrt'
+          ? WGSL_MRT
+          : o.program === 'color3d'
+            ? WGSL_COLOR3
+            : WGSL_COLOR;
   const module = device.createShaderModule({ label: `${o.program}.wgsl`, code });
   return device.createRenderPipeline({ ...common, vertex: { module, entryPoint: 'vs', buffers }, fragment: { module, entryPoint: 'fs', targets } });
 }
