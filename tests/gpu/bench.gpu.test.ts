@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM module without types
-import { parseArgs, runBench, writeOutputs, compareRuns, percentile } from '../../bench/runner.mjs';
+import { parseArgs, runBench, writeOutputs, compareRuns, percentile, markdownTable } from '../../bench/runner.mjs';
 
 describe('benchmark smoke run', () => {
   it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
@@ -69,6 +69,18 @@ describe('benchmark smoke run', () => {
     expect(slower.slower).toHaveLength(8);
     expect(slower.table).toMatch(/slower by 200%/);
   }, 300_000);
+
+  it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
+    const o = parseArgs(['--preroll', '0', '--counts', '500', '--paths', 'compute', '--draw', 'pulled', '--frames', '3', '--warmup', '1', '--repeat', '1', '--size', '128x72', '--too-slow-ms', '0', '--out', out, '--quiet']);
+    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+    const result = await runBench(o, { browser, url: inject('baseUrl'), flags: [] });
+    await browser.disconnect();
+    expect(result.rows).toHaveLength(1);
+    expect(result.rows[0].skipped).toMatch(/^too slow: a warm-up frame took .* s \(limit 0\.0 s\)$/);
+    expect(result.rows[0].e2eMs).toBeNull();
+    expect(markdownTable(result.rows)).toMatch(/skipped: too slow/);
+  }, 120_000);
 
   it('parses options and rejects bad ones', () => {
     expect(parseArgs(['--counts', '10000,1_000_000']).counts).toEqual([10000, 1000000]);

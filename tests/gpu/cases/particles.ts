@@ -164,6 +164,22 @@ export const cases = defineCases({
       ps.destroy();
     },
   },
+  'a single particle works on every path': {
+    async run({ device }) {
+      const options = resolveOptions({ count: 1, seed: 7 });
+      const reference = createState(options);
+      for (let n = 1; n <= 30; n++) stepState(options, n, 1 / 60, reference);
+      for (const path of pathsOf(device)) {
+        const ps = await stepped(device, { count: 1, seed: 7, path }, 30);
+        const s = await ps.read();
+        assertEqual(s.position.length, 4, `${path}: one particle`);
+        const m = mismatches(s.position, reference.position, 1);
+        assertEqual(m.diverged, 0, `${path}: matches the reference`);
+        assertEqual((await ps.stats()).alive, 1, `${path}: alive`);
+        ps.destroy();
+      }
+    },
+  },
   'a count beyond the device limits is a typed error naming count': {
     async run({ device }) {
       const e = (await assertThrows(
