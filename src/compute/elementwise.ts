@@ -330,14 +330,12 @@ export class ElementwiseRunner {
       throw new ValidationError('reduce-predicates', `reduce takes 1 to 4 predicates, got ${names.length}`, this.label);
     const device = this.#device;
     const attrs = this.#kernel.descriptor.attributes;
-    if (this.mode === 'cpu' || (this.mode === 'pingpong' && !device.caps.features.float32Blendable)) {
-      if (!cpu)
-        throw new UnsupportedFeatureError(
-          'float32Blendable',
-          device.caps.backend,
-          'pass the predicates in JS (the cpu argument) to count on the CPU',
-          this.label,
-        );
+    const f = device.caps.features;
+    if (this.mode === 'cpu' || (this.mode === 'pingpong' && !(f.floatRenderTargets && f.float32Blendable))) {
+      if (!cpu) {
+        const missing = f.floatRenderTargets ? 'float32Blendable' : 'floatRenderTargets';
+        throw new UnsupportedFeatureError(missing, device.caps.backend, 'pass the predicates in JS (the cpu argument) to count on a full readback', this.label);
+      }
       const state = this.mode === 'cpu' ? this.#cpuState : await this.read();
       const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
       for (let i = 0; i < this.count; i++) for (const n of names) if (cpu[n]?.(i, state)) out[n] = (out[n] as number) + 1;

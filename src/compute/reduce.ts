@@ -5,8 +5,9 @@
  * - compute: workgroup-local atomic counters, one global `atomicAdd` per workgroup and counter;
  * - ping-pong: one point per element drawn into a 1×1 rgba32float target with additive blending
  *   (each channel counts one predicate; exact up to 2^24 elements). Needs
- *   `caps.features.float32Blendable`; without it the runner reports `reduce: 'cpu'` and counts a
- *   full readback in JS.
+ *   `caps.features.floatRenderTargets` and `float32Blendable`; without them the runner counts a
+ *   full readback in JS with the predicates' JS form (and says so with a typed error when that
+ *   form is missing).
  */
 import { toWgsl, GLSL_PRELUDE, type Kernel } from './kernel.js';
 

@@ -72,7 +72,29 @@ describe('benchmark smoke run', () => {
 
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
-    const o = parseArgs(['--preroll', '0', '--counts', '500', '--paths', 'compute', '--draw', 'pulled', '--frames', '3', '--warmup', '1', '--repeat', '1', '--size', '128x72', '--too-slow-ms', '0', '--out', out, '--quiet']);
+    const o = parseArgs([
+      '--preroll',
+      '0',
+      '--counts',
+      '500',
+      '--paths',
+      'compute',
+      '--draw',
+      'pulled',
+      '--frames',
+      '3',
+      '--warmup',
+      '1',
+      '--repeat',
+      '1',
+      '--size',
+      '128x72',
+      '--too-slow-ms',
+      '0',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
     const result = await runBench(o, { browser, url: inject('baseUrl'), flags: [] });
     await browser.disconnect();

@@ -194,3 +194,17 @@ describe('accounting', () => {
     expect(b.label).toBe('');
   });
 });
+
+describe('feature restrictions', () => {
+  it('turn features off, never on, and name unknown ones', () => {
+    const d = new NullDevice({ restrict: { compute: false, floatRenderTargets: false } });
+    expect(d.caps.features.compute).toBe(false);
+    expect(d.caps.features.indirect).toBe(false);
+    expect(d.caps.features.floatRenderTargets).toBe(false);
+    expect(d.caps.features.storageBuffers).toBe(true);
+    expect(() => new NullDevice({ restrict: { compute: true as never } })).toThrow(
+      /restrict: compute must be false; a restriction can only turn a feature off/,
+    );
+    expect(() => new NullDevice({ restrict: { warp: false } as never })).toThrow(/restrict: unknown feature warp/);
+  });
+});

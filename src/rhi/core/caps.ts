@@ -1,3 +1,5 @@
+import { ValidationError } from './errors.js';
+
 export type BackendName = 'webgpu' | 'webgl2' | 'null';
 export type ShaderLanguage = 'wgsl' | 'glsl';
 
@@ -73,3 +75,30 @@ export const DEFAULT_LIMITS: Limits = {
   maxVertexAttributes: 16,
   maxSampledTexturesPerShaderStage: 16,
 };
+
+/** Features a device may be told to go without, to exercise a fallback on hardware that has it. */
+export type FeatureRestrictions = Partial<Record<keyof Features, false>>;
+
+/**
+ * `caps` with the restricted features turned off (never on: a restriction cannot grant what the
+ * backend lacks). Used by `createDevice({ restrict })`, e.g. `{ compute: false }` to run the
+ * ping-pong path on WebGPU or `{ floatRenderTargets: false }` to run half-float state on WebGL2.
+ */
+export function restrictCaps(caps: Caps, restrict: FeatureRestrictions | undefined): Caps {
+  if (!restrict) return caps;
+  const features: Record<string, boolean> = { ...caps.features };
+  for (const [name, value] of Object.entries(restrict)) {
+    if (!(name in features))
+      throw new ValidationError('restrict-feature', `restrict: unknown feature ${name} (one of ${Object.keys(features).join(', ')})`, undefined, {
+        feature: name,
+      });
+    if (value !== false)
+      throw new ValidationError('restrict-value', `restrict: ${name} must be false; a restriction can only turn a feature off`, undefined, {
+        feature: name,
+        value,
+      });
+    features[name] = false;
+  }
+  if (restrict.compute === false) features.indirect = false;
+  return { ...caps, features: features as unknown as Features };
+}

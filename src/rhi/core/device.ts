@@ -4,7 +4,7 @@ import { validateTextureDescriptor } from './validate/texture.js';
 import { validateComputePipelineDescriptor, validateRenderPipelineDescriptor } from './validate/pipeline.js';
 import { isPositiveInteger } from './validate/buffer.js';
 import { CommandEncoder, type BarrierMode } from './command-encoder.js';
-import type { Caps } from './caps.js';
+import type { Caps, FeatureRestrictions } from './caps.js';
 import type { Resource, ResourceKind } from './resource.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -32,6 +32,8 @@ export interface DeviceOptions {
   barriers?: BarrierMode;
   /** Submissions the CPU may run ahead of the GPU; `beginFrame()` waits beyond it. Default 2. */
   maxFramesInFlight?: number;
+  /** Turn features off (never on), to run a fallback on hardware that has the feature. */
+  restrict?: FeatureRestrictions;
 }
 
 export interface KindStats {

@@ -1,5 +1,5 @@
 import { Device, type DeviceOptions } from '../core/device.js';
-import { DEFAULT_LIMITS, type Caps, type Limits } from '../core/caps.js';
+import { DEFAULT_LIMITS, restrictCaps, type Caps, type Limits } from '../core/caps.js';
 import { NullBuffer } from './buffer.js';
 import { NullTexture } from './texture.js';
 import { NullSampler } from './sampler.js';
@@ -33,25 +33,28 @@ export class NullDevice extends Device {
 
   constructor(options: NullDeviceOptions = {}) {
     super(options);
-    this.caps = {
-      backend: 'null',
-      shaderLanguage: 'wgsl',
-      features: {
-        compute: true,
-        storageBuffers: true,
-        storageTextures: true,
-        timestampQuery: false,
-        indirect: true,
-        floatRenderTargets: true,
-        halfFloatRenderTargets: true,
-        float32Filterable: true,
-        float32Blendable: true,
-        multisample: true,
-        ...options.features,
+    this.caps = restrictCaps(
+      {
+        backend: 'null',
+        shaderLanguage: 'wgsl',
+        features: {
+          compute: true,
+          storageBuffers: true,
+          storageTextures: true,
+          timestampQuery: false,
+          indirect: true,
+          floatRenderTargets: true,
+          halfFloatRenderTargets: true,
+          float32Filterable: true,
+          float32Blendable: true,
+          multisample: true,
+          ...options.features,
+        },
+        limits: { ...DEFAULT_LIMITS, ...options.limits },
+        adapter: { vendor: 'ignis', architecture: 'null', description: 'ArrayBuffer-backed null device', isFallbackAdapter: true },
       },
-      limits: { ...DEFAULT_LIMITS, ...options.limits },
-      adapter: { vendor: 'ignis', architecture: 'null', description: 'ArrayBuffer-backed null device', isFallbackAdapter: true },
-    };
+      options.restrict,
+    );
   }
 
   protected createBufferImpl(desc: BufferDescriptor): NullBuffer {

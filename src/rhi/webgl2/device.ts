@@ -1,6 +1,6 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { RhiError } from '../core/errors.js';
-import type { Caps } from '../core/caps.js';
+import { restrictCaps, type Caps } from '../core/caps.js';
 import type {
   BindingLayoutEntry,
   BufferDescriptor,
@@ -98,43 +98,46 @@ export class WebGL2Device extends Device {
     const debugInfo = gl.getExtension('WEBGL_debug_renderer_info');
     const units = param(gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS);
     this.scratchUnit = units - 1;
-    this.caps = {
-      backend: 'webgl2',
-      shaderLanguage: 'glsl',
-      features: {
-        compute: false,
-        storageBuffers: false,
-        storageTextures: false,
-        timestampQuery: this.timerExt !== null,
-        indirect: false,
-        floatRenderTargets: colorBufferFloat,
-        halfFloatRenderTargets: colorBufferHalf,
-        float32Filterable: floatLinear,
-        float32Blendable: floatBlend,
-        multisample: param(gl.MAX_SAMPLES) >= 4,
+    this.caps = restrictCaps(
+      {
+        backend: 'webgl2',
+        shaderLanguage: 'glsl',
+        features: {
+          compute: false,
+          storageBuffers: false,
+          storageTextures: false,
+          timestampQuery: this.timerExt !== null,
+          indirect: false,
+          floatRenderTargets: colorBufferFloat,
+          halfFloatRenderTargets: colorBufferHalf,
+          float32Filterable: floatLinear,
+          float32Blendable: floatBlend,
+          multisample: param(gl.MAX_SAMPLES) >= 4,
+        },
+        limits: {
+          maxTextureDimension2D: param(gl.MAX_TEXTURE_SIZE),
+          maxBufferSize: 1 << 30,
+          maxComputeWorkgroupsPerDimension: 0,
+          maxComputeInvocationsPerWorkgroup: 0,
+          maxComputeWorkgroupSizeX: 0,
+          maxStorageBufferBindingSize: 0,
+          maxUniformBufferBindingSize: param(gl.MAX_UNIFORM_BLOCK_SIZE),
+          minUniformBufferOffsetAlignment: param(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT),
+          minStorageBufferOffsetAlignment: 256,
+          maxColorAttachments: Math.min(param(gl.MAX_COLOR_ATTACHMENTS), param(gl.MAX_DRAW_BUFFERS)),
+          maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
+          maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
+          maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
+        },
+        adapter: {
+          vendor: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR)),
+          architecture: 'webgl2',
+          description: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)),
+          isFallbackAdapter: false,
+        },
       },
-      limits: {
-        maxTextureDimension2D: param(gl.MAX_TEXTURE_SIZE),
-        maxBufferSize: 1 << 30,
-        maxComputeWorkgroupsPerDimension: 0,
-        maxComputeInvocationsPerWorkgroup: 0,
-        maxComputeWorkgroupSizeX: 0,
-        maxStorageBufferBindingSize: 0,
-        maxUniformBufferBindingSize: param(gl.MAX_UNIFORM_BLOCK_SIZE),
-        minUniformBufferOffsetAlignment: param(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT),
-        minStorageBufferOffsetAlignment: 256,
-        maxColorAttachments: Math.min(param(gl.MAX_COLOR_ATTACHMENTS), param(gl.MAX_DRAW_BUFFERS)),
-        maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
-        maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
-        maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
-      },
-      adapter: {
-        vendor: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR)),
-        architecture: 'webgl2',
-        description: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)),
-        isFallbackAdapter: false,
-      },
-    };
+      options.restrict,
+    );
     this.state = new GLStateCache(gl);
     this.framebuffers = new FramebufferCache(this);
     this.vaos = new VertexArrayCache(this);

@@ -1,6 +1,6 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { BackendError, OutOfMemoryError, RhiError } from '../core/errors.js';
-import type { Caps } from '../core/caps.js';
+import { restrictCaps, type Caps } from '../core/caps.js';
 import type {
   BindingLayoutEntry,
   BufferDescriptor,
@@ -84,43 +84,46 @@ export class WebGPUDevice extends Device {
     super(options);
     const f = gpu.features;
     const l = gpu.limits;
-    this.caps = {
-      backend: 'webgpu',
-      shaderLanguage: 'wgsl',
-      features: {
-        compute: true,
-        storageBuffers: true,
-        storageTextures: true,
-        timestampQuery: f.has('timestamp-query'),
-        indirect: true,
-        floatRenderTargets: true,
-        halfFloatRenderTargets: true,
-        float32Filterable: f.has('float32-filterable'),
-        float32Blendable: f.has('float32-blendable'),
-        multisample: true,
+    this.caps = restrictCaps(
+      {
+        backend: 'webgpu',
+        shaderLanguage: 'wgsl',
+        features: {
+          compute: true,
+          storageBuffers: true,
+          storageTextures: true,
+          timestampQuery: f.has('timestamp-query'),
+          indirect: true,
+          floatRenderTargets: true,
+          halfFloatRenderTargets: true,
+          float32Filterable: f.has('float32-filterable'),
+          float32Blendable: f.has('float32-blendable'),
+          multisample: true,
+        },
+        limits: {
+          maxTextureDimension2D: l.maxTextureDimension2D,
+          maxBufferSize: l.maxBufferSize,
+          maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+          maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+          maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+          maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+          maxUniformBufferBindingSize: l.maxUniformBufferBindingSize,
+          minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
+          minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
+          maxColorAttachments: l.maxColorAttachments,
+          maxVertexBuffers: l.maxVertexBuffers,
+          maxVertexAttributes: l.maxVertexAttributes,
+          maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,
+        },
+        adapter: {
+          vendor: info?.vendor ?? 'unknown',
+          architecture: info?.architecture ?? 'unknown',
+          description: info?.description ?? '',
+          isFallbackAdapter,
+        },
       },
-      limits: {
-        maxTextureDimension2D: l.maxTextureDimension2D,
-        maxBufferSize: l.maxBufferSize,
-        maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
-        maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
-        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
-        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
-        maxUniformBufferBindingSize: l.maxUniformBufferBindingSize,
-        minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
-        minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
-        maxColorAttachments: l.maxColorAttachments,
-        maxVertexBuffers: l.maxVertexBuffers,
-        maxVertexAttributes: l.maxVertexAttributes,
-        maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,
-      },
-      adapter: {
-        vendor: info?.vendor ?? 'unknown',
-        architecture: info?.architecture ?? 'unknown',
-        description: info?.description ?? '',
-        isFallbackAdapter,
-      },
-    };
+      options.restrict,
+    );
     this.bindGroups = new BindGroupCache(gpu);
     this.staging = new StagingPool(gpu);
     this.queue = new WebGPUQueue(this);
