@@ -46,6 +46,20 @@ export interface Kernel {
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
+
+/** Names a kernel cannot use because GLSL ES 3.00 or WGSL reserves them. */
+const RESERVED = new Set(
+  (
+    'attribute const uniform varying layout centroid flat smooth break continue do for while switch case default if else ' +
+    'in out inout float int uint void bool true false invariant discard return struct lowp mediump highp precision ' +
+    'mat2 mat3 mat4 vec2 vec3 vec4 ivec2 ivec3 ivec4 uvec2 uvec3 uvec4 bvec2 bvec3 bvec4 sampler2D sampler3D samplerCube ' +
+    'common partition active asm class union enum typedef template this goto inline noinline volatile public static extern ' +
+    'external interface long short double half fixed unsigned superp input output filter sizeof cast namespace using ' +
+    'fn let var loop return select array ptr atomic f32 u32 i32 f16 vec2f vec3f vec4f vec2u vec3u vec4u vec2i vec3i vec4i ' +
+    'alias override enable requires diagnostic discard bitcast workgroup storage private function read write read_write ' +
+    'target set pass module type new mod self super impl match move mut ref where with yield await async'
+  ).split(' '),
+);
 const KERNEL_TYPES = 'f32|u32|i32|bool|vec2f|vec3f|vec4f|vec2u|vec3u|vec4u|vec2i|vec3i|vec4i';
 
 /** Kernel language → WGSL: declarations and function headers; everything else is already WGSL. */
@@ -111,6 +125,7 @@ export function defineKernel(desc: KernelDescriptor): Kernel {
     if (!IDENT.test(name) || name.startsWith('_ignis') || name === 'index' || name === 'params') {
       throw new KernelError(label, `"${name}" is not a usable name (an identifier, not index/params/_ignis*)`);
     }
+    if (RESERVED.has(name)) throw new KernelError(label, `"${name}" is reserved in GLSL ES 3.00 or WGSL; choose another name`);
   }
   if ((desc.uniforms ?? []).some(([n]) => n === 'count')) throw new KernelError(label, '"count" is reserved: the runner sets it');
   const uniforms = uniformLayout([...(desc.uniforms ?? []), ['count', 'u32'], ['width', 'u32']]);

@@ -14,7 +14,7 @@ async function freshPage(): Promise<Page> {
 }
 
 interface PageApi {
-  drawToCanvas(backend: string): Promise<{ backend: string; format: string }>;
+  drawToCanvas(backend: string): Promise<{ backend: string; format: string; topLeft: number[]; bottomRight: number[] }>;
   autoBackend(hideGpu: boolean): Promise<{ backend: string; reason: string | null }>;
 }
 
@@ -29,6 +29,9 @@ describe('canvas surface', () => {
       const page = await freshPage();
       const info = await page.evaluate((b) => (window as unknown as { __ignis: PageApi }).__ignis.drawToCanvas(b), backend);
       expect(info.backend).toBe(backend);
+      // the surface reads back top-down like any texture, whatever the backend's origin
+      expect(info.topLeft).toEqual([255, 0, 0, 255]);
+      expect(info.bottomRight).toEqual([0, 0, 255, 255]);
       const png = PNG.sync.read(Buffer.from(await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } })));
       // upper-left half red (the triangle), lower-right half blue (the clear colour)
       expect(rgbaAt(png, 6, 6)).toEqual([255, 0, 0, 255]);

@@ -125,6 +125,8 @@ describe('kernel language', () => {
   it('rejects reserved names', () => {
     expect(() => defineKernel({ label: 'k', attributes: ['index'], body: '' })).toThrow(/"index" is not a usable name/);
     expect(() => defineKernel({ label: 'k', attributes: ['a'], uniforms: [['count', 'u32']], body: '' })).toThrow(/"count" is reserved/);
+    expect(() => defineKernel({ label: 'k', attributes: ['out'], body: '' })).toThrow(/"out" is reserved in GLSL ES 3.00 or WGSL/);
+    expect(() => defineKernel({ label: 'k', attributes: ['a'], uniforms: [['target', 'f32']], body: '' })).toThrow(/"target" is reserved/);
   });
   it('lays out uniforms identically for WGSL and std140', () => {
     const l = uniformLayout([

@@ -1,5 +1,5 @@
 // The ping-pong fallback gives the same result as a compute kernel for element-wise updates.
-import { createElementwiseRunner, type Device, type ElementwiseMode, type StateArrays } from '../../../src/index.js';
+import { createElementwiseRunner, defineKernel, pcg, type Device, type ElementwiseMode, type StateArrays } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual } from '../page/assert.js';
 import { integrator, integratorCpu, initialState, PARAMS } from '../page/integrator.js';
@@ -49,7 +49,46 @@ function compare(a: StateArrays, b: StateArrays, what: string, allowedFraction: 
   return { worst, diverged: diverged.size };
 }
 
+const hashKernel = defineKernel({
+  label: 'pcg',
+  attributes: ['hashed'],
+  helpers: `
+u32 pcg(u32 v) {
+  u32 s = v * 747796405u + 2891336453u;
+  u32 w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
+  return (w >> 22u) ^ w;
+}`,
+  body: `
+    u32 k = index * 2654435761u + 12345u;
+    u32 h = pcg(k);
+    hashed = vec4f(f32(h >> 16u), f32(h & 65535u), f32(pcg(h) >> 16u), f32(k >> 16u));
+  `,
+});
+
 export const cases = defineCases({
+  'u32 hashing gives the TypeScript reference bits on every path': {
+    async run({ device }) {
+      const count = 4096;
+      const modes = device.caps.features.compute ? (['compute', 'pingpong'] as const) : (['pingpong'] as const);
+      for (const mode of modes) {
+        const runner = createElementwiseRunner(device, hashKernel, { count, mode });
+        runner.write('hashed', new Float32Array(4 * count));
+        const enc = device.createCommandEncoder();
+        runner.step(enc);
+        device.queue.submit([enc.finish()]);
+        const out = (await runner.read()).hashed as Float32Array;
+        for (let i = 0; i < count; i++) {
+          const k = (Math.imul(i, 2654435761) + 12345) >>> 0;
+          const h = pcg(k);
+          const expected = [h >>> 16, h & 65535, pcg(h) >>> 16, k >>> 16];
+          for (let c = 0; c < 4; c++) {
+            if (out[4 * i + c] !== expected[c]) throw new Error(`${mode}: element ${i} component ${c} is ${out[4 * i + c]}, expected ${expected[c]}`);
+          }
+        }
+        runner.destroy();
+      }
+    },
+  },
   'ping-pong on WebGL2 and WebGPU, compute on WebGPU, and the CPU path agree after 120 steps': {
     cross: true,
     async run(ctx) {

@@ -81,7 +81,7 @@ async function list(module: string): Promise<Array<{ name: string; needs: string
 }
 
 /** Draws the reference frame (red triangle over blue) to the page canvas and leaves it there. */
-async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: string; format: string }> {
+async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: string; format: string; topLeft: number[]; bottomRight: number[] }> {
   const device = await createDevice({ backend, canvas: canvas() });
   const surface = device.surface as NonNullable<Device['surface']>;
   const pipeline = createScenePipeline(device, { program: 'color', formats: [surface.format] });
@@ -93,8 +93,16 @@ async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: st
   pass.draw(3);
   pass.end();
   device.queue.submit([enc.finish()]);
+  // read the surface in the task that drew it (WebGL2 does not preserve the drawing buffer)
+  const read = surface.getCurrentTexture().read();
+  const texels = (await read) as Uint8Array;
   await device.queue.onSubmittedWorkDone();
-  return { backend: device.caps.backend, format: surface.format };
+  const at = (x: number, y: number): number[] => {
+    const i = (y * surface.width + x) * 4;
+    const p = Array.from(texels.subarray(i, i + 4));
+    return surface.format === 'bgra8unorm' ? [p[2] as number, p[1] as number, p[0] as number, p[3] as number] : p;
+  };
+  return { backend: device.caps.backend, format: surface.format, topLeft: at(2, 2), bottomRight: at(surface.width - 3, surface.height - 3) };
 }
 
 /** What `backend: 'auto'` picks, optionally with navigator.gpu hidden first. */
