@@ -47,9 +47,11 @@ describe('benchmark smoke run', () => {
       expect(r.alive).toBe(1500);
       expect(r.visiblePixels).toBeGreaterThan(0);
       expect(r.repeatMedians).toHaveLength(2);
-      // timestamp queries exist on both backends here; the CPU path has no update pass to time
+      // the CPU path has no update pass to time; WebGPU timestamps are always there here; WebGL2's
+      // timer extension may report a disjoint interval, which must come out as null, never 0
       if (r.path === 'cpu') expect(r.gpuMs?.update ?? null).toBeNull();
-      else expect(r.gpuMs?.update).toBeGreaterThan(0);
+      else if (r.backend === 'webgpu') expect(r.gpuMs?.update).toBeGreaterThan(0);
+      else expect(r.gpuMs?.update === null || r.gpuMs?.update === undefined || r.gpuMs.update > 0).toBe(true);
     }
     expect(result.meta.adapters.webgpu).toMatch(/swiftshader/);
     expect(result.meta.canvas).toEqual({ width: 256, height: 144 });
