@@ -131,7 +131,6 @@ export function defineKernel(desc: KernelDescriptor): Kernel {
   const uniforms = uniformLayout([...(desc.uniforms ?? []), ['count', 'u32'], ['width', 'u32']]);
   const wg = desc.workgroupSize ?? 64;
   const helpers = desc.helpers ?? '';
-  const n = attributes.length;
 
   const wgslCompute = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read_write> _ignis_${a}: array<vec4f>;`).join('\n')}
 ${toWgsl(helpers)}
@@ -185,6 +184,5 @@ ${desc.body}
 ${attributes.map((a) => `  _ignis_out_${a} = ${a};`).join('\n')}
 }
 `;
-  void n;
   return { descriptor: desc, uniforms, wgslCompute, wgslFragment, glslVertex, glslFragment, workgroupSize: wg };
 }

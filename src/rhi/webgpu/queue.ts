@@ -1,5 +1,5 @@
 import { Queue } from '../core/queue.js';
-import { unreachable, type BoundResource, type Command } from '../core/commands.js';
+import { unreachable, type BoundResource } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
