@@ -208,3 +208,53 @@ describe('feature restrictions', () => {
     expect(() => new NullDevice({ restrict: { warp: false } as never })).toThrow(/restrict: unknown feature warp/);
   });
 });
+
+describe('draw validation', () => {
+  const d = new NullDevice();
+  const module = d.createShaderModule({
+    code: '@vertex fn vs(@location(0) p: vec2f, @location(1) o: vec2f) -> @builtin(position) vec4f { return vec4f(p + o, 0.0, 1.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+  });
+  const pipeline = d.createRenderPipeline({
+    label: 'instanced',
+    vertex: {
+      module,
+      entryPoint: 'vs',
+      buffers: [
+        { arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] },
+        { arrayStride: 8, stepMode: 'instance', attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 1 }] },
+      ],
+    },
+    fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+  });
+  const rt = d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+  const vertices = d.createBuffer({ label: 'vertices', size: 24, usage: BufferUsage.VERTEX }); // 3 vertices
+  const instances = d.createBuffer({ label: 'instances', size: 32, usage: BufferUsage.VERTEX }); // 4 instances
+  const pass = (): ReturnType<ReturnType<typeof d.createCommandEncoder>['beginRenderPass']> => {
+    const p = d.createCommandEncoder().beginRenderPass({ label: 'draws', colorAttachments: [{ texture: rt }] });
+    p.setPipeline(pipeline);
+    p.setVertexBuffer(0, vertices);
+    p.setVertexBuffer(1, instances);
+    return p;
+  };
+  it('a draw that reads past a vertex buffer is rejected, naming the slot and the sizes', () => {
+    expect(() => pass().draw(3, 4)).not.toThrow();
+    expect(() => pass().draw(4, 1)).toThrow(
+      '[draws] draw reads vertex 3 of vertex buffer slot 0, which needs 32 bytes, but "vertices" has 24 (offset 0, stride 8)',
+    );
+    expect(() => pass().draw(3, 2, 0, 3)).toThrow(
+      '[draws] draw reads instance 4 of vertex buffer slot 1, which needs 40 bytes, but "instances" has 32 (offset 0, stride 8)',
+    );
+    expect(() => pass().draw(0, 0)).not.toThrow();
+  });
+  it('a multisampled texture cannot be sampled', () => {
+    expect(() =>
+      d.createTexture({
+        label: 'ms',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        sampleCount: 4,
+        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+      }),
+    ).toThrow(/\[ms\] A multisampled texture needs RENDER_ATTACHMENT and cannot be sampled, copied or stored/);
+  });
+});

@@ -22,7 +22,7 @@ export class RenderPass {
   readonly #encoder: CommandEncoder;
   readonly #desc: ResolvedRenderPass;
   readonly #slots: SlotTable;
-  readonly #vertexBuffers = new Map<number, Buffer>();
+  readonly #vertexBuffers = new Map<number, { buffer: Buffer; offset: number }>();
   #pipeline: RenderPipeline | null = null;
   #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32' } | null = null;
   #ended = false;
@@ -90,6 +90,15 @@ export class RenderPass {
         {},
       );
     }
+    const depthFormat = this.#desc.depthStencilAttachment?.texture.format;
+    if (depthFormat && pipeline.descriptor.depthStencil && pipeline.descriptor.depthStencil.format !== depthFormat) {
+      throw new ValidationError(
+        'pipeline-depth-format',
+        `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the pass's depth attachment is ${depthFormat}`,
+        this.label,
+        { pipeline: pipeline.descriptor.depthStencil.format, attachment: depthFormat },
+      );
+    }
     this.#pipeline = pipeline;
     this.#encoder.record({ type: 'setRenderPipeline', pipeline });
   }
@@ -111,7 +120,7 @@ export class RenderPass {
         offset,
       });
     }
-    this.#vertexBuffers.set(slot, buffer);
+    this.#vertexBuffers.set(slot, { buffer, offset });
     this.#encoder.record({ type: 'setVertexBuffer', slot, buffer, offset });
   }
 
@@ -190,14 +199,19 @@ export class RenderPass {
     this.#encoder.record({ type: 'setScissorRect', x, y, width, height });
   }
 
-  #checkDraw(operation: string): RenderPipeline {
+  /**
+   * `lastVertex` / `lastInstance`: the highest vertex and instance index the draw reads (-1 when it
+   * reads none, undefined when unknown: indexed draws read vertices the CPU cannot see). A vertex
+   * buffer too short for them is an error here; WebGL would otherwise fail the draw silently.
+   */
+  #checkDraw(operation: string, lastVertex: number | undefined, lastInstance: number): RenderPipeline {
     const pipeline = this.#pipeline;
     if (!pipeline) throw new EncoderStateError(`${operation} without a pipeline; call setPipeline() first`, 'no-pipeline', this.label);
     pipeline.assertAlive(operation);
     const layouts = pipeline.descriptor.vertex.buffers ?? [];
-    layouts.forEach((_, slot) => {
-      const buffer = this.#vertexBuffers.get(slot);
-      if (!buffer) {
+    layouts.forEach((layout, slot) => {
+      const bound = this.#vertexBuffers.get(slot);
+      if (!bound) {
         throw new ValidationError(
           'vertex-buffer-missing',
           `${operation}: pipeline "${pipeline.label}" reads vertex buffer slot ${slot}, but none is set`,
@@ -205,7 +219,23 @@ export class RenderPass {
           { slot },
         );
       }
+      const { buffer, offset } = bound;
       buffer.assertAlive(operation);
+      const last = layout.stepMode === 'instance' ? lastInstance : lastVertex;
+      if (last !== undefined && last >= 0) {
+        const formatBytes = { float32: 4, float32x2: 8, float32x3: 12, float32x4: 16, uint32: 4, sint32: 4, unorm8x4: 4, uint8x4: 4 } as const;
+        const extent = Math.max(0, ...layout.attributes.map((a) => a.offset + formatBytes[a.format]));
+        const needed = offset + last * layout.arrayStride + extent;
+        if (needed > buffer.size) {
+          const unit = layout.stepMode === 'instance' ? 'instance' : 'vertex';
+          throw new ValidationError(
+            'vertex-buffer-range',
+            `${operation} reads ${unit} ${last} of vertex buffer slot ${slot}, which needs ${needed} bytes, but "${buffer.label}" has ${buffer.size} (offset ${offset}, stride ${layout.arrayStride})`,
+            this.label,
+            { slot, needed, size: buffer.size },
+          );
+        }
+      }
       this.#encoder.trackRead(buffer, ['vertex-read']);
     });
     this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, null);
@@ -225,7 +255,7 @@ export class RenderPass {
         },
       );
     }
-    this.#checkDraw('draw');
+    this.#checkDraw('draw', vertexCount === 0 ? -1 : firstVertex + vertexCount - 1, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
     this.#encoder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
   }
 
@@ -242,7 +272,7 @@ export class RenderPass {
         },
       );
     }
-    this.#checkDraw('drawIndexed');
+    this.#checkDraw('drawIndexed', undefined, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
     const index = this.#indexBuffer;
     if (!index) throw new EncoderStateError('drawIndexed without an index buffer; call setIndexBuffer() first', 'no-index-buffer', this.label);
     index.buffer.assertAlive('drawIndexed');

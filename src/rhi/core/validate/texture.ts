@@ -45,10 +45,11 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
     if (mips !== 1) {
       throw new ValidationError('texture-msaa-mips', `A multisampled texture must have mipLevelCount 1, not ${mips}`, label, { mipLevelCount: mips });
     }
-    if ((usage & TextureUsage.RENDER_ATTACHMENT) === 0 || (usage & (TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST | TextureUsage.COPY_SRC)) !== 0) {
+    const forbidden = TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING;
+    if ((usage & TextureUsage.RENDER_ATTACHMENT) === 0 || (usage & forbidden) !== 0) {
       const actual = usageNames(usage, TextureUsage);
       throw new UsageError(
-        `A multisampled texture needs RENDER_ATTACHMENT and cannot be copied or stored (usage ${actual})`,
+        `A multisampled texture needs RENDER_ATTACHMENT and cannot be sampled, copied or stored — resolve it first (usage ${actual})`,
         'RENDER_ATTACHMENT',
         actual,
         label,
