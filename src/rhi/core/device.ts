@@ -34,6 +34,11 @@ export interface DeviceOptions {
   maxFramesInFlight?: number;
   /** Turn features off (never on), to run a fallback on hardware that has the feature. */
   restrict?: FeatureRestrictions;
+  /**
+   * Extra checks that cost time: WebGL2 calls `gl.getError()` after every replayed command and
+   * reports what GL rejected (a stall per command: for development, not for benchmarks).
+   */
+  debug?: boolean;
 }
 
 export interface KindStats {
@@ -64,6 +69,7 @@ export abstract class Device {
   /** With `backend: 'auto'`, why WebGPU was not taken (null when it was, or not asked for). */
   fallbackReason: string | null = null;
   readonly maxFramesInFlight: number;
+  readonly debug: boolean;
   /** Resolves once if the device is lost (context loss, `GPUDevice.lost`, `destroy()`). */
   readonly lost: Promise<DeviceLostInfo>;
   readonly #listeners = new Set<ErrorListener>();
@@ -78,6 +84,7 @@ export abstract class Device {
       throw new ValidationError('device-barriers', `barriers ${String(this.barrierMode)} must be 'auto' or 'explicit'`);
     }
     this.maxFramesInFlight = options.maxFramesInFlight ?? 2;
+    this.debug = options.debug ?? false;
     if (!isPositiveInteger(this.maxFramesInFlight)) {
       throw new ValidationError('frames-in-flight', `maxFramesInFlight ${String(options.maxFramesInFlight)} must be a positive integer`);
     }

@@ -32,6 +32,8 @@ interface PassState {
  * shadow state cache (UBOs with bindBufferRange, textures and sampler objects per unit, a VAO).
  */
 export class WebGL2Queue extends Queue {
+  /** Problems already reported, so a draw repeated every frame reports once. */
+  readonly #reported = new Set<string>();
   constructor(private readonly device: WebGL2Device) {
     super();
   }
@@ -65,7 +67,9 @@ export class WebGL2Queue extends Queue {
   #replay(commands: readonly Command[]): void {
     const { gl, state } = this.device;
     let p: PassState | null = null;
-    for (const c of commands) {
+    const debug = this.device.debug;
+    for (const [index, c] of commands.entries()) {
+      if (debug && index > 0) this.#checkGLError(commands[index - 1] as Command, index - 1);
       switch (c.type) {
         case 'beginRenderPass': {
           p = this.#beginPass(c.pass);
@@ -165,6 +169,23 @@ export class WebGL2Queue extends Queue {
           unreachable(c);
       }
     }
+    if (debug && commands.length > 0) this.#checkGLError(commands[commands.length - 1] as Command, commands.length - 1);
+  }
+
+  /** Debug mode: what GL rejected, reported with the command that caused it. */
+  #checkGLError(c: Command, index: number): void {
+    const gl = this.device.gl;
+    const error = gl.getError();
+    if (error === gl.NO_ERROR) return;
+    const names: Record<number, string> = {
+      [gl.INVALID_ENUM]: 'INVALID_ENUM',
+      [gl.INVALID_VALUE]: 'INVALID_VALUE',
+      [gl.INVALID_OPERATION]: 'INVALID_OPERATION',
+      [gl.INVALID_FRAMEBUFFER_OPERATION]: 'INVALID_FRAMEBUFFER_OPERATION',
+      [gl.OUT_OF_MEMORY]: 'OUT_OF_MEMORY',
+    };
+    const name = names[error] ?? `0x${error.toString(16)}`;
+    this.device.reportError(new BackendError(`GL ${name} after command ${index} (${c.type})`, undefined, { glError: error, command: c.type, index }));
   }
 
   #beginPass(pass: ResolvedRenderPass): PassState {
@@ -222,7 +243,21 @@ export class WebGL2Queue extends Queue {
     state.bindVertexArray(this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex));
     for (const b of pipe.bindings) {
       const r = p.slots.get(b.binding);
-      if (r?.kind === 'uniform') state.bindUniformBuffer(b.binding, (r.buffer as WebGL2Buffer).gl, r.buffer.id, r.offset, r.size);
+      if (r?.kind !== 'uniform') continue;
+      const needed = pipe.uniformBlockSizes.get(b.binding) ?? 0;
+      const key = `${pipe.id}:${b.binding}:${r.buffer.id}:${r.size}`;
+      if (r.size < needed && !this.#reported.has(key)) {
+        this.#reported.add(key);
+        // GL would reject the draw with INVALID_OPERATION and draw nothing: say so instead
+        this.device.reportError(
+          new BackendError(`uniform block "${b.name}" at slot ${b.binding} needs ${needed} bytes but ${r.size} are bound ("${r.buffer.label}")`, pipe.label, {
+            slot: b.binding,
+            needed,
+            bound: r.size,
+          }),
+        );
+      }
+      state.bindUniformBuffer(b.binding, (r.buffer as WebGL2Buffer).gl, r.buffer.id, r.offset, r.size);
     }
     for (const u of pipe.textureUnits) {
       const r = p.slots.get(u.binding);

@@ -33,6 +33,8 @@ export class WebGL2RenderPipeline extends RenderPipeline {
   readonly cullFace: number;
   readonly frontFace: number;
   readonly textureUnits: readonly TextureUnit[];
+  /** Bytes each uniform block needs (GL's UNIFORM_BLOCK_DATA_SIZE), by slot. */
+  readonly uniformBlockSizes = new Map<number, number>();
   readonly #device: WebGL2Device;
 
   constructor(device: WebGL2Device, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
@@ -55,7 +57,10 @@ export class WebGL2RenderPipeline extends RenderPipeline {
     for (const b of bindings) {
       if (b.type === 'uniform' && b.name) {
         const index = gl.getUniformBlockIndex(program, b.name);
-        if (index !== gl.INVALID_INDEX) gl.uniformBlockBinding(program, index, b.binding);
+        if (index !== gl.INVALID_INDEX) {
+          gl.uniformBlockBinding(program, index, b.binding);
+          this.uniformBlockSizes.set(b.binding, Number(gl.getActiveUniformBlockParameter(program, index, gl.UNIFORM_BLOCK_DATA_SIZE)));
+        }
       } else if (b.type === 'texture' && b.name) {
         const unit = units.length;
         units.push({ binding: b.binding, unit, samplerBinding: b.samplerBinding });

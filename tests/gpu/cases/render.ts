@@ -226,6 +226,45 @@ export const cases = defineCases({
       device.destroy();
     },
   },
+  'WebGL2: what GL would reject silently is reported (a short uniform block; debug getError)': {
+    cross: true,
+    async run(ctx) {
+      const device = await ctx.open('webgl2', { debug: true });
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      const vs = device.createShaderModule({
+        code: '#version 300 es\nlayout(std140) uniform Params { vec4 a; vec4 b; };\nvoid main() { gl_Position = a + b; }\n',
+        stage: 'vertex',
+      });
+      const fs = device.createShaderModule({
+        code: '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n',
+        stage: 'fragment',
+      });
+      const pipeline = device.createRenderPipeline({
+        label: 'needs32',
+        vertex: { module: vs },
+        fragment: { module: fs, targets: [{ format: 'rgba8unorm' }] },
+        bindings: [{ binding: 0, type: 'uniform', name: 'Params' }],
+      });
+      const small = device.createBuffer({ label: 'small', size: 16, usage: BufferUsage.UNIFORM });
+      const t = target(device);
+      for (let frame = 0; frame < 3; frame++) {
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+        pass.setPipeline(pipeline);
+        pass.setUniformBuffer(0, small);
+        pass.draw(3);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+      }
+      const sizes = errors.filter((e) => /uniform block "Params" at slot 0 needs 32 bytes but 16 are bound \("small"\)/.test(e.message));
+      assertEqual(sizes.length, 1, `the short block is reported once (errors: ${errors.map((e) => e.message).join(' | ')})`);
+      assert(
+        errors.some((e) => /GL INVALID_OPERATION after command \d+ \(draw\)/.test(e.message)),
+        `debug mode names the draw GL rejected (errors: ${errors.map((e) => e.message).join(' | ')})`,
+      );
+    },
+  },
   'timestamp queries measure a render pass': {
     needs: ['timestampQuery'],
     async run({ device }) {
