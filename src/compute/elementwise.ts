@@ -23,6 +23,7 @@ import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { packUniforms, type UniformValue } from './layout.js';
+import { UniformRing } from '../rhi/core/uniform-ring.js';
 import { stateTextureSize, padToTexels, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
 import { glslReducePoints, wgslReduceCompute, wgslReducePoints, type Predicates } from './reduce.js';
 import type { Kernel } from './kernel.js';
@@ -59,7 +60,7 @@ export class ElementwiseRunner {
   readonly #device: Device;
   readonly #kernel: Kernel;
   readonly #uniforms: Buffer;
-  #slot = 0;
+  readonly #ring: UniformRing;
   readonly #textures: Array<Record<string, Texture>> = [];
   #current = 0;
   #computePipeline: ComputePipeline | null = null;
@@ -120,6 +121,7 @@ export class ElementwiseRunner {
     this.precision = precision;
     this.reason = reason;
     this.size = stateTextureSize(count, caps.limits.maxTextureDimension2D, label);
+    this.#ring = new UniformRing(device.queue, UNIFORM_SLOTS, SLOT_BYTES, `${label} steps`);
     this.#uniforms = device.createBuffer({ label: `${label} uniforms`, size: UNIFORM_SLOTS * SLOT_BYTES, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
 
     const useBuffers = mode === 'compute' || (mode === 'cpu' && caps.features.storageBuffers);
@@ -222,8 +224,7 @@ export class ElementwiseRunner {
 
   /** Writes the uniforms for one step into the next ring slot; returns its offset. */
   #params(values: Readonly<Record<string, UniformValue>>): number {
-    const offset = this.#slot * SLOT_BYTES;
-    this.#slot = (this.#slot + 1) % UNIFORM_SLOTS;
+    const offset = this.#ring.take();
     const data = packUniforms(this.#kernel.uniforms, { ...values, count: this.count, width: this.size.width });
     this.#device.queue.writeBuffer(this.#uniforms, offset, data);
     return offset;

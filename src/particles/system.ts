@@ -22,6 +22,7 @@ import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
+import { UniformRing } from '../rhi/core/uniform-ring.js';
 import { stateTextureSize } from '../compute/pack.js';
 import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
@@ -55,7 +56,7 @@ export class ParticleSystem {
   readonly #runner: ElementwiseRunner;
   readonly #state: StateKind;
   readonly #drawUniforms: Buffer;
-  #drawSlot = 0;
+  readonly #drawRing: UniformRing;
   readonly #pipelines = new Map<string, RenderPipeline>();
   #destroyed = false;
 
@@ -95,6 +96,7 @@ export class ParticleSystem {
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
+    this.#drawRing = new UniformRing(device.queue, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particle system draws');
     this.#drawUniforms = device.createBuffer({
       label: 'particles draw params',
       size: DRAW_SLOTS * DRAW_PARAMS_SLOT,
@@ -215,8 +217,7 @@ export class ParticleSystem {
     const format = pass.colorFormats[0] as TextureFormat;
     const pipeline = this.#pipeline(format, pass.sampleCount);
     const o = this.#options;
-    const offset = this.#drawSlot * DRAW_PARAMS_SLOT;
-    this.#drawSlot = (this.#drawSlot + 1) % DRAW_SLOTS;
+    const offset = this.#drawRing.take();
     const params = packDrawParams(camera, o.colors, o.colorStops, [o.sizeOverLife[0], o.sizeOverLife[1], o.size], this.#runner.size.width, this.count);
     this.device.queue.writeBuffer(this.#drawUniforms, offset, params);
     pass.setPipeline(pipeline);

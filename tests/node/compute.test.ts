@@ -178,6 +178,20 @@ describe('elementwise runner mode selection', () => {
   });
 });
 
+describe('uniform slots between submits', () => {
+  it('more steps than slots before one submit is a typed error, and a submit frees them', () => {
+    const d = new NullDevice();
+    const kernel = defineKernel({ label: 'k', attributes: ['a'], body: 'a = a + vec4f(1.0);' });
+    const r = createElementwiseRunner(d, kernel, { count: 4 });
+    let enc = d.createCommandEncoder();
+    for (let i = 0; i < 256; i++) r.step(enc);
+    expect(() => r.step(enc)).toThrow(/\[k steps\] k steps: more than 256 uses recorded before one queue.submit\(\)/);
+    d.queue.submit([enc.finish()]);
+    enc = d.createCommandEncoder();
+    expect(() => r.step(enc)).not.toThrow();
+  });
+});
+
 describe('state textures and halfs', () => {
   it('sizes state textures within the limit', () => {
     expect(stateTextureSize(10000, 8192)).toEqual({ width: 128, height: 79 });

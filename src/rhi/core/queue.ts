@@ -57,6 +57,12 @@ function bytesOf(data: ArrayBufferSource): Uint8Array {
  */
 export abstract class Queue {
   #inFlight = 0;
+  #submitCount = 0;
+
+  /** Submissions so far: a ring of per-submit resources (uniform slots) restarts when it changes. */
+  get submitCount(): number {
+    return this.#submitCount;
+  }
   readonly #waiters: Array<() => void> = [];
 
   /** Submissions not yet completed by the GPU. */
@@ -95,6 +101,7 @@ export abstract class Queue {
     for (const cb of commandBuffers) cb.markSubmitted();
     this.submitImpl(commandBuffers);
     this.#inFlight++;
+    this.#submitCount++;
     void this.onSubmittedWorkDone().then(() => {
       this.#inFlight--;
       this.#waiters.splice(0).forEach((w) => w());
