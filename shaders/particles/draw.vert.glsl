@@ -1,6 +1,7 @@
 // Camera-facing particle quads for WebGL2: the particle state is read from the ping-pong (or CPU
 // upload) textures with texelFetch. src/particles/draw.ts adds `#define PULLED` for the pulled mode
-// (one non-instanced draw of 6·count vertices) after the #version line.
+// (one non-instanced draw of 6·count vertices) after the #version line; otherwise one instanced
+// draw of a 4-vertex triangle strip.
 precision highp float;
 precision highp int;
 layout(std140) uniform DrawParams {
@@ -18,6 +19,8 @@ out vec4 vColor;
 out vec2 vUv;
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
+// instanced mode draws a 4-vertex triangle strip: strip vertex i uses corner STRIP[i]
+const int STRIP[4] = int[4](0, 1, 5, 2);
 
 vec4 gradient(float t) {
   vec4 s = ps.colorStops;
@@ -34,7 +37,7 @@ void main() {
   int cornerIndex = gl_VertexID - particle * 6;
 #else
   int particle = gl_InstanceID;
-  int cornerIndex = gl_VertexID;
+  int cornerIndex = STRIP[gl_VertexID];
 #endif
   int w = int(ps.width);
   ivec2 texel = ivec2(particle - (particle / w) * w, particle / w);

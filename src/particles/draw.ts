@@ -2,7 +2,8 @@
  * Draw pipelines for particles: camera-facing quads generated in the vertex shader, no per-particle
  * CPU work. Two draw modes give the same pixels:
  *
- * - `instanced`: `draw(6, count)`; the particle is the instance, the corner the vertex;
+ * - `instanced`: `draw(4, count)` of a triangle-strip quad; the particle is the instance, the
+ *   corner the vertex (4 vertex invocations per particle);
  * - `pulled`: `draw(6 * count)`; each vertex fetches particle `vertex_index / 6`.
  *
  * Where the state is in buffers (compute path, and the CPU path on WebGPU), instanced mode reads it
@@ -21,10 +22,14 @@ import type { DrawMode } from './options.js';
 
 export type StateKind = 'buffers' | 'textures';
 
+/** Strip vertex i (0..3) → index into the 6 corners of `corner()`. */
+const STRIP = 'var strip = array<u32, 4>(0u, 1u, 5u, 2u);';
+
 const VS_ATTRIBUTES = /* wgsl */ `
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> VertexOut {
-  return shade(p, v, vertex);
+  ${STRIP}
+  return shade(p, v, strip[vertex]);
 }
 `;
 
@@ -43,8 +48,9 @@ const VS_TEXTURE = (pulled: boolean): string => /* wgsl */ `
 @group(0) @binding(2) var velocityState: texture_2d<f32>;
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  ${STRIP}
   let particle = ${pulled ? 'vertex / 6u' : 'instance'};
-  let cornerIndex = ${pulled ? 'vertex - particle * 6u' : 'vertex'};
+  let cornerIndex = ${pulled ? 'vertex - particle * 6u' : 'strip[vertex]'};
   let texel = vec2i(i32(particle % ps.width), i32(particle / ps.width));
   return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex);
 }
@@ -68,6 +74,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
   const label = `particles draw (${key.state}, ${key.mode})`;
   const targets = [{ format: key.format, blend: blendFor(key.blending) }];
   const multisample = { count: key.sampleCount };
+  const primitive = { topology: key.mode === 'instanced' ? ('triangle-strip' as const) : ('triangle-list' as const) };
   if (device.caps.shaderLanguage === 'glsl') {
     const header = key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
     return device.createRenderPipeline({
@@ -75,6 +82,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
       vertex: { module: device.createShaderModule({ label: 'draw.vert.glsl', code: header + drawVertGlsl, stage: 'vertex' }) },
       fragment: { module: device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' }), targets },
       multisample,
+      primitive,
       bindings: [
         { binding: 0, type: 'uniform', name: 'DrawParams' },
         { binding: 1, type: 'texture', name: 'positionState' },
@@ -99,6 +107,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
     },
     fragment: { module, entryPoint: 'fs', targets },
     multisample,
+    primitive,
     bindings:
       key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
   });

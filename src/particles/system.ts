@@ -236,7 +236,7 @@ export class ParticleSystem {
       pass.setTexture(1, t.position as Texture);
       pass.setTexture(2, t.velocity as Texture);
     }
-    if (this.drawMode === 'instanced') pass.draw(6, this.count);
+    if (this.drawMode === 'instanced') pass.draw(4, this.count);
     else pass.draw(6 * this.count);
   }
 
