@@ -170,8 +170,9 @@ export const cases = defineCases({
     },
   },
   'WebGPU validation errors the GPU reports reach device.onError': {
-    needs: ['compute'],
-    async run({ device }) {
+    cross: true,
+    async run(ctx) {
+      const device = await ctx.open('webgpu');
       const errors: RhiError[] = [];
       device.onError((e) => errors.push(e));
       // a texture binding with a sample type the texture cannot satisfy: only the GPU sees it
@@ -213,8 +214,8 @@ export const cases = defineCases({
       assert(most >= 1, 'submissions were tracked');
     },
   },
-  'a GPUDevice owned by the host can be wrapped': {
-    needs: ['compute'],
+  'a GPUDevice owned by the host can be wrapped (WebGPU)': {
+    cross: true,
     async run() {
       const adapter = await navigator.gpu.requestAdapter();
       const gpu = await (adapter as GPUAdapter).requestDevice();
