@@ -13,8 +13,12 @@ async function open(url: string, errors: string[]): Promise<Page> {
   return page;
 }
 
+/** Non-dark pixels of the canvas alone (the info line and the tweakpane panel are hidden first). */
 async function litPixels(page: Page): Promise<number> {
-  const png = PNG.sync.read(Buffer.from(await page.screenshot({ clip: { x: 0, y: 40, width: 300, height: 230 } })));
+  await page.evaluate(() => {
+    for (const el of Array.from(document.body.children)) if (el.tagName !== 'CANVAS' && el instanceof HTMLElement) el.style.visibility = 'hidden';
+  });
+  const png = PNG.sync.read(Buffer.from(await page.screenshot()));
   let n = 0;
   for (let i = 0; i < png.data.length; i += 4) if ((png.data[i] as number) + (png.data[i + 1] as number) + (png.data[i + 2] as number) > 60) n++;
   return n;
@@ -25,11 +29,13 @@ describe('demos', () => {
     it(`particles runs frames and draws particles [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/particles/?backend=${backend}&count=20000`, errors);
-      await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 20, { timeout: 60_000 });
+      await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30, { timeout: 60_000 });
       const info = await page.$eval('#info', (e) => e.textContent ?? '');
       expect(info).toContain(backend);
       expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
-      expect(await litPixels(page)).toBeGreaterThan(200);
+      const lit = await litPixels(page);
+      console.log(`particles demo [${backend}]: ${lit} lit pixels`);
+      expect(lit).toBeGreaterThan(50);
       expect(errors).toEqual([]);
       await page.close();
     });
