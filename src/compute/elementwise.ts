@@ -275,6 +275,8 @@ export class ElementwiseRunner {
     }
     const offset = this.#params(params);
     if (this.mode === 'compute') {
+      // each step reads what the previous one wrote (a no-op barrier where none did)
+      encoder.barrier({ from: 'compute-write', to: 'compute-read', resources: attrs.map((a) => this.buffers[a] as Buffer) });
       const pass = encoder.beginComputePass({ label: `${this.label} step`, timestampWrites });
       pass.setPipeline(this.#computePipeline as ComputePipeline);
       pass.setUniformBuffer(0, this.#uniforms, offset, this.#kernel.uniforms.size);

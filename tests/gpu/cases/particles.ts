@@ -1,7 +1,7 @@
 import { createDevice, createParticleSystem, createState, resolveOptions, stepState, ParticleOptionError } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import { coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+import { CAMERA, coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
 
 const COUNT = 10_000;
 const STEPS = 60;
@@ -200,6 +200,41 @@ export const cases = defineCases({
         // here: 0.005, with 84% of particles individually beyond 1e-3)
         else assert(dy < 0.05, `${what}: mean height off by ${dy}`);
         ps.destroy();
+        device.destroy();
+      }
+    },
+  },
+  'explicit barrier mode: updates and draws declare every barrier they need, on every path': {
+    async run({ backend }) {
+      const device = await createDevice({ backend, barriers: 'explicit' });
+      try {
+        for (const path of pathsOf(device)) {
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const ps = await createParticleSystem(device, { count: 500, path, drawMode });
+            // several updates and a draw in one encoder: each pass reads what the previous wrote
+            const img = await (async () => {
+              const enc = device.createCommandEncoder();
+              for (let i = 0; i < 3; i++) ps.update(enc, 1 / 60);
+              const t = device.createTexture({ size: { width: 32, height: 32 }, format: 'rgba8unorm', usage: 16 | 1 });
+              const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t, clearValue: [0, 0, 0, 1] }] });
+              ps.draw(pass, CAMERA);
+              pass.end();
+              // the CPU path uploads through the queue: no pass writes what the draw reads
+              if (path !== 'cpu')
+                assert(
+                  enc.trace().some((l) => l.startsWith('barrier') && l.endsWith('(declared)')),
+                  `${path}/${drawMode}: barriers declared`,
+                );
+              assert(!enc.trace().some((l) => l.endsWith('(inserted)')), `${path}/${drawMode}: nothing inserted in explicit mode`);
+              device.queue.submit([enc.finish()]);
+              return (await t.read()) as Uint8Array;
+            })();
+            assert(img.length === 32 * 32 * 4, 'drawn');
+            assertEqual((await ps.stats()).alive, 500, `${path}/${drawMode}: alive`);
+            ps.destroy();
+          }
+        }
+      } finally {
         device.destroy();
       }
     },
