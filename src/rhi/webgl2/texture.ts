@@ -44,6 +44,8 @@ export class WebGL2Texture extends Texture {
     const bpt = FORMAT_INFO[this.format].bytesPerTexel;
     let bytes = data.subarray(offset, offset + bytesPerRow * (height - 1) + width * bpt);
     if (this.glFormat.swizzleBGRA) bytes = swizzleBGRA(bytes);
+    // typed views of float and half data need an aligned start: copy a misaligned slice
+    if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
     this.#device.state.bindScratchTexture(this.glTexture, this.#device.scratchUnit);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
     gl.pixelStorei(gl.UNPACK_ROW_LENGTH, bytesPerRow / bpt);

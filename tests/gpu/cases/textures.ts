@@ -109,6 +109,11 @@ export const cases = defineCases({
       assertArrayEqual(Array.from(rows.subarray(0, 3)), Array.from(values.subarray(0, 3)), 'row 0 via the buffer');
       assertArrayEqual(Array.from(rows.subarray(64, 67)), Array.from(values.subarray(3, 6)), 'row 1 via the buffer');
       assertArrayEqual((await r.read()) as Float32Array, values, 'read()');
+      // the same texels from a view that starts at an odd byte of its buffer
+      const odd = new Uint8Array(values.byteLength + 1);
+      odd.set(new Uint8Array(values.buffer), 1);
+      device.queue.writeTexture({ texture: r }, odd.subarray(1), { bytesPerRow: 12 }, { width: 3, height: 2 });
+      assertArrayEqual((await r.read()) as Float32Array, values, 'upload from a misaligned view');
       const b = device.createTexture({ label: 'bgra', size: { width: 2, height: 1 }, format: 'bgra8unorm', usage });
       const bgra = new Uint8Array([10, 20, 30, 40, 50, 60, 70, 80]);
       device.queue.writeTexture({ texture: b }, bgra, { bytesPerRow: 8 }, { width: 2, height: 1 });
