@@ -258,3 +258,39 @@ describe('draw validation', () => {
     ).toThrow(/\[ms\] A multisampled texture needs RENDER_ATTACHMENT and cannot be sampled, copied or stored/);
   });
 });
+
+describe('texture slots', () => {
+  const code =
+    '@group(0) @binding(0) var t: texture_2d<f32>; @group(0) @binding(1) var d: texture_depth_2d; @group(0) @binding(2) var s: texture_storage_2d<rgba8unorm, write>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); _ = textureLoad(d, vec2i(0), 0); textureStore(s, vec2i(0), vec4f(0.0)); }';
+  function dispatchWith(device: NullDevice, color: string, depthFormat: string, storage: string): void {
+    const pipeline = device.createComputePipeline({ label: 'p', compute: { module: device.createShaderModule({ code }) } });
+    const tex = (format: string, usage: number) => device.createTexture({ label: format, size: { width: 4, height: 4 }, format: format as never, usage });
+    const pass = device.createCommandEncoder().beginComputePass({ label: 'c' });
+    pass.setPipeline(pipeline);
+    pass.setTexture(0, tex(color, TextureUsage.TEXTURE_BINDING));
+    pass.setTexture(1, tex(depthFormat, TextureUsage.TEXTURE_BINDING));
+    pass.setStorageTexture(2, tex(storage, TextureUsage.STORAGE_BINDING));
+    pass.dispatch(1);
+  }
+  it('accept what the shader declares', () => {
+    expect(() => dispatchWith(new NullDevice(), 'rgba8unorm', 'depth32float', 'rgba8unorm')).not.toThrow();
+  });
+  it('reject a colour texture in a depth slot, a depth texture in a float slot, a storage format mismatch', () => {
+    const d = new NullDevice();
+    expect(() => dispatchWith(d, 'rgba8unorm', 'rgba8unorm', 'rgba8unorm')).toThrow(
+      /Texture "rgba8unorm" \(rgba8unorm\) cannot be bound at slot 1 \("d"\) of pipeline "p", which samples a depth texture/,
+    );
+    expect(() => dispatchWith(d, 'depth32float', 'depth32float', 'rgba8unorm')).toThrow(
+      /cannot be bound at slot 0 \("t"\) of pipeline "p", which samples 'float' texels/,
+    );
+    expect(() => dispatchWith(d, 'rgba8unorm', 'depth32float', 'rgba16float')).toThrow(
+      /Texture "rgba16float" is rgba16float but slot 2 \("s"\) of pipeline "p" is a rgba8unorm storage texture/,
+    );
+  });
+  it('a float32 texture in a filterable slot needs float32Filterable', () => {
+    const d = new NullDevice({ restrict: { float32Filterable: false } });
+    expect(() => dispatchWith(d, 'rgba32float', 'depth32float', 'rgba8unorm')).toThrow(
+      /caps.features.float32Filterable is false on the null backend; rgba32float texture "rgba32float" at slot 0 \("t"\) of pipeline "p" needs a slot declared with sampleType 'unfilterable-float'/,
+    );
+  });
+});

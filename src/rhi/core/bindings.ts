@@ -1,5 +1,6 @@
 import { BufferUsage, TextureUsage } from './flags.js';
-import { ValidationError } from './errors.js';
+import { UnsupportedFeatureError, ValidationError } from './errors.js';
+import { FORMAT_INFO, isDepthFormat } from './formats.js';
 import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
 import { requireTextureUsage } from './validate/texture.js';
 import type { BoundResource, BarrierScope } from './commands.js';
@@ -104,6 +105,44 @@ export class SlotTable {
     this.#bind(slot, { kind: 'sampler', sampler });
   }
 
+  /** The texture suits the slot: depth for depth slots, filterable floats, the storage format. */
+  #checkTexture(entry: BindingLayoutEntry, texture: Texture, pipelineLabel: string): void {
+    const at = `slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
+    const depth = isDepthFormat(texture.format);
+    if (entry.type === 'storage-texture') {
+      if (entry.format && entry.format !== texture.format) {
+        throw new ValidationError(
+          'binding-storage-format',
+          `Texture "${texture.label}" is ${texture.format} but ${at} is a ${entry.format} storage texture`,
+          this.passLabel,
+          {
+            format: texture.format,
+            expected: entry.format,
+          },
+        );
+      }
+      return;
+    }
+    const sampleType = entry.sampleType ?? 'float';
+    if (depth !== (sampleType === 'depth')) {
+      throw new ValidationError(
+        'binding-sample-type',
+        `Texture "${texture.label}" (${texture.format}) cannot be bound at ${at}, which samples ${sampleType === 'depth' ? 'a depth texture' : `'${sampleType}' texels`}`,
+        this.passLabel,
+        { format: texture.format, sampleType },
+      );
+    }
+    const caps = this.encoder.device.caps;
+    if (sampleType === 'float' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && caps.shaderLanguage === 'wgsl') {
+      throw new UnsupportedFeatureError(
+        'float32Filterable',
+        caps.backend,
+        `${texture.format} texture "${texture.label}" at ${at} needs a slot declared with sampleType 'unfilterable-float' (read it with textureLoad or a nearest sampler)`,
+        this.passLabel,
+      );
+    }
+  }
+
   /**
    * At draw/dispatch: every slot of the pipeline's layout holds a resource of the right kind;
    * reads are tracked for hazards in `readScopes`, read-write storage is a write in `writeScope`.
@@ -145,6 +184,7 @@ export class SlotTable {
           },
         );
       }
+      if (bound.kind === 'texture' || bound.kind === 'storage-texture') this.#checkTexture(entry, bound.texture, pipelineLabel);
       switch (bound.kind) {
         case 'uniform':
           this.encoder.trackRead(bound.buffer, readScopes);
