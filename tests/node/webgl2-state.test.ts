@@ -105,3 +105,35 @@ describe('WebGL2 shadow state cache', () => {
     expect(fake.calls).toContain('useProgram');
   });
 });
+
+describe('WebGL2 float textures', () => {
+  it('a float32 texture sampled linearly without OES_texture_float_linear is a typed error, not black', () => {
+    const fake = createFakeGL(); // no OES_texture_float_linear: float32Filterable is false
+    const device = new WebGL2Device(fake.gl, null, {});
+    expect(device.caps.features.float32Filterable).toBe(false);
+    const vs = device.createShaderModule({ code: '#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n', stage: 'vertex' });
+    const fs = device.createShaderModule({ code: FS, stage: 'fragment' });
+    const pipeline = device.createRenderPipeline({
+      label: 'sample',
+      vertex: { module: vs },
+      fragment: { module: fs, targets: [{ format: 'rgba8unorm' }] },
+      bindings: [
+        { binding: 1, type: 'texture', name: 'tex', samplerBinding: 2 },
+        { binding: 2, type: 'sampler', name: 'tex' },
+      ],
+    });
+    const rt = device.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+    const state = device.createTexture({ label: 'state', size: { width: 4, height: 4 }, format: 'rgba32float', usage: TextureUsage.TEXTURE_BINDING });
+    const draw = (filter: 'linear' | 'nearest'): void => {
+      const pass = device.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: rt }] });
+      pass.setPipeline(pipeline);
+      pass.setTexture(1, state);
+      pass.setSampler(2, device.createSampler({ magFilter: filter, minFilter: filter }));
+      pass.draw(3);
+    };
+    expect(() => draw('linear')).toThrow(
+      /caps.features.float32Filterable is false on the webgl2 backend; rgba32float texture "state" at slot 1 \("tex"\) of pipeline "sample" is sampled with a linear sampler/,
+    );
+    expect(() => draw('nearest')).not.toThrow();
+  });
+});

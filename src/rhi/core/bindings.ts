@@ -133,6 +133,19 @@ export class SlotTable {
       );
     }
     const caps = this.encoder.device.caps;
+    if (caps.shaderLanguage === 'glsl' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && entry.samplerBinding !== undefined) {
+      // GL samples an unfilterable texture through a linear sampler as black, silently
+      const bound = this.slots.get(entry.samplerBinding);
+      const d = bound?.kind === 'sampler' ? bound.sampler.descriptor : undefined;
+      if (d && (d.magFilter === 'linear' || d.minFilter === 'linear')) {
+        throw new UnsupportedFeatureError(
+          'float32Filterable',
+          caps.backend,
+          `${texture.format} texture "${texture.label}" at ${at} is sampled with a linear sampler; use a nearest one`,
+          this.passLabel,
+        );
+      }
+    }
     if (sampleType === 'float' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && caps.shaderLanguage === 'wgsl') {
       throw new UnsupportedFeatureError(
         'float32Filterable',
