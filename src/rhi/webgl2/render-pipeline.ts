@@ -1,5 +1,5 @@
 import { RenderPipeline } from '../core/render-pipeline.js';
-import { ShaderCompileError } from '../core/errors.js';
+import { ShaderCompileError, ValidationError } from '../core/errors.js';
 import type { BindingLayoutEntry, BlendComponent, RenderPipelineDescriptor } from '../core/descriptors.js';
 import { BLEND_FACTORS, BLEND_OPERATIONS, COMPARE_FUNCTIONS, GL, TOPOLOGIES } from './conv.js';
 import { FLIP_UNIFORM, parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
@@ -51,6 +51,27 @@ export class WebGL2RenderPipeline extends RenderPipeline {
       throw new ShaderCompileError('link', parseInfoLog(log, ''), desc.label);
     }
     this.program = program;
+    // WebGPU rejects a pipeline whose shader reads a vertex input no buffer provides; GL would
+    // silently feed it (0, 0, 0, 1). Reject it here too, naming the input.
+    const provided = new Set((desc.vertex.buffers ?? []).flatMap((b) => b.attributes.map((a) => a.shaderLocation)));
+    const active = Number(gl.getProgramParameter(program, gl.ACTIVE_ATTRIBUTES)) || 0;
+    for (let i = 0; i < active; i++) {
+      const info = gl.getActiveAttrib(program, i);
+      if (!info || info.name.startsWith('gl_')) continue;
+      const location = gl.getAttribLocation(program, info.name);
+      if (location >= 0 && !provided.has(location)) {
+        gl.deleteProgram(program);
+        throw new ValidationError(
+          'pipeline-vertex-input',
+          `Vertex input "${info.name}" (location ${location}) has no attribute in vertex.buffers`,
+          desc.label,
+          {
+            name: info.name,
+            location,
+          },
+        );
+      }
+    }
     this.flipLocation = gl.getUniformLocation(program, FLIP_UNIFORM);
     device.state.useProgram(program);
     const units: TextureUnit[] = [];

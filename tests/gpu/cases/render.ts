@@ -266,6 +266,50 @@ export const cases = defineCases({
       );
     },
   },
+  'a vertex input no buffer provides is rejected at pipeline creation': {
+    async run({ device }) {
+      const buffers = [{ arrayStride: 8, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }] }];
+      const create = (): unknown => {
+        if (device.caps.shaderLanguage === 'glsl') {
+          const vs = device.createShaderModule({
+            code: '#version 300 es\nlayout(location = 0) in vec2 p;\nlayout(location = 3) in vec4 tint;\nout vec4 c;\nvoid main() { c = tint; gl_Position = vec4(p, 0.0, 1.0); }\n',
+            stage: 'vertex',
+          });
+          const fs = device.createShaderModule({
+            code: '#version 300 es\nprecision highp float;\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n',
+            stage: 'fragment',
+          });
+          return device.createRenderPipeline({
+            label: 'missing-input',
+            vertex: { module: vs, buffers },
+            fragment: { module: fs, targets: [{ format: 'rgba8unorm' }] },
+          });
+        }
+        const module = device.createShaderModule({
+          code: '@vertex fn vs(@location(0) p: vec2f, @location(3) tint: vec4f) -> @builtin(position) vec4f { return vec4f(p, tint.x, 1.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+        });
+        return device.createRenderPipeline({
+          label: 'missing-input',
+          vertex: { module, entryPoint: 'vs', buffers },
+          fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+        });
+      };
+      if (device.caps.shaderLanguage === 'glsl') {
+        await assertThrows(create, ValidationError, /\[missing-input\] Vertex input "tint" \(location 3\) has no attribute in vertex.buffers/, 'GLSL');
+        return;
+      }
+      // WebGPU reports it itself, asynchronously, to the error sink
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      create();
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((r) => setTimeout(r, 50));
+      assert(
+        errors.some((e) => e.code === 'backend'),
+        `WebGPU reported the missing input (${errors.map((e) => e.message).join('; ')})`,
+      );
+    },
+  },
   'timestamp queries measure a render pass': {
     needs: ['timestampQuery'],
     async run({ device }) {
