@@ -22,7 +22,7 @@ import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
-import { packUniforms, type UniformValue } from './layout.js';
+import { UniformPacker, type UniformValue } from './layout.js';
 import { UniformRing } from '../rhi/core/uniform-ring.js';
 import { stateTextureSize, padToTexels, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
 import { glslReducePoints, wgslReduceCompute, wgslReducePoints, type Predicates } from './reduce.js';
@@ -61,6 +61,9 @@ export class ElementwiseRunner {
   readonly #kernel: Kernel;
   readonly #uniforms: Buffer;
   readonly #ring: UniformRing;
+  readonly #packer: UniformPacker;
+  /** The uniforms the runner itself sets on every step. */
+  readonly #fixedParams: Readonly<Record<string, UniformValue>>;
   readonly #textures: Array<Record<string, Texture>> = [];
   #current = 0;
   #computePipeline: ComputePipeline | null = null;
@@ -121,6 +124,8 @@ export class ElementwiseRunner {
     this.precision = precision;
     this.reason = reason;
     this.size = stateTextureSize(count, caps.limits.maxTextureDimension2D, label);
+    this.#packer = new UniformPacker(kernel.uniforms);
+    this.#fixedParams = { count, width: this.size.width };
     this.#ring = new UniformRing(device.queue, UNIFORM_SLOTS, SLOT_BYTES, `${label} steps`);
     this.#uniforms = device.createBuffer({ label: `${label} uniforms`, size: UNIFORM_SLOTS * SLOT_BYTES, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
 
@@ -225,8 +230,11 @@ export class ElementwiseRunner {
   /** Writes the uniforms for one step into the next ring slot; returns its offset. */
   #params(values: Readonly<Record<string, UniformValue>>): number {
     const offset = this.#ring.take();
-    const data = packUniforms(this.#kernel.uniforms, { ...values, count: this.count, width: this.size.width });
-    this.#device.queue.writeBuffer(this.#uniforms, offset, data);
+    const packer = this.#packer;
+    packer.clear();
+    packer.write(values);
+    packer.write(this.#fixedParams);
+    this.#device.queue.writeBuffer(this.#uniforms, offset, packer.buffer);
     return offset;
   }
 

@@ -45,18 +45,45 @@ export type UniformValue = number | readonly number[];
 
 /** Writes values into a struct-sized ArrayBuffer by the layout; integers go in as u32/i32 bits. */
 export function packUniforms(layout: UniformLayout, values: Readonly<Record<string, UniformValue>>, into?: ArrayBuffer): ArrayBuffer {
-  const buffer = into ?? new ArrayBuffer(layout.size);
-  const f32 = new Float32Array(buffer);
-  const u32 = new Uint32Array(buffer);
-  const i32 = new Int32Array(buffer);
-  for (const field of layout.fields) {
-    const v = values[field.name];
-    if (v === undefined) continue;
-    const at = field.offset / 4;
-    if (field.type === 'u32') u32[at] = Number(v) >>> 0;
-    else if (field.type === 'i32') i32[at] = Number(v) | 0;
-    else if (typeof v === 'number') f32[at] = v;
-    else f32.set(v, at);
+  const packer = new UniformPacker(layout, into);
+  packer.write(values);
+  return packer.buffer;
+}
+
+/**
+ * A reusable struct buffer for a layout: `clear()` then `write()` each use, and hand `buffer` to
+ * `queue.writeBuffer` (which copies it). Nothing is allocated per use.
+ */
+export class UniformPacker {
+  readonly buffer: ArrayBuffer;
+  readonly #f32: Float32Array;
+  readonly #u32: Uint32Array;
+  readonly #i32: Int32Array;
+
+  constructor(
+    readonly layout: UniformLayout,
+    into?: ArrayBuffer,
+  ) {
+    this.buffer = into ?? new ArrayBuffer(layout.size);
+    this.#f32 = new Float32Array(this.buffer);
+    this.#u32 = new Uint32Array(this.buffer);
+    this.#i32 = new Int32Array(this.buffer);
   }
-  return buffer;
+
+  clear(): void {
+    this.#u32.fill(0);
+  }
+
+  /** Writes the given fields (others keep their bytes). */
+  write(values: Readonly<Record<string, UniformValue>>): void {
+    for (const field of this.layout.fields) {
+      const v = values[field.name];
+      if (v === undefined) continue;
+      const at = field.offset / 4;
+      if (field.type === 'u32') this.#u32[at] = Number(v) >>> 0;
+      else if (field.type === 'i32') this.#i32[at] = Number(v) | 0;
+      else if (typeof v === 'number') this.#f32[at] = v;
+      else this.#f32.set(v, at);
+    }
+  }
 }

@@ -122,7 +122,19 @@ export interface Camera {
   projection: ArrayLike<number>;
 }
 
+/** Bytes of DrawParams the shaders read (the rest of the 256-byte slot is padding). */
+export const DRAW_PARAMS_BYTES = 240;
+
+/** A DrawParams buffer and its views, made once and reused every draw. */
+export class DrawParamsScratch {
+  readonly buffer = new ArrayBuffer(DRAW_PARAMS_BYTES);
+  readonly f32 = new Float32Array(this.buffer);
+  readonly u32 = new Uint32Array(this.buffer);
+}
+
+/** Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. */
 export function packDrawParams(
+  into: DrawParamsScratch,
   camera: Camera,
   colors: ReadonlyArray<readonly number[]>,
   stops: readonly number[],
@@ -130,15 +142,18 @@ export function packDrawParams(
   width: number,
   count: number,
 ): ArrayBuffer {
-  const bytes = new ArrayBuffer(240);
-  const f = new Float32Array(bytes);
-  f.set(Array.from(camera.view).slice(0, 16), 0);
-  f.set(Array.from(camera.projection).slice(0, 16), 16);
-  colors.forEach((c, i) => f.set(c, 32 + 4 * i));
+  const f = into.f32;
+  for (let i = 0; i < 16; i++) {
+    f[i] = camera.view[i] as number;
+    f[16 + i] = camera.projection[i] as number;
+  }
+  for (let i = 0; i < 4; i++) f.set(colors[i] as readonly number[], 32 + 4 * i);
   f.set(stops, 48);
-  f.set([...sizes, 0], 52);
-  const u = new Uint32Array(bytes);
-  u[56] = width;
-  u[57] = count;
-  return bytes;
+  f[52] = sizes[0];
+  f[53] = sizes[1];
+  f[54] = sizes[2];
+  f[55] = 0;
+  into.u32[56] = width;
+  into.u32[57] = count;
+  return into.buffer;
 }

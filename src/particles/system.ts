@@ -27,7 +27,7 @@ import { stateTextureSize } from '../compute/pack.js';
 import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
 import { createState, stepBase, stepParticle } from './reference.js';
-import { createDrawPipeline, packDrawParams, DRAW_PARAMS_SLOT, type Camera, type StateKind } from './draw.js';
+import { createDrawPipeline, packDrawParams, DrawParamsScratch, DRAW_PARAMS_BYTES, DRAW_PARAMS_SLOT, type Camera, type StateKind } from './draw.js';
 
 export interface ParticleStats {
   count: number;
@@ -57,6 +57,7 @@ export class ParticleSystem {
   readonly #state: StateKind;
   readonly #drawUniforms: Buffer;
   readonly #drawRing: UniformRing;
+  readonly #drawScratch = new DrawParamsScratch();
   readonly #pipelines = new Map<string, RenderPipeline>();
   #destroyed = false;
 
@@ -218,10 +219,18 @@ export class ParticleSystem {
     const pipeline = this.#pipeline(format, pass.sampleCount);
     const o = this.#options;
     const offset = this.#drawRing.take();
-    const params = packDrawParams(camera, o.colors, o.colorStops, [o.sizeOverLife[0], o.sizeOverLife[1], o.size], this.#runner.size.width, this.count);
+    const params = packDrawParams(
+      this.#drawScratch,
+      camera,
+      o.colors,
+      o.colorStops,
+      [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
+      this.#runner.size.width,
+      this.count,
+    );
     this.device.queue.writeBuffer(this.#drawUniforms, offset, params);
     pass.setPipeline(pipeline);
-    pass.setUniformBuffer(0, this.#drawUniforms, offset, 240);
+    pass.setUniformBuffer(0, this.#drawUniforms, offset, DRAW_PARAMS_BYTES);
     const buffers = this.#runner.buffers;
     if (this.#state === 'buffers') {
       if (this.drawMode === 'instanced') {

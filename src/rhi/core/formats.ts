@@ -1,3 +1,5 @@
+import type { VertexFormat } from './descriptors.js';
+
 /** The texture formats Ignis supports on every backend (a subset of WebGPU's). */
 export type ColorFormat =
   | 'r8unorm'
@@ -68,3 +70,15 @@ export function textureByteSize(format: TextureFormat, width: number, height: nu
 export function fullMipCount(width: number, height: number): number {
   return Math.floor(Math.log2(Math.max(width, height, 1))) + 1;
 }
+
+/** Bytes of one vertex attribute of each vertex format. */
+export const VERTEX_FORMAT_BYTES: Readonly<Record<VertexFormat, number>> = {
+  float32: 4,
+  float32x2: 8,
+  float32x3: 12,
+  float32x4: 16,
+  uint32: 4,
+  sint32: 4,
+  unorm8x4: 4,
+  uint8x4: 4,
+};

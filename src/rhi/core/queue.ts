@@ -9,36 +9,40 @@ import type { CommandBuffer } from './command-buffer.js';
 import type { Command } from './commands.js';
 import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
 
-/** Every resource a command references, to check none was destroyed between record and submit. */
-function* referencedResources(c: Command): Generator<{ assertAlive(op: string): void }> {
+/**
+ * Checks that no resource a command references was destroyed between record and submit. A plain
+ * switch: it runs for every command of every frame, so it allocates nothing.
+ */
+function assertCommandAlive(c: Command): void {
+  const op = 'submit';
   switch (c.type) {
     case 'beginRenderPass':
       for (const a of c.pass.colorAttachments) {
-        yield a.texture;
-        if (a.resolveTarget) yield a.resolveTarget;
+        a.texture.assertAlive(op);
+        a.resolveTarget?.assertAlive(op);
       }
-      if (c.pass.depthStencilAttachment) yield c.pass.depthStencilAttachment.texture;
+      c.pass.depthStencilAttachment?.texture.assertAlive(op);
       break;
     case 'setRenderPipeline':
     case 'setComputePipeline':
-      yield c.pipeline;
+      c.pipeline.assertAlive(op);
       break;
     case 'setBinding': {
       const r = c.resource;
-      yield r.kind === 'sampler' ? r.sampler : r.kind === 'texture' || r.kind === 'storage-texture' ? r.texture : r.buffer;
+      (r.kind === 'sampler' ? r.sampler : r.kind === 'texture' || r.kind === 'storage-texture' ? r.texture : r.buffer).assertAlive(op);
       break;
     }
     case 'setVertexBuffer':
     case 'setIndexBuffer':
     case 'dispatchIndirect':
-      yield c.buffer;
+      c.buffer.assertAlive(op);
       break;
     case 'copyBufferToBuffer':
     case 'copyBufferToTexture':
     case 'copyTextureToBuffer':
     case 'copyTextureToTexture':
-      yield c.src;
-      yield c.dst;
+      c.src.assertAlive(op);
+      c.dst.assertAlive(op);
       break;
     default:
       break;
@@ -96,7 +100,7 @@ export abstract class Queue {
   submit(commandBuffers: readonly CommandBuffer[]): void {
     for (const cb of commandBuffers) {
       if (cb.submitted) throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
-      for (const c of cb.commands) for (const r of referencedResources(c)) r.assertAlive('submit');
+      for (const c of cb.commands) assertCommandAlive(c);
     }
     for (const cb of commandBuffers) cb.markSubmitted();
     this.submitImpl(commandBuffers);

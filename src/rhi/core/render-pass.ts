@@ -223,8 +223,7 @@ export class RenderPass {
       buffer.assertAlive(operation);
       const last = layout.stepMode === 'instance' ? lastInstance : lastVertex;
       if (last !== undefined && last >= 0) {
-        const formatBytes = { float32: 4, float32x2: 8, float32x3: 12, float32x4: 16, uint32: 4, sint32: 4, unorm8x4: 4, uint8x4: 4 } as const;
-        const extent = Math.max(0, ...layout.attributes.map((a) => a.offset + formatBytes[a.format]));
+        const extent = pipeline.vertexBufferExtents[slot] ?? 0;
         const needed = offset + last * layout.arrayStride + extent;
         if (needed > buffer.size) {
           const unit = layout.stepMode === 'instance' ? 'instance' : 'vertex';

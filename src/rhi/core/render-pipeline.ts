@@ -1,4 +1,5 @@
 import { Resource } from './resource.js';
+import { VERTEX_FORMAT_BYTES } from './formats.js';
 import type { BindingLayoutEntry, RenderPipelineDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
@@ -8,10 +9,13 @@ export abstract class RenderPipeline extends Resource {
   /** The resolved flat slot layout (given, or reflected from WGSL). */
   readonly bindings: readonly BindingLayoutEntry[];
   readonly sampleCount: number;
+  /** Per vertex buffer slot: bytes of one element that the attributes read (offset + size, max). */
+  readonly vertexBufferExtents: readonly number[];
   constructor(device: Device, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
     super(device, desc.label);
     this.descriptor = desc;
     this.bindings = bindings;
     this.sampleCount = desc.multisample?.count ?? 1;
+    this.vertexBufferExtents = (desc.vertex.buffers ?? []).map((b) => Math.max(0, ...b.attributes.map((a) => a.offset + VERTEX_FORMAT_BYTES[a.format])));
   }
 }

@@ -24,6 +24,8 @@ interface PassState {
   slots: Map<number, BoundResource>;
   vertexBuffers: Map<number, VertexBinding>;
   index: { buffer: WebGL2Buffer; format: 'uint16' | 'uint32'; offset: number } | null;
+  /** The VAO of the last draw and what it was looked up for; null when a vertex input changed. */
+  vao: { vao: WebGLVertexArrayObject; firstInstance: number; baseVertex: number } | null;
 }
 
 /**
@@ -83,6 +85,7 @@ export class WebGL2Queue extends Queue {
           if (!p) break;
           const pipe = c.pipeline as WebGL2RenderPipeline;
           p.pipeline = pipe;
+          p.vao = null;
           state.useProgram(pipe.program);
           state.blend(pipe.blend);
           state.colorMask(pipe.colorMask);
@@ -96,10 +99,14 @@ export class WebGL2Queue extends Queue {
           p?.slots.set(c.slot, c.resource);
           break;
         case 'setVertexBuffer':
-          p?.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
+          if (!p) break;
+          p.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
+          p.vao = null;
           break;
         case 'setIndexBuffer':
-          if (p) p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
+          if (!p) break;
+          p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
+          p.vao = null;
           break;
         case 'setViewport':
           if (!p) break;
@@ -210,7 +217,7 @@ export class WebGL2Queue extends Queue {
     }
     const t = pass.timestampWrites;
     if (t?.beginningOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.beginningOfPassWriteIndex);
-    return { pass, flip, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null };
+    return { pass, flip, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null, vao: null };
   }
 
   #endPass(p: PassState): void {
@@ -240,7 +247,11 @@ export class WebGL2Queue extends Queue {
     if (!pipe) return;
     const { state } = this.device;
     state.flipY(pipe.program, pipe.flipLocation, p.flip);
-    state.bindVertexArray(this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex));
+    // look the VAO up (a string key) only when a vertex input changed since the last draw
+    if (!p.vao || p.vao.firstInstance !== firstInstance || p.vao.baseVertex !== baseVertex) {
+      p.vao = { vao: this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex), firstInstance, baseVertex };
+    }
+    state.bindVertexArray(p.vao.vao);
     for (const b of pipe.bindings) {
       const r = p.slots.get(b.binding);
       if (r?.kind !== 'uniform') continue;

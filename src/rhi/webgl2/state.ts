@@ -22,10 +22,11 @@ export class GLStateCache {
   #vao: Maybe<WebGLVertexArrayObject | null> = UNKNOWN;
   #drawFramebuffer: Maybe<WebGLFramebuffer | null> = UNKNOWN;
   #readFramebuffer: Maybe<WebGLFramebuffer | null> = UNKNOWN;
-  #viewport: Maybe<string> = UNKNOWN;
+  /** x, y, width, height; NaN = unknown (a NaN never compares equal, so the next set calls GL). */
+  readonly #viewport = [NaN, NaN, NaN, NaN];
   #scissorTest: Maybe<boolean> = UNKNOWN;
-  #scissor: Maybe<string> = UNKNOWN;
-  #blend: Maybe<string> = UNKNOWN;
+  readonly #scissor = [NaN, NaN, NaN, NaN];
+  #blend: Maybe<BlendGL> = UNKNOWN;
   #blendEnabled: Maybe<boolean> = UNKNOWN;
   #colorMask: Maybe<number> = UNKNOWN;
   #depthTest: Maybe<boolean> = UNKNOWN;
@@ -36,7 +37,8 @@ export class GLStateCache {
   #activeTexture: Maybe<number> = UNKNOWN;
   #textures: Array<Maybe<WebGLTexture | null>> = [];
   #samplers: Array<Maybe<WebGLSampler | null>> = [];
-  #uniformBuffers: Array<Maybe<string>> = [];
+  /** Per UBO index: buffer id, offset, size (NaN = unknown). */
+  #uniformBuffers: Array<[number, number, number]> = [];
   #flip = new Map<WebGLProgram, number>();
   /** GL calls made through the cache since creation (for tests and traces). */
   calls = 0;
@@ -45,7 +47,9 @@ export class GLStateCache {
 
   reset(): void {
     this.#program = this.#vao = this.#drawFramebuffer = this.#readFramebuffer = UNKNOWN;
-    this.#viewport = this.#scissor = this.#blend = UNKNOWN;
+    this.#viewport.fill(NaN);
+    this.#scissor.fill(NaN);
+    this.#blend = UNKNOWN;
     this.#scissorTest = this.#blendEnabled = this.#depthTest = this.#depthMask = UNKNOWN;
     this.#colorMask = this.#depthFunc = this.#cull = this.#frontFace = this.#activeTexture = UNKNOWN;
     this.#textures = [];
@@ -88,9 +92,8 @@ export class GLStateCache {
   }
 
   viewport(x: number, y: number, w: number, h: number): void {
-    const key = `${x},${y},${w},${h}`;
-    if (this.#viewport === key) return;
-    this.#viewport = key;
+    if (sameRect(this.#viewport, x, y, w, h)) return;
+    setRect(this.#viewport, x, y, w, h);
     this.calls++;
     this.gl.viewport(x, y, w, h);
   }
@@ -104,9 +107,8 @@ export class GLStateCache {
   }
 
   scissor(x: number, y: number, w: number, h: number): void {
-    const key = `${x},${y},${w},${h}`;
-    if (this.#scissor === key) return;
-    this.#scissor = key;
+    if (sameRect(this.#scissor, x, y, w, h)) return;
+    setRect(this.#scissor, x, y, w, h);
     this.calls++;
     this.gl.scissor(x, y, w, h);
   }
@@ -119,9 +121,9 @@ export class GLStateCache {
       else this.gl.disable(this.gl.BLEND);
     }
     if (!b.enabled) return;
-    const key = `${b.colorOp},${b.alphaOp},${b.colorSrc},${b.colorDst},${b.alphaSrc},${b.alphaDst}`;
-    if (this.#blend === key) return;
-    this.#blend = key;
+    const last = this.#blend;
+    if (last !== UNKNOWN && sameBlend(last, b)) return;
+    this.#blend = b;
     this.calls += 2;
     this.gl.blendEquationSeparate(b.colorOp, b.alphaOp);
     this.gl.blendFuncSeparate(b.colorSrc, b.colorDst, b.alphaSrc, b.alphaDst);
@@ -205,9 +207,13 @@ export class GLStateCache {
   }
 
   bindUniformBuffer(index: number, buffer: WebGLBuffer, bufferId: number, offset: number, size: number): void {
-    const key = `${bufferId}:${offset}:${size}`;
-    if (this.#uniformBuffers[index] === key) return;
-    this.#uniformBuffers[index] = key;
+    const last = this.#uniformBuffers[index];
+    if (last && last[0] === bufferId && last[1] === offset && last[2] === size) return;
+    if (last) {
+      last[0] = bufferId;
+      last[1] = offset;
+      last[2] = size;
+    } else this.#uniformBuffers[index] = [bufferId, offset, size];
     this.calls++;
     this.gl.bindBufferRange(this.gl.UNIFORM_BUFFER, index, buffer, offset, size);
   }
@@ -219,4 +225,27 @@ export class GLStateCache {
     this.calls++;
     this.gl.uniform1f(location, value);
   }
+}
+
+function sameRect(r: number[], x: number, y: number, w: number, h: number): boolean {
+  return r[0] === x && r[1] === y && r[2] === w && r[3] === h;
+}
+
+function setRect(r: number[], x: number, y: number, w: number, h: number): void {
+  r[0] = x;
+  r[1] = y;
+  r[2] = w;
+  r[3] = h;
+}
+
+function sameBlend(a: BlendGL, b: BlendGL): boolean {
+  return (
+    a === b ||
+    (a.colorOp === b.colorOp &&
+      a.alphaOp === b.alphaOp &&
+      a.colorSrc === b.colorSrc &&
+      a.colorDst === b.colorDst &&
+      a.alphaSrc === b.alphaSrc &&
+      a.alphaDst === b.alphaDst)
+  );
 }
