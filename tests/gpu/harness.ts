@@ -21,13 +21,21 @@ declare const window: { __ignis: IgnisPage; __ignisReady?: boolean };
 
 let pagePromise: Promise<Page> | null = null;
 
+/**
+ * Errors the page reported (uncaught exceptions, unhandled rejections, console.error) since the
+ * last check. A case that expects an error catches it or listens with `device.onError`; anything
+ * that reaches here fails the test that was running.
+ */
+const pageErrors: string[] = [];
+
 export async function testPage(): Promise<Page> {
   pagePromise ??= (async () => {
     const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
     const page = await browser.newPage();
-    page.on('pageerror', (e) => console.error(`[page error] ${(e as Error).message}`));
+    page.on('pageerror', (e) => pageErrors.push(`page error: ${(e as Error).message}`));
     page.on('console', (m) => {
-      if (m.type() === 'log' || m.type() === 'error') console.log(`[page] ${m.text()}`);
+      if (m.type() === 'error') pageErrors.push(`console.error: ${m.text()}`);
+      else if (m.type() === 'log') console.log(`[page] ${m.text()}`);
     });
     await page.goto(`${inject('baseUrl')}/tests/gpu/index.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => window.__ignisReady === true, { timeout: 60_000 });
@@ -51,11 +59,16 @@ export async function gpuCases(module: string): Promise<void> {
   const cases = await page.evaluate((m) => window.__ignis.list(m), module);
   const backends = await page.evaluate(() => window.__ignis.backends());
   const runOne = async (name: string, backend: string): Promise<void> => {
+    pageErrors.length = 0;
     const result = await page.evaluate((m, n, b) => window.__ignis.run(m, n, b), module, name, backend);
+    // a late rejection (a fence polled after the device was destroyed) lands a few tasks later
+    await new Promise((r) => setTimeout(r, 20));
     if (!result.ok) {
       const saved = result.artifacts ? `\n(images saved in ${saveArtifacts(module, name, backend, result.artifacts)})` : '';
       throw new Error(`${result.message ?? 'failed'}${saved}`);
     }
+    const unexpected = pageErrors.splice(0);
+    if (unexpected.length > 0) throw new Error(`the page reported ${unexpected.length} unexpected error(s):\n${unexpected.join('\n')}`);
   };
   describe(module, () => {
     for (const c of cases) {

@@ -56,3 +56,24 @@ describe('null backend', () => {
     expect(traceCommands(submitted)).toEqual(['beginRenderPass "main" 4x4', 'setRenderPipeline', 'draw 3 x2', 'endRenderPass']);
   });
 });
+
+describe('a submission that can never complete (regression: unhandled rejections after context loss)', () => {
+  it('still counts as finished: beginFrame() resolves and nothing is left unhandled', async () => {
+    const d = new NullDevice({ maxFramesInFlight: 1 });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // what a lost WebGL2 context or a destroyed GPUDevice does to pending completion promises
+      d.queue.onSubmittedWorkDone = () => Promise.reject(new Error('lost while waiting'));
+      d.queue.submit([d.createCommandEncoder().finish()]);
+      expect(d.queue.inFlight).toBe(1);
+      await d.beginFrame();
+      expect(d.queue.inFlight).toBe(0);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -106,10 +106,14 @@ export abstract class Queue {
     this.submitImpl(commandBuffers);
     this.#inFlight++;
     this.#submitCount++;
-    void this.onSubmittedWorkDone().then(() => {
+    // Counted in both outcomes: a submission that can never complete (device lost or destroyed)
+    // must not leave beginFrame() waiting. The loss itself reaches the user once, through
+    // device.lost and device.onError, so the rejection is not reported again here.
+    const done = (): void => {
       this.#inFlight--;
       this.#waiters.splice(0).forEach((w) => w());
-    });
+    };
+    this.onSubmittedWorkDone().then(done, done);
   }
 
   /** Resolves when every submission so far has completed on the GPU. */

@@ -1,3 +1,5 @@
+import { BackendError, DeviceLostError } from '../core/errors.js';
+
 /**
  * Non-blocking GPU completion in WebGL2: a `fenceSync` polled with `clientWaitSync(…, 0)` from
  * timers. `gl.finish()` returns at once in Chromium and proves nothing; a synchronous
@@ -11,13 +13,13 @@ export function waitForFence(gl: WebGL2RenderingContext): Promise<void> {
     const poll = (): void => {
       if (gl.isContextLost()) {
         gl.deleteSync(sync);
-        reject(new Error('WebGL2 context lost while waiting for the GPU'));
+        reject(new DeviceLostError('context-lost', 'the WebGL2 context was lost while waiting for the GPU'));
         return;
       }
       const status = gl.clientWaitSync(sync, 0, 0);
       if (status === gl.WAIT_FAILED) {
         gl.deleteSync(sync);
-        reject(new Error('clientWaitSync failed'));
+        reject(new BackendError('clientWaitSync returned WAIT_FAILED while waiting for the GPU'));
       } else if (status === gl.TIMEOUT_EXPIRED) {
         setTimeout(poll, 0);
       } else {
