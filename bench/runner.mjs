@@ -173,6 +173,25 @@ function visiblePixels(png) {
   return n;
 }
 
+/** Whether an adapter description names a software rasteriser (the CPU drawing, not a GPU). */
+export function isSoftwareAdapter(adapter) {
+  return /swiftshader|llvmpipe|lavapipe|softpipe|software|microsoft basic render/i.test(adapter ?? '');
+}
+
+function screenshotLabel(s, m) {
+  const software = isSoftwareAdapter(m.adapter) ? ' · software GPU (SwiftShader)' : '';
+  return `${s.path} path on ${s.backend} · ${s.drawMode} draw · ${s.count.toLocaleString('en-US')} particles · ${s.width}×${s.height} · e2e median ${median(m.e2eMs).toFixed(1)} ms${software}`;
+}
+
+/** Runs in the page: a caption across the top of the frame, for the saved screenshot. */
+function labelFrame(text) {
+  const el = document.createElement('div');
+  el.textContent = text;
+  el.style.cssText =
+    'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
+  document.body.append(el);
+}
+
 function gitCommit() {
   try {
     const sha = execSync('git rev-parse --short HEAD', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -203,10 +222,12 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
       await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
       const m = await page.evaluate((sc) => window.__bench.run(sc), s);
       if (!m.skipped && r === o.repeat - 1) {
-        const png = await page.screenshot({ type: 'png' });
+        // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
+        const visible = visiblePixels(await page.screenshot({ type: 'png' }));
+        await page.evaluate(labelFrame, screenshotLabel(s, m));
         const file = path.join(o.out, `${s.id.replace(/[/@]/g, '_')}.png`);
-        writeFileSync(file, png);
-        shots.set(s.id, { file, visible: visiblePixels(png) });
+        writeFileSync(file, await page.screenshot({ type: 'png' }));
+        shots.set(s.id, { file, visible });
       }
       await page.evaluate(() => window.__bench.cleanup());
       await page.close();
@@ -299,6 +320,45 @@ export function markdownTable(rows) {
   return [head, sep, ...lines].join('\n');
 }
 
+/** The terminal's table: one row per scenario, the columns a person compares first. */
+export function terminalTable(rows) {
+  const head = ['path', 'backend', 'draw', 'count', 'frame ms', 'GPU update ms', 'GPU draw ms', 'CPU ms'];
+  const body = rows.map((r) =>
+    r.skipped
+      ? [r.path, r.backend, r.drawMode, String(r.count), `skipped: ${r.skipped}`, '', '', '']
+      : [
+          r.path,
+          r.backend,
+          r.drawMode,
+          r.count.toLocaleString('en-US'),
+          fmt(r.e2eMs.median, 1),
+          r.gpuMs?.update != null ? fmt(r.gpuMs.update, 2) : r.path === 'cpu' ? 'on CPU' : 'n/a',
+          r.gpuMs?.draw != null ? fmt(r.gpuMs.draw, 2) : 'n/a',
+          fmt(r.cpuMs, 2),
+        ],
+  );
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i].startsWith('skipped') ? 0 : b[i].length))));
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i >= 3 && !c.startsWith('skipped') ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** What ran the numbers, one line per backend, saying so plainly when the "GPU" is the CPU. */
+export function hardwareLines(meta) {
+  const lines = Object.entries(meta.adapters ?? {}).map(
+    ([backend, a]) => `${backend.padEnd(7)} ${a || 'adapter not reported'}${isSoftwareAdapter(a) ? '  ← software GPU: SwiftShader draws on the CPU' : ''}`,
+  );
+  const software = Object.values(meta.adapters ?? {}).some(isSoftwareAdapter);
+  const head = `hardware: ${meta.cpuCores} CPU cores (${meta.cpuModel}), ${meta.browser}, canvas ${meta.canvas.width}×${meta.canvas.height}`;
+  const note = software
+    ? `note: on a software GPU the draw dominates and absolute times are ${meta.cpuCores}-core CPU times; compare rows with each other, not with a real GPU`
+    : null;
+  return [head, ...lines, ...(note ? [note] : [])].join('\n');
+}
+
 /** The classic claims, from rows of the same run: CPU vs GPU paths per count; update vs draw. */
 export function claims(rows) {
   const ok = rows.filter((r) => !r.skipped);
@@ -385,6 +445,12 @@ export function writeOutputs(o, result) {
     Object.entries(result.meta.adapters)
       .map(([b, a]) => `- ${b}: ${a}`)
       .join('\n'),
+    '',
+    '```',
+    hardwareLines(result.meta),
+    '',
+    capsSummary(result.meta),
+    '```',
     '',
     markdownTable(result.rows),
     claims(result.rows),

@@ -2,7 +2,10 @@
 // headless browser (same flags as the tests) and saves a screenshot, e.g.
 //   node scripts/screenshot.mjs demos/compute-boids/ output/boids.png 2000
 import path from 'node:path';
-import { launchBrowser, openPage, startServer } from './browser.mjs';
+import { ensureSetup } from './setup.mjs';
+
+ensureSetup();
+const { launchBrowser, openPage, startServer } = await import('./browser.mjs');
 
 const [page = 'demos/', out = 'output/screenshot.png', wait = '1500'] = process.argv.slice(2);
 const { browser } = await launchBrowser();

@@ -1,8 +1,11 @@
 // `npm start`: the main job. Runs the benchmark's default scenario — 100,000 particles on every
 // path (compute on WebGPU, ping-pong on the WebGL2 fallback, the CPU baseline), a short run — in
-// headless Chromium, prints the frame-time table and saves a screenshot per path in output/.
+// headless Chromium, prints a compact frame-time table, and writes the full results (markdown,
+// JSON, chart) and a labelled screenshot per path in output/.
 // Same code path as `npm run bench`; extra arguments are passed on (e.g. `npm start -- --counts 20000`).
-import { main } from './bench.mjs';
+// Imports nothing but Node built-ins and setup.mjs before setup has run: on a fresh clone
+// node_modules does not exist yet (tests/node/entry-points.test.ts holds it to that).
+import { ensureSetup } from './setup.mjs';
 
 const defaults = [
   '--counts',
@@ -22,4 +25,7 @@ const defaults = [
   '--out',
   'output',
 ];
+
+ensureSetup();
+const { main } = await import('../bench/cli.mjs');
 process.exit(await main([...defaults, ...process.argv.slice(2)]));

@@ -1,0 +1,43 @@
+// The benchmark's command line, shared by `npm run bench` and `npm start` (both through thin entry
+// points in scripts/ that install what is missing first). Prints a compact table a person can read
+// in a terminal, with the hardware named next to it; the full results go to files.
+import { launchBrowser, startServer } from '../scripts/browser.mjs';
+import { parseArgs, runBench, writeOutputs, terminalTable, hardwareLines, compareRuns } from './runner.mjs';
+
+/** Frames are measured with vsync and the frame-rate limit off (BROWSER.md); precise heap numbers. */
+const BENCH_FLAGS = ['--disable-gpu-vsync', '--disable-frame-rate-limit', '--enable-precise-memory-info'];
+
+export async function main(argv) {
+  let o;
+  try {
+    o = parseArgs(argv);
+  } catch (e) {
+    console.error(e.message);
+    return 2;
+  }
+  const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: BENCH_FLAGS });
+  const { server, url } = await startServer();
+  let result;
+  try {
+    result = await runBench(o, { browser, url, flags: args });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const files = writeOutputs(o, result);
+  console.log(`\n${hardwareLines(result.meta)}\n\n${terminalTable(result.rows)}\n`);
+  console.log(`full results: ${files.md} (every column, p95/p99, the claims), ${files.json}, ${files.chart}`);
+  console.log(`screenshots:  ${o.out}/particles_<path>_<backend>_<draw>_<count>.png, each labelled with what it shows`);
+  let code = result.rows.some((r) => !r.skipped) ? 0 : 1;
+  if (o.compare) {
+    const cmp = compareRuns(result.rows, o.compare, o.threshold);
+    console.log(`\ncompared with ${o.compare} (commit ${cmp.baselineMeta.commit}, ${cmp.baselineMeta.date}):\n${cmp.table}`);
+    if (o.check && cmp.slower.length > 0) {
+      console.error(
+        `\n--check: ${cmp.slower.length} row(s) slower than the baseline by more than ${(o.threshold * 100).toFixed(0)}%: ${cmp.slower.join(', ')}`,
+      );
+      code = 1;
+    }
+  }
+  return code;
+}
