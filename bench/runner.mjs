@@ -187,8 +187,7 @@ function screenshotLabel(s, m) {
 function labelFrame(text) {
   const el = document.createElement('div');
   el.textContent = text;
-  el.style.cssText =
-    'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
+  el.style.cssText = 'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
   document.body.append(el);
 }
 

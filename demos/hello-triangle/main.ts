@@ -4,11 +4,11 @@ import { createDevice, BufferUsage, type BackendRequest } from '../../src/index.
 import wgsl from './triangle.wgsl?raw';
 import vertGlsl from './triangle.vert.glsl?raw';
 import fragGlsl from './triangle.frag.glsl?raw';
+import { element, fitCanvas } from '../shared/ui.js';
 
 const params = new URLSearchParams(location.search);
-const canvas = document.getElementById('canvas') as HTMLCanvasElement;
-canvas.width = Math.max(1, Math.floor(canvas.clientWidth * devicePixelRatio));
-canvas.height = Math.max(1, Math.floor(canvas.clientHeight * devicePixelRatio));
+const canvas = element<HTMLCanvasElement>('canvas');
+fitCanvas(canvas);
 
 const device = await createDevice({ backend: (params.get('backend') ?? 'auto') as BackendRequest, canvas });
 const surface = device.surface!;
@@ -65,6 +65,5 @@ const info = {
   features: device.caps.features,
   limits: device.caps.limits,
 };
-(document.getElementById('info') as HTMLElement).textContent =
-  `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
+element('info').textContent = `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
 (window as unknown as { __result: unknown }).__result = info;

@@ -1,7 +1,8 @@
 // 100,000 particles (?count=…) updated on the GPU and drawn with one draw per frame. The path is
 // chosen by capability (?path=compute|pingpong|cpu forces one, ?backend=webgl2 forces the
-// fallback); every option has a control; the graph shows frame time.
-import { Pane } from 'tweakpane';
+// fallback); every option has a control in the docked panel; the meter shows smoothed frame time
+// and a graph. The simulation is pre-rolled (one particle lifetime of update-only steps) so the first
+// frame already looks like the steady state, not a fountain starting from a point.
 import {
   createDevice,
   createParticleSystem,
@@ -11,15 +12,12 @@ import {
   type ParticleOptionsInput,
   type ParticleSystem,
 } from '../../src/index.js';
+import { dockedPane, element, fitCanvas, FrameMeter } from '../shared/ui.js';
 
 const url = new URLSearchParams(location.search);
-const canvas = document.getElementById('canvas') as HTMLCanvasElement;
-const info = document.getElementById('info') as HTMLElement;
-const resize = (): void => {
-  canvas.width = Math.max(1, Math.floor(canvas.clientWidth * devicePixelRatio));
-  canvas.height = Math.max(1, Math.floor(canvas.clientHeight * devicePixelRatio));
-};
-resize();
+const canvas = element<HTMLCanvasElement>('canvas');
+const info = element('info');
+fitCanvas(canvas);
 
 const device = await createDevice({ backend: (url.get('backend') ?? 'auto') as BackendRequest, canvas });
 const surface = device.surface!;
@@ -50,7 +48,6 @@ const settings = {
   color2: { r: 153, g: 31, b: 13, a: 0.6 },
   color3: { r: 51, g: 13, b: 8, a: 0 },
   orbit: true,
-  frameMs: 0,
 };
 
 function colors(): ParticleOptionsInput['colors'] {
@@ -87,7 +84,19 @@ function options(): ParticleOptionsInput {
   };
 }
 
+/** Update-only steps of 0.1 s covering one particle lifetime, ten per submit: the steady state. */
+function preroll(system: ParticleSystem): number {
+  const steps = Math.ceil(settings.lifeMax / 0.1);
+  for (let i = 0; i < steps; i += 10) {
+    const encoder = device.createCommandEncoder({ label: 'preroll' });
+    for (let k = i; k < Math.min(steps, i + 10); k++) system.update(encoder, 0.1);
+    device.queue.submit([encoder.finish()]);
+  }
+  return steps;
+}
+
 let ps: ParticleSystem = await createParticleSystem(device, options());
+let prerolled = preroll(ps);
 let structure = JSON.stringify([settings.count, settings.path, settings.drawMode, settings.shape, settings.attractors, settings.turbulence !== 0]);
 
 async function rebuild(): Promise<void> {
@@ -96,6 +105,7 @@ async function rebuild(): Promise<void> {
     if (next !== structure) {
       const old = ps;
       ps = await createParticleSystem(device, options());
+      prerolled = preroll(ps);
       old.destroy();
       structure = next;
     } else ps.setOptions(options());
@@ -104,9 +114,12 @@ async function rebuild(): Promise<void> {
   }
 }
 
-const pane = new Pane({ title: 'particles' });
+const pane = dockedPane('particles');
+const meter = new FrameMeter(pane);
 const sim = pane.addFolder({ title: 'system' });
-sim.addBinding(settings, 'count', { options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000, [settings.count.toLocaleString()]: settings.count } });
+sim.addBinding(settings, 'count', {
+  options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000, [settings.count.toLocaleString()]: settings.count },
+});
 sim.addBinding(settings, 'path', { options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' } });
 sim.addBinding(settings, 'drawMode', { options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' } });
 const emitter = pane.addFolder({ title: 'emitter' });
@@ -131,10 +144,7 @@ look.addBinding(settings, 'sizeEnd', { min: 0, max: 2 });
 look.addBinding(settings, 'blending', { options: { additive: 'additive', alpha: 'alpha' } });
 for (const key of ['color0', 'color1', 'color2', 'color3'] as const) look.addBinding(settings, key, { color: { type: 'float' }, picker: 'inline' });
 pane.addBinding(settings, 'orbit');
-pane.addBinding(settings, 'frameMs', { readonly: true, view: 'graph', min: 0, max: 100, label: 'frame ms' });
-pane.on('change', (ev) => {
-  if ((ev as { target?: { key?: string } }).target?.key !== 'frameMs') void rebuild();
-});
+pane.on('change', () => void rebuild());
 
 let last = performance.now();
 let frames = 0;
@@ -143,10 +153,10 @@ async function frame(): Promise<void> {
   await device.beginFrame();
   const now = performance.now();
   const dt = Math.min(0.05, (now - last) / 1000);
-  settings.frameMs = now - last;
   last = now;
+  meter.tick(now);
   if (settings.orbit) yaw += dt * 0.2;
-  if (canvas.width !== Math.floor(canvas.clientWidth * devicePixelRatio)) resize();
+  fitCanvas(canvas);
   const camera = orbitCamera({ aspect: canvas.width / canvas.height, yaw });
   const encoder = device.createCommandEncoder({ label: 'frame' });
   ps.update(encoder, dt);
@@ -155,8 +165,9 @@ async function frame(): Promise<void> {
   pass.end();
   device.queue.submit([encoder.finish()]);
   frames++;
-  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} · ${ps.count.toLocaleString()} particles · ${settings.frameMs.toFixed(1)} ms`;
-  (window as unknown as { __frames: number }).__frames = frames;
-  requestAnimationFrame(() => void frame());
+  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} · ${ps.count.toLocaleString()} particles · ${meter.text()}`;
+  Object.assign(window, { __frames: frames, __prerolled: prerolled });
+  // ?frames=N stops after N frames (tests look at the first frame with ?frames=1)
+  if (frames < Number(url.get('frames') ?? Infinity)) requestAnimationFrame(() => void frame());
 }
 void frame();

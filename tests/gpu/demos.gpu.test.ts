@@ -3,26 +3,106 @@
 import { describe, expect, inject, it } from 'vitest';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { PNG } from 'pngjs';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 
-async function open(url: string, errors: string[]): Promise<Page> {
+async function open(url: string, errors: string[], viewport = { width: 480, height: 270 }): Promise<Page> {
   const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
   const page = await browser.newPage();
-  await page.setViewport({ width: 480, height: 270 });
+  await page.setViewport(viewport);
   page.on('pageerror', (e) => errors.push((e as Error).message));
   await page.goto(`${inject('baseUrl')}/${url}`, { waitUntil: 'load' });
   return page;
 }
 
-/** Non-dark pixels of the canvas alone (the info line and the tweakpane panel are hidden first). */
+/** Non-dark pixels of the canvas alone (the info line over it is hidden first; the panel is beside it). */
 async function litPixels(page: Page): Promise<number> {
-  await page.evaluate(() => {
-    for (const el of Array.from(document.body.children)) if (el.tagName !== 'CANVAS' && el instanceof HTMLElement) el.style.visibility = 'hidden';
-  });
-  const png = PNG.sync.read(Buffer.from(await page.screenshot()));
+  await page.evaluate(() => document.getElementById('info')?.style.setProperty('visibility', 'hidden'));
+  const canvas = await page.$('canvas');
+  if (!canvas) throw new Error('the demo page has no canvas');
+  const png = PNG.sync.read(Buffer.from(await canvas.screenshot()));
   let n = 0;
   for (let i = 0; i < png.data.length; i += 4) if ((png.data[i] as number) + (png.data[i + 1] as number) + (png.data[i + 2] as number) > 60) n++;
   return n;
 }
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const box = (page: Page, selector: string): Promise<Box> =>
+  page.$eval(selector, (e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('demo pages', () => {
+  it('the index lists every demo folder with a thumbnail that loads and a line of description', async () => {
+    const errors: string[] = [];
+    const page = await open('demos/', errors, { width: 1100, height: 700 });
+    await page.waitForFunction(() => (window as unknown as { __demos?: number }).__demos !== undefined, { timeout: 30_000 });
+    const folders = readdirSync(path.resolve('demos')).filter((d) => existsSync(path.resolve('demos', d, 'main.ts')));
+    expect(folders.length).toBeGreaterThanOrEqual(3);
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), { timeout: 30_000 });
+    const listed = await page.$$eval('.demo', (els) =>
+      els.map((e) => ({
+        demo: (e as HTMLElement).dataset['demo'],
+        href: (e as HTMLAnchorElement).getAttribute('href'),
+        thumbnail: (e.querySelector('img') as HTMLImageElement).naturalWidth,
+        line: e.querySelector('span')?.textContent ?? '',
+      })),
+    );
+    expect(listed.map((l) => l.demo).sort()).toEqual(folders.sort());
+    for (const l of listed) {
+      expect(l.href).toBe(`./${l.demo}/`);
+      expect(l.thumbnail, `${l.demo}/thumbnail.png (npm run thumbnails)`).toBeGreaterThan(0);
+      expect(l.line.length, `${l.demo}/meta.ts description`).toBeGreaterThan(20);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the control panel is docked beside the scene, never over it, and collapses to give the scene the width', async () => {
+    const errors: string[] = [];
+    const page = await open('demos/particles/?count=2000', errors, { width: 900, height: 500 });
+    await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 3, { timeout: 60_000 });
+    const canvas = await box(page, '#canvas');
+    const panel = await box(page, '#panel');
+    expect(panel.width).toBeGreaterThan(100);
+    expect(overlaps(canvas, panel)).toBe(false);
+    expect(canvas.width + panel.width).toBeCloseTo(900, -1);
+    await page.click('#panel .toggle');
+    await page.waitForFunction(() => (document.getElementById('canvas') as HTMLCanvasElement).getBoundingClientRect().width > 800, { timeout: 10_000 });
+    expect(overlaps(await box(page, '#canvas'), await box(page, '#panel'))).toBe(false);
+    // the backing store follows the new size on the next frames
+    await page.waitForFunction(() => (document.getElementById('canvas') as HTMLCanvasElement).width > 800 * devicePixelRatio - 2, { timeout: 30_000 });
+    const readout = await page.$eval('#info', (e) => e.textContent ?? '');
+    expect(readout).toMatch(/\d+\.\d ms · \d+ fps/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the particles demo pre-rolls: its first frame lights most of what the steady state lights', async () => {
+    const errors: string[] = [];
+    const first = await open('demos/particles/?count=20000&frames=1&panel=closed', errors);
+    await first.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 1, { timeout: 60_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const litFirst = await litPixels(first);
+    expect(await first.evaluate(() => (window as unknown as { __prerolled: number }).__prerolled)).toBeGreaterThan(0);
+    await first.close();
+    const steady = await open('demos/particles/?count=20000&frames=60&panel=closed', errors);
+    await steady.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 60, { timeout: 120_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const litSteady = await litPixels(steady);
+    console.log(`particles demo: first frame ${litFirst} lit pixels, frame 60 ${litSteady}`);
+    expect(litFirst).toBeGreaterThan(0.7 * litSteady);
+    expect(errors).toEqual([]);
+    await steady.close();
+  });
+});
 
 describe('demos', () => {
   for (const backend of ['webgpu', 'webgl2']) {
