@@ -4,7 +4,7 @@
 import { launchBrowser, startServer } from '../scripts/browser.mjs';
 import { parseArgs, runBench, writeOutputs, terminalTable, hardwareLines, compareRuns } from './runner.mjs';
 
-/** Frames are measured with vsync and the frame-rate limit off (BROWSER.md); precise heap numbers. */
+/** Frames are measured with vsync and the frame-rate limit off (docs/benchmarks.md); precise heap numbers. */
 const BENCH_FLAGS = ['--disable-gpu-vsync', '--disable-frame-rate-limit', '--enable-precise-memory-info'];
 
 export async function main(argv) {

@@ -1,4 +1,4 @@
-// Headless Chromium with WebGPU and WebGL2 on SwiftShader (see shared BROWSER.md for why each flag),
+// Headless Chromium with WebGPU and WebGL2 on SwiftShader (docs/testing.md says why each flag),
 // and a Vite server bound to 127.0.0.1 on a free port (navigator.gpu needs a secure context).
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';

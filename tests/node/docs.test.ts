@@ -1,0 +1,110 @@
+// Docs that run: every ```ts block in the README, DEVELOPING.md and docs/ is a complete program
+// (its imports, the variables it uses) and type-checks against the library; every relative link
+// points at a file in the repository; the CHANGELOG has a section for package.json's version.
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function markdownFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(path.join(ROOT, dir)).flatMap((f) => {
+      const rel = path.join(dir, f);
+      return statSync(path.join(ROOT, rel)).isDirectory() ? walk(rel) : f.endsWith('.md') ? [rel] : [];
+    });
+  return ['README.md', 'DEVELOPING.md', 'CHANGELOG.md', ...walk('docs')];
+}
+
+interface Snippet {
+  file: string;
+  line: number;
+  code: string;
+}
+
+/** Fenced ```ts / ```typescript blocks, with the line of the markdown they start on. */
+export function snippets(file: string): Snippet[] {
+  const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+  const out: Snippet[] = [];
+  let open: { line: number; indent: string; body: string[] } | null = null;
+  lines.forEach((text, i) => {
+    const fence = /^(\s*)```(\w*)\s*$/.exec(text);
+    if (open) {
+      if (fence && fence[1] === open.indent) {
+        out.push({ file, line: open.line, code: open.body.join('\n') });
+        open = null;
+      } else open.body.push(text.startsWith(open.indent) ? text.slice(open.indent.length) : text);
+    } else if (fence && (fence[2] === 'ts' || fence[2] === 'typescript')) open = { line: i + 2, indent: fence[1] ?? '', body: [] };
+  });
+  return out;
+}
+
+describe('docs that run', () => {
+  const files = markdownFiles();
+  const all = files.flatMap(snippets);
+
+  it('finds the code blocks (README, docs/compute.md and docs/particles.md among them)', () => {
+    const where = new Set(all.map((s) => s.file));
+    for (const f of ['README.md', 'docs/compute.md', 'docs/particles.md']) expect(where.has(f), f).toBe(true);
+  });
+
+  it('every ts block is a complete program that type-checks against the library', () => {
+    const dir = path.join(ROOT, 'test-output', 'doc-snippets');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const byFile = new Map<string, Snippet>();
+    for (const s of all) {
+      const name = path.join(dir, `${s.file.replace(/[/.]/g, '_')}_L${s.line}.ts`);
+      // a snippet that says where it lives (`// file: tests/gpu/cases/example.ts`) keeps its
+      // relative imports: they are resolved from that place
+      const home = /^\/\/ file: (\S+)/.exec(s.code)?.[1];
+      const code = home
+        ? s.code.replace(/(from\s+')(\.\.?\/[^']+)'/g, (_, from: string, rel: string) => `${from}${path.resolve(ROOT, path.dirname(home), rel)}'`)
+        : s.code;
+      // `export {}` keeps each snippet a module of its own even where it imports nothing
+      writeFileSync(name, `${code}\nexport {};\n`);
+      byFile.set(name, s);
+    }
+    const program = ts.createProgram([...byFile.keys()], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+      types: ['@webgpu/types', 'vite/client'],
+      typeRoots: [path.join(ROOT, 'node_modules', '@types'), path.join(ROOT, 'node_modules')],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      baseUrl: ROOT,
+      paths: { ignis: ['src/index.ts'] },
+    });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && byFile.has(path.normalize(d.file.fileName)))
+      .map((d) => {
+        const s = byFile.get(path.normalize(d.file!.fileName))!;
+        const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+        return `${s.file}:${s.line + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      });
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('every relative link points at a file or folder in the repository', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const target = (m[1] as string).split('#')[0] as string;
+        if (!target || /^[a-z]+:/i.test(target)) continue;
+        if (!existsSync(path.resolve(path.join(ROOT, path.dirname(file)), target))) broken.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the CHANGELOG has a section for the version in package.json', () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]?( |$)`, 'm'));
+  });
+});
