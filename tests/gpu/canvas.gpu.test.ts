@@ -16,6 +16,28 @@ async function freshPage(): Promise<Page> {
 interface PageApi {
   drawToCanvas(backend: string): Promise<{ backend: string; format: string; topLeft: number[]; bottomRight: number[] }>;
   autoBackend(hideGpu: boolean): Promise<{ backend: string; reason: string | null }>;
+  canvasScene(backend: string, name: string): Promise<{ backend: string; second: number[] | null }>;
+}
+
+/** Draws a canvas scene on `backend` and returns the page's 64×64 screenshot of it. */
+async function screenshotScene(backend: string, name: string): Promise<{ png: PNG; second: number[] | null }> {
+  const page = await freshPage();
+  const r = await page.evaluate((b, n) => (window as unknown as { __ignis: PageApi }).__ignis.canvasScene(b, n), backend, name);
+  expect(r.backend).toBe(backend);
+  const png = PNG.sync.read(Buffer.from(await page.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } })));
+  await page.close();
+  return { png, second: r.second };
+}
+
+/** Pixels whose channels differ by more than 1/255. */
+function differing(a: PNG, b: PNG): number {
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    let d = 0;
+    for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs((a.data[i + c] as number) - (b.data[i + c] as number)));
+    if (d > 1) n++;
+  }
+  return n;
 }
 
 function rgbaAt(png: PNG, x: number, y: number): number[] {
@@ -41,6 +63,45 @@ describe('canvas surface', () => {
       await page.close();
     });
   }
+
+  // Regressions of the WebGL2 canvas: it was the default framebuffer, created without depth (a depth
+  // attachment and any other MRT attachment were ignored) and not y-flipped like textures (an MSAA
+  // resolve into it came out upside down). Each scene is compared with WebGPU by page screenshot.
+  it('a depth-tested scene drawn straight to the canvas occludes as on WebGPU', async () => {
+    const gpu = await screenshotScene('webgpu', 'depth');
+    const gl = await screenshotScene('webgl2', 'depth');
+    expect(rgbaAt(gpu.png, 8, 8)).toEqual([0, 255, 0, 255]); // the near triangle in front
+    expect(rgbaAt(gpu.png, 56, 56)).toEqual([255, 0, 0, 255]);
+    expect(rgbaAt(gl.png, 8, 8), 'WebGL2: the near triangle must stay in front of the far quad').toEqual([0, 255, 0, 255]);
+    expect(differing(gpu.png, gl.png)).toBe(0);
+  });
+
+  it('an MSAA texture resolved into the canvas is the right way up, as on WebGPU', async () => {
+    const gpu = await screenshotScene('webgpu', 'msaa');
+    const gl = await screenshotScene('webgl2', 'msaa');
+    // the triangle is along the top; the lower-right corner is the clear colour
+    expect(rgbaAt(gpu.png, 20, 8)[3]).toBe(255);
+    expect(
+      rgbaAt(gpu.png, 20, 8)
+        .slice(0, 3)
+        .some((v) => v > 0),
+    ).toBe(true);
+    expect(rgbaAt(gpu.png, 60, 60)).toEqual([0, 0, 0, 255]);
+    expect(rgbaAt(gl.png, 20, 8), 'WebGL2: the top of the resolved image must be at the top').toEqual(rgbaAt(gpu.png, 20, 8));
+    // MSAA edges may resolve with different sample weights; the interior may not differ
+    const diff = differing(gpu.png, gl.png);
+    console.log(`canvas MSAA resolve: ${diff} of 4096 pixels differ by more than 1/255`);
+    expect(diff).toBeLessThanOrEqual(64);
+  });
+
+  it('MRT with the canvas as attachment 0 draws both attachments, as on WebGPU', async () => {
+    const gpu = await screenshotScene('webgpu', 'mrt');
+    const gl = await screenshotScene('webgl2', 'mrt');
+    expect(differing(gpu.png, gl.png)).toBe(0);
+    expect(gpu.second).not.toBeNull();
+    expect(gl.second, 'WebGL2: attachment 1 must be written when attachment 0 is the canvas').toEqual(gpu.second);
+    expect((gl.second as number[]).some((v, i) => i % 4 !== 3 && v > 0)).toBe(true);
+  });
 
   it("backend 'auto' falls back to WebGL2 when navigator.gpu is hidden", async () => {
     const page = await freshPage();

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  TEXTURE_FORMATS,
-  BLEND_FACTORS,
-  ADDRESS_MODES,
-  VERTEX_FORMATS,
-  COMPARE_FUNCTIONS,
-  minFilter,
-  flipRect,
-  floatToHalf,
-  GL,
-} from '../../src/rhi/webgl2/conv.js';
+import { TEXTURE_FORMATS, BLEND_FACTORS, ADDRESS_MODES, VERTEX_FORMATS, COMPARE_FUNCTIONS, minFilter, floatToHalf, GL } from '../../src/rhi/webgl2/conv.js';
 import { TEXTURE_FORMATS as ALL_FORMATS, FORMAT_INFO } from '../../src/index.js';
 import { instrumentVertexShader, parseInfoLog } from '../../src/rhi/webgl2/shader-module.js';
 
@@ -34,10 +24,6 @@ describe('WebGL2 conversion tables', () => {
     expect(minFilter('linear', 'nearest', true)).toBe(GL.LINEAR_MIPMAP_NEAREST);
     expect(minFilter('linear', 'linear', false)).toBe(GL.LINEAR);
   });
-  it('mirrors rectangles for the bottom-left origin of the canvas', () => {
-    expect(flipRect(0, 10, 64)).toBe(54);
-    expect(flipRect(40, 12, 64)).toBe(12);
-  });
   it('converts floats to IEEE halfs', () => {
     expect([1, 2, -2, 0.5, 0, 65504, -1, Infinity].map(floatToHalf)).toEqual([0x3c00, 0x4000, 0xc000, 0x3800, 0, 0x7bff, 0xbc00, 0x7c00]);
   });
@@ -45,7 +31,7 @@ describe('WebGL2 conversion tables', () => {
     const src = '#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n';
     const out = instrumentVertexShader(src);
     expect(out.split('\n')[1]).toBe('void _ignis_user_main() { gl_Position = vec4(0.0); }');
-    expect(out).toMatch(/gl_Position\.y \*= _ignis_flipY;/);
+    expect(out).toMatch(/gl_Position\.y = -gl_Position\.y;/);
     expect(out).toMatch(/gl_Position\.z = 2\.0 \* gl_Position\.z - gl_Position\.w;/);
   });
   it('parses GL info logs into line, message and source line', () => {

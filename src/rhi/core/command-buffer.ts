@@ -1,4 +1,5 @@
 import type { Command } from './commands.js';
+import type { Texture } from './texture.js';
 
 /**
  * The finished, immutable list of commands of one encoder. Submitted once: a second submit is an
@@ -13,6 +14,23 @@ export class CommandBuffer {
 
   get submitted(): boolean {
     return this.#submitted;
+  }
+
+  /** Whether a command writes `texture`: a pass attachment or resolve target, or a copy's destination. */
+  writes(texture: Texture): boolean {
+    return this.commands.some((c) => {
+      switch (c.type) {
+        case 'beginRenderPass':
+          return (
+            c.pass.colorAttachments.some((a) => a.texture === texture || a.resolveTarget === texture) || c.pass.depthStencilAttachment?.texture === texture
+          );
+        case 'copyBufferToTexture':
+        case 'copyTextureToTexture':
+          return c.dst === texture;
+        default:
+          return false;
+      }
+    });
   }
 
   /** Called by the queue. */

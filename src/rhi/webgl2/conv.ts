@@ -176,15 +176,9 @@ export const VERTEX_FORMATS: Readonly<Record<VertexFormat, GLVertexFormat>> = {
   uint8x4: { size: 4, type: GL.UNSIGNED_BYTE, normalized: false, integer: true },
 };
 
-/**
- * GL's window origin is bottom-left, WebGPU's top-left. Ignis renders into textures upside down in
- * GL (the vertex shader negates clip-space y) so texel rows in memory match WebGPU's; then window
- * y and WebGPU's framebuffer y name the same memory row and viewport and scissor rectangles pass
- * through unchanged. The canvas (default framebuffer) is not flipped, so there the rectangles are
- * mirrored with this function.
- */
-export function flipRect(y: number, height: number, targetHeight: number): number {
-  return targetHeight - (y + height);
-}
+// GL's window origin is bottom-left, WebGPU's top-left. Ignis renders every target upside down in
+// GL (the vertex shader negates clip-space y; the canvas is a texture too, flipped once when it is
+// presented) so texel rows in memory match WebGPU's; then window y and WebGPU's framebuffer y name
+// the same memory row, and viewport and scissor rectangles pass through unchanged.
 
 export { floatToHalfBits as floatToHalf } from '../core/half.js';

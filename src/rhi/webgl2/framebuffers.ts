@@ -35,19 +35,16 @@ export class FramebufferCache {
     return fbo;
   }
 
-  /** The draw framebuffer of a pass; null for the canvas. */
-  forPass(pass: ResolvedRenderPass): WebGLFramebuffer | null {
-    const first = pass.colorAttachments[0]?.texture as WebGL2Texture | undefined;
-    if (first?.isSurface) return null;
+  /** The draw framebuffer of a pass (the canvas is a texture like any other: surface.ts). */
+  forPass(pass: ResolvedRenderPass): WebGLFramebuffer {
     const color = pass.colorAttachments.map((a) => ({ texture: a.texture as WebGL2Texture, mip: 0 }));
     const depth = pass.depthStencilAttachment?.texture as WebGL2Texture | undefined;
     const key = `p:${color.map((c) => c.texture.id).join(',')}|${depth?.id ?? ''}`;
     return this.#fbos.get(key) ?? this.#create(key, color, depth);
   }
 
-  /** A framebuffer with `texture` (level `mip`) as its only color attachment; null for the canvas. */
-  single(texture: WebGL2Texture, mip: number): WebGLFramebuffer | null {
-    if (texture.isSurface) return null;
+  /** A framebuffer with `texture` (level `mip`) as its only color attachment. */
+  single(texture: WebGL2Texture, mip: number): WebGLFramebuffer {
     const key = `s:${texture.id}:${mip}`;
     return this.#fbos.get(key) ?? this.#create(key, [{ texture, mip }], undefined);
   }
@@ -55,7 +52,7 @@ export class FramebufferCache {
   bindForRead(texture: WebGL2Texture, mip: number): void {
     const fbo = this.single(texture, mip);
     this.device.state.bindReadFramebuffer(fbo);
-    if (fbo) this.device.gl.readBuffer(this.device.gl.COLOR_ATTACHMENT0);
+    this.device.gl.readBuffer(this.device.gl.COLOR_ATTACHMENT0);
   }
 
   evict(textureId: number): void {

@@ -6,7 +6,6 @@ import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
 import type { Extent2D } from '../core/descriptors.js';
-import { flipRect } from './conv.js';
 import { repackRGBA, type WebGL2Texture } from './texture.js';
 import { waitForFence } from './readback.js';
 import type { WebGL2Buffer } from './buffer.js';
@@ -19,7 +18,6 @@ import type { WebGL2Device } from './device.js';
 /** Per-pass replay state: what the pass has staged, flushed to GL at each draw. */
 interface PassState {
   pass: ResolvedRenderPass;
-  flip: number;
   pipeline: WebGL2RenderPipeline | null;
   slots: Map<number, BoundResource>;
   vertexBuffers: Map<number, VertexBinding>;
@@ -63,6 +61,8 @@ export class WebGL2Queue extends Queue {
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
     for (const cb of commandBuffers) this.#replay(cb.commands);
+    // the canvas is an offscreen texture here: what this submit drew into it reaches the page
+    this.device.surface?.presentIfDrawn(commandBuffers);
     this.device.gl.flush();
   }
 
@@ -91,7 +91,7 @@ export class WebGL2Queue extends Queue {
           state.colorMask(pipe.colorMask);
           state.depth(pipe.depth.test, pipe.depth.write, pipe.depth.func);
           // the y flip mirrors winding: a ccw front face renders as cw into textures
-          const front = p.flip < 0 ? (pipe.frontFace === gl.CCW ? gl.CW : gl.CCW) : pipe.frontFace;
+          const front = pipe.frontFace === gl.CCW ? gl.CW : gl.CCW;
           state.cull(pipe.cullFace, front);
           break;
         }
@@ -110,13 +110,13 @@ export class WebGL2Queue extends Queue {
           break;
         case 'setViewport':
           if (!p) break;
-          state.viewport(Math.round(c.x), Math.round(p.flip > 0 ? flipRect(c.y, c.height, p.pass.height) : c.y), Math.round(c.width), Math.round(c.height));
+          state.viewport(Math.round(c.x), Math.round(c.y), Math.round(c.width), Math.round(c.height));
           gl.depthRange(c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
           if (!p) break;
           state.scissorTest(true);
-          state.scissor(c.x, p.flip > 0 ? flipRect(c.y, c.height, p.pass.height) : c.y, c.width, c.height);
+          state.scissor(c.x, c.y, c.width, c.height);
           break;
         case 'draw':
           if (!p) break;
@@ -152,10 +152,7 @@ export class WebGL2Queue extends Queue {
           state.bindDrawFramebuffer(this.device.framebuffers.single(dst, c.dstMip));
           state.scissorTest(false);
           const { width: w, height: h } = c.size;
-          const sy = src.isSurface ? src.height - (c.srcY + h) : c.srcY;
-          const y0 = src.isSurface ? sy + h : sy;
-          const y1 = src.isSurface ? sy : sy + h;
-          gl.blitFramebuffer(c.srcX, y0, c.srcX + w, y1, c.dstX, c.dstY, c.dstX + w, c.dstY + h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+          gl.blitFramebuffer(c.srcX, c.srcY, c.srcX + w, c.srcY + h, c.dstX, c.dstY, c.dstX + w, c.dstY + h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
           break;
         }
         case 'pushDebugGroup':
@@ -199,7 +196,6 @@ export class WebGL2Queue extends Queue {
     const { gl, state } = this.device;
     const fbo = this.device.framebuffers.forPass(pass);
     state.bindDrawFramebuffer(fbo);
-    const flip = fbo === null ? 1 : -1;
     state.viewport(0, 0, pass.width, pass.height);
     gl.depthRange(0, 1);
     state.scissorTest(false);
@@ -208,7 +204,7 @@ export class WebGL2Queue extends Queue {
     pass.colorAttachments.forEach((a, i) => {
       if (a.loadOp !== 'clear') return;
       const v = a.clearValue;
-      gl.clearBufferfv(gl.COLOR, fbo === null ? 0 : i, [v[0], v[1], v[2], v[3]]);
+      gl.clearBufferfv(gl.COLOR, i, [v[0], v[1], v[2], v[3]]);
     });
     const ds = pass.depthStencilAttachment;
     if (ds && ds.depthLoadOp === 'clear') {
@@ -217,7 +213,7 @@ export class WebGL2Queue extends Queue {
     }
     const t = pass.timestampWrites;
     if (t?.beginningOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.beginningOfPassWriteIndex);
-    return { pass, flip, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null, vao: null };
+    return { pass, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null, vao: null };
   }
 
   #endPass(p: PassState): void {
@@ -232,9 +228,8 @@ export class WebGL2Queue extends Queue {
     }
     const discard = pass.colorAttachments.map((a, i) => (a.storeOp === 'discard' ? gl.COLOR_ATTACHMENT0 + i : -1)).filter((x) => x >= 0);
     if (pass.depthStencilAttachment?.depthStoreOp === 'discard') discard.push(gl.DEPTH_ATTACHMENT);
-    const fbo = framebuffers.forPass(pass);
-    if (discard.length > 0 && fbo) {
-      state.bindDrawFramebuffer(fbo);
+    if (discard.length > 0) {
+      state.bindDrawFramebuffer(framebuffers.forPass(pass));
       gl.invalidateFramebuffer(gl.DRAW_FRAMEBUFFER, discard);
     }
     const t = pass.timestampWrites;
@@ -246,7 +241,6 @@ export class WebGL2Queue extends Queue {
     const pipe = p.pipeline;
     if (!pipe) return;
     const { state } = this.device;
-    state.flipY(pipe.program, pipe.flipLocation, p.flip);
     // look the VAO up (a string key) only when a vertex input changed since the last draw
     if (!p.vao || p.vao.firstInstance !== firstInstance || p.vao.baseVertex !== baseVertex) {
       p.vao = { vao: this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex), firstInstance, baseVertex };
@@ -320,20 +314,15 @@ export class WebGL2Queue extends Queue {
     if (direct) {
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, dst.gl);
       const type = float ? gl.FLOAT : gl.UNSIGNED_BYTE;
-      if (src.isSurface) {
-        for (let r = 0; r < h; r++) gl.readPixels(c.x, src.height - (c.y + r) - 1, w, 1, gl.RGBA, type, c.offset + r * c.bytesPerRow);
-      } else {
-        gl.pixelStorei(gl.PACK_ROW_LENGTH, c.bytesPerRow / info.bytesPerTexel);
-        gl.readPixels(c.x, c.y, w, h, gl.RGBA, type, c.offset);
-        gl.pixelStorei(gl.PACK_ROW_LENGTH, 0);
-      }
+      gl.pixelStorei(gl.PACK_ROW_LENGTH, c.bytesPerRow / info.bytesPerTexel);
+      gl.readPixels(c.x, c.y, w, h, gl.RGBA, type, c.offset);
+      gl.pixelStorei(gl.PACK_ROW_LENGTH, 0);
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
       return;
     }
     const rgba = float ? new Float32Array(w * 4) : new Uint8Array(w * 4);
     for (let r = 0; r < h; r++) {
-      const y = src.isSurface ? src.height - (c.y + r) - 1 : c.y + r;
-      gl.readPixels(c.x, y, w, 1, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, rgba);
+      gl.readPixels(c.x, c.y + r, w, 1, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, rgba);
       const row = new Uint8Array(repackRGBA(src.format, rgba.slice().buffer, w));
       dst.upload(c.offset + r * c.bytesPerRow, row);
     }

@@ -2,7 +2,7 @@ import { RenderPipeline } from '../core/render-pipeline.js';
 import { ShaderCompileError, ValidationError } from '../core/errors.js';
 import type { BindingLayoutEntry, BlendComponent, RenderPipelineDescriptor } from '../core/descriptors.js';
 import { BLEND_FACTORS, BLEND_OPERATIONS, COMPARE_FUNCTIONS, GL, TOPOLOGIES } from './conv.js';
-import { FLIP_UNIFORM, parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
+import { parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
 import type { BlendGL } from './state.js';
 import type { WebGL2Device } from './device.js';
 
@@ -25,7 +25,6 @@ function blendComponent(c: BlendComponent): [number, number, number] {
  */
 export class WebGL2RenderPipeline extends RenderPipeline {
   readonly program: WebGLProgram;
-  readonly flipLocation: WebGLUniformLocation | null;
   readonly topology: number;
   readonly blend: BlendGL;
   readonly colorMask: number;
@@ -72,7 +71,6 @@ export class WebGL2RenderPipeline extends RenderPipeline {
         );
       }
     }
-    this.flipLocation = gl.getUniformLocation(program, FLIP_UNIFORM);
     device.state.useProgram(program);
     const units: TextureUnit[] = [];
     for (const b of bindings) {

@@ -3,23 +3,20 @@ import { ShaderCompileError, type ShaderDiagnostic } from '../core/errors.js';
 import type { ShaderModuleDescriptor } from '../core/descriptors.js';
 import type { WebGL2Device } from './device.js';
 
-/** The uniform the backend adds to every vertex shader: -1 renders into textures, 1 into the canvas. */
-export const FLIP_UNIFORM = '_ignis_flipY';
-
 /**
  * Vertex shaders get their `main` renamed and wrapped, so that clip space is WebGPU's on this
- * backend too: y is negated when the pass renders into a texture (see conv.ts `flipRect`), and
- * z in [0, w] is mapped to GL's [-w, w] (so geometry at z < 0 is clipped as on WebGPU and depth
- * values, depth compare and `setViewport`'s depth range mean the same). The additions come after
- * the user's last line, so compiler line numbers still point into the user's source.
+ * backend too: y is negated (every render target is a texture, the canvas included, so texel rows
+ * in memory come out as WebGPU's: see README.md, "Y flip"), and z in [0, w] is mapped to GL's
+ * [-w, w] (so geometry at z < 0 is clipped as on WebGPU and depth values, depth compare and
+ * `setViewport`'s depth range mean the same). The additions come after the user's last line, so
+ * compiler line numbers still point into the user's source.
  */
 export function instrumentVertexShader(code: string): string {
   if (!/\bvoid\s+main\s*\(/.test(code)) return code;
   return `${code.replace(/\bvoid\s+main\s*\(/, 'void _ignis_user_main(')}
-uniform float ${FLIP_UNIFORM};
 void main() {
   _ignis_user_main();
-  gl_Position.y *= ${FLIP_UNIFORM};
+  gl_Position.y = -gl_Position.y;
   gl_Position.z = 2.0 * gl_Position.z - gl_Position.w;
 }
 `;

@@ -39,7 +39,6 @@ export class GLStateCache {
   #samplers: Array<Maybe<WebGLSampler | null>> = [];
   /** Per UBO index: buffer id, offset, size (NaN = unknown). */
   #uniformBuffers: Array<[number, number, number]> = [];
-  #flip = new Map<WebGLProgram, number>();
   /** GL calls made through the cache since creation (for tests and traces). */
   calls = 0;
 
@@ -55,7 +54,6 @@ export class GLStateCache {
     this.#textures = [];
     this.#samplers = [];
     this.#uniformBuffers = [];
-    this.#flip.clear();
   }
 
   useProgram(program: WebGLProgram | null): void {
@@ -216,14 +214,6 @@ export class GLStateCache {
     } else this.#uniformBuffers[index] = [bufferId, offset, size];
     this.calls++;
     this.gl.bindBufferRange(this.gl.UNIFORM_BUFFER, index, buffer, offset, size);
-  }
-
-  /** The y-flip uniform of a program: -1 when rendering into a texture, 1 into the canvas. */
-  flipY(program: WebGLProgram, location: WebGLUniformLocation | null, value: number): void {
-    if (!location || this.#flip.get(program) === value) return;
-    this.#flip.set(program, value);
-    this.calls++;
-    this.gl.uniform1f(location, value);
   }
 }
 

@@ -1,12 +1,16 @@
 import type { Surface } from '../core/surface.js';
+import type { CommandBuffer } from '../core/command-buffer.js';
 import { TextureUsage } from '../core/flags.js';
+import { ValidationError } from '../core/errors.js';
 import { WebGL2Texture } from './texture.js';
 import type { WebGL2Device } from './device.js';
 
 /**
- * The canvas' default framebuffer, as a texture: passes that target it bind framebuffer 0 and are
- * not y-flipped (the browser composites rows bottom-up); reads flip rows so they come out top-down
- * like WebGPU's. Without `preserveDrawingBuffer`, read the surface in the task that drew it.
+ * The canvas, as wgpu's GLES backend presents: an ordinary offscreen texture that passes render
+ * into (with depth, MSAA resolves and MRT like any texture), copied to the default framebuffer by
+ * one y-flipping `blitFramebuffer` at the end of each submit that drew into it. The default
+ * framebuffer itself is never a render target, so nothing else in the backend special-cases it.
+ * Cost: one full-canvas blit per presenting submit, and the texture's memory.
  */
 export class WebGL2Surface implements Surface {
   readonly format = 'rgba8unorm' as const;
@@ -15,7 +19,16 @@ export class WebGL2Surface implements Surface {
   constructor(
     private readonly device: WebGL2Device,
     private readonly canvas: HTMLCanvasElement | OffscreenCanvas,
-  ) {}
+  ) {
+    const attributes = device.gl.getContextAttributes();
+    if (attributes?.antialias) {
+      // a blit into a multisampled default framebuffer is INVALID_OPERATION in GL ES 3.0
+      throw new ValidationError(
+        'surface-antialias',
+        'the shared WebGL2 context was created with antialias: true; Ignis presents its canvas with a blit, which needs antialias: false (use MSAA textures with a resolveTarget for antialiasing)',
+      );
+    }
+  }
 
   get width(): number {
     return this.device.gl.drawingBufferWidth;
@@ -32,16 +45,28 @@ export class WebGL2Surface implements Surface {
   getCurrentTexture(): WebGL2Texture {
     const t = this.#texture;
     if (t && t.width === this.width && t.height === this.height) return t;
-    this.#texture = new WebGL2Texture(
-      this.device,
-      {
-        label: 'surface',
-        size: { width: this.width, height: this.height },
-        format: this.format,
-        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
-      },
-      true,
-    );
+    t?.destroy();
+    this.#texture = new WebGL2Texture(this.device, {
+      label: 'surface',
+      size: { width: this.width, height: this.height },
+      format: this.format,
+      usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC | TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING,
+    });
     return this.#texture;
+  }
+
+  /** After a submit: presents the canvas texture if a pass, resolve or copy of it wrote to it. */
+  presentIfDrawn(commandBuffers: readonly CommandBuffer[]): void {
+    const t = this.#texture;
+    if (t && commandBuffers.some((cb) => cb.writes(t))) this.present(t);
+  }
+
+  present(texture: WebGL2Texture): void {
+    const { gl, state, framebuffers } = this.device;
+    framebuffers.bindForRead(texture, 0);
+    state.bindDrawFramebuffer(null);
+    state.scissorTest(false);
+    // texture rows are WebGPU's (top row first in memory, i.e. GL's y = 0): flip them onto the window
+    gl.blitFramebuffer(0, 0, texture.width, texture.height, 0, texture.height, texture.width, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
   }
 }

@@ -7,22 +7,19 @@ import type { WebGL2Device } from './device.js';
 
 /**
  * A GL texture (`texStorage2D`), or for `sampleCount: 4` a multisampled renderbuffer that is only
- * ever an attachment and is resolved with `blitFramebuffer`. The surface texture stands for the
- * canvas' default framebuffer and owns no GL object.
+ * ever an attachment and is resolved with `blitFramebuffer`. The canvas' texture is one of these
+ * too (surface.ts presents it).
  */
 export class WebGL2Texture extends Texture {
   readonly glTexture: WebGLTexture | null = null;
   readonly glRenderbuffer: WebGLRenderbuffer | null = null;
   readonly glFormat: GLFormat;
-  readonly isSurface: boolean;
   readonly #device: WebGL2Device;
 
-  constructor(device: WebGL2Device, desc: TextureDescriptor, surface = false) {
+  constructor(device: WebGL2Device, desc: TextureDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.isSurface = surface;
     this.glFormat = TEXTURE_FORMATS[desc.format];
-    if (surface) return;
     const gl = device.gl;
     const { width, height } = desc.size;
     if ((desc.sampleCount ?? 1) > 1) {
@@ -62,7 +59,7 @@ export class WebGL2Texture extends Texture {
   /**
    * Reads a region as RGBA (UNSIGNED_BYTE or FLOAT: the read formats every GL ES 3.0 with
    * EXT_color_buffer_float supports) into a pixel-pack buffer, waits on a fence, and repacks to
-   * the format's own layout. The surface reads its rows bottom-up and flips them.
+   * the format's own layout.
    */
   protected async readImpl(mipLevel: number, x: number, y: number, width: number, height: number): Promise<TexelArray> {
     const device = this.#device;
@@ -72,16 +69,13 @@ export class WebGL2Texture extends Texture {
     const size = width * height * readBytesPerTexel;
     const staging = device.readback.acquire(size);
     device.framebuffers.bindForRead(this, mipLevel);
-    const readY = this.isSurface ? this.height - (y + height) : y;
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, staging.buffer);
     gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
-    gl.readPixels(x, readY, width, height, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, 0);
+    gl.readPixels(x, y, width, height, gl.RGBA, float ? gl.FLOAT : gl.UNSIGNED_BYTE, 0);
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
     await waitForFence(gl);
     const rgba = device.readback.finish(staging, size);
-    let out = repackRGBA(this.format, rgba, width * height);
-    if (this.isSurface) out = flipRows(out, width * FORMAT_INFO[this.format].bytesPerTexel, height);
-    return texelView(this.format, out);
+    return texelView(this.format, repackRGBA(this.format, rgba, width * height));
   }
 
   protected destroyImpl(): void {
@@ -122,12 +116,5 @@ export function repackRGBA(format: keyof typeof FORMAT_INFO, rgba: ArrayBuffer, 
   if (n === 4) return rgba;
   const out = new Uint8Array(texels * n);
   for (let t = 0; t < texels; t++) for (let c = 0; c < n; c++) out[t * n + c] = src[t * 4 + c] as number;
-  return out.buffer;
-}
-
-function flipRows(data: ArrayBuffer, rowBytes: number, rows: number): ArrayBuffer {
-  const src = new Uint8Array(data);
-  const out = new Uint8Array(src.length);
-  for (let r = 0; r < rows; r++) out.set(src.subarray(r * rowBytes, (r + 1) * rowBytes), (rows - 1 - r) * rowBytes);
   return out.buffer;
 }

@@ -3,6 +3,7 @@
 import { createDevice, type Device, type Features } from '../../../src/index.js';
 import type { Case, CaseContext } from './case.js';
 import { createScenePipeline, vertexBuffer } from './scenes.js';
+import { drawCanvasScene, type CanvasSceneName } from './canvas-scenes.js';
 
 const modules = import.meta.glob<{ cases: Record<string, Case> }>('../cases/*.ts');
 
@@ -105,6 +106,13 @@ async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: st
   return { backend: device.caps.backend, format: surface.format, topLeft: at(2, 2), bottomRight: at(surface.width - 3, surface.height - 3) };
 }
 
+/** Draws a canvas scene on a fresh canvas and leaves it there for a page screenshot. */
+async function canvasScene(backend: 'webgpu' | 'webgl2', name: CanvasSceneName): Promise<{ backend: string; second: number[] | null }> {
+  const device = await createDevice({ backend, canvas: canvas() });
+  const second = await drawCanvasScene(device, name);
+  return { backend: device.caps.backend, second };
+}
+
 /** What `backend: 'auto'` picks, optionally with navigator.gpu hidden first. */
 async function autoBackend(hideGpu: boolean): Promise<{ backend: string; reason: string | null }> {
   if (hideGpu) Object.defineProperty(navigator, 'gpu', { value: undefined, configurable: true });
@@ -114,5 +122,5 @@ async function autoBackend(hideGpu: boolean): Promise<{ backend: string; reason:
   return out;
 }
 
-(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends, drawToCanvas, autoBackend };
+(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends, drawToCanvas, autoBackend, canvasScene };
 (window as unknown as { __ignisReady: boolean }).__ignisReady = true;
