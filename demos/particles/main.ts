@@ -13,6 +13,7 @@ import {
   type ParticleSystem,
 } from '../../src/index.js';
 import { dockedPane, element, fitCanvas, FrameMeter } from '../shared/ui.js';
+import { Scenery } from './scene.js';
 
 const url = new URLSearchParams(location.search);
 const canvas = element<HTMLCanvasElement>('canvas');
@@ -48,6 +49,8 @@ const settings = {
   color2: { r: 153, g: 31, b: 13, a: 0.6 },
   color3: { r: 51, g: 13, b: 8, a: 0 },
   orbit: true,
+  /** A floor and a pillar drawn with depth: the particles are depth-tested against them (?scene=0: none). */
+  scene: url.get('scene') !== '0',
 };
 
 function colors(): ParticleOptionsInput['colors'] {
@@ -144,6 +147,8 @@ look.addBinding(settings, 'sizeEnd', { min: 0, max: 2 });
 look.addBinding(settings, 'blending', { options: { additive: 'additive', alpha: 'alpha' } });
 for (const key of ['color0', 'color1', 'color2', 'color3'] as const) look.addBinding(settings, key, { color: { type: 'float' }, picker: 'inline' });
 pane.addBinding(settings, 'orbit');
+pane.addBinding(settings, 'scene');
+const scenery = new Scenery(device, surface.format, DEFAULT_OPTIONS.floorY);
 pane.on('change', () => void rebuild());
 
 let last = performance.now();
@@ -160,7 +165,12 @@ async function frame(): Promise<void> {
   const camera = orbitCamera({ aspect: canvas.width / canvas.height, yaw });
   const encoder = device.createCommandEncoder({ label: 'frame' });
   ps.update(encoder, dt);
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }] });
+  const color = surface.getCurrentTexture();
+  const pass = encoder.beginRenderPass({
+    colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    depthStencilAttachment: settings.scene ? { texture: scenery.depthFor(color.width, color.height), depthLoadOp: 'clear', depthClearValue: 1 } : undefined,
+  });
+  if (settings.scene) scenery.draw(pass, camera);
   ps.draw(pass, camera);
   pass.end();
   device.queue.submit([encoder.finish()]);

@@ -62,12 +62,20 @@ export function blendFor(mode: 'additive' | 'alpha'): BlendState {
     : { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } };
 }
 
+/** What a draw pipeline is made for: the state's home, the draw mode, and the pass it draws in. */
 export interface DrawPipelineKey {
   state: StateKind;
   mode: DrawMode;
   format: TextureFormat;
+  /** The pass's depth attachment: particles test against it (`less`) and never write it. */
+  depthFormat: TextureFormat | undefined;
   sampleCount: number;
   blending: 'additive' | 'alpha';
+}
+
+/** The cache key of a pipeline for `key` (one pipeline per distinct pass shape). */
+export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}`;
 }
 
 export function createDrawPipeline(device: Device, key: DrawPipelineKey): RenderPipeline {
@@ -75,6 +83,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
   const targets = [{ format: key.format, blend: blendFor(key.blending) }];
   const multisample = { count: key.sampleCount };
   const primitive = { topology: key.mode === 'instanced' ? ('triangle-strip' as const) : ('triangle-list' as const) };
+  // transparent particles sit inside the scene: hidden behind opaque geometry, hiding nothing themselves
+  const depthStencil = key.depthFormat ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const } : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
     const header = key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
     return device.createRenderPipeline({
@@ -83,6 +93,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
       fragment: { module: device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' }), targets },
       multisample,
       primitive,
+      depthStencil,
       bindings: [
         { binding: 0, type: 'uniform', name: 'DrawParams' },
         { binding: 1, type: 'texture', name: 'positionState' },
@@ -108,6 +119,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
     fragment: { module, entryPoint: 'fs', targets },
     multisample,
     primitive,
+    depthStencil,
     bindings:
       key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
   });

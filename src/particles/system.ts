@@ -27,7 +27,16 @@ import { stateTextureSize } from '../compute/pack.js';
 import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
 import { createState, stepBase, stepParticle } from './reference.js';
-import { createDrawPipeline, packDrawParams, DrawParamsScratch, DRAW_PARAMS_BYTES, DRAW_PARAMS_SLOT, type Camera, type StateKind } from './draw.js';
+import {
+  createDrawPipeline,
+  drawPipelineId,
+  packDrawParams,
+  DrawParamsScratch,
+  DRAW_PARAMS_BYTES,
+  DRAW_PARAMS_SLOT,
+  type Camera,
+  type StateKind,
+} from './draw.js';
 
 export interface ParticleStats {
   count: number;
@@ -199,12 +208,28 @@ export class ParticleSystem {
     this.device.queue.submit([encoder.finish()]);
   }
 
-  #pipeline(format: TextureFormat, sampleCount: number): RenderPipeline {
-    const key = `${format}:${sampleCount}:${this.#options.blending}`;
-    let p = this.#pipelines.get(key);
+  /** The draw pipeline for the shape of `pass` (colour format, depth format, samples), made once. */
+  #pipeline(pass: RenderPass): RenderPipeline {
+    const formats = pass.colorFormats;
+    if (formats.length !== 1) {
+      throw new ValidationError(
+        'particles-pass',
+        `particles draw into a pass with exactly one colour attachment; this pass has ${formats.length} ([${formats.join(', ')}])`,
+        'particle system',
+        { attachments: formats },
+      );
+    }
+    const shape = {
+      format: formats[0] as TextureFormat,
+      depthFormat: pass.depthStencilFormat,
+      sampleCount: pass.sampleCount,
+      blending: this.#options.blending,
+    };
+    const id = drawPipelineId(shape);
+    let p = this.#pipelines.get(id);
     if (!p) {
-      p = createDrawPipeline(this.device, { state: this.#state, mode: this.drawMode, format, sampleCount, blending: this.#options.blending });
-      this.#pipelines.set(key, p);
+      p = createDrawPipeline(this.device, { state: this.#state, mode: this.drawMode, ...shape });
+      this.#pipelines.set(id, p);
     }
     return p;
   }
@@ -215,8 +240,7 @@ export class ParticleSystem {
     if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
       throw new ValidationError('particles-camera', 'camera needs view and projection 4x4 matrices (16 numbers each)', 'particle system');
     }
-    const format = pass.colorFormats[0] as TextureFormat;
-    const pipeline = this.#pipeline(format, pass.sampleCount);
+    const pipeline = this.#pipeline(pass);
     const o = this.#options;
     const offset = this.#drawRing.take();
     const params = packDrawParams(

@@ -87,13 +87,13 @@ describe('demo pages', () => {
 
   it('the particles demo pre-rolls: its first frame lights most of what the steady state lights', async () => {
     const errors: string[] = [];
-    const first = await open('demos/particles/?count=20000&frames=1&panel=closed', errors);
+    const first = await open('demos/particles/?count=20000&frames=1&panel=closed&scene=0', errors);
     await first.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 1, { timeout: 60_000 });
     await new Promise((r) => setTimeout(r, 300));
     const litFirst = await litPixels(first);
     expect(await first.evaluate(() => (window as unknown as { __prerolled: number }).__prerolled)).toBeGreaterThan(0);
     await first.close();
-    const steady = await open('demos/particles/?count=20000&frames=60&panel=closed', errors);
+    const steady = await open('demos/particles/?count=20000&frames=60&panel=closed&scene=0', errors);
     await steady.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 60, { timeout: 120_000 });
     await new Promise((r) => setTimeout(r, 300));
     const litSteady = await litPixels(steady);
@@ -108,7 +108,7 @@ describe('demos', () => {
   for (const backend of ['webgpu', 'webgl2']) {
     it(`particles runs frames and draws particles [${backend}]`, async () => {
       const errors: string[] = [];
-      const page = await open(`demos/particles/?backend=${backend}&count=20000`, errors);
+      const page = await open(`demos/particles/?backend=${backend}&count=20000&scene=0`, errors);
       await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30, { timeout: 60_000 });
       const info = await page.$eval('#info', (e) => e.textContent ?? '');
       expect(info).toContain(backend);
@@ -116,6 +116,26 @@ describe('demos', () => {
       const lit = await litPixels(page);
       console.log(`particles demo [${backend}]: ${lit} lit pixels`);
       expect(lit).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+    it(`particles sit in a scene: a floor and a pillar with depth, and the particles in front of the floor [${backend}]`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/particles/?backend=${backend}&count=20000&frames=20&panel=closed`, errors);
+      await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 20, { timeout: 60_000 });
+      await page.evaluate(() => document.getElementById('info')?.style.setProperty('visibility', 'hidden'));
+      const canvas = await page.$('canvas');
+      const png = PNG.sync.read(Buffer.from(await canvas!.screenshot()));
+      let grey = 0;
+      let warm = 0;
+      for (let i = 0; i < png.data.length; i += 4) {
+        const [r, g, b] = [png.data[i] as number, png.data[i + 1] as number, png.data[i + 2] as number];
+        if (r > 20 && Math.abs(r - g) < 12 && Math.abs(g - b) < 16 && r < 90) grey++; // floor and pillar
+        if (r > 120 && r > b + 60) warm++; // fire colours
+      }
+      console.log(`particles demo scene [${backend}]: ${grey} floor/pillar pixels, ${warm} particle pixels`);
+      expect(grey).toBeGreaterThan(5000);
+      expect(warm).toBeGreaterThan(50);
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -10,6 +10,7 @@ import {
   createParticleSystem,
   NullDevice,
   ValidationError,
+  TextureUsage,
 } from '../../src/index.js';
 
 describe('particle options', () => {
@@ -56,6 +57,15 @@ describe('particle options', () => {
     expect(o.gravity).toEqual([0, -9.8, 0]);
     expect(o.emitter.position).toEqual([0, 0, 0]);
     expect(DEFAULT_OPTIONS.count).toBe(100_000);
+  });
+  it('a draw into a pass with several colour attachments is a typed error naming them', async () => {
+    const d = new NullDevice();
+    const ps = await createParticleSystem(d, { count: 10 });
+    const target = () => d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+    const pass = d.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: target() }, { texture: target() }] });
+    const camera = { view: new Float32Array(16), projection: new Float32Array(16) };
+    expect(() => ps.draw(pass, camera)).toThrow(ValidationError);
+    expect(() => ps.draw(pass, camera)).toThrow(/exactly one colour attachment; this pass has 2 \(\[rgba8unorm, rgba8unorm\]\)/);
   });
   it('a path the device lacks is a typed error', async () => {
     const d = new NullDevice({ features: { compute: false } });

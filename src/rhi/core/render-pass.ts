@@ -9,6 +9,7 @@ import type { RenderPipeline } from './render-pipeline.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
+import type { TextureFormat } from './formats.js';
 
 const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
 
@@ -47,6 +48,10 @@ export class RenderPass {
   }
   get sampleCount(): number {
     return this.#desc.sampleCount;
+  }
+  /** Format of the depth attachment, or undefined for a pass without one. */
+  get depthStencilFormat(): TextureFormat | undefined {
+    return this.#desc.depthStencilAttachment?.texture.format;
   }
 
   #open(operation: string): void {

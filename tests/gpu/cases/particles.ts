@@ -1,7 +1,18 @@
-import { createDevice, createParticleSystem, createState, resolveOptions, stepState, ParticleOptionError } from '../../../src/index.js';
+import {
+  TextureUsage,
+  createDevice,
+  createParticleSystem,
+  createState,
+  resolveOptions,
+  stepState,
+  ParticleOptionError,
+  type Device,
+  type ParticleSystem,
+} from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import { CAMERA, coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+import { CAMERA, IMAGE, coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+import { createScenePipeline, vertexBuffer } from '../page/scenes.js';
 
 const COUNT = 10_000;
 const STEPS = 60;
@@ -31,7 +42,7 @@ function mismatches(a: Float32Array, b: Float32Array, count: number): { diverged
   return { diverged, worst };
 }
 
-export const cases = defineCases({
+const pathCases = defineCases({
   'every path matches the TypeScript reference after 60 steps of 1/60 s (10,000 particles)': {
     async run({ device }) {
       const options = resolveOptions({ count: COUNT, seed: 1 });
@@ -273,3 +284,75 @@ export const cases = defineCases({
     },
   },
 });
+
+/**
+ * Particles inside a scene with opaque geometry: a pass with a depth attachment. An occluder at the
+ * near plane covers the left half before the particles draw; a quad at mid depth covers the right
+ * half after them. Depth-tested particles leave the left half as the occluder drew it; particles
+ * that do not write depth leave the late quad whole.
+ */
+async function sceneWithDepth(device: Device, ps: ParticleSystem, occluders: boolean): Promise<Uint8Array> {
+  const size = { width: IMAGE, height: IMAGE };
+  const color = device.createTexture({ label: 'scene', size, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC });
+  const depth = device.createTexture({ label: 'scene depth', size, format: 'depth24plus', usage: TextureUsage.RENDER_ATTACHMENT });
+  const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
+  // prettier-ignore
+  const quad = (x0: number, x1: number, z: number, c: number[]): number[] =>
+    [[x0, -1], [x1, -1], [x1, 1], [x0, -1], [x1, 1], [x0, 1]].flatMap(([x, y]) => [x as number, y as number, z, ...c]);
+  const before = vertexBuffer(device, quad(-1, 0, 0, [0, 0, 0.5, 1]));
+  const after = vertexBuffer(device, quad(0, 1, 0.5, [0, 0.5, 0, 1]));
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
+  });
+  if (occluders) {
+    pass.setPipeline(pipeline);
+    pass.setVertexBuffer(0, before);
+    pass.draw(6);
+  }
+  ps.draw(pass, CAMERA);
+  if (occluders) {
+    pass.setPipeline(pipeline);
+    pass.setVertexBuffer(0, after);
+    pass.draw(6);
+  }
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  const img = (await color.read()) as Uint8Array;
+  for (const t of [color, depth]) t.destroy();
+  return img;
+}
+
+function halves(img: Uint8Array, predicate: (rgba: number[]) => boolean): { left: number; right: number } {
+  const out = { left: 0, right: 0 };
+  for (let y = 0; y < IMAGE; y++)
+    for (let x = 0; x < IMAGE; x++) {
+      const i = (y * IMAGE + x) * 4;
+      if (predicate(Array.from(img.subarray(i, i + 4)))) out[x < IMAGE / 2 ? 'left' : 'right']++;
+    }
+  return out;
+}
+
+const sceneCases = defineCases({
+  'particles in a pass with depth are hidden behind opaque geometry and do not write depth (every path, both draw modes)': {
+    async run({ device }) {
+      for (const path of pathsOf(device))
+        for (const drawMode of ['instanced', 'pulled'] as const) {
+          const ps = await stepped(device, { count: 4000, seed: 3, path, drawMode, emitter: { shape: 'sphere', radius: 3 } }, 30);
+          const what = `${device.caps.backend}/${path}/${drawMode}`;
+          // without occluders the particles light both halves, so what follows is not vacuous
+          const open = halves(await sceneWithDepth(device, ps, false), ([r, g, b]) => (r as number) + (g as number) + (b as number) > 0);
+          assert(open.left > 20 && open.right > 20, `${what}: particles light both halves without occluders (${open.left}, ${open.right})`);
+          const img = await sceneWithDepth(device, ps, true);
+          const occluder = halves(img, ([r, g, b]) => r === 0 && g === 0 && b === 128);
+          const late = halves(img, ([r, g, b]) => r === 0 && g === 128 && b === 0);
+          assertEqual(occluder.left, (IMAGE * IMAGE) / 2, `${what}: left-half pixels still the occluder's colour (particles behind it must be hidden)`);
+          assertEqual(late.right, (IMAGE * IMAGE) / 2, `${what}: right-half pixels of the quad drawn after the particles (particles must not write depth)`);
+          ps.destroy();
+        }
+    },
+  },
+});
+
+export const cases = { ...pathCases, ...sceneCases };
