@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reflectWgslBindings, layoutFromReflection, reflectWorkgroupSize, NullDevice, ValidationError } from '../../src/index.js';
+import { deriveSamplerTypes } from '../../src/rhi/core/reflect.js';
 
 const BOIDS_STYLE = `
 struct SimParams { deltaT : f32 }
@@ -37,5 +38,37 @@ describe('WGSL reflection', () => {
     expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
       /"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/,
     );
+  });
+});
+
+describe('sampler types', () => {
+  it('a sampler that samples an unfilterable-float texture is non-filtering; others filter; comparison is reflected', () => {
+    const code = /* wgsl */ `
+      @group(0) @binding(0) var data: texture_2d<f32>;
+      @group(0) @binding(1) var nearest: sampler;
+      @group(0) @binding(2) var image: texture_2d<f32>;
+      @group(0) @binding(3) var smooth: sampler;
+      @group(0) @binding(4) var shadow: sampler_comparison;
+      fn f(uv: vec2f) -> vec4f { return textureSample(data, nearest, uv) + textureSampleLevel(image, smooth, uv, 0.0); }`;
+    const reflected = layoutFromReflection(reflectWgslBindings(code)).map((e) => (e.binding === 0 ? { ...e, sampleType: 'unfilterable-float' as const } : e));
+    const types = deriveSamplerTypes(reflected, [code])
+      .filter((e) => e.type === 'sampler')
+      .map((e) => [e.name, e.samplerType]);
+    expect(types).toEqual([
+      ['nearest', 'non-filtering'],
+      ['smooth', 'filtering'],
+      ['shadow', 'comparison'],
+    ]);
+  });
+  it('in GLSL layouts the texture names its sampler with samplerBinding', () => {
+    const out = deriveSamplerTypes(
+      [
+        { binding: 0, type: 'texture', name: 'state', samplerBinding: 1, sampleType: 'unfilterable-float' },
+        { binding: 1, type: 'sampler', name: 's' },
+        { binding: 2, type: 'sampler', name: 't', samplerType: 'filtering' },
+      ],
+      [],
+    );
+    expect(out.map((e) => e.samplerType)).toEqual([undefined, 'non-filtering', 'filtering']);
   });
 });

@@ -198,6 +198,18 @@ export class SlotTable {
         );
       }
       if (bound.kind === 'texture' || bound.kind === 'storage-texture') this.#checkTexture(entry, bound.texture, pipelineLabel);
+      if (bound.kind === 'sampler' && entry.samplerType === 'non-filtering') {
+        const d = bound.sampler.descriptor;
+        const linear = (['magFilter', 'minFilter', 'mipmapFilter'] as const).filter((k) => d[k] === 'linear');
+        if (linear.length > 0) {
+          throw new ValidationError(
+            'binding-sampler-filtering',
+            `Sampler "${bound.sampler.label}" filters linearly (${linear.join(', ')}) but slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" is non-filtering (it samples an 'unfilterable-float' texture); use 'nearest'`,
+            this.passLabel,
+            { binding: entry.binding, linear },
+          );
+        }
+      }
       switch (bound.kind) {
         case 'uniform':
           this.encoder.trackRead(bound.buffer, readScopes);

@@ -102,6 +102,11 @@ export interface BindingLayoutEntry {
   sampleType?: 'float' | 'unfilterable-float' | 'depth' | 'uint' | 'sint';
   /** Storage textures: the format. */
   format?: TextureFormat;
+  /**
+   * Samplers: what the sampler may do. `non-filtering` is required where it samples an
+   * 'unfilterable-float' texture (WebGPU rule); derived when left out (see `deriveSamplerTypes`).
+   */
+  samplerType?: 'filtering' | 'non-filtering' | 'comparison';
 }
 
 export interface DepthStencilState {

@@ -47,6 +47,7 @@ export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingL
       if (b.type === 'texture' && /texture_depth/.test(b.wgslType)) entry.sampleType = 'depth';
       if (b.type === 'texture' && /<\s*u32\s*>/.test(b.wgslType)) entry.sampleType = 'uint';
       if (b.type === 'texture' && /<\s*i32\s*>/.test(b.wgslType)) entry.sampleType = 'sint';
+      if (b.type === 'sampler' && /^sampler_comparison/.test(b.wgslType)) entry.samplerType = 'comparison';
       if (b.type === 'storage-texture') {
         const fmt = /<\s*(\w+)/.exec(b.wgslType)?.[1];
         if (fmt) entry.format = fmt as BindingLayoutEntry['format'];
@@ -54,4 +55,31 @@ export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingL
       return entry;
     })
     .sort((a, b) => a.binding - b.binding);
+}
+
+/** `textureSample*(texture, sampler, …)` calls of WGSL source: which sampler samples which texture. */
+export function wgslSamplerUses(source: string): Array<{ texture: string; sampler: string }> {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  return [...code.matchAll(/\btextureSample\w*\s*\(\s*(\w+)\s*,\s*(\w+)/g)].map((m) => ({ texture: m[1] as string, sampler: m[2] as string }));
+}
+
+/**
+ * Fills in `samplerType` where a layout leaves it out: `non-filtering` for a sampler that samples an
+ * 'unfilterable-float' texture (in WGSL, found from the `textureSample*` calls; in GLSL, from the
+ * textures whose `samplerBinding` names it), else `filtering`. WebGPU rejects a filtering sampler
+ * used with an unfilterable texture, so the advice to sample float32 textures with a nearest
+ * sampler only works with this.
+ */
+export function deriveSamplerTypes(entries: readonly BindingLayoutEntry[], wgslSources: readonly string[]): BindingLayoutEntry[] {
+  const byName = new Map(entries.filter((e) => e.name).map((e) => [e.name as string, e]));
+  const uses = wgslSources.flatMap(wgslSamplerUses);
+  return entries.map((e) => {
+    if (e.type !== 'sampler' || e.samplerType) return e;
+    const sampled = [
+      ...uses.filter((u) => u.sampler === e.name).map((u) => byName.get(u.texture)),
+      ...entries.filter((t) => t.type === 'texture' && t.samplerBinding === e.binding),
+    ];
+    const unfilterable = sampled.some((t) => t?.sampleType === 'unfilterable-float');
+    return { ...e, samplerType: unfilterable ? 'non-filtering' : 'filtering' };
+  });
 }

@@ -15,7 +15,7 @@ export function bindGroupLayoutEntry(entry: BindingLayoutEntry, stages: 'render'
     case 'texture':
       return { ...base, visibility: all, texture: { sampleType: entry.sampleType ?? 'float' } };
     case 'sampler':
-      return { ...base, visibility: all, sampler: { type: 'filtering' } };
+      return { ...base, visibility: all, sampler: { type: entry.samplerType ?? 'filtering' } };
     case 'storage-texture':
       return {
         ...base,
@@ -26,5 +26,5 @@ export function bindGroupLayoutEntry(entry: BindingLayoutEntry, stages: 'render'
 }
 
 export function layoutKey(entries: readonly BindingLayoutEntry[], stages: 'render' | 'compute'): string {
-  return `${stages}:${entries.map((e) => `${e.binding}${e.type}${e.sampleType ?? ''}${e.format ?? ''}`).join(',')}`;
+  return `${stages}:${entries.map((e) => `${e.binding}${e.type}${e.sampleType ?? ''}${e.format ?? ''}${e.samplerType ?? ''}`).join(',')}`;
 }

@@ -2,7 +2,91 @@ import { BufferUsage, TextureUsage, ValidationError } from '../../../src/index.j
 import { defineCases } from '../page/case.js';
 import { assertArrayEqual, assertEqual, assertThrows, assertClose } from '../page/assert.js';
 
+const UNFILTERABLE_WGSL = /* wgsl */ `
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var samp: sampler;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  return vec4f(vec2f(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0), 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f { return textureSample(tex, samp, p.xy / 4.0); }
+`;
+const UNFILTERABLE_VS = `#version 300 es
+void main() { gl_Position = vec4(float(gl_VertexID & 1) * 4.0 - 1.0, float(gl_VertexID >> 1) * 4.0 - 1.0, 0.0, 1.0); }
+`;
+const UNFILTERABLE_FS = `#version 300 es
+precision highp float;
+uniform sampler2D tex;
+out vec4 color;
+void main() { color = texture(tex, gl_FragCoord.xy / 4.0); }
+`;
+
 export const cases = defineCases({
+  // Regression: WebGPU sampler slots were always declared 'filtering', so the advice for float32
+  // textures ("declare the slot 'unfilterable-float' and use a nearest sampler") ended in a
+  // pipeline error. The sampler's slot is now derived as 'non-filtering'.
+  'an rgba32float texture declared unfilterable is sampled through a nearest sampler; a linear one is a typed error': {
+    async run({ device }) {
+      const glsl = device.caps.shaderLanguage === 'glsl';
+      const pipeline = glsl
+        ? device.createRenderPipeline({
+            label: 'unfilterable',
+            vertex: { module: device.createShaderModule({ code: UNFILTERABLE_VS, stage: 'vertex' }) },
+            fragment: { module: device.createShaderModule({ code: UNFILTERABLE_FS, stage: 'fragment' }), targets: [{ format: 'rgba8unorm' }] },
+            bindings: [
+              { binding: 0, type: 'texture', name: 'tex', samplerBinding: 1, sampleType: 'unfilterable-float' },
+              { binding: 1, type: 'sampler', name: 'samp' },
+            ],
+          })
+        : (() => {
+            const module = device.createShaderModule({ label: 'unfilterable.wgsl', code: UNFILTERABLE_WGSL });
+            return device.createRenderPipeline({
+              label: 'unfilterable',
+              vertex: { module, entryPoint: 'vs' },
+              fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+              bindings: [{ binding: 0, type: 'texture', sampleType: 'unfilterable-float' }],
+            });
+          })();
+      assertEqual(pipeline.bindings.find((b) => b.binding === 1)?.samplerType, 'non-filtering', 'derived sampler type');
+      const source = device.createTexture({
+        label: 'floats',
+        size: { width: 4, height: 4 },
+        format: 'rgba32float',
+        usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+      });
+      const texels = new Float32Array(64).map((_, i) => ((i * 37) % 64) / 63);
+      device.queue.writeTexture({ texture: source }, texels, { bytesPerRow: 64 }, { width: 4, height: 4 });
+      const target = device.createTexture({
+        label: 'out',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+      });
+      const draw = (sampler: ReturnType<typeof device.createSampler>): void => {
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target, loadOp: 'clear' }] });
+        pass.setPipeline(pipeline);
+        pass.setTexture(0, source);
+        pass.setSampler(1, sampler);
+        pass.draw(3);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+      };
+      draw(device.createSampler({ label: 'nearest' }));
+      const out = (await target.read()) as Uint8Array;
+      assertArrayEqual(
+        out,
+        Array.from(texels, (v) => Math.round(v * 255)),
+        'each pixel is its texel (nearest, exact centres)',
+      );
+      await assertThrows(
+        () => draw(device.createSampler({ label: 'linear', magFilter: 'linear', minFilter: 'linear' })),
+        ValidationError,
+        /Sampler "linear" filters linearly \(magFilter, minFilter\) but slot 1.*non-filtering/,
+        'a linear sampler on the non-filtering slot',
+      );
+    },
+  },
+
   'texture upload and readback with row padding are byte-exact': {
     async run({ device }) {
       const w = 13;

@@ -1,6 +1,6 @@
 import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
-import { layoutFromReflection } from '../reflect.js';
+import { deriveSamplerTypes, layoutFromReflection } from '../reflect.js';
 import type { Caps } from '../caps.js';
 import type { BindingLayoutEntry, ComputePipelineDescriptor, RenderPipelineDescriptor } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
@@ -51,7 +51,8 @@ export function resolveBindings(modules: ShaderModule[], given: BindingLayoutEnt
     }
     bySlot.set(entry.binding, { ...bySlot.get(entry.binding), ...entry });
   }
-  return [...bySlot.values()].sort((a, b) => a.binding - b.binding);
+  const sources = modules.filter((m) => m.language === 'wgsl').map((m) => m.code);
+  return deriveSamplerTypes([...bySlot.values()], sources).sort((a, b) => a.binding - b.binding);
 }
 
 export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
