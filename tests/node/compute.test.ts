@@ -43,6 +43,64 @@ describe('dispatch layout', () => {
   });
 });
 
+describe('storage access is resolved where it is used (regressions)', () => {
+  const READER =
+    '@group(0) @binding(0) var<storage, read> a: array<u32>; @group(0) @binding(1) var<storage, read_write> out: array<u32>; @compute @workgroup_size(1) fn main() { out[0] = a[0]; }';
+
+  it('a read-only slot bound before setPipeline is a read, not a write', () => {
+    const d = new NullDevice({ barriers: 'explicit' });
+    const reader = d.createComputePipeline({ label: 'reader', compute: { module: d.createShaderModule({ code: READER }) } });
+    const data = d.createBuffer({ label: 'data', size: 16, usage: BufferUsage.STORAGE });
+    const enc = d.createCommandEncoder();
+    for (const label of ['first', 'second']) {
+      const pass = enc.beginComputePass({ label });
+      pass.setStorageBuffer(0, data); // before setPipeline: the pipeline's access is not known yet
+      pass.setStorageBuffer(1, d.createBuffer({ size: 16, usage: BufferUsage.STORAGE }));
+      pass.setPipeline(reader);
+      pass.dispatch(1);
+      pass.end();
+    }
+    // two passes that only read `data` need no barrier between them
+    expect(() => enc.finish()).not.toThrow();
+    expect(enc.trace().filter((l) => l.startsWith('barrier'))).toEqual([]);
+  });
+
+  it('writable storage written by a fragment shader is a write: a later compute read needs a barrier', () => {
+    const d = new NullDevice({ barriers: 'explicit' });
+    const module = d.createShaderModule({
+      code: '@group(0) @binding(0) var<storage, read_write> hits: array<u32>; @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { hits[0] = 1u; return vec4f(1.0); }',
+    });
+    const drawer = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const reader = d.createComputePipeline({ label: 'reader', compute: { module: d.createShaderModule({ code: READER }) } });
+    const hits = d.createBuffer({ label: 'hits', size: 16, usage: BufferUsage.STORAGE });
+    const record = (declare: boolean): void => {
+      const enc = d.createCommandEncoder();
+      const r = enc.beginRenderPass({
+        label: 'draw',
+        colorAttachments: [{ texture: d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: 16 }) }],
+      });
+      r.setPipeline(drawer);
+      r.setStorageBuffer(0, hits);
+      r.draw(3);
+      r.end();
+      if (declare) enc.barrier({ from: 'render-write', to: 'compute-read', resources: [hits] });
+      const c = enc.beginComputePass({ label: 'count' });
+      c.setPipeline(reader);
+      c.setStorageBuffer(0, hits);
+      c.setStorageBuffer(1, d.createBuffer({ size: 16, usage: BufferUsage.STORAGE }));
+      c.dispatch(1);
+      c.end();
+      enc.finish();
+    };
+    expect(() => record(false)).toThrow(MissingBarrierError);
+    expect(() => record(false)).toThrow(/hits/);
+    expect(() => record(true)).not.toThrow();
+  });
+});
+
 describe('barriers and hazards', () => {
   function twoPasses(barriers: 'auto' | 'explicit', declare: boolean): string[] {
     const d = new NullDevice({ barriers });

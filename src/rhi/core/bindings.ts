@@ -3,7 +3,7 @@ import { UnsupportedFeatureError, ValidationError } from './errors.js';
 import { FORMAT_INFO, isDepthFormat } from './formats.js';
 import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
 import { requireTextureUsage } from './validate/texture.js';
-import type { BoundResource, BarrierScope } from './commands.js';
+import type { BoundResource, BarrierScope, StorageAccess } from './commands.js';
 import type { BindingLayoutEntry } from './descriptors.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -59,7 +59,7 @@ export class SlotTable {
     this.#bind(slot, { kind: 'uniform', buffer, offset, size: s });
   }
 
-  storage(slot: number, buffer: Buffer, access: 'read' | 'read-write', offset = 0, size?: number): void {
+  storage(slot: number, buffer: Buffer, access: StorageAccess, offset = 0, size?: number): void {
     this.#slot(slot);
     buffer.assertAlive(`setStorageBuffer(${slot})`);
     requireBufferUsage(buffer.usage, BufferUsage.STORAGE, `setStorageBuffer(${slot})`, buffer.label);
@@ -187,7 +187,16 @@ export class SlotTable {
           },
         );
       }
-      if (bound.kind === 'storage' && entry.type === 'storage' && bound.access === 'read') {
+      // 'auto' means what this pipeline declares: resolved here, at the draw or dispatch, not when bound
+      const access =
+        bound.kind === 'storage' && bound.access === 'auto'
+          ? entry.type === 'storage'
+            ? 'read-write'
+            : 'read'
+          : bound.kind === 'storage'
+            ? bound.access
+            : null;
+      if (bound.kind === 'storage' && entry.type === 'storage' && access === 'read') {
         throw new ValidationError(
           'binding-access',
           `Slot ${entry.binding} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`,
@@ -216,7 +225,7 @@ export class SlotTable {
           break;
         case 'storage':
           this.encoder.trackRead(bound.buffer, readScopes);
-          if (bound.access === 'read-write' && writeScope) this.encoder.trackWrite(bound.buffer, writeScope);
+          if (access === 'read-write' && writeScope) this.encoder.trackWrite(bound.buffer, writeScope);
           break;
         case 'texture':
           this.encoder.trackRead(bound.texture, readScopes);

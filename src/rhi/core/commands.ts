@@ -5,10 +5,14 @@ import type { RenderPipeline } from './render-pipeline.js';
 import type { ComputePipeline } from './compute-pipeline.js';
 import type { Extent2D, PassTimestampWrites } from './descriptors.js';
 
+/** How a storage binding is used: as the pipeline declares it ('auto'), or as the caller says. */
+export type StorageAccess = 'auto' | 'read' | 'read-write';
+
 /** What a slot holds in a recorded command. */
 export type BoundResource =
   | { kind: 'uniform'; buffer: Buffer; offset: number; size: number }
-  | { kind: 'storage'; buffer: Buffer; offset: number; size: number; access: 'read' | 'read-write' }
+  /** `access: 'auto'` is what the pipeline in use declares at the slot, resolved at draw or dispatch. */
+  | { kind: 'storage'; buffer: Buffer; offset: number; size: number; access: StorageAccess }
   | { kind: 'texture'; texture: Texture }
   | { kind: 'storage-texture'; texture: Texture }
   | { kind: 'sampler'; sampler: Sampler };

@@ -7,6 +7,7 @@ import type { ComputePipeline } from './compute-pipeline.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
+import type { StorageAccess } from './commands.js';
 
 /**
  * How `dispatchThreads(count, workgroupSize)` lays out `count` threads: `ceil(count / size)`
@@ -61,12 +62,13 @@ export class ComputePass {
     this.#encoder.record({ type: 'setComputePipeline', pipeline });
   }
 
-  /** `access` defaults to what the pipeline declares at this slot (read_write → 'read-write'). */
-  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: 'read' | 'read-write'; offset?: number; size?: number } = {}): void {
+  /**
+   * `access` defaults to what the pipeline used at each dispatch declares at this slot (read_write →
+   * a write, read → a read), whether the buffer is bound before or after `setPipeline`.
+   */
+  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: StorageAccess; offset?: number; size?: number } = {}): void {
     this.#open('setStorageBuffer');
-    const declared = this.#pipeline?.bindings.find((b) => b.binding === slot)?.type;
-    const access = options.access ?? (declared === 'read-only-storage' ? 'read' : 'read-write');
-    this.#slots.storage(slot, buffer, access, options.offset, options.size);
+    this.#slots.storage(slot, buffer, options.access ?? 'auto', options.offset, options.size);
   }
 
   setUniformBuffer(slot: number, buffer: Buffer, offset?: number, size?: number): void {

@@ -3,7 +3,7 @@ import { EncoderStateError, ValidationError } from './errors.js';
 import { SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
 import { isNonNegativeInteger } from './validate/buffer.js';
-import type { ResolvedRenderPass } from './commands.js';
+import type { ResolvedRenderPass, StorageAccess } from './commands.js';
 import type { CommandEncoder } from './command-encoder.js';
 import type { RenderPipeline } from './render-pipeline.js';
 import type { Buffer } from './buffer.js';
@@ -145,10 +145,13 @@ export class RenderPass {
     this.#slots.uniform(slot, buffer, offset, size);
   }
 
-  /** Storage buffers read by the vertex or fragment stage (e.g. vertex pulling). */
-  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: 'read' | 'read-write'; offset?: number; size?: number } = {}): void {
+  /**
+   * Storage buffers of the vertex or fragment stage: read (e.g. vertex pulling), or written by the
+   * fragment stage where the pipeline declares the slot read_write (tracked as a 'render-write').
+   */
+  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: StorageAccess; offset?: number; size?: number } = {}): void {
     this.#open('setStorageBuffer');
-    this.#slots.storage(slot, buffer, options.access ?? 'read', options.offset, options.size);
+    this.#slots.storage(slot, buffer, options.access ?? 'auto', options.offset, options.size);
   }
 
   setTexture(slot: number, texture: Texture): void {
@@ -242,7 +245,7 @@ export class RenderPass {
       }
       this.#encoder.trackRead(buffer, ['vertex-read']);
     });
-    this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, null);
+    this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
     return pipeline;
   }
 
