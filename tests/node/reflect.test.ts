@@ -72,3 +72,39 @@ describe('sampler types', () => {
     expect(out.map((e) => e.samplerType)).toEqual([undefined, 'non-filtering', 'filtering']);
   });
 });
+
+describe('@workgroup_size with constants (regression: a const or override reflected as 1)', () => {
+  it('evaluates const and override declarations and simple arithmetic of them', () => {
+    const code = `
+      const WG = 64u;
+      const TILE: u32 = 8;
+      override BLOCK: u32 = TILE * 2u;
+      @compute @workgroup_size(WG) fn a() {}
+      @compute @workgroup_size(TILE, TILE / 2) fn b() {}
+      @compute @workgroup_size(BLOCK, 1, (2 + 1)) fn c() {}`;
+    expect(reflectWorkgroupSize(code, 'a')).toEqual([64, 1, 1]);
+    expect(reflectWorkgroupSize(code, 'b')).toEqual([8, 4, 1]);
+    expect(reflectWorkgroupSize(code, 'c')).toEqual([16, 1, 3]);
+  });
+  it('dispatchThreads launches count / 64 workgroups for a const size of 64', () => {
+    const d = new NullDevice();
+    const pipeline = d.createComputePipeline({
+      label: 'wg',
+      compute: {
+        module: d.createShaderModule({
+          code: 'const WG = 64u; @group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(WG) fn main() { a[0] = 1u; }',
+        }),
+      },
+    });
+    expect(pipeline.workgroupSize).toEqual([64, 1, 1]);
+    const pass = d.createCommandEncoder().beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setStorageBuffer(0, d.createBuffer({ size: 16, usage: 128 }));
+    expect(pass.dispatchThreads(6400)).toEqual([100, 1, 1]);
+  });
+  it('a size it cannot evaluate is a typed error naming the expression, never a guess', () => {
+    expect(() => reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}')).toThrow(ValidationError);
+    expect(() => reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}')).toThrow(/@workgroup_size\(N\).*"N" has no value/);
+    expect(() => reflectWorkgroupSize('@compute @workgroup_size(min(4, 8)) fn main() {}')).toThrow(/cannot evaluate "min\(4, 8\)"/);
+  });
+});
