@@ -102,7 +102,14 @@ export abstract class Queue {
       if (cb.submitted) throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
       for (const c of cb.commands) assertCommandAlive(c);
     }
-    for (const cb of commandBuffers) cb.markSubmitted();
+    for (const cb of commandBuffers) {
+      cb.markSubmitted();
+      for (const c of cb.commands) {
+        const t = c.type === 'beginRenderPass' ? c.pass.timestampWrites : c.type === 'beginComputePass' ? c.timestampWrites : undefined;
+        if (t?.beginningOfPassWriteIndex !== undefined) t.querySet.markWritten(t.beginningOfPassWriteIndex);
+        if (t?.endOfPassWriteIndex !== undefined) t.querySet.markWritten(t.endOfPassWriteIndex);
+      }
+    }
     this.submitImpl(commandBuffers);
     this.#inFlight++;
     this.#submitCount++;

@@ -15,7 +15,6 @@ interface TimerExt {
  */
 export class WebGL2QuerySet extends QuerySet {
   readonly #queries: WebGLQuery[];
-  readonly #written: boolean[];
   readonly #device: WebGL2Device;
   readonly #ext: TimerExt;
 
@@ -24,13 +23,11 @@ export class WebGL2QuerySet extends QuerySet {
     this.#device = device;
     this.#ext = device.timerExt as TimerExt;
     this.#queries = Array.from({ length: desc.count }, () => device.gl.createQuery());
-    this.#written = new Array<boolean>(desc.count).fill(false);
   }
 
-  /** Called by the queue's replay at pass boundaries. */
+  /** Called by the queue's replay at pass boundaries (core marks the query written at submit). */
   write(index: number): void {
     this.#ext.queryCounterEXT(this.#queries[index] as WebGLQuery, this.#ext.TIMESTAMP_EXT);
-    this.#written[index] = true;
   }
 
   async readTimestamps(): Promise<Float64Array> {
@@ -38,7 +35,7 @@ export class WebGL2QuerySet extends QuerySet {
     const gl = this.#device.gl;
     const out = new Float64Array(this.count).fill(Number.NaN);
     for (let i = 0; i < this.count; i++) {
-      if (!this.#written[i]) continue;
+      if (!this.isWritten(i)) continue;
       const q = this.#queries[i] as WebGLQuery;
       for (let tries = 0; tries < 1000 && !gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE); tries++) {
         await new Promise((r) => setTimeout(r, 1));

@@ -18,14 +18,25 @@ export class WebGPUQuerySet extends QuerySet {
     });
   }
 
+  /**
+   * Resolves only the runs of queries a submitted pass wrote (an unwritten query reads 0 on Dawn and
+   * hangs wgpu); the others read NaN, as the core contract says.
+   */
   async readTimestamps(): Promise<Float64Array> {
     this.assertAlive('readTimestamps');
+    const out = new Float64Array(this.count).fill(Number.NaN);
+    const runs = this.writtenRuns();
+    if (runs.length === 0) return out;
     const bytes = await this.#device.staging.read(this.count * 8, (encoder, staging) => {
-      encoder.resolveQuerySet(this.gpu, 0, this.count, this.#resolve, 0);
-      encoder.copyBufferToBuffer(this.#resolve, 0, staging, 0, this.count * 8);
+      // resolve offsets must be multiples of 256: each run goes to offset 0, then to its place
+      for (const [first, count] of runs) {
+        encoder.resolveQuerySet(this.gpu, first, count, this.#resolve, 0);
+        encoder.copyBufferToBuffer(this.#resolve, 0, staging, first * 8, count * 8);
+      }
     });
     const ticks = new BigUint64Array(bytes);
-    return Float64Array.from(ticks, (t) => Number(t));
+    for (const [first, count] of runs) for (let i = first; i < first + count; i++) out[i] = Number(ticks[i]);
+    return out;
   }
 
   protected destroyImpl(): void {

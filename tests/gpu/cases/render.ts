@@ -334,4 +334,22 @@ export const cases = defineCases({
       if (device.caps.backend === 'webgpu') assert(elapsed > 0, `WebGPU pass time is positive (${elapsed} ns)`);
     },
   },
+  // Regression: WebGPU read 0 for queries never written, where the contract (core/query-set.ts) says NaN.
+  'timestamp queries that were never written read NaN; written ones read a time': {
+    needs: ['timestampQuery'],
+    async run({ device }) {
+      const qs = device.createQuerySet({ label: 'sparse', type: 'timestamp', count: 6 });
+      const t = target(device);
+      const enc = device.createCommandEncoder();
+      // writes 1 and 2 only
+      enc
+        .beginRenderPass({ colorAttachments: [{ texture: t }], timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 1, endOfPassWriteIndex: 2 } })
+        .end();
+      device.queue.submit([enc.finish()]);
+      const ts = await qs.readTimestamps();
+      for (const i of [0, 3, 4, 5]) assert(Number.isNaN(ts[i]), `query ${i} was never written but reads ${ts[i]}`);
+      // WebGL2's timer extension may report a disjoint interval, which makes the whole set NaN
+      if (device.caps.backend === 'webgpu') for (const i of [1, 2]) assert((ts[i] as number) > 0, `query ${i} was written but reads ${ts[i]}`);
+    },
+  },
 });
