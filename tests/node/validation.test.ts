@@ -294,3 +294,28 @@ describe('texture slots', () => {
     );
   });
 });
+
+describe('per-target blending (regression: WebGL2 silently used target 0 for every target)', () => {
+  const wgsl =
+    'struct O { @location(0) a: vec4f, @location(1) b: vec4f }; @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> O { return O(vec4f(1.0), vec4f(1.0)); }';
+  const additive = { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } as const;
+  const pipeline = (d: NullDevice, targets: Array<{ blend?: typeof additive; writeMask?: number }>) => {
+    const module = d.createShaderModule({ code: wgsl });
+    return d.createRenderPipeline({
+      label: 'mrt',
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: targets.map((t) => ({ format: 'rgba8unorm' as const, ...t })) },
+    });
+  };
+  it('differing blend states or write masks need caps.features.independentBlend', () => {
+    const gl = new NullDevice({ features: { independentBlend: false } });
+    expect(() => pipeline(gl, [{ blend: additive }, {}])).toThrow(UnsupportedFeatureError);
+    expect(() => pipeline(gl, [{ blend: additive }, {}])).toThrow(/independentBlend is false.*color target 1 has a different blend state/);
+    expect(() => pipeline(gl, [{}, { writeMask: 0 }])).toThrow(/mask 0 vs none, mask 15/);
+    // the same state spelled with and without defaults is the same state
+    expect(() =>
+      pipeline(gl, [{ blend: additive }, { blend: { color: { ...additive.color, operation: 'add' }, alpha: additive.alpha } as never }]),
+    ).not.toThrow();
+    expect(() => pipeline(new NullDevice(), [{ blend: additive }, {}])).not.toThrow();
+  });
+});

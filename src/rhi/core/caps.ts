@@ -25,6 +25,11 @@ export interface Features {
   readonly float32Blendable: boolean;
   /** 4× multisampled render targets (all backends here; the null backend records only). */
   readonly multisample: boolean;
+  /**
+   * Colour targets of one pipeline with different blend states or write masks. WebGL2 lacks it
+   * (GL ES 3.0 has one blend state for all draw buffers; `OES_draw_buffers_indexed` is not used yet).
+   */
+  readonly independentBlend: boolean;
 }
 
 export interface Limits {

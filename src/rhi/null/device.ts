@@ -48,6 +48,7 @@ export class NullDevice extends Device {
           float32Filterable: true,
           float32Blendable: true,
           multisample: true,
+          independentBlend: true,
           ...options.features,
         },
         limits: { ...DEFAULT_LIMITS, ...options.limits },

@@ -113,6 +113,7 @@ export class WebGL2Device extends Device {
           float32Filterable: floatLinear,
           float32Blendable: floatBlend,
           multisample: param(gl.MAX_SAMPLES) >= 4,
+          independentBlend: false,
         },
         limits: {
           maxTextureDimension2D: param(gl.MAX_TEXTURE_SIZE),

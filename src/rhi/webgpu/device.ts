@@ -99,6 +99,7 @@ export class WebGPUDevice extends Device {
           float32Filterable: f.has('float32-filterable'),
           float32Blendable: f.has('float32-blendable'),
           multisample: true,
+          independentBlend: true,
         },
         limits: {
           maxTextureDimension2D: l.maxTextureDimension2D,

@@ -352,4 +352,38 @@ export const cases = defineCases({
       if (device.caps.backend === 'webgpu') for (const i of [1, 2]) assert((ts[i] as number) > 0, `query ${i} was written but reads ${ts[i]}`);
     },
   },
+  'per-target blend states: each target blends as declared, or a typed error where caps.features.independentBlend is false': {
+    async run({ device }) {
+      const additive = { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } as const;
+      const make = (): ReturnType<typeof createScenePipeline> =>
+        createScenePipeline(device, { program: 'mrt', formats: ['rgba8unorm', 'rgba8unorm'], blends: [additive, undefined] });
+      if (!device.caps.features.independentBlend) {
+        await assertThrows(
+          make,
+          UnsupportedFeatureError,
+          /independentBlend is false on the webgl2 backend; color target 1 has a different blend state/,
+          'per-target blend',
+        );
+        return;
+      }
+      const pipeline = make();
+      const a = target(device, 'rgba8unorm', 1, 'a');
+      const b = target(device, 'rgba8unorm', 1, 'b');
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginRenderPass({
+        colorAttachments: [
+          { texture: a, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
+          { texture: b, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
+        ],
+      });
+      pass.setPipeline(pipeline);
+      // a full-screen triangle of colour (0.4, 0, 0.2, 0.2): target 0 adds it, target 1 writes 1 - colour.bgra
+      pass.setVertexBuffer(0, vertexBuffer(device, [-1, -1, 0.4, 0, 0.2, 0.2, 3, -1, 0.4, 0, 0.2, 0.2, -1, 3, 0.4, 0, 0.2, 0.2]));
+      pass.draw(3);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      assertArrayEqual(pixel((await a.read()) as Uint8Array, 10, 10), [153, 51, 102, 102], 'target 0: additive over the clear colour');
+      assertArrayEqual(pixel((await b.read()) as Uint8Array, 10, 10), [204, 255, 153, 204], 'target 1: replaced, no blending');
+    },
+  },
 });

@@ -107,6 +107,8 @@ export interface PipelineOptions {
   program: Program;
   formats?: TextureFormat[];
   blend?: BlendState;
+  /** Per-target blend states (override `blend`). */
+  blends?: Array<BlendState | undefined>;
   sampleCount?: number;
   topology?: 'triangle-list' | 'triangle-strip';
   /** A depth24plus attachment with this compare function. */
@@ -116,7 +118,7 @@ export interface PipelineOptions {
 export function createScenePipeline(device: Device, o: PipelineOptions): RenderPipeline {
   const glsl = device.caps.shaderLanguage === 'glsl';
   const formats = o.formats ?? ['rgba8unorm'];
-  const targets = formats.map((format) => ({ format, blend: o.blend }));
+  const targets = formats.map((format, i) => ({ format, blend: o.blends ? o.blends[i] : o.blend }));
   const colorLayout = [
     {
       arrayStride: 24,

@@ -2,8 +2,15 @@ import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '..
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
 import { deriveSamplerTypes, layoutFromReflection } from '../reflect.js';
 import type { Caps } from '../caps.js';
-import type { BindingLayoutEntry, ComputePipelineDescriptor, RenderPipelineDescriptor } from '../descriptors.js';
+import type { BindingLayoutEntry, BlendComponent, BlendState, ComputePipelineDescriptor, RenderPipelineDescriptor } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
+
+/** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
+function blendKey(blend: BlendState | undefined): string {
+  if (!blend) return 'none';
+  const c = (x: BlendComponent): string => `${x.operation ?? 'add'} ${x.srcFactor ?? 'one'} ${x.dstFactor ?? 'zero'}`;
+  return `${c(blend.color)} / ${c(blend.alpha)}`;
+}
 
 function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: string): void {
   module.assertAlive(`create pipeline (${stage} module)`);
@@ -82,6 +89,16 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
         throw new UnsupportedFeatureError('float32Blendable', caps.backend, `color target ${i} (${t.format}) cannot blend; drop the blend state`, label);
       }
     });
+    const first = targets[0];
+    const differing = targets.findIndex((t) => blendKey(t.blend) !== blendKey(first?.blend) || (t.writeMask ?? 0xf) !== (first?.writeMask ?? 0xf));
+    if (differing > 0 && !caps.features.independentBlend) {
+      throw new UnsupportedFeatureError(
+        'independentBlend',
+        caps.backend,
+        `color target ${differing} has a different blend state or write mask from target 0 (${blendKey(targets[differing]?.blend)}, mask ${targets[differing]?.writeMask ?? 0xf} vs ${blendKey(first?.blend)}, mask ${first?.writeMask ?? 0xf}); give every target the same, or split the pass`,
+        label,
+      );
+    }
   }
   const count = desc.multisample?.count ?? 1;
   if (count !== 1 && count !== 4) {
