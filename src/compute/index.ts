@@ -8,9 +8,13 @@ export {
   type ElementwiseMode,
   type ElementwiseOptions,
   type CpuKernel,
+  type CpuStep,
   type CpuPredicates,
   type StateArrays,
+  type StepParams,
 } from './elementwise.js';
+export { choosePath, type PathChoice, type PathName, type PathRequest, type Precision } from './paths/choose.js';
+export type { ExecutionPath } from './paths/path.js';
 export { splitDispatch } from '../rhi/core/compute-pass.js';
 export type { Predicates } from './reduce.js';
 

@@ -13,6 +13,7 @@
  */
 import type { Device } from '../rhi/core/device.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { ShaderModule } from '../rhi/core/shader-module.js';
 import type { BlendState } from '../rhi/core/descriptors.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
@@ -78,7 +79,13 @@ export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): st
   return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}`;
 }
 
-export function createDrawPipeline(device: Device, key: DrawPipelineKey): RenderPipeline {
+/** A draw pipeline and the shader modules made for it (destroyed with it). */
+export interface DrawPipeline {
+  pipeline: RenderPipeline;
+  modules: ShaderModule[];
+}
+
+export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPipeline {
   const label = `particles draw (${key.state}, ${key.mode})`;
   const targets = [{ format: key.format, blend: blendFor(key.blending) }];
   const multisample = { count: key.sampleCount };
@@ -87,10 +94,12 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
   const depthStencil = key.depthFormat ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const } : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
     const header = key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
-    return device.createRenderPipeline({
+    const vs = device.createShaderModule({ label: 'draw.vert.glsl', code: header + drawVertGlsl, stage: 'vertex' });
+    const fs = device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' });
+    const pipeline = device.createRenderPipeline({
       label,
-      vertex: { module: device.createShaderModule({ label: 'draw.vert.glsl', code: header + drawVertGlsl, stage: 'vertex' }) },
-      fragment: { module: device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' }), targets },
+      vertex: { module: vs },
+      fragment: { module: fs, targets },
       multisample,
       primitive,
       depthStencil,
@@ -100,11 +109,12 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
         { binding: 2, type: 'texture', name: 'velocityState' },
       ],
     });
+    return { pipeline, modules: [vs, fs] };
   }
   const vertex = key.state === 'textures' ? VS_TEXTURE(key.mode === 'pulled') : key.mode === 'pulled' ? VS_STORAGE_PULLED : VS_ATTRIBUTES;
   const module = device.createShaderModule({ label: `draw.wgsl (${key.state}, ${key.mode})`, code: drawWgsl + vertex });
   const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
-  return device.createRenderPipeline({
+  const pipeline = device.createRenderPipeline({
     label,
     vertex: {
       module,
@@ -123,6 +133,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): Render
     bindings:
       key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
   });
+  return { pipeline, modules: [module] };
 }
 
 /** Bytes of the DrawParams uniform (rounded to the 256-byte offset alignment for the ring). */

@@ -70,7 +70,13 @@ export function spawn(o: ParticleOptions, base: number, i: number, pos: Float32A
 }
 
 /** Step 0: every particle is spawn(i, 0) with age r7 · life. */
-export function createState(o: ParticleOptions): { position: Float32Array; velocity: Float32Array } {
+/** The state of every particle: x y z age | vx vy vz life, 4 floats per particle each. */
+export interface ParticleState {
+  position: Float32Array;
+  velocity: Float32Array;
+}
+
+export function createState(o: ParticleOptions): ParticleState {
   const position = new Float32Array(4 * o.count);
   const velocity = new Float32Array(4 * o.count);
   const base = stepBase(o.seed, 0);
@@ -147,7 +153,7 @@ export function stepParticle(o: ParticleOptions, n: number, dt: number, base: nu
 }
 
 /** Advances a whole state by one step (step index n ≥ 1). */
-export function stepState(o: ParticleOptions, n: number, dt: number, state: { position: Float32Array; velocity: Float32Array }): void {
+export function stepState(o: ParticleOptions, n: number, dt: number, state: ParticleState): void {
   const base = stepBase(o.seed, n);
   for (let i = 0; i < o.count; i++) stepParticle(o, n, dt, base, i, state.position, state.velocity);
 }

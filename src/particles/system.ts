@@ -12,7 +12,7 @@
  * draws the same pixels 5–7× faster than `instanced` (docs/benchmarks.md).
  */
 import { BufferUsage } from '../rhi/core/flags.js';
-import { LimitExceededError, ValidationError } from '../rhi/core/errors.js';
+import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { Texture } from '../rhi/core/texture.js';
@@ -22,11 +22,11 @@ import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
-import { UniformRing } from '../rhi/core/uniform-ring.js';
-import { stateTextureSize } from '../compute/pack.js';
+import { UniformRing } from '../compute/uniform-ring.js';
 import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
-import { createState, stepBase, stepParticle } from './reference.js';
+import { createState, stepState } from './reference.js';
+import { choosePath, type PathChoice } from '../compute/paths/choose.js';
 import {
   createDrawPipeline,
   drawPipelineId,
@@ -35,6 +35,7 @@ import {
   DRAW_PARAMS_BYTES,
   DRAW_PARAMS_SLOT,
   type Camera,
+  type DrawPipeline,
   type StateKind,
 } from './draw.js';
 
@@ -57,8 +58,10 @@ export class ParticleSystem {
   readonly reason: string;
   readonly count: number;
   readonly device: Device;
-  /** GPU bytes per particle of the state (see the table above). */
+  /** GPU bytes per particle of the state (docs/particles.md, "Paths and memory"). */
   readonly bytesPerParticle: number;
+  /** JavaScript bytes per particle of the state (the CPU path's arrays; 0 on the GPU paths). */
+  readonly hostBytesPerParticle: number;
   #options: ParticleOptions;
   #stepIndex = 0;
   #time = 0;
@@ -67,42 +70,49 @@ export class ParticleSystem {
   readonly #drawUniforms: Buffer;
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
-  readonly #pipelines = new Map<string, RenderPipeline>();
+  readonly #pipelines = new Map<string, DrawPipeline>();
   #destroyed = false;
 
   constructor(device: Device, options: ParticleOptions) {
     this.device = device;
     this.#options = options;
     this.count = options.count;
-    const caps = device.caps;
     const requested = options.path;
-    if (requested === 'compute' && !caps.features.compute) {
-      throw new ParticleOptionError('path', requested, `needs caps.features.compute, which is false on ${caps.backend}; use 'pingpong' or 'auto'`);
+    let choice: PathChoice;
+    try {
+      choice = choosePath(device.caps, { path: requested, hasCpu: true, attributes: 2, label: 'particle system' });
+    } catch (e) {
+      const why =
+        e instanceof UnsupportedFeatureError
+          ? `needs caps.features.${e.feature}, which is false on ${device.caps.backend}; ${e.fallback}`
+          : (e as Error).message;
+      throw new ParticleOptionError('path', requested, why);
     }
-    if (requested === 'pingpong' && !caps.features.floatRenderTargets && !caps.features.halfFloatRenderTargets) {
-      throw new ParticleOptionError('path', requested, `needs float render targets, which ${caps.backend} lacks here; use 'cpu' or 'auto'`);
-    }
-    const path: ParticlePath =
-      requested !== 'auto'
-        ? requested
-        : caps.features.compute
-          ? 'compute'
-          : caps.features.floatRenderTargets || caps.features.halfFloatRenderTargets
-            ? 'pingpong'
-            : 'cpu';
-    this.#checkLimits(path);
-    this.path = path;
+    this.path = choice.path;
     this.drawMode = options.drawMode === 'auto' ? 'pulled' : options.drawMode;
-    this.#runner = new ElementwiseRunner(device, particleKernel(options), {
-      count: options.count,
-      mode: path,
-      label: 'particles',
-      cpu: (i, state) =>
-        stepParticle(this.#options, this.#stepIndex, this.#cpuDt, this.#cpuBase, i, state.position as Float32Array, state.velocity as Float32Array),
-    });
-    this.reason = requested === 'auto' ? this.#runner.reason : `path '${requested}' requested`;
+    try {
+      this.#runner = new ElementwiseRunner(device, particleKernel(options), {
+        count: options.count,
+        mode: choice.path,
+        label: 'particles',
+        // the canonical rule in TypeScript; the step's values (its index, dt) arrive as parameters
+        cpu: {
+          step: (state, _count, params) =>
+            stepState(this.#options, params.stepIndex as number, params.dt as number, {
+              position: state.position as Float32Array,
+              velocity: state.velocity as Float32Array,
+            }),
+        },
+      });
+    } catch (e) {
+      if (e instanceof LimitExceededError)
+        throw new ParticleOptionError('count', options.count, `exceeds what the ${choice.path} path can hold on this device: ${e.message}`);
+      throw e;
+    }
+    this.reason = choice.reason;
     this.#state = Object.keys(this.#runner.buffers).length > 0 ? 'buffers' : 'textures';
-    this.bytesPerParticle = path === 'compute' ? 32 : path === 'pingpong' ? (this.#runner.precision === 'f16' ? 32 : 64) : 64;
+    this.bytesPerParticle = this.#runner.bytesPerElement.gpu;
+    this.hostBytesPerParticle = this.#runner.bytesPerElement.host;
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
@@ -112,27 +122,6 @@ export class ParticleSystem {
       size: DRAW_SLOTS * DRAW_PARAMS_SLOT,
       usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
     });
-  }
-
-  #cpuDt = 0;
-  #cpuBase = 0;
-
-  #checkLimits(path: ParticlePath): void {
-    const { count } = this.#options;
-    const limits = this.device.caps.limits;
-    const explain = (e: unknown): never => {
-      throw new ParticleOptionError('count', count, `exceeds what the ${path} path can hold on this device: ${(e as Error).message}`);
-    };
-    if (path === 'compute' && 16 * count > limits.maxStorageBufferBindingSize) {
-      explain(new LimitExceededError('maxStorageBufferBindingSize', 16 * count, limits.maxStorageBufferBindingSize, 'State buffer bytes'));
-    }
-    if (path === 'compute' && 16 * count > limits.maxBufferSize)
-      explain(new LimitExceededError('maxBufferSize', 16 * count, limits.maxBufferSize, 'State buffer bytes'));
-    try {
-      stateTextureSize(count, limits.maxTextureDimension2D);
-    } catch (e) {
-      if (path !== 'compute') explain(e);
-    }
   }
 
   get options(): Readonly<ParticleOptions> {
@@ -191,14 +180,8 @@ export class ParticleSystem {
       throw new ValidationError('particles-dt', `dt ${String(dt)} must be a finite non-negative number of seconds`, 'particle system', { dt });
     this.#stepIndex++;
     this.#time += dt;
-    this.#cpuDt = dt;
-    this.#cpuBase = stepBase(this.#options.seed, this.#stepIndex);
     this.#runner.step(encoder, kernelParams(this.#options, this.#stepIndex, dt, this.#time), options.timestampWrites);
-    if (this.path === 'compute') {
-      encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: Object.values(this.#runner.buffers) });
-    } else if (this.path === 'pingpong') {
-      encoder.barrier({ from: 'render-write', to: 'vertex-read', resources: Object.values(this.#runner.textures) });
-    }
+    this.#runner.barrierForDraw(encoder);
   }
 
   /** Convenience: records an update alone and submits it. */
@@ -231,7 +214,7 @@ export class ParticleSystem {
       p = createDrawPipeline(this.device, { state: this.#state, mode: this.drawMode, ...shape });
       this.#pipelines.set(id, p);
     }
-    return p;
+    return p.pipeline;
   }
 
   /** Draws every particle as a camera-facing quad: one draw call. */
@@ -299,7 +282,10 @@ export class ParticleSystem {
     this.#destroyed = true;
     this.#runner.destroy();
     this.#drawUniforms.destroy();
-    for (const p of this.#pipelines.values()) p.destroy();
+    for (const p of this.#pipelines.values()) {
+      p.pipeline.destroy();
+      for (const m of p.modules) m.destroy();
+    }
   }
 }
 

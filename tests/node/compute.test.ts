@@ -12,6 +12,7 @@ import {
   splitDispatch,
   stateTextureSize,
   createElementwiseRunner,
+  choosePath,
   floatToHalfBits,
   halfToFloat,
   LimitExceededError,
@@ -259,5 +260,37 @@ describe('state textures and halfs', () => {
   });
   it('half conversion round-trips representable values', () => {
     for (const v of [0, 1, -2, 0.5, 65504, 1 / 1024, 0.333251953125]) expect(halfToFloat(floatToHalfBits(v))).toBe(v);
+  });
+});
+
+describe('choosePath: one pure choice of execution path, with its reason', () => {
+  const caps = (features: Record<string, boolean> = {}) => new NullDevice({ features }).caps;
+  const ask = (features: Record<string, boolean>, path: 'auto' | 'compute' | 'pingpong' | 'cpu' = 'auto', hasCpu = true) =>
+    choosePath(caps(features), { path, hasCpu, attributes: 2, label: 'test' });
+  it('auto walks the ladder compute → ping-pong (f32, then f16) → cpu', () => {
+    expect(ask({})).toEqual({ path: 'compute', precision: 'f32', reason: 'caps.features.compute' });
+    expect(ask({ compute: false })).toEqual({ path: 'pingpong', precision: 'f32', reason: 'no compute; float render targets' });
+    expect(ask({ compute: false, floatRenderTargets: false })).toMatchObject({
+      path: 'pingpong',
+      precision: 'f16',
+      reason: expect.stringMatching(/half-float/),
+    });
+    expect(ask({ compute: false, floatRenderTargets: false, halfFloatRenderTargets: false })).toEqual({
+      path: 'cpu',
+      precision: 'f32',
+      reason: 'no compute and no float render targets',
+    });
+  });
+  it('a requested path says so, and one the device cannot run is a typed error naming the feature', () => {
+    expect(ask({}, 'pingpong').reason).toBe("path 'pingpong' requested");
+    expect(ask({}, 'cpu').reason).toBe("path 'cpu' requested");
+    expect(() => ask({ compute: false }, 'compute')).toThrow(UnsupportedFeatureError);
+    expect(() => ask({ compute: false }, 'compute')).toThrow(/caps.features.compute is false on the null backend/);
+    expect(() => ask({ floatRenderTargets: false, halfFloatRenderTargets: false }, 'pingpong')).toThrow(/floatRenderTargets is false/);
+    expect(() => ask({ compute: false, floatRenderTargets: false, halfFloatRenderTargets: false }, 'auto', false)).toThrow(/pass a CPU form/);
+  });
+  it('ping-pong needs a colour attachment per attribute', () => {
+    const c = caps({ compute: false });
+    expect(() => choosePath(c, { path: 'auto', hasCpu: false, attributes: c.limits.maxColorAttachments + 1 })).toThrow(/maxColorAttachments/);
   });
 });

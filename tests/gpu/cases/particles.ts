@@ -335,6 +335,22 @@ function halves(img: Uint8Array, predicate: (rgba: number[]) => boolean): { left
 }
 
 const sceneCases = defineCases({
+  // Regression: systems left their shader modules alive until the device was destroyed.
+  'a particle system destroyed after stepping, drawing and counting leaves device.stats() as it found it (every path)': {
+    async run({ device }) {
+      for (const path of pathsOf(device)) {
+        const before = device.stats();
+        const ps = await stepped(device, { count: 500, path }, 3);
+        await drawImage(device, ps);
+        await ps.stats();
+        ps.destroy();
+        const after = device.stats();
+        for (const kind of Object.keys(before) as Array<keyof typeof before>) {
+          assertEqual(after[kind].count, before[kind].count, `${device.caps.backend}/${path}: live ${kind} resources after destroy`);
+        }
+      }
+    },
+  },
   'particles in a pass with depth are hidden behind opaque geometry and do not write depth (every path, both draw modes)': {
     async run({ device }) {
       for (const path of pathsOf(device))

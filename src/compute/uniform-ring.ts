@@ -1,5 +1,5 @@
-import { ValidationError } from './errors.js';
-import type { Queue } from './queue.js';
+import { ValidationError } from '../rhi/core/errors.js';
+import type { Queue } from '../rhi/core/queue.js';
 
 /**
  * Slots of a uniform buffer handed out between two submissions: values written with
