@@ -77,3 +77,19 @@ describe('a submission that can never complete (regression: unhandled rejections
     }
   });
 });
+
+describe('one way to record commands', () => {
+  it('the encoder has no public door for pass commands: passes record through a private recorder', () => {
+    const d = new NullDevice();
+    const enc = d.createCommandEncoder();
+    for (const door of ['record', 'endPass', 'trackRead', 'trackWrite']) expect(door in enc, `encoder.${door}`).toBe(false);
+  });
+  it('a pass records only while open, and only into the encoder that began it', () => {
+    const d = new NullDevice();
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginComputePass({ label: 'p' });
+    pass.end();
+    expect(() => pass.dispatch(1)).toThrow(/dispatch after pass.end\(\)/);
+    expect(enc.commands.map((c) => c.type)).toEqual(['beginComputePass', 'endComputePass']);
+  });
+});

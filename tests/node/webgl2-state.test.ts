@@ -1,6 +1,6 @@
 // The WebGL2 backend's shadow state, checked on a recording fake of the GL context.
 import { describe, expect, it } from 'vitest';
-import { BufferUsage, TextureUsage, WebGL2Device } from '../../src/index.js';
+import { BufferUsage, CommandBuffer, TextureUsage, WebGL2Device } from '../../src/index.js';
 import { createFakeGL } from './fake-gl.js';
 
 const VS = '#version 300 es\nlayout(location=0) in vec2 p;\nlayout(std140) uniform Params { vec4 v; };\nvoid main() { gl_Position = vec4(p, 0.0, 1.0) * v; }\n';
@@ -43,7 +43,7 @@ function setup() {
     pass.end();
     device.queue.submit([enc.finish()]);
   };
-  return { fake, device, frame };
+  return { fake, device, frame, pipeline };
 }
 
 const STATE_CALLS = new Set([
@@ -135,5 +135,17 @@ describe('WebGL2 float textures', () => {
       /caps.features.float32Filterable is false on the webgl2 backend; rgba32float texture "state" at slot 1 \("tex"\) of pipeline "sample" is sampled with a linear sampler/,
     );
     expect(() => draw('nearest')).not.toThrow();
+  });
+});
+
+describe('commands outside a pass (regression: replay dropped them silently)', () => {
+  it('a draw found outside a pass is an error at replay, not a no-op', () => {
+    const { device, pipeline } = setup();
+    // what a caller could push through the encoder's old public record(): a draw with no pass
+    const stray = new CommandBuffer('stray', [
+      { type: 'setRenderPipeline', pipeline },
+      { type: 'draw', vertexCount: 3, instanceCount: 1, firstVertex: 0, firstInstance: 0 },
+    ]);
+    expect(() => device.queue.submit([stray])).toThrow(/setRenderPipeline replayed outside a pass/);
   });
 });

@@ -8,7 +8,7 @@ import type { BindingLayoutEntry } from './descriptors.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
-import type { CommandEncoder } from './command-encoder.js';
+import type { PassRecorder } from './command-encoder.js';
 
 /**
  * The slot table shared by render and compute passes: `set*(slot, resource)` stages a resource,
@@ -18,7 +18,7 @@ export class SlotTable {
   readonly slots = new Map<number, BoundResource>();
 
   constructor(
-    private readonly encoder: CommandEncoder,
+    private readonly recorder: PassRecorder,
     private readonly passLabel: string,
   ) {}
 
@@ -30,7 +30,7 @@ export class SlotTable {
 
   #bind(slot: number, resource: BoundResource): void {
     this.slots.set(slot, resource);
-    this.encoder.record({ type: 'setBinding', slot, resource });
+    this.recorder.record({ type: 'setBinding', slot, resource });
   }
 
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
@@ -39,7 +39,7 @@ export class SlotTable {
     requireBufferUsage(buffer.usage, BufferUsage.UNIFORM, `setUniformBuffer(${slot})`, buffer.label);
     const s = size ?? buffer.size - offset;
     validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
-    const limits = this.encoder.device.caps.limits;
+    const limits = this.recorder.device.caps.limits;
     if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
       throw new ValidationError(
         'uniform-offset-alignment',
@@ -65,7 +65,7 @@ export class SlotTable {
     requireBufferUsage(buffer.usage, BufferUsage.STORAGE, `setStorageBuffer(${slot})`, buffer.label);
     const s = size ?? buffer.size - offset;
     validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
-    const limits = this.encoder.device.caps.limits;
+    const limits = this.recorder.device.caps.limits;
     if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
       throw new ValidationError(
         'storage-offset-alignment',
@@ -132,7 +132,7 @@ export class SlotTable {
         { format: texture.format, sampleType },
       );
     }
-    const caps = this.encoder.device.caps;
+    const caps = this.recorder.device.caps;
     if (caps.shaderLanguage === 'glsl' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && entry.samplerBinding !== undefined) {
       // GL samples an unfilterable texture through a linear sampler as black, silently
       const bound = this.slots.get(entry.samplerBinding);
@@ -221,17 +221,17 @@ export class SlotTable {
       }
       switch (bound.kind) {
         case 'uniform':
-          this.encoder.trackRead(bound.buffer, readScopes);
+          this.recorder.trackRead(bound.buffer, readScopes);
           break;
         case 'storage':
-          this.encoder.trackRead(bound.buffer, readScopes);
-          if (access === 'read-write' && writeScope) this.encoder.trackWrite(bound.buffer, writeScope);
+          this.recorder.trackRead(bound.buffer, readScopes);
+          if (access === 'read-write' && writeScope) this.recorder.trackWrite(bound.buffer, writeScope);
           break;
         case 'texture':
-          this.encoder.trackRead(bound.texture, readScopes);
+          this.recorder.trackRead(bound.texture, readScopes);
           break;
         case 'storage-texture':
-          if (writeScope) this.encoder.trackWrite(bound.texture, writeScope);
+          if (writeScope) this.recorder.trackWrite(bound.texture, writeScope);
           break;
         case 'sampler':
           break;

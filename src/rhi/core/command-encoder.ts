@@ -17,6 +17,23 @@ import type { ComputePassDescriptor, Extent2D, ImageCopyBuffer, ImageCopyTexture
 
 export type BarrierMode = 'auto' | 'explicit';
 
+/**
+ * What a pass records through: handed by the encoder to the pass it begins, and to nobody else, so
+ * every command in a command buffer went through a pass's validated methods. Closed when the pass
+ * ends (`end`), after which it records nothing.
+ */
+export interface PassRecorder {
+  readonly device: Device;
+  /** Appends a command to the open pass. */
+  record(command: Command): void;
+  /** A read of `resource` in this pass in one of `scopes` (auto mode inserts a missing barrier; explicit mode throws). */
+  trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void;
+  /** A write of `resource` in this pass. */
+  trackWrite(resource: TrackedResource, scope: BarrierScope): void;
+  /** Records the pass's end command and returns the encoder to `recording`. */
+  end(command: Command): void;
+}
+
 export interface BarrierDescriptor {
   from: BarrierScope;
   to: BarrierScope;
@@ -81,7 +98,7 @@ export class CommandEncoder {
       if (a.resolveTarget) this.#hazards.write(a.resolveTarget, 'render-write');
     }
     if (pass.depthStencilAttachment) this.#hazards.write(pass.depthStencilAttachment.texture, 'render-write');
-    return new RenderPass(this, pass);
+    return new RenderPass(this.#recorder(), pass);
   }
 
   beginComputePass(desc: ComputePassDescriptor = {}): ComputePass {
@@ -99,7 +116,7 @@ export class CommandEncoder {
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
     this.#startPass(label);
     this.#commands.push({ type: 'beginComputePass', label, timestampWrites: desc.timestampWrites });
-    return new ComputePass(this, label);
+    return new ComputePass(this.#recorder(), label);
   }
 
   #checkTimestamps(querySet: { assertAlive(op: string): void }, label: string): void {
@@ -115,23 +132,41 @@ export class CommandEncoder {
     this.#hazards.beginPass(label);
   }
 
-  /** Called by a pass's `end()`. */
-  endPass(command: Command): void {
-    this.#commands.push(command);
-    this.#hazards.endPass();
-    this.#state = 'recording';
-  }
-
-  /** Called by passes: records a command while the pass is open. */
-  record(command: Command): void {
-    this.#commands.push(command);
+  /** The private door of the pass being begun; it closes when the pass ends. */
+  #recorder(): PassRecorder {
+    let open = true;
+    const check = (): void => {
+      if (!open) throw new EncoderStateError('a pass recorded after it ended', 'recording', this.label);
+    };
+    return {
+      device: this.device,
+      record: (command) => {
+        check();
+        this.#commands.push(command);
+      },
+      trackRead: (resource, scopes) => {
+        check();
+        this.#trackRead(resource, scopes);
+      },
+      trackWrite: (resource, scope) => {
+        check();
+        this.#hazards.write(resource, scope);
+      },
+      end: (command) => {
+        check();
+        open = false;
+        this.#commands.push(command);
+        this.#hazards.endPass();
+        this.#state = 'recording';
+      },
+    };
   }
 
   /**
    * A read of `resource` in the current pass (or copy) in one of `scopes`. Auto mode inserts the
    * missing barrier before the pass; explicit mode throws `MissingBarrierError`.
    */
-  trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
+  #trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
     const hazard = this.#hazards.read(resource, scopes);
     if (!hazard) return;
     if (this.barrierMode === 'explicit') this.#hazards.fail(hazard);
@@ -145,10 +180,6 @@ export class CommandEncoder {
     this.#hazards.barrier(hazard.from, hazard.to, [hazard.resource]);
     // the pass's own commands moved one slot on; the hazard tracker only needs the begin index
     this.#passBegin++;
-  }
-
-  trackWrite(resource: TrackedResource, scope: BarrierScope): void {
-    this.#hazards.write(resource, scope);
   }
 
   /**
@@ -278,7 +309,7 @@ export class CommandEncoder {
   #copy(label: string, reads: TrackedResource[], writes: TrackedResource[], command: Command): void {
     this.#passBegin = this.#commands.length;
     this.#hazards.beginPass(label);
-    for (const r of reads) this.trackRead(r, ['copy-read']);
+    for (const r of reads) this.#trackRead(r, ['copy-read']);
     for (const w of writes) this.#hazards.write(w, 'copy-write');
     this.#commands.push(command);
     this.#hazards.endPass();

@@ -96,6 +96,14 @@ export type Command =
 
 export type CommandType = Command['type'];
 
+/**
+ * For replay switches: a pass command found outside a pass. Core records those only between a
+ * pass's begin and end, so reaching this is a bug, reported loudly instead of dropped.
+ */
+export function outsidePass(command: Command): never {
+  throw new Error(`${command.type} replayed outside a pass; core records it only inside one (a bug in Ignis)`);
+}
+
 /** Exhaustiveness guard for the replay switches. */
 export function unreachable(value: never): never {
   throw new Error(`unhandled command ${JSON.stringify(value)}`);

@@ -2,7 +2,7 @@ import { BufferUsage } from './flags.js';
 import { EncoderStateError, LimitExceededError, UnsupportedFeatureError, ValidationError } from './errors.js';
 import { SlotTable } from './bindings.js';
 import { isNonNegativeInteger, isPositiveInteger, requireBufferUsage } from './validate/buffer.js';
-import type { CommandEncoder } from './command-encoder.js';
+import type { PassRecorder } from './command-encoder.js';
 import type { ComputePipeline } from './compute-pipeline.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -31,17 +31,17 @@ export function splitDispatch(count: number, workgroupSize: number, maxPerDimens
 
 /** Records dispatches into one compute pass. */
 export class ComputePass {
-  readonly #encoder: CommandEncoder;
+  readonly #recorder: PassRecorder;
   readonly #slots: SlotTable;
   #pipeline: ComputePipeline | null = null;
   #ended = false;
 
   constructor(
-    encoder: CommandEncoder,
+    recorder: PassRecorder,
     readonly label: string,
   ) {
-    this.#encoder = encoder;
-    this.#slots = new SlotTable(encoder, label);
+    this.#recorder = recorder;
+    this.#slots = new SlotTable(recorder, label);
   }
 
   #open(operation: string): void {
@@ -59,7 +59,7 @@ export class ComputePass {
       );
     }
     this.#pipeline = pipeline;
-    this.#encoder.record({ type: 'setComputePipeline', pipeline });
+    this.#recorder.record({ type: 'setComputePipeline', pipeline });
   }
 
   /**
@@ -88,7 +88,7 @@ export class ComputePass {
 
   setStorageTexture(slot: number, texture: Texture): void {
     this.#open('setStorageTexture');
-    const caps = this.#encoder.device.caps;
+    const caps = this.#recorder.device.caps;
     if (!caps.features.storageTextures) throw new UnsupportedFeatureError('storageTextures', caps.backend, 'write the texture from a render pass', this.label);
     this.#slots.storageTexture(slot, texture);
   }
@@ -103,7 +103,7 @@ export class ComputePass {
 
   dispatch(x: number, y = 1, z = 1): void {
     this.#open('dispatch');
-    const max = this.#encoder.device.caps.limits.maxComputeWorkgroupsPerDimension;
+    const max = this.#recorder.device.caps.limits.maxComputeWorkgroupsPerDimension;
     for (const [axis, n] of [
       ['x', x],
       ['y', y],
@@ -115,7 +115,7 @@ export class ComputePass {
       if (n > max) throw new LimitExceededError('maxComputeWorkgroupsPerDimension', n, max, `dispatch ${axis}`, this.label);
     }
     this.#check('dispatch');
-    this.#encoder.record({ type: 'dispatch', x, y, z });
+    this.#recorder.record({ type: 'dispatch', x, y, z });
   }
 
   /**
@@ -129,7 +129,7 @@ export class ComputePass {
       throw new ValidationError('dispatch-count', `dispatchThreads count ${String(count)} must be a non-negative integer`, this.label, { count });
     if (!isPositiveInteger(size))
       throw new ValidationError('dispatch-workgroup-size', `workgroupSize ${String(size)} must be a positive integer`, this.label, { workgroupSize: size });
-    const limits = this.#encoder.device.caps.limits;
+    const limits = this.#recorder.device.caps.limits;
     const grid = splitDispatch(count, size, limits.maxComputeWorkgroupsPerDimension);
     this.dispatch(grid[0], grid[1], grid[2]);
     return grid;
@@ -137,7 +137,7 @@ export class ComputePass {
 
   dispatchIndirect(buffer: Buffer, offset = 0): void {
     this.#open('dispatchIndirect');
-    const caps = this.#encoder.device.caps;
+    const caps = this.#recorder.device.caps;
     if (!caps.features.indirect) throw new UnsupportedFeatureError('indirect', caps.backend, 'read the counts back and call dispatch()', this.label);
     buffer.assertAlive('dispatchIndirect');
     requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, 'dispatchIndirect', buffer.label);
@@ -150,13 +150,13 @@ export class ComputePass {
       );
     }
     this.#check('dispatchIndirect');
-    this.#encoder.trackRead(buffer, ['indirect-read']);
-    this.#encoder.record({ type: 'dispatchIndirect', buffer, offset });
+    this.#recorder.trackRead(buffer, ['indirect-read']);
+    this.#recorder.record({ type: 'dispatchIndirect', buffer, offset });
   }
 
   end(): void {
     this.#open('end');
     this.#ended = true;
-    this.#encoder.endPass({ type: 'endComputePass' });
+    this.#recorder.end({ type: 'endComputePass' });
   }
 }

@@ -13,7 +13,7 @@ export { RenderPipeline } from './render-pipeline.js';
 export { ComputePipeline, reflectWorkgroupSize } from './compute-pipeline.js';
 export { QuerySet } from './query-set.js';
 export { CommandBuffer } from './command-buffer.js';
-export { CommandEncoder, traceCommands, type BarrierDescriptor, type BarrierMode } from './command-encoder.js';
+export { CommandEncoder, traceCommands, type BarrierDescriptor, type BarrierMode, type PassRecorder } from './command-encoder.js';
 export { RenderPass } from './render-pass.js';
 export { ComputePass, splitDispatch } from './compute-pass.js';
 export { Queue, type ArrayBufferSource } from './queue.js';

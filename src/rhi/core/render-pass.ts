@@ -4,7 +4,7 @@ import { SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
 import { isNonNegativeInteger } from './validate/buffer.js';
 import type { ResolvedRenderPass, StorageAccess } from './commands.js';
-import type { CommandEncoder } from './command-encoder.js';
+import type { PassRecorder } from './command-encoder.js';
 import type { RenderPipeline } from './render-pipeline.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -20,7 +20,7 @@ const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
  */
 export class RenderPass {
   readonly label: string;
-  readonly #encoder: CommandEncoder;
+  readonly #recorder: PassRecorder;
   readonly #desc: ResolvedRenderPass;
   readonly #slots: SlotTable;
   readonly #vertexBuffers = new Map<number, { buffer: Buffer; offset: number }>();
@@ -28,11 +28,11 @@ export class RenderPass {
   #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32' } | null = null;
   #ended = false;
 
-  constructor(encoder: CommandEncoder, desc: ResolvedRenderPass) {
-    this.#encoder = encoder;
+  constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
+    this.#recorder = recorder;
     this.#desc = desc;
     this.label = desc.label;
-    this.#slots = new SlotTable(encoder, desc.label);
+    this.#slots = new SlotTable(recorder, desc.label);
   }
 
   /** Width and height of the pass's attachments. */
@@ -105,17 +105,17 @@ export class RenderPass {
       );
     }
     this.#pipeline = pipeline;
-    this.#encoder.record({ type: 'setRenderPipeline', pipeline });
+    this.#recorder.record({ type: 'setRenderPipeline', pipeline });
   }
 
   setVertexBuffer(slot: number, buffer: Buffer, offset = 0): void {
     this.#open('setVertexBuffer');
     buffer.assertAlive(`setVertexBuffer(${slot})`);
     requireBufferUsage(buffer.usage, BufferUsage.VERTEX, `setVertexBuffer(${slot})`, buffer.label);
-    if (!isNonNegativeInteger(slot) || slot >= this.#encoder.device.caps.limits.maxVertexBuffers) {
+    if (!isNonNegativeInteger(slot) || slot >= this.#recorder.device.caps.limits.maxVertexBuffers) {
       throw new ValidationError(
         'vertex-buffer-slot',
-        `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#encoder.device.caps.limits.maxVertexBuffers})`,
+        `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#recorder.device.caps.limits.maxVertexBuffers})`,
         this.label,
         { slot },
       );
@@ -126,7 +126,7 @@ export class RenderPass {
       });
     }
     this.#vertexBuffers.set(slot, { buffer, offset });
-    this.#encoder.record({ type: 'setVertexBuffer', slot, buffer, offset });
+    this.#recorder.record({ type: 'setVertexBuffer', slot, buffer, offset });
   }
 
   setIndexBuffer(buffer: Buffer, format: 'uint16' | 'uint32', offset = 0): void {
@@ -137,7 +137,7 @@ export class RenderPass {
       throw new ValidationError('index-format', `Index format ${String(format)} must be 'uint16' or 'uint32'`, buffer.label, { format });
     }
     this.#indexBuffer = { buffer, format };
-    this.#encoder.record({ type: 'setIndexBuffer', buffer, format, offset });
+    this.#recorder.record({ type: 'setIndexBuffer', buffer, format, offset });
   }
 
   setUniformBuffer(slot: number, buffer: Buffer, offset?: number, size?: number): void {
@@ -186,7 +186,7 @@ export class RenderPass {
         },
       );
     }
-    this.#encoder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
+    this.#recorder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
   }
 
   setScissorRect(x: number, y: number, width: number, height: number): void {
@@ -204,7 +204,7 @@ export class RenderPass {
         },
       );
     }
-    this.#encoder.record({ type: 'setScissorRect', x, y, width, height });
+    this.#recorder.record({ type: 'setScissorRect', x, y, width, height });
   }
 
   /**
@@ -243,7 +243,7 @@ export class RenderPass {
           );
         }
       }
-      this.#encoder.trackRead(buffer, ['vertex-read']);
+      this.#recorder.trackRead(buffer, ['vertex-read']);
     });
     this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
     return pipeline;
@@ -263,7 +263,7 @@ export class RenderPass {
       );
     }
     this.#checkDraw('draw', vertexCount === 0 ? -1 : firstVertex + vertexCount - 1, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
-    this.#encoder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
+    this.#recorder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
   }
 
   drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, baseVertex = 0, firstInstance = 0): void {
@@ -295,13 +295,13 @@ export class RenderPass {
         },
       );
     }
-    this.#encoder.trackRead(index.buffer, ['vertex-read']);
-    this.#encoder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });
+    this.#recorder.trackRead(index.buffer, ['vertex-read']);
+    this.#recorder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });
   }
 
   end(): void {
     this.#open('end');
     this.#ended = true;
-    this.#encoder.endPass({ type: 'endRenderPass' });
+    this.#recorder.end({ type: 'endRenderPass' });
   }
 }

@@ -1,5 +1,5 @@
 import { Queue } from '../core/queue.js';
-import { unreachable, type Command } from '../core/commands.js';
+import { outsidePass, unreachable, type Command } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
@@ -35,7 +35,9 @@ export class NullQueue extends Queue {
     }
   }
 
-  /** Transfers run; passes are only recorded. */
+  #inPass = false;
+
+  /** Transfers run; passes are only recorded (a pass command outside a pass is a bug, reported). */
   #execute(c: Command): void {
     switch (c.type) {
       case 'copyBufferToBuffer': {
@@ -58,9 +60,14 @@ export class NullQueue extends Queue {
         return;
       }
       case 'beginRenderPass':
-      case 'endRenderPass':
       case 'beginComputePass':
+        this.#inPass = true;
+        return;
+      case 'endRenderPass':
       case 'endComputePass':
+        if (!this.#inPass) outsidePass(c);
+        this.#inPass = false;
+        return;
       case 'setRenderPipeline':
       case 'setComputePipeline':
       case 'setBinding':
@@ -72,6 +79,8 @@ export class NullQueue extends Queue {
       case 'drawIndexed':
       case 'dispatch':
       case 'dispatchIndirect':
+        if (!this.#inPass) outsidePass(c);
+        return;
       case 'pushDebugGroup':
       case 'popDebugGroup':
       case 'barrier':

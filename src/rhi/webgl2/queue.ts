@@ -1,7 +1,7 @@
 import { Queue } from '../core/queue.js';
 import { BackendError } from '../core/errors.js';
 import { FORMAT_INFO } from '../core/formats.js';
-import { unreachable, type BoundResource, type Command, type ResolvedRenderPass } from '../core/commands.js';
+import { outsidePass, unreachable, type BoundResource, type Command, type ResolvedRenderPass } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
@@ -68,21 +68,22 @@ export class WebGL2Queue extends Queue {
 
   #replay(commands: readonly Command[]): void {
     const { gl, state } = this.device;
-    let p: PassState | null = null;
+    let pass: PassState | null = null;
     const debug = this.device.debug;
     for (const [index, c] of commands.entries()) {
+      const inPass = (): PassState => pass ?? outsidePass(c);
       if (debug && index > 0) this.#checkGLError(commands[index - 1] as Command, index - 1);
       switch (c.type) {
         case 'beginRenderPass': {
-          p = this.#beginPass(c.pass);
+          pass = this.#beginPass(c.pass);
           break;
         }
         case 'endRenderPass':
-          if (p) this.#endPass(p);
-          p = null;
+          this.#endPass(inPass());
+          pass = null;
           break;
         case 'setRenderPipeline': {
-          if (!p) break;
+          const p = inPass();
           const pipe = c.pipeline as WebGL2RenderPipeline;
           p.pipeline = pipe;
           p.vao = null;
@@ -96,35 +97,40 @@ export class WebGL2Queue extends Queue {
           break;
         }
         case 'setBinding':
-          p?.slots.set(c.slot, c.resource);
+          inPass().slots.set(c.slot, c.resource);
           break;
-        case 'setVertexBuffer':
-          if (!p) break;
+        case 'setVertexBuffer': {
+          const p = inPass();
           p.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
           p.vao = null;
           break;
-        case 'setIndexBuffer':
-          if (!p) break;
+        }
+        case 'setIndexBuffer': {
+          const p = inPass();
           p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
           p.vao = null;
           break;
+        }
         case 'setViewport':
-          if (!p) break;
+          inPass();
           state.viewport(Math.round(c.x), Math.round(c.y), Math.round(c.width), Math.round(c.height));
           gl.depthRange(c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
-          if (!p) break;
+          inPass();
           state.scissorTest(true);
           state.scissor(c.x, c.y, c.width, c.height);
           break;
-        case 'draw':
-          if (!p) break;
+        case 'draw': {
+          const p = inPass();
           this.#flush(p, c.firstInstance, 0);
           gl.drawArraysInstanced(p.pipeline?.topology ?? gl.TRIANGLES, c.firstVertex, c.vertexCount, c.instanceCount);
           break;
+        }
         case 'drawIndexed': {
-          if (!p || !p.index) break;
+          const p = inPass();
+          // core checks an index buffer is set before drawIndexed
+          if (!p.index) throw new Error('drawIndexed replayed without an index buffer; core checks it at record (a bug in Ignis)');
           this.#flush(p, c.firstInstance, c.baseVertex);
           const bytes = p.index.format === 'uint16' ? 2 : 4;
           const type = p.index.format === 'uint16' ? gl.UNSIGNED_SHORT : gl.UNSIGNED_INT;
@@ -239,7 +245,7 @@ export class WebGL2Queue extends Queue {
   /** Flushes staged bindings before a draw; only what changed reaches GL (the cache filters). */
   #flush(p: PassState, firstInstance: number, baseVertex: number): void {
     const pipe = p.pipeline;
-    if (!pipe) return;
+    if (!pipe) throw new Error('draw replayed without a pipeline; core checks it at record (a bug in Ignis)');
     const { state } = this.device;
     // look the VAO up (a string key) only when a vertex input changed since the last draw
     if (!p.vao || p.vao.firstInstance !== firstInstance || p.vao.baseVertex !== baseVertex) {

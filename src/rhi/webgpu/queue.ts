@@ -1,5 +1,5 @@
 import { Queue } from '../core/queue.js';
-import { unreachable, type BoundResource } from '../core/commands.js';
+import { outsidePass, unreachable, type BoundResource } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
@@ -67,6 +67,8 @@ export class WebGPUQueue extends Queue {
       dirty = false;
     };
     for (const c of cb.commands) {
+      const inRender = (): GPURenderPassEncoder => render ?? outsidePass(c);
+      const inCompute = (): GPUComputePassEncoder => compute ?? outsidePass(c);
       switch (c.type) {
         case 'beginRenderPass': {
           const p = c.pass;
@@ -95,7 +97,7 @@ export class WebGPUQueue extends Queue {
           break;
         }
         case 'endRenderPass':
-          render?.end();
+          inRender().end();
           render = null;
           break;
         case 'beginComputePass':
@@ -105,54 +107,55 @@ export class WebGPUQueue extends Queue {
           dirty = true;
           break;
         case 'endComputePass':
-          compute?.end();
+          inCompute().end();
           compute = null;
           break;
         case 'setRenderPipeline': {
           const next = c.pipeline as WebGPURenderPipeline;
-          render?.setPipeline(next.gpu);
+          inRender().setPipeline(next.gpu);
           if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
           pipeline = next;
           break;
         }
         case 'setComputePipeline': {
           const next = c.pipeline as WebGPUComputePipeline;
-          compute?.setPipeline(next.gpu);
+          inCompute().setPipeline(next.gpu);
           if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
           pipeline = next;
           break;
         }
         case 'setBinding':
+          if (!render && !compute) outsidePass(c);
           slots.set(c.slot, c.resource);
           dirty = true;
           break;
         case 'setVertexBuffer':
-          render?.setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
+          inRender().setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
           break;
         case 'setIndexBuffer':
-          render?.setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
+          inRender().setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
           break;
         case 'setViewport':
-          render?.setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
+          inRender().setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
-          render?.setScissorRect(c.x, c.y, c.width, c.height);
+          inRender().setScissorRect(c.x, c.y, c.width, c.height);
           break;
         case 'draw':
           flush();
-          render?.draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
+          inRender().draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
           break;
         case 'drawIndexed':
           flush();
-          render?.drawIndexed(c.indexCount, c.instanceCount, c.firstIndex, c.baseVertex, c.firstInstance);
+          inRender().drawIndexed(c.indexCount, c.instanceCount, c.firstIndex, c.baseVertex, c.firstInstance);
           break;
         case 'dispatch':
           flush();
-          compute?.dispatchWorkgroups(c.x, c.y, c.z);
+          inCompute().dispatchWorkgroups(c.x, c.y, c.z);
           break;
         case 'dispatchIndirect':
           flush();
-          compute?.dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
+          inCompute().dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
           break;
         case 'copyBufferToBuffer':
           encoder.copyBufferToBuffer(gpuBuffer(c.src), c.srcOffset, gpuBuffer(c.dst), c.dstOffset, c.size);
