@@ -145,8 +145,28 @@ export interface Camera {
   projection: ArrayLike<number>;
 }
 
-/** Bytes of DrawParams the shaders read (the rest of the 256-byte slot is padding). */
-export const DRAW_PARAMS_BYTES = 240;
+/**
+ * The DrawParams block of shaders/particles/draw.wgsl (and `layout(std140)` draw.vert.glsl), field
+ * by field in bytes; offsets in floats below. The rest of the 256-byte ring slot is padding.
+ */
+const DRAW_PARAMS = {
+  view: 0, //        4 * 16: mat4x4f
+  projection: 16, // 4 * 16: mat4x4f
+  colors: 32, //     4 * 16: array<vec4f, 4>, colour at each stop
+  colorStops: 48, // 4 * 4: vec4f, life fraction of each colour
+  sizes: 52, //      4 * 4: vec4f, x size at birth, y at death (factors), z world size, w unused
+  width: 56, //      4: u32, state texture width
+  count: 57, //      4: u32, particles
+};
+export const DRAW_PARAMS_BYTES =
+  4 * 16 + // view
+  4 * 16 + // projection
+  4 * 16 + // colors
+  4 * 4 + // colorStops
+  4 * 4 + // sizes
+  4 + // width
+  4 + // count
+  8; // padding to a multiple of 16 (std140 struct size)
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -167,16 +187,14 @@ export function packDrawParams(
 ): ArrayBuffer {
   const f = into.f32;
   for (let i = 0; i < 16; i++) {
-    f[i] = camera.view[i] as number;
-    f[16 + i] = camera.projection[i] as number;
+    f[DRAW_PARAMS.view + i] = camera.view[i] as number;
+    f[DRAW_PARAMS.projection + i] = camera.projection[i] as number;
   }
-  for (let i = 0; i < 4; i++) f.set(colors[i] as readonly number[], 32 + 4 * i);
-  f.set(stops, 48);
-  f[52] = sizes[0];
-  f[53] = sizes[1];
-  f[54] = sizes[2];
-  f[55] = 0;
-  into.u32[56] = width;
-  into.u32[57] = count;
+  for (let i = 0; i < 4; i++) f.set(colors[i] as readonly number[], DRAW_PARAMS.colors + 4 * i);
+  f.set(stops, DRAW_PARAMS.colorStops);
+  f.set(sizes, DRAW_PARAMS.sizes);
+  f[DRAW_PARAMS.sizes + 3] = 0;
+  into.u32[DRAW_PARAMS.width] = width;
+  into.u32[DRAW_PARAMS.count] = count;
   return into.buffer;
 }

@@ -1,7 +1,10 @@
-import { RhiError, DeviceLostError, UnsupportedFeatureError, ValidationError } from './errors.js';
+import { RhiError, DeviceLostError, ValidationError } from './errors.js';
 import { validateBufferDescriptor } from './validate/buffer.js';
 import { validateTextureDescriptor } from './validate/texture.js';
 import { validateComputePipelineDescriptor, validateRenderPipelineDescriptor } from './validate/pipeline.js';
+import { validateSamplerDescriptor } from './validate/sampler.js';
+import { validateShaderModuleDescriptor } from './validate/shader-module.js';
+import { validateQuerySetDescriptor } from './validate/query-set.js';
 import { isPositiveInteger } from './validate/buffer.js';
 import { CommandEncoder, type BarrierMode } from './command-encoder.js';
 import type { Caps, FeatureRestrictions } from './caps.js';
@@ -53,9 +56,6 @@ export interface DeviceLostInfo {
   reason: 'destroyed' | 'unknown' | 'context-lost';
   message: string;
 }
-
-const SAMPLER_ADDRESS = ['clamp-to-edge', 'repeat', 'mirror-repeat'];
-const SAMPLER_FILTER = ['nearest', 'linear'];
 
 /**
  * The resource factory. Every `create*` validates its descriptor here, in core, then asks the
@@ -172,43 +172,13 @@ export abstract class Device {
 
   createSampler(desc: SamplerDescriptor = {}): Sampler {
     this.#assertUsable('createSampler', desc);
-    for (const key of ['addressModeU', 'addressModeV'] as const) {
-      const v = desc[key];
-      if (v !== undefined && !SAMPLER_ADDRESS.includes(v)) {
-        throw new ValidationError('sampler-address-mode', `Sampler ${key} ${String(v)} must be one of ${SAMPLER_ADDRESS.join(', ')}`, desc.label, { [key]: v });
-      }
-    }
-    for (const key of ['magFilter', 'minFilter', 'mipmapFilter'] as const) {
-      const v = desc[key];
-      if (v !== undefined && !SAMPLER_FILTER.includes(v)) {
-        throw new ValidationError('sampler-filter', `Sampler ${key} ${String(v)} must be 'nearest' or 'linear'`, desc.label, { [key]: v });
-      }
-    }
+    validateSamplerDescriptor(desc);
     return this.#track(this.createSamplerImpl(desc));
   }
 
   createShaderModule(desc: ShaderModuleDescriptor): ShaderModule {
     this.#assertUsable('createShaderModule', desc);
-    if (typeof desc.code !== 'string' || desc.code.trim() === '') {
-      throw new ValidationError('shader-code', 'Shader module code must be a non-empty string', desc.label);
-    }
-    const language = desc.language ?? this.caps.shaderLanguage;
-    if (language !== this.caps.shaderLanguage) {
-      throw new ValidationError(
-        'shader-language',
-        `A ${language} module cannot run on the ${this.caps.backend} backend, which runs ${this.caps.shaderLanguage}`,
-        desc.label,
-        {
-          language,
-          expected: this.caps.shaderLanguage,
-        },
-      );
-    }
-    if (language === 'glsl' && desc.stage !== 'vertex' && desc.stage !== 'fragment') {
-      throw new ValidationError('shader-stage', `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`, desc.label, {
-        stage: desc.stage,
-      });
-    }
+    const language = validateShaderModuleDescriptor(desc, this.caps);
     return this.#track(this.createShaderModuleImpl(desc, language));
   }
 
@@ -226,14 +196,7 @@ export abstract class Device {
 
   createQuerySet(desc: QuerySetDescriptor): QuerySet {
     this.#assertUsable('createQuerySet', desc);
-    if (!this.caps.features.timestampQuery) {
-      throw new UnsupportedFeatureError('timestampQuery', this.caps.backend, 'time frames with queue.onSubmittedWorkDone()', desc.label);
-    }
-    if (desc.type !== 'timestamp')
-      throw new ValidationError('query-type', `Query type ${String(desc.type)} must be 'timestamp'`, desc.label, { type: desc.type });
-    if (!isPositiveInteger(desc.count) || desc.count > 4096) {
-      throw new ValidationError('query-count', `Query count ${String(desc.count)} must be an integer from 1 to 4096`, desc.label, { count: desc.count });
-    }
+    validateQuerySetDescriptor(desc, this.caps);
     return this.#track(this.createQuerySetImpl(desc));
   }
 

@@ -3,6 +3,15 @@ import { EncoderStateError, ValidationError } from './errors.js';
 import { SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
 import { isNonNegativeInteger } from './validate/buffer.js';
+import {
+  validateDrawArguments,
+  validateDrawIndexedArguments,
+  validateIndexRange,
+  validatePipelineForPass,
+  validateScissorRect,
+  validateVertexBufferRange,
+  validateViewport,
+} from './validate/pass.js';
 import type { ResolvedRenderPass, StorageAccess } from './commands.js';
 import type { PassRecorder } from './command-encoder.js';
 import type { RenderPipeline } from './render-pipeline.js';
@@ -61,49 +70,7 @@ export class RenderPass {
   setPipeline(pipeline: RenderPipeline): void {
     this.#open('setPipeline');
     pipeline.assertAlive('setPipeline');
-    if (pipeline.kind !== 'render-pipeline') {
-      throw new ValidationError(
-        'pipeline-kind',
-        `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
-        this.label,
-      );
-    }
-    const targets = pipeline.descriptor.fragment?.targets ?? [];
-    const formats = this.colorFormats;
-    if (targets.length !== formats.length || targets.some((t, i) => t.format !== formats[i])) {
-      throw new ValidationError(
-        'pipeline-targets',
-        `Pipeline "${pipeline.label}" targets [${targets.map((t) => t.format).join(', ')}] but the pass has attachments [${formats.join(', ')}]`,
-        this.label,
-        { targets: targets.map((t) => t.format), attachments: formats },
-      );
-    }
-    if (pipeline.sampleCount !== this.#desc.sampleCount) {
-      throw new ValidationError(
-        'pipeline-sample-count',
-        `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${this.#desc.sampleCount}`,
-        this.label,
-        {},
-      );
-    }
-    const hasDepth = this.#desc.depthStencilAttachment !== undefined;
-    if (hasDepth !== (pipeline.descriptor.depthStencil !== undefined)) {
-      throw new ValidationError(
-        'pipeline-depth',
-        `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`,
-        this.label,
-        {},
-      );
-    }
-    const depthFormat = this.#desc.depthStencilAttachment?.texture.format;
-    if (depthFormat && pipeline.descriptor.depthStencil && pipeline.descriptor.depthStencil.format !== depthFormat) {
-      throw new ValidationError(
-        'pipeline-depth-format',
-        `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the pass's depth attachment is ${depthFormat}`,
-        this.label,
-        { pipeline: pipeline.descriptor.depthStencil.format, attachment: depthFormat },
-      );
-    }
+    validatePipelineForPass(pipeline, this.#desc, this.label);
     this.#pipeline = pipeline;
     this.#recorder.record({ type: 'setRenderPipeline', pipeline });
   }
@@ -173,37 +140,13 @@ export class RenderPass {
 
   setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): void {
     this.#open('setViewport');
-    if (![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) || width < 0 || height < 0 || minDepth < 0 || maxDepth > 1 || minDepth > maxDepth) {
-      throw new ValidationError(
-        'viewport',
-        `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`,
-        this.label,
-        {
-          x,
-          y,
-          width,
-          height,
-        },
-      );
-    }
+    validateViewport(x, y, width, height, minDepth, maxDepth, this.label);
     this.#recorder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
   }
 
   setScissorRect(x: number, y: number, width: number, height: number): void {
     this.#open('setScissorRect');
-    if (![x, y, width, height].every(isNonNegativeInteger) || x + width > this.width || y + height > this.height) {
-      throw new ValidationError(
-        'scissor',
-        `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${this.width}x${this.height} pass`,
-        this.label,
-        {
-          x,
-          y,
-          width,
-          height,
-        },
-      );
-    }
+    validateScissorRect(x, y, width, height, this.width, this.height, this.label);
     this.#recorder.record({ type: 'setScissorRect', x, y, width, height });
   }
 
@@ -227,22 +170,9 @@ export class RenderPass {
           { slot },
         );
       }
-      const { buffer, offset } = bound;
+      const { buffer } = bound;
       buffer.assertAlive(operation);
-      const last = layout.stepMode === 'instance' ? lastInstance : lastVertex;
-      if (last !== undefined && last >= 0) {
-        const extent = pipeline.vertexBufferExtents[slot] ?? 0;
-        const needed = offset + last * layout.arrayStride + extent;
-        if (needed > buffer.size) {
-          const unit = layout.stepMode === 'instance' ? 'instance' : 'vertex';
-          throw new ValidationError(
-            'vertex-buffer-range',
-            `${operation} reads ${unit} ${last} of vertex buffer slot ${slot}, which needs ${needed} bytes, but "${buffer.label}" has ${buffer.size} (offset ${offset}, stride ${layout.arrayStride})`,
-            this.label,
-            { slot, needed, size: buffer.size },
-          );
-        }
-      }
+      validateVertexBufferRange(operation, pipeline, slot, bound, layout.stepMode === 'instance' ? lastInstance : lastVertex, this.label);
       this.#recorder.trackRead(buffer, ['vertex-read']);
     });
     this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
@@ -251,50 +181,19 @@ export class RenderPass {
 
   draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): void {
     this.#open('draw');
-    if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
-      throw new ValidationError(
-        'draw-arguments',
-        `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`,
-        this.label,
-        {
-          vertexCount,
-          instanceCount,
-        },
-      );
-    }
+    validateDrawArguments(vertexCount, instanceCount, firstVertex, firstInstance, this.label);
     this.#checkDraw('draw', vertexCount === 0 ? -1 : firstVertex + vertexCount - 1, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
     this.#recorder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
   }
 
   drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, baseVertex = 0, firstInstance = 0): void {
     this.#open('drawIndexed');
-    if (![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) || !Number.isInteger(baseVertex)) {
-      throw new ValidationError(
-        'draw-arguments',
-        `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`,
-        this.label,
-        {
-          indexCount,
-          instanceCount,
-        },
-      );
-    }
+    validateDrawIndexedArguments(indexCount, instanceCount, firstIndex, baseVertex, firstInstance, this.label);
     this.#checkDraw('drawIndexed', undefined, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
     const index = this.#indexBuffer;
     if (!index) throw new EncoderStateError('drawIndexed without an index buffer; call setIndexBuffer() first', 'no-index-buffer', this.label);
     index.buffer.assertAlive('drawIndexed');
-    const bytes = index.format === 'uint16' ? 2 : 4;
-    if ((firstIndex + indexCount) * bytes > index.buffer.size) {
-      throw new ValidationError(
-        'draw-index-range',
-        `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${index.buffer.size}-byte index buffer`,
-        this.label,
-        {
-          firstIndex,
-          indexCount,
-        },
-      );
-    }
+    validateIndexRange(index.buffer, index.format, firstIndex, indexCount, this.label);
     this.#recorder.trackRead(index.buffer, ['vertex-read']);
     this.#recorder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });
   }

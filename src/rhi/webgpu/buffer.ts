@@ -27,7 +27,7 @@ export class WebGPUBuffer extends Buffer {
       this.gpu.unmap();
       return out;
     }
-    return this.#device.staging.read(size, (encoder, staging) => encoder.copyBufferToBuffer(this.gpu, offset, staging, 0, size));
+    return this.#device.readback.read(size, (encoder, staging) => encoder.copyBufferToBuffer(this.gpu, offset, staging, 0, size));
   }
 
   protected destroyImpl(): void {

@@ -21,7 +21,7 @@ import { WebGPUQuerySet } from './query-set.js';
 import { WebGPUQueue } from './queue.js';
 import { WebGPUSurface } from './surface.js';
 import { BindGroupCache } from './bind-groups.js';
-import { StagingPool } from './staging.js';
+import { ReadbackPool } from './readback.js';
 
 export interface WebGPUDeviceOptions extends DeviceOptions {
   canvas?: HTMLCanvasElement | OffscreenCanvas;
@@ -73,7 +73,7 @@ export class WebGPUDevice extends Device {
   readonly queue: WebGPUQueue;
   readonly surface: WebGPUSurface | null;
   readonly bindGroups: BindGroupCache;
-  readonly staging: StagingPool;
+  readonly readback: ReadbackPool;
 
   constructor(
     readonly gpu: GPUDevice,
@@ -126,7 +126,7 @@ export class WebGPUDevice extends Device {
       options.restrict,
     );
     this.bindGroups = new BindGroupCache(gpu);
-    this.staging = new StagingPool(gpu);
+    this.readback = new ReadbackPool(gpu);
     this.queue = new WebGPUQueue(this);
     this.surface = options.canvas ? new WebGPUSurface(this, options.canvas) : null;
     gpu.addEventListener('uncapturederror', (event) => {
@@ -158,7 +158,7 @@ export class WebGPUDevice extends Device {
     return new WebGPUQuerySet(this, desc);
   }
   protected destroyImpl(): void {
-    this.staging.destroy();
+    this.readback.destroy();
     this.gpu.destroy();
   }
 }

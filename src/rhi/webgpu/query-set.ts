@@ -27,7 +27,7 @@ export class WebGPUQuerySet extends QuerySet {
     const out = new Float64Array(this.count).fill(Number.NaN);
     const runs = this.writtenRuns();
     if (runs.length === 0) return out;
-    const bytes = await this.#device.staging.read(this.count * 8, (encoder, staging) => {
+    const bytes = await this.#device.readback.read(this.count * 8, (encoder, staging) => {
       // resolve offsets must be multiples of 256: each run goes to offset 0, then to its place
       for (const [first, count] of runs) {
         encoder.resolveQuerySet(this.gpu, first, count, this.#resolve, 0);

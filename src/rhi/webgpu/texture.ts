@@ -37,7 +37,7 @@ export class WebGPUTexture extends Texture {
     const rowBytes = width * bpt;
     const stride = Math.ceil(rowBytes / 256) * 256;
     const size = stride * (height - 1) + rowBytes;
-    const padded = await this.#device.staging.read(size, (encoder, staging) =>
+    const padded = await this.#device.readback.read(size, (encoder, staging) =>
       encoder.copyTextureToBuffer({ texture: this.gpu, mipLevel, origin: [x, y] }, { buffer: staging, bytesPerRow: stride }, [width, height]),
     );
     return texelView(this.format, unpadRows(new Uint8Array(padded), rowBytes, stride, height));

@@ -1,11 +1,14 @@
 import { TextureUsage } from '../flags.js';
 import { ValidationError } from '../errors.js';
 import { isDepthFormat } from '../formats.js';
+import { isNonNegativeInteger } from './buffer.js';
 import { requireTextureUsage } from './texture.js';
 import type { Limits } from '../caps.js';
 import type { RenderPassDescriptor } from '../descriptors.js';
 import type { ResolvedRenderPass } from '../commands.js';
 import type { Texture } from '../texture.js';
+import type { Buffer } from '../buffer.js';
+import type { RenderPipeline } from '../render-pipeline.js';
 
 /**
  * Checks a render pass descriptor — attachment count within `maxColorAttachments`, every
@@ -92,4 +95,162 @@ export function resolveRenderPass(desc: RenderPassDescriptor, label: string, lim
     height,
     sampleCount,
   };
+}
+
+/** A pipeline set in a pass: a render pipeline whose targets, sample count and depth state match the pass. */
+export function validatePipelineForPass(pipeline: RenderPipeline, pass: ResolvedRenderPass, label: string): void {
+  if (pipeline.kind !== 'render-pipeline') {
+    throw new ValidationError(
+      'pipeline-kind',
+      `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
+      label,
+    );
+  }
+  const targets = pipeline.descriptor.fragment?.targets ?? [];
+  const formats = pass.colorAttachments.map((a) => a.texture.format);
+  if (targets.length !== formats.length || targets.some((t, i) => t.format !== formats[i])) {
+    throw new ValidationError(
+      'pipeline-targets',
+      `Pipeline "${pipeline.label}" targets [${targets.map((t) => t.format).join(', ')}] but the pass has attachments [${formats.join(', ')}]`,
+      label,
+      { targets: targets.map((t) => t.format), attachments: formats },
+    );
+  }
+  if (pipeline.sampleCount !== pass.sampleCount) {
+    throw new ValidationError(
+      'pipeline-sample-count',
+      `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${pass.sampleCount}`,
+      label,
+      {},
+    );
+  }
+  const hasDepth = pass.depthStencilAttachment !== undefined;
+  if (hasDepth !== (pipeline.descriptor.depthStencil !== undefined)) {
+    throw new ValidationError(
+      'pipeline-depth',
+      `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`,
+      label,
+      {},
+    );
+  }
+  const depthFormat = pass.depthStencilAttachment?.texture.format;
+  if (depthFormat && pipeline.descriptor.depthStencil && pipeline.descriptor.depthStencil.format !== depthFormat) {
+    throw new ValidationError(
+      'pipeline-depth-format',
+      `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the pass's depth attachment is ${depthFormat}`,
+      label,
+      { pipeline: pipeline.descriptor.depthStencil.format, attachment: depthFormat },
+    );
+  }
+}
+
+/** `setViewport`: finite, non-negative size, 0 <= minDepth <= maxDepth <= 1. */
+export function validateViewport(x: number, y: number, width: number, height: number, minDepth: number, maxDepth: number, label: string): void {
+  if (![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) || width < 0 || height < 0 || minDepth < 0 || maxDepth > 1 || minDepth > maxDepth) {
+    throw new ValidationError(
+      'viewport',
+      `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`,
+      label,
+      {
+        x,
+        y,
+        width,
+        height,
+      },
+    );
+  }
+}
+
+/** `setScissorRect`: non-negative integers inside the pass. */
+export function validateScissorRect(x: number, y: number, width: number, height: number, passWidth: number, passHeight: number, label: string): void {
+  if (![x, y, width, height].every(isNonNegativeInteger) || x + width > passWidth || y + height > passHeight) {
+    throw new ValidationError(
+      'scissor',
+      `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${passWidth}x${passHeight} pass`,
+      label,
+      {
+        x,
+        y,
+        width,
+        height,
+      },
+    );
+  }
+}
+
+export function validateDrawArguments(vertexCount: number, instanceCount: number, firstVertex: number, firstInstance: number, label: string): void {
+  if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
+    throw new ValidationError('draw-arguments', `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`, label, {
+      vertexCount,
+      instanceCount,
+    });
+  }
+}
+
+export function validateDrawIndexedArguments(
+  indexCount: number,
+  instanceCount: number,
+  firstIndex: number,
+  baseVertex: number,
+  firstInstance: number,
+  label: string,
+): void {
+  if (![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) || !Number.isInteger(baseVertex)) {
+    throw new ValidationError(
+      'draw-arguments',
+      `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`,
+      label,
+      {
+        indexCount,
+        instanceCount,
+      },
+    );
+  }
+}
+
+/** Indices `firstIndex .. firstIndex + indexCount` lie inside the index buffer. */
+export function validateIndexRange(buffer: Buffer, format: 'uint16' | 'uint32', firstIndex: number, indexCount: number, label: string): void {
+  const bytes = format === 'uint16' ? 2 : 4;
+  if ((firstIndex + indexCount) * bytes > buffer.size) {
+    throw new ValidationError(
+      'draw-index-range',
+      `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${buffer.size}-byte index buffer`,
+      label,
+      {
+        firstIndex,
+        indexCount,
+      },
+    );
+  }
+}
+
+/**
+ * The vertex buffer at `slot` holds element `last` (a vertex or an instance, -1 when the draw reads
+ * none, undefined when unknown: indexed draws read vertices the CPU cannot see). WebGL would
+ * otherwise fail the draw silently.
+ */
+export function validateVertexBufferRange(
+  operation: string,
+  pipeline: RenderPipeline,
+  slot: number,
+  bound: { buffer: Buffer; offset: number },
+  last: number | undefined,
+  label: string,
+): void {
+  const layout = (pipeline.descriptor.vertex.buffers ?? [])[slot];
+  if (!layout) return;
+  const { buffer, offset } = bound;
+  if (last !== undefined && last >= 0) {
+    const extent = pipeline.vertexBufferExtents[slot] ?? 0;
+    const needed = offset + last * layout.arrayStride + extent;
+    if (needed > buffer.size) {
+      const unit = layout.stepMode === 'instance' ? 'instance' : 'vertex';
+      throw new ValidationError(
+        'vertex-buffer-range',
+        `${operation} reads ${unit} ${last} of vertex buffer slot ${slot}, which needs ${needed} bytes, but "${buffer.label}" has ${buffer.size} (offset ${offset}, stride ${layout.arrayStride})`,
+        label,
+        { slot, needed, size: buffer.size },
+      );
+    }
+  }
 }

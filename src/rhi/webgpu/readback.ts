@@ -5,7 +5,7 @@
  */
 const MAX_FREE = 8;
 
-export class StagingPool {
+export class ReadbackPool {
   readonly #free: GPUBuffer[] = [];
   #created = 0;
 
