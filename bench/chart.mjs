@@ -1,6 +1,15 @@
 // An SVG line chart of e2e median frame time against particle count, log-log, one line per
 // path@backend/draw series. No dependency: the chart is a few dozen SVG elements.
-const COLORS = ['#e6550d', '#3182bd', '#31a354', '#756bb1', '#de2d26', '#636363', '#fd8d3c', '#6baed6'];
+const COLORS = [
+  '#e6550d',
+  '#3182bd',
+  '#31a354',
+  '#756bb1',
+  '#de2d26',
+  '#636363',
+  '#fd8d3c',
+  '#6baed6',
+];
 
 export function chartSvg(rows, title) {
   const ok = rows.filter((r) => !r.skipped && r.e2eMs);
@@ -15,7 +24,8 @@ export function chartSvg(rows, title) {
   }
   const xs = ok.map((r) => r.count);
   const ys = ok.map((r) => r.e2eMs.median);
-  if (xs.length === 0) return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="80"><text x="10" y="40">no measured rows</text></svg>`;
+  if (xs.length === 0)
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="80"><text x="10" y="40">no measured rows</text></svg>`;
   const lx = [Math.log10(Math.min(...xs)) - 0.1, Math.log10(Math.max(...xs)) + 0.1];
   const ly = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
   if (ly[0] === ly[1]) ly[1]++;
@@ -38,7 +48,9 @@ export function chartSvg(rows, title) {
       `<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/><text x="${x}" y="${H - m.b + 18}" text-anchor="middle">${c >= 1e6 ? `${c / 1e6}M` : c >= 1e3 ? `${c / 1e3}k` : c}</text>`,
     );
   }
-  parts.push(`<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" text-anchor="middle">particles (log)</text>`);
+  parts.push(
+    `<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" text-anchor="middle">particles (log)</text>`,
+  );
   parts.push(
     `<text x="16" y="${(m.t + H - m.b) / 2}" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})" text-anchor="middle">e2e median frame time (log)</text>`,
   );
@@ -50,7 +62,10 @@ export function chartSvg(rows, title) {
     parts.push(
       `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${sorted.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
     );
-    for (const [x, y] of sorted) parts.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`);
+    for (const [x, y] of sorted)
+      parts.push(
+        `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`,
+      );
     const ly2 = m.t + 10 + i * 18;
     parts.push(
       `<line x1="${W - m.r + 14}" x2="${W - m.r + 40}" y1="${ly2}" y2="${ly2}" stroke="${color}" stroke-width="2"${dash}/><text x="${W - m.r + 46}" y="${ly2 + 4}">${key}</text>`,

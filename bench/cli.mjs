@@ -2,10 +2,21 @@
 // points in scripts/ that install what is missing first). Prints a compact table a person can read
 // in a terminal, with the hardware named next to it; the full results go to files.
 import { launchBrowser, startServer } from '../scripts/browser.mjs';
-import { parseArgs, runBench, writeOutputs, terminalTable, hardwareLines, compareRuns } from './runner.mjs';
+import {
+  parseArgs,
+  runBench,
+  writeOutputs,
+  terminalTable,
+  hardwareLines,
+  compareRuns,
+} from './runner.mjs';
 
 /** Frames are measured with vsync and the frame-rate limit off (docs/benchmarks.md); precise heap numbers. */
-const BENCH_FLAGS = ['--disable-gpu-vsync', '--disable-frame-rate-limit', '--enable-precise-memory-info'];
+const BENCH_FLAGS = [
+  '--disable-gpu-vsync',
+  '--disable-frame-rate-limit',
+  '--enable-precise-memory-info',
+];
 
 export async function main(argv) {
   let o;
@@ -26,12 +37,18 @@ export async function main(argv) {
   }
   const files = writeOutputs(o, result);
   console.log(`\n${hardwareLines(result.meta)}\n\n${terminalTable(result.rows)}\n`);
-  console.log(`full results: ${files.md} (every column, p95/p99, the claims), ${files.json}, ${files.chart}`);
-  console.log(`screenshots:  ${o.out}/particles_<path>_<backend>_<draw>_<count>.png, each labelled with what it shows`);
+  console.log(
+    `full results: ${files.md} (every column, p95/p99, the claims), ${files.json}, ${files.chart}`,
+  );
+  console.log(
+    `screenshots:  ${o.out}/particles_<path>_<backend>_<draw>_<count>.png, each labelled with what it shows`,
+  );
   let code = result.rows.some((r) => !r.skipped) ? 0 : 1;
   if (o.compare) {
     const cmp = compareRuns(result.rows, o.compare, o.threshold);
-    console.log(`\ncompared with ${o.compare} (commit ${cmp.baselineMeta.commit}, ${cmp.baselineMeta.date}):\n${cmp.table}`);
+    console.log(
+      `\ncompared with ${o.compare} (commit ${cmp.baselineMeta.commit}, ${cmp.baselineMeta.date}):\n${cmp.table}`,
+    );
     if (o.check && cmp.slower.length > 0) {
       console.error(
         `\n--check: ${cmp.slower.length} row(s) slower than the baseline by more than ${(o.threshold * 100).toFixed(0)}%: ${cmp.slower.join(', ')}`,

@@ -117,15 +117,21 @@ export function parseArgs(argv) {
         throw new Error(`unknown option ${a}\n\n${USAGE}`);
     }
   }
-  for (const c of o.counts) if (!Number.isInteger(c) || c < 1) throw new Error(`--counts: ${c} is not a positive integer`);
+  for (const c of o.counts)
+    if (!Number.isInteger(c) || c < 1) throw new Error(`--counts: ${c} is not a positive integer`);
   for (const p of o.paths) {
     const [name, backend] = p.split('@');
-    if (!(name in DEFAULT_BACKEND)) throw new Error(`--paths: unknown path ${name} (compute, pingpong, cpu)`);
-    if (backend && backend !== 'webgpu' && backend !== 'webgl2') throw new Error(`--paths: unknown backend ${backend} (webgpu, webgl2)`);
+    if (!(name in DEFAULT_BACKEND))
+      throw new Error(`--paths: unknown path ${name} (compute, pingpong, cpu)`);
+    if (backend && backend !== 'webgpu' && backend !== 'webgl2')
+      throw new Error(`--paths: unknown backend ${backend} (webgpu, webgl2)`);
   }
-  for (const d of o.draw) if (d !== 'instanced' && d !== 'pulled') throw new Error(`--draw: unknown draw mode ${d}`);
-  if (o.size.length !== 2 || o.size.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--size must look like 1280x720`);
-  for (const k of ['repeat', 'frames']) if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
+  for (const d of o.draw)
+    if (d !== 'instanced' && d !== 'pulled') throw new Error(`--draw: unknown draw mode ${d}`);
+  if (o.size.length !== 2 || o.size.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--size must look like 1280x720`);
+  for (const k of ['repeat', 'frames'])
+    if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
   return o;
 }
 
@@ -169,13 +175,16 @@ const round = (v, d = 3) => (v === null || v === undefined ? null : Number(v.toF
 function visiblePixels(png) {
   const img = PNG.sync.read(png);
   let n = 0;
-  for (let i = 0; i < img.data.length; i += 4) if (img.data[i] + img.data[i + 1] + img.data[i + 2] > 24) n++;
+  for (let i = 0; i < img.data.length; i += 4)
+    if (img.data[i] + img.data[i + 1] + img.data[i + 2] > 24) n++;
   return n;
 }
 
 /** Whether an adapter description names a software rasteriser (the CPU drawing, not a GPU). */
 export function isSoftwareAdapter(adapter) {
-  return /swiftshader|llvmpipe|lavapipe|softpipe|software|microsoft basic render/i.test(adapter ?? '');
+  return /swiftshader|llvmpipe|lavapipe|softpipe|software|microsoft basic render/i.test(
+    adapter ?? '',
+  );
 }
 
 function screenshotLabel(s, m) {
@@ -187,14 +196,22 @@ function screenshotLabel(s, m) {
 function labelFrame(text) {
   const el = document.createElement('div');
   el.textContent = text;
-  el.style.cssText = 'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
+  el.style.cssText =
+    'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
   document.body.append(el);
 }
 
 function gitCommit() {
   try {
-    const sha = execSync('git rev-parse --short HEAD', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execSync('git status --porcelain', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    const sha = execSync('git rev-parse --short HEAD', {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const dirty =
+      execSync('git status --porcelain', {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() !== '';
     return dirty ? `${sha}+dirty` : sha;
   } catch {
     return 'unknown';
@@ -213,10 +230,17 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
   for (let r = 0; r < o.repeat; r++) {
     for (const s of scenarios) {
       done++;
-      if (!o.quiet) process.stdout.write(`\r\x1b[K[${done}/${total}] repeat ${r + 1}/${o.repeat} ${s.id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      if (!o.quiet)
+        process.stdout.write(
+          `\r\x1b[K[${done}/${total}] repeat ${r + 1}/${o.repeat} ${s.id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+        );
       const page = await browser.newPage();
       page.on('pageerror', (e) => log(`\n[page error] ${e.message}`));
-      await page.setViewport({ width: Math.ceil(s.width), height: Math.ceil(s.height), deviceScaleFactor: 1 });
+      await page.setViewport({
+        width: Math.ceil(s.width),
+        height: Math.ceil(s.height),
+        deviceScaleFactor: 1,
+      });
       await page.goto(`${url}/bench/page/index.html`, { waitUntil: 'load' });
       await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
       const m = await page.evaluate((sc) => window.__bench.run(sc), s);
@@ -233,7 +257,8 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
       samples.get(s.id).push(m);
     }
   }
-  if (!o.quiet) process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  if (!o.quiet)
+    process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   const rows = scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id)));
   const adapters = {};
   const caps = {};
@@ -262,7 +287,13 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
 }
 
 function aggregate(s, runs, shot) {
-  const base = { scenario: s.id, path: s.path, drawMode: s.drawMode, backend: s.backend, count: s.count };
+  const base = {
+    scenario: s.id,
+    path: s.path,
+    drawMode: s.drawMode,
+    backend: s.backend,
+    count: s.count,
+  };
   const ok = runs.filter((m) => !m.skipped);
   if (ok.length === 0) {
     return {
@@ -289,22 +320,35 @@ function aggregate(s, runs, shot) {
   return {
     ...base,
     frames: e2e.length,
-    e2eMs: { median: round(median(e2e)), p95: round(percentile(e2e, 95)), p99: round(percentile(e2e, 99)) },
+    e2eMs: {
+      median: round(median(e2e)),
+      p95: round(percentile(e2e, 95)),
+      p99: round(percentile(e2e, 99)),
+    },
     rafMs: { median: round(median(raf)), p95: round(percentile(raf, 95)) },
-    gpuMs: gpuUpdate || gpuDraw ? { update: gpuUpdate ? round(median(gpuUpdate)) : null, draw: gpuDraw ? round(median(gpuDraw)) : null } : null,
+    gpuMs:
+      gpuUpdate || gpuDraw
+        ? {
+            update: gpuUpdate ? round(median(gpuUpdate)) : null,
+            draw: gpuDraw ? round(median(gpuDraw)) : null,
+          }
+        : null,
     cpuMs: round(median(all('cpuMs'))),
     gpuBytes: ok[ok.length - 1].gpuBytes,
     heapBytes: ok[ok.length - 1].heapBytes,
     visiblePixels: shot?.visible ?? null,
     alive: ok[ok.length - 1].alive,
     repeatMedians: repeatMedians.map((v) => round(v)),
-    ...(ok.length < runs.length ? { skippedRepeats: runs.filter((m) => m.skipped).map((m) => m.skipped) } : {}),
+    ...(ok.length < runs.length
+      ? { skippedRepeats: runs.filter((m) => m.skipped).map((m) => m.skipped) }
+      : {}),
     spread: round((Math.max(...repeatMedians) - Math.min(...repeatMedians)) / mid),
     screenshot: shot ? path.basename(shot.file) : null,
   };
 }
 
-const fmt = (v, d = 2) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v));
+const fmt = (v, d = 2) =>
+  v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v);
 const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
 
 export function markdownTable(rows) {
@@ -321,7 +365,16 @@ export function markdownTable(rows) {
 
 /** The terminal's table: one row per scenario, the columns a person compares first. */
 export function terminalTable(rows) {
-  const head = ['path', 'backend', 'draw', 'count', 'frame ms', 'GPU update ms', 'GPU draw ms', 'CPU ms'];
+  const head = [
+    'path',
+    'backend',
+    'draw',
+    'count',
+    'frame ms',
+    'GPU update ms',
+    'GPU draw ms',
+    'CPU ms',
+  ];
   const body = rows.map((r) =>
     r.skipped
       ? [r.path, r.backend, r.drawMode, String(r.count), `skipped: ${r.skipped}`, '', '', '']
@@ -336,10 +389,14 @@ export function terminalTable(rows) {
           fmt(r.cpuMs, 2),
         ],
   );
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i].startsWith('skipped') ? 0 : b[i].length))));
+  const widths = head.map((h, i) =>
+    Math.max(h.length, ...body.map((b) => (b[i].startsWith('skipped') ? 0 : b[i].length))),
+  );
   const line = (cells) =>
     cells
-      .map((c, i) => (i >= 3 && !c.startsWith('skipped') ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .map((c, i) =>
+        i >= 3 && !c.startsWith('skipped') ? c.padStart(widths[i]) : c.padEnd(widths[i]),
+      )
       .join('  ')
       .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
@@ -348,7 +405,8 @@ export function terminalTable(rows) {
 /** What ran the numbers, one line per backend, saying so plainly when the "GPU" is the CPU. */
 export function hardwareLines(meta) {
   const lines = Object.entries(meta.adapters ?? {}).map(
-    ([backend, a]) => `${backend.padEnd(7)} ${a || 'adapter not reported'}${isSoftwareAdapter(a) ? '  ← software GPU: SwiftShader draws on the CPU' : ''}`,
+    ([backend, a]) =>
+      `${backend.padEnd(7)} ${a || 'adapter not reported'}${isSoftwareAdapter(a) ? '  ← software GPU: SwiftShader draws on the CPU' : ''}`,
   );
   const software = Object.values(meta.adapters ?? {}).some(isSoftwareAdapter);
   const head = `hardware: ${meta.cpuCores} CPU cores (${meta.cpuModel}), ${meta.browser}, canvas ${meta.canvas.width}×${meta.canvas.height}`;
@@ -365,20 +423,28 @@ export function claims(rows) {
   const counts = [...new Set(ok.map((r) => r.count))].sort((a, b) => a - b);
   const draws = [...new Set(ok.map((r) => r.drawMode))];
   for (const draw of draws) {
-    const series = [...new Set(ok.filter((r) => r.drawMode === draw).map((r) => `${r.path}@${r.backend}`))];
+    const series = [
+      ...new Set(ok.filter((r) => r.drawMode === draw).map((r) => `${r.path}@${r.backend}`)),
+    ];
     if (series.length < 2 || counts.length < 2) continue;
     out.push(`\nCPU path vs GPU paths, e2e median ms (${draw} draw):\n`);
     out.push(`| count | ${series.join(' | ')} | cpu / fastest GPU |`);
     out.push(`|---|${series.map(() => '---|').join('')}---|`);
     for (const c of counts) {
-      const cells = series.map((name) => ok.find((r) => r.count === c && r.drawMode === draw && `${r.path}@${r.backend}` === name)?.e2eMs.median ?? null);
+      const cells = series.map(
+        (name) =>
+          ok.find((r) => r.count === c && r.drawMode === draw && `${r.path}@${r.backend}` === name)
+            ?.e2eMs.median ?? null,
+      );
       const cpu = cells[series.findIndex((n) => n.startsWith('cpu@'))];
       const gpu = cells.filter((_, i) => !series[i].startsWith('cpu@')).filter((v) => v !== null);
       const ratio = cpu != null && gpu.length > 0 ? `${(cpu / Math.min(...gpu)).toFixed(2)}×` : '—';
       out.push(`| ${c} | ${cells.map((v) => fmt(v)).join(' | ')} | ${ratio} |`);
     }
   }
-  const at = ok.filter((r) => r.count === 100_000 && r.gpuMs && r.gpuMs.update !== null && r.gpuMs.draw !== null);
+  const at = ok.filter(
+    (r) => r.count === 100_000 && r.gpuMs && r.gpuMs.update !== null && r.gpuMs.draw !== null,
+  );
   if (at.length > 0) {
     out.push('\nGPU time of the update against the draw at 100,000 particles:\n');
     out.push('| path@backend | draw | update ms | draw ms | bottleneck |');
@@ -415,19 +481,30 @@ export function capsSummary(meta) {
 export function compareRuns(rows, baselineFile, threshold) {
   const baseline = JSON.parse(readFileSync(baselineFile, 'utf8'));
   const byId = new Map(baseline.rows.map((r) => [r.scenario, r]));
-  const lines = ['| scenario | baseline e2e ms | now e2e ms | ratio | verdict |', '|---|---|---|---|---|'];
+  const lines = [
+    '| scenario | baseline e2e ms | now e2e ms | ratio | verdict |',
+    '|---|---|---|---|---|',
+  ];
   const slower = [];
   for (const r of rows) {
     const b = byId.get(r.scenario);
     if (!b || r.skipped || b.skipped) {
-      lines.push(`| ${r.scenario} | ${b && !b.skipped ? fmt(b.e2eMs.median) : '—'} | ${r.skipped ? 'skipped' : fmt(r.e2eMs.median)} | — | not comparable |`);
+      lines.push(
+        `| ${r.scenario} | ${b && !b.skipped ? fmt(b.e2eMs.median) : '—'} | ${r.skipped ? 'skipped' : fmt(r.e2eMs.median)} | — | not comparable |`,
+      );
       continue;
     }
     const ratio = r.e2eMs.median / b.e2eMs.median;
     const verdict =
-      ratio > 1 + threshold ? `slower by ${((ratio - 1) * 100).toFixed(0)}%` : ratio < 1 - threshold ? `faster by ${((1 - ratio) * 100).toFixed(0)}%` : 'same';
+      ratio > 1 + threshold
+        ? `slower by ${((ratio - 1) * 100).toFixed(0)}%`
+        : ratio < 1 - threshold
+          ? `faster by ${((1 - ratio) * 100).toFixed(0)}%`
+          : 'same';
     if (ratio > 1 + threshold) slower.push(r.scenario);
-    lines.push(`| ${r.scenario} | ${fmt(b.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${ratio.toFixed(2)} | ${verdict} |`);
+    lines.push(
+      `| ${r.scenario} | ${fmt(b.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${ratio.toFixed(2)} | ${verdict} |`,
+    );
   }
   return { table: lines.join('\n'), slower, baselineMeta: baseline.meta };
 }
@@ -458,7 +535,10 @@ export function writeOutputs(o, result) {
   writeFileSync(path.join(o.out, 'latest.md'), md);
   writeFileSync(
     path.join(o.out, 'chart.svg'),
-    chartSvg(result.rows, `e2e frame time vs particle count (${result.meta.date.slice(0, 10)}, ${result.meta.canvas.width}×${result.meta.canvas.height})`),
+    chartSvg(
+      result.rows,
+      `e2e frame time vs particle count (${result.meta.date.slice(0, 10)}, ${result.meta.canvas.width}×${result.meta.canvas.height})`,
+    ),
   );
   return { json, md: path.join(o.out, 'latest.md'), chart: path.join(o.out, 'chart.svg') };
 }

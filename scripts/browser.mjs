@@ -4,7 +4,12 @@ import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { ROOT, ensureSetup } from './setup.mjs';
 
-export const SWIFTSHADER_FLAGS = ['--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader'];
+export const SWIFTSHADER_FLAGS = [
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-angle=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+];
 
 export const COMMON_FLAGS = [
   '--no-sandbox',
@@ -19,14 +24,23 @@ export const COMMON_FLAGS = [
 
 /** `gpu: true` drops the SwiftShader flags to use a hardware adapter. `extraFlags` e.g. vsync off. */
 export function browserFlags({ gpu = false, extraFlags = [] } = {}) {
-  return [...COMMON_FLAGS, ...(gpu ? ['--enable-features=Vulkan', '--use-angle=vulkan'] : SWIFTSHADER_FLAGS), ...extraFlags];
+  return [
+    ...COMMON_FLAGS,
+    ...(gpu ? ['--enable-features=Vulkan', '--use-angle=vulkan'] : SWIFTSHADER_FLAGS),
+    ...extraFlags,
+  ];
 }
 
 export async function launchBrowser(options = {}) {
   const executablePath = ensureSetup();
   const args = browserFlags(options);
   // puppeteer merges (and removes from the array it is given) --enable-features: pass a copy
-  const browser = await puppeteer.launch({ executablePath, headless: true, args: [...args], protocolTimeout: 600_000 });
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: [...args],
+    protocolTimeout: 600_000,
+  });
   return { browser, args, executablePath };
 }
 

@@ -9,7 +9,12 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const BROWSER_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+const BROWSER_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 function fail(message, fix) {
   console.error(`\nignis setup: ${message}\n  fix: ${fix}\n`);
@@ -18,21 +23,31 @@ function fail(message, fix) {
 
 function run(cmd, args, what) {
   console.log(`ignis setup: ${what}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  const r = spawnSync(cmd, args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+  });
   return r.status === 0;
 }
 
 export function ensureNodeModules() {
   const lock = path.join(ROOT, 'package-lock.json');
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
-  const fresh = existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
+  const fresh =
+    existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs;
   if (fresh && existsSync(path.join(ROOT, 'node_modules', 'vitest'))) return;
   const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.node} is too old`, 'install Node 20.19 or newer');
+  if (major < 20 || (major === 20 && minor < 19))
+    fail(`Node ${process.versions.node} is too old`, 'install Node 20.19 or newer');
   const ok = existsSync(lock)
     ? run('npm', ['ci', '--no-audit', '--no-fund'], 'installing npm packages')
     : run('npm', ['install', '--no-audit', '--no-fund'], 'installing npm packages');
-  if (!ok) fail('npm could not install the packages', 'check that the npm registry is reachable (npm ping), then run npm ci');
+  if (!ok)
+    fail(
+      'npm could not install the packages',
+      'check that the npm registry is reachable (npm ping), then run npm ci',
+    );
 }
 
 function isDebian() {
@@ -48,11 +63,18 @@ export function ensureBrowser() {
   const fromEnv = process.env.CHROME_PATH;
   if (fromEnv) {
     if (existsSync(fromEnv)) return fromEnv;
-    fail(`CHROME_PATH=${fromEnv} does not exist`, 'point CHROME_PATH at a Chromium or Chrome binary, or unset it');
+    fail(
+      `CHROME_PATH=${fromEnv} does not exist`,
+      'point CHROME_PATH at a Chromium or Chrome binary, or unset it',
+    );
   }
   const found = BROWSER_CANDIDATES.find((p) => existsSync(p));
   if (found) return found;
-  if (!isDebian()) fail('no Chromium found and this is not Debian', 'install Chromium and set CHROME_PATH=/path/to/chromium');
+  if (!isDebian())
+    fail(
+      'no Chromium found and this is not Debian',
+      'install Chromium and set CHROME_PATH=/path/to/chromium',
+    );
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
     fail(
       'no Chromium found and not running as root, so apt-get cannot install it',
@@ -60,13 +82,22 @@ export function ensureBrowser() {
     );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  console.log('ignis setup: installing Debian chromium (apt-get update && apt-get install -y chromium)');
+  console.log(
+    'ignis setup: installing Debian chromium (apt-get update && apt-get install -y chromium)',
+  );
   const up = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const inst = up.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status === 0;
+  const inst =
+    up.status === 0 &&
+    spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status ===
+      0;
   if (!inst)
-    fail('apt-get could not install chromium', "check that Debian's package mirrors are reachable, then run: apt-get update && apt-get install -y chromium");
+    fail(
+      'apt-get could not install chromium',
+      "check that Debian's package mirrors are reachable, then run: apt-get update && apt-get install -y chromium",
+    );
   const installed = BROWSER_CANDIDATES.find((p) => existsSync(p));
-  if (!installed) fail('chromium installed but no binary found', 'set CHROME_PATH to the chromium binary');
+  if (!installed)
+    fail('chromium installed but no binary found', 'set CHROME_PATH to the chromium binary');
   return installed;
 }
 

@@ -8,19 +8,30 @@ import { ensureSetup, ROOT } from './setup.mjs';
 ensureSetup();
 const { launchBrowser, openPage, startServer } = await import('./browser.mjs');
 
-const demos = readdirSync(path.join(ROOT, 'demos')).filter((d) => existsSync(path.join(ROOT, 'demos', d, 'meta.ts')));
+const demos = readdirSync(path.join(ROOT, 'demos')).filter((d) =>
+  existsSync(path.join(ROOT, 'demos', d, 'meta.ts')),
+);
 const { browser } = await launchBrowser();
 const { server, url } = await startServer();
 try {
   for (const demo of demos) {
-    const page = await openPage(browser, `${url}/demos/${demo}/?panel=closed`, { width: 640, height: 360 });
-    await page.waitForFunction(() => (window.__frames ?? 0) > 10 || window.__result !== undefined, { timeout: 120_000 });
+    const page = await openPage(browser, `${url}/demos/${demo}/?panel=closed`, {
+      width: 640,
+      height: 360,
+    });
+    await page.waitForFunction(() => (window.__frames ?? 0) > 10 || window.__result !== undefined, {
+      timeout: 120_000,
+    });
     await page.evaluate(() => {
-      for (const id of ['info', 'panel']) document.getElementById(id)?.style.setProperty('display', 'none');
+      for (const id of ['info', 'panel'])
+        document.getElementById(id)?.style.setProperty('display', 'none');
     });
     await new Promise((r) => setTimeout(r, 300));
     const file = path.join(ROOT, 'demos', demo, 'thumbnail.png');
-    await page.screenshot({ path: file, clip: { x: 0, y: 0, width: 640, height: 360, scale: 0.5 } });
+    await page.screenshot({
+      path: file,
+      clip: { x: 0, y: 0, width: 640, height: 360, scale: 0.5 },
+    });
     console.log(`saved ${path.relative(ROOT, file)}`);
     await page.close();
   }

@@ -1,7 +1,14 @@
 // Browser side of the benchmark: runs one scenario (a particle system on one path, draw mode and
 // count, drawn to a canvas of the given size) and returns its measurements. The Node side
 // (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
-import { createDevice, createParticleSystem, orbitCamera, type Device, type ParticleSystem, type QuerySet } from '../../src/index.js';
+import {
+  createDevice,
+  createParticleSystem,
+  orbitCamera,
+  type Device,
+  type ParticleSystem,
+  type QuerySet,
+} from '../../src/index.js';
 
 export interface Scenario {
   id: string;
@@ -58,7 +65,8 @@ async function run(s: Scenario): Promise<Measured> {
   } catch (e) {
     return skipped(`${s.backend} unavailable: ${(e as Error).message}`);
   }
-  const adapter = `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
+  const adapter =
+    `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
   let ps: ParticleSystem;
   try {
     ps = await createParticleSystem(device, { count: s.count, path: s.path, drawMode: s.drawMode });
@@ -69,7 +77,9 @@ async function run(s: Scenario): Promise<Measured> {
   const surface = device.surface!;
   const camera = orbitCamera({ aspect: s.width / s.height });
   const timing = device.caps.features.timestampQuery;
-  const querySet: QuerySet | null = timing ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 4 }) : null;
+  const querySet: QuerySet | null = timing
+    ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 4 })
+    : null;
   const hasUpdatePass = ps.path !== 'cpu';
 
   /** Records and submits one frame; returns the CPU time spent inside Ignis. */
@@ -77,11 +87,21 @@ async function run(s: Scenario): Promise<Measured> {
     const c0 = performance.now();
     const encoder = device.createCommandEncoder({ label: 'bench frame' });
     const ts = withTimestamps && querySet;
-    ps.update(encoder, DT, ts && hasUpdatePass ? { timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+    ps.update(
+      encoder,
+      DT,
+      ts && hasUpdatePass
+        ? { timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } }
+        : {},
+    );
     const pass = encoder.beginRenderPass({
       label: 'bench draw',
-      colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-      timestampWrites: ts ? { querySet, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 } : undefined,
+      colorAttachments: [
+        { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+      ],
+      timestampWrites: ts
+        ? { querySet, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 }
+        : undefined,
     });
     ps.draw(pass, camera);
     pass.end();
@@ -108,7 +128,9 @@ async function run(s: Scenario): Promise<Measured> {
       ps.destroy();
       device.destroy();
       return {
-        ...skipped(`too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${(s.tooSlowMs / 1000).toFixed(1)} s)`),
+        ...skipped(
+          `too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${(s.tooSlowMs / 1000).toFixed(1)} s)`,
+        ),
         backend: s.backend,
         adapter,
       };
@@ -144,7 +166,10 @@ async function run(s: Scenario): Promise<Measured> {
     const tick = async (now: number): Promise<void> => {
       if (last >= 0) intervals.push(now - last);
       last = now;
-      if (intervals.length >= s.frames || (intervals.length >= 5 && performance.now() - rafStart > s.budgetMs)) {
+      if (
+        intervals.length >= s.frames ||
+        (intervals.length >= 5 && performance.now() - rafStart > s.budgetMs)
+      ) {
         resolve(intervals);
         return;
       }

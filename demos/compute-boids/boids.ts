@@ -38,7 +38,15 @@ export const DEFAULT_PARAMS: BoidParams = {
 /** The uniform bytes of SimParams: seven f32 and the u32 count. */
 export function paramBytes(p: BoidParams, count: number): ArrayBuffer {
   const bytes = new ArrayBuffer(32);
-  new Float32Array(bytes).set([p.deltaT, p.cohesionDistance, p.separationDistance, p.alignmentDistance, p.cohesionScale, p.separationScale, p.alignmentScale]);
+  new Float32Array(bytes).set([
+    p.deltaT,
+    p.cohesionDistance,
+    p.separationDistance,
+    p.alignmentDistance,
+    p.cohesionScale,
+    p.separationScale,
+    p.alignmentScale,
+  ]);
   new Uint32Array(bytes)[7] = count;
   return bytes;
 }
@@ -51,7 +59,11 @@ export function initialBoids(count: number, seed = 1): Float32Array {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return s / 4294967296;
   };
-  for (let i = 0; i < count; i++) data.set([2 * (rand() - 0.5), 2 * (rand() - 0.5), 2 * (rand() - 0.5) * 0.1, 2 * (rand() - 0.5) * 0.1], 4 * i);
+  for (let i = 0; i < count; i++)
+    data.set(
+      [2 * (rand() - 0.5), 2 * (rand() - 0.5), 2 * (rand() - 0.5) * 0.1, 2 * (rand() - 0.5) * 0.1],
+      4 * i,
+    );
   return data;
 }
 
@@ -73,16 +85,34 @@ export class Boids {
     readonly count: number,
     targetFormat?: TextureFormat,
   ) {
-    const usage = BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_DST | BufferUsage.COPY_SRC;
-    this.buffers = [0, 1].map((i) => device.createBuffer({ label: `boids ${i}`, size: 16 * count, usage })) as [Buffer, Buffer];
+    const usage =
+      BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_DST | BufferUsage.COPY_SRC;
+    this.buffers = [0, 1].map((i) =>
+      device.createBuffer({ label: `boids ${i}`, size: 16 * count, usage }),
+    ) as [Buffer, Buffer];
     device.queue.writeBuffer(this.buffers[0], 0, initialBoids(count));
-    this.params = device.createBuffer({ label: 'boid params', size: 32, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    this.params = device.createBuffer({
+      label: 'boid params',
+      size: 32,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
     this.setParams(DEFAULT_PARAMS);
-    this.shape = device.createBuffer({ label: 'boid shape', size: 24, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.shape, 0, new Float32Array([-0.01, -0.02, 0.01, -0.02, 0.0, 0.02]));
+    this.shape = device.createBuffer({
+      label: 'boid shape',
+      size: 24,
+      usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(
+      this.shape,
+      0,
+      new Float32Array([-0.01, -0.02, 0.01, -0.02, 0.0, 0.02]),
+    );
     this.sim = device.createComputePipeline({
       label: 'boids step',
-      compute: { module: device.createShaderModule({ label: 'sim.wgsl', code: simWgsl }), entryPoint: 'main' },
+      compute: {
+        module: device.createShaderModule({ label: 'sim.wgsl', code: simWgsl }),
+        entryPoint: 'main',
+      },
     });
     if (targetFormat) {
       const module = device.createShaderModule({ label: 'draw.wgsl', code: drawWgsl });

@@ -12,7 +12,10 @@ const canvas = element<HTMLCanvasElement>('canvas');
 const info = element('info');
 fitCanvas(canvas);
 
-const device = await createDevice({ backend: (params.get('backend') ?? 'auto') as BackendRequest, canvas });
+const device = await createDevice({
+  backend: (params.get('backend') ?? 'auto') as BackendRequest,
+  canvas,
+});
 if (!device.caps.features.compute) {
   info.textContent = `The boids demo needs compute: caps.features.compute is false on ${device.caps.backend}.\nThe particles demo shows the WebGL2 fallback.`;
   throw new Error(info.textContent);
@@ -25,7 +28,10 @@ const pane = dockedPane('boids');
 const meter = new FrameMeter(pane);
 const rules = pane.addFolder({ title: 'rules' });
 for (const key of Object.keys(settings) as Array<keyof typeof settings>) {
-  rules.addBinding(settings, key, { min: 0, max: key === 'deltaT' ? 0.2 : key.endsWith('Distance') ? 0.3 : 0.2 });
+  rules.addBinding(settings, key, {
+    min: 0,
+    max: key === 'deltaT' ? 0.2 : key.endsWith('Distance') ? 0.3 : 0.2,
+  });
 }
 pane.on('change', () => boids.setParams(settings));
 
@@ -41,7 +47,11 @@ async function frame(): Promise<void> {
   fitCanvas(canvas);
   const encoder = device.createCommandEncoder({ label: 'frame' });
   boids.step(encoder);
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0.04, 0.04, 0.06, 1] }] });
+  const pass = encoder.beginRenderPass({
+    colorAttachments: [
+      { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0.04, 0.04, 0.06, 1] },
+    ],
+  });
   boids.render(pass);
   pass.end();
   device.queue.submit([encoder.finish()]);

@@ -10,7 +10,10 @@ const params = new URLSearchParams(location.search);
 const canvas = element<HTMLCanvasElement>('canvas');
 fitCanvas(canvas);
 
-const device = await createDevice({ backend: (params.get('backend') ?? 'auto') as BackendRequest, canvas });
+const device = await createDevice({
+  backend: (params.get('backend') ?? 'auto') as BackendRequest,
+  canvas,
+});
 const surface = device.surface!;
 const glsl = device.caps.shaderLanguage === 'glsl';
 const layout = [
@@ -25,8 +28,14 @@ const layout = [
 const pipeline = glsl
   ? device.createRenderPipeline({
       label: 'triangle',
-      vertex: { module: device.createShaderModule({ code: vertGlsl, stage: 'vertex' }), buffers: layout },
-      fragment: { module: device.createShaderModule({ code: fragGlsl, stage: 'fragment' }), targets: [{ format: surface.format }] },
+      vertex: {
+        module: device.createShaderModule({ code: vertGlsl, stage: 'vertex' }),
+        buffers: layout,
+      },
+      fragment: {
+        module: device.createShaderModule({ code: fragGlsl, stage: 'fragment' }),
+        targets: [{ format: surface.format }],
+      },
     })
   : (() => {
       const module = device.createShaderModule({ label: 'triangle.wgsl', code: wgsl });
@@ -37,7 +46,11 @@ const pipeline = glsl
       });
     })();
 
-const vertices = device.createBuffer({ label: 'vertices', size: 3 * 24, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
+const vertices = device.createBuffer({
+  label: 'vertices',
+  size: 3 * 24,
+  usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+});
 // prettier-ignore
 device.queue.writeBuffer(vertices, 0, new Float32Array([
    0.0,  0.8,   1.0, 0.3, 0.1, 1,
@@ -48,7 +61,11 @@ device.queue.writeBuffer(vertices, 0, new Float32Array([
 async function frame(): Promise<void> {
   await device.beginFrame();
   const encoder = device.createCommandEncoder({ label: 'frame' });
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0.05, 0.05, 0.08, 1] }] });
+  const pass = encoder.beginRenderPass({
+    colorAttachments: [
+      { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0.05, 0.05, 0.08, 1] },
+    ],
+  });
   pass.setPipeline(pipeline);
   pass.setVertexBuffer(0, vertices);
   pass.draw(3);
@@ -65,5 +82,6 @@ const info = {
   features: device.caps.features,
   limits: device.caps.limits,
 };
-element('info').textContent = `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
+element('info').textContent =
+  `${device.caps.backend} — ${device.caps.adapter.description || device.caps.adapter.architecture}`;
 (window as unknown as { __result: unknown }).__result = info;

@@ -1,4 +1,5 @@
 export default {
   title: 'Hello triangle',
-  description: 'The smallest program: one device, one pipeline in the device’s shader language, one triangle.',
+  description:
+    'The smallest program: one device, one pipeline in the device’s shader language, one triangle.',
 };

@@ -20,7 +20,10 @@ const canvas = element<HTMLCanvasElement>('canvas');
 const info = element('info');
 fitCanvas(canvas);
 
-const device = await createDevice({ backend: (url.get('backend') ?? 'auto') as BackendRequest, canvas });
+const device = await createDevice({
+  backend: (url.get('backend') ?? 'auto') as BackendRequest,
+  canvas,
+});
 const surface = device.surface!;
 
 const settings = {
@@ -54,7 +57,12 @@ const settings = {
 };
 
 function colors(): ParticleOptionsInput['colors'] {
-  const c = (v: { r: number; g: number; b: number; a: number }): [number, number, number, number] => [v.r / 255, v.g / 255, v.b / 255, v.a];
+  const c = (v: {
+    r: number;
+    g: number;
+    b: number;
+    a: number;
+  }): [number, number, number, number] => [v.r / 255, v.g / 255, v.b / 255, v.a];
   return [c(settings.color0), c(settings.color1), c(settings.color2), c(settings.color3)];
 }
 
@@ -63,7 +71,12 @@ function options(): ParticleOptionsInput {
     count: settings.count,
     path: settings.path,
     drawMode: settings.drawMode,
-    emitter: { shape: settings.shape as 'box', radius: settings.radius, angle: settings.angle, position: [0, 0, 0] },
+    emitter: {
+      shape: settings.shape as 'box',
+      radius: settings.radius,
+      angle: settings.angle,
+      position: [0, 0, 0],
+    },
     spread: settings.spread,
     speedMin: Math.min(settings.speedMin, settings.speedMax),
     speedMax: settings.speedMax,
@@ -72,11 +85,11 @@ function options(): ParticleOptionsInput {
     gravity: [0, settings.gravity, 0],
     drag: settings.drag,
     attractors: Array.from({ length: settings.attractors }, (_, i) => ({
-      position: [3 * Math.cos((i / Math.max(1, settings.attractors)) * Math.PI * 2), 1, 3 * Math.sin((i / Math.max(1, settings.attractors)) * Math.PI * 2)] as [
-        number,
-        number,
-        number,
-      ],
+      position: [
+        3 * Math.cos((i / Math.max(1, settings.attractors)) * Math.PI * 2),
+        1,
+        3 * Math.sin((i / Math.max(1, settings.attractors)) * Math.PI * 2),
+      ] as [number, number, number],
       strength: settings.attractorStrength,
     })),
     turbulence: { strength: settings.turbulence, frequency: settings.frequency },
@@ -100,10 +113,24 @@ function preroll(system: ParticleSystem): number {
 
 let ps: ParticleSystem = await createParticleSystem(device, options());
 let prerolled = preroll(ps);
-let structure = JSON.stringify([settings.count, settings.path, settings.drawMode, settings.shape, settings.attractors, settings.turbulence !== 0]);
+let structure = JSON.stringify([
+  settings.count,
+  settings.path,
+  settings.drawMode,
+  settings.shape,
+  settings.attractors,
+  settings.turbulence !== 0,
+]);
 
 async function rebuild(): Promise<void> {
-  const next = JSON.stringify([settings.count, settings.path, settings.drawMode, settings.shape, settings.attractors, settings.turbulence !== 0]);
+  const next = JSON.stringify([
+    settings.count,
+    settings.path,
+    settings.drawMode,
+    settings.shape,
+    settings.attractors,
+    settings.turbulence !== 0,
+  ]);
   try {
     if (next !== structure) {
       const old = ps;
@@ -121,12 +148,25 @@ const pane = dockedPane('particles');
 const meter = new FrameMeter(pane);
 const sim = pane.addFolder({ title: 'system' });
 sim.addBinding(settings, 'count', {
-  options: { '1k': 1000, '10k': 10_000, '100k': 100_000, '500k': 500_000, '1M': 1_000_000, [settings.count.toLocaleString()]: settings.count },
+  options: {
+    '1k': 1000,
+    '10k': 10_000,
+    '100k': 100_000,
+    '500k': 500_000,
+    '1M': 1_000_000,
+    [settings.count.toLocaleString()]: settings.count,
+  },
 });
-sim.addBinding(settings, 'path', { options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' } });
-sim.addBinding(settings, 'drawMode', { options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' } });
+sim.addBinding(settings, 'path', {
+  options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' },
+});
+sim.addBinding(settings, 'drawMode', {
+  options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' },
+});
 const emitter = pane.addFolder({ title: 'emitter' });
-emitter.addBinding(settings, 'shape', { options: { box: 'box', point: 'point', sphere: 'sphere', cone: 'cone' } });
+emitter.addBinding(settings, 'shape', {
+  options: { box: 'box', point: 'point', sphere: 'sphere', cone: 'cone' },
+});
 emitter.addBinding(settings, 'radius', { min: 0, max: 2 });
 emitter.addBinding(settings, 'angle', { min: 0, max: 1.5 });
 emitter.addBinding(settings, 'spread', { min: 0, max: 3 });
@@ -145,7 +185,8 @@ const look = pane.addFolder({ title: 'look', expanded: false });
 look.addBinding(settings, 'size', { min: 0.01, max: 0.5 });
 look.addBinding(settings, 'sizeEnd', { min: 0, max: 2 });
 look.addBinding(settings, 'blending', { options: { additive: 'additive', alpha: 'alpha' } });
-for (const key of ['color0', 'color1', 'color2', 'color3'] as const) look.addBinding(settings, key, { color: { type: 'float' }, picker: 'inline' });
+for (const key of ['color0', 'color1', 'color2', 'color3'] as const)
+  look.addBinding(settings, key, { color: { type: 'float' }, picker: 'inline' });
 pane.addBinding(settings, 'orbit');
 pane.addBinding(settings, 'scene');
 const scenery = new Scenery(device, surface.format, DEFAULT_OPTIONS.floorY);
@@ -168,7 +209,13 @@ async function frame(): Promise<void> {
   const color = surface.getCurrentTexture();
   const pass = encoder.beginRenderPass({
     colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-    depthStencilAttachment: settings.scene ? { texture: scenery.depthFor(color.width, color.height), depthLoadOp: 'clear', depthClearValue: 1 } : undefined,
+    depthStencilAttachment: settings.scene
+      ? {
+          texture: scenery.depthFor(color.width, color.height),
+          depthLoadOp: 'clear',
+          depthClearValue: 1,
+        }
+      : undefined,
   });
   if (settings.scene) scenery.draw(pass, camera);
   ps.draw(pass, camera);

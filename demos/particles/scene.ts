@@ -2,7 +2,15 @@
 // particles, which then test against that depth without writing it (so the pillar hides the
 // particles behind it, and the particles hide nothing). WGSL on WebGPU, GLSL ES 3.00 on WebGL2.
 import { mat4 } from 'wgpu-matrix';
-import { BufferUsage, TextureUsage, type Camera, type Device, type RenderPass, type Texture, type TextureFormat } from '../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  type Camera,
+  type Device,
+  type RenderPass,
+  type Texture,
+  type TextureFormat,
+} from '../../src/index.js';
 
 const WGSL = /* wgsl */ `
 struct Scene { viewProjection: mat4x4f };
@@ -26,7 +34,11 @@ void main() { color = vec4(vColor, 1.0); }
 `;
 
 /** Triangles of an axis-aligned box, shaded by face so its shape reads without lighting. */
-function box(min: [number, number, number], max: [number, number, number], color: [number, number, number]): number[] {
+function box(
+  min: [number, number, number],
+  max: [number, number, number],
+  color: [number, number, number],
+): number[] {
   const [x0, y0, z0] = min;
   const [x1, y1, z1] = max;
   const faces: Array<[number[][], number]> = [
@@ -76,7 +88,9 @@ function box(min: [number, number, number], max: [number, number, number], color
       0.6,
     ], // -x
   ];
-  return faces.flatMap(([q, shade]) => [0, 1, 2, 0, 2, 3].flatMap((i) => [...(q[i] as number[]), ...color.map((c) => c * shade)]));
+  return faces.flatMap(([q, shade]) =>
+    [0, 1, 2, 0, 2, 3].flatMap((i) => [...(q[i] as number[]), ...color.map((c) => c * shade)]),
+  );
 }
 
 export class Scenery {
@@ -98,12 +112,30 @@ export class Scenery {
         ],
       },
     ];
-    const depthStencil = { format: 'depth24plus' as const, depthWriteEnabled: true, depthCompare: 'less' as const };
+    const depthStencil = {
+      format: 'depth24plus' as const,
+      depthWriteEnabled: true,
+      depthCompare: 'less' as const,
+    };
     if (device.caps.shaderLanguage === 'glsl') {
       this.#pipeline = device.createRenderPipeline({
         label: 'scenery',
-        vertex: { module: device.createShaderModule({ label: 'scenery.vert', code: GLSL_VS, stage: 'vertex' }), buffers },
-        fragment: { module: device.createShaderModule({ label: 'scenery.frag', code: GLSL_FS, stage: 'fragment' }), targets: [{ format }] },
+        vertex: {
+          module: device.createShaderModule({
+            label: 'scenery.vert',
+            code: GLSL_VS,
+            stage: 'vertex',
+          }),
+          buffers,
+        },
+        fragment: {
+          module: device.createShaderModule({
+            label: 'scenery.frag',
+            code: GLSL_FS,
+            stage: 'fragment',
+          }),
+          targets: [{ format }],
+        },
         depthStencil,
         bindings: [{ binding: 0, type: 'uniform', name: 'Scene' }],
       });
@@ -121,21 +153,39 @@ export class Scenery {
       ...box([0.9, floorY, 2], [1.7, -4, 2.8], [0.25, 0.22, 0.2]), // a pillar in front of the fountain
     ]);
     this.#count = data.length / 6;
-    this.#vertices = device.createBuffer({ label: 'scenery vertices', size: data.byteLength, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
+    this.#vertices = device.createBuffer({
+      label: 'scenery vertices',
+      size: data.byteLength,
+      usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(this.#vertices, 0, data);
-    this.#uniforms = device.createBuffer({ label: 'scenery camera', size: 64, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    this.#uniforms = device.createBuffer({
+      label: 'scenery camera',
+      size: 64,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
   }
 
   /** The depth attachment for a target of this size (recreated when the canvas is resized). */
   depthFor(width: number, height: number): Texture {
-    if (this.#depth && this.#depth.width === width && this.#depth.height === height) return this.#depth;
+    if (this.#depth && this.#depth.width === width && this.#depth.height === height)
+      return this.#depth;
     this.#depth?.destroy();
-    this.#depth = this.#device.createTexture({ label: 'scene depth', size: { width, height }, format: 'depth24plus', usage: TextureUsage.RENDER_ATTACHMENT });
+    this.#depth = this.#device.createTexture({
+      label: 'scene depth',
+      size: { width, height },
+      format: 'depth24plus',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
     return this.#depth;
   }
 
   draw(pass: RenderPass, camera: Camera): void {
-    this.#device.queue.writeBuffer(this.#uniforms, 0, mat4.multiply(camera.projection, camera.view) as Float32Array);
+    this.#device.queue.writeBuffer(
+      this.#uniforms,
+      0,
+      mat4.multiply(camera.projection, camera.view) as Float32Array,
+    );
     pass.setPipeline(this.#pipeline);
     pass.setUniformBuffer(0, this.#uniforms);
     pass.setVertexBuffer(0, this.#vertices);

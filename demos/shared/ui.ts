@@ -28,13 +28,16 @@ export function dockedPane(title: string): Pane {
   container.className = 'pane';
   panel.append(toggle, container);
   const label = (): void => {
-    toggle.textContent = document.body.classList.contains('panel-collapsed') ? `◂ ${title}` : `${title} ▸ hide`;
+    toggle.textContent = document.body.classList.contains('panel-collapsed')
+      ? `◂ ${title}`
+      : `${title} ▸ hide`;
   };
   toggle.addEventListener('click', () => {
     document.body.classList.toggle('panel-collapsed');
     label();
   });
-  if (new URLSearchParams(location.search).get('panel') === 'closed') document.body.classList.add('panel-collapsed');
+  if (new URLSearchParams(location.search).get('panel') === 'closed')
+    document.body.classList.add('panel-collapsed');
   label();
   return new Pane({ container });
 }
@@ -51,15 +54,28 @@ export class FrameMeter {
   constructor(pane: Pane, { window = 30, max = 100 } = {}) {
     this.#alpha = 2 / (window + 1);
     const folder = pane.addFolder({ title: 'frame time' });
-    folder.addBinding(this.value, 'smoothed', { readonly: true, label: 'ms (smoothed)', format: (v: number) => v.toFixed(1) });
-    folder.addBinding(this.value, 'ms', { readonly: true, view: 'graph', min: 0, max, label: 'ms' });
+    folder.addBinding(this.value, 'smoothed', {
+      readonly: true,
+      label: 'ms (smoothed)',
+      format: (v: number) => v.toFixed(1),
+    });
+    folder.addBinding(this.value, 'ms', {
+      readonly: true,
+      view: 'graph',
+      min: 0,
+      max,
+      label: 'ms',
+    });
   }
 
   /** Call once per frame; returns the smoothed frame time in ms (0 until the second frame). */
   tick(now = performance.now()): number {
     if (this.#last >= 0) {
       this.value.ms = now - this.#last;
-      this.value.smoothed = this.value.smoothed === 0 ? this.value.ms : this.value.smoothed + this.#alpha * (this.value.ms - this.value.smoothed);
+      this.value.smoothed =
+        this.value.smoothed === 0
+          ? this.value.ms
+          : this.value.smoothed + this.#alpha * (this.value.ms - this.value.smoothed);
     }
     this.#last = now;
     return this.value.smoothed;

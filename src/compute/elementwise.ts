@@ -20,7 +20,16 @@ import { choosePath, type PathName, type Precision } from './paths/choose.js';
 import { ComputePath } from './paths/compute.js';
 import { PingPongPath } from './paths/pingpong.js';
 import { CpuPath } from './paths/cpu.js';
-import type { CpuKernel, CpuPredicates, CpuStep, ExecutionPath, PathContext, StateArrays, StepParams, UniformBlock } from './paths/path.js';
+import type {
+  CpuKernel,
+  CpuPredicates,
+  CpuStep,
+  ExecutionPath,
+  PathContext,
+  StateArrays,
+  StepParams,
+  UniformBlock,
+} from './paths/path.js';
 
 export type { CpuKernel, CpuPredicates, CpuStep, StateArrays, StepParams } from './paths/path.js';
 export type ElementwiseMode = PathName;
@@ -38,11 +47,21 @@ const UNIFORM_SLOTS = 256;
 const SLOT_BYTES = 256;
 
 /** The kernel's uniform block in a ring of per-submit slots, with `count` and `width` always set. */
-function uniformBlock(device: Device, kernel: Kernel, label: string, count: number, width: number): UniformBlock & { destroy(): void } {
+function uniformBlock(
+  device: Device,
+  kernel: Kernel,
+  label: string,
+  count: number,
+  width: number,
+): UniformBlock & { destroy(): void } {
   const ring = new UniformRing(device.queue, UNIFORM_SLOTS, SLOT_BYTES, `${label} steps`);
   const packer = new UniformPacker(kernel.uniforms);
   const fixed = { count, width };
-  const buffer = device.createBuffer({ label: `${label} uniforms`, size: UNIFORM_SLOTS * SLOT_BYTES, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+  const buffer = device.createBuffer({
+    label: `${label} uniforms`,
+    size: UNIFORM_SLOTS * SLOT_BYTES,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
   return {
     buffer,
     size: kernel.uniforms.size,
@@ -77,7 +96,12 @@ export class ElementwiseRunner {
     this.label = label;
     const { count } = options;
     if (!Number.isInteger(count) || count < 1)
-      throw new ValidationError('elementwise-count', `count ${String(count)} must be a positive integer`, label, { count });
+      throw new ValidationError(
+        'elementwise-count',
+        `count ${String(count)} must be a positive integer`,
+        label,
+        { count },
+      );
     this.count = count;
     this.#kernel = kernel;
     const choice = choosePath(device.caps, {
@@ -91,7 +115,15 @@ export class ElementwiseRunner {
     this.reason = choice.reason;
     this.size = stateTextureSize(count, device.caps.limits.maxTextureDimension2D, label);
     this.#uniforms = uniformBlock(device, kernel, label, count, this.size.width);
-    const ctx: PathContext = { device, kernel, count, label, size: this.size, precision: choice.precision, uniforms: this.#uniforms };
+    const ctx: PathContext = {
+      device,
+      kernel,
+      count,
+      label,
+      size: this.size,
+      precision: choice.precision,
+      uniforms: this.#uniforms,
+    };
     try {
       this.#path =
         choice.path === 'compute'
@@ -121,18 +153,29 @@ export class ElementwiseRunner {
   }
 
   #assertAlive(op: string): void {
-    if (this.#destroyed) throw new ValidationError('runner-destroyed', `${op} on a destroyed runner`, this.label);
+    if (this.#destroyed)
+      throw new ValidationError('runner-destroyed', `${op} on a destroyed runner`, this.label);
   }
 
   /** Replaces attribute `name` (4 floats per element). */
   write(name: string, data: Float32Array): void {
     this.#assertAlive('write');
     const attributes = this.#kernel.descriptor.attributes;
-    if (!attributes.includes(name)) throw new ValidationError('runner-attribute', `No attribute "${name}" (have ${attributes.join(', ')})`, this.label);
+    if (!attributes.includes(name))
+      throw new ValidationError(
+        'runner-attribute',
+        `No attribute "${name}" (have ${attributes.join(', ')})`,
+        this.label,
+      );
     if (data.length !== 4 * this.count) {
-      throw new ValidationError('runner-data-length', `Attribute "${name}" data has ${data.length} floats, expected 4 × ${this.count}`, this.label, {
-        length: data.length,
-      });
+      throw new ValidationError(
+        'runner-data-length',
+        `Attribute "${name}" data has ${data.length} floats, expected 4 × ${this.count}`,
+        this.label,
+        {
+          length: data.length,
+        },
+      );
     }
     this.#path.write(name, data);
   }
@@ -142,7 +185,11 @@ export class ElementwiseRunner {
    * `params` are this step's uniforms (and the CPU form's arguments); `timestampWrites` times the
    * step's pass (ignored by the CPU mode, which has none).
    */
-  step(encoder: CommandEncoder, params: StepParams = {}, timestampWrites?: PassTimestampWrites): void {
+  step(
+    encoder: CommandEncoder,
+    params: StepParams = {},
+    timestampWrites?: PassTimestampWrites,
+  ): void {
     this.#assertAlive('step');
     this.#path.step(encoder, params, timestampWrites);
   }
@@ -168,7 +215,11 @@ export class ElementwiseRunner {
     this.#assertAlive('reduce');
     const names = Object.keys(predicates);
     if (names.length === 0 || names.length > 4)
-      throw new ValidationError('reduce-predicates', `reduce takes 1 to 4 predicates, got ${names.length}`, this.label);
+      throw new ValidationError(
+        'reduce-predicates',
+        `reduce takes 1 to 4 predicates, got ${names.length}`,
+        this.label,
+      );
     return this.#path.reduce(predicates, cpu);
   }
 
@@ -180,11 +231,19 @@ export class ElementwiseRunner {
   }
 }
 
-export function createElementwiseRunner(device: Device, kernel: Kernel, options: ElementwiseOptions): ElementwiseRunner {
+export function createElementwiseRunner(
+  device: Device,
+  kernel: Kernel,
+  options: ElementwiseOptions,
+): ElementwiseRunner {
   return new ElementwiseRunner(device, kernel, options);
 }
 
 /** The ping-pong runner alone: state in float textures, one fragment pass per step. */
-export function createPingPongRunner(device: Device, kernel: Kernel, options: Omit<ElementwiseOptions, 'mode'>): ElementwiseRunner {
+export function createPingPongRunner(
+  device: Device,
+  kernel: Kernel,
+  options: Omit<ElementwiseOptions, 'mode'>,
+): ElementwiseRunner {
   return new ElementwiseRunner(device, kernel, { ...options, mode: 'pingpong' });
 }

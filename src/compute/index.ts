@@ -1,6 +1,27 @@
-export { defineKernel, toWgsl, GLSL_PRELUDE, KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
-export { uniformLayout, packUniforms, type UniformLayout, type UniformType, type UniformValue } from './layout.js';
-export { stateTextureSize, padToTexels, halfToFloat, floatToHalfBits, toHalfs, fromHalfs, type StateTextureSize } from './pack.js';
+export {
+  defineKernel,
+  toWgsl,
+  GLSL_PRELUDE,
+  KernelError,
+  type Kernel,
+  type KernelDescriptor,
+} from './kernel.js';
+export {
+  uniformLayout,
+  packUniforms,
+  type UniformLayout,
+  type UniformType,
+  type UniformValue,
+} from './layout.js';
+export {
+  stateTextureSize,
+  padToTexels,
+  halfToFloat,
+  floatToHalfBits,
+  toHalfs,
+  fromHalfs,
+  type StateTextureSize,
+} from './pack.js';
 export {
   ElementwiseRunner,
   createElementwiseRunner,
@@ -13,7 +34,13 @@ export {
   type StateArrays,
   type StepParams,
 } from './elementwise.js';
-export { choosePath, type PathChoice, type PathName, type PathRequest, type Precision } from './paths/choose.js';
+export {
+  choosePath,
+  type PathChoice,
+  type PathName,
+  type PathRequest,
+  type Precision,
+} from './paths/choose.js';
 export type { ExecutionPath } from './paths/path.js';
 export { splitDispatch } from '../rhi/core/compute-pass.js';
 export type { Predicates } from './reduce.js';

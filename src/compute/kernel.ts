@@ -65,17 +65,20 @@ const KERNEL_TYPES = 'f32|u32|i32|bool|vec2f|vec3f|vec4f|vec2u|vec3u|vec4u|vec2i
 /** Kernel language → WGSL: declarations and function headers; everything else is already WGSL. */
 export function toWgsl(code: string): string {
   return code
-    .replace(new RegExp(`\\b(${KERNEL_TYPES})\\s+(\\w+)\\s*\\(([^)]*)\\)\\s*\\{`, 'g'), (_m, ret: string, name: string, params: string) => {
-      const args = params
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean)
-        .map((p) => {
-          const [type, arg] = p.split(/\s+/);
-          return `${arg}: ${type}`;
-        });
-      return `fn ${name}(${args.join(', ')}) -> ${ret} {`;
-    })
+    .replace(
+      new RegExp(`\\b(${KERNEL_TYPES})\\s+(\\w+)\\s*\\(([^)]*)\\)\\s*\\{`, 'g'),
+      (_m, ret: string, name: string, params: string) => {
+        const args = params
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+          .map((p) => {
+            const [type, arg] = p.split(/\s+/);
+            return `${arg}: ${type}`;
+          });
+        return `fn ${name}(${args.join(', ')}) -> ${ret} {`;
+      },
+    )
     .replace(new RegExp(`\\b(${KERNEL_TYPES})\\s+(\\w+)\\s*=`, 'g'), 'var $2: $1 =');
 }
 
@@ -103,7 +106,14 @@ int select(int f, int t, bool c) { return c ? t : f; }
 `;
 
 function glslUniformBlock(layout: UniformLayout): string {
-  const glslType: Record<UniformType, string> = { f32: 'float', u32: 'uint', i32: 'int', vec2f: 'vec2', vec3f: 'vec3', vec4f: 'vec4' };
+  const glslType: Record<UniformType, string> = {
+    f32: 'float',
+    u32: 'uint',
+    i32: 'int',
+    vec2f: 'vec2',
+    vec3f: 'vec3',
+    vec4f: 'vec4',
+  };
   return `layout(std140) uniform Params {\n${layout.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
 }
 
@@ -120,14 +130,23 @@ export class KernelError extends Error {
 
 export function defineKernel(desc: KernelDescriptor): Kernel {
   const { label, attributes } = desc;
-  if (attributes.length === 0) throw new KernelError(label, 'a kernel needs at least one attribute');
+  if (attributes.length === 0)
+    throw new KernelError(label, 'a kernel needs at least one attribute');
   for (const name of [...attributes, ...(desc.uniforms ?? []).map(([n]) => n)]) {
     if (!IDENT.test(name) || name.startsWith('_ignis') || name === 'index' || name === 'params') {
-      throw new KernelError(label, `"${name}" is not a usable name (an identifier, not index/params/_ignis*)`);
+      throw new KernelError(
+        label,
+        `"${name}" is not a usable name (an identifier, not index/params/_ignis*)`,
+      );
     }
-    if (RESERVED.has(name)) throw new KernelError(label, `"${name}" is reserved in GLSL ES 3.00 or WGSL; choose another name`);
+    if (RESERVED.has(name))
+      throw new KernelError(
+        label,
+        `"${name}" is reserved in GLSL ES 3.00 or WGSL; choose another name`,
+      );
   }
-  if ((desc.uniforms ?? []).some(([n]) => n === 'count')) throw new KernelError(label, '"count" is reserved: the runner sets it');
+  if ((desc.uniforms ?? []).some(([n]) => n === 'count'))
+    throw new KernelError(label, '"count" is reserved: the runner sets it');
   const uniforms = uniformLayout([...(desc.uniforms ?? []), ['count', 'u32'], ['width', 'u32']]);
   const wg = desc.workgroupSize ?? 64;
   const helpers = desc.helpers ?? '';
@@ -184,5 +203,13 @@ ${desc.body}
 ${attributes.map((a) => `  _ignis_out_${a} = ${a};`).join('\n')}
 }
 `;
-  return { descriptor: desc, uniforms, wgslCompute, wgslFragment, glslVertex, glslFragment, workgroupSize: wg };
+  return {
+    descriptor: desc,
+    uniforms,
+    wgslCompute,
+    wgslFragment,
+    glslVertex,
+    glslFragment,
+    workgroupSize: wg,
+  };
 }

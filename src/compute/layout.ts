@@ -29,7 +29,9 @@ export interface UniformLayout {
   readonly size: number;
 }
 
-export function uniformLayout(fields: ReadonlyArray<readonly [string, UniformType]>): UniformLayout {
+export function uniformLayout(
+  fields: ReadonlyArray<readonly [string, UniformType]>,
+): UniformLayout {
   let offset = 0;
   const out: UniformField[] = [];
   for (const [name, type] of fields) {
@@ -44,7 +46,11 @@ export function uniformLayout(fields: ReadonlyArray<readonly [string, UniformTyp
 export type UniformValue = number | readonly number[];
 
 /** Writes values into a struct-sized ArrayBuffer by the layout; integers go in as u32/i32 bits. */
-export function packUniforms(layout: UniformLayout, values: Readonly<Record<string, UniformValue>>, into?: ArrayBuffer): ArrayBuffer {
+export function packUniforms(
+  layout: UniformLayout,
+  values: Readonly<Record<string, UniformValue>>,
+  into?: ArrayBuffer,
+): ArrayBuffer {
   const packer = new UniformPacker(layout, into);
   packer.write(values);
   return packer.buffer;

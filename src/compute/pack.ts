@@ -12,11 +12,24 @@ export interface StateTextureSize {
   height: number;
 }
 
-export function stateTextureSize(count: number, maxDimension: number, label?: string): StateTextureSize {
-  const width = Math.min(maxDimension, 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(Math.sqrt(count))))));
+export function stateTextureSize(
+  count: number,
+  maxDimension: number,
+  label?: string,
+): StateTextureSize {
+  const width = Math.min(
+    maxDimension,
+    2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(Math.sqrt(count))))),
+  );
   const height = Math.ceil(count / width);
   if (height > maxDimension) {
-    throw new LimitExceededError('maxTextureDimension2D', count, maxDimension * maxDimension, 'Element count (state texture texels)', label);
+    throw new LimitExceededError(
+      'maxTextureDimension2D',
+      count,
+      maxDimension * maxDimension,
+      'Element count (state texture texels)',
+      label,
+    );
   }
   return { width, height: Math.max(1, height) };
 }

@@ -63,10 +63,20 @@ ${attrs.map((a) => `  let ${a} = textureLoad(_ignis_${a}, texel, 0);`).join('\n'
 `;
 }
 
-export function glslReducePoints(kernel: Kernel, predicates: Predicates): { vertex: string; fragment: string } {
+export function glslReducePoints(
+  kernel: Kernel,
+  predicates: Predicates,
+): { vertex: string; fragment: string } {
   const attrs = kernel.descriptor.attributes;
   const p = predicateList(predicates);
-  const glslType: Record<string, string> = { f32: 'float', u32: 'uint', i32: 'int', vec2f: 'vec2', vec3f: 'vec3', vec4f: 'vec4' };
+  const glslType: Record<string, string> = {
+    f32: 'float',
+    u32: 'uint',
+    i32: 'int',
+    vec2f: 'vec2',
+    vec3f: 'vec3',
+    vec4f: 'vec4',
+  };
   const block = `layout(std140) uniform Params {\n${kernel.uniforms.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
   const vertex = `#version 300 es
 ${GLSL_PRELUDE}${block}${attrs.map((a) => `uniform highp sampler2D _ignis_${a};`).join('\n')}

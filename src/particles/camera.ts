@@ -23,7 +23,11 @@ export function orbitCamera(o: OrbitCamera): Camera {
     target[2] + distance * Math.cos(pitch) * Math.cos(yaw),
   );
   return {
-    view: mat4.lookAt(eye, vec3.fromValues(target[0], target[1], target[2]), vec3.fromValues(0, 1, 0)),
+    view: mat4.lookAt(
+      eye,
+      vec3.fromValues(target[0], target[1], target[2]),
+      vec3.fromValues(0, 1, 0),
+    ),
     projection: mat4.perspective(o.fov ?? Math.PI / 4, o.aspect, 0.1, 200),
   };
 }

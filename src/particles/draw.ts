@@ -59,8 +59,14 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
 
 export function blendFor(mode: 'additive' | 'alpha'): BlendState {
   return mode === 'additive'
-    ? { color: { srcFactor: 'src-alpha', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } }
-    : { color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } };
+    ? {
+        color: { srcFactor: 'src-alpha', dstFactor: 'one' },
+        alpha: { srcFactor: 'one', dstFactor: 'one' },
+      }
+    : {
+        color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' },
+        alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+      };
 }
 
 /** What a draw pipeline is made for: the state's home, the draw mode, and the pass it draws in. */
@@ -89,13 +95,26 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
   const label = `particles draw (${key.state}, ${key.mode})`;
   const targets = [{ format: key.format, blend: blendFor(key.blending) }];
   const multisample = { count: key.sampleCount };
-  const primitive = { topology: key.mode === 'instanced' ? ('triangle-strip' as const) : ('triangle-list' as const) };
+  const primitive = {
+    topology: key.mode === 'instanced' ? ('triangle-strip' as const) : ('triangle-list' as const),
+  };
   // transparent particles sit inside the scene: hidden behind opaque geometry, hiding nothing themselves
-  const depthStencil = key.depthFormat ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const } : undefined;
+  const depthStencil = key.depthFormat
+    ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
+    : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
-    const header = key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
-    const vs = device.createShaderModule({ label: 'draw.vert.glsl', code: header + drawVertGlsl, stage: 'vertex' });
-    const fs = device.createShaderModule({ label: 'draw.frag.glsl', code: drawFragGlsl, stage: 'fragment' });
+    const header =
+      key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
+    const vs = device.createShaderModule({
+      label: 'draw.vert.glsl',
+      code: header + drawVertGlsl,
+      stage: 'vertex',
+    });
+    const fs = device.createShaderModule({
+      label: 'draw.frag.glsl',
+      code: drawFragGlsl,
+      stage: 'fragment',
+    });
     const pipeline = device.createRenderPipeline({
       label,
       vertex: { module: vs },
@@ -111,8 +130,16 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     return { pipeline, modules: [vs, fs] };
   }
-  const vertex = key.state === 'textures' ? VS_TEXTURE(key.mode === 'pulled') : key.mode === 'pulled' ? VS_STORAGE_PULLED : VS_ATTRIBUTES;
-  const module = device.createShaderModule({ label: `draw.wgsl (${key.state}, ${key.mode})`, code: drawWgsl + vertex });
+  const vertex =
+    key.state === 'textures'
+      ? VS_TEXTURE(key.mode === 'pulled')
+      : key.mode === 'pulled'
+        ? VS_STORAGE_PULLED
+        : VS_ATTRIBUTES;
+  const module = device.createShaderModule({
+    label: `draw.wgsl (${key.state}, ${key.mode})`,
+    code: drawWgsl + vertex,
+  });
   const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
   const pipeline = device.createRenderPipeline({
     label,
@@ -121,8 +148,16 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
       entryPoint: 'vs',
       buffers: instanceAttributes
         ? [
-            { arrayStride: 16, stepMode: 'instance', attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 0 }] },
-            { arrayStride: 16, stepMode: 'instance', attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 1 }] },
+            {
+              arrayStride: 16,
+              stepMode: 'instance',
+              attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 0 }],
+            },
+            {
+              arrayStride: 16,
+              stepMode: 'instance',
+              attributes: [{ format: 'float32x4', offset: 0, shaderLocation: 1 }],
+            },
           ]
         : [],
     },
@@ -131,7 +166,13 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     primitive,
     depthStencil,
     bindings:
-      key.state === 'textures' ? [1, 2].map((binding) => ({ binding, type: 'texture' as const, sampleType: 'unfilterable-float' as const })) : undefined,
+      key.state === 'textures'
+        ? [1, 2].map((binding) => ({
+            binding,
+            type: 'texture' as const,
+            sampleType: 'unfilterable-float' as const,
+          }))
+        : undefined,
   });
   return { pipeline, modules: [module] };
 }

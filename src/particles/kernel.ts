@@ -90,8 +90,12 @@ export function particleKernel(o: ParticleOptions): Kernel {
   const forces: string[] = [];
   if (attractors > 0 || turbulence) {
     forces.push('vec3f acc = vec3f(0.0);');
-    for (let a = 0; a < attractors; a++) forces.push(`acc = acc + attract(position.xyz, params.attractor${a});`);
-    if (turbulence) forces.push('acc = acc + params.turbulence * params.frequency * curlNoise(position.xyz * params.frequency, params.time);');
+    for (let a = 0; a < attractors; a++)
+      forces.push(`acc = acc + attract(position.xyz, params.attractor${a});`);
+    if (turbulence)
+      forces.push(
+        'acc = acc + params.turbulence * params.frequency * curlNoise(position.xyz * params.frequency, params.time);',
+      );
     forces.push('v = v + acc * params.dt;');
   }
   const body = `
@@ -117,11 +121,23 @@ export function particleKernel(o: ParticleOptions): Kernel {
     position = select(vec4f(x, age), vec4f(spawnPos, 0.0), dead);
     velocity = select(vec4f(v, velocity.w), vec4f(spawnVel, spawnLife), dead);
   `;
-  return defineKernel({ label: 'particles', attributes: ['position', 'velocity'], uniforms, helpers: HELPERS, body, workgroupSize: 64 });
+  return defineKernel({
+    label: 'particles',
+    attributes: ['position', 'velocity'],
+    uniforms,
+    helpers: HELPERS,
+    body,
+    workgroupSize: 64,
+  });
 }
 
 /** The uniform values of step `stepIndex` (n ≥ 1). */
-export function kernelParams(o: ParticleOptions, stepIndex: number, dt: number, time: number): Record<string, UniformValue> {
+export function kernelParams(
+  o: ParticleOptions,
+  stepIndex: number,
+  dt: number,
+  time: number,
+): Record<string, UniformValue> {
   const values: Record<string, UniformValue> = {
     seed: o.seed,
     stepIndex,

@@ -89,7 +89,12 @@ export class ParticleOptionError extends ValidationError {
   readonly option: string;
   readonly value: unknown;
   constructor(option: string, value: unknown, why: string) {
-    super('particle-option', `Particle option ${option} = ${formatValue(value)} ${why}`, 'particle system', { option, value });
+    super(
+      'particle-option',
+      `Particle option ${option} = ${formatValue(value)} ${why}`,
+      'particle system',
+      { option, value },
+    );
     this.option = option;
     this.value = value;
   }
@@ -100,11 +105,13 @@ function formatValue(v: unknown): string {
 }
 
 function finite(option: string, v: unknown): void {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ParticleOptionError(option, v, 'must be a finite number');
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ParticleOptionError(option, v, 'must be a finite number');
 }
 
 function vector(option: string, v: unknown, n: number): void {
-  if (!Array.isArray(v) || v.length !== n) throw new ParticleOptionError(option, v, `must be an array of ${n} numbers`);
+  if (!Array.isArray(v) || v.length !== n)
+    throw new ParticleOptionError(option, v, `must be an array of ${n} numbers`);
   v.forEach((x, i) => finite(`${option}[${i}]`, x));
 }
 
@@ -116,41 +123,77 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     emitter: { ...DEFAULT_OPTIONS.emitter, ...input.emitter },
     turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
   } as ParticleOptions;
-  if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1) throw new ParticleOptionError('count', o.count, 'must be a positive integer');
+  if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1)
+    throw new ParticleOptionError('count', o.count, 'must be a positive integer');
   if (typeof o.seed !== 'number' || !Number.isInteger(o.seed) || o.seed < 0 || o.seed > 0xffffffff)
     throw new ParticleOptionError('seed', o.seed, 'must be an integer from 0 to 2^32 - 1');
-  if (!['auto', 'compute', 'pingpong', 'cpu'].includes(o.path)) throw new ParticleOptionError('path', o.path, "must be 'auto', 'compute', 'pingpong' or 'cpu'");
-  if (!['auto', 'instanced', 'pulled'].includes(o.drawMode)) throw new ParticleOptionError('drawMode', o.drawMode, "must be 'auto', 'instanced' or 'pulled'");
+  if (!['auto', 'compute', 'pingpong', 'cpu'].includes(o.path))
+    throw new ParticleOptionError('path', o.path, "must be 'auto', 'compute', 'pingpong' or 'cpu'");
+  if (!['auto', 'instanced', 'pulled'].includes(o.drawMode))
+    throw new ParticleOptionError(
+      'drawMode',
+      o.drawMode,
+      "must be 'auto', 'instanced' or 'pulled'",
+    );
   if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape))
-    throw new ParticleOptionError('emitter.shape', o.emitter.shape, "must be 'box', 'point', 'sphere' or 'cone'");
+    throw new ParticleOptionError(
+      'emitter.shape',
+      o.emitter.shape,
+      "must be 'box', 'point', 'sphere' or 'cone'",
+    );
   vector('emitter.position', o.emitter.position, 3);
   for (const key of ['radius', 'angle'] as const) {
     finite(`emitter.${key}`, o.emitter[key]);
-    if (o.emitter[key] < 0) throw new ParticleOptionError(`emitter.${key}`, o.emitter[key], 'must not be negative');
+    if (o.emitter[key] < 0)
+      throw new ParticleOptionError(`emitter.${key}`, o.emitter[key], 'must not be negative');
   }
-  for (const key of ['spread', 'speedMin', 'speedMax', 'lifeMin', 'lifeMax', 'drag', 'floorY', 'size'] as const) finite(key, o[key]);
+  for (const key of [
+    'spread',
+    'speedMin',
+    'speedMax',
+    'lifeMin',
+    'lifeMax',
+    'drag',
+    'floorY',
+    'size',
+  ] as const)
+    finite(key, o[key]);
   if (o.lifeMin <= 0) throw new ParticleOptionError('lifeMin', o.lifeMin, 'must be positive');
-  if (o.lifeMin > o.lifeMax) throw new ParticleOptionError('lifeMin', o.lifeMin, `must not exceed lifeMax (${o.lifeMax})`);
-  if (o.speedMin > o.speedMax) throw new ParticleOptionError('speedMin', o.speedMin, `must not exceed speedMax (${o.speedMax})`);
+  if (o.lifeMin > o.lifeMax)
+    throw new ParticleOptionError('lifeMin', o.lifeMin, `must not exceed lifeMax (${o.lifeMax})`);
+  if (o.speedMin > o.speedMax)
+    throw new ParticleOptionError(
+      'speedMin',
+      o.speedMin,
+      `must not exceed speedMax (${o.speedMax})`,
+    );
   if (o.drag < 0) throw new ParticleOptionError('drag', o.drag, 'must not be negative');
   if (o.size <= 0) throw new ParticleOptionError('size', o.size, 'must be positive');
   vector('gravity', o.gravity, 3);
   vector('sizeOverLife', o.sizeOverLife, 2);
   vector('colorStops', o.colorStops, 4);
-  if (!Array.isArray(o.colors) || o.colors.length !== 4) throw new ParticleOptionError('colors', o.colors, 'must be four RGBA stops');
+  if (!Array.isArray(o.colors) || o.colors.length !== 4)
+    throw new ParticleOptionError('colors', o.colors, 'must be four RGBA stops');
   o.colors.forEach((c, i) => vector(`colors[${i}]`, c, 4));
   for (let i = 1; i < 4; i++) {
-    if ((o.colorStops[i] as number) < (o.colorStops[i - 1] as number)) throw new ParticleOptionError('colorStops', o.colorStops, 'must be increasing');
+    if ((o.colorStops[i] as number) < (o.colorStops[i - 1] as number))
+      throw new ParticleOptionError('colorStops', o.colorStops, 'must be increasing');
   }
-  if (!Array.isArray(o.attractors)) throw new ParticleOptionError('attractors', o.attractors, 'must be an array');
+  if (!Array.isArray(o.attractors))
+    throw new ParticleOptionError('attractors', o.attractors, 'must be an array');
   if (o.attractors.length > MAX_ATTRACTORS)
-    throw new ParticleOptionError('attractors', `${o.attractors.length} attractors`, `exceeds the maximum of ${MAX_ATTRACTORS}`);
+    throw new ParticleOptionError(
+      'attractors',
+      `${o.attractors.length} attractors`,
+      `exceeds the maximum of ${MAX_ATTRACTORS}`,
+    );
   o.attractors.forEach((a, i) => {
     vector(`attractors[${i}].position`, a.position, 3);
     finite(`attractors[${i}].strength`, a.strength);
   });
   finite('turbulence.strength', o.turbulence.strength);
   finite('turbulence.frequency', o.turbulence.frequency);
-  if (!['additive', 'alpha'].includes(o.blending)) throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
+  if (!['additive', 'alpha'].includes(o.blending))
+    throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
   return o;
 }

@@ -25,9 +25,24 @@ export function stepBase(seed: number, n: number): number {
 }
 
 /** Writes spawn(i, n) into pos/vel at 4i; returns r7 (used for the initial age at step 0). */
-export function spawn(o: ParticleOptions, base: number, i: number, pos: Float32Array, vel: Float32Array): number {
+export function spawn(
+  o: ParticleOptions,
+  base: number,
+  i: number,
+  pos: Float32Array,
+  vel: Float32Array,
+): number {
   const k = (base + Math.imul(i, 8)) >>> 0;
-  const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0)) as [number, number, number, number, number, number, number, number];
+  const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const e = o.emitter;
   const [ex, ey, ez] = e.position.map(f) as [number, number, number];
   const radius = f(e.radius);
@@ -88,7 +103,13 @@ export function createState(o: ParticleOptions): ParticleState {
 }
 
 /** Curl of the potential A = (sin(fy + cos(fz + t)), sin(fz + cos(fx + t)), sin(fx + cos(fy + t))). */
-export function curl(x: number, y: number, z: number, fr: number, t: number): [number, number, number] {
+export function curl(
+  x: number,
+  y: number,
+  z: number,
+  fr: number,
+  t: number,
+): [number, number, number] {
   const ax = fr * x;
   const ay = fr * y;
   const az = fr * z;
@@ -102,7 +123,15 @@ export function curl(x: number, y: number, z: number, fr: number, t: number): [n
 }
 
 /** Step n ≥ 1 of particle i, in place. */
-export function stepParticle(o: ParticleOptions, n: number, dt: number, base: number, i: number, pos: Float32Array, vel: Float32Array): void {
+export function stepParticle(
+  o: ParticleOptions,
+  n: number,
+  dt: number,
+  base: number,
+  i: number,
+  pos: Float32Array,
+  vel: Float32Array,
+): void {
   const at = 4 * i;
   dt = f(dt);
   let x = pos[at] as number;

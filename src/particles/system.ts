@@ -12,7 +12,11 @@
  * draws the same pixels 5–7× faster than `instanced` (docs/benchmarks.md).
  */
 import { BufferUsage } from '../rhi/core/flags.js';
-import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../rhi/core/errors.js';
+import {
+  LimitExceededError,
+  UnsupportedFeatureError,
+  ValidationError,
+} from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { Texture } from '../rhi/core/texture.js';
@@ -23,7 +27,14 @@ import type { TextureFormat } from '../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { UniformRing } from '../compute/uniform-ring.js';
-import { resolveOptions, ParticleOptionError, type DrawMode, type ParticleOptions, type ParticleOptionsInput, type ParticlePath } from './options.js';
+import {
+  resolveOptions,
+  ParticleOptionError,
+  type DrawMode,
+  type ParticleOptions,
+  type ParticleOptionsInput,
+  type ParticlePath,
+} from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
 import { createState, stepState } from './reference.js';
 import { choosePath, type PathChoice } from '../compute/paths/choose.js';
@@ -80,7 +91,12 @@ export class ParticleSystem {
     const requested = options.path;
     let choice: PathChoice;
     try {
-      choice = choosePath(device.caps, { path: requested, hasCpu: true, attributes: 2, label: 'particle system' });
+      choice = choosePath(device.caps, {
+        path: requested,
+        hasCpu: true,
+        attributes: 2,
+        label: 'particle system',
+      });
     } catch (e) {
       const why =
         e instanceof UnsupportedFeatureError
@@ -106,7 +122,11 @@ export class ParticleSystem {
       });
     } catch (e) {
       if (e instanceof LimitExceededError)
-        throw new ParticleOptionError('count', options.count, `exceeds what the ${choice.path} path can hold on this device: ${e.message}`);
+        throw new ParticleOptionError(
+          'count',
+          options.count,
+          `exceeds what the ${choice.path} path can hold on this device: ${e.message}`,
+        );
       throw e;
     }
     this.reason = choice.reason;
@@ -116,7 +136,12 @@ export class ParticleSystem {
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
-    this.#drawRing = new UniformRing(device.queue, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particle system draws');
+    this.#drawRing = new UniformRing(
+      device.queue,
+      DRAW_SLOTS,
+      DRAW_PARAMS_SLOT,
+      'particle system draws',
+    );
     this.#drawUniforms = device.createBuffer({
       label: 'particles draw params',
       size: DRAW_SLOTS * DRAW_PARAMS_SLOT,
@@ -144,7 +169,12 @@ export class ParticleSystem {
   }
 
   #assertAlive(op: string): void {
-    if (this.#destroyed) throw new ValidationError('particles-destroyed', `${op} on a destroyed particle system`, 'particle system');
+    if (this.#destroyed)
+      throw new ValidationError(
+        'particles-destroyed',
+        `${op} on a destroyed particle system`,
+        'particle system',
+      );
   }
 
   /**
@@ -161,10 +191,19 @@ export class ParticleSystem {
       turbulence: { ...this.#options.turbulence, ...input.turbulence },
     });
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
-      if (next[key] !== this.#options[key]) throw new ParticleOptionError(key, next[key], 'cannot change on a live system; create a new one');
+      if (next[key] !== this.#options[key])
+        throw new ParticleOptionError(
+          key,
+          next[key],
+          'cannot change on a live system; create a new one',
+        );
     }
     if (kernelKey(next) !== kernelKey(this.#options)) {
-      throw new ParticleOptionError('emitter.shape/attractors/turbulence', kernelKey(next), 'changes the update kernel; create a new system');
+      throw new ParticleOptionError(
+        'emitter.shape/attractors/turbulence',
+        kernelKey(next),
+        'changes the update kernel; create a new system',
+      );
     }
     this.#options = next;
   }
@@ -174,13 +213,26 @@ export class ParticleSystem {
    * CPU path updates and uploads now) followed by the barrier the draw needs. `timestampWrites`
    * times the update pass (the CPU path has none: it is timed on the CPU).
    */
-  update(encoder: CommandEncoder, dt: number, options: { timestampWrites?: PassTimestampWrites } = {}): void {
+  update(
+    encoder: CommandEncoder,
+    dt: number,
+    options: { timestampWrites?: PassTimestampWrites } = {},
+  ): void {
     this.#assertAlive('update');
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt < 0)
-      throw new ValidationError('particles-dt', `dt ${String(dt)} must be a finite non-negative number of seconds`, 'particle system', { dt });
+      throw new ValidationError(
+        'particles-dt',
+        `dt ${String(dt)} must be a finite non-negative number of seconds`,
+        'particle system',
+        { dt },
+      );
     this.#stepIndex++;
     this.#time += dt;
-    this.#runner.step(encoder, kernelParams(this.#options, this.#stepIndex, dt, this.#time), options.timestampWrites);
+    this.#runner.step(
+      encoder,
+      kernelParams(this.#options, this.#stepIndex, dt, this.#time),
+      options.timestampWrites,
+    );
     this.#runner.barrierForDraw(encoder);
   }
 
@@ -221,7 +273,11 @@ export class ParticleSystem {
   draw(pass: RenderPass, camera: Camera): void {
     this.#assertAlive('draw');
     if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
-      throw new ValidationError('particles-camera', 'camera needs view and projection 4x4 matrices (16 numbers each)', 'particle system');
+      throw new ValidationError(
+        'particles-camera',
+        'camera needs view and projection 4x4 matrices (16 numbers each)',
+        'particle system',
+      );
     }
     const pipeline = this.#pipeline(pass);
     const o = this.#options;
@@ -267,14 +323,25 @@ export class ParticleSystem {
   async stats(): Promise<ParticleStats> {
     this.#assertAlive('stats');
     const counts = await this.#runner.reduce(
-      { alive: 'position.w < velocity.w', newborn: 'position.w == 0.0', rising: 'velocity.y > 0.0' },
       {
-        alive: (i, s) => ((s.position as Float32Array)[4 * i + 3] as number) < ((s.velocity as Float32Array)[4 * i + 3] as number),
+        alive: 'position.w < velocity.w',
+        newborn: 'position.w == 0.0',
+        rising: 'velocity.y > 0.0',
+      },
+      {
+        alive: (i, s) =>
+          ((s.position as Float32Array)[4 * i + 3] as number) <
+          ((s.velocity as Float32Array)[4 * i + 3] as number),
         newborn: (i, s) => (s.position as Float32Array)[4 * i + 3] === 0,
         rising: (i, s) => ((s.velocity as Float32Array)[4 * i + 1] as number) > 0,
       },
     );
-    return { count: this.count, alive: counts.alive as number, newborn: counts.newborn as number, rising: counts.rising as number };
+    return {
+      count: this.count,
+      alive: counts.alive as number,
+      newborn: counts.newborn as number,
+      rising: counts.rising as number,
+    };
   }
 
   destroy(): void {
@@ -290,6 +357,9 @@ export class ParticleSystem {
 }
 
 /** Creates a particle system; every option is checked first (`ParticleOptionError` names it). */
-export async function createParticleSystem(device: Device, options: ParticleOptionsInput = {}): Promise<ParticleSystem> {
+export async function createParticleSystem(
+  device: Device,
+  options: ParticleOptionsInput = {},
+): Promise<ParticleSystem> {
   return new ParticleSystem(device, resolveOptions(options));
 }

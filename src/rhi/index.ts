@@ -34,7 +34,12 @@ const BACKENDS: readonly BackendRequest[] = ['auto', 'webgpu', 'webgl2', 'null']
 export async function createDevice(options: CreateDeviceOptions = {}): Promise<Device> {
   const backend = options.backend ?? 'auto';
   if (!BACKENDS.includes(backend)) {
-    throw new ValidationError('device-backend', `backend ${String(backend)} must be one of ${BACKENDS.join(', ')}`, undefined, { backend });
+    throw new ValidationError(
+      'device-backend',
+      `backend ${String(backend)} must be one of ${BACKENDS.join(', ')}`,
+      undefined,
+      { backend },
+    );
   }
   switch (backend) {
     case 'null':

@@ -5,8 +5,15 @@ import puppeteer from 'puppeteer-core';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error plain ESM module without types
-import { parseArgs, runBench, writeOutputs, compareRuns, percentile, markdownTable } from '../../bench/runner.mjs';
+import {
+  parseArgs,
+  runBench,
+  writeOutputs,
+  compareRuns,
+  percentile,
+  markdownTable,
+  // @ts-expect-error plain ESM module without types
+} from '../../bench/runner.mjs';
 
 describe('benchmark smoke run', () => {
   it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
@@ -32,8 +39,15 @@ describe('benchmark smoke run', () => {
       out,
       '--quiet',
     ]);
-    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
-    const result = await runBench(o, { browser, url: inject('baseUrl'), flags: ['(shared test browser)'] });
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
+    const result = await runBench(o, {
+      browser,
+      url: inject('baseUrl'),
+      flags: ['(shared test browser)'],
+    });
     await browser.disconnect();
     expect(result.rows).toHaveLength(8);
     for (const r of result.rows) {
@@ -51,7 +65,10 @@ describe('benchmark smoke run', () => {
       // timer extension may report a disjoint interval, which must come out as null, never 0
       if (r.path === 'cpu') expect(r.gpuMs?.update ?? null).toBeNull();
       else if (r.backend === 'webgpu') expect(r.gpuMs?.update).toBeGreaterThan(0);
-      else expect(r.gpuMs?.update === null || r.gpuMs?.update === undefined || r.gpuMs.update > 0).toBe(true);
+      else
+        expect(
+          r.gpuMs?.update === null || r.gpuMs?.update === undefined || r.gpuMs.update > 0,
+        ).toBe(true);
     }
     expect(result.meta.adapters.webgpu).toMatch(/swiftshader/);
     expect(result.meta.canvas).toEqual({ width: 256, height: 144 });
@@ -97,11 +114,16 @@ describe('benchmark smoke run', () => {
       out,
       '--quiet',
     ]);
-    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
     const result = await runBench(o, { browser, url: inject('baseUrl'), flags: [] });
     await browser.disconnect();
     expect(result.rows).toHaveLength(1);
-    expect(result.rows[0].skipped).toMatch(/^too slow: a warm-up frame took .* s \(limit 0\.0 s\)$/);
+    expect(result.rows[0].skipped).toMatch(
+      /^too slow: a warm-up frame took .* s \(limit 0\.0 s\)$/,
+    );
     expect(result.rows[0].e2eMs).toBeNull();
     expect(markdownTable(result.rows)).toMatch(/skipped: too slow/);
   }, 120_000);

@@ -6,8 +6,15 @@ import { PNG } from 'pngjs';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-async function open(url: string, errors: string[], viewport = { width: 480, height: 270 }): Promise<Page> {
-  const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+async function open(
+  url: string,
+  errors: string[],
+  viewport = { width: 480, height: 270 },
+): Promise<Page> {
+  const browser = await puppeteer.connect({
+    browserWSEndpoint: inject('wsEndpoint'),
+    protocolTimeout: 600_000,
+  });
   const page = await browser.newPage();
   await page.setViewport(viewport);
   page.on('pageerror', (e) => errors.push((e as Error).message));
@@ -17,12 +24,16 @@ async function open(url: string, errors: string[], viewport = { width: 480, heig
 
 /** Non-dark pixels of the canvas alone (the info line over it is hidden first; the panel is beside it). */
 async function litPixels(page: Page): Promise<number> {
-  await page.evaluate(() => document.getElementById('info')?.style.setProperty('visibility', 'hidden'));
+  await page.evaluate(() =>
+    document.getElementById('info')?.style.setProperty('visibility', 'hidden'),
+  );
   const canvas = await page.$('canvas');
   if (!canvas) throw new Error('the demo page has no canvas');
   const png = PNG.sync.read(Buffer.from(await canvas.screenshot()));
   let n = 0;
-  for (let i = 0; i < png.data.length; i += 4) if ((png.data[i] as number) + (png.data[i + 1] as number) + (png.data[i + 2] as number) > 60) n++;
+  for (let i = 0; i < png.data.length; i += 4)
+    if ((png.data[i] as number) + (png.data[i + 1] as number) + (png.data[i + 2] as number) > 60)
+      n++;
   return n;
 }
 
@@ -37,16 +48,24 @@ const box = (page: Page, selector: string): Promise<Box> =>
     const r = e.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };
   });
-const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('demo pages', () => {
   it('the index lists every demo folder with a thumbnail that loads and a line of description', async () => {
     const errors: string[] = [];
     const page = await open('demos/', errors, { width: 1100, height: 700 });
-    await page.waitForFunction(() => (window as unknown as { __demos?: number }).__demos !== undefined, { timeout: 30_000 });
-    const folders = readdirSync(path.resolve('demos')).filter((d) => existsSync(path.resolve('demos', d, 'main.ts')));
+    await page.waitForFunction(
+      () => (window as unknown as { __demos?: number }).__demos !== undefined,
+      { timeout: 30_000 },
+    );
+    const folders = readdirSync(path.resolve('demos')).filter((d) =>
+      existsSync(path.resolve('demos', d, 'main.ts')),
+    );
     expect(folders.length).toBeGreaterThanOrEqual(3);
-    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), { timeout: 30_000 });
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), {
+      timeout: 30_000,
+    });
     const listed = await page.$$eval('.demo', (els) =>
       els.map((e) => ({
         demo: (e as HTMLElement).dataset['demo'],
@@ -68,17 +87,29 @@ describe('demo pages', () => {
   it('the control panel is docked beside the scene, never over it, and collapses to give the scene the width', async () => {
     const errors: string[] = [];
     const page = await open('demos/particles/?count=2000', errors, { width: 900, height: 500 });
-    await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 3, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 3,
+      { timeout: 60_000 },
+    );
     const canvas = await box(page, '#canvas');
     const panel = await box(page, '#panel');
     expect(panel.width).toBeGreaterThan(100);
     expect(overlaps(canvas, panel)).toBe(false);
     expect(canvas.width + panel.width).toBeCloseTo(900, -1);
     await page.click('#panel .toggle');
-    await page.waitForFunction(() => (document.getElementById('canvas') as HTMLCanvasElement).getBoundingClientRect().width > 800, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        (document.getElementById('canvas') as HTMLCanvasElement).getBoundingClientRect().width >
+        800,
+      { timeout: 10_000 },
+    );
     expect(overlaps(await box(page, '#canvas'), await box(page, '#panel'))).toBe(false);
     // the backing store follows the new size on the next frames
-    await page.waitForFunction(() => (document.getElementById('canvas') as HTMLCanvasElement).width > 800 * devicePixelRatio - 2, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        (document.getElementById('canvas') as HTMLCanvasElement).width > 800 * devicePixelRatio - 2,
+      { timeout: 30_000 },
+    );
     const readout = await page.$eval('#info', (e) => e.textContent ?? '');
     expect(readout).toMatch(/\d+\.\d ms · \d+ fps/);
     expect(errors).toEqual([]);
@@ -88,13 +119,24 @@ describe('demo pages', () => {
   it('the particles demo pre-rolls: its first frame lights most of what the steady state lights', async () => {
     const errors: string[] = [];
     const first = await open('demos/particles/?count=20000&frames=1&panel=closed&scene=0', errors);
-    await first.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 1, { timeout: 60_000 });
+    await first.waitForFunction(
+      () => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 1,
+      { timeout: 60_000 },
+    );
     await new Promise((r) => setTimeout(r, 300));
     const litFirst = await litPixels(first);
-    expect(await first.evaluate(() => (window as unknown as { __prerolled: number }).__prerolled)).toBeGreaterThan(0);
+    expect(
+      await first.evaluate(() => (window as unknown as { __prerolled: number }).__prerolled),
+    ).toBeGreaterThan(0);
     await first.close();
-    const steady = await open('demos/particles/?count=20000&frames=60&panel=closed&scene=0', errors);
-    await steady.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 60, { timeout: 120_000 });
+    const steady = await open(
+      'demos/particles/?count=20000&frames=60&panel=closed&scene=0',
+      errors,
+    );
+    await steady.waitForFunction(
+      () => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 60,
+      { timeout: 120_000 },
+    );
     await new Promise((r) => setTimeout(r, 300));
     const litSteady = await litPixels(steady);
     console.log(`particles demo: first frame ${litFirst} lit pixels, frame 60 ${litSteady}`);
@@ -109,7 +151,10 @@ describe('demos', () => {
     it(`particles runs frames and draws particles [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/particles/?backend=${backend}&count=20000&scene=0`, errors);
-      await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30,
+        { timeout: 60_000 },
+      );
       const info = await page.$eval('#info', (e) => e.textContent ?? '');
       expect(info).toContain(backend);
       expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
@@ -121,19 +166,33 @@ describe('demos', () => {
     });
     it(`particles sit in a scene: a floor and a pillar with depth, and the particles in front of the floor [${backend}]`, async () => {
       const errors: string[] = [];
-      const page = await open(`demos/particles/?backend=${backend}&count=20000&frames=20&panel=closed`, errors);
-      await page.waitForFunction(() => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 20, { timeout: 60_000 });
-      await page.evaluate(() => document.getElementById('info')?.style.setProperty('visibility', 'hidden'));
+      const page = await open(
+        `demos/particles/?backend=${backend}&count=20000&frames=20&panel=closed`,
+        errors,
+      );
+      await page.waitForFunction(
+        () => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 20,
+        { timeout: 60_000 },
+      );
+      await page.evaluate(() =>
+        document.getElementById('info')?.style.setProperty('visibility', 'hidden'),
+      );
       const canvas = await page.$('canvas');
       const png = PNG.sync.read(Buffer.from(await canvas!.screenshot()));
       let grey = 0;
       let warm = 0;
       for (let i = 0; i < png.data.length; i += 4) {
-        const [r, g, b] = [png.data[i] as number, png.data[i + 1] as number, png.data[i + 2] as number];
+        const [r, g, b] = [
+          png.data[i] as number,
+          png.data[i + 1] as number,
+          png.data[i + 2] as number,
+        ];
         if (r > 20 && Math.abs(r - g) < 12 && Math.abs(g - b) < 16 && r < 90) grey++; // floor and pillar
         if (r > 120 && r > b + 60) warm++; // fire colours
       }
-      console.log(`particles demo scene [${backend}]: ${grey} floor/pillar pixels, ${warm} particle pixels`);
+      console.log(
+        `particles demo scene [${backend}]: ${grey} floor/pillar pixels, ${warm} particle pixels`,
+      );
       expect(grey).toBeGreaterThan(5000);
       expect(warm).toBeGreaterThan(50);
       expect(errors).toEqual([]);
@@ -142,7 +201,10 @@ describe('demos', () => {
     it(`hello-triangle draws [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/hello-triangle/?backend=${backend}`, errors);
-      await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => (window as unknown as { __result?: unknown }).__result !== undefined,
+        { timeout: 60_000 },
+      );
       expect(await litPixels(page)).toBeGreaterThan(1000);
       expect(errors).toEqual([]);
       await page.close();
@@ -151,14 +213,21 @@ describe('demos', () => {
   it('compute-boids flocks on WebGPU and says why not on WebGL2', async () => {
     const errors: string[] = [];
     const page = await open('demos/compute-boids/?count=500', errors);
-    await page.waitForFunction(() => /boids/.test(document.getElementById('info')?.textContent ?? ''), { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /boids/.test(document.getElementById('info')?.textContent ?? ''),
+      { timeout: 60_000 },
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await litPixels(page)).toBeGreaterThan(50);
     expect(errors).toEqual([]);
     const glErrors: string[] = [];
     const gl = await open('demos/compute-boids/?backend=webgl2', glErrors);
-    await gl.waitForFunction(() => (document.getElementById('info')?.textContent ?? '') !== '', { timeout: 60_000 });
-    expect(await gl.$eval('#info', (e) => e.textContent)).toMatch(/needs compute: caps\.features\.compute is false on webgl2/);
+    await gl.waitForFunction(() => (document.getElementById('info')?.textContent ?? '') !== '', {
+      timeout: 60_000,
+    });
+    expect(await gl.$eval('#info', (e) => e.textContent)).toMatch(
+      /needs compute: caps\.features\.compute is false on webgl2/,
+    );
     await page.close();
     await gl.close();
   });

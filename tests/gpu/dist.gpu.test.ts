@@ -35,12 +35,24 @@ describe('dist', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ignis-dist-'));
     execFileSync(
       process.execPath,
-      [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.lib.config.ts', '--outDir', dir, '--logLevel', 'error'],
+      [
+        path.join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--config',
+        'vite.lib.config.ts',
+        '--outDir',
+        dir,
+        '--logLevel',
+        'error',
+      ],
       { cwd: root },
     );
     writeFileSync(path.join(dir, 'index.html'), PAGE);
     const server = http.createServer((req, res) => {
-      const file = path.join(dir, (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : (req.url ?? '').slice(1));
+      const file = path.join(
+        dir,
+        (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : (req.url ?? '').slice(1),
+      );
       try {
         const body = readFileSync(file);
         res.setHeader('content-type', file.endsWith('.js') ? 'text/javascript' : 'text/html');
@@ -52,19 +64,29 @@ describe('dist', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
-    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push((e as Error).message));
     await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
     await page
-      .waitForFunction(() => (window as unknown as { __out?: unknown }).__out !== undefined || document.title === 'x', { timeout: 60_000 })
+      .waitForFunction(
+        () =>
+          (window as unknown as { __out?: unknown }).__out !== undefined || document.title === 'x',
+        { timeout: 60_000 },
+      )
       .catch(() => {});
     const result = await page.evaluate(() => (window as unknown as { __out?: unknown }).__out);
     await page.close();
     await browser.disconnect();
     server.close();
     expect(errors).toEqual([]);
-    expect(result).toEqual({ webgpu: { path: 'compute', alive: 1000 }, webgl2: { path: 'pingpong', alive: 1000 } });
+    expect(result).toEqual({
+      webgpu: { path: 'compute', alive: 1000 },
+      webgl2: { path: 'pingpong', alive: 1000 },
+    });
   }, 120_000);
 });

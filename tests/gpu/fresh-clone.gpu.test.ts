@@ -12,7 +12,11 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /** Tracked and untracked-but-not-ignored files: what `git clone` of this working tree would hold. */
 function copyWorkingTree(to: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+  const files = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
     .split('\0')
     .filter((f) => f && existsSync(path.join(ROOT, f)));
   for (const f of files) {
@@ -22,26 +26,53 @@ function copyWorkingTree(to: string): void {
 }
 
 describe('a fresh clone', () => {
-  it('runs `npm start` first: installs the packages itself, prints the table, writes results and screenshots', { timeout: 600_000 }, () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'ignis-fresh-'));
-    try {
-      copyWorkingTree(dir);
-      expect(existsSync(path.join(dir, 'node_modules'))).toBe(false);
-      // a newcomer's shell: no npm_* variables inherited from the `npm test` running this
-      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
-      const args = ['start', '--', '--counts', '1000', '--frames', '3', '--warmup', '1', '--preroll', '3', '--size', '320x180', '--out', 'out'];
-      const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8', timeout: 540_000 });
-      const output = `${r.stdout}\n${r.stderr}`;
-      expect(r.status, output).toBe(0);
-      expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND/);
-      expect(output).toMatch(/ignis setup: installing npm packages/);
-      expect(output).toMatch(/path\s+backend\s+draw\s+count\s+frame ms\s+GPU update ms\s+GPU draw ms\s+CPU ms/);
-      for (const p of ['compute', 'pingpong', 'cpu']) expect(output).toMatch(new RegExp(`^${p}\\s+webg`, 'm'));
-      expect(output).toMatch(/software GPU/);
-      for (const f of ['latest.md', 'latest.json', 'chart.svg']) expect(existsSync(path.join(dir, 'out', f)), f).toBe(true);
-      expect(readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.png'))).toHaveLength(3);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'runs `npm start` first: installs the packages itself, prints the table, writes results and screenshots',
+    { timeout: 600_000 },
+    () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'ignis-fresh-'));
+      try {
+        copyWorkingTree(dir);
+        expect(existsSync(path.join(dir, 'node_modules'))).toBe(false);
+        // a newcomer's shell: no npm_* variables inherited from the `npm test` running this
+        const env = Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')),
+        );
+        const args = [
+          'start',
+          '--',
+          '--counts',
+          '1000',
+          '--frames',
+          '3',
+          '--warmup',
+          '1',
+          '--preroll',
+          '3',
+          '--size',
+          '320x180',
+          '--out',
+          'out',
+        ];
+        const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8', timeout: 540_000 });
+        const output = `${r.stdout}\n${r.stderr}`;
+        expect(r.status, output).toBe(0);
+        expect(output).not.toMatch(/ERR_MODULE_NOT_FOUND/);
+        expect(output).toMatch(/ignis setup: installing npm packages/);
+        expect(output).toMatch(
+          /path\s+backend\s+draw\s+count\s+frame ms\s+GPU update ms\s+GPU draw ms\s+CPU ms/,
+        );
+        for (const p of ['compute', 'pingpong', 'cpu'])
+          expect(output).toMatch(new RegExp(`^${p}\\s+webg`, 'm'));
+        expect(output).toMatch(/software GPU/);
+        for (const f of ['latest.md', 'latest.json', 'chart.svg'])
+          expect(existsSync(path.join(dir, 'out', f)), f).toBe(true);
+        expect(readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.png'))).toHaveLength(
+          3,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -14,7 +14,11 @@ interface BackendInfo {
 
 interface IgnisPage {
   list(module: string): Promise<Array<{ name: string; needs: string[]; cross: boolean }>>;
-  run(module: string, name: string, backend: string): Promise<{ ok: boolean; message?: string; artifacts?: Record<string, string> }>;
+  run(
+    module: string,
+    name: string,
+    backend: string,
+  ): Promise<{ ok: boolean; message?: string; artifacts?: Record<string, string> }>;
   backends(): Promise<BackendInfo[]>;
 }
 declare const window: { __ignis: IgnisPage; __ignisReady?: boolean };
@@ -30,7 +34,10 @@ const pageErrors: string[] = [];
 
 export async function testPage(): Promise<Page> {
   pagePromise ??= (async () => {
-    const browser = await puppeteer.connect({ browserWSEndpoint: inject('wsEndpoint'), protocolTimeout: 600_000 });
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
     const page = await browser.newPage();
     page.on('pageerror', (e) => pageErrors.push(`page error: ${(e as Error).message}`));
     page.on('console', (m) => {
@@ -44,7 +51,12 @@ export async function testPage(): Promise<Page> {
   return pagePromise;
 }
 
-function saveArtifacts(module: string, name: string, backend: string, artifacts: Record<string, string>): string {
+function saveArtifacts(
+  module: string,
+  name: string,
+  backend: string,
+  artifacts: Record<string, string>,
+): string {
   const dir = path.resolve('test-output', module, `${name.replace(/[^\w-]+/g, '_')}-${backend}`);
   mkdirSync(dir, { recursive: true });
   for (const [file, dataUrl] of Object.entries(artifacts)) {
@@ -60,29 +72,42 @@ export async function gpuCases(module: string): Promise<void> {
   const backends = await page.evaluate(() => window.__ignis.backends());
   const runOne = async (name: string, backend: string): Promise<void> => {
     pageErrors.length = 0;
-    const result = await page.evaluate((m, n, b) => window.__ignis.run(m, n, b), module, name, backend);
+    const result = await page.evaluate(
+      (m, n, b) => window.__ignis.run(m, n, b),
+      module,
+      name,
+      backend,
+    );
     // a late rejection (a fence polled after the device was destroyed) lands a few tasks later
     await new Promise((r) => setTimeout(r, 20));
     if (!result.ok) {
-      const saved = result.artifacts ? `\n(images saved in ${saveArtifacts(module, name, backend, result.artifacts)})` : '';
+      const saved = result.artifacts
+        ? `\n(images saved in ${saveArtifacts(module, name, backend, result.artifacts)})`
+        : '';
       throw new Error(`${result.message ?? 'failed'}${saved}`);
     }
     const unexpected = pageErrors.splice(0);
-    if (unexpected.length > 0) throw new Error(`the page reported ${unexpected.length} unexpected error(s):\n${unexpected.join('\n')}`);
+    if (unexpected.length > 0)
+      throw new Error(
+        `the page reported ${unexpected.length} unexpected error(s):\n${unexpected.join('\n')}`,
+      );
   };
   describe(module, () => {
     for (const c of cases) {
       if (c.cross) {
         const missing = backends.filter((b) => !b.available);
-        if (missing.length > 0) it.skip(`${c.name} — skipped: ${missing.map((b) => `${b.backend} unavailable (${b.reason})`).join('; ')}`, () => {});
+        if (missing.length > 0)
+          it.skip(`${c.name} — skipped: ${missing.map((b) => `${b.backend} unavailable (${b.reason})`).join('; ')}`, () => {});
         else it(c.name, () => runOne(c.name, 'cross'));
         continue;
       }
       for (const b of backends) {
         const lacking = c.needs.filter((n) => !b.features[n]);
         const title = `${c.name} [${b.backend}]`;
-        if (!b.available) it.skip(`${title} — skipped: ${b.backend} unavailable (${b.reason})`, () => {});
-        else if (lacking.length > 0) it.skip(`${title} — skipped: caps.features.${lacking.join(', ')} is false`, () => {});
+        if (!b.available)
+          it.skip(`${title} — skipped: ${b.backend} unavailable (${b.reason})`, () => {});
+        else if (lacking.length > 0)
+          it.skip(`${title} — skipped: caps.features.${lacking.join(', ')} is false`, () => {});
         else it(title, () => runOne(c.name, b.backend));
       }
     }

@@ -10,12 +10,29 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 describe('library build', () => {
   it('emits dist/index.js with no bare imports, and declarations', async () => {
-    execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.lib.config.ts', '--logLevel', 'error'], {
-      cwd: root,
-    });
-    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--config',
+        'vite.lib.config.ts',
+        '--logLevel',
+        'error',
+      ],
+      {
+        cwd: root,
+      },
+    );
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: root },
+    );
     const js = readFileSync(path.join(root, 'dist/index.js'), 'utf8');
-    const imports = [...js.matchAll(/^\s*import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+    const imports = [...js.matchAll(/^\s*import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map(
+      (m) => m[1],
+    );
     expect(imports).toEqual([]);
     expect(existsSync(path.join(root, 'dist/index.d.ts'))).toBe(true);
     const lib = await import(pathToFileURL(path.join(root, 'dist/index.js')).href);

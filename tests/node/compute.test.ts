@@ -50,7 +50,10 @@ describe('storage access is resolved where it is used (regressions)', () => {
 
   it('a read-only slot bound before setPipeline is a read, not a write', () => {
     const d = new NullDevice({ barriers: 'explicit' });
-    const reader = d.createComputePipeline({ label: 'reader', compute: { module: d.createShaderModule({ code: READER }) } });
+    const reader = d.createComputePipeline({
+      label: 'reader',
+      compute: { module: d.createShaderModule({ code: READER }) },
+    });
     const data = d.createBuffer({ label: 'data', size: 16, usage: BufferUsage.STORAGE });
     const enc = d.createCommandEncoder();
     for (const label of ['first', 'second']) {
@@ -75,13 +78,24 @@ describe('storage access is resolved where it is used (regressions)', () => {
       vertex: { module, entryPoint: 'vs' },
       fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
     });
-    const reader = d.createComputePipeline({ label: 'reader', compute: { module: d.createShaderModule({ code: READER }) } });
+    const reader = d.createComputePipeline({
+      label: 'reader',
+      compute: { module: d.createShaderModule({ code: READER }) },
+    });
     const hits = d.createBuffer({ label: 'hits', size: 16, usage: BufferUsage.STORAGE });
     const record = (declare: boolean): void => {
       const enc = d.createCommandEncoder();
       const r = enc.beginRenderPass({
         label: 'draw',
-        colorAttachments: [{ texture: d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: 16 }) }],
+        colorAttachments: [
+          {
+            texture: d.createTexture({
+              size: { width: 4, height: 4 },
+              format: 'rgba8unorm',
+              usage: 16,
+            }),
+          },
+        ],
       });
       r.setPipeline(drawer);
       r.setStorageBuffer(0, hits);
@@ -164,28 +178,51 @@ describe('barriers and hazards', () => {
   it('a barrier with the wrong scopes does not cover the read', () => {
     const d = new NullDevice({ barriers: 'explicit' });
     const enc = d.createCommandEncoder();
-    expect(() => enc.barrier({ from: 'compute-write', to: 'sideways' as never })).toThrow(ValidationError);
+    expect(() => enc.barrier({ from: 'compute-write', to: 'sideways' as never })).toThrow(
+      ValidationError,
+    );
   });
 });
 
 describe('kernel language', () => {
   it('turns declarations and helper signatures into WGSL', () => {
     expect(toWgsl('vec3f v = a + b;')).toBe('var v: vec3f = a + b;');
-    expect(toWgsl('f32 hash(u32 x, f32 s) { return f32(x) * s; }')).toBe('fn hash(x: u32, s: f32) -> f32 { return f32(x) * s; }');
-    expect(toWgsl('for (u32 i = 0u; i < 4u; i++) {}')).toBe('for (var i: u32 = 0u; i < 4u; i++) {}');
+    expect(toWgsl('f32 hash(u32 x, f32 s) { return f32(x) * s; }')).toBe(
+      'fn hash(x: u32, s: f32) -> f32 { return f32(x) * s; }',
+    );
+    expect(toWgsl('for (u32 i = 0u; i < 4u; i++) {}')).toBe(
+      'for (var i: u32 = 0u; i < 4u; i++) {}',
+    );
   });
   it('generates compute, WGSL ping-pong and GLSL ping-pong from one body', () => {
-    const k = defineKernel({ label: 'k', attributes: ['a', 'b'], uniforms: [['dt', 'f32']], body: 'a = a + b * params.dt;' });
-    expect(k.wgslCompute).toMatch(/@group\(0\) @binding\(2\) var<storage, read_write> _ignis_b: array<vec4f>;/);
+    const k = defineKernel({
+      label: 'k',
+      attributes: ['a', 'b'],
+      uniforms: [['dt', 'f32']],
+      body: 'a = a + b * params.dt;',
+    });
+    expect(k.wgslCompute).toMatch(
+      /@group\(0\) @binding\(2\) var<storage, read_write> _ignis_b: array<vec4f>;/,
+    );
     expect(k.wgslFragment).toMatch(/textureLoad\(_ignis_a, _ignis_texel, 0\)/);
     expect(k.glslFragment).toMatch(/layout\(location = 1\) out vec4 _ignis_out_b;/);
-    expect(k.glslFragment).toMatch(/uniform Params \{\n {2}float dt;\n {2}uint count;\n {2}uint width;\n\} params;/);
+    expect(k.glslFragment).toMatch(
+      /uniform Params \{\n {2}float dt;\n {2}uint count;\n {2}uint width;\n\} params;/,
+    );
   });
   it('rejects reserved names', () => {
-    expect(() => defineKernel({ label: 'k', attributes: ['index'], body: '' })).toThrow(/"index" is not a usable name/);
-    expect(() => defineKernel({ label: 'k', attributes: ['a'], uniforms: [['count', 'u32']], body: '' })).toThrow(/"count" is reserved/);
-    expect(() => defineKernel({ label: 'k', attributes: ['out'], body: '' })).toThrow(/"out" is reserved in GLSL ES 3.00 or WGSL/);
-    expect(() => defineKernel({ label: 'k', attributes: ['a'], uniforms: [['target', 'f32']], body: '' })).toThrow(/"target" is reserved/);
+    expect(() => defineKernel({ label: 'k', attributes: ['index'], body: '' })).toThrow(
+      /"index" is not a usable name/,
+    );
+    expect(() =>
+      defineKernel({ label: 'k', attributes: ['a'], uniforms: [['count', 'u32']], body: '' }),
+    ).toThrow(/"count" is reserved/);
+    expect(() => defineKernel({ label: 'k', attributes: ['out'], body: '' })).toThrow(
+      /"out" is reserved in GLSL ES 3.00 or WGSL/,
+    );
+    expect(() =>
+      defineKernel({ label: 'k', attributes: ['a'], uniforms: [['target', 'f32']], body: '' }),
+    ).toThrow(/"target" is reserved/);
   });
   it('lays out uniforms identically for WGSL and std140', () => {
     const l = uniformLayout([
@@ -210,28 +247,60 @@ describe('elementwise runner mode selection', () => {
   };
   it('takes compute where it exists, half floats without float32 targets, the CPU without either', () => {
     expect(createElementwiseRunner(new NullDevice(), kernel, { count: 10 }).mode).toBe('compute');
-    const half = createElementwiseRunner(new NullDevice({ features: { compute: false, floatRenderTargets: false } }), kernel, { count: 10 });
+    const half = createElementwiseRunner(
+      new NullDevice({ features: { compute: false, floatRenderTargets: false } }),
+      kernel,
+      { count: 10 },
+    );
     expect([half.mode, half.precision]).toEqual(['pingpong', 'f16']);
     expect(half.reason).toMatch(/half-float/);
-    const none = new NullDevice({ features: { compute: false, storageBuffers: false, floatRenderTargets: false, halfFloatRenderTargets: false } });
-    expect(() => createElementwiseRunner(none, kernel, { count: 10 })).toThrow(UnsupportedFeatureError);
+    const none = new NullDevice({
+      features: {
+        compute: false,
+        storageBuffers: false,
+        floatRenderTargets: false,
+        halfFloatRenderTargets: false,
+      },
+    });
+    expect(() => createElementwiseRunner(none, kernel, { count: 10 })).toThrow(
+      UnsupportedFeatureError,
+    );
     expect(createElementwiseRunner(none, kernel, { count: 10, cpu }).mode).toBe('cpu');
   });
   it('the CPU path runs and uploads to a texture the draw can read', async () => {
-    const d = new NullDevice({ features: { compute: false, storageBuffers: false, floatRenderTargets: false, halfFloatRenderTargets: false } });
+    const d = new NullDevice({
+      features: {
+        compute: false,
+        storageBuffers: false,
+        floatRenderTargets: false,
+        halfFloatRenderTargets: false,
+      },
+    });
     const r = createElementwiseRunner(d, kernel, { count: 3, cpu });
     r.write('a', new Float32Array(12));
     r.step(d.createCommandEncoder());
     r.step(d.createCommandEncoder());
     expect(Array.from((await r.read()).a as Float32Array)).toEqual(new Array(12).fill(2));
-    const texels = (await (r.textures.a as NonNullable<typeof r.textures.a>).read()) as Float32Array;
+    const texels = (await (
+      r.textures.a as NonNullable<typeof r.textures.a>
+    ).read()) as Float32Array;
     expect(Array.from(texels.slice(0, 12))).toEqual(new Array(12).fill(2));
-    expect(await r.reduce({ two: 'a.x == 2.0' }, { two: (i, s) => (s.a as Float32Array)[4 * i] === 2 })).toEqual({ two: 3 });
+    expect(
+      await r.reduce({ two: 'a.x == 2.0' }, { two: (i, s) => (s.a as Float32Array)[4 * i] === 2 }),
+    ).toEqual({ two: 3 });
   });
   it('bad counts and too many attributes for ping-pong are typed errors', () => {
-    expect(() => createElementwiseRunner(new NullDevice(), kernel, { count: 0 })).toThrow(ValidationError);
+    expect(() => createElementwiseRunner(new NullDevice(), kernel, { count: 0 })).toThrow(
+      ValidationError,
+    );
     const many = defineKernel({ label: 'many', attributes: ['a', 'b', 'c'], body: '' });
-    expect(() => createElementwiseRunner(new NullDevice({ features: { compute: false }, limits: { maxColorAttachments: 2 } }), many, { count: 4 })).toThrow(
+    expect(() =>
+      createElementwiseRunner(
+        new NullDevice({ features: { compute: false }, limits: { maxColorAttachments: 2 } }),
+        many,
+        { count: 4 },
+      ),
+    ).toThrow(
       /Attribute count \(one color attachment each\) 3 exceeds limits.maxColorAttachments \(2\)/,
     );
   });
@@ -244,7 +313,9 @@ describe('uniform slots between submits', () => {
     const r = createElementwiseRunner(d, kernel, { count: 4 });
     let enc = d.createCommandEncoder();
     for (let i = 0; i < 256; i++) r.step(enc);
-    expect(() => r.step(enc)).toThrow(/\[k steps\] k steps: more than 256 uses recorded before one queue.submit\(\)/);
+    expect(() => r.step(enc)).toThrow(
+      /\[k steps\] k steps: more than 256 uses recorded before one queue.submit\(\)/,
+    );
     d.queue.submit([enc.finish()]);
     enc = d.createCommandEncoder();
     expect(() => r.step(enc)).not.toThrow();
@@ -259,23 +330,33 @@ describe('state textures and halfs', () => {
     expect(() => stateTextureSize(5000, 64)).toThrow(/exceeds limits.maxTextureDimension2D/);
   });
   it('half conversion round-trips representable values', () => {
-    for (const v of [0, 1, -2, 0.5, 65504, 1 / 1024, 0.333251953125]) expect(halfToFloat(floatToHalfBits(v))).toBe(v);
+    for (const v of [0, 1, -2, 0.5, 65504, 1 / 1024, 0.333251953125])
+      expect(halfToFloat(floatToHalfBits(v))).toBe(v);
   });
 });
 
 describe('choosePath: one pure choice of execution path, with its reason', () => {
   const caps = (features: Record<string, boolean> = {}) => new NullDevice({ features }).caps;
-  const ask = (features: Record<string, boolean>, path: 'auto' | 'compute' | 'pingpong' | 'cpu' = 'auto', hasCpu = true) =>
-    choosePath(caps(features), { path, hasCpu, attributes: 2, label: 'test' });
+  const ask = (
+    features: Record<string, boolean>,
+    path: 'auto' | 'compute' | 'pingpong' | 'cpu' = 'auto',
+    hasCpu = true,
+  ) => choosePath(caps(features), { path, hasCpu, attributes: 2, label: 'test' });
   it('auto walks the ladder compute → ping-pong (f32, then f16) → cpu', () => {
     expect(ask({})).toEqual({ path: 'compute', precision: 'f32', reason: 'caps.features.compute' });
-    expect(ask({ compute: false })).toEqual({ path: 'pingpong', precision: 'f32', reason: 'no compute; float render targets' });
+    expect(ask({ compute: false })).toEqual({
+      path: 'pingpong',
+      precision: 'f32',
+      reason: 'no compute; float render targets',
+    });
     expect(ask({ compute: false, floatRenderTargets: false })).toMatchObject({
       path: 'pingpong',
       precision: 'f16',
       reason: expect.stringMatching(/half-float/),
     });
-    expect(ask({ compute: false, floatRenderTargets: false, halfFloatRenderTargets: false })).toEqual({
+    expect(
+      ask({ compute: false, floatRenderTargets: false, halfFloatRenderTargets: false }),
+    ).toEqual({
       path: 'cpu',
       precision: 'f32',
       reason: 'no compute and no float render targets',
@@ -285,12 +366,24 @@ describe('choosePath: one pure choice of execution path, with its reason', () =>
     expect(ask({}, 'pingpong').reason).toBe("path 'pingpong' requested");
     expect(ask({}, 'cpu').reason).toBe("path 'cpu' requested");
     expect(() => ask({ compute: false }, 'compute')).toThrow(UnsupportedFeatureError);
-    expect(() => ask({ compute: false }, 'compute')).toThrow(/caps.features.compute is false on the null backend/);
-    expect(() => ask({ floatRenderTargets: false, halfFloatRenderTargets: false }, 'pingpong')).toThrow(/floatRenderTargets is false/);
-    expect(() => ask({ compute: false, floatRenderTargets: false, halfFloatRenderTargets: false }, 'auto', false)).toThrow(/pass a CPU form/);
+    expect(() => ask({ compute: false }, 'compute')).toThrow(
+      /caps.features.compute is false on the null backend/,
+    );
+    expect(() =>
+      ask({ floatRenderTargets: false, halfFloatRenderTargets: false }, 'pingpong'),
+    ).toThrow(/floatRenderTargets is false/);
+    expect(() =>
+      ask(
+        { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false },
+        'auto',
+        false,
+      ),
+    ).toThrow(/pass a CPU form/);
   });
   it('ping-pong needs a colour attachment per attribute', () => {
     const c = caps({ compute: false });
-    expect(() => choosePath(c, { path: 'auto', hasCpu: false, attributes: c.limits.maxColorAttachments + 1 })).toThrow(/maxColorAttachments/);
+    expect(() =>
+      choosePath(c, { path: 'auto', hasCpu: false, attributes: c.limits.maxColorAttachments + 1 }),
+    ).toThrow(/maxColorAttachments/);
   });
 });

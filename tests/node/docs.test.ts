@@ -2,7 +2,15 @@
 // (its imports, the variables it uses) and type-checks against the library; every relative link
 // points at a file in the repository; the CHANGELOG has a section for package.json's version.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -12,7 +20,11 @@ function markdownFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(path.join(ROOT, dir)).flatMap((f) => {
       const rel = path.join(dir, f);
-      return statSync(path.join(ROOT, rel)).isDirectory() ? walk(rel) : f.endsWith('.md') ? [rel] : [];
+      return statSync(path.join(ROOT, rel)).isDirectory()
+        ? walk(rel)
+        : f.endsWith('.md')
+          ? [rel]
+          : [];
     });
   return ['README.md', 'DEVELOPING.md', 'CHANGELOG.md', ...walk('docs')];
 }
@@ -35,7 +47,8 @@ export function snippets(file: string): Snippet[] {
         out.push({ file, line: open.line, code: open.body.join('\n') });
         open = null;
       } else open.body.push(text.startsWith(open.indent) ? text.slice(open.indent.length) : text);
-    } else if (fence && (fence[2] === 'ts' || fence[2] === 'typescript')) open = { line: i + 2, indent: fence[1] ?? '', body: [] };
+    } else if (fence && (fence[2] === 'ts' || fence[2] === 'typescript'))
+      open = { line: i + 2, indent: fence[1] ?? '', body: [] };
   });
   return out;
 }
@@ -46,7 +59,8 @@ describe('docs that run', () => {
 
   it('finds the code blocks (README, docs/compute.md and docs/particles.md among them)', () => {
     const where = new Set(all.map((s) => s.file));
-    for (const f of ['README.md', 'docs/compute.md', 'docs/particles.md']) expect(where.has(f), f).toBe(true);
+    for (const f of ['README.md', 'docs/compute.md', 'docs/particles.md'])
+      expect(where.has(f), f).toBe(true);
   });
 
   it('every ts block is a complete program that type-checks against the library', () => {
@@ -60,7 +74,11 @@ describe('docs that run', () => {
       // relative imports: they are resolved from that place
       const home = /^\/\/ file: (\S+)/.exec(s.code)?.[1];
       const code = home
-        ? s.code.replace(/(from\s+')(\.\.?\/[^']+)'/g, (_, from: string, rel: string) => `${from}${path.resolve(ROOT, path.dirname(home), rel)}'`)
+        ? s.code.replace(
+            /(from\s+')(\.\.?\/[^']+)'/g,
+            (_, from: string, rel: string) =>
+              `${from}${path.resolve(ROOT, path.dirname(home), rel)}'`,
+          )
         : s.code;
       // `export {}` keeps each snippet a module of its own even where it imports nothing
       writeFileSync(name, `${code}\nexport {};\n`);
@@ -97,14 +115,19 @@ describe('docs that run', () => {
       for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) {
         const target = (m[1] as string).split('#')[0] as string;
         if (!target || /^[a-z]+:/i.test(target)) continue;
-        if (!existsSync(path.resolve(path.join(ROOT, path.dirname(file)), target))) broken.push(`${file}: ${m[1]}`);
+        if (!existsSync(path.resolve(path.join(ROOT, path.dirname(file)), target)))
+          broken.push(`${file}: ${m[1]}`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it('the CHANGELOG has a section for the version in package.json', () => {
-    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    expect(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')).toMatch(new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]?( |$)`, 'm'));
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')).toMatch(
+      new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]?( |$)`, 'm'),
+    );
   });
 });

@@ -11,22 +11,44 @@ const ROOT = path.resolve(__dirname, '../..');
 /** Module specifiers of the static `import … from '…'` / `import '…'` statements of a source file. */
 function staticImports(file: string): string[] {
   const source = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...source.matchAll(/^\s*import\s+(?:[^'"();]*?\s+from\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1] as string);
+  return [...source.matchAll(/^\s*import\s+(?:[^'"();]*?\s+from\s+)?['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1] as string,
+  );
 }
 
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-const entries = [...new Set(Object.values(pkg.scripts).flatMap((cmd) => [...cmd.matchAll(/node (scripts\/[\w.-]+\.mjs)/g)].map((m) => m[1] as string)))];
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
+const entries = [
+  ...new Set(
+    Object.values(pkg.scripts).flatMap((cmd) =>
+      [...cmd.matchAll(/node (scripts\/[\w.-]+\.mjs)/g)].map((m) => m[1] as string),
+    ),
+  ),
+];
 
 describe('npm script entry points', () => {
   it('are found in package.json (start, test and bench among them)', () => {
-    expect(entries).toEqual(expect.arrayContaining(['scripts/start.mjs', 'scripts/test.mjs', 'scripts/bench.mjs', 'scripts/setup.mjs']));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'scripts/start.mjs',
+        'scripts/test.mjs',
+        'scripts/bench.mjs',
+        'scripts/setup.mjs',
+      ]),
+    );
   });
 
   for (const file of entries) {
     it(`${file} imports only Node built-ins and setup.mjs before setup has run`, () => {
       const allowed = file === 'scripts/setup.mjs' ? [] : ['./setup.mjs'];
-      const offending = staticImports(file).filter((s) => !s.startsWith('node:') && !allowed.includes(s));
-      expect(offending, `${file} imports ${offending.join(', ')} statically; load it with await import() after ensureSetup()`).toEqual([]);
+      const offending = staticImports(file).filter(
+        (s) => !s.startsWith('node:') && !allowed.includes(s),
+      );
+      expect(
+        offending,
+        `${file} imports ${offending.join(', ')} statically; load it with await import() after ensureSetup()`,
+      ).toEqual([]);
     });
   }
 

@@ -32,7 +32,12 @@ export function createFakeGL(): FakeGL {
   const gl = new Proxy({} as Record<string | symbol, unknown>, {
     get(_target, prop) {
       if (typeof prop !== 'string') return undefined;
-      if (/^[A-Z0-9_]+$/.test(prop)) return prop === 'TEXTURE0' ? 0x84c0 : prop === 'INVALID_INDEX' ? 0xffffffff : constant(prop);
+      if (/^[A-Z0-9_]+$/.test(prop))
+        return prop === 'TEXTURE0'
+          ? 0x84c0
+          : prop === 'INVALID_INDEX'
+            ? 0xffffffff
+            : constant(prop);
       if (prop === 'drawingBufferWidth' || prop === 'drawingBufferHeight') return 64;
       return (...args: unknown[]) => {
         calls.push(prop);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BufferUsage, TextureUsage, NullDevice, createDevice, traceCommands } from '../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  NullDevice,
+  createDevice,
+  traceCommands,
+} from '../../src/index.js';
 
 describe('null backend', () => {
   it('is reachable through createDevice and says what it is', async () => {
@@ -10,7 +16,11 @@ describe('null backend', () => {
 
   it('writeBuffer, mappedAtCreation, copies and read move real bytes', async () => {
     const d = new NullDevice();
-    const a = d.createBuffer({ size: 16, usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST, mappedAtCreation: true });
+    const a = d.createBuffer({
+      size: 16,
+      usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+      mappedAtCreation: true,
+    });
     new Uint32Array(a.getMappedRange()).set([1, 2, 3, 4]);
     a.unmap();
     const b = d.createBuffer({ size: 16, usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
@@ -23,21 +33,38 @@ describe('null backend', () => {
 
   it('texture copies through a padded buffer round-trip', async () => {
     const d = new NullDevice();
-    const t = d.createTexture({ size: { width: 3, height: 2 }, format: 'rgba8unorm', usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST });
+    const t = d.createTexture({
+      size: { width: 3, height: 2 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST,
+    });
     const data = new Uint8Array(24).map((_, i) => i + 1);
     d.queue.writeTexture({ texture: t }, data, { bytesPerRow: 12 }, { width: 3, height: 2 });
     const buf = d.createBuffer({ size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
     const enc = d.createCommandEncoder();
-    enc.copyTextureToBuffer({ texture: t }, { buffer: buf, bytesPerRow: 256 }, { width: 3, height: 2 });
+    enc.copyTextureToBuffer(
+      { texture: t },
+      { buffer: buf, bytesPerRow: 256 },
+      { width: 3, height: 2 },
+    );
     d.queue.submit([enc.finish()]);
     const bytes = new Uint8Array(await buf.read());
     expect(Array.from(bytes.subarray(256, 268))).toEqual(Array.from(data.subarray(12, 24)));
-    expect(Array.from((await t.read({ origin: { x: 1, y: 1 }, size: { width: 2, height: 1 } })) as Uint8Array)).toEqual(Array.from(data.subarray(16, 24)));
+    expect(
+      Array.from(
+        (await t.read({ origin: { x: 1, y: 1 }, size: { width: 2, height: 1 } })) as Uint8Array,
+      ),
+    ).toEqual(Array.from(data.subarray(16, 24)));
   });
 
   it('records passes as plain data', () => {
     const d = new NullDevice();
-    const rt = d.createTexture({ label: 'rt', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+    const rt = d.createTexture({
+      label: 'rt',
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
     const module = d.createShaderModule({
       code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
     });
@@ -46,14 +73,27 @@ describe('null backend', () => {
       fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
     });
     const enc = d.createCommandEncoder();
-    const pass = enc.beginRenderPass({ label: 'main', colorAttachments: [{ texture: rt, clearValue: [0, 0, 0, 1] }] });
+    const pass = enc.beginRenderPass({
+      label: 'main',
+      colorAttachments: [{ texture: rt, clearValue: [0, 0, 0, 1] }],
+    });
     pass.setPipeline(pipeline);
     pass.draw(3, 2);
     pass.end();
     d.queue.submit([enc.finish()]);
     const submitted = d.queue.submissions[0] ?? [];
-    expect(submitted.map((c) => c.type)).toEqual(['beginRenderPass', 'setRenderPipeline', 'draw', 'endRenderPass']);
-    expect(traceCommands(submitted)).toEqual(['beginRenderPass "main" 4x4', 'setRenderPipeline', 'draw 3 x2', 'endRenderPass']);
+    expect(submitted.map((c) => c.type)).toEqual([
+      'beginRenderPass',
+      'setRenderPipeline',
+      'draw',
+      'endRenderPass',
+    ]);
+    expect(traceCommands(submitted)).toEqual([
+      'beginRenderPass "main" 4x4',
+      'setRenderPipeline',
+      'draw 3 x2',
+      'endRenderPass',
+    ]);
   });
 });
 
@@ -82,7 +122,8 @@ describe('one way to record commands', () => {
   it('the encoder has no public door for pass commands: passes record through a private recorder', () => {
     const d = new NullDevice();
     const enc = d.createCommandEncoder();
-    for (const door of ['record', 'endPass', 'trackRead', 'trackWrite']) expect(door in enc, `encoder.${door}`).toBe(false);
+    for (const door of ['record', 'endPass', 'trackRead', 'trackWrite'])
+      expect(door in enc, `encoder.${door}`).toBe(false);
   });
   it('a pass records only while open, and only into the encoder that began it', () => {
     const d = new NullDevice();

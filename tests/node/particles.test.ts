@@ -18,10 +18,22 @@ describe('particle options', () => {
     [{ count: 0 }, 'count', 'Particle option count = 0 must be a positive integer'],
     [{ count: -5 }, 'count', 'Particle option count = -5 must be a positive integer'],
     [{ count: 2.5 }, 'count', 'Particle option count = 2.5 must be a positive integer'],
-    [{ lifeMin: 3, lifeMax: 1 }, 'lifeMin', 'Particle option lifeMin = 3 must not exceed lifeMax (1)'],
+    [
+      { lifeMin: 3, lifeMax: 1 },
+      'lifeMin',
+      'Particle option lifeMin = 3 must not exceed lifeMax (1)',
+    ],
     [{ drag: Number.NaN }, 'drag', 'Particle option drag = NaN must be a finite number'],
-    [{ gravity: [0, Number.NaN, 0] as [number, number, number] }, 'gravity[1]', 'Particle option gravity[1] = NaN must be a finite number'],
-    [{ emitter: { radius: Number.NaN } }, 'emitter.radius', 'Particle option emitter.radius = NaN must be a finite number'],
+    [
+      { gravity: [0, Number.NaN, 0] as [number, number, number] },
+      'gravity[1]',
+      'Particle option gravity[1] = NaN must be a finite number',
+    ],
+    [
+      { emitter: { radius: Number.NaN } },
+      'emitter.radius',
+      'Particle option emitter.radius = NaN must be a finite number',
+    ],
     [
       {
         colors: [
@@ -35,11 +47,20 @@ describe('particle options', () => {
       'Particle option colors[2][1] = NaN must be a finite number',
     ],
     [
-      { attractors: Array.from({ length: 9 }, () => ({ position: [0, 0, 0] as [number, number, number], strength: 1 })) },
+      {
+        attractors: Array.from({ length: 9 }, () => ({
+          position: [0, 0, 0] as [number, number, number],
+          strength: 1,
+        })),
+      },
       'attractors',
       'Particle option attractors = 9 attractors exceeds the maximum of 8',
     ],
-    [{ emitter: { shape: 'torus' as never } }, 'emitter.shape', "Particle option emitter.shape = torus must be 'box', 'point', 'sphere' or 'cone'"],
+    [
+      { emitter: { shape: 'torus' as never } },
+      'emitter.shape',
+      "Particle option emitter.shape = torus must be 'box', 'point', 'sphere' or 'cone'",
+    ],
   ])('%j is rejected naming %s', (input, option, message) => {
     try {
       resolveOptions(input);
@@ -53,7 +74,17 @@ describe('particle options', () => {
   });
   it('the defaults are the canonical rule', () => {
     const o = resolveOptions();
-    expect([o.seed, o.emitter.radius, o.spread, o.speedMin, o.speedMax, o.lifeMin, o.lifeMax, o.drag, o.floorY]).toEqual([1, 0.1, 0.5, 2, 4, 1.5, 3, 0.1, -10]);
+    expect([
+      o.seed,
+      o.emitter.radius,
+      o.spread,
+      o.speedMin,
+      o.speedMax,
+      o.lifeMin,
+      o.lifeMax,
+      o.drag,
+      o.floorY,
+    ]).toEqual([1, 0.1, 0.5, 2, 4, 1.5, 3, 0.1, -10]);
     expect(o.gravity).toEqual([0, -9.8, 0]);
     expect(o.emitter.position).toEqual([0, 0, 0]);
     expect(DEFAULT_OPTIONS.count).toBe(100_000);
@@ -61,15 +92,26 @@ describe('particle options', () => {
   it('a draw into a pass with several colour attachments is a typed error naming them', async () => {
     const d = new NullDevice();
     const ps = await createParticleSystem(d, { count: 10 });
-    const target = () => d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
-    const pass = d.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: target() }, { texture: target() }] });
+    const target = () =>
+      d.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      });
+    const pass = d
+      .createCommandEncoder()
+      .beginRenderPass({ colorAttachments: [{ texture: target() }, { texture: target() }] });
     const camera = { view: new Float32Array(16), projection: new Float32Array(16) };
     expect(() => ps.draw(pass, camera)).toThrow(ValidationError);
-    expect(() => ps.draw(pass, camera)).toThrow(/exactly one colour attachment; this pass has 2 \(\[rgba8unorm, rgba8unorm\]\)/);
+    expect(() => ps.draw(pass, camera)).toThrow(
+      /exactly one colour attachment; this pass has 2 \(\[rgba8unorm, rgba8unorm\]\)/,
+    );
   });
   it('a path the device lacks is a typed error', async () => {
     const d = new NullDevice({ features: { compute: false } });
-    await expect(createParticleSystem(d, { count: 10, path: 'compute' })).rejects.toThrow(/Particle option path = compute needs caps.features.compute/);
+    await expect(createParticleSystem(d, { count: 10, path: 'compute' })).rejects.toThrow(
+      /Particle option path = compute needs caps.features.compute/,
+    );
   });
 });
 
@@ -81,7 +123,8 @@ describe('the canonical rule in TypeScript', () => {
       const w = Number((BigInt(((s >>> ((s >>> 28) + 4)) ^ s) >>> 0) * 277803737n) % 2n ** 32n);
       return ((w >>> 22) ^ w) >>> 0;
     };
-    for (const v of [0, 1, 2, 12345, 0xffffffff, 0x80000000, 747796405]) expect(pcg(v)).toBe(slow(v));
+    for (const v of [0, 1, 2, 12345, 0xffffffff, 0x80000000, 747796405])
+      expect(pcg(v)).toBe(slow(v));
     expect(rand(0)).toBeGreaterThanOrEqual(0);
     expect(rand(0)).toBeLessThanOrEqual(1);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { reflectWgslBindings, layoutFromReflection, reflectWorkgroupSize, NullDevice, ValidationError } from '../../src/index.js';
+import {
+  reflectWgslBindings,
+  layoutFromReflection,
+  reflectWorkgroupSize,
+  NullDevice,
+  ValidationError,
+} from '../../src/index.js';
 import { deriveSamplerTypes } from '../../src/rhi/core/reflect.js';
 
 const BOIDS_STYLE = `
@@ -29,12 +35,21 @@ describe('WGSL reflection', () => {
   });
   it('reflects @workgroup_size per entry point', () => {
     expect(reflectWorkgroupSize(BOIDS_STYLE)).toEqual([64, 1, 1]);
-    expect(reflectWorkgroupSize('@compute @workgroup_size(8, 4) fn a() {} @compute @workgroup_size(256) fn b() {}', 'b')).toEqual([256, 1, 1]);
+    expect(
+      reflectWorkgroupSize(
+        '@compute @workgroup_size(8, 4) fn a() {} @compute @workgroup_size(256) fn b() {}',
+        'b',
+      ),
+    ).toEqual([256, 1, 1]);
   });
   it('a binding outside group 0 is a typed error naming it', () => {
     const d = new NullDevice();
-    const module = d.createShaderModule({ code: '@group(1) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }' });
-    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(ValidationError);
+    const module = d.createShaderModule({
+      code: '@group(1) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }',
+    });
+    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
+      ValidationError,
+    );
     expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
       /"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/,
     );
@@ -50,7 +65,9 @@ describe('sampler types', () => {
       @group(0) @binding(3) var smooth: sampler;
       @group(0) @binding(4) var shadow: sampler_comparison;
       fn f(uv: vec2f) -> vec4f { return textureSample(data, nearest, uv) + textureSampleLevel(image, smooth, uv, 0.0); }`;
-    const reflected = layoutFromReflection(reflectWgslBindings(code)).map((e) => (e.binding === 0 ? { ...e, sampleType: 'unfilterable-float' as const } : e));
+    const reflected = layoutFromReflection(reflectWgslBindings(code)).map((e) =>
+      e.binding === 0 ? { ...e, sampleType: 'unfilterable-float' as const } : e,
+    );
     const types = deriveSamplerTypes(reflected, [code])
       .filter((e) => e.type === 'sampler')
       .map((e) => [e.name, e.samplerType]);
@@ -63,7 +80,13 @@ describe('sampler types', () => {
   it('in GLSL layouts the texture names its sampler with samplerBinding', () => {
     const out = deriveSamplerTypes(
       [
-        { binding: 0, type: 'texture', name: 'state', samplerBinding: 1, sampleType: 'unfilterable-float' },
+        {
+          binding: 0,
+          type: 'texture',
+          name: 'state',
+          samplerBinding: 1,
+          sampleType: 'unfilterable-float',
+        },
         { binding: 1, type: 'sampler', name: 's' },
         { binding: 2, type: 'sampler', name: 't', samplerType: 'filtering' },
       ],
@@ -103,8 +126,14 @@ describe('@workgroup_size with constants (regression: a const or override reflec
     expect(pass.dispatchThreads(6400)).toEqual([100, 1, 1]);
   });
   it('a size it cannot evaluate is a typed error naming the expression, never a guess', () => {
-    expect(() => reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}')).toThrow(ValidationError);
-    expect(() => reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}')).toThrow(/@workgroup_size\(N\).*"N" has no value/);
-    expect(() => reflectWorkgroupSize('@compute @workgroup_size(min(4, 8)) fn main() {}')).toThrow(/cannot evaluate "min\(4, 8\)"/);
+    expect(() =>
+      reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}'),
+    ).toThrow(ValidationError);
+    expect(() =>
+      reflectWorkgroupSize('override N: u32; @compute @workgroup_size(N) fn main() {}'),
+    ).toThrow(/@workgroup_size\(N\).*"N" has no value/);
+    expect(() => reflectWorkgroupSize('@compute @workgroup_size(min(4, 8)) fn main() {}')).toThrow(
+      /cannot evaluate "min\(4, 8\)"/,
+    );
   });
 });

@@ -40,31 +40,49 @@ describe('buffer descriptors', () => {
   });
 
   it('size beyond maxBufferSize names the limit, the request and the maximum', () => {
-    const e = thrown(() => device.createBuffer({ size: 2048, usage: BufferUsage.VERTEX })) as LimitExceededError;
+    const e = thrown(() =>
+      device.createBuffer({ size: 2048, usage: BufferUsage.VERTEX }),
+    ) as LimitExceededError;
     expect(e).toBeInstanceOf(LimitExceededError);
     expect(e.message).toBe('Buffer size 2048 exceeds limits.maxBufferSize (1024)');
     expect([e.limit, e.requested, e.maximum]).toEqual(['maxBufferSize', 2048, 1024]);
   });
 
   it('usage 0 and unknown bits are rejected', () => {
-    expect(thrown(() => device.createBuffer({ size: 4, usage: 0 })).message).toMatch(/Buffer usage 0 must be a non-zero set/);
-    expect(thrown(() => device.createBuffer({ size: 4, usage: 0x800 })).message).toMatch(/bits outside BufferUsage/);
+    expect(thrown(() => device.createBuffer({ size: 4, usage: 0 })).message).toMatch(
+      /Buffer usage 0 must be a non-zero set/,
+    );
+    expect(thrown(() => device.createBuffer({ size: 4, usage: 0x800 })).message).toMatch(
+      /bits outside BufferUsage/,
+    );
   });
 
   it('MAP_READ only with COPY_DST, MAP_WRITE only with COPY_SRC', () => {
-    const a = thrown(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.VERTEX })) as UsageError;
+    const a = thrown(() =>
+      device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.VERTEX }),
+    ) as UsageError;
     expect(a).toBeInstanceOf(UsageError);
-    expect(a.message).toBe('Buffer usage MAP_READ|VERTEX: MAP_READ may only be combined with COPY_DST');
-    const b = thrown(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_WRITE | BufferUsage.COPY_DST })) as UsageError;
-    expect(b.message).toBe('Buffer usage MAP_WRITE|COPY_DST: MAP_WRITE may only be combined with COPY_SRC');
-    expect(() => device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST })).not.toThrow();
+    expect(a.message).toBe(
+      'Buffer usage MAP_READ|VERTEX: MAP_READ may only be combined with COPY_DST',
+    );
+    const b = thrown(() =>
+      device.createBuffer({ size: 4, usage: BufferUsage.MAP_WRITE | BufferUsage.COPY_DST }),
+    ) as UsageError;
+    expect(b.message).toBe(
+      'Buffer usage MAP_WRITE|COPY_DST: MAP_WRITE may only be combined with COPY_SRC',
+    );
+    expect(() =>
+      device.createBuffer({ size: 4, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST }),
+    ).not.toThrow();
   });
 });
 
 describe('texture descriptors', () => {
   const base = { label: 't', format: 'rgba8unorm' as const, usage: TextureUsage.TEXTURE_BINDING };
   it('zero size is rejected, 1x1 is fine', () => {
-    expect(thrown(() => device.createTexture({ ...base, size: { width: 0, height: 4 } })).message).toBe('[t] Texture width 0 must be a positive integer');
+    expect(
+      thrown(() => device.createTexture({ ...base, size: { width: 0, height: 4 } })).message,
+    ).toBe('[t] Texture width 0 must be a positive integer');
     expect(device.createTexture({ ...base, size: { width: 1, height: 1 } }).byteSize).toBe(4);
   });
   it('size beyond maxTextureDimension2D', () => {
@@ -72,64 +90,121 @@ describe('texture descriptors', () => {
     expect(e.message).toBe('[t] Texture height 512 exceeds limits.maxTextureDimension2D (256)');
   });
   it('mip count within the full chain', () => {
-    expect(thrown(() => device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 6 })).message).toBe(
-      '[t] Texture mipLevelCount 6 must be between 1 and 5 (the full chain of 16x4)',
-    );
-    expect(device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 5 }).mipLevelCount).toBe(5);
+    expect(
+      thrown(() =>
+        device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 6 }),
+      ).message,
+    ).toBe('[t] Texture mipLevelCount 6 must be between 1 and 5 (the full chain of 16x4)');
+    expect(
+      device.createTexture({ ...base, size: { width: 16, height: 4 }, mipLevelCount: 5 })
+        .mipLevelCount,
+    ).toBe(5);
   });
   it('sample count 1 or 4', () => {
-    expect(thrown(() => device.createTexture({ ...base, size: { width: 4, height: 4 }, sampleCount: 2 })).message).toBe(
-      '[t] Texture sampleCount 2 must be 1 or 4',
-    );
+    expect(
+      thrown(() => device.createTexture({ ...base, size: { width: 4, height: 4 }, sampleCount: 2 }))
+        .message,
+    ).toBe('[t] Texture sampleCount 2 must be 1 or 4');
   });
   it('unknown format', () => {
-    expect(thrown(() => device.createTexture({ ...base, format: 'rgb565' as never, size: { width: 4, height: 4 } })).message).toMatch(
-      /format rgb565 is not one of/,
-    );
+    expect(
+      thrown(() =>
+        device.createTexture({ ...base, format: 'rgb565' as never, size: { width: 4, height: 4 } }),
+      ).message,
+    ).toMatch(/format rgb565 is not one of/);
   });
   it('float render targets need caps.features.floatRenderTargets', () => {
     const noFloat = new NullDevice({ features: { floatRenderTargets: false } });
-    const e = thrown(() => noFloat.createTexture({ size: { width: 4, height: 4 }, format: 'rgba32float', usage: TextureUsage.RENDER_ATTACHMENT }));
+    const e = thrown(() =>
+      noFloat.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba32float',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      }),
+    );
     expect(e).toBeInstanceOf(UnsupportedFeatureError);
     expect(e.message).toMatch(/caps\.features\.floatRenderTargets is false on the null backend/);
   });
 });
 
 describe('copies and writes', () => {
-  const buf = device.createBuffer({ label: 'buf', size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
-  const tex = device.createTexture({ label: 'tex', size: { width: 8, height: 2 }, format: 'rgba8unorm', usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST });
+  const buf = device.createBuffer({
+    label: 'buf',
+    size: 512,
+    usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+  });
+  const tex = device.createTexture({
+    label: 'tex',
+    size: { width: 8, height: 2 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST,
+  });
   it('bytesPerRow must be a multiple of 256 in buffer↔texture copies', () => {
     const enc = device.createCommandEncoder();
-    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex }, { buffer: buf, bytesPerRow: 32 }, { width: 8, height: 2 })).message).toBe(
-      '[buf] bytesPerRow 32 must be a positive multiple of 256',
-    );
-    expect(thrown(() => enc.copyBufferToTexture({ buffer: buf, bytesPerRow: 100 }, { texture: tex }, { width: 8, height: 2 })).message).toMatch(
-      /bytesPerRow 100/,
-    );
+    expect(
+      thrown(() =>
+        enc.copyTextureToBuffer(
+          { texture: tex },
+          { buffer: buf, bytesPerRow: 32 },
+          { width: 8, height: 2 },
+        ),
+      ).message,
+    ).toBe('[buf] bytesPerRow 32 must be a positive multiple of 256');
+    expect(
+      thrown(() =>
+        enc.copyBufferToTexture(
+          { buffer: buf, bytesPerRow: 100 },
+          { texture: tex },
+          { width: 8, height: 2 },
+        ),
+      ).message,
+    ).toMatch(/bytesPerRow 100/);
   });
   it('a copy past the buffer end or the texture edge', () => {
     const enc = device.createCommandEncoder();
-    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex }, { buffer: buf, bytesPerRow: 256, offset: 256 }, { width: 8, height: 2 })).message).toBe(
-      '[buf] Copy needs 544 bytes but the buffer has 512',
-    );
-    expect(thrown(() => enc.copyTextureToBuffer({ texture: tex, origin: { x: 4 } }, { buffer: buf, bytesPerRow: 256 }, { width: 8, height: 1 })).message).toBe(
-      '[tex] Copy of 8x1 at (4, 0) overruns mip 0 of size 8x2',
-    );
+    expect(
+      thrown(() =>
+        enc.copyTextureToBuffer(
+          { texture: tex },
+          { buffer: buf, bytesPerRow: 256, offset: 256 },
+          { width: 8, height: 2 },
+        ),
+      ).message,
+    ).toBe('[buf] Copy needs 544 bytes but the buffer has 512');
+    expect(
+      thrown(() =>
+        enc.copyTextureToBuffer(
+          { texture: tex, origin: { x: 4 } },
+          { buffer: buf, bytesPerRow: 256 },
+          { width: 8, height: 1 },
+        ),
+      ).message,
+    ).toBe('[tex] Copy of 8x1 at (4, 0) overruns mip 0 of size 8x2');
   });
   it('writeBuffer offset and size multiples of 4 and in range', () => {
-    expect(thrown(() => device.queue.writeBuffer(buf, 2, new Uint8Array(4))).message).toBe('[buf] writeBuffer offset 2 must be a non-negative multiple of 4');
-    expect(thrown(() => device.queue.writeBuffer(buf, 0, new Uint8Array(6))).message).toBe('[buf] writeBuffer data size 6 must be a multiple of 4');
+    expect(thrown(() => device.queue.writeBuffer(buf, 2, new Uint8Array(4))).message).toBe(
+      '[buf] writeBuffer offset 2 must be a non-negative multiple of 4',
+    );
+    expect(thrown(() => device.queue.writeBuffer(buf, 0, new Uint8Array(6))).message).toBe(
+      '[buf] writeBuffer data size 6 must be a multiple of 4',
+    );
     expect(thrown(() => device.queue.writeBuffer(buf, 508, new Uint8Array(8))).message).toBe(
       '[buf] writeBuffer of 8 bytes at offset 508 overruns the buffer of 512 bytes',
     );
   });
   it('usage flags gate every use', () => {
     const vertexOnly = device.createBuffer({ label: 'v', size: 16, usage: BufferUsage.VERTEX });
-    const e = thrown(() => device.queue.writeBuffer(vertexOnly, 0, new Uint8Array(4))) as UsageError;
-    expect(e.message).toBe("[v] writeBuffer needs BufferUsage.COPY_DST, but the buffer's usage is VERTEX");
+    const e = thrown(() =>
+      device.queue.writeBuffer(vertexOnly, 0, new Uint8Array(4)),
+    ) as UsageError;
+    expect(e.message).toBe(
+      "[v] writeBuffer needs BufferUsage.COPY_DST, but the buffer's usage is VERTEX",
+    );
     expect([e.required, e.actual]).toEqual(['COPY_DST', 'VERTEX']);
     const enc = device.createCommandEncoder();
-    expect(thrown(() => enc.copyBufferToBuffer(vertexOnly, 0, buf, 0, 16)).message).toMatch(/copyBufferToBuffer source needs BufferUsage.COPY_SRC/);
+    expect(thrown(() => enc.copyBufferToBuffer(vertexOnly, 0, buf, 0, 16)).message).toMatch(
+      /copyBufferToBuffer source needs BufferUsage.COPY_SRC/,
+    );
   });
   it('a resource used after destroy()', () => {
     const b = device.createBuffer({ label: 'dead', size: 16, usage: BufferUsage.COPY_DST });
@@ -141,27 +216,47 @@ describe('copies and writes', () => {
 });
 
 describe('encoder state machine', () => {
-  const rt = device.createTexture({ label: 'rt', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+  const rt = device.createTexture({
+    label: 'rt',
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
   it('a pass begun while another is open, finish() with a pass open, double submit', () => {
     const enc = device.createCommandEncoder({ label: 'e' });
     const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
-    expect(thrown(() => enc.beginComputePass()).message).toBe('[e] beginComputePass while a pass is open; call pass.end() first');
+    expect(thrown(() => enc.beginComputePass()).message).toBe(
+      '[e] beginComputePass while a pass is open; call pass.end() first',
+    );
     expect(thrown(() => enc.finish())).toBeInstanceOf(EncoderStateError);
     pass.end();
     const cb = enc.finish();
     expect(thrown(() => enc.finish()).message).toBe('[e] finish() called twice');
     device.queue.submit([cb]);
-    expect(thrown(() => device.queue.submit([cb])).message).toBe('[e] Command buffer submitted twice');
+    expect(thrown(() => device.queue.submit([cb])).message).toBe(
+      '[e] Command buffer submitted twice',
+    );
   });
   it('an attachment without RENDER_ATTACHMENT usage', () => {
-    const sampled = device.createTexture({ label: 's', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
-    expect(thrown(() => device.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: sampled }] })).message).toBe(
+    const sampled = device.createTexture({
+      label: 's',
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING,
+    });
+    expect(
+      thrown(() =>
+        device.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: sampled }] }),
+      ).message,
+    ).toBe(
       "[s] color attachment 0 of a render pass needs TextureUsage.RENDER_ATTACHMENT, but the texture's usage is TEXTURE_BINDING",
     );
   });
   it('debug groups must balance', () => {
     const enc = device.createCommandEncoder();
-    expect(thrown(() => enc.popDebugGroup()).message).toMatch(/popDebugGroup\(\) without a matching pushDebugGroup/);
+    expect(thrown(() => enc.popDebugGroup()).message).toMatch(
+      /popDebugGroup\(\) without a matching pushDebugGroup/,
+    );
     enc.pushDebugGroup('g');
     expect(thrown(() => enc.finish()).message).toMatch(/1 debug group\(s\) still pushed/);
   });
@@ -173,7 +268,12 @@ describe('accounting', () => {
     const before = d.stats();
     expect(before.total).toEqual({ count: 0, bytes: 0 });
     const b = d.createBuffer({ size: 256, usage: BufferUsage.VERTEX });
-    const t = d.createTexture({ size: { width: 8, height: 8 }, format: 'rgba32float', usage: TextureUsage.TEXTURE_BINDING, mipLevelCount: 2 });
+    const t = d.createTexture({
+      size: { width: 8, height: 8 },
+      format: 'rgba32float',
+      usage: TextureUsage.TEXTURE_BINDING,
+      mipLevelCount: 2,
+    });
     const s = d.createSampler();
     const st = d.stats();
     expect(st.buffer).toEqual({ count: 1, bytes: 256 });
@@ -205,7 +305,9 @@ describe('feature restrictions', () => {
     expect(() => new NullDevice({ restrict: { compute: true as never } })).toThrow(
       /restrict: compute must be false; a restriction can only turn a feature off/,
     );
-    expect(() => new NullDevice({ restrict: { warp: false } as never })).toThrow(/restrict: unknown feature warp/);
+    expect(() => new NullDevice({ restrict: { warp: false } as never })).toThrow(
+      /restrict: unknown feature warp/,
+    );
   });
 });
 
@@ -221,16 +323,26 @@ describe('draw validation', () => {
       entryPoint: 'vs',
       buffers: [
         { arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] },
-        { arrayStride: 8, stepMode: 'instance', attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 1 }] },
+        {
+          arrayStride: 8,
+          stepMode: 'instance',
+          attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 1 }],
+        },
       ],
     },
     fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
   });
-  const rt = d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
+  const rt = d.createTexture({
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
   const vertices = d.createBuffer({ label: 'vertices', size: 24, usage: BufferUsage.VERTEX }); // 3 vertices
   const instances = d.createBuffer({ label: 'instances', size: 32, usage: BufferUsage.VERTEX }); // 4 instances
   const pass = (): ReturnType<ReturnType<typeof d.createCommandEncoder>['beginRenderPass']> => {
-    const p = d.createCommandEncoder().beginRenderPass({ label: 'draws', colorAttachments: [{ texture: rt }] });
+    const p = d
+      .createCommandEncoder()
+      .beginRenderPass({ label: 'draws', colorAttachments: [{ texture: rt }] });
     p.setPipeline(pipeline);
     p.setVertexBuffer(0, vertices);
     p.setVertexBuffer(1, instances);
@@ -255,16 +367,32 @@ describe('draw validation', () => {
         sampleCount: 4,
         usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
       }),
-    ).toThrow(/\[ms\] A multisampled texture needs RENDER_ATTACHMENT and cannot be sampled, copied or stored/);
+    ).toThrow(
+      /\[ms\] A multisampled texture needs RENDER_ATTACHMENT and cannot be sampled, copied or stored/,
+    );
   });
 });
 
 describe('texture slots', () => {
   const code =
     '@group(0) @binding(0) var t: texture_2d<f32>; @group(0) @binding(1) var d: texture_depth_2d; @group(0) @binding(2) var s: texture_storage_2d<rgba8unorm, write>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); _ = textureLoad(d, vec2i(0), 0); textureStore(s, vec2i(0), vec4f(0.0)); }';
-  function dispatchWith(device: NullDevice, color: string, depthFormat: string, storage: string): void {
-    const pipeline = device.createComputePipeline({ label: 'p', compute: { module: device.createShaderModule({ code }) } });
-    const tex = (format: string, usage: number) => device.createTexture({ label: format, size: { width: 4, height: 4 }, format: format as never, usage });
+  function dispatchWith(
+    device: NullDevice,
+    color: string,
+    depthFormat: string,
+    storage: string,
+  ): void {
+    const pipeline = device.createComputePipeline({
+      label: 'p',
+      compute: { module: device.createShaderModule({ code }) },
+    });
+    const tex = (format: string, usage: number) =>
+      device.createTexture({
+        label: format,
+        size: { width: 4, height: 4 },
+        format: format as never,
+        usage,
+      });
     const pass = device.createCommandEncoder().beginComputePass({ label: 'c' });
     pass.setPipeline(pipeline);
     pass.setTexture(0, tex(color, TextureUsage.TEXTURE_BINDING));
@@ -273,7 +401,9 @@ describe('texture slots', () => {
     pass.dispatch(1);
   }
   it('accept what the shader declares', () => {
-    expect(() => dispatchWith(new NullDevice(), 'rgba8unorm', 'depth32float', 'rgba8unorm')).not.toThrow();
+    expect(() =>
+      dispatchWith(new NullDevice(), 'rgba8unorm', 'depth32float', 'rgba8unorm'),
+    ).not.toThrow();
   });
   it('reject a colour texture in a depth slot, a depth texture in a float slot, a storage format mismatch', () => {
     const d = new NullDevice();
@@ -298,23 +428,40 @@ describe('texture slots', () => {
 describe('per-target blending (regression: WebGL2 silently used target 0 for every target)', () => {
   const wgsl =
     'struct O { @location(0) a: vec4f, @location(1) b: vec4f }; @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> O { return O(vec4f(1.0), vec4f(1.0)); }';
-  const additive = { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } as const;
-  const pipeline = (d: NullDevice, targets: Array<{ blend?: typeof additive; writeMask?: number }>) => {
+  const additive = {
+    color: { srcFactor: 'one', dstFactor: 'one' },
+    alpha: { srcFactor: 'one', dstFactor: 'one' },
+  } as const;
+  const pipeline = (
+    d: NullDevice,
+    targets: Array<{ blend?: typeof additive; writeMask?: number }>,
+  ) => {
     const module = d.createShaderModule({ code: wgsl });
     return d.createRenderPipeline({
       label: 'mrt',
       vertex: { module, entryPoint: 'vs' },
-      fragment: { module, entryPoint: 'fs', targets: targets.map((t) => ({ format: 'rgba8unorm' as const, ...t })) },
+      fragment: {
+        module,
+        entryPoint: 'fs',
+        targets: targets.map((t) => ({ format: 'rgba8unorm' as const, ...t })),
+      },
     });
   };
   it('differing blend states or write masks need caps.features.independentBlend', () => {
     const gl = new NullDevice({ features: { independentBlend: false } });
     expect(() => pipeline(gl, [{ blend: additive }, {}])).toThrow(UnsupportedFeatureError);
-    expect(() => pipeline(gl, [{ blend: additive }, {}])).toThrow(/independentBlend is false.*color target 1 has a different blend state/);
+    expect(() => pipeline(gl, [{ blend: additive }, {}])).toThrow(
+      /independentBlend is false.*color target 1 has a different blend state/,
+    );
     expect(() => pipeline(gl, [{}, { writeMask: 0 }])).toThrow(/mask 0 vs none, mask 15/);
     // the same state spelled with and without defaults is the same state
     expect(() =>
-      pipeline(gl, [{ blend: additive }, { blend: { color: { ...additive.color, operation: 'add' }, alpha: additive.alpha } as never }]),
+      pipeline(gl, [
+        { blend: additive },
+        {
+          blend: { color: { ...additive.color, operation: 'add' }, alpha: additive.alpha } as never,
+        },
+      ]),
     ).not.toThrow();
     expect(() => pipeline(new NullDevice(), [{ blend: additive }, {}])).not.toThrow();
   });

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { BufferUsage, CommandBuffer, TextureUsage, WebGL2Device } from '../../src/index.js';
 import { createFakeGL } from './fake-gl.js';
 
-const VS = '#version 300 es\nlayout(location=0) in vec2 p;\nlayout(std140) uniform Params { vec4 v; };\nvoid main() { gl_Position = vec4(p, 0.0, 1.0) * v; }\n';
-const FS = '#version 300 es\nprecision highp float;\nuniform sampler2D tex;\nout vec4 o;\nvoid main() { o = texture(tex, vec2(0.5)); }\n';
+const VS =
+  '#version 300 es\nlayout(location=0) in vec2 p;\nlayout(std140) uniform Params { vec4 v; };\nvoid main() { gl_Position = vec4(p, 0.0, 1.0) * v; }\n';
+const FS =
+  '#version 300 es\nprecision highp float;\nuniform sampler2D tex;\nout vec4 o;\nvoid main() { o = texture(tex, vec2(0.5)); }\n';
 
 function setup() {
   const fake = createFakeGL();
@@ -12,10 +14,23 @@ function setup() {
   const vs = device.createShaderModule({ code: VS, stage: 'vertex' });
   const fs = device.createShaderModule({ code: FS, stage: 'fragment' });
   const pipeline = device.createRenderPipeline({
-    vertex: { module: vs, buffers: [{ arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] }] },
+    vertex: {
+      module: vs,
+      buffers: [
+        { arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 0 }] },
+      ],
+    },
     fragment: {
       module: fs,
-      targets: [{ format: 'rgba8unorm', blend: { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } }],
+      targets: [
+        {
+          format: 'rgba8unorm',
+          blend: {
+            color: { srcFactor: 'one', dstFactor: 'one' },
+            alpha: { srcFactor: 'one', dstFactor: 'one' },
+          },
+        },
+      ],
     },
     primitive: { cullMode: 'back' },
     bindings: [
@@ -24,8 +39,16 @@ function setup() {
       { binding: 2, type: 'sampler', name: 'samp' },
     ],
   });
-  const rt = device.createTexture({ size: { width: 64, height: 64 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
-  const tex = device.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
+  const rt = device.createTexture({
+    size: { width: 64, height: 64 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
+  const tex = device.createTexture({
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.TEXTURE_BINDING,
+  });
   const vb = device.createBuffer({ size: 64, usage: BufferUsage.VERTEX });
   const ubo = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM });
   const sampler = device.createSampler({ magFilter: 'linear' });
@@ -90,7 +113,16 @@ describe('WebGL2 shadow state cache', () => {
     fake.calls.length = 0;
     device.resetState();
     frame(1);
-    for (const call of ['useProgram', 'enable', 'blendFuncSeparate', 'bindVertexArray', 'bindTexture', 'bindSampler', 'bindBufferRange', 'bindFramebuffer']) {
+    for (const call of [
+      'useProgram',
+      'enable',
+      'blendFuncSeparate',
+      'bindVertexArray',
+      'bindTexture',
+      'bindSampler',
+      'bindBufferRange',
+      'bindFramebuffer',
+    ]) {
       expect(fake.calls, call).toContain(call);
     }
   });
@@ -111,7 +143,10 @@ describe('WebGL2 float textures', () => {
     const fake = createFakeGL(); // no OES_texture_float_linear: float32Filterable is false
     const device = new WebGL2Device(fake.gl, null, {});
     expect(device.caps.features.float32Filterable).toBe(false);
-    const vs = device.createShaderModule({ code: '#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n', stage: 'vertex' });
+    const vs = device.createShaderModule({
+      code: '#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n',
+      stage: 'vertex',
+    });
     const fs = device.createShaderModule({ code: FS, stage: 'fragment' });
     const pipeline = device.createRenderPipeline({
       label: 'sample',
@@ -122,10 +157,21 @@ describe('WebGL2 float textures', () => {
         { binding: 2, type: 'sampler', name: 'tex' },
       ],
     });
-    const rt = device.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT });
-    const state = device.createTexture({ label: 'state', size: { width: 4, height: 4 }, format: 'rgba32float', usage: TextureUsage.TEXTURE_BINDING });
+    const rt = device.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const state = device.createTexture({
+      label: 'state',
+      size: { width: 4, height: 4 },
+      format: 'rgba32float',
+      usage: TextureUsage.TEXTURE_BINDING,
+    });
     const draw = (filter: 'linear' | 'nearest'): void => {
-      const pass = device.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: rt }] });
+      const pass = device
+        .createCommandEncoder()
+        .beginRenderPass({ colorAttachments: [{ texture: rt }] });
       pass.setPipeline(pipeline);
       pass.setTexture(1, state);
       pass.setSampler(2, device.createSampler({ magFilter: filter, minFilter: filter }));

@@ -39,11 +39,27 @@ export function choosePath(caps: Caps, request: PathRequest): PathChoice {
   const { path, label } = request;
   const floatTargets = f.floatRenderTargets || f.halfFloatRenderTargets;
   if (path === 'compute' || (path === 'auto' && f.compute)) {
-    if (!f.compute) throw new UnsupportedFeatureError('compute', caps.backend, "use path 'pingpong' or 'auto'", label);
-    return { path: 'compute', precision: 'f32', reason: path === 'auto' ? 'caps.features.compute' : "path 'compute' requested" };
+    if (!f.compute)
+      throw new UnsupportedFeatureError(
+        'compute',
+        caps.backend,
+        "use path 'pingpong' or 'auto'",
+        label,
+      );
+    return {
+      path: 'compute',
+      precision: 'f32',
+      reason: path === 'auto' ? 'caps.features.compute' : "path 'compute' requested",
+    };
   }
   if (path === 'pingpong' || (path === 'auto' && floatTargets)) {
-    if (!floatTargets) throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, "use path 'cpu' with a CPU form of the work", label);
+    if (!floatTargets)
+      throw new UnsupportedFeatureError(
+        'floatRenderTargets',
+        caps.backend,
+        "use path 'cpu' with a CPU form of the work",
+        label,
+      );
     if (request.attributes > caps.limits.maxColorAttachments) {
       throw new LimitExceededError(
         'maxColorAttachments',
@@ -54,8 +70,13 @@ export function choosePath(caps: Caps, request: PathRequest): PathChoice {
       );
     }
     if (!f.floatRenderTargets)
-      return { path: 'pingpong', precision: 'f16', reason: 'no float32 render targets: half-float state (about 3 significant digits)' };
-    const reason = path === 'pingpong' ? "path 'pingpong' requested" : 'no compute; float render targets';
+      return {
+        path: 'pingpong',
+        precision: 'f16',
+        reason: 'no float32 render targets: half-float state (about 3 significant digits)',
+      };
+    const reason =
+      path === 'pingpong' ? "path 'pingpong' requested" : 'no compute; float render targets';
     return { path: 'pingpong', precision: 'f32', reason };
   }
   if (!request.hasCpu) {
@@ -66,5 +87,9 @@ export function choosePath(caps: Caps, request: PathRequest): PathChoice {
       label,
     );
   }
-  return { path: 'cpu', precision: 'f32', reason: path === 'cpu' ? "path 'cpu' requested" : 'no compute and no float render targets' };
+  return {
+    path: 'cpu',
+    precision: 'f32',
+    reason: path === 'cpu' ? "path 'cpu' requested" : 'no compute and no float render targets',
+  };
 }

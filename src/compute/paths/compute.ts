@@ -23,7 +23,10 @@ export class ComputePath implements ExecutionPath {
   readonly #ctx: PathContext;
   readonly #module: ShaderModule;
   readonly #pipeline: ComputePipeline;
-  readonly #reducers = new Map<string, { module: ShaderModule; pipeline: ComputePipeline; counts: Buffer }>();
+  readonly #reducers = new Map<
+    string,
+    { module: ShaderModule; pipeline: ComputePipeline; counts: Buffer }
+  >();
 
   constructor(ctx: PathContext) {
     this.#ctx = ctx;
@@ -31,17 +34,41 @@ export class ComputePath implements ExecutionPath {
     const limits = device.caps.limits;
     const bytes = 16 * count;
     if (bytes > limits.maxStorageBufferBindingSize) {
-      throw new LimitExceededError('maxStorageBufferBindingSize', bytes, limits.maxStorageBufferBindingSize, 'State buffer bytes', label);
+      throw new LimitExceededError(
+        'maxStorageBufferBindingSize',
+        bytes,
+        limits.maxStorageBufferBindingSize,
+        'State buffer bytes',
+        label,
+      );
     }
-    if (bytes > limits.maxBufferSize) throw new LimitExceededError('maxBufferSize', bytes, limits.maxBufferSize, 'State buffer bytes', label);
+    if (bytes > limits.maxBufferSize)
+      throw new LimitExceededError(
+        'maxBufferSize',
+        bytes,
+        limits.maxBufferSize,
+        'State buffer bytes',
+        label,
+      );
     this.gpuBytesPerElement = 16 * kernel.descriptor.attributes.length;
     this.buffers = createStateBuffers(ctx);
-    this.#module = device.createShaderModule({ label: `${label}.compute.wgsl`, code: kernel.wgslCompute });
-    this.#pipeline = device.createComputePipeline({ label: `${label} step`, compute: { module: this.#module, entryPoint: 'main' } });
+    this.#module = device.createShaderModule({
+      label: `${label}.compute.wgsl`,
+      code: kernel.wgslCompute,
+    });
+    this.#pipeline = device.createComputePipeline({
+      label: `${label} step`,
+      compute: { module: this.#module, entryPoint: 'main' },
+    });
   }
 
-  #bindState(pass: ReturnType<CommandEncoder['beginComputePass']>, access: 'read' | 'read-write'): void {
-    this.#ctx.kernel.descriptor.attributes.forEach((a, i) => pass.setStorageBuffer(i + 1, this.buffers[a] as Buffer, { access }));
+  #bindState(
+    pass: ReturnType<CommandEncoder['beginComputePass']>,
+    access: 'read' | 'read-write',
+  ): void {
+    this.#ctx.kernel.descriptor.attributes.forEach((a, i) =>
+      pass.setStorageBuffer(i + 1, this.buffers[a] as Buffer, { access }),
+    );
   }
 
   write(name: string, data: Float32Array): void {
@@ -52,7 +79,11 @@ export class ComputePath implements ExecutionPath {
     const { kernel, count, label, uniforms } = this.#ctx;
     const offset = uniforms.write(params);
     // each step reads what the previous one wrote (a no-op barrier where none did)
-    encoder.barrier({ from: 'compute-write', to: 'compute-read', resources: Object.values(this.buffers) });
+    encoder.barrier({
+      from: 'compute-write',
+      to: 'compute-read',
+      resources: Object.values(this.buffers),
+    });
     const pass = encoder.beginComputePass({ label: `${label} step`, timestampWrites });
     pass.setPipeline(this.#pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
@@ -62,12 +93,17 @@ export class ComputePath implements ExecutionPath {
   }
 
   barrierForDraw(encoder: CommandEncoder): void {
-    encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: Object.values(this.buffers) });
+    encoder.barrier({
+      from: 'compute-write',
+      to: 'vertex-read',
+      resources: Object.values(this.buffers),
+    });
   }
 
   async read(): Promise<StateArrays> {
     const out: StateArrays = {};
-    for (const a of this.#ctx.kernel.descriptor.attributes) out[a] = await readBuffer(this.buffers[a] as Buffer);
+    for (const a of this.#ctx.kernel.descriptor.attributes)
+      out[a] = await readBuffer(this.buffers[a] as Buffer);
     return out;
   }
 
@@ -76,11 +112,21 @@ export class ComputePath implements ExecutionPath {
     const key = JSON.stringify(predicates);
     let r = this.#reducers.get(key);
     if (!r) {
-      const module = device.createShaderModule({ label: `${label}.reduce.wgsl`, code: wgslReduceCompute(kernel, predicates) });
+      const module = device.createShaderModule({
+        label: `${label}.reduce.wgsl`,
+        code: wgslReduceCompute(kernel, predicates),
+      });
       r = {
         module,
-        pipeline: device.createComputePipeline({ label: `${label} reduce`, compute: { module, entryPoint: 'main' } }),
-        counts: device.createBuffer({ label: `${label} counts`, size: 16, usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC }),
+        pipeline: device.createComputePipeline({
+          label: `${label} reduce`,
+          compute: { module, entryPoint: 'main' },
+        }),
+        counts: device.createBuffer({
+          label: `${label} counts`,
+          size: 16,
+          usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+        }),
       };
       this.#reducers.set(key, r);
     }
@@ -91,7 +137,9 @@ export class ComputePath implements ExecutionPath {
     pass.setPipeline(r.pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
     this.#bindState(pass, 'read');
-    pass.setStorageBuffer(kernel.descriptor.attributes.length + 1, r.counts, { access: 'read-write' });
+    pass.setStorageBuffer(kernel.descriptor.attributes.length + 1, r.counts, {
+      access: 'read-write',
+    });
     pass.dispatchThreads(count, kernel.workgroupSize);
     pass.end();
     device.queue.submit([encoder.finish()]);

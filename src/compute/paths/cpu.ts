@@ -8,14 +8,27 @@ import type { Texture } from '../../rhi/core/texture.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import { ValidationError } from '../../rhi/core/errors.js';
 import { bytesPerTexel, createStateBuffers, createStateTextures, uploadTexture } from './state.js';
-import type { CpuKernel, CpuPredicates, CpuStep, ExecutionPath, PathContext, StateArrays, StepParams } from './path.js';
+import type {
+  CpuKernel,
+  CpuPredicates,
+  CpuStep,
+  ExecutionPath,
+  PathContext,
+  StateArrays,
+  StepParams,
+} from './path.js';
 import type { Predicates } from '../reduce.js';
 
 /** Counts the elements of `state` for which each predicate holds, in JS. */
-export function countOnHost(state: StateArrays, count: number, cpu: CpuPredicates): Record<string, number> {
+export function countOnHost(
+  state: StateArrays,
+  count: number,
+  cpu: CpuPredicates,
+): Record<string, number> {
   const names = Object.keys(cpu);
   const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-  for (let i = 0; i < count; i++) for (const n of names) if (cpu[n]?.(i, state)) out[n] = (out[n] as number) + 1;
+  for (let i = 0; i < count; i++)
+    for (const n of names) if (cpu[n]?.(i, state)) out[n] = (out[n] as number) + 1;
   return out;
 }
 
@@ -74,7 +87,10 @@ export class CpuPath implements ExecutionPath {
     return Object.fromEntries(Object.entries(this.#state).map(([a, v]) => [a, v.slice()]));
   }
 
-  async reduce(_predicates: Predicates, cpu: CpuPredicates | undefined): Promise<Record<string, number>> {
+  async reduce(
+    _predicates: Predicates,
+    cpu: CpuPredicates | undefined,
+  ): Promise<Record<string, number>> {
     if (!cpu) {
       throw new ValidationError(
         'reduce-cpu-predicates',

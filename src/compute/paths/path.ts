@@ -23,7 +23,9 @@ export type CpuKernel = (index: number, state: StateArrays, params: StepParams) 
 export interface CpuStep {
   step(state: StateArrays, count: number, params: StepParams): void;
 }
-export type CpuPredicates = Readonly<Record<string, (index: number, state: StateArrays) => boolean>>;
+export type CpuPredicates = Readonly<
+  Record<string, (index: number, state: StateArrays) => boolean>
+>;
 
 /** The kernel's uniform block: a ring of slots, one per step recorded before a submit. */
 export interface UniformBlock {

@@ -14,7 +14,13 @@ import type { ShaderModule } from '../../rhi/core/shader-module.js';
 import type { TextureFormat } from '../../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../../rhi/core/descriptors.js';
 import { glslReducePoints, wgslReducePoints, type Predicates } from '../reduce.js';
-import { bytesPerTexel, createStateTextures, readTexture, stateFormat, uploadTexture } from './state.js';
+import {
+  bytesPerTexel,
+  createStateTextures,
+  readTexture,
+  stateFormat,
+  uploadTexture,
+} from './state.js';
 import type { CpuPredicates, ExecutionPath, PathContext, StateArrays, StepParams } from './path.js';
 import { countOnHost } from './cpu.js';
 
@@ -70,10 +76,21 @@ export class PingPongPath implements ExecutionPath {
     const device = this.#ctx.device;
     const attributes = this.#ctx.kernel.descriptor.attributes;
     const one = { srcFactor: 'one' as const, dstFactor: 'one' as const };
-    const targets = formats.map((format) => ({ format, blend: additive ? { color: one, alpha: one } : undefined }));
+    const targets = formats.map((format) => ({
+      format,
+      blend: additive ? { color: one, alpha: one } : undefined,
+    }));
     if (device.caps.shaderLanguage === 'glsl') {
-      const vs = device.createShaderModule({ label: `${label}.vert`, code: glslVs, stage: 'vertex' });
-      const fs = device.createShaderModule({ label: `${label}.frag`, code: glslFs, stage: 'fragment' });
+      const vs = device.createShaderModule({
+        label: `${label}.vert`,
+        code: glslVs,
+        stage: 'vertex',
+      });
+      const fs = device.createShaderModule({
+        label: `${label}.frag`,
+        code: glslFs,
+        stage: 'fragment',
+      });
       const pipeline = device.createRenderPipeline({
         label,
         vertex: { module: vs },
@@ -81,7 +98,11 @@ export class PingPongPath implements ExecutionPath {
         primitive: { topology },
         bindings: [
           { binding: 0, type: 'uniform', name: 'Params' },
-          ...attributes.map((a, i) => ({ binding: i + 1, type: 'texture' as const, name: `_ignis_${a}` })),
+          ...attributes.map((a, i) => ({
+            binding: i + 1,
+            type: 'texture' as const,
+            name: `_ignis_${a}`,
+          })),
         ],
       });
       return { pipeline, modules: [vs, fs] };
@@ -92,7 +113,11 @@ export class PingPongPath implements ExecutionPath {
       vertex: { module, entryPoint: 'vs' },
       fragment: { module, entryPoint: 'fs', targets },
       primitive: { topology },
-      bindings: attributes.map((_, i) => ({ binding: i + 1, type: 'texture' as const, sampleType: 'unfilterable-float' as const })),
+      bindings: attributes.map((_, i) => ({
+        binding: i + 1,
+        type: 'texture' as const,
+        sampleType: 'unfilterable-float' as const,
+      })),
     });
     return { pipeline, modules: [module] };
   }
@@ -111,7 +136,11 @@ export class PingPongPath implements ExecutionPath {
     const pass = encoder.beginRenderPass({
       label: `${label} step`,
       timestampWrites,
-      colorAttachments: attributes.map((a) => ({ texture: dst[a] as Texture, loadOp: 'clear' as const, clearValue: [0, 0, 0, 0] as const })),
+      colorAttachments: attributes.map((a) => ({
+        texture: dst[a] as Texture,
+        loadOp: 'clear' as const,
+        clearValue: [0, 0, 0, 0] as const,
+      })),
     });
     pass.setPipeline(this.#step.pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
@@ -122,23 +151,36 @@ export class PingPongPath implements ExecutionPath {
   }
 
   barrierForDraw(encoder: CommandEncoder): void {
-    encoder.barrier({ from: 'render-write', to: 'vertex-read', resources: Object.values(this.textures) });
+    encoder.barrier({
+      from: 'render-write',
+      to: 'vertex-read',
+      resources: Object.values(this.textures),
+    });
   }
 
   async read(): Promise<StateArrays> {
     const out: StateArrays = {};
-    for (const a of this.#ctx.kernel.descriptor.attributes) out[a] = await readTexture(this.#ctx, this.textures[a] as Texture);
+    for (const a of this.#ctx.kernel.descriptor.attributes)
+      out[a] = await readTexture(this.#ctx, this.textures[a] as Texture);
     return out;
   }
 
   /** Counts with a point draw blended into one float texel; without float32 blending, on a readback. */
-  async reduce(predicates: Predicates, cpu: CpuPredicates | undefined): Promise<Record<string, number>> {
+  async reduce(
+    predicates: Predicates,
+    cpu: CpuPredicates | undefined,
+  ): Promise<Record<string, number>> {
     const { device, kernel, count, label, uniforms } = this.#ctx;
     const f = device.caps.features;
     if (!(f.floatRenderTargets && f.float32Blendable)) {
       if (!cpu) {
         const missing = f.floatRenderTargets ? 'float32Blendable' : 'floatRenderTargets';
-        throw new UnsupportedFeatureError(missing, device.caps.backend, 'pass the predicates in JS (the cpu argument) to count on a full readback', label);
+        throw new UnsupportedFeatureError(
+          missing,
+          device.caps.backend,
+          'pass the predicates in JS (the cpu argument) to count on a full readback',
+          label,
+        );
       }
       return countOnHost(await this.read(), count, cpu);
     }
@@ -147,7 +189,15 @@ export class PingPongPath implements ExecutionPath {
     if (!r) {
       const glsl = glslReducePoints(kernel, predicates);
       r = {
-        program: this.#program(`${label} reduce`, wgslReducePoints(kernel, predicates), glsl.vertex, glsl.fragment, ['rgba32float'], 'point-list', true),
+        program: this.#program(
+          `${label} reduce`,
+          wgslReducePoints(kernel, predicates),
+          glsl.vertex,
+          glsl.fragment,
+          ['rgba32float'],
+          'point-list',
+          true,
+        ),
         counts: device.createTexture({
           label: `${label} counts`,
           size: { width: 1, height: 1 },
@@ -161,7 +211,10 @@ export class PingPongPath implements ExecutionPath {
     const offset = uniforms.write({});
     const src = this.textures;
     encoder.barrier({ from: 'render-write', to: 'vertex-read', resources: Object.values(src) });
-    const pass = encoder.beginRenderPass({ label: `${label} reduce`, colorAttachments: [{ texture: r.counts, loadOp: 'clear', clearValue: [0, 0, 0, 0] }] });
+    const pass = encoder.beginRenderPass({
+      label: `${label} reduce`,
+      colorAttachments: [{ texture: r.counts, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+    });
     pass.setPipeline(r.program.pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
     kernel.descriptor.attributes.forEach((a, i) => pass.setTexture(i + 1, src[a] as Texture));
@@ -169,7 +222,9 @@ export class PingPongPath implements ExecutionPath {
     pass.end();
     device.queue.submit([encoder.finish()]);
     const counts = (await r.counts.read()) as Float32Array;
-    return Object.fromEntries(Object.keys(predicates).map((n, i) => [n, Math.round(counts[i] as number)]));
+    return Object.fromEntries(
+      Object.keys(predicates).map((n, i) => [n, Math.round(counts[i] as number)]),
+    );
   }
 
   destroy(): void {

@@ -7,7 +7,8 @@ import { padToTexels, toHalfs, fromHalfs } from '../pack.js';
 import type { PathContext } from './path.js';
 
 /** Bytes of one element of one attribute: a vec4 of f32, or of f16 in half-float textures. */
-export const bytesPerTexel = (ctx: Pick<PathContext, 'precision'>): number => (ctx.precision === 'f16' ? 8 : 16);
+export const bytesPerTexel = (ctx: Pick<PathContext, 'precision'>): number =>
+  ctx.precision === 'f16' ? 8 : 16;
 
 export function stateFormat(ctx: Pick<PathContext, 'precision'>): TextureFormat {
   return ctx.precision === 'f16' ? 'rgba16float' : 'rgba32float';
@@ -27,14 +28,22 @@ export function createStateBuffers(ctx: PathContext): Record<string, Buffer> {
 }
 
 /** One RGBA texture per attribute (`renderable` for the ping-pong targets). */
-export function createStateTextures(ctx: PathContext, set: number, renderable: boolean): Record<string, Texture> {
+export function createStateTextures(
+  ctx: PathContext,
+  set: number,
+  renderable: boolean,
+): Record<string, Texture> {
   const out: Record<string, Texture> = {};
   for (const a of ctx.kernel.descriptor.attributes) {
     out[a] = ctx.device.createTexture({
       label: `${ctx.label}.${a}[${set}]`,
       size: ctx.size,
       format: stateFormat(ctx),
-      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST | TextureUsage.COPY_SRC | (renderable ? TextureUsage.RENDER_ATTACHMENT : 0),
+      usage:
+        TextureUsage.TEXTURE_BINDING |
+        TextureUsage.COPY_DST |
+        TextureUsage.COPY_SRC |
+        (renderable ? TextureUsage.RENDER_ATTACHMENT : 0),
     });
   }
   return out;

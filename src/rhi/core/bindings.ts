@@ -24,7 +24,12 @@ export class SlotTable {
 
   #slot(slot: number): void {
     if (!Number.isInteger(slot) || slot < 0) {
-      throw new ValidationError('binding-slot', `Binding slot ${String(slot)} must be a non-negative integer`, this.passLabel, { slot });
+      throw new ValidationError(
+        'binding-slot',
+        `Binding slot ${String(slot)} must be a non-negative integer`,
+        this.passLabel,
+        { slot },
+      );
     }
   }
 
@@ -36,7 +41,12 @@ export class SlotTable {
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
     this.#slot(slot);
     buffer.assertAlive(`setUniformBuffer(${slot})`);
-    requireBufferUsage(buffer.usage, BufferUsage.UNIFORM, `setUniformBuffer(${slot})`, buffer.label);
+    requireBufferUsage(
+      buffer.usage,
+      BufferUsage.UNIFORM,
+      `setUniformBuffer(${slot})`,
+      buffer.label,
+    );
     const s = size ?? buffer.size - offset;
     validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
     const limits = this.recorder.device.caps.limits;
@@ -62,7 +72,12 @@ export class SlotTable {
   storage(slot: number, buffer: Buffer, access: StorageAccess, offset = 0, size?: number): void {
     this.#slot(slot);
     buffer.assertAlive(`setStorageBuffer(${slot})`);
-    requireBufferUsage(buffer.usage, BufferUsage.STORAGE, `setStorageBuffer(${slot})`, buffer.label);
+    requireBufferUsage(
+      buffer.usage,
+      BufferUsage.STORAGE,
+      `setStorageBuffer(${slot})`,
+      buffer.label,
+    );
     const s = size ?? buffer.size - offset;
     validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
     const limits = this.recorder.device.caps.limits;
@@ -88,14 +103,24 @@ export class SlotTable {
   texture(slot: number, texture: Texture): void {
     this.#slot(slot);
     texture.assertAlive(`setTexture(${slot})`);
-    requireTextureUsage(texture.usage, TextureUsage.TEXTURE_BINDING, `setTexture(${slot})`, texture.label);
+    requireTextureUsage(
+      texture.usage,
+      TextureUsage.TEXTURE_BINDING,
+      `setTexture(${slot})`,
+      texture.label,
+    );
     this.#bind(slot, { kind: 'texture', texture });
   }
 
   storageTexture(slot: number, texture: Texture): void {
     this.#slot(slot);
     texture.assertAlive(`setStorageTexture(${slot})`);
-    requireTextureUsage(texture.usage, TextureUsage.STORAGE_BINDING, `setStorageTexture(${slot})`, texture.label);
+    requireTextureUsage(
+      texture.usage,
+      TextureUsage.STORAGE_BINDING,
+      `setStorageTexture(${slot})`,
+      texture.label,
+    );
     this.#bind(slot, { kind: 'storage-texture', texture });
   }
 
@@ -133,7 +158,12 @@ export class SlotTable {
       );
     }
     const caps = this.recorder.device.caps;
-    if (caps.shaderLanguage === 'glsl' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && entry.samplerBinding !== undefined) {
+    if (
+      caps.shaderLanguage === 'glsl' &&
+      FORMAT_INFO[texture.format].float32 &&
+      !caps.features.float32Filterable &&
+      entry.samplerBinding !== undefined
+    ) {
       // GL samples an unfilterable texture through a linear sampler as black, silently
       const bound = this.slots.get(entry.samplerBinding);
       const d = bound?.kind === 'sampler' ? bound.sampler.descriptor : undefined;
@@ -146,7 +176,12 @@ export class SlotTable {
         );
       }
     }
-    if (sampleType === 'float' && FORMAT_INFO[texture.format].float32 && !caps.features.float32Filterable && caps.shaderLanguage === 'wgsl') {
+    if (
+      sampleType === 'float' &&
+      FORMAT_INFO[texture.format].float32 &&
+      !caps.features.float32Filterable &&
+      caps.shaderLanguage === 'wgsl'
+    ) {
       throw new UnsupportedFeatureError(
         'float32Filterable',
         caps.backend,
@@ -160,7 +195,12 @@ export class SlotTable {
    * At draw/dispatch: every slot of the pipeline's layout holds a resource of the right kind;
    * reads are tracked for hazards in `readScopes`, read-write storage is a write in `writeScope`.
    */
-  check(layout: readonly BindingLayoutEntry[], pipelineLabel: string, readScopes: readonly BarrierScope[], writeScope: BarrierScope | null): void {
+  check(
+    layout: readonly BindingLayoutEntry[],
+    pipelineLabel: string,
+    readScopes: readonly BarrierScope[],
+    writeScope: BarrierScope | null,
+  ): void {
     for (const entry of layout) {
       const bound = this.slots.get(entry.binding);
       if (!bound) {
@@ -206,10 +246,13 @@ export class SlotTable {
           },
         );
       }
-      if (bound.kind === 'texture' || bound.kind === 'storage-texture') this.#checkTexture(entry, bound.texture, pipelineLabel);
+      if (bound.kind === 'texture' || bound.kind === 'storage-texture')
+        this.#checkTexture(entry, bound.texture, pipelineLabel);
       if (bound.kind === 'sampler' && entry.samplerType === 'non-filtering') {
         const d = bound.sampler.descriptor;
-        const linear = (['magFilter', 'minFilter', 'mipmapFilter'] as const).filter((k) => d[k] === 'linear');
+        const linear = (['magFilter', 'minFilter', 'mipmapFilter'] as const).filter(
+          (k) => d[k] === 'linear',
+        );
         if (linear.length > 0) {
           throw new ValidationError(
             'binding-sampler-filtering',
@@ -225,7 +268,8 @@ export class SlotTable {
           break;
         case 'storage':
           this.recorder.trackRead(bound.buffer, readScopes);
-          if (access === 'read-write' && writeScope) this.recorder.trackWrite(bound.buffer, writeScope);
+          if (access === 'read-write' && writeScope)
+            this.recorder.trackWrite(bound.buffer, writeScope);
           break;
         case 'texture':
           this.recorder.trackRead(bound.texture, readScopes);

@@ -35,7 +35,11 @@ export abstract class Buffer extends Resource {
   getMappedRange(): ArrayBuffer {
     this.assertAlive('getMappedRange');
     if (!this.#mapped) {
-      throw new EncoderStateError('getMappedRange() on a buffer that is not mapped (create it with mappedAtCreation: true)', 'unmapped', this.label);
+      throw new EncoderStateError(
+        'getMappedRange() on a buffer that is not mapped (create it with mappedAtCreation: true)',
+        'unmapped',
+        this.label,
+      );
     }
     return this.#mapped;
   }
@@ -44,7 +48,8 @@ export abstract class Buffer extends Resource {
   unmap(): void {
     this.assertAlive('unmap');
     const data = this.#mapped;
-    if (!data) throw new EncoderStateError('unmap() on a buffer that is not mapped', 'unmapped', this.label);
+    if (!data)
+      throw new EncoderStateError('unmap() on a buffer that is not mapped', 'unmapped', this.label);
     this.#mapped = null;
     this.uploadImpl(0, new Uint8Array(data));
   }
@@ -58,9 +63,19 @@ export abstract class Buffer extends Resource {
     this.assertAlive('read');
     if ((this.usage & (BufferUsage.COPY_SRC | BufferUsage.MAP_READ)) === 0) {
       const actual = usageNames(this.usage, BufferUsage);
-      throw new UsageError(`buffer.read() needs BufferUsage.COPY_SRC or MAP_READ, but the buffer's usage is ${actual}`, 'COPY_SRC', actual, this.label);
+      throw new UsageError(
+        `buffer.read() needs BufferUsage.COPY_SRC or MAP_READ, but the buffer's usage is ${actual}`,
+        'COPY_SRC',
+        actual,
+        this.label,
+      );
     }
-    if (this.#mapped) throw new EncoderStateError('read() of a buffer that is still mapped; unmap() it first', 'mapped', this.label);
+    if (this.#mapped)
+      throw new EncoderStateError(
+        'read() of a buffer that is still mapped; unmap() it first',
+        'mapped',
+        this.label,
+      );
     validateBufferRange('read', this.size, offset, size, this.label);
     return this.readImpl(offset, size);
   }

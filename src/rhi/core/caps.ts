@@ -94,14 +94,24 @@ export function restrictCaps(caps: Caps, restrict: FeatureRestrictions | undefin
   const features: Record<string, boolean> = { ...caps.features };
   for (const [name, value] of Object.entries(restrict)) {
     if (!(name in features))
-      throw new ValidationError('restrict-feature', `restrict: unknown feature ${name} (one of ${Object.keys(features).join(', ')})`, undefined, {
-        feature: name,
-      });
+      throw new ValidationError(
+        'restrict-feature',
+        `restrict: unknown feature ${name} (one of ${Object.keys(features).join(', ')})`,
+        undefined,
+        {
+          feature: name,
+        },
+      );
     if (value !== false)
-      throw new ValidationError('restrict-value', `restrict: ${name} must be false; a restriction can only turn a feature off`, undefined, {
-        feature: name,
-        value,
-      });
+      throw new ValidationError(
+        'restrict-value',
+        `restrict: ${name} must be false; a restriction can only turn a feature off`,
+        undefined,
+        {
+          feature: name,
+          value,
+        },
+      );
     features[name] = false;
   }
   if (restrict.compute === false) features.indirect = false;

@@ -22,7 +22,9 @@ export class CommandBuffer {
       switch (c.type) {
         case 'beginRenderPass':
           return (
-            c.pass.colorAttachments.some((a) => a.texture === texture || a.resolveTarget === texture) || c.pass.depthStencilAttachment?.texture === texture
+            c.pass.colorAttachments.some(
+              (a) => a.texture === texture || a.resolveTarget === texture,
+            ) || c.pass.depthStencilAttachment?.texture === texture
           );
         case 'copyBufferToTexture':
         case 'copyTextureToTexture':

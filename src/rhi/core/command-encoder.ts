@@ -13,7 +13,13 @@ import { resolveRenderPass } from './validate/pass.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Device } from './device.js';
-import type { ComputePassDescriptor, Extent2D, ImageCopyBuffer, ImageCopyTexture, RenderPassDescriptor } from './descriptors.js';
+import type {
+  ComputePassDescriptor,
+  Extent2D,
+  ImageCopyBuffer,
+  ImageCopyTexture,
+  RenderPassDescriptor,
+} from './descriptors.js';
 
 export type BarrierMode = 'auto' | 'explicit';
 
@@ -76,18 +82,33 @@ export class CommandEncoder {
 
   #assertRecording(operation: string): void {
     if (this.#state === 'finished') {
-      throw new EncoderStateError(`${operation} on an encoder that is already finished`, this.#state, this.label);
+      throw new EncoderStateError(
+        `${operation} on an encoder that is already finished`,
+        this.#state,
+        this.label,
+      );
     }
     if (this.#state === 'in-pass') {
-      throw new EncoderStateError(`${operation} while a pass is open; call pass.end() first`, this.#state, this.label);
+      throw new EncoderStateError(
+        `${operation} while a pass is open; call pass.end() first`,
+        this.#state,
+        this.label,
+      );
     }
   }
 
   beginRenderPass(desc: RenderPassDescriptor): RenderPass {
     this.#assertRecording('beginRenderPass');
     const label = desc.label ?? `render pass ${this.#hazards.passCount}`;
-    if (!desc.colorAttachments || (desc.colorAttachments.length === 0 && !desc.depthStencilAttachment)) {
-      throw new ValidationError('pass-attachments', 'A render pass needs at least one attachment', label);
+    if (
+      !desc.colorAttachments ||
+      (desc.colorAttachments.length === 0 && !desc.depthStencilAttachment)
+    ) {
+      throw new ValidationError(
+        'pass-attachments',
+        'A render pass needs at least one attachment',
+        label,
+      );
     }
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
     const pass = resolveRenderPass(desc, label, this.device.caps.limits);
@@ -97,7 +118,8 @@ export class CommandEncoder {
       this.#hazards.write(a.texture, 'render-write');
       if (a.resolveTarget) this.#hazards.write(a.resolveTarget, 'render-write');
     }
-    if (pass.depthStencilAttachment) this.#hazards.write(pass.depthStencilAttachment.texture, 'render-write');
+    if (pass.depthStencilAttachment)
+      this.#hazards.write(pass.depthStencilAttachment.texture, 'render-write');
     return new RenderPass(this.#recorder(), pass);
   }
 
@@ -121,7 +143,12 @@ export class CommandEncoder {
 
   #checkTimestamps(querySet: { assertAlive(op: string): void }, label: string): void {
     if (!this.device.caps.features.timestampQuery) {
-      throw new UnsupportedFeatureError('timestampQuery', this.device.caps.backend, 'omit timestampWrites and time with fences', label);
+      throw new UnsupportedFeatureError(
+        'timestampQuery',
+        this.device.caps.backend,
+        'omit timestampWrites and time with fences',
+        label,
+      );
     }
     querySet.assertAlive('timestampWrites');
   }
@@ -136,7 +163,8 @@ export class CommandEncoder {
   #recorder(): PassRecorder {
     let open = true;
     const check = (): void => {
-      if (!open) throw new EncoderStateError('a pass recorded after it ended', 'recording', this.label);
+      if (!open)
+        throw new EncoderStateError('a pass recorded after it ended', 'recording', this.label);
     };
     return {
       device: this.device,
@@ -190,7 +218,12 @@ export class CommandEncoder {
     this.#assertRecording('barrier');
     for (const scope of [desc.from, desc.to]) {
       if (!BARRIER_SCOPES.includes(scope)) {
-        throw new ValidationError('barrier-scope', `Barrier scope ${String(scope)} is not one of ${BARRIER_SCOPES.join(', ')}`, this.label, { scope });
+        throw new ValidationError(
+          'barrier-scope',
+          `Barrier scope ${String(scope)} is not one of ${BARRIER_SCOPES.join(', ')}`,
+          this.label,
+          { scope },
+        );
       }
     }
     desc.resources?.forEach((r) => r.assertAlive('barrier'));
@@ -204,31 +237,71 @@ export class CommandEncoder {
     });
   }
 
-  copyBufferToBuffer(src: Buffer, srcOffset: number, dst: Buffer, dstOffset: number, size: number): void {
+  copyBufferToBuffer(
+    src: Buffer,
+    srcOffset: number,
+    dst: Buffer,
+    dstOffset: number,
+    size: number,
+  ): void {
     this.#assertRecording('copyBufferToBuffer');
     src.assertAlive('copyBufferToBuffer (source)');
     dst.assertAlive('copyBufferToBuffer (destination)');
     requireBufferUsage(src.usage, BufferUsage.COPY_SRC, 'copyBufferToBuffer source', src.label);
-    requireBufferUsage(dst.usage, BufferUsage.COPY_DST, 'copyBufferToBuffer destination', dst.label);
+    requireBufferUsage(
+      dst.usage,
+      BufferUsage.COPY_DST,
+      'copyBufferToBuffer destination',
+      dst.label,
+    );
     validateBufferRange('copy-source', src.size, srcOffset, size, src.label);
     validateBufferRange('copy-destination', dst.size, dstOffset, size, dst.label);
     if (src === dst && srcOffset < dstOffset + size && dstOffset < srcOffset + size) {
-      throw new ValidationError('copy-overlap', `copyBufferToBuffer ranges overlap within one buffer`, src.label, { srcOffset, dstOffset, size });
+      throw new ValidationError(
+        'copy-overlap',
+        `copyBufferToBuffer ranges overlap within one buffer`,
+        src.label,
+        { srcOffset, dstOffset, size },
+      );
     }
-    this.#copy('copyBufferToBuffer', [src], [dst], { type: 'copyBufferToBuffer', src, srcOffset, dst, dstOffset, size });
+    this.#copy('copyBufferToBuffer', [src], [dst], {
+      type: 'copyBufferToBuffer',
+      src,
+      srcOffset,
+      dst,
+      dstOffset,
+      size,
+    });
   }
 
   copyBufferToTexture(src: ImageCopyBuffer, dst: ImageCopyTexture, size: Extent2D): void {
     this.#assertRecording('copyBufferToTexture');
     src.buffer.assertAlive('copyBufferToTexture (source)');
     dst.texture.assertAlive('copyBufferToTexture (destination)');
-    requireBufferUsage(src.buffer.usage, BufferUsage.COPY_SRC, 'copyBufferToTexture source', src.buffer.label);
-    requireTextureUsage(dst.texture.usage, TextureUsage.COPY_DST, 'copyBufferToTexture destination', dst.texture.label);
+    requireBufferUsage(
+      src.buffer.usage,
+      BufferUsage.COPY_SRC,
+      'copyBufferToTexture source',
+      src.buffer.label,
+    );
+    requireTextureUsage(
+      dst.texture.usage,
+      TextureUsage.COPY_DST,
+      'copyBufferToTexture destination',
+      dst.texture.label,
+    );
     const mipLevel = dst.mipLevel ?? 0;
     const x = dst.origin?.x ?? 0;
     const y = dst.origin?.y ?? 0;
     validateTextureRegion(dst.texture, mipLevel, x, y, size);
-    validateBufferLayout(dst.texture.format, src.buffer.size, src.offset ?? 0, src.bytesPerRow, size, src.buffer.label);
+    validateBufferLayout(
+      dst.texture.format,
+      src.buffer.size,
+      src.offset ?? 0,
+      src.bytesPerRow,
+      size,
+      src.buffer.label,
+    );
     this.#copy('copyBufferToTexture', [src.buffer], [dst.texture], {
       type: 'copyBufferToTexture',
       src: src.buffer,
@@ -246,13 +319,30 @@ export class CommandEncoder {
     this.#assertRecording('copyTextureToBuffer');
     src.texture.assertAlive('copyTextureToBuffer (source)');
     dst.buffer.assertAlive('copyTextureToBuffer (destination)');
-    requireTextureUsage(src.texture.usage, TextureUsage.COPY_SRC, 'copyTextureToBuffer source', src.texture.label);
-    requireBufferUsage(dst.buffer.usage, BufferUsage.COPY_DST, 'copyTextureToBuffer destination', dst.buffer.label);
+    requireTextureUsage(
+      src.texture.usage,
+      TextureUsage.COPY_SRC,
+      'copyTextureToBuffer source',
+      src.texture.label,
+    );
+    requireBufferUsage(
+      dst.buffer.usage,
+      BufferUsage.COPY_DST,
+      'copyTextureToBuffer destination',
+      dst.buffer.label,
+    );
     const mipLevel = src.mipLevel ?? 0;
     const x = src.origin?.x ?? 0;
     const y = src.origin?.y ?? 0;
     validateTextureRegion(src.texture, mipLevel, x, y, size);
-    validateBufferLayout(src.texture.format, dst.buffer.size, dst.offset ?? 0, dst.bytesPerRow, size, dst.buffer.label);
+    validateBufferLayout(
+      src.texture.format,
+      dst.buffer.size,
+      dst.offset ?? 0,
+      dst.bytesPerRow,
+      size,
+      dst.buffer.label,
+    );
     this.#copy('copyTextureToBuffer', [src.texture], [dst.buffer], {
       type: 'copyTextureToBuffer',
       src: src.texture,
@@ -270,8 +360,18 @@ export class CommandEncoder {
     this.#assertRecording('copyTextureToTexture');
     src.texture.assertAlive('copyTextureToTexture (source)');
     dst.texture.assertAlive('copyTextureToTexture (destination)');
-    requireTextureUsage(src.texture.usage, TextureUsage.COPY_SRC, 'copyTextureToTexture source', src.texture.label);
-    requireTextureUsage(dst.texture.usage, TextureUsage.COPY_DST, 'copyTextureToTexture destination', dst.texture.label);
+    requireTextureUsage(
+      src.texture.usage,
+      TextureUsage.COPY_SRC,
+      'copyTextureToTexture source',
+      src.texture.label,
+    );
+    requireTextureUsage(
+      dst.texture.usage,
+      TextureUsage.COPY_DST,
+      'copyTextureToTexture destination',
+      dst.texture.label,
+    );
     if (src.texture.format !== dst.texture.format) {
       throw new ValidationError(
         'copy-format-mismatch',
@@ -306,7 +406,12 @@ export class CommandEncoder {
   }
 
   /** A copy is a pass of its own for hazard tracking: copy-read of sources, copy-write of destinations. */
-  #copy(label: string, reads: TrackedResource[], writes: TrackedResource[], command: Command): void {
+  #copy(
+    label: string,
+    reads: TrackedResource[],
+    writes: TrackedResource[],
+    command: Command,
+  ): void {
     this.#passBegin = this.#commands.length;
     this.#hazards.beginPass(label);
     for (const r of reads) this.#trackRead(r, ['copy-read']);
@@ -323,16 +428,31 @@ export class CommandEncoder {
 
   popDebugGroup(): void {
     this.#assertRecording('popDebugGroup');
-    if (this.#debugDepth === 0) throw new EncoderStateError('popDebugGroup() without a matching pushDebugGroup()', 'recording', this.label);
+    if (this.#debugDepth === 0)
+      throw new EncoderStateError(
+        'popDebugGroup() without a matching pushDebugGroup()',
+        'recording',
+        this.label,
+      );
     this.#debugDepth--;
     this.#commands.push({ type: 'popDebugGroup' });
   }
 
   finish(): CommandBuffer {
-    if (this.#state === 'in-pass') throw new EncoderStateError('finish() while a pass is open; call pass.end() first', this.#state, this.label);
-    if (this.#state === 'finished') throw new EncoderStateError('finish() called twice', this.#state, this.label);
+    if (this.#state === 'in-pass')
+      throw new EncoderStateError(
+        'finish() while a pass is open; call pass.end() first',
+        this.#state,
+        this.label,
+      );
+    if (this.#state === 'finished')
+      throw new EncoderStateError('finish() called twice', this.#state, this.label);
     if (this.#debugDepth !== 0) {
-      throw new EncoderStateError(`finish() with ${this.#debugDepth} debug group(s) still pushed`, this.#state, this.label);
+      throw new EncoderStateError(
+        `finish() with ${this.#debugDepth} debug group(s) still pushed`,
+        this.#state,
+        this.label,
+      );
     }
     this.#state = 'finished';
     return new CommandBuffer(this.label, this.#commands.slice());

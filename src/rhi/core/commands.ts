@@ -17,7 +17,15 @@ export type BoundResource =
   | { kind: 'storage-texture'; texture: Texture }
   | { kind: 'sampler'; sampler: Sampler };
 
-export type BarrierScope = 'compute-write' | 'compute-read' | 'vertex-read' | 'fragment-read' | 'render-write' | 'copy-write' | 'copy-read' | 'indirect-read';
+export type BarrierScope =
+  | 'compute-write'
+  | 'compute-read'
+  | 'vertex-read'
+  | 'fragment-read'
+  | 'render-write'
+  | 'copy-write'
+  | 'copy-read'
+  | 'indirect-read';
 
 export const BARRIER_SCOPES: readonly BarrierScope[] = [
   'compute-write',
@@ -69,15 +77,63 @@ export type Command =
   | { type: 'setBinding'; slot: number; resource: BoundResource }
   | { type: 'setVertexBuffer'; slot: number; buffer: Buffer; offset: number }
   | { type: 'setIndexBuffer'; buffer: Buffer; format: 'uint16' | 'uint32'; offset: number }
-  | { type: 'setViewport'; x: number; y: number; width: number; height: number; minDepth: number; maxDepth: number }
+  | {
+      type: 'setViewport';
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+      minDepth: number;
+      maxDepth: number;
+    }
   | { type: 'setScissorRect'; x: number; y: number; width: number; height: number }
-  | { type: 'draw'; vertexCount: number; instanceCount: number; firstVertex: number; firstInstance: number }
-  | { type: 'drawIndexed'; indexCount: number; instanceCount: number; firstIndex: number; baseVertex: number; firstInstance: number }
+  | {
+      type: 'draw';
+      vertexCount: number;
+      instanceCount: number;
+      firstVertex: number;
+      firstInstance: number;
+    }
+  | {
+      type: 'drawIndexed';
+      indexCount: number;
+      instanceCount: number;
+      firstIndex: number;
+      baseVertex: number;
+      firstInstance: number;
+    }
   | { type: 'dispatch'; x: number; y: number; z: number }
   | { type: 'dispatchIndirect'; buffer: Buffer; offset: number }
-  | { type: 'copyBufferToBuffer'; src: Buffer; srcOffset: number; dst: Buffer; dstOffset: number; size: number }
-  | { type: 'copyBufferToTexture'; src: Buffer; offset: number; bytesPerRow: number; dst: Texture; mipLevel: number; x: number; y: number; size: Extent2D }
-  | { type: 'copyTextureToBuffer'; src: Texture; mipLevel: number; x: number; y: number; dst: Buffer; offset: number; bytesPerRow: number; size: Extent2D }
+  | {
+      type: 'copyBufferToBuffer';
+      src: Buffer;
+      srcOffset: number;
+      dst: Buffer;
+      dstOffset: number;
+      size: number;
+    }
+  | {
+      type: 'copyBufferToTexture';
+      src: Buffer;
+      offset: number;
+      bytesPerRow: number;
+      dst: Texture;
+      mipLevel: number;
+      x: number;
+      y: number;
+      size: Extent2D;
+    }
+  | {
+      type: 'copyTextureToBuffer';
+      src: Texture;
+      mipLevel: number;
+      x: number;
+      y: number;
+      dst: Buffer;
+      offset: number;
+      bytesPerRow: number;
+      size: Extent2D;
+    }
   | {
       type: 'copyTextureToTexture';
       src: Texture;
@@ -92,7 +148,13 @@ export type Command =
     }
   | { type: 'pushDebugGroup'; label: string }
   | { type: 'popDebugGroup' }
-  | { type: 'barrier'; from: BarrierScope; to: BarrierScope; resources: string[] | undefined; inserted: boolean };
+  | {
+      type: 'barrier';
+      from: BarrierScope;
+      to: BarrierScope;
+      resources: string[] | undefined;
+      inserted: boolean;
+    };
 
 export type CommandType = Command['type'];
 
@@ -101,7 +163,9 @@ export type CommandType = Command['type'];
  * pass's begin and end, so reaching this is a bug, reported loudly instead of dropped.
  */
 export function outsidePass(command: Command): never {
-  throw new Error(`${command.type} replayed outside a pass; core records it only inside one (a bug in Ignis)`);
+  throw new Error(
+    `${command.type} replayed outside a pass; core records it only inside one (a bug in Ignis)`,
+  );
 }
 
 /** Exhaustiveness guard for the replay switches. */

@@ -1,5 +1,10 @@
 import { BufferUsage } from './flags.js';
-import { EncoderStateError, LimitExceededError, UnsupportedFeatureError, ValidationError } from './errors.js';
+import {
+  EncoderStateError,
+  LimitExceededError,
+  UnsupportedFeatureError,
+  ValidationError,
+} from './errors.js';
 import { SlotTable } from './bindings.js';
 import { isNonNegativeInteger, isPositiveInteger, requireBufferUsage } from './validate/buffer.js';
 import type { PassRecorder } from './command-encoder.js';
@@ -19,12 +24,21 @@ import type { StorageAccess } from './commands.js';
  *
  * with `@builtin(global_invocation_id) gid` and `@builtin(num_workgroups) num_workgroups`.
  */
-export function splitDispatch(count: number, workgroupSize: number, maxPerDimension: number): [number, number, number] {
+export function splitDispatch(
+  count: number,
+  workgroupSize: number,
+  maxPerDimension: number,
+): [number, number, number] {
   const groups = Math.ceil(count / workgroupSize);
   if (groups <= maxPerDimension) return [groups, 1, 1];
   const y = Math.ceil(groups / maxPerDimension);
   if (y > maxPerDimension) {
-    throw new LimitExceededError('maxComputeWorkgroupsPerDimension', groups, maxPerDimension * maxPerDimension, 'Workgroup count (2-D split)');
+    throw new LimitExceededError(
+      'maxComputeWorkgroupsPerDimension',
+      groups,
+      maxPerDimension * maxPerDimension,
+      'Workgroup count (2-D split)',
+    );
   }
   return [maxPerDimension, y, 1];
 }
@@ -45,7 +59,8 @@ export class ComputePass {
   }
 
   #open(operation: string): void {
-    if (this.#ended) throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
+    if (this.#ended)
+      throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
   }
 
   setPipeline(pipeline: ComputePipeline): void {
@@ -66,7 +81,11 @@ export class ComputePass {
    * `access` defaults to what the pipeline used at each dispatch declares at this slot (read_write →
    * a write, read → a read), whether the buffer is bound before or after `setPipeline`.
    */
-  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: StorageAccess; offset?: number; size?: number } = {}): void {
+  setStorageBuffer(
+    slot: number,
+    buffer: Buffer,
+    options: { access?: StorageAccess; offset?: number; size?: number } = {},
+  ): void {
     this.#open('setStorageBuffer');
     this.#slots.storage(slot, buffer, options.access ?? 'auto', options.offset, options.size);
   }
@@ -89,13 +108,24 @@ export class ComputePass {
   setStorageTexture(slot: number, texture: Texture): void {
     this.#open('setStorageTexture');
     const caps = this.#recorder.device.caps;
-    if (!caps.features.storageTextures) throw new UnsupportedFeatureError('storageTextures', caps.backend, 'write the texture from a render pass', this.label);
+    if (!caps.features.storageTextures)
+      throw new UnsupportedFeatureError(
+        'storageTextures',
+        caps.backend,
+        'write the texture from a render pass',
+        this.label,
+      );
     this.#slots.storageTexture(slot, texture);
   }
 
   #check(operation: string): ComputePipeline {
     const pipeline = this.#pipeline;
-    if (!pipeline) throw new EncoderStateError(`${operation} without a pipeline; call setPipeline() first`, 'no-pipeline', this.label);
+    if (!pipeline)
+      throw new EncoderStateError(
+        `${operation} without a pipeline; call setPipeline() first`,
+        'no-pipeline',
+        this.label,
+      );
     pipeline.assertAlive(operation);
     this.#slots.check(pipeline.bindings, pipeline.label, ['compute-read'], 'compute-write');
     return pipeline;
@@ -110,9 +140,21 @@ export class ComputePass {
       ['z', z],
     ] as const) {
       if (!isNonNegativeInteger(n)) {
-        throw new ValidationError('dispatch-count', `dispatch ${axis} = ${String(n)} must be a non-negative integer`, this.label, { [axis]: n });
+        throw new ValidationError(
+          'dispatch-count',
+          `dispatch ${axis} = ${String(n)} must be a non-negative integer`,
+          this.label,
+          { [axis]: n },
+        );
       }
-      if (n > max) throw new LimitExceededError('maxComputeWorkgroupsPerDimension', n, max, `dispatch ${axis}`, this.label);
+      if (n > max)
+        throw new LimitExceededError(
+          'maxComputeWorkgroupsPerDimension',
+          n,
+          max,
+          `dispatch ${axis}`,
+          this.label,
+        );
     }
     this.#check('dispatch');
     this.#recorder.record({ type: 'dispatch', x, y, z });
@@ -126,9 +168,19 @@ export class ComputePass {
     this.#open('dispatchThreads');
     const size = workgroupSize ?? this.#pipeline?.workgroupSize[0] ?? 64;
     if (!isNonNegativeInteger(count))
-      throw new ValidationError('dispatch-count', `dispatchThreads count ${String(count)} must be a non-negative integer`, this.label, { count });
+      throw new ValidationError(
+        'dispatch-count',
+        `dispatchThreads count ${String(count)} must be a non-negative integer`,
+        this.label,
+        { count },
+      );
     if (!isPositiveInteger(size))
-      throw new ValidationError('dispatch-workgroup-size', `workgroupSize ${String(size)} must be a positive integer`, this.label, { workgroupSize: size });
+      throw new ValidationError(
+        'dispatch-workgroup-size',
+        `workgroupSize ${String(size)} must be a positive integer`,
+        this.label,
+        { workgroupSize: size },
+      );
     const limits = this.#recorder.device.caps.limits;
     const grid = splitDispatch(count, size, limits.maxComputeWorkgroupsPerDimension);
     this.dispatch(grid[0], grid[1], grid[2]);
@@ -138,7 +190,13 @@ export class ComputePass {
   dispatchIndirect(buffer: Buffer, offset = 0): void {
     this.#open('dispatchIndirect');
     const caps = this.#recorder.device.caps;
-    if (!caps.features.indirect) throw new UnsupportedFeatureError('indirect', caps.backend, 'read the counts back and call dispatch()', this.label);
+    if (!caps.features.indirect)
+      throw new UnsupportedFeatureError(
+        'indirect',
+        caps.backend,
+        'read the counts back and call dispatch()',
+        this.label,
+      );
     buffer.assertAlive('dispatchIndirect');
     requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, 'dispatchIndirect', buffer.label);
     if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset + 12 > buffer.size) {

@@ -29,7 +29,9 @@ export function reflectWorkgroupSize(code: string, entryPoint?: string): [number
   for (const m of source.matchAll(re)) {
     if (entryPoint && m[2] !== entryPoint) continue;
     const args = m[1] ?? '';
-    const parts = splitTopLevel(args).map((e) => evaluateConstant(e, source, `@workgroup_size(${args.trim()})`));
+    const parts = splitTopLevel(args).map((e) =>
+      evaluateConstant(e, source, `@workgroup_size(${args.trim()})`),
+    );
     return [parts[0] ?? 1, parts[1] ?? 1, parts[2] ?? 1];
   }
   return [1, 1, 1];
@@ -54,11 +56,21 @@ function splitTopLevel(list: string): string[] {
 }
 
 /** Evaluates an integer expression of literals and module-scope constants, by recursive descent. */
-function evaluateConstant(expression: string, source: string, where: string, seen: ReadonlySet<string> = new Set()): number {
+function evaluateConstant(
+  expression: string,
+  source: string,
+  where: string,
+  seen: ReadonlySet<string> = new Set(),
+): number {
   const fail = (why: string): never => {
-    throw new ValidationError('workgroup-size', `${where}: cannot evaluate "${expression.trim()}": ${why}; write an integer literal or a const`, undefined, {
-      expression: expression.trim(),
-    });
+    throw new ValidationError(
+      'workgroup-size',
+      `${where}: cannot evaluate "${expression.trim()}": ${why}; write an integer literal or a const`,
+      undefined,
+      {
+        expression: expression.trim(),
+      },
+    );
   };
   const tokens = expression.match(/\d+[iu]?|\w+|[-+*/()]|\S/g) ?? [];
   let i = 0;
@@ -76,12 +88,19 @@ function evaluateConstant(expression: string, source: string, where: string, see
     if (/^[A-Za-z_]\w*$/.test(t)) {
       if (peek() === '(') fail(`"${t}(…)" is a function call`);
       if (seen.has(t)) fail(`"${t}" is defined in terms of itself`);
-      const decl = new RegExp(`(?:@id\\s*\\(\\s*\\d+\\s*\\)\\s*)?\\b(const|override)\\s+${t}\\b\\s*(?::\\s*\\w+\\s*)?(=\\s*([^;]+))?;`).exec(source);
+      const decl = new RegExp(
+        `(?:@id\\s*\\(\\s*\\d+\\s*\\)\\s*)?\\b(const|override)\\s+${t}\\b\\s*(?::\\s*\\w+\\s*)?(=\\s*([^;]+))?;`,
+      ).exec(source);
       if (!decl) return fail(`"${t}" is not a module-scope const or override`);
       if (!decl[3]) {
-        throw new ValidationError('workgroup-size', `${where}: the override "${t}" has no value; give it an initialiser or use a literal`, undefined, {
-          name: t,
-        });
+        throw new ValidationError(
+          'workgroup-size',
+          `${where}: the override "${t}" has no value; give it an initialiser or use a literal`,
+          undefined,
+          {
+            name: t,
+          },
+        );
       }
       return evaluateConstant(decl[3], source, where, new Set([...seen, t]));
     }
@@ -89,12 +108,14 @@ function evaluateConstant(expression: string, source: string, where: string, see
   };
   const product = (): number => {
     let v = primary();
-    while (peek() === '*' || peek() === '/') v = tokens[i++] === '*' ? v * primary() : Math.trunc(v / primary());
+    while (peek() === '*' || peek() === '/')
+      v = tokens[i++] === '*' ? v * primary() : Math.trunc(v / primary());
     return v;
   };
   const sum = (): number => {
     let v = product();
-    while (peek() === '+' || peek() === '-') v = tokens[i++] === '+' ? v + product() : v - product();
+    while (peek() === '+' || peek() === '-')
+      v = tokens[i++] === '+' ? v + product() : v - product();
     return v;
   };
   const value = sum();

@@ -30,7 +30,8 @@ export interface TextureDescriptor extends Labeled {
 
 export type AddressMode = 'clamp-to-edge' | 'repeat' | 'mirror-repeat';
 export type FilterMode = 'nearest' | 'linear';
-export type CompareFunction = 'never' | 'less' | 'equal' | 'less-equal' | 'greater' | 'not-equal' | 'greater-equal' | 'always';
+export type CompareFunction =
+  'never' | 'less' | 'equal' | 'less-equal' | 'greater' | 'not-equal' | 'greater-equal' | 'always';
 
 export interface SamplerDescriptor extends Labeled {
   addressModeU?: AddressMode;
@@ -52,7 +53,15 @@ export interface ShaderModuleDescriptor extends Labeled {
   stage?: ShaderStage;
 }
 
-export type VertexFormat = 'float32' | 'float32x2' | 'float32x3' | 'float32x4' | 'uint32' | 'sint32' | 'unorm8x4' | 'uint8x4';
+export type VertexFormat =
+  | 'float32'
+  | 'float32x2'
+  | 'float32x3'
+  | 'float32x4'
+  | 'uint32'
+  | 'sint32'
+  | 'unorm8x4'
+  | 'uint8x4';
 
 export interface VertexAttribute {
   format: VertexFormat;
@@ -68,7 +77,16 @@ export interface VertexBufferLayout {
 }
 
 export type BlendFactor =
-  'zero' | 'one' | 'src' | 'one-minus-src' | 'src-alpha' | 'one-minus-src-alpha' | 'dst' | 'one-minus-dst' | 'dst-alpha' | 'one-minus-dst-alpha';
+  | 'zero'
+  | 'one'
+  | 'src'
+  | 'one-minus-src'
+  | 'src-alpha'
+  | 'one-minus-src-alpha'
+  | 'dst'
+  | 'one-minus-dst'
+  | 'dst-alpha'
+  | 'one-minus-dst-alpha';
 export type BlendOperation = 'add' | 'subtract' | 'reverse-subtract' | 'min' | 'max';
 export interface BlendComponent {
   operation?: BlendOperation;
@@ -88,7 +106,8 @@ export interface ColorTargetState {
 }
 
 /** What a binding slot holds. Reflected from WGSL when not given. */
-export type BindingType = 'uniform' | 'storage' | 'read-only-storage' | 'texture' | 'sampler' | 'storage-texture';
+export type BindingType =
+  'uniform' | 'storage' | 'read-only-storage' | 'texture' | 'sampler' | 'storage-texture';
 
 export interface BindingLayoutEntry {
   /** The slot: `@group(0) @binding(n)` in WGSL. */

@@ -1,7 +1,10 @@
 import { RhiError, DeviceLostError, ValidationError } from './errors.js';
 import { validateBufferDescriptor } from './validate/buffer.js';
 import { validateTextureDescriptor } from './validate/texture.js';
-import { validateComputePipelineDescriptor, validateRenderPipelineDescriptor } from './validate/pipeline.js';
+import {
+  validateComputePipelineDescriptor,
+  validateRenderPipelineDescriptor,
+} from './validate/pipeline.js';
 import { validateSamplerDescriptor } from './validate/sampler.js';
 import { validateShaderModuleDescriptor } from './validate/shader-module.js';
 import { validateQuerySetDescriptor } from './validate/query-set.js';
@@ -81,12 +84,18 @@ export abstract class Device {
   constructor(options: DeviceOptions) {
     this.barrierMode = options.barriers ?? 'auto';
     if (this.barrierMode !== 'auto' && this.barrierMode !== 'explicit') {
-      throw new ValidationError('device-barriers', `barriers ${String(this.barrierMode)} must be 'auto' or 'explicit'`);
+      throw new ValidationError(
+        'device-barriers',
+        `barriers ${String(this.barrierMode)} must be 'auto' or 'explicit'`,
+      );
     }
     this.maxFramesInFlight = options.maxFramesInFlight ?? 2;
     this.debug = options.debug ?? false;
     if (!isPositiveInteger(this.maxFramesInFlight)) {
-      throw new ValidationError('frames-in-flight', `maxFramesInFlight ${String(options.maxFramesInFlight)} must be a positive integer`);
+      throw new ValidationError(
+        'frames-in-flight',
+        `maxFramesInFlight ${String(options.maxFramesInFlight)} must be a positive integer`,
+      );
     }
     this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
   }
@@ -116,7 +125,8 @@ export abstract class Device {
     if (this.#isLost) return;
     this.#isLost = true;
     this.#resolveLost(info);
-    if (info.reason !== 'destroyed') this.reportError(new DeviceLostError(info.reason, info.message));
+    if (info.reason !== 'destroyed')
+      this.reportError(new DeviceLostError(info.reason, info.message));
   }
 
   nextResourceId(): number {
@@ -155,7 +165,11 @@ export abstract class Device {
   }
 
   #assertUsable(operation: string, desc?: Labeled): void {
-    if (this.#isLost) throw new DeviceLostError('lost', `${operation} on a lost device${desc?.label ? ` ("${desc.label}")` : ''}`);
+    if (this.#isLost)
+      throw new DeviceLostError(
+        'lost',
+        `${operation} on a lost device${desc?.label ? ` ("${desc.label}")` : ''}`,
+      );
   }
 
   createBuffer(desc: BufferDescriptor): Buffer {
@@ -227,9 +241,18 @@ export abstract class Device {
   protected abstract createBufferImpl(desc: BufferDescriptor): Buffer;
   protected abstract createTextureImpl(desc: TextureDescriptor): Texture;
   protected abstract createSamplerImpl(desc: SamplerDescriptor): Sampler;
-  protected abstract createShaderModuleImpl(desc: ShaderModuleDescriptor, language: Caps['shaderLanguage']): ShaderModule;
-  protected abstract createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): RenderPipeline;
-  protected abstract createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): ComputePipeline;
+  protected abstract createShaderModuleImpl(
+    desc: ShaderModuleDescriptor,
+    language: Caps['shaderLanguage'],
+  ): ShaderModule;
+  protected abstract createRenderPipelineImpl(
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): RenderPipeline;
+  protected abstract createComputePipelineImpl(
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): ComputePipeline;
   protected abstract createQuerySetImpl(desc: QuerySetDescriptor): QuerySet;
   protected abstract destroyImpl(): void;
 }

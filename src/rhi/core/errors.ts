@@ -72,7 +72,10 @@ export class UsageError extends RhiError {
 export class DestroyedResourceError extends RhiError {
   readonly operation: string;
   constructor(kind: string, operation: string, label?: string) {
-    super('destroyed-resource', `${kind} used in ${operation} after destroy()`, label, { kind, operation });
+    super('destroyed-resource', `${kind} used in ${operation} after destroy()`, label, {
+      kind,
+      operation,
+    });
     this.operation = operation;
   }
 }
@@ -91,7 +94,12 @@ export class UnsupportedFeatureError extends RhiError {
   readonly feature: string;
   readonly fallback: string;
   constructor(feature: string, backend: string, fallback: string, label?: string) {
-    super('unsupported-feature', `caps.features.${feature} is false on the ${backend} backend; ${fallback}`, label, { feature, backend, fallback });
+    super(
+      'unsupported-feature',
+      `caps.features.${feature} is false on the ${backend} backend; ${fallback}`,
+      label,
+      { feature, backend, fallback },
+    );
     this.feature = feature;
     this.fallback = fallback;
   }
@@ -107,8 +115,13 @@ export class ShaderCompileError extends RhiError {
   readonly diagnostics: readonly ShaderDiagnostic[];
   constructor(stage: string, diagnostics: ShaderDiagnostic[], label?: string) {
     const first = diagnostics[0];
-    const where = first ? ` at line ${first.line}: ${first.message}\n  ${first.sourceLine.trim()}` : '';
-    super('shader-compile', `${stage} shader failed to compile${where}`, label, { stage, diagnostics });
+    const where = first
+      ? ` at line ${first.line}: ${first.message}\n  ${first.sourceLine.trim()}`
+      : '';
+    super('shader-compile', `${stage} shader failed to compile${where}`, label, {
+      stage,
+      diagnostics,
+    });
     this.diagnostics = diagnostics;
   }
 }

@@ -13,7 +13,8 @@ export type ColorFormat =
   | 'r32float'
   | 'rg32float'
   | 'rgba32float';
-export type DepthStencilFormat = 'depth16unorm' | 'depth24plus' | 'depth24plus-stencil8' | 'depth32float';
+export type DepthStencilFormat =
+  'depth16unorm' | 'depth24plus' | 'depth24plus-stencil8' | 'depth32float';
 export type TextureFormat = ColorFormat | DepthStencilFormat;
 
 export interface FormatInfo {
@@ -31,7 +32,13 @@ export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
   r8unorm: { bytesPerTexel: 1, components: 1, kind: 'unorm', float32: false, half: false },
   rg8unorm: { bytesPerTexel: 2, components: 2, kind: 'unorm', float32: false, half: false },
   rgba8unorm: { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
-  'rgba8unorm-srgb': { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
+  'rgba8unorm-srgb': {
+    bytesPerTexel: 4,
+    components: 4,
+    kind: 'unorm',
+    float32: false,
+    half: false,
+  },
   bgra8unorm: { bytesPerTexel: 4, components: 4, kind: 'unorm', float32: false, half: false },
   r16float: { bytesPerTexel: 2, components: 1, kind: 'float', float32: false, half: true },
   rg16float: { bytesPerTexel: 4, components: 2, kind: 'float', float32: false, half: true },
@@ -41,7 +48,13 @@ export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
   rgba32float: { bytesPerTexel: 16, components: 4, kind: 'float', float32: true, half: false },
   depth16unorm: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: false, half: false },
   depth24plus: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: false, half: false },
-  'depth24plus-stencil8': { bytesPerTexel: 0, components: 2, kind: 'depth-stencil', float32: false, half: false },
+  'depth24plus-stencil8': {
+    bytesPerTexel: 0,
+    components: 2,
+    kind: 'depth-stencil',
+    float32: false,
+    half: false,
+  },
   depth32float: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: true, half: false },
 };
 
@@ -57,7 +70,13 @@ export function isTextureFormat(value: unknown): value is TextureFormat {
 }
 
 /** Bytes a texture of this format and size occupies, summed over its mip chain (for accounting). */
-export function textureByteSize(format: TextureFormat, width: number, height: number, mipLevelCount: number, sampleCount: number): number {
+export function textureByteSize(
+  format: TextureFormat,
+  width: number,
+  height: number,
+  mipLevelCount: number,
+  sampleCount: number,
+): number {
   const texel = FORMAT_INFO[format].bytesPerTexel || (format === 'depth16unorm' ? 2 : 4);
   let bytes = 0;
   for (let level = 0; level < mipLevelCount; level++) {

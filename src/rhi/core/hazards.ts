@@ -51,7 +51,11 @@ export class HazardTracker {
   }
 
   /** Records a barrier declared (or inserted) now, between passes. */
-  barrier(from: BarrierScope, to: BarrierScope, resources: readonly TrackedResource[] | undefined): void {
+  barrier(
+    from: BarrierScope,
+    to: BarrierScope,
+    resources: readonly TrackedResource[] | undefined,
+  ): void {
     this.#barriers.push({
       afterPass: this.#passCount,
       from,
@@ -68,7 +72,11 @@ export class HazardTracker {
     const write = this.#lastWrite.get(resource.id);
     if (!write) return undefined;
     const covered = this.#barriers.some(
-      (b) => b.afterPass > write.passIndex && b.from === write.scope && scopes.includes(b.to) && (b.resources === undefined || b.resources.has(resource.id)),
+      (b) =>
+        b.afterPass > write.passIndex &&
+        b.from === write.scope &&
+        scopes.includes(b.to) &&
+        (b.resources === undefined || b.resources.has(resource.id)),
     );
     if (covered) return undefined;
     return { resource, from: write.scope, to: scopes[0] as BarrierScope };
@@ -78,7 +86,13 @@ export class HazardTracker {
   fail(hazard: Hazard): never {
     const write = this.#lastWrite.get(hazard.resource.id);
     const name = `${hazard.resource.kind} "${hazard.resource.label || `#${hazard.resource.id}`}"`;
-    throw new MissingBarrierError(name, write?.passLabel ?? '?', this.#currentLabel, hazard.from, hazard.to);
+    throw new MissingBarrierError(
+      name,
+      write?.passLabel ?? '?',
+      this.#currentLabel,
+      hazard.from,
+      hazard.to,
+    );
   }
 
   /** A write in the current pass; it becomes visible to later passes when the pass ends. */

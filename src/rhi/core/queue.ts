@@ -29,7 +29,12 @@ function assertCommandAlive(c: Command): void {
       break;
     case 'setBinding': {
       const r = c.resource;
-      (r.kind === 'sampler' ? r.sampler : r.kind === 'texture' || r.kind === 'storage-texture' ? r.texture : r.buffer).assertAlive(op);
+      (r.kind === 'sampler'
+        ? r.sampler
+        : r.kind === 'texture' || r.kind === 'storage-texture'
+          ? r.texture
+          : r.buffer
+      ).assertAlive(op);
       break;
     }
     case 'setVertexBuffer':
@@ -52,7 +57,9 @@ function assertCommandAlive(c: Command): void {
 export type ArrayBufferSource = ArrayBuffer | ArrayBufferView;
 
 function bytesOf(data: ArrayBufferSource): Uint8Array {
-  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return data instanceof ArrayBuffer
+    ? new Uint8Array(data)
+    : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /**
@@ -74,7 +81,13 @@ export abstract class Queue {
     return this.#inFlight;
   }
 
-  writeBuffer(buffer: Buffer, offset: number, data: ArrayBufferSource, dataOffset = 0, size?: number): void {
+  writeBuffer(
+    buffer: Buffer,
+    offset: number,
+    data: ArrayBufferSource,
+    dataOffset = 0,
+    size?: number,
+  ): void {
     buffer.assertAlive('writeBuffer');
     requireBufferUsage(buffer.usage, BufferUsage.COPY_DST, 'writeBuffer', buffer.label);
     const all = bytesOf(data);
@@ -84,7 +97,12 @@ export abstract class Queue {
   }
 
   /** Uploads texels; `layout.bytesPerRow` may be any multiple of the texel size (no 256 rule here). */
-  writeTexture(destination: ImageCopyTexture, data: ArrayBufferSource, layout: ImageDataLayout, size: Extent2D): void {
+  writeTexture(
+    destination: ImageCopyTexture,
+    data: ArrayBufferSource,
+    layout: ImageDataLayout,
+    size: Extent2D,
+  ): void {
     const texture = destination.texture;
     texture.assertAlive('writeTexture');
     requireTextureUsage(texture.usage, TextureUsage.COPY_DST, 'writeTexture', texture.label);
@@ -93,20 +111,44 @@ export abstract class Queue {
     const y = destination.origin?.y ?? 0;
     validateTextureRegion(texture, mipLevel, x, y, size);
     const bytes = bytesOf(data);
-    validateBufferLayout(texture.format, bytes.byteLength, layout.offset ?? 0, layout.bytesPerRow, size, texture.label, false);
-    this.writeTextureImpl(texture, mipLevel, x, y, bytes, layout.offset ?? 0, layout.bytesPerRow, size);
+    validateBufferLayout(
+      texture.format,
+      bytes.byteLength,
+      layout.offset ?? 0,
+      layout.bytesPerRow,
+      size,
+      texture.label,
+      false,
+    );
+    this.writeTextureImpl(
+      texture,
+      mipLevel,
+      x,
+      y,
+      bytes,
+      layout.offset ?? 0,
+      layout.bytesPerRow,
+      size,
+    );
   }
 
   submit(commandBuffers: readonly CommandBuffer[]): void {
     for (const cb of commandBuffers) {
-      if (cb.submitted) throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
+      if (cb.submitted)
+        throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
       for (const c of cb.commands) assertCommandAlive(c);
     }
     for (const cb of commandBuffers) {
       cb.markSubmitted();
       for (const c of cb.commands) {
-        const t = c.type === 'beginRenderPass' ? c.pass.timestampWrites : c.type === 'beginComputePass' ? c.timestampWrites : undefined;
-        if (t?.beginningOfPassWriteIndex !== undefined) t.querySet.markWritten(t.beginningOfPassWriteIndex);
+        const t =
+          c.type === 'beginRenderPass'
+            ? c.pass.timestampWrites
+            : c.type === 'beginComputePass'
+              ? c.timestampWrites
+              : undefined;
+        if (t?.beginningOfPassWriteIndex !== undefined)
+          t.querySet.markWritten(t.beginningOfPassWriteIndex);
         if (t?.endOfPassWriteIndex !== undefined) t.querySet.markWritten(t.endOfPassWriteIndex);
       }
     }
@@ -128,7 +170,11 @@ export abstract class Queue {
 
   /** Resolves when fewer than `max` submissions are in flight. */
   async waitForInFlightBelow(max: number): Promise<void> {
-    if (!Number.isInteger(max) || max < 1) throw new ValidationError('frames-in-flight', `maxFramesInFlight ${max} must be a positive integer`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new ValidationError(
+        'frames-in-flight',
+        `maxFramesInFlight ${max} must be a positive integer`,
+      );
     while (this.#inFlight >= max) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 

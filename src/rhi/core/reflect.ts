@@ -9,7 +9,8 @@ export interface WgslBinding {
   readonly wgslType: string;
 }
 
-const DECLARATION = /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
+const DECLARATION =
+  /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
 
 /**
  * Reflects the resource declarations of a WGSL module, so that slot binding reaches every
@@ -32,7 +33,8 @@ export function reflectWgslBindings(source: string): WgslBinding[] {
 
 function bindingTypeOf(space: string, wgslType: string): BindingType {
   if (space.startsWith('uniform')) return 'uniform';
-  if (space.startsWith('storage')) return space.includes('read_write') ? 'storage' : 'read-only-storage';
+  if (space.startsWith('storage'))
+    return space.includes('read_write') ? 'storage' : 'read-only-storage';
   if (/^sampler/.test(wgslType)) return 'sampler';
   if (/^texture_storage/.test(wgslType)) return 'storage-texture';
   return 'texture';
@@ -47,7 +49,8 @@ export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingL
       if (b.type === 'texture' && /texture_depth/.test(b.wgslType)) entry.sampleType = 'depth';
       if (b.type === 'texture' && /<\s*u32\s*>/.test(b.wgslType)) entry.sampleType = 'uint';
       if (b.type === 'texture' && /<\s*i32\s*>/.test(b.wgslType)) entry.sampleType = 'sint';
-      if (b.type === 'sampler' && /^sampler_comparison/.test(b.wgslType)) entry.samplerType = 'comparison';
+      if (b.type === 'sampler' && /^sampler_comparison/.test(b.wgslType))
+        entry.samplerType = 'comparison';
       if (b.type === 'storage-texture') {
         const fmt = /<\s*(\w+)/.exec(b.wgslType)?.[1];
         if (fmt) entry.format = fmt as BindingLayoutEntry['format'];
@@ -60,7 +63,10 @@ export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingL
 /** `textureSample*(texture, sampler, …)` calls of WGSL source: which sampler samples which texture. */
 export function wgslSamplerUses(source: string): Array<{ texture: string; sampler: string }> {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
-  return [...code.matchAll(/\btextureSample\w*\s*\(\s*(\w+)\s*,\s*(\w+)/g)].map((m) => ({ texture: m[1] as string, sampler: m[2] as string }));
+  return [...code.matchAll(/\btextureSample\w*\s*\(\s*(\w+)\s*,\s*(\w+)/g)].map((m) => ({
+    texture: m[1] as string,
+    sampler: m[2] as string,
+  }));
 }
 
 /**
@@ -70,7 +76,10 @@ export function wgslSamplerUses(source: string): Array<{ texture: string; sample
  * used with an unfilterable texture, so the advice to sample float32 textures with a nearest
  * sampler only works with this.
  */
-export function deriveSamplerTypes(entries: readonly BindingLayoutEntry[], wgslSources: readonly string[]): BindingLayoutEntry[] {
+export function deriveSamplerTypes(
+  entries: readonly BindingLayoutEntry[],
+  wgslSources: readonly string[],
+): BindingLayoutEntry[] {
   const byName = new Map(entries.filter((e) => e.name).map((e) => [e.name as string, e]));
   const uses = wgslSources.flatMap(wgslSamplerUses);
   return entries.map((e) => {

@@ -64,7 +64,8 @@ export class RenderPass {
   }
 
   #open(operation: string): void {
-    if (this.#ended) throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
+    if (this.#ended)
+      throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
   }
 
   setPipeline(pipeline: RenderPipeline): void {
@@ -88,9 +89,14 @@ export class RenderPass {
       );
     }
     if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset > buffer.size) {
-      throw new ValidationError('vertex-buffer-offset', `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`, buffer.label, {
-        offset,
-      });
+      throw new ValidationError(
+        'vertex-buffer-offset',
+        `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`,
+        buffer.label,
+        {
+          offset,
+        },
+      );
     }
     this.#vertexBuffers.set(slot, { buffer, offset });
     this.#recorder.record({ type: 'setVertexBuffer', slot, buffer, offset });
@@ -101,7 +107,12 @@ export class RenderPass {
     buffer.assertAlive('setIndexBuffer');
     requireBufferUsage(buffer.usage, BufferUsage.INDEX, 'setIndexBuffer', buffer.label);
     if (format !== 'uint16' && format !== 'uint32') {
-      throw new ValidationError('index-format', `Index format ${String(format)} must be 'uint16' or 'uint32'`, buffer.label, { format });
+      throw new ValidationError(
+        'index-format',
+        `Index format ${String(format)} must be 'uint16' or 'uint32'`,
+        buffer.label,
+        { format },
+      );
     }
     this.#indexBuffer = { buffer, format };
     this.#recorder.record({ type: 'setIndexBuffer', buffer, format, offset });
@@ -116,7 +127,11 @@ export class RenderPass {
    * Storage buffers of the vertex or fragment stage: read (e.g. vertex pulling), or written by the
    * fragment stage where the pipeline declares the slot read_write (tracked as a 'render-write').
    */
-  setStorageBuffer(slot: number, buffer: Buffer, options: { access?: StorageAccess; offset?: number; size?: number } = {}): void {
+  setStorageBuffer(
+    slot: number,
+    buffer: Buffer,
+    options: { access?: StorageAccess; offset?: number; size?: number } = {},
+  ): void {
     this.#open('setStorageBuffer');
     this.#slots.storage(slot, buffer, options.access ?? 'auto', options.offset, options.size);
   }
@@ -125,9 +140,14 @@ export class RenderPass {
     this.#open('setTexture');
     for (const a of this.#desc.colorAttachments) {
       if (a.texture === texture || a.resolveTarget === texture) {
-        throw new ValidationError('feedback-loop', `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`, this.label, {
-          slot,
-        });
+        throw new ValidationError(
+          'feedback-loop',
+          `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`,
+          this.label,
+          {
+            slot,
+          },
+        );
       }
     }
     this.#slots.texture(slot, texture);
@@ -138,7 +158,14 @@ export class RenderPass {
     this.#slots.sampler(slot, sampler);
   }
 
-  setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): void {
+  setViewport(
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    minDepth = 0,
+    maxDepth = 1,
+  ): void {
     this.#open('setViewport');
     validateViewport(x, y, width, height, minDepth, maxDepth, this.label);
     this.#recorder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
@@ -155,9 +182,18 @@ export class RenderPass {
    * reads none, undefined when unknown: indexed draws read vertices the CPU cannot see). A vertex
    * buffer too short for them is an error here; WebGL would otherwise fail the draw silently.
    */
-  #checkDraw(operation: string, lastVertex: number | undefined, lastInstance: number): RenderPipeline {
+  #checkDraw(
+    operation: string,
+    lastVertex: number | undefined,
+    lastInstance: number,
+  ): RenderPipeline {
     const pipeline = this.#pipeline;
-    if (!pipeline) throw new EncoderStateError(`${operation} without a pipeline; call setPipeline() first`, 'no-pipeline', this.label);
+    if (!pipeline)
+      throw new EncoderStateError(
+        `${operation} without a pipeline; call setPipeline() first`,
+        'no-pipeline',
+        this.label,
+      );
     pipeline.assertAlive(operation);
     const layouts = pipeline.descriptor.vertex.buffers ?? [];
     layouts.forEach((layout, slot) => {
@@ -172,7 +208,14 @@ export class RenderPass {
       }
       const { buffer } = bound;
       buffer.assertAlive(operation);
-      validateVertexBufferRange(operation, pipeline, slot, bound, layout.stepMode === 'instance' ? lastInstance : lastVertex, this.label);
+      validateVertexBufferRange(
+        operation,
+        pipeline,
+        slot,
+        bound,
+        layout.stepMode === 'instance' ? lastInstance : lastVertex,
+        this.label,
+      );
       this.#recorder.trackRead(buffer, ['vertex-read']);
     });
     this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
@@ -182,20 +225,53 @@ export class RenderPass {
   draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): void {
     this.#open('draw');
     validateDrawArguments(vertexCount, instanceCount, firstVertex, firstInstance, this.label);
-    this.#checkDraw('draw', vertexCount === 0 ? -1 : firstVertex + vertexCount - 1, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
+    this.#checkDraw(
+      'draw',
+      vertexCount === 0 ? -1 : firstVertex + vertexCount - 1,
+      instanceCount === 0 ? -1 : firstInstance + instanceCount - 1,
+    );
     this.#recorder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
   }
 
-  drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, baseVertex = 0, firstInstance = 0): void {
+  drawIndexed(
+    indexCount: number,
+    instanceCount = 1,
+    firstIndex = 0,
+    baseVertex = 0,
+    firstInstance = 0,
+  ): void {
     this.#open('drawIndexed');
-    validateDrawIndexedArguments(indexCount, instanceCount, firstIndex, baseVertex, firstInstance, this.label);
-    this.#checkDraw('drawIndexed', undefined, instanceCount === 0 ? -1 : firstInstance + instanceCount - 1);
+    validateDrawIndexedArguments(
+      indexCount,
+      instanceCount,
+      firstIndex,
+      baseVertex,
+      firstInstance,
+      this.label,
+    );
+    this.#checkDraw(
+      'drawIndexed',
+      undefined,
+      instanceCount === 0 ? -1 : firstInstance + instanceCount - 1,
+    );
     const index = this.#indexBuffer;
-    if (!index) throw new EncoderStateError('drawIndexed without an index buffer; call setIndexBuffer() first', 'no-index-buffer', this.label);
+    if (!index)
+      throw new EncoderStateError(
+        'drawIndexed without an index buffer; call setIndexBuffer() first',
+        'no-index-buffer',
+        this.label,
+      );
     index.buffer.assertAlive('drawIndexed');
     validateIndexRange(index.buffer, index.format, firstIndex, indexCount, this.label);
     this.#recorder.trackRead(index.buffer, ['vertex-read']);
-    this.#recorder.record({ type: 'drawIndexed', indexCount, instanceCount, firstIndex, baseVertex, firstInstance });
+    this.#recorder.record({
+      type: 'drawIndexed',
+      indexCount,
+      instanceCount,
+      firstIndex,
+      baseVertex,
+      firstInstance,
+    });
   }
 
   end(): void {

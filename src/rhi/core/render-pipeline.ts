@@ -16,6 +16,8 @@ export abstract class RenderPipeline extends Resource {
     this.descriptor = desc;
     this.bindings = bindings;
     this.sampleCount = desc.multisample?.count ?? 1;
-    this.vertexBufferExtents = (desc.vertex.buffers ?? []).map((b) => Math.max(0, ...b.attributes.map((a) => a.offset + VERTEX_FORMAT_BYTES[a.format])));
+    this.vertexBufferExtents = (desc.vertex.buffers ?? []).map((b) =>
+      Math.max(0, ...b.attributes.map((a) => a.offset + VERTEX_FORMAT_BYTES[a.format])),
+    );
   }
 }

@@ -1,7 +1,14 @@
 import { DestroyedResourceError } from './errors.js';
 import type { Device } from './device.js';
 
-export type ResourceKind = 'buffer' | 'texture' | 'sampler' | 'shader-module' | 'render-pipeline' | 'compute-pipeline' | 'query-set';
+export type ResourceKind =
+  | 'buffer'
+  | 'texture'
+  | 'sampler'
+  | 'shader-module'
+  | 'render-pipeline'
+  | 'compute-pipeline'
+  | 'query-set';
 
 /**
  * The base of every GPU object: a device-unique `id`, a `label` that reaches the backend object and

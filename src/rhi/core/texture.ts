@@ -37,7 +37,13 @@ export abstract class Texture extends Resource {
   }
 
   override get byteSize(): number {
-    return textureByteSize(this.format, this.width, this.height, this.mipLevelCount, this.sampleCount);
+    return textureByteSize(
+      this.format,
+      this.width,
+      this.height,
+      this.mipLevelCount,
+      this.sampleCount,
+    );
   }
 
   /**
@@ -48,7 +54,12 @@ export abstract class Texture extends Resource {
     this.assertAlive('read');
     requireTextureUsage(this.usage, TextureUsage.COPY_SRC, 'texture.read()', this.label);
     if (FORMAT_INFO[this.format].bytesPerTexel === 0) {
-      throw new ValidationError('copy-format', `Format ${this.format} cannot be read back`, this.label, { format: this.format });
+      throw new ValidationError(
+        'copy-format',
+        `Format ${this.format} cannot be read back`,
+        this.label,
+        { format: this.format },
+      );
     }
     const mipLevel = options.mipLevel ?? 0;
     const x = options.origin?.x ?? 0;
@@ -61,7 +72,13 @@ export abstract class Texture extends Resource {
     return this.readImpl(mipLevel, x, y, size.width, size.height);
   }
 
-  protected abstract readImpl(mipLevel: number, x: number, y: number, width: number, height: number): Promise<TexelArray>;
+  protected abstract readImpl(
+    mipLevel: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+  ): Promise<TexelArray>;
 }
 
 /** Wraps tight texel bytes in the typed array `Texture.read()` promises for this format. */
@@ -73,8 +90,14 @@ export function texelView(format: TextureFormat, bytes: ArrayBuffer): TexelArray
 }
 
 /** Removes row padding: `rows` rows of `rowBytes` bytes, `stride` bytes apart in `src`. */
-export function unpadRows(src: Uint8Array, rowBytes: number, stride: number, rows: number): ArrayBuffer {
+export function unpadRows(
+  src: Uint8Array,
+  rowBytes: number,
+  stride: number,
+  rows: number,
+): ArrayBuffer {
   const out = new Uint8Array(rowBytes * rows);
-  for (let r = 0; r < rows; r++) out.set(src.subarray(r * stride, r * stride + rowBytes), r * rowBytes);
+  for (let r = 0; r < rows; r++)
+    out.set(src.subarray(r * stride, r * stride + rowBytes), r * rowBytes);
   return out.buffer;
 }

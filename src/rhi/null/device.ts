@@ -52,7 +52,12 @@ export class NullDevice extends Device {
           ...options.features,
         },
         limits: { ...DEFAULT_LIMITS, ...options.limits },
-        adapter: { vendor: 'ignis', architecture: 'null', description: 'ArrayBuffer-backed null device', isFallbackAdapter: true },
+        adapter: {
+          vendor: 'ignis',
+          architecture: 'null',
+          description: 'ArrayBuffer-backed null device',
+          isFallbackAdapter: true,
+        },
       },
       options.restrict,
     );
@@ -67,13 +72,22 @@ export class NullDevice extends Device {
   protected createSamplerImpl(desc: SamplerDescriptor): NullSampler {
     return new NullSampler(this, desc);
   }
-  protected createShaderModuleImpl(desc: ShaderModuleDescriptor, language: Caps['shaderLanguage']): NullShaderModule {
+  protected createShaderModuleImpl(
+    desc: ShaderModuleDescriptor,
+    language: Caps['shaderLanguage'],
+  ): NullShaderModule {
     return new NullShaderModule(this, desc, language);
   }
-  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): NullRenderPipeline {
+  protected createRenderPipelineImpl(
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): NullRenderPipeline {
     return new NullRenderPipeline(this, desc, bindings);
   }
-  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): NullComputePipeline {
+  protected createComputePipelineImpl(
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): NullComputePipeline {
     return new NullComputePipeline(this, desc, bindings);
   }
   protected createQuerySetImpl(desc: QuerySetDescriptor): NullQuerySet {

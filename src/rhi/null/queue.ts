@@ -25,7 +25,16 @@ export class NullQueue extends Queue {
     bytesPerRow: number,
     size: Extent2D,
   ): void {
-    (texture as NullTexture).writeRegion(mipLevel, x, y, size.width, size.height, data, offset, bytesPerRow);
+    (texture as NullTexture).writeRegion(
+      mipLevel,
+      x,
+      y,
+      size.width,
+      size.height,
+      data,
+      offset,
+      bytesPerRow,
+    );
   }
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
@@ -42,21 +51,51 @@ export class NullQueue extends Queue {
     switch (c.type) {
       case 'copyBufferToBuffer': {
         const src = (c.src as NullBuffer).bytes;
-        (c.dst as NullBuffer).bytes.set(src.subarray(c.srcOffset, c.srcOffset + c.size), c.dstOffset);
+        (c.dst as NullBuffer).bytes.set(
+          src.subarray(c.srcOffset, c.srcOffset + c.size),
+          c.dstOffset,
+        );
         return;
       }
       case 'copyBufferToTexture':
-        (c.dst as NullTexture).writeRegion(c.mipLevel, c.x, c.y, c.size.width, c.size.height, (c.src as NullBuffer).bytes, c.offset, c.bytesPerRow);
+        (c.dst as NullTexture).writeRegion(
+          c.mipLevel,
+          c.x,
+          c.y,
+          c.size.width,
+          c.size.height,
+          (c.src as NullBuffer).bytes,
+          c.offset,
+          c.bytesPerRow,
+        );
         return;
       case 'copyTextureToBuffer':
-        (c.src as NullTexture).readRegion(c.mipLevel, c.x, c.y, c.size.width, c.size.height, (c.dst as NullBuffer).bytes, c.offset, c.bytesPerRow);
+        (c.src as NullTexture).readRegion(
+          c.mipLevel,
+          c.x,
+          c.y,
+          c.size.width,
+          c.size.height,
+          (c.dst as NullBuffer).bytes,
+          c.offset,
+          c.bytesPerRow,
+        );
         return;
       case 'copyTextureToTexture': {
         const src = c.src as NullTexture;
         const rowBytes = c.size.width * src.bytesPerTexel;
         const tmp = new Uint8Array(rowBytes * c.size.height);
         src.readRegion(c.srcMip, c.srcX, c.srcY, c.size.width, c.size.height, tmp, 0, rowBytes);
-        (c.dst as NullTexture).writeRegion(c.dstMip, c.dstX, c.dstY, c.size.width, c.size.height, tmp, 0, rowBytes);
+        (c.dst as NullTexture).writeRegion(
+          c.dstMip,
+          c.dstX,
+          c.dstY,
+          c.size.width,
+          c.size.height,
+          tmp,
+          0,
+          rowBytes,
+        );
         return;
       }
       case 'beginRenderPass':

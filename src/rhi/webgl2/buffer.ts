@@ -19,7 +19,10 @@ export class WebGL2Buffer extends Buffer {
     const gl = device.gl;
     this.gl = gl.createBuffer();
     this.target = desc.usage & BufferUsage.INDEX ? gl.ELEMENT_ARRAY_BUFFER : gl.COPY_WRITE_BUFFER;
-    const hint = desc.usage & (BufferUsage.MAP_READ | BufferUsage.COPY_SRC) ? gl.DYNAMIC_COPY : gl.DYNAMIC_DRAW;
+    const hint =
+      desc.usage & (BufferUsage.MAP_READ | BufferUsage.COPY_SRC)
+        ? gl.DYNAMIC_COPY
+        : gl.DYNAMIC_DRAW;
     this.#bindForUpload();
     gl.bufferData(this.target, desc.size, hint);
     this.#unbind();

@@ -9,9 +9,18 @@ import type { WebGL2Device } from './device.js';
  * in src/compute), so this class is never constructed; it exists to keep the file list the same.
  */
 export class WebGL2ComputePipeline extends ComputePipeline {
-  constructor(device: WebGL2Device, desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]) {
+  constructor(
+    device: WebGL2Device,
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ) {
     super(device, desc, bindings);
-    throw new UnsupportedFeatureError('compute', 'webgl2', 'use the ping-pong runner of src/compute', desc.label);
+    throw new UnsupportedFeatureError(
+      'compute',
+      'webgl2',
+      'use the ping-pong runner of src/compute',
+      desc.label,
+    );
   }
   protected destroyImpl(): void {}
 }

@@ -1,7 +1,14 @@
 // Pure tables from Ignis' WebGPU-named enums to GL enums (wgpu's conv.rs; regl's string→GLenum
 // tables). Numbers are the GL ES 3.0 constants, so these run and are unit-tested in Node.
 import type { TextureFormat } from '../core/formats.js';
-import type { AddressMode, BlendFactor, BlendOperation, CompareFunction, FilterMode, VertexFormat } from '../core/descriptors.js';
+import type {
+  AddressMode,
+  BlendFactor,
+  BlendOperation,
+  CompareFunction,
+  FilterMode,
+  VertexFormat,
+} from '../core/descriptors.js';
 
 export const GL = {
   ZERO: 0,
@@ -86,21 +93,111 @@ export interface GLFormat {
 }
 
 export const TEXTURE_FORMATS: Readonly<Record<TextureFormat, GLFormat>> = {
-  r8unorm: { internalFormat: GL.R8, format: GL.RED, type: GL.UNSIGNED_BYTE, components: 1, swizzleBGRA: false },
-  rg8unorm: { internalFormat: GL.RG8, format: GL.RG, type: GL.UNSIGNED_BYTE, components: 2, swizzleBGRA: false },
-  rgba8unorm: { internalFormat: GL.RGBA8, format: GL.RGBA, type: GL.UNSIGNED_BYTE, components: 4, swizzleBGRA: false },
-  'rgba8unorm-srgb': { internalFormat: GL.SRGB8_ALPHA8, format: GL.RGBA, type: GL.UNSIGNED_BYTE, components: 4, swizzleBGRA: false },
-  bgra8unorm: { internalFormat: GL.RGBA8, format: GL.RGBA, type: GL.UNSIGNED_BYTE, components: 4, swizzleBGRA: true },
-  r16float: { internalFormat: GL.R16F, format: GL.RED, type: GL.HALF_FLOAT, components: 1, swizzleBGRA: false },
-  rg16float: { internalFormat: GL.RG16F, format: GL.RG, type: GL.HALF_FLOAT, components: 2, swizzleBGRA: false },
-  rgba16float: { internalFormat: GL.RGBA16F, format: GL.RGBA, type: GL.HALF_FLOAT, components: 4, swizzleBGRA: false },
-  r32float: { internalFormat: GL.R32F, format: GL.RED, type: GL.FLOAT, components: 1, swizzleBGRA: false },
-  rg32float: { internalFormat: GL.RG32F, format: GL.RG, type: GL.FLOAT, components: 2, swizzleBGRA: false },
-  rgba32float: { internalFormat: GL.RGBA32F, format: GL.RGBA, type: GL.FLOAT, components: 4, swizzleBGRA: false },
-  depth16unorm: { internalFormat: GL.DEPTH_COMPONENT16, format: GL.DEPTH_COMPONENT, type: GL.UNSIGNED_SHORT, components: 1, swizzleBGRA: false },
-  depth24plus: { internalFormat: GL.DEPTH_COMPONENT24, format: GL.DEPTH_COMPONENT, type: GL.UNSIGNED_INT, components: 1, swizzleBGRA: false },
-  'depth24plus-stencil8': { internalFormat: GL.DEPTH24_STENCIL8, format: GL.DEPTH_STENCIL, type: GL.UNSIGNED_INT_24_8, components: 2, swizzleBGRA: false },
-  depth32float: { internalFormat: GL.DEPTH_COMPONENT32F, format: GL.DEPTH_COMPONENT, type: GL.FLOAT, components: 1, swizzleBGRA: false },
+  r8unorm: {
+    internalFormat: GL.R8,
+    format: GL.RED,
+    type: GL.UNSIGNED_BYTE,
+    components: 1,
+    swizzleBGRA: false,
+  },
+  rg8unorm: {
+    internalFormat: GL.RG8,
+    format: GL.RG,
+    type: GL.UNSIGNED_BYTE,
+    components: 2,
+    swizzleBGRA: false,
+  },
+  rgba8unorm: {
+    internalFormat: GL.RGBA8,
+    format: GL.RGBA,
+    type: GL.UNSIGNED_BYTE,
+    components: 4,
+    swizzleBGRA: false,
+  },
+  'rgba8unorm-srgb': {
+    internalFormat: GL.SRGB8_ALPHA8,
+    format: GL.RGBA,
+    type: GL.UNSIGNED_BYTE,
+    components: 4,
+    swizzleBGRA: false,
+  },
+  bgra8unorm: {
+    internalFormat: GL.RGBA8,
+    format: GL.RGBA,
+    type: GL.UNSIGNED_BYTE,
+    components: 4,
+    swizzleBGRA: true,
+  },
+  r16float: {
+    internalFormat: GL.R16F,
+    format: GL.RED,
+    type: GL.HALF_FLOAT,
+    components: 1,
+    swizzleBGRA: false,
+  },
+  rg16float: {
+    internalFormat: GL.RG16F,
+    format: GL.RG,
+    type: GL.HALF_FLOAT,
+    components: 2,
+    swizzleBGRA: false,
+  },
+  rgba16float: {
+    internalFormat: GL.RGBA16F,
+    format: GL.RGBA,
+    type: GL.HALF_FLOAT,
+    components: 4,
+    swizzleBGRA: false,
+  },
+  r32float: {
+    internalFormat: GL.R32F,
+    format: GL.RED,
+    type: GL.FLOAT,
+    components: 1,
+    swizzleBGRA: false,
+  },
+  rg32float: {
+    internalFormat: GL.RG32F,
+    format: GL.RG,
+    type: GL.FLOAT,
+    components: 2,
+    swizzleBGRA: false,
+  },
+  rgba32float: {
+    internalFormat: GL.RGBA32F,
+    format: GL.RGBA,
+    type: GL.FLOAT,
+    components: 4,
+    swizzleBGRA: false,
+  },
+  depth16unorm: {
+    internalFormat: GL.DEPTH_COMPONENT16,
+    format: GL.DEPTH_COMPONENT,
+    type: GL.UNSIGNED_SHORT,
+    components: 1,
+    swizzleBGRA: false,
+  },
+  depth24plus: {
+    internalFormat: GL.DEPTH_COMPONENT24,
+    format: GL.DEPTH_COMPONENT,
+    type: GL.UNSIGNED_INT,
+    components: 1,
+    swizzleBGRA: false,
+  },
+  'depth24plus-stencil8': {
+    internalFormat: GL.DEPTH24_STENCIL8,
+    format: GL.DEPTH_STENCIL,
+    type: GL.UNSIGNED_INT_24_8,
+    components: 2,
+    swizzleBGRA: false,
+  },
+  depth32float: {
+    internalFormat: GL.DEPTH_COMPONENT32F,
+    format: GL.DEPTH_COMPONENT,
+    type: GL.FLOAT,
+    components: 1,
+    swizzleBGRA: false,
+  },
 };
 
 export const BLEND_FACTORS: Readonly<Record<BlendFactor, number>> = {
@@ -143,11 +240,15 @@ export const ADDRESS_MODES: Readonly<Record<AddressMode, number>> = {
 
 export function minFilter(min: FilterMode, mipmap: FilterMode, hasMips: boolean): number {
   if (!hasMips) return min === 'linear' ? GL.LINEAR : GL.NEAREST;
-  if (min === 'linear') return mipmap === 'linear' ? GL.LINEAR_MIPMAP_LINEAR : GL.LINEAR_MIPMAP_NEAREST;
+  if (min === 'linear')
+    return mipmap === 'linear' ? GL.LINEAR_MIPMAP_LINEAR : GL.LINEAR_MIPMAP_NEAREST;
   return mipmap === 'linear' ? GL.NEAREST_MIPMAP_LINEAR : GL.NEAREST_MIPMAP_NEAREST;
 }
 
-export const FILTERS: Readonly<Record<FilterMode, number>> = { nearest: GL.NEAREST, linear: GL.LINEAR };
+export const FILTERS: Readonly<Record<FilterMode, number>> = {
+  nearest: GL.NEAREST,
+  linear: GL.LINEAR,
+};
 
 export const TOPOLOGIES = {
   'triangle-list': GL.TRIANGLES,

@@ -125,15 +125,26 @@ export class WebGL2Device extends Device {
           maxUniformBufferBindingSize: param(gl.MAX_UNIFORM_BLOCK_SIZE),
           minUniformBufferOffsetAlignment: param(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT),
           minStorageBufferOffsetAlignment: 256,
-          maxColorAttachments: Math.min(param(gl.MAX_COLOR_ATTACHMENTS), param(gl.MAX_DRAW_BUFFERS)),
+          maxColorAttachments: Math.min(
+            param(gl.MAX_COLOR_ATTACHMENTS),
+            param(gl.MAX_DRAW_BUFFERS),
+          ),
           maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
           maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
           maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
         },
         adapter: {
-          vendor: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL) : gl.getParameter(gl.VENDOR)),
+          vendor: String(
+            debugInfo
+              ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL)
+              : gl.getParameter(gl.VENDOR),
+          ),
           architecture: 'webgl2',
-          description: String(debugInfo ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)),
+          description: String(
+            debugInfo
+              ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)
+              : gl.getParameter(gl.RENDERER),
+          ),
           isFallbackAdapter: false,
         },
       },
@@ -150,7 +161,8 @@ export class WebGL2Device extends Device {
     gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
     gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
     gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    const target = canvas as (EventTarget & { addEventListener?: EventTarget['addEventListener'] }) | null;
+    const target = canvas as
+      (EventTarget & { addEventListener?: EventTarget['addEventListener'] }) | null;
     target?.addEventListener?.('webglcontextlost', (event) => {
       event.preventDefault();
       this.markLost({ reason: 'context-lost', message: 'the WebGL2 context was lost' });
@@ -173,10 +185,16 @@ export class WebGL2Device extends Device {
   protected createShaderModuleImpl(desc: ShaderModuleDescriptor): WebGL2ShaderModule {
     return new WebGL2ShaderModule(this, desc);
   }
-  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): WebGL2RenderPipeline {
+  protected createRenderPipelineImpl(
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): WebGL2RenderPipeline {
     return new WebGL2RenderPipeline(this, desc, bindings);
   }
-  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): WebGL2ComputePipeline {
+  protected createComputePipelineImpl(
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): WebGL2ComputePipeline {
     return new WebGL2ComputePipeline(this, desc, bindings);
   }
   protected createQuerySetImpl(desc: QuerySetDescriptor): WebGL2QuerySet {

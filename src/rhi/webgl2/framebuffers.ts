@@ -19,17 +19,31 @@ export class FramebufferCache {
     return this.#fbos.created;
   }
 
-  #create(key: string, color: Array<{ texture: WebGL2Texture; mip: number }>, depth: WebGL2Texture | undefined): WebGLFramebuffer {
+  #create(
+    key: string,
+    color: Array<{ texture: WebGL2Texture; mip: number }>,
+    depth: WebGL2Texture | undefined,
+  ): WebGLFramebuffer {
     const gl = this.device.gl;
     const fbo = gl.createFramebuffer();
     this.device.state.bindDrawFramebuffer(fbo);
     color.forEach(({ texture, mip }, i) => attach(gl, gl.COLOR_ATTACHMENT0 + i, texture, mip));
-    if (depth) attach(gl, depth.format === 'depth24plus-stencil8' ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT, depth, 0);
+    if (depth)
+      attach(
+        gl,
+        depth.format === 'depth24plus-stencil8' ? gl.DEPTH_STENCIL_ATTACHMENT : gl.DEPTH_ATTACHMENT,
+        depth,
+        0,
+      );
     gl.drawBuffers(color.length > 0 ? color.map((_, i) => gl.COLOR_ATTACHMENT0 + i) : [gl.NONE]);
     const status = gl.checkFramebufferStatus(gl.DRAW_FRAMEBUFFER);
     if (status !== gl.FRAMEBUFFER_COMPLETE) {
       gl.deleteFramebuffer(fbo);
-      throw new BackendError(`framebuffer incomplete (0x${status.toString(16)}) for ${color.map((c) => c.texture.format).join(', ')}`, key, { status });
+      throw new BackendError(
+        `framebuffer incomplete (0x${status.toString(16)}) for ${color.map((c) => c.texture.format).join(', ')}`,
+        key,
+        { status },
+      );
     }
     this.#fbos.set(key, fbo, [...color.map((c) => c.texture.id), ...(depth ? [depth.id] : [])]);
     return fbo;
@@ -37,7 +51,10 @@ export class FramebufferCache {
 
   /** The draw framebuffer of a pass (the canvas is a texture like any other: surface.ts). */
   forPass(pass: ResolvedRenderPass): WebGLFramebuffer {
-    const color = pass.colorAttachments.map((a) => ({ texture: a.texture as WebGL2Texture, mip: 0 }));
+    const color = pass.colorAttachments.map((a) => ({
+      texture: a.texture as WebGL2Texture,
+      mip: 0,
+    }));
     const depth = pass.depthStencilAttachment?.texture as WebGL2Texture | undefined;
     const key = `p:${color.map((c) => c.texture.id).join(',')}|${depth?.id ?? ''}`;
     return this.#fbos.get(key) ?? this.#create(key, color, depth);
@@ -64,7 +81,13 @@ export class FramebufferCache {
   }
 }
 
-function attach(gl: WebGL2RenderingContext, point: number, texture: WebGL2Texture, mip: number): void {
-  if (texture.glRenderbuffer) gl.framebufferRenderbuffer(gl.DRAW_FRAMEBUFFER, point, gl.RENDERBUFFER, texture.glRenderbuffer);
+function attach(
+  gl: WebGL2RenderingContext,
+  point: number,
+  texture: WebGL2Texture,
+  mip: number,
+): void {
+  if (texture.glRenderbuffer)
+    gl.framebufferRenderbuffer(gl.DRAW_FRAMEBUFFER, point, gl.RENDERBUFFER, texture.glRenderbuffer);
   else gl.framebufferTexture2D(gl.DRAW_FRAMEBUFFER, point, gl.TEXTURE_2D, texture.glTexture, mip);
 }

@@ -37,10 +37,15 @@ export class WebGL2QuerySet extends QuerySet {
     for (let i = 0; i < this.count; i++) {
       if (!this.isWritten(i)) continue;
       const q = this.#queries[i] as WebGLQuery;
-      for (let tries = 0; tries < 1000 && !gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE); tries++) {
+      for (
+        let tries = 0;
+        tries < 1000 && !gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE);
+        tries++
+      ) {
         await new Promise((r) => setTimeout(r, 1));
       }
-      if (gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE)) out[i] = Number(gl.getQueryParameter(q, gl.QUERY_RESULT));
+      if (gl.getQueryParameter(q, gl.QUERY_RESULT_AVAILABLE))
+        out[i] = Number(gl.getQueryParameter(q, gl.QUERY_RESULT));
     }
     if (gl.getParameter(this.#ext.GPU_DISJOINT_EXT)) out.fill(Number.NaN);
     return out;

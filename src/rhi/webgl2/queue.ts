@@ -1,7 +1,13 @@
 import { Queue } from '../core/queue.js';
 import { BackendError } from '../core/errors.js';
 import { FORMAT_INFO } from '../core/formats.js';
-import { outsidePass, unreachable, type BoundResource, type Command, type ResolvedRenderPass } from '../core/commands.js';
+import {
+  outsidePass,
+  unreachable,
+  type BoundResource,
+  type Command,
+  type ResolvedRenderPass,
+} from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
@@ -52,7 +58,16 @@ export class WebGL2Queue extends Queue {
     bytesPerRow: number,
     size: Extent2D,
   ): void {
-    (texture as WebGL2Texture).upload(mipLevel, x, y, size.width, size.height, data, offset, bytesPerRow);
+    (texture as WebGL2Texture).upload(
+      mipLevel,
+      x,
+      y,
+      size.width,
+      size.height,
+      data,
+      offset,
+      bytesPerRow,
+    );
   }
 
   onSubmittedWorkDone(): Promise<void> {
@@ -113,7 +128,12 @@ export class WebGL2Queue extends Queue {
         }
         case 'setViewport':
           inPass();
-          state.viewport(Math.round(c.x), Math.round(c.y), Math.round(c.width), Math.round(c.height));
+          state.viewport(
+            Math.round(c.x),
+            Math.round(c.y),
+            Math.round(c.width),
+            Math.round(c.height),
+          );
           gl.depthRange(c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
@@ -124,23 +144,43 @@ export class WebGL2Queue extends Queue {
         case 'draw': {
           const p = inPass();
           this.#flush(p, c.firstInstance, 0);
-          gl.drawArraysInstanced(p.pipeline?.topology ?? gl.TRIANGLES, c.firstVertex, c.vertexCount, c.instanceCount);
+          gl.drawArraysInstanced(
+            p.pipeline?.topology ?? gl.TRIANGLES,
+            c.firstVertex,
+            c.vertexCount,
+            c.instanceCount,
+          );
           break;
         }
         case 'drawIndexed': {
           const p = inPass();
           // core checks an index buffer is set before drawIndexed
-          if (!p.index) throw new Error('drawIndexed replayed without an index buffer; core checks it at record (a bug in Ignis)');
+          if (!p.index)
+            throw new Error(
+              'drawIndexed replayed without an index buffer; core checks it at record (a bug in Ignis)',
+            );
           this.#flush(p, c.firstInstance, c.baseVertex);
           const bytes = p.index.format === 'uint16' ? 2 : 4;
           const type = p.index.format === 'uint16' ? gl.UNSIGNED_SHORT : gl.UNSIGNED_INT;
-          gl.drawElementsInstanced(p.pipeline?.topology ?? gl.TRIANGLES, c.indexCount, type, p.index.offset + c.firstIndex * bytes, c.instanceCount);
+          gl.drawElementsInstanced(
+            p.pipeline?.topology ?? gl.TRIANGLES,
+            c.indexCount,
+            type,
+            p.index.offset + c.firstIndex * bytes,
+            c.instanceCount,
+          );
           break;
         }
         case 'copyBufferToBuffer': {
           gl.bindBuffer(gl.COPY_READ_BUFFER, (c.src as WebGL2Buffer).gl);
           gl.bindBuffer(gl.COPY_WRITE_BUFFER, (c.dst as WebGL2Buffer).gl);
-          gl.copyBufferSubData(gl.COPY_READ_BUFFER, gl.COPY_WRITE_BUFFER, c.srcOffset, c.dstOffset, c.size);
+          gl.copyBufferSubData(
+            gl.COPY_READ_BUFFER,
+            gl.COPY_WRITE_BUFFER,
+            c.srcOffset,
+            c.dstOffset,
+            c.size,
+          );
           gl.bindBuffer(gl.COPY_READ_BUFFER, null);
           gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
           break;
@@ -158,7 +198,18 @@ export class WebGL2Queue extends Queue {
           state.bindDrawFramebuffer(this.device.framebuffers.single(dst, c.dstMip));
           state.scissorTest(false);
           const { width: w, height: h } = c.size;
-          gl.blitFramebuffer(c.srcX, c.srcY, c.srcX + w, c.srcY + h, c.dstX, c.dstY, c.dstX + w, c.dstY + h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+          gl.blitFramebuffer(
+            c.srcX,
+            c.srcY,
+            c.srcX + w,
+            c.srcY + h,
+            c.dstX,
+            c.dstY,
+            c.dstX + w,
+            c.dstY + h,
+            gl.COLOR_BUFFER_BIT,
+            gl.NEAREST,
+          );
           break;
         }
         case 'pushDebugGroup':
@@ -174,12 +225,15 @@ export class WebGL2Queue extends Queue {
         case 'setComputePipeline':
         case 'dispatch':
         case 'dispatchIndirect':
-          throw new BackendError(`${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`);
+          throw new BackendError(
+            `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`,
+          );
         default:
           unreachable(c);
       }
     }
-    if (debug && commands.length > 0) this.#checkGLError(commands[commands.length - 1] as Command, commands.length - 1);
+    if (debug && commands.length > 0)
+      this.#checkGLError(commands[commands.length - 1] as Command, commands.length - 1);
   }
 
   /** Debug mode: what GL rejected, reported with the command that caused it. */
@@ -195,7 +249,13 @@ export class WebGL2Queue extends Queue {
       [gl.OUT_OF_MEMORY]: 'OUT_OF_MEMORY',
     };
     const name = names[error] ?? `0x${error.toString(16)}`;
-    this.device.reportError(new BackendError(`GL ${name} after command ${index} (${c.type})`, undefined, { glError: error, command: c.type, index }));
+    this.device.reportError(
+      new BackendError(`GL ${name} after command ${index} (${c.type})`, undefined, {
+        glError: error,
+        command: c.type,
+        index,
+      }),
+    );
   }
 
   #beginPass(pass: ResolvedRenderPass): PassState {
@@ -218,8 +278,16 @@ export class WebGL2Queue extends Queue {
       gl.clearBufferfv(gl.DEPTH, 0, [ds.depthClearValue]);
     }
     const t = pass.timestampWrites;
-    if (t?.beginningOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.beginningOfPassWriteIndex);
-    return { pass, pipeline: null, slots: new Map(), vertexBuffers: new Map(), index: null, vao: null };
+    if (t?.beginningOfPassWriteIndex !== undefined)
+      (t.querySet as WebGL2QuerySet).write(t.beginningOfPassWriteIndex);
+    return {
+      pass,
+      pipeline: null,
+      slots: new Map(),
+      vertexBuffers: new Map(),
+      index: null,
+      vao: null,
+    };
   }
 
   #endPass(p: PassState): void {
@@ -230,26 +298,53 @@ export class WebGL2Queue extends Queue {
       state.bindReadFramebuffer(framebuffers.single(a.texture as WebGL2Texture, 0));
       state.bindDrawFramebuffer(framebuffers.single(a.resolveTarget as WebGL2Texture, 0));
       state.scissorTest(false);
-      gl.blitFramebuffer(0, 0, pass.width, pass.height, 0, 0, pass.width, pass.height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+      gl.blitFramebuffer(
+        0,
+        0,
+        pass.width,
+        pass.height,
+        0,
+        0,
+        pass.width,
+        pass.height,
+        gl.COLOR_BUFFER_BIT,
+        gl.NEAREST,
+      );
     }
-    const discard = pass.colorAttachments.map((a, i) => (a.storeOp === 'discard' ? gl.COLOR_ATTACHMENT0 + i : -1)).filter((x) => x >= 0);
+    const discard = pass.colorAttachments
+      .map((a, i) => (a.storeOp === 'discard' ? gl.COLOR_ATTACHMENT0 + i : -1))
+      .filter((x) => x >= 0);
     if (pass.depthStencilAttachment?.depthStoreOp === 'discard') discard.push(gl.DEPTH_ATTACHMENT);
     if (discard.length > 0) {
       state.bindDrawFramebuffer(framebuffers.forPass(pass));
       gl.invalidateFramebuffer(gl.DRAW_FRAMEBUFFER, discard);
     }
     const t = pass.timestampWrites;
-    if (t?.endOfPassWriteIndex !== undefined) (t.querySet as WebGL2QuerySet).write(t.endOfPassWriteIndex);
+    if (t?.endOfPassWriteIndex !== undefined)
+      (t.querySet as WebGL2QuerySet).write(t.endOfPassWriteIndex);
   }
 
   /** Flushes staged bindings before a draw; only what changed reaches GL (the cache filters). */
   #flush(p: PassState, firstInstance: number, baseVertex: number): void {
     const pipe = p.pipeline;
-    if (!pipe) throw new Error('draw replayed without a pipeline; core checks it at record (a bug in Ignis)');
+    if (!pipe)
+      throw new Error(
+        'draw replayed without a pipeline; core checks it at record (a bug in Ignis)',
+      );
     const { state } = this.device;
     // look the VAO up (a string key) only when a vertex input changed since the last draw
     if (!p.vao || p.vao.firstInstance !== firstInstance || p.vao.baseVertex !== baseVertex) {
-      p.vao = { vao: this.device.vaos.get(pipe, p.vertexBuffers, p.index?.buffer ?? null, firstInstance, baseVertex), firstInstance, baseVertex };
+      p.vao = {
+        vao: this.device.vaos.get(
+          pipe,
+          p.vertexBuffers,
+          p.index?.buffer ?? null,
+          firstInstance,
+          baseVertex,
+        ),
+        firstInstance,
+        baseVertex,
+      };
     }
     state.bindVertexArray(p.vao.vao);
     for (const b of pipe.bindings) {
@@ -261,21 +356,34 @@ export class WebGL2Queue extends Queue {
         this.#reported.add(key);
         // GL would reject the draw with INVALID_OPERATION and draw nothing: say so instead
         this.device.reportError(
-          new BackendError(`uniform block "${b.name}" at slot ${b.binding} needs ${needed} bytes but ${r.size} are bound ("${r.buffer.label}")`, pipe.label, {
-            slot: b.binding,
-            needed,
-            bound: r.size,
-          }),
+          new BackendError(
+            `uniform block "${b.name}" at slot ${b.binding} needs ${needed} bytes but ${r.size} are bound ("${r.buffer.label}")`,
+            pipe.label,
+            {
+              slot: b.binding,
+              needed,
+              bound: r.size,
+            },
+          ),
         );
       }
-      state.bindUniformBuffer(b.binding, (r.buffer as WebGL2Buffer).gl, r.buffer.id, r.offset, r.size);
+      state.bindUniformBuffer(
+        b.binding,
+        (r.buffer as WebGL2Buffer).gl,
+        r.buffer.id,
+        r.offset,
+        r.size,
+      );
     }
     for (const u of pipe.textureUnits) {
       const r = p.slots.get(u.binding);
       if (r?.kind !== 'texture') continue;
       state.bindTexture(u.unit, (r.texture as WebGL2Texture).glTexture);
       const s = u.samplerBinding === undefined ? undefined : p.slots.get(u.samplerBinding);
-      state.bindSampler(u.unit, s?.kind === 'sampler' ? (s.sampler as WebGL2Sampler).gl : this.device.defaultSampler);
+      state.bindSampler(
+        u.unit,
+        s?.kind === 'sampler' ? (s.sampler as WebGL2Sampler).gl : this.device.defaultSampler,
+      );
     }
   }
 
@@ -296,7 +404,17 @@ export class WebGL2Queue extends Queue {
     gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, (c.src as WebGL2Buffer).gl);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
     gl.pixelStorei(gl.UNPACK_ROW_LENGTH, c.bytesPerRow / bpt);
-    gl.texSubImage2D(gl.TEXTURE_2D, c.mipLevel, c.x, c.y, c.size.width, c.size.height, dst.glFormat.format, dst.glFormat.type, c.offset);
+    gl.texSubImage2D(
+      gl.TEXTURE_2D,
+      c.mipLevel,
+      c.x,
+      c.y,
+      c.size.width,
+      c.size.height,
+      dst.glFormat.format,
+      dst.glFormat.type,
+      c.offset,
+    );
     gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
     gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, null);
@@ -316,7 +434,10 @@ export class WebGL2Queue extends Queue {
     this.device.framebuffers.bindForRead(src, c.mipLevel);
     const { width: w, height: h } = c.size;
     gl.pixelStorei(gl.PACK_ALIGNMENT, 1);
-    const direct = src.format === 'rgba8unorm' || src.format === 'rgba32float' || src.format === 'rgba8unorm-srgb';
+    const direct =
+      src.format === 'rgba8unorm' ||
+      src.format === 'rgba32float' ||
+      src.format === 'rgba8unorm-srgb';
     if (direct) {
       gl.bindBuffer(gl.PIXEL_PACK_BUFFER, dst.gl);
       const type = float ? gl.FLOAT : gl.UNSIGNED_BYTE;

@@ -13,7 +13,12 @@ export function waitForFence(gl: WebGL2RenderingContext): Promise<void> {
     const poll = (): void => {
       if (gl.isContextLost()) {
         gl.deleteSync(sync);
-        reject(new DeviceLostError('context-lost', 'the WebGL2 context was lost while waiting for the GPU'));
+        reject(
+          new DeviceLostError(
+            'context-lost',
+            'the WebGL2 context was lost while waiting for the GPU',
+          ),
+        );
         return;
       }
       const status = gl.clientWaitSync(sync, 0, 0);

@@ -1,6 +1,10 @@
 import { RenderPipeline } from '../core/render-pipeline.js';
 import { ShaderCompileError, ValidationError } from '../core/errors.js';
-import type { BindingLayoutEntry, BlendComponent, RenderPipelineDescriptor } from '../core/descriptors.js';
+import type {
+  BindingLayoutEntry,
+  BlendComponent,
+  RenderPipelineDescriptor,
+} from '../core/descriptors.js';
 import { BLEND_FACTORS, BLEND_OPERATIONS, COMPARE_FUNCTIONS, GL, TOPOLOGIES } from './conv.js';
 import { parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
 import type { BlendGL } from './state.js';
@@ -15,7 +19,11 @@ export interface TextureUnit {
 }
 
 function blendComponent(c: BlendComponent): [number, number, number] {
-  return [BLEND_OPERATIONS[c.operation ?? 'add'], BLEND_FACTORS[c.srcFactor ?? 'one'], BLEND_FACTORS[c.dstFactor ?? 'zero']];
+  return [
+    BLEND_OPERATIONS[c.operation ?? 'add'],
+    BLEND_FACTORS[c.srcFactor ?? 'one'],
+    BLEND_FACTORS[c.dstFactor ?? 'zero'],
+  ];
 }
 
 /**
@@ -36,13 +44,18 @@ export class WebGL2RenderPipeline extends RenderPipeline {
   readonly uniformBlockSizes = new Map<number, number>();
   readonly #device: WebGL2Device;
 
-  constructor(device: WebGL2Device, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
+  constructor(
+    device: WebGL2Device,
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ) {
     super(device, desc, bindings);
     this.#device = device;
     const gl = device.gl;
     const program = gl.createProgram();
     gl.attachShader(program, (desc.vertex.module as WebGL2ShaderModule).shader);
-    if (desc.fragment) gl.attachShader(program, (desc.fragment.module as WebGL2ShaderModule).shader);
+    if (desc.fragment)
+      gl.attachShader(program, (desc.fragment.module as WebGL2ShaderModule).shader);
     gl.linkProgram(program);
     if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
       const log = gl.getProgramInfoLog(program) ?? '';
@@ -52,7 +65,9 @@ export class WebGL2RenderPipeline extends RenderPipeline {
     this.program = program;
     // WebGPU rejects a pipeline whose shader reads a vertex input no buffer provides; GL would
     // silently feed it (0, 0, 0, 1). Reject it here too, naming the input.
-    const provided = new Set((desc.vertex.buffers ?? []).flatMap((b) => b.attributes.map((a) => a.shaderLocation)));
+    const provided = new Set(
+      (desc.vertex.buffers ?? []).flatMap((b) => b.attributes.map((a) => a.shaderLocation)),
+    );
     const active = Number(gl.getProgramParameter(program, gl.ACTIVE_ATTRIBUTES)) || 0;
     for (let i = 0; i < active; i++) {
       const info = gl.getActiveAttrib(program, i);
@@ -78,7 +93,10 @@ export class WebGL2RenderPipeline extends RenderPipeline {
         const index = gl.getUniformBlockIndex(program, b.name);
         if (index !== gl.INVALID_INDEX) {
           gl.uniformBlockBinding(program, index, b.binding);
-          this.uniformBlockSizes.set(b.binding, Number(gl.getActiveUniformBlockParameter(program, index, gl.UNIFORM_BLOCK_DATA_SIZE)));
+          this.uniformBlockSizes.set(
+            b.binding,
+            Number(gl.getActiveUniformBlockParameter(program, index, gl.UNIFORM_BLOCK_DATA_SIZE)),
+          );
         }
       } else if (b.type === 'texture' && b.name) {
         const unit = units.length;
@@ -96,12 +114,24 @@ export class WebGL2RenderPipeline extends RenderPipeline {
       const [alphaOp, alphaSrc, alphaDst] = blendComponent(blend.alpha);
       this.blend = { enabled: true, colorOp, colorSrc, colorDst, alphaOp, alphaSrc, alphaDst };
     } else {
-      this.blend = { enabled: false, colorOp: GL.FUNC_ADD, alphaOp: GL.FUNC_ADD, colorSrc: GL.ONE, colorDst: GL.ZERO, alphaSrc: GL.ONE, alphaDst: GL.ZERO };
+      this.blend = {
+        enabled: false,
+        colorOp: GL.FUNC_ADD,
+        alphaOp: GL.FUNC_ADD,
+        colorSrc: GL.ONE,
+        colorDst: GL.ZERO,
+        alphaSrc: GL.ONE,
+        alphaDst: GL.ZERO,
+      };
     }
     this.colorMask = target?.writeMask ?? 0xf;
     const ds = desc.depthStencil;
     this.depth = ds
-      ? { test: true, write: ds.depthWriteEnabled ?? true, func: COMPARE_FUNCTIONS[ds.depthCompare ?? 'less'] }
+      ? {
+          test: true,
+          write: ds.depthWriteEnabled ?? true,
+          func: COMPARE_FUNCTIONS[ds.depthCompare ?? 'less'],
+        }
       : { test: false, write: false, func: GL.LESS };
     this.topology = TOPOLOGIES[desc.primitive?.topology ?? 'triangle-list'];
     const cull = desc.primitive?.cullMode ?? 'none';

@@ -16,7 +16,11 @@ export class WebGL2Sampler extends Sampler {
     gl.samplerParameteri(this.gl, gl.TEXTURE_WRAP_S, ADDRESS_MODES[d.addressModeU]);
     gl.samplerParameteri(this.gl, gl.TEXTURE_WRAP_T, ADDRESS_MODES[d.addressModeV]);
     gl.samplerParameteri(this.gl, gl.TEXTURE_MAG_FILTER, FILTERS[d.magFilter]);
-    gl.samplerParameteri(this.gl, gl.TEXTURE_MIN_FILTER, minFilter(d.minFilter, d.mipmapFilter, true));
+    gl.samplerParameteri(
+      this.gl,
+      gl.TEXTURE_MIN_FILTER,
+      minFilter(d.minFilter, d.mipmapFilter, true),
+    );
     gl.samplerParameterf(this.gl, gl.TEXTURE_MIN_LOD, d.lodMinClamp);
     gl.samplerParameterf(this.gl, gl.TEXTURE_MAX_LOD, d.lodMaxClamp);
   }

@@ -50,7 +50,12 @@ export class GLStateCache {
     this.#scissor.fill(NaN);
     this.#blend = UNKNOWN;
     this.#scissorTest = this.#blendEnabled = this.#depthTest = this.#depthMask = UNKNOWN;
-    this.#colorMask = this.#depthFunc = this.#cull = this.#frontFace = this.#activeTexture = UNKNOWN;
+    this.#colorMask =
+      this.#depthFunc =
+      this.#cull =
+      this.#frontFace =
+      this.#activeTexture =
+        UNKNOWN;
     this.#textures = [];
     this.#samplers = [];
     this.#uniformBuffers = [];
@@ -204,7 +209,13 @@ export class GLStateCache {
     this.gl.bindSampler(unit, sampler);
   }
 
-  bindUniformBuffer(index: number, buffer: WebGLBuffer, bufferId: number, offset: number, size: number): void {
+  bindUniformBuffer(
+    index: number,
+    buffer: WebGLBuffer,
+    bufferId: number,
+    offset: number,
+    size: number,
+  ): void {
     const last = this.#uniformBuffers[index];
     if (last && last[0] === bufferId && last[1] === offset && last[2] === size) return;
     if (last) {

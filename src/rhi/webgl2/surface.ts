@@ -50,7 +50,11 @@ export class WebGL2Surface implements Surface {
       label: 'surface',
       size: { width: this.width, height: this.height },
       format: this.format,
-      usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC | TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING,
+      usage:
+        TextureUsage.RENDER_ATTACHMENT |
+        TextureUsage.COPY_SRC |
+        TextureUsage.COPY_DST |
+        TextureUsage.TEXTURE_BINDING,
     });
     return this.#texture;
   }
@@ -67,6 +71,17 @@ export class WebGL2Surface implements Surface {
     state.bindDrawFramebuffer(null);
     state.scissorTest(false);
     // texture rows are WebGPU's (top row first in memory, i.e. GL's y = 0): flip them onto the window
-    gl.blitFramebuffer(0, 0, texture.width, texture.height, 0, texture.height, texture.width, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    gl.blitFramebuffer(
+      0,
+      0,
+      texture.width,
+      texture.height,
+      0,
+      texture.height,
+      texture.width,
+      0,
+      gl.COLOR_BUFFER_BIT,
+      gl.NEAREST,
+    );
   }
 }

@@ -25,7 +25,13 @@ export class WebGL2Texture extends Texture {
     if ((desc.sampleCount ?? 1) > 1) {
       this.glRenderbuffer = gl.createRenderbuffer();
       gl.bindRenderbuffer(gl.RENDERBUFFER, this.glRenderbuffer);
-      gl.renderbufferStorageMultisample(gl.RENDERBUFFER, desc.sampleCount ?? 4, this.glFormat.internalFormat, width, height);
+      gl.renderbufferStorageMultisample(
+        gl.RENDERBUFFER,
+        desc.sampleCount ?? 4,
+        this.glFormat.internalFormat,
+        width,
+        height,
+      );
       gl.bindRenderbuffer(gl.RENDERBUFFER, null);
       return;
     }
@@ -36,7 +42,16 @@ export class WebGL2Texture extends Texture {
   }
 
   /** Uploads tight-or-strided rows into a region (writeTexture), swizzling BGRA and packing halfs. */
-  upload(mipLevel: number, x: number, y: number, width: number, height: number, data: Uint8Array, offset: number, bytesPerRow: number): void {
+  upload(
+    mipLevel: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    data: Uint8Array,
+    offset: number,
+    bytesPerRow: number,
+  ): void {
     const gl = this.#device.gl;
     const bpt = FORMAT_INFO[this.format].bytesPerTexel;
     let bytes = data.subarray(offset, offset + bytesPerRow * (height - 1) + width * bpt);
@@ -51,7 +66,17 @@ export class WebGL2Texture extends Texture {
       : FORMAT_INFO[this.format].half
         ? new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2)
         : bytes;
-    gl.texSubImage2D(gl.TEXTURE_2D, mipLevel, x, y, width, height, this.glFormat.format, this.glFormat.type, view);
+    gl.texSubImage2D(
+      gl.TEXTURE_2D,
+      mipLevel,
+      x,
+      y,
+      width,
+      height,
+      this.glFormat.format,
+      this.glFormat.type,
+      view,
+    );
     gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
   }
@@ -61,7 +86,13 @@ export class WebGL2Texture extends Texture {
    * EXT_color_buffer_float supports) into a pixel-pack buffer, waits on a fence, and repacks to
    * the format's own layout.
    */
-  protected async readImpl(mipLevel: number, x: number, y: number, width: number, height: number): Promise<TexelArray> {
+  protected async readImpl(
+    mipLevel: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+  ): Promise<TexelArray> {
     const device = this.#device;
     const gl = device.gl;
     const float = FORMAT_INFO[this.format].kind === 'float';
@@ -96,25 +127,32 @@ function swizzleBGRA(bytes: Uint8Array): Uint8Array {
 }
 
 /** RGBA read-back data (bytes or floats) → the tight layout of `format`. */
-export function repackRGBA(format: keyof typeof FORMAT_INFO, rgba: ArrayBuffer, texels: number): ArrayBuffer {
+export function repackRGBA(
+  format: keyof typeof FORMAT_INFO,
+  rgba: ArrayBuffer,
+  texels: number,
+): ArrayBuffer {
   const info = FORMAT_INFO[format];
   const n = info.components;
   if (info.kind === 'float') {
     const src = new Float32Array(rgba);
     if (info.half) {
       const out = new Uint16Array(texels * n);
-      for (let t = 0; t < texels; t++) for (let c = 0; c < n; c++) out[t * n + c] = floatToHalf(src[t * 4 + c] as number);
+      for (let t = 0; t < texels; t++)
+        for (let c = 0; c < n; c++) out[t * n + c] = floatToHalf(src[t * 4 + c] as number);
       return out.buffer;
     }
     if (n === 4) return rgba;
     const out = new Float32Array(texels * n);
-    for (let t = 0; t < texels; t++) for (let c = 0; c < n; c++) out[t * n + c] = src[t * 4 + c] as number;
+    for (let t = 0; t < texels; t++)
+      for (let c = 0; c < n; c++) out[t * n + c] = src[t * 4 + c] as number;
     return out.buffer;
   }
   const src = new Uint8Array(rgba);
   if (format === 'bgra8unorm') return swizzleBGRA(src).buffer as ArrayBuffer;
   if (n === 4) return rgba;
   const out = new Uint8Array(texels * n);
-  for (let t = 0; t < texels; t++) for (let c = 0; c < n; c++) out[t * n + c] = src[t * 4 + c] as number;
+  for (let t = 0; t < texels; t++)
+    for (let c = 0; c < n; c++) out[t * n + c] = src[t * 4 + c] as number;
   return out.buffer;
 }

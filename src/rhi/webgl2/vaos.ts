@@ -54,8 +54,23 @@ export class VertexArrayCache {
       for (const attr of layout.attributes) {
         const f = VERTEX_FORMATS[attr.format];
         gl.enableVertexAttribArray(attr.shaderLocation);
-        if (f.integer) gl.vertexAttribIPointer(attr.shaderLocation, f.size, f.type, layout.arrayStride, base + attr.offset);
-        else gl.vertexAttribPointer(attr.shaderLocation, f.size, f.type, f.normalized, layout.arrayStride, base + attr.offset);
+        if (f.integer)
+          gl.vertexAttribIPointer(
+            attr.shaderLocation,
+            f.size,
+            f.type,
+            layout.arrayStride,
+            base + attr.offset,
+          );
+        else
+          gl.vertexAttribPointer(
+            attr.shaderLocation,
+            f.size,
+            f.type,
+            f.normalized,
+            layout.arrayStride,
+            base + attr.offset,
+          );
         gl.vertexAttribDivisor(attr.shaderLocation, instance ? 1 : 0);
       }
     });

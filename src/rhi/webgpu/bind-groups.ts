@@ -11,7 +11,10 @@ import type { WebGPUSampler } from './sampler.js';
  * group is created only on a miss; destroying a resource evicts the groups that reference it.
  */
 export class BindGroupCache {
-  readonly #layouts = new Map<string, { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout }>();
+  readonly #layouts = new Map<
+    string,
+    { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout }
+  >();
   readonly #groups = new ResourceCache<GPUBindGroup>();
   hits = 0;
 
@@ -30,8 +33,16 @@ export class BindGroupCache {
     let found = this.#layouts.get(key);
     if (!found) {
       const layout =
-        entries.length > 0 ? this.device.createBindGroupLayout({ label: key, entries: entries.map((e) => bindGroupLayoutEntry(e, stages)) }) : null;
-      const pipelineLayout = this.device.createPipelineLayout({ label: key, bindGroupLayouts: layout ? [layout] : [] });
+        entries.length > 0
+          ? this.device.createBindGroupLayout({
+              label: key,
+              entries: entries.map((e) => bindGroupLayoutEntry(e, stages)),
+            })
+          : null;
+      const pipelineLayout = this.device.createPipelineLayout({
+        label: key,
+        bindGroupLayouts: layout ? [layout] : [],
+      });
       found = { layout, pipelineLayout };
       this.#layouts.set(key, found);
     }
@@ -39,7 +50,12 @@ export class BindGroupCache {
   }
 
   /** The bind group for `layout` with `slots` (only the layout's slots are used). */
-  get(layoutKeyValue: string, layout: GPUBindGroupLayout, entries: readonly BindingLayoutEntry[], slots: ReadonlyMap<number, BoundResource>): GPUBindGroup {
+  get(
+    layoutKeyValue: string,
+    layout: GPUBindGroupLayout,
+    entries: readonly BindingLayoutEntry[],
+    slots: ReadonlyMap<number, BoundResource>,
+  ): GPUBindGroup {
     let key = layoutKeyValue;
     const ids: number[] = [];
     for (const e of entries) {
@@ -56,7 +72,10 @@ export class BindGroupCache {
     }
     const group = this.device.createBindGroup({
       layout,
-      entries: entries.map((e) => ({ binding: e.binding, resource: gpuResource(slots.get(e.binding) as BoundResource) })),
+      entries: entries.map((e) => ({
+        binding: e.binding,
+        resource: gpuResource(slots.get(e.binding) as BoundResource),
+      })),
     });
     return this.#groups.set(key, group, ids);
   }

@@ -10,7 +10,12 @@ export class WebGPUBuffer extends Buffer {
   constructor(device: WebGPUDevice, desc: BufferDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.gpu = device.gpu.createBuffer({ label: desc.label, size: desc.size, usage: desc.usage, mappedAtCreation: desc.mappedAtCreation ?? false });
+    this.gpu = device.gpu.createBuffer({
+      label: desc.label,
+      size: desc.size,
+      usage: desc.usage,
+      mappedAtCreation: desc.mappedAtCreation ?? false,
+    });
     if (desc.mappedAtCreation) this.beginMappedAtCreation();
   }
 
@@ -27,7 +32,9 @@ export class WebGPUBuffer extends Buffer {
       this.gpu.unmap();
       return out;
     }
-    return this.#device.readback.read(size, (encoder, staging) => encoder.copyBufferToBuffer(this.gpu, offset, staging, 0, size));
+    return this.#device.readback.read(size, (encoder, staging) =>
+      encoder.copyBufferToBuffer(this.gpu, offset, staging, 0, size),
+    );
   }
 
   protected destroyImpl(): void {

@@ -8,7 +8,11 @@ export class WebGPUComputePipeline extends ComputePipeline {
   readonly layout: GPUBindGroupLayout | null;
   readonly layoutKey: string;
 
-  constructor(device: WebGPUDevice, desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]) {
+  constructor(
+    device: WebGPUDevice,
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ) {
     super(device, desc, bindings);
     const { layout, pipelineLayout, key } = device.bindGroups.layoutFor(bindings, 'compute');
     this.layout = layout;
@@ -16,7 +20,10 @@ export class WebGPUComputePipeline extends ComputePipeline {
     this.gpu = device.gpu.createComputePipeline({
       label: desc.label,
       layout: pipelineLayout,
-      compute: { module: (desc.compute.module as WebGPUShaderModule).gpu, entryPoint: desc.compute.entryPoint },
+      compute: {
+        module: (desc.compute.module as WebGPUShaderModule).gpu,
+        entryPoint: desc.compute.entryPoint,
+      },
     });
   }
 

@@ -1,8 +1,12 @@
 import type { BindingLayoutEntry } from '../core/descriptors.js';
 
 /** Ignis' flat slot layout → a WebGPU bind group layout entry. The stage mask is chosen per kind. */
-export function bindGroupLayoutEntry(entry: BindingLayoutEntry, stages: 'render' | 'compute'): GPUBindGroupLayoutEntry {
-  const all = stages === 'compute' ? GPUShaderStage.COMPUTE : GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
+export function bindGroupLayoutEntry(
+  entry: BindingLayoutEntry,
+  stages: 'render' | 'compute',
+): GPUBindGroupLayoutEntry {
+  const all =
+    stages === 'compute' ? GPUShaderStage.COMPUTE : GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
   const base = { binding: entry.binding };
   switch (entry.type) {
     case 'uniform':
@@ -11,7 +15,11 @@ export function bindGroupLayoutEntry(entry: BindingLayoutEntry, stages: 'render'
       return { ...base, visibility: all, buffer: { type: 'read-only-storage' } };
     case 'storage':
       // the vertex stage cannot write storage buffers
-      return { ...base, visibility: stages === 'compute' ? all : GPUShaderStage.FRAGMENT, buffer: { type: 'storage' } };
+      return {
+        ...base,
+        visibility: stages === 'compute' ? all : GPUShaderStage.FRAGMENT,
+        buffer: { type: 'storage' },
+      };
     case 'texture':
       return { ...base, visibility: all, texture: { sampleType: entry.sampleType ?? 'float' } };
     case 'sampler':
@@ -20,11 +28,17 @@ export function bindGroupLayoutEntry(entry: BindingLayoutEntry, stages: 'render'
       return {
         ...base,
         visibility: stages === 'compute' ? all : GPUShaderStage.FRAGMENT,
-        storageTexture: { access: 'write-only', format: (entry.format ?? 'rgba8unorm') as GPUTextureFormat },
+        storageTexture: {
+          access: 'write-only',
+          format: (entry.format ?? 'rgba8unorm') as GPUTextureFormat,
+        },
       };
   }
 }
 
-export function layoutKey(entries: readonly BindingLayoutEntry[], stages: 'render' | 'compute'): string {
+export function layoutKey(
+  entries: readonly BindingLayoutEntry[],
+  stages: 'render' | 'compute',
+): string {
   return `${stages}:${entries.map((e) => `${e.binding}${e.type}${e.sampleType ?? ''}${e.format ?? ''}${e.samplerType ?? ''}`).join(',')}`;
 }

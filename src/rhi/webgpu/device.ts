@@ -30,7 +30,11 @@ export interface WebGPUDeviceOptions extends DeviceOptions {
   powerPreference?: GPUPowerPreference;
 }
 
-const OPTIONAL_FEATURES: GPUFeatureName[] = ['timestamp-query', 'float32-filterable', 'float32-blendable'];
+const OPTIONAL_FEATURES: GPUFeatureName[] = [
+  'timestamp-query',
+  'float32-filterable',
+  'float32-blendable',
+];
 
 /** Why WebGPU could not be had: thrown by `createWebGPUDevice`, caught by `backend: 'auto'`. */
 export class WebGPUUnavailableError extends RhiError {
@@ -45,11 +49,16 @@ export async function createWebGPUDevice(options: WebGPUDeviceOptions = {}): Pro
   let isFallbackAdapter = false;
   if (!gpu) {
     if (typeof navigator === 'undefined' || !navigator.gpu)
-      throw new WebGPUUnavailableError('navigator.gpu is missing (not a secure context, or no WebGPU in this browser)');
-    const adapter = await navigator.gpu.requestAdapter({ powerPreference: options.powerPreference });
+      throw new WebGPUUnavailableError(
+        'navigator.gpu is missing (not a secure context, or no WebGPU in this browser)',
+      );
+    const adapter = await navigator.gpu.requestAdapter({
+      powerPreference: options.powerPreference,
+    });
     if (!adapter) throw new WebGPUUnavailableError('requestAdapter() returned null');
     info = adapter.info;
-    isFallbackAdapter = (adapter.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
+    isFallbackAdapter =
+      (adapter.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
     const requiredFeatures = OPTIONAL_FEATURES.filter((f) => adapter.features.has(f));
     const l = adapter.limits;
     gpu = await adapter.requestDevice({
@@ -131,9 +140,18 @@ export class WebGPUDevice extends Device {
     this.surface = options.canvas ? new WebGPUSurface(this, options.canvas) : null;
     gpu.addEventListener('uncapturederror', (event) => {
       const error = (event as GPUUncapturedErrorEvent).error;
-      this.reportError(error instanceof GPUOutOfMemoryError ? new OutOfMemoryError(error.message) : new BackendError(error.message));
+      this.reportError(
+        error instanceof GPUOutOfMemoryError
+          ? new OutOfMemoryError(error.message)
+          : new BackendError(error.message),
+      );
     });
-    void gpu.lost.then((info) => this.markLost({ reason: info.reason === 'destroyed' ? 'destroyed' : 'unknown', message: info.message }));
+    void gpu.lost.then((info) =>
+      this.markLost({
+        reason: info.reason === 'destroyed' ? 'destroyed' : 'unknown',
+        message: info.message,
+      }),
+    );
   }
 
   protected createBufferImpl(desc: BufferDescriptor): WebGPUBuffer {
@@ -148,10 +166,16 @@ export class WebGPUDevice extends Device {
   protected createShaderModuleImpl(desc: ShaderModuleDescriptor): WebGPUShaderModule {
     return new WebGPUShaderModule(this, desc);
   }
-  protected createRenderPipelineImpl(desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]): WebGPURenderPipeline {
+  protected createRenderPipelineImpl(
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): WebGPURenderPipeline {
     return new WebGPURenderPipeline(this, desc, bindings);
   }
-  protected createComputePipelineImpl(desc: ComputePipelineDescriptor, bindings: BindingLayoutEntry[]): WebGPUComputePipeline {
+  protected createComputePipelineImpl(
+    desc: ComputePipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ): WebGPUComputePipeline {
     return new WebGPUComputePipeline(this, desc, bindings);
   }
   protected createQuerySetImpl(desc: QuerySetDescriptor): WebGPUQuerySet {

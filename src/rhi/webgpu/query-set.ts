@@ -10,7 +10,11 @@ export class WebGPUQuerySet extends QuerySet {
   constructor(device: WebGPUDevice, desc: QuerySetDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.gpu = device.gpu.createQuerySet({ label: desc.label, type: 'timestamp', count: desc.count });
+    this.gpu = device.gpu.createQuerySet({
+      label: desc.label,
+      type: 'timestamp',
+      count: desc.count,
+    });
     this.#resolve = device.gpu.createBuffer({
       label: `${desc.label ?? ''} resolve`,
       size: desc.count * 8,
@@ -35,7 +39,8 @@ export class WebGPUQuerySet extends QuerySet {
       }
     });
     const ticks = new BigUint64Array(bytes);
-    for (const [first, count] of runs) for (let i = first; i < first + count; i++) out[i] = Number(ticks[i]);
+    for (const [first, count] of runs)
+      for (let i = first; i < first + count; i++) out[i] = Number(ticks[i]);
     return out;
   }
 

@@ -16,7 +16,11 @@ const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
 
 function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampWrites | undefined {
   if (!t) return undefined;
-  return { querySet: (t.querySet as WebGPUQuerySet).gpu, beginningOfPassWriteIndex: t.beginningOfPassWriteIndex, endOfPassWriteIndex: t.endOfPassWriteIndex };
+  return {
+    querySet: (t.querySet as WebGPUQuerySet).gpu,
+    beginningOfPassWriteIndex: t.beginningOfPassWriteIndex,
+    endOfPassWriteIndex: t.endOfPassWriteIndex,
+  };
 }
 
 /** Replays recorded commands into a GPUCommandEncoder: one exhaustive switch. */
@@ -39,10 +43,12 @@ export class WebGPUQueue extends Queue {
     bytesPerRow: number,
     size: Extent2D,
   ): void {
-    this.device.gpu.queue.writeTexture({ texture: gpuTexture(texture), mipLevel, origin: [x, y] }, data as Uint8Array<ArrayBuffer>, { offset, bytesPerRow }, [
-      size.width,
-      size.height,
-    ]);
+    this.device.gpu.queue.writeTexture(
+      { texture: gpuTexture(texture), mipLevel, origin: [x, y] },
+      data as Uint8Array<ArrayBuffer>,
+      { offset, bytesPerRow },
+      [size.width, size.height],
+    );
   }
 
   onSubmittedWorkDone(): Promise<void> {
@@ -62,7 +68,12 @@ export class WebGPUQueue extends Queue {
     let dirty = true;
     const flush = (): void => {
       if (!dirty || !pipeline || !pipeline.layout) return;
-      const group = this.device.bindGroups.get(pipeline.layoutKey, pipeline.layout, pipeline.bindings, slots);
+      const group = this.device.bindGroups.get(
+        pipeline.layoutKey,
+        pipeline.layout,
+        pipeline.bindings,
+        slots,
+      );
       (render ?? compute)?.setBindGroup(0, group);
       dirty = false;
     };
@@ -101,7 +112,10 @@ export class WebGPUQueue extends Queue {
           render = null;
           break;
         case 'beginComputePass':
-          compute = encoder.beginComputePass({ label: c.label, timestampWrites: timestamps(c.timestampWrites) });
+          compute = encoder.beginComputePass({
+            label: c.label,
+            timestampWrites: timestamps(c.timestampWrites),
+          });
           slots.clear();
           pipeline = null;
           dirty = true;
@@ -147,7 +161,13 @@ export class WebGPUQueue extends Queue {
           break;
         case 'drawIndexed':
           flush();
-          inRender().drawIndexed(c.indexCount, c.instanceCount, c.firstIndex, c.baseVertex, c.firstInstance);
+          inRender().drawIndexed(
+            c.indexCount,
+            c.instanceCount,
+            c.firstIndex,
+            c.baseVertex,
+            c.firstInstance,
+          );
           break;
         case 'dispatch':
           flush();
@@ -158,7 +178,13 @@ export class WebGPUQueue extends Queue {
           inCompute().dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
           break;
         case 'copyBufferToBuffer':
-          encoder.copyBufferToBuffer(gpuBuffer(c.src), c.srcOffset, gpuBuffer(c.dst), c.dstOffset, c.size);
+          encoder.copyBufferToBuffer(
+            gpuBuffer(c.src),
+            c.srcOffset,
+            gpuBuffer(c.dst),
+            c.dstOffset,
+            c.size,
+          );
           break;
         case 'copyBufferToTexture':
           encoder.copyBufferToTexture(

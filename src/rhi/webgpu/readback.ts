@@ -21,10 +21,17 @@ export class ReadbackPool {
     if (i >= 0) return this.#free.splice(i, 1)[0] as GPUBuffer;
     this.#created++;
     const rounded = Math.max(256, 2 ** Math.ceil(Math.log2(size)));
-    return this.device.createBuffer({ label: 'ignis staging', size: rounded, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    return this.device.createBuffer({
+      label: 'ignis staging',
+      size: rounded,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 
-  async read(size: number, encode: (encoder: GPUCommandEncoder, staging: GPUBuffer) => void): Promise<ArrayBuffer> {
+  async read(
+    size: number,
+    encode: (encoder: GPUCommandEncoder, staging: GPUBuffer) => void,
+  ): Promise<ArrayBuffer> {
     const staging = this.#acquire(size);
     const encoder = this.device.createCommandEncoder({ label: 'ignis readback' });
     encode(encoder, staging);

@@ -8,7 +8,11 @@ export class WebGPURenderPipeline extends RenderPipeline {
   readonly layout: GPUBindGroupLayout | null;
   readonly layoutKey: string;
 
-  constructor(device: WebGPUDevice, desc: RenderPipelineDescriptor, bindings: BindingLayoutEntry[]) {
+  constructor(
+    device: WebGPUDevice,
+    desc: RenderPipelineDescriptor,
+    bindings: BindingLayoutEntry[],
+  ) {
     super(device, desc, bindings);
     const { layout, pipelineLayout, key } = device.bindGroups.layoutFor(bindings, 'render');
     this.layout = layout;
@@ -21,13 +25,21 @@ export class WebGPURenderPipeline extends RenderPipeline {
       vertex: {
         module: vertexModule.gpu,
         entryPoint: desc.vertex.entryPoint,
-        buffers: (desc.vertex.buffers ?? []).map((b) => ({ arrayStride: b.arrayStride, stepMode: b.stepMode ?? 'vertex', attributes: b.attributes })),
+        buffers: (desc.vertex.buffers ?? []).map((b) => ({
+          arrayStride: b.arrayStride,
+          stepMode: b.stepMode ?? 'vertex',
+          attributes: b.attributes,
+        })),
       },
       fragment: fragment
         ? {
             module: (fragment.module as WebGPUShaderModule).gpu,
             entryPoint: fragment.entryPoint,
-            targets: fragment.targets.map((t) => ({ format: t.format, blend: t.blend, writeMask: t.writeMask ?? 0xf })),
+            targets: fragment.targets.map((t) => ({
+              format: t.format,
+              blend: t.blend,
+              writeMask: t.writeMask ?? 0xf,
+            })),
           }
         : undefined,
       primitive: {

@@ -17,7 +17,11 @@ export class WebGPUShaderModule extends ShaderModule {
       if (errors.length === 0) return null;
       const error = new ShaderCompileError(
         'wgsl',
-        errors.map((m) => ({ line: m.lineNum, message: m.message, sourceLine: lines[m.lineNum - 1] ?? '' })),
+        errors.map((m) => ({
+          line: m.lineNum,
+          message: m.message,
+          sourceLine: lines[m.lineNum - 1] ?? '',
+        })),
         desc.label,
       );
       device.reportError(error);

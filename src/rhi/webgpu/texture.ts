@@ -32,13 +32,23 @@ export class WebGPUTexture extends Texture {
     return this.#view;
   }
 
-  protected async readImpl(mipLevel: number, x: number, y: number, width: number, height: number): Promise<TexelArray> {
+  protected async readImpl(
+    mipLevel: number,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+  ): Promise<TexelArray> {
     const bpt = FORMAT_INFO[this.format].bytesPerTexel;
     const rowBytes = width * bpt;
     const stride = Math.ceil(rowBytes / 256) * 256;
     const size = stride * (height - 1) + rowBytes;
     const padded = await this.#device.readback.read(size, (encoder, staging) =>
-      encoder.copyTextureToBuffer({ texture: this.gpu, mipLevel, origin: [x, y] }, { buffer: staging, bytesPerRow: stride }, [width, height]),
+      encoder.copyTextureToBuffer(
+        { texture: this.gpu, mipLevel, origin: [x, y] },
+        { buffer: staging, bytesPerRow: stride },
+        [width, height],
+      ),
     );
     return texelView(this.format, unpadRows(new Uint8Array(padded), rowBytes, stride, height));
   }

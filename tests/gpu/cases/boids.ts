@@ -2,7 +2,13 @@
 // page, must give bit-identical buffers after 100 steps.
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { Boids, DEFAULT_PARAMS, initialBoids, paramBytes, simWgsl } from '../../../demos/compute-boids/boids.js';
+import {
+  Boids,
+  DEFAULT_PARAMS,
+  initialBoids,
+  paramBytes,
+  simWgsl,
+} from '../../../demos/compute-boids/boids.js';
 
 const COUNT = 512;
 const STEPS = 100;
@@ -12,11 +18,21 @@ async function rawWebGPU(): Promise<Uint32Array> {
   if (!adapter) throw new Error('no adapter');
   const device = await adapter.requestDevice();
   const module = device.createShaderModule({ code: simWgsl });
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const pipeline = device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main' },
+  });
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
   const buffers = [0, 1].map(() => device.createBuffer({ size: 16 * COUNT, usage }));
-  device.queue.writeBuffer(buffers[0] as GPUBuffer, 0, initialBoids(COUNT) as Float32Array<ArrayBuffer>);
-  const params = device.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(
+    buffers[0] as GPUBuffer,
+    0,
+    initialBoids(COUNT) as Float32Array<ArrayBuffer>,
+  );
+  const params = device.createBuffer({
+    size: 32,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(params, 0, paramBytes(DEFAULT_PARAMS, COUNT));
   const groups = [0, 1].map((i) =>
     device.createBindGroup({
@@ -36,7 +52,10 @@ async function rawWebGPU(): Promise<Uint32Array> {
     pass.dispatchWorkgroups(Math.ceil(COUNT / 64));
     pass.end();
   }
-  const staging = device.createBuffer({ size: 16 * COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const staging = device.createBuffer({
+    size: 16 * COUNT,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   encoder.copyBufferToBuffer(buffers[STEPS % 2] as GPUBuffer, 0, staging, 0, 16 * COUNT);
   device.queue.submit([encoder.finish()]);
   await staging.mapAsync(GPUMapMode.READ);

@@ -1,4 +1,13 @@
-import { BufferUsage, TextureUsage, EncoderStateError, MissingBarrierError, UsageError, createDevice, type Device, type Buffer } from '../../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  EncoderStateError,
+  MissingBarrierError,
+  UsageError,
+  createDevice,
+  type Device,
+  type Buffer,
+} from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene } from '../page/scenes.js';
@@ -16,16 +25,31 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) num_
 `;
 
 function uniform(device: Device, values: number[]): Buffer {
-  const b = device.createBuffer({ label: 'params', size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+  const b = device.createBuffer({
+    label: 'params',
+    size: 16,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(b, 0, new Uint32Array([...values, 0, 0, 0, 0].slice(0, 4)));
   return b;
 }
 
 /** Dispatches `count` threads that each add 1 to marks[i]; returns the marks (count + 64 entries). */
-async function coverage(device: Device, count: number, wg: number): Promise<{ marks: Uint32Array; grid: number[] }> {
+async function coverage(
+  device: Device,
+  count: number,
+  wg: number,
+): Promise<{ marks: Uint32Array; grid: number[] }> {
   const module = device.createShaderModule({ label: `mark${wg}`, code: MARK(wg) });
-  const pipeline = device.createComputePipeline({ label: `mark${wg}`, compute: { module, entryPoint: 'main' } });
-  const marks = device.createBuffer({ label: 'marks', size: (count + 64) * 4, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST });
+  const pipeline = device.createComputePipeline({
+    label: `mark${wg}`,
+    compute: { module, entryPoint: 'main' },
+  });
+  const marks = device.createBuffer({
+    label: 'marks',
+    size: (count + 64) * 4,
+    usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+  });
   const enc = device.createCommandEncoder();
   const pass = enc.beginComputePass();
   pass.setPipeline(pipeline);
@@ -40,7 +64,10 @@ async function coverage(device: Device, count: number, wg: number): Promise<{ ma
 function checkMarks(marks: Uint32Array, count: number): void {
   for (let i = 0; i < marks.length; i++) {
     const expected = i < count ? 1 : 0;
-    if (marks[i] !== expected) throw new Error(`element ${i} was touched ${marks[i]} times, expected ${expected} (count ${count})`);
+    if (marks[i] !== expected)
+      throw new Error(
+        `element ${i} was touched ${marks[i]} times, expected ${expected} (count ${count})`,
+      );
   }
 }
 
@@ -51,7 +78,8 @@ export const cases = defineCases({
       for (const count of [1, 63, 64, 65, 65535 * 64 + 1]) {
         const { marks, grid } = await coverage(device, count, 64);
         checkMarks(marks, count);
-        if (count === 65535 * 64 + 1) assertArrayEqual(grid, [65535, 2, 1], 'grid of the 2-D split');
+        if (count === 65535 * 64 + 1)
+          assertArrayEqual(grid, [65535, 2, 1], 'grid of the 2-D split');
       }
     },
   },
@@ -67,10 +95,22 @@ export const cases = defineCases({
   'several dispatches share one pass, with different pipelines and bindings': {
     needs: ['compute'],
     async run({ device }) {
-      const m64 = device.createComputePipeline({ compute: { module: device.createShaderModule({ code: MARK(64) }), entryPoint: 'main' } });
-      const m32 = device.createComputePipeline({ compute: { module: device.createShaderModule({ code: MARK(32) }), entryPoint: 'main' } });
-      const a = device.createBuffer({ label: 'a', size: 400, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
-      const b = device.createBuffer({ label: 'b', size: 400, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
+      const m64 = device.createComputePipeline({
+        compute: { module: device.createShaderModule({ code: MARK(64) }), entryPoint: 'main' },
+      });
+      const m32 = device.createComputePipeline({
+        compute: { module: device.createShaderModule({ code: MARK(32) }), entryPoint: 'main' },
+      });
+      const a = device.createBuffer({
+        label: 'a',
+        size: 400,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      });
+      const b = device.createBuffer({
+        label: 'b',
+        size: 400,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      });
       const enc = device.createCommandEncoder();
       const pass = enc.beginComputePass();
       pass.setPipeline(m64);
@@ -90,7 +130,11 @@ export const cases = defineCases({
         ma.every((v) => v === 2),
         `a: every element twice, got ${Array.from(ma.slice(0, 8))}…`,
       );
-      assertEqual(mb.slice(0, 50).every((v) => v === 1) && mb.slice(50).every((v) => v === 0), true, 'b: first 50 once, rest untouched');
+      assertEqual(
+        mb.slice(0, 50).every((v) => v === 1) && mb.slice(50).every((v) => v === 0),
+        true,
+        'b: first 50 once, rest untouched',
+      );
     },
   },
   "auto barriers: compute-write → compute-read is inserted and the reader sees the writer's data": {
@@ -113,7 +157,11 @@ export const cases = defineCases({
         },
       });
       const a = device.createBuffer({ label: 'A', size: 1024, usage: BufferUsage.STORAGE });
-      const b = device.createBuffer({ label: 'B', size: 1024, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
+      const b = device.createBuffer({
+        label: 'B',
+        size: 1024,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      });
       const enc = device.createCommandEncoder();
       let pass = enc.beginComputePass({ label: 'writer' });
       pass.setPipeline(write);
@@ -127,61 +175,81 @@ export const cases = defineCases({
       pass.dispatch(4);
       pass.end();
       const trace = enc.trace();
-      assert(trace.includes('barrier compute-write -> compute-read [A] (inserted)'), `trace shows the inserted barrier:\n${trace.join('\n')}`);
+      assert(
+        trace.includes('barrier compute-write -> compute-read [A] (inserted)'),
+        `trace shows the inserted barrier:\n${trace.join('\n')}`,
+      );
       device.queue.submit([enc.finish()]);
       const out = new Uint32Array(await b.read());
-      for (let i = 0; i < 256; i++) if (out[i] !== i * 3 + 1) throw new Error(`B[${i}] = ${out[i]}, expected ${i * 3 + 1}`);
+      for (let i = 0; i < 256; i++)
+        if (out[i] !== i * 3 + 1) throw new Error(`B[${i}] = ${out[i]}, expected ${i * 3 + 1}`);
     },
   },
-  'explicit barriers: a missing one is a MissingBarrierError naming resource and passes; a declared one passes': {
-    needs: ['compute'],
-    async run({ backend }) {
-      const device = await createDevice({ backend, barriers: 'explicit' });
-      try {
-        const module = device.createShaderModule({
-          code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = a[0] + 1u; }',
-        });
-        const pipeline = device.createComputePipeline({ compute: { module } });
-        const a = device.createBuffer({ label: 'counter', size: 16, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
-        const record = (declare: boolean): ReturnType<Device['createCommandEncoder']> => {
-          const enc = device.createCommandEncoder();
-          for (const label of ['first', 'second']) {
-            if (label === 'second' && declare) enc.barrier({ from: 'compute-write', to: 'compute-read', resources: [a] });
-            const pass = enc.beginComputePass({ label });
-            pass.setPipeline(pipeline);
-            pass.setStorageBuffer(0, a);
-            pass.dispatch(1);
-            pass.end();
-          }
-          return enc;
-        };
-        const e = (await assertThrows(
-          () => record(false),
-          MissingBarrierError,
-          /buffer "counter" was written by pass "first" \(compute-write\) and read by pass "second" \(compute-read\)/,
-          'missing barrier',
-        )) as MissingBarrierError;
-        assertEqual(e.writer, 'first', 'writer');
-        assertEqual(e.reader, 'second', 'reader');
-        const enc = record(true);
-        assert(
-          enc.trace().some((l) => l === 'barrier compute-write -> compute-read [counter] (declared)'),
-          'trace shows the declared barrier',
-        );
-        device.queue.submit([enc.finish()]);
-        assertEqual(new Uint32Array(await a.read())[0], 2, 'two ordered increments');
-      } finally {
-        device.destroy();
-      }
+  'explicit barriers: a missing one is a MissingBarrierError naming resource and passes; a declared one passes':
+    {
+      needs: ['compute'],
+      async run({ backend }) {
+        const device = await createDevice({ backend, barriers: 'explicit' });
+        try {
+          const module = device.createShaderModule({
+            code: '@group(0) @binding(0) var<storage, read_write> a: array<u32>; @compute @workgroup_size(1) fn main() { a[0] = a[0] + 1u; }',
+          });
+          const pipeline = device.createComputePipeline({ compute: { module } });
+          const a = device.createBuffer({
+            label: 'counter',
+            size: 16,
+            usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+          });
+          const record = (declare: boolean): ReturnType<Device['createCommandEncoder']> => {
+            const enc = device.createCommandEncoder();
+            for (const label of ['first', 'second']) {
+              if (label === 'second' && declare)
+                enc.barrier({ from: 'compute-write', to: 'compute-read', resources: [a] });
+              const pass = enc.beginComputePass({ label });
+              pass.setPipeline(pipeline);
+              pass.setStorageBuffer(0, a);
+              pass.dispatch(1);
+              pass.end();
+            }
+            return enc;
+          };
+          const e = (await assertThrows(
+            () => record(false),
+            MissingBarrierError,
+            /buffer "counter" was written by pass "first" \(compute-write\) and read by pass "second" \(compute-read\)/,
+            'missing barrier',
+          )) as MissingBarrierError;
+          assertEqual(e.writer, 'first', 'writer');
+          assertEqual(e.reader, 'second', 'reader');
+          const enc = record(true);
+          assert(
+            enc
+              .trace()
+              .some((l) => l === 'barrier compute-write -> compute-read [counter] (declared)'),
+            'trace shows the declared barrier',
+          );
+          device.queue.submit([enc.finish()]);
+          assertEqual(new Uint32Array(await a.read())[0], 2, 'two ordered increments');
+        } finally {
+          device.destroy();
+        }
+      },
     },
-  },
   'dispatchIndirect reads its workgroup counts from a buffer': {
     needs: ['compute', 'indirect'],
     async run({ device }) {
       const module = device.createShaderModule({ code: MARK(64) });
       const pipeline = device.createComputePipeline({ compute: { module } });
-      const marks = device.createBuffer({ label: 'marks', size: 1024 * 4, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
-      const args = device.createBuffer({ label: 'args', size: 12, usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST });
+      const marks = device.createBuffer({
+        label: 'marks',
+        size: 1024 * 4,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      });
+      const args = device.createBuffer({
+        label: 'args',
+        size: 12,
+        usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(args, 0, new Uint32Array([5, 1, 1]));
       const enc = device.createCommandEncoder();
       const pass = enc.beginComputePass();
@@ -192,7 +260,11 @@ export const cases = defineCases({
       pass.end();
       device.queue.submit([enc.finish()]);
       const m = new Uint32Array(await marks.read());
-      assertEqual(m.slice(0, 320).every((v) => v === 1) && m.slice(320).every((v) => v === 0), true, '5 workgroups of 64 = 320 elements');
+      assertEqual(
+        m.slice(0, 320).every((v) => v === 1) && m.slice(320).every((v) => v === 0),
+        true,
+        '5 workgroups of 64 = 320 elements',
+      );
     },
   },
   'reading a storage buffer every frame for 100 frames never stalls and sees each frame': {
@@ -202,7 +274,11 @@ export const cases = defineCases({
         code: '@group(0) @binding(0) var<storage, read_write> c: array<u32>; @compute @workgroup_size(1) fn main() { c[0] = c[0] + 1u; c[1] = c[1] + 2u; }',
       });
       const pipeline = device.createComputePipeline({ compute: { module } });
-      const counter = device.createBuffer({ label: 'counter', size: 8, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
+      const counter = device.createBuffer({
+        label: 'counter',
+        size: 8,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      });
       const reads: Array<Promise<ArrayBuffer>> = [];
       const t0 = performance.now();
       let longest = 0;
@@ -220,8 +296,12 @@ export const cases = defineCases({
         longest = Math.max(longest, performance.now() - f0);
       }
       const values = await Promise.all(reads);
-      values.forEach((v, frame) => assertArrayEqual(new Uint32Array(v), [frame + 1, 2 * (frame + 1)], `frame ${frame}`));
-      console.log(`100 frames in ${(performance.now() - t0).toFixed(1)} ms, longest frame ${longest.toFixed(2)} ms`);
+      values.forEach((v, frame) =>
+        assertArrayEqual(new Uint32Array(v), [frame + 1, 2 * (frame + 1)], `frame ${frame}`),
+      );
+      console.log(
+        `100 frames in ${(performance.now() - t0).toFixed(1)} ms, longest frame ${longest.toFixed(2)} ms`,
+      );
     },
   },
   'a STORAGE|VERTEX buffer written by compute is drawn as instance data without a copy': {
@@ -237,8 +317,16 @@ export const cases = defineCases({
 }`,
       });
       const pipeline = device.createComputePipeline({ compute: { module } });
-      const instances = device.createBuffer({ label: 'instances', size: 4 * 24, usage: BufferUsage.STORAGE | BufferUsage.VERTEX });
-      const shape = device.createBuffer({ label: 'shape', size: 24, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
+      const instances = device.createBuffer({
+        label: 'instances',
+        size: 4 * 24,
+        usage: BufferUsage.STORAGE | BufferUsage.VERTEX,
+      });
+      const shape = device.createBuffer({
+        label: 'shape',
+        size: 24,
+        usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(shape, 0, new Float32Array([-0.1, -0.1, 0.1, -0.1, 0, 0.1]));
       const draw = createScenePipeline(device, { program: 'instanced' });
       const enc = device.createCommandEncoder();
@@ -255,7 +343,12 @@ export const cases = defineCases({
         p.draw(3, 4);
       });
       // instance k is centred at x = -0.75 + 0.5k → pixel column 8 + 16k, row 32 (y = 0)
-      for (let k = 0; k < 4; k++) assertArrayEqual(pixel(img, 8 + 16 * k, 32), [255, Math.round(k * 0.25 * 255), 0, 255], `instance ${k}`);
+      for (let k = 0; k < 4; k++)
+        assertArrayEqual(
+          pixel(img, 8 + 16 * k, 32),
+          [255, Math.round(k * 0.25 * 255), 0, 255],
+          `instance ${k}`,
+        );
       assertArrayEqual(pixel(img, 16, 10), [0, 0, 0, 255], 'background');
     },
   },
@@ -280,7 +373,11 @@ export const cases = defineCases({
       pass.end();
       device.queue.submit([enc.finish()]);
       const px = (await tex.read()) as Uint8Array;
-      assertArrayEqual(Array.from(px.subarray((2 * 4 + 3) * 4, (2 * 4 + 3) * 4 + 4)), [255, 170, 0, 255], 'texel (3, 2)');
+      assertArrayEqual(
+        Array.from(px.subarray((2 * 4 + 3) * 4, (2 * 4 + 3) * 4 + 4)),
+        [255, 170, 0, 255],
+        'texel (3, 2)',
+      );
     },
   },
   'compute misuse gets typed errors': {
@@ -288,8 +385,17 @@ export const cases = defineCases({
     async run({ device }) {
       const enc = device.createCommandEncoder();
       const pass = enc.beginComputePass({ label: 'p' });
-      await assertThrows(() => pass.dispatch(1), EncoderStateError, /\[p\] dispatch without a pipeline/, 'dispatch without pipeline');
-      const noStorage = device.createBuffer({ label: 'uniform-only', size: 16, usage: BufferUsage.UNIFORM });
+      await assertThrows(
+        () => pass.dispatch(1),
+        EncoderStateError,
+        /\[p\] dispatch without a pipeline/,
+        'dispatch without pipeline',
+      );
+      const noStorage = device.createBuffer({
+        label: 'uniform-only',
+        size: 16,
+        usage: BufferUsage.UNIFORM,
+      });
       await assertThrows(
         () => pass.setStorageBuffer(0, noStorage),
         UsageError,

@@ -1,5 +1,12 @@
 // The ping-pong fallback gives the same result as a compute kernel for element-wise updates.
-import { createElementwiseRunner, defineKernel, pcg, type Device, type ElementwiseMode, type StateArrays } from '../../../src/index.js';
+import {
+  createElementwiseRunner,
+  defineKernel,
+  pcg,
+  type Device,
+  type ElementwiseMode,
+  type StateArrays,
+} from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual } from '../page/assert.js';
 import { integrator, integratorCpu, initialState, PARAMS } from '../page/integrator.js';
@@ -15,8 +22,15 @@ const STEPS = 120;
  */
 const TOLERANCE = 1e-4;
 
-async function simulate(device: Device, mode: ElementwiseMode | 'auto'): Promise<{ state: StateArrays; runner: ReturnType<typeof createElementwiseRunner> }> {
-  const runner = createElementwiseRunner(device, integrator, { count: COUNT, mode, cpu: integratorCpu });
+async function simulate(
+  device: Device,
+  mode: ElementwiseMode | 'auto',
+): Promise<{ state: StateArrays; runner: ReturnType<typeof createElementwiseRunner> }> {
+  const runner = createElementwiseRunner(device, integrator, {
+    count: COUNT,
+    mode,
+    cpu: integratorCpu,
+  });
   const init = initialState(COUNT);
   runner.write('pos', init.pos);
   runner.write('vel', init.vel);
@@ -29,7 +43,12 @@ async function simulate(device: Device, mode: ElementwiseMode | 'auto'): Promise
 }
 
 /** Compares per element; returns the worst relative difference and the elements beyond TOLERANCE. */
-function compare(a: StateArrays, b: StateArrays, what: string, allowedFraction: number): { worst: number; diverged: number } {
+function compare(
+  a: StateArrays,
+  b: StateArrays,
+  what: string,
+  allowedFraction: number,
+): { worst: number; diverged: number } {
   let worst = 0;
   const diverged = new Set<number>();
   for (const key of ['pos', 'vel']) {
@@ -37,7 +56,8 @@ function compare(a: StateArrays, b: StateArrays, what: string, allowedFraction: 
     const y = b[key] as Float32Array;
     assertEqual(x.length, y.length, `${what} ${key} length`);
     for (let i = 0; i < x.length; i++) {
-      const d = Math.abs((x[i] as number) - (y[i] as number)) / Math.max(1, Math.abs(y[i] as number));
+      const d =
+        Math.abs((x[i] as number) - (y[i] as number)) / Math.max(1, Math.abs(y[i] as number));
       if (d > TOLERANCE) diverged.add(i >> 2);
       else worst = Math.max(worst, d);
     }
@@ -69,7 +89,9 @@ export const cases = defineCases({
   'u32 hashing gives the TypeScript reference bits on every path': {
     async run({ device }) {
       const count = 4096;
-      const modes = device.caps.features.compute ? (['compute', 'pingpong'] as const) : (['pingpong'] as const);
+      const modes = device.caps.features.compute
+        ? (['compute', 'pingpong'] as const)
+        : (['pingpong'] as const);
       for (const mode of modes) {
         const runner = createElementwiseRunner(device, hashKernel, { count, mode });
         runner.write('hashed', new Float32Array(4 * count));
@@ -82,7 +104,10 @@ export const cases = defineCases({
           const h = pcg(k);
           const expected = [h >>> 16, h & 65535, pcg(h) >>> 16, k >>> 16];
           for (let c = 0; c < 4; c++) {
-            if (out[4 * i + c] !== expected[c]) throw new Error(`${mode}: element ${i} component ${c} is ${out[4 * i + c]}, expected ${expected[c]}`);
+            if (out[4 * i + c] !== expected[c])
+              throw new Error(
+                `${mode}: element ${i} component ${c} is ${out[4 * i + c]}, expected ${expected[c]}`,
+              );
           }
         }
         runner.destroy();
@@ -105,14 +130,29 @@ export const cases = defineCases({
         'compute vs cpu': compare(compute.state, cpu.state, 'compute vs cpu', 0.01),
         'webgpu ping-pong vs cpu': compare(ppGpu.state, cpu.state, 'webgpu ping-pong vs cpu', 0.01),
         'webgl2 ping-pong vs cpu': compare(ppGl.state, cpu.state, 'webgl2 ping-pong vs cpu', 0.01),
-        'webgl2 ping-pong vs compute': compare(ppGl.state, compute.state, 'webgl2 ping-pong vs compute', 0),
-        'webgpu ping-pong vs compute': compare(ppGpu.state, compute.state, 'webgpu ping-pong vs compute', 0),
+        'webgl2 ping-pong vs compute': compare(
+          ppGl.state,
+          compute.state,
+          'webgl2 ping-pong vs compute',
+          0,
+        ),
+        'webgpu ping-pong vs compute': compare(
+          ppGpu.state,
+          compute.state,
+          'webgpu ping-pong vs compute',
+          0,
+        ),
       };
-      console.log(`elementwise equivalence (${COUNT} elements, ${STEPS} steps): ${JSON.stringify(r)}`);
+      console.log(
+        `elementwise equivalence (${COUNT} elements, ${STEPS} steps): ${JSON.stringify(r)}`,
+      );
       // the state really moved: a kernel that did nothing would match nothing
       assert(
         Math.abs((compute.state.pos as Float32Array)[1] as number) > 1e-3 ||
-          Math.abs((initialState(COUNT).pos[1] as number) - ((compute.state.pos as Float32Array)[1] as number)) > 1e-3,
+          Math.abs(
+            (initialState(COUNT).pos[1] as number) -
+              ((compute.state.pos as Float32Array)[1] as number),
+          ) > 1e-3,
         'state moved',
       );
     },

@@ -16,14 +16,20 @@ function toPng(data: Uint8Array): string {
   return canvas.toDataURL('image/png');
 }
 
-export function compareImages(a: Uint8Array, b: Uint8Array, edgePixels: number, what: string): void {
+export function compareImages(
+  a: Uint8Array,
+  b: Uint8Array,
+  edgePixels: number,
+  what: string,
+): void {
   let bad = 0;
   let worst = 0;
   let first = '';
   const diff = new Uint8Array(a.length);
   for (let p = 0; p < a.length / 4; p++) {
     let d = 0;
-    for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs((a[p * 4 + c] as number) - (b[p * 4 + c] as number)));
+    for (let c = 0; c < 4; c++)
+      d = Math.max(d, Math.abs((a[p * 4 + c] as number) - (b[p * 4 + c] as number)));
     diff.set([d * 8, d * 8, d * 8, 255], p * 4);
     if (d > 1) {
       if (bad === 0)
@@ -32,9 +38,14 @@ export function compareImages(a: Uint8Array, b: Uint8Array, edgePixels: number, 
       worst = Math.max(worst, d);
     }
   }
-  if (edgePixels > 0) console.log(`${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}), worst ${worst}/255`);
+  if (edgePixels > 0)
+    console.log(
+      `${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}), worst ${worst}/255`,
+    );
   if (bad > edgePixels) {
-    const err = new AssertionError(`${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}); worst ${worst}/255; first at ${first}`);
+    const err = new AssertionError(
+      `${what}: ${bad} pixels differ by more than 1/255 (allowed ${edgePixels}); worst ${worst}/255; first at ${first}`,
+    );
     err.artifacts = { 'webgpu.png': toPng(a), 'webgl2.png': toPng(b), 'diff.png': toPng(diff) };
     throw err;
   }
@@ -45,7 +56,9 @@ const cases: Record<string, Case> = {
     cross: true,
     async run(ctx) {
       const device = (await ctx.open('webgl2')) as WebGL2Device;
-      const scene = SCENES.find((s) => s.name === 'textured quad linear repeat') as (typeof SCENES)[number];
+      const scene = SCENES.find(
+        (s) => s.name === 'textured quad linear repeat',
+      ) as (typeof SCENES)[number];
       const [before] = await scene.render(device);
       const gl = device.gl;
       // the host application touches the shared context
@@ -61,7 +74,12 @@ const cases: Record<string, Case> = {
       gl.bindTexture(gl.TEXTURE_2D, null);
       device.resetState();
       const [after] = await scene.render(device);
-      compareImages(before as Uint8Array, after as Uint8Array, 0, 'the same scene before and after the host touched the context');
+      compareImages(
+        before as Uint8Array,
+        after as Uint8Array,
+        0,
+        'the same scene before and after the host touched the context',
+      );
     },
   },
 };
@@ -71,12 +89,15 @@ for (const scene of SCENES) {
     async run(ctx) {
       const gpu = await scene.render(await ctx.open('webgpu'));
       const gl = await scene.render(await ctx.open('webgl2'));
-      gpu.forEach((img, i) => compareImages(img, gl[i] as Uint8Array, scene.edgePixels ?? 0, `${scene.name} image ${i}`));
+      gpu.forEach((img, i) =>
+        compareImages(img, gl[i] as Uint8Array, scene.edgePixels ?? 0, `${scene.name} image ${i}`),
+      );
       // a scene that renders nothing but the clear colour would pass trivially: require content
       const distinct = new Set<number>();
       const view = new Uint32Array((gpu[0] as Uint8Array).buffer);
       for (const v of view) distinct.add(v);
-      if (scene.name !== 'clear' && distinct.size < 2) throw new AssertionError(`${scene.name}: the image is a single colour`);
+      if (scene.name !== 'clear' && distinct.size < 2)
+        throw new AssertionError(`${scene.name}: the image is a single colour`);
     },
   };
 }

@@ -11,7 +11,15 @@ import {
 } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import { CAMERA, IMAGE, coverage, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+import {
+  CAMERA,
+  IMAGE,
+  coverage,
+  drawImage,
+  imageDiff,
+  pathsOf,
+  stepped,
+} from '../page/particle-helpers.js';
 import { createScenePipeline, vertexBuffer } from '../page/scenes.js';
 
 const COUNT = 10_000;
@@ -25,7 +33,11 @@ const STEPS = 60;
  */
 const TOLERANCE = 1e-3;
 
-function mismatches(a: Float32Array, b: Float32Array, count: number): { diverged: number; worst: number } {
+function mismatches(
+  a: Float32Array,
+  b: Float32Array,
+  count: number,
+): { diverged: number; worst: number } {
   let diverged = 0;
   let worst = 0;
   for (let i = 0; i < count; i++) {
@@ -58,12 +70,18 @@ const pathCases = defineCases({
         console.log(
           `${device.caps.backend}/${path}: ${diverged} of ${COUNT} particles diverged (${((100 * diverged) / COUNT).toFixed(3)}%), worst relative difference of the rest ${Math.max(p.worst, v.worst).toExponential(2)}`,
         );
-        assert(diverged / COUNT < 0.001, `${path}: ${diverged} of ${COUNT} particles differ from the reference by more than ${TOLERANCE} (allowed < 0.1%)`);
+        assert(
+          diverged / COUNT < 0.001,
+          `${path}: ${diverged} of ${COUNT} particles differ from the reference by more than ${TOLERANCE} (allowed < 0.1%)`,
+        );
         const stats = await ps.stats();
         assertEqual(stats.alive, COUNT, `${path}: alive after an update`);
         let newborn = 0;
         for (let i = 0; i < COUNT; i++) if (reference.position[4 * i + 3] === 0) newborn++;
-        assert(Math.abs(stats.newborn - newborn) <= Math.max(2, COUNT * 0.001), `${path}: newborn ${stats.newborn} vs reference ${newborn}`);
+        assert(
+          Math.abs(stats.newborn - newborn) <= Math.max(2, COUNT * 0.001),
+          `${path}: newborn ${stats.newborn} vs reference ${newborn}`,
+        );
         assert(newborn > 0, 'the reference respawned particles in the last step');
         ps.destroy();
       }
@@ -72,13 +90,27 @@ const pathCases = defineCases({
   'both draw modes give the same image of the same state': {
     async run({ device }) {
       for (const path of pathsOf(device)) {
-        const a = await stepped(device, { count: 3000, path, drawMode: 'instanced', size: 0.15, spread: 2 }, 20);
-        const b = await stepped(device, { count: 3000, path, drawMode: 'pulled', size: 0.15, spread: 2 }, 20);
+        const a = await stepped(
+          device,
+          { count: 3000, path, drawMode: 'instanced', size: 0.15, spread: 2 },
+          20,
+        );
+        const b = await stepped(
+          device,
+          { count: 3000, path, drawMode: 'pulled', size: 0.15, spread: 2 },
+          20,
+        );
         const ia = await drawImage(device, a);
         const ib = await drawImage(device, b);
         const d = imageDiff(ia, ib, 1);
-        assert(coverage(ia).lit > 200, `${path}: particles visible (${coverage(ia).lit} pixels lit)`);
-        assert(d.differ === 0, `${path}: instanced and pulled differ in ${d.differ} pixels (worst ${d.worst}/255)`);
+        assert(
+          coverage(ia).lit > 200,
+          `${path}: particles visible (${coverage(ia).lit} pixels lit)`,
+        );
+        assert(
+          d.differ === 0,
+          `${path}: instanced and pulled differ in ${d.differ} pixels (worst ${d.worst}/255)`,
+        );
         a.destroy();
         b.destroy();
       }
@@ -95,10 +127,15 @@ const pathCases = defineCases({
       const ib = await drawImage(gl, b);
       const d = imageDiff(ia, ib, 2);
       const lit = coverage(ia).lit;
-      console.log(`WebGPU compute vs WebGL2 ping-pong image: ${d.differ} of ${lit} lit pixels differ by more than 2/255, worst ${d.worst}/255`);
+      console.log(
+        `WebGPU compute vs WebGL2 ping-pong image: ${d.differ} of ${lit} lit pixels differ by more than 2/255, worst ${d.worst}/255`,
+      );
       assert(lit > 200, 'particles visible');
       // tolerance: identical state (bit-identical update paths) through two rasterisers; allow 1% of lit pixels to differ by more than 2/255
-      assert(d.differ <= lit * 0.01, `${d.differ} pixels differ by more than 2/255 (allowed ${Math.floor(lit * 0.01)})`);
+      assert(
+        d.differ <= lit * 0.01,
+        `${d.differ} pixels differ by more than 2/255 (allowed ${Math.floor(lit * 0.01)})`,
+      );
     },
   },
   'an attractor pulls particles towards it': {
@@ -107,14 +144,25 @@ const pathCases = defineCases({
       const distance = (pos: Float32Array): number => {
         let sum = 0;
         for (let i = 0; i < pos.length / 4; i++)
-          sum += Math.hypot((pos[4 * i] as number) - target[0], (pos[4 * i + 1] as number) - target[1], (pos[4 * i + 2] as number) - target[2]);
+          sum += Math.hypot(
+            (pos[4 * i] as number) - target[0],
+            (pos[4 * i + 1] as number) - target[1],
+            (pos[4 * i + 2] as number) - target[2],
+          );
         return sum / (pos.length / 4);
       };
       const free = await stepped(device, { count: 2000 }, 40);
-      const pulled = await stepped(device, { count: 2000, attractors: [{ position: target, strength: 60 }] }, 40);
+      const pulled = await stepped(
+        device,
+        { count: 2000, attractors: [{ position: target, strength: 60 }] },
+        40,
+      );
       const d0 = distance((await free.read()).position);
       const d1 = distance((await pulled.read()).position);
-      assert(d1 < d0 * 0.85, `mean distance to the attractor: ${d1.toFixed(3)} with it, ${d0.toFixed(3)} without`);
+      assert(
+        d1 < d0 * 0.85,
+        `mean distance to the attractor: ${d1.toFixed(3)} with it, ${d0.toFixed(3)} without`,
+      );
     },
   },
   'curl-noise turbulence and emitter shapes change the motion': {
@@ -124,14 +172,39 @@ const pathCases = defineCases({
         for (let i = 0; i < pos.length / 4; i++) s += Math.abs(pos[4 * i] as number);
         return s / (pos.length / 4);
       };
-      const calm = spreadX((await (await stepped(device, { count: 2000, spread: 0 }, 30)).read()).position);
-      const turbulent = spreadX((await (await stepped(device, { count: 2000, spread: 0, turbulence: { strength: 8, frequency: 1.5 } }, 30)).read()).position);
-      assert(turbulent > calm * 2, `turbulence widens the plume: mean |x| ${turbulent.toFixed(3)} vs ${calm.toFixed(3)}`);
+      const calm = spreadX(
+        (await (await stepped(device, { count: 2000, spread: 0 }, 30)).read()).position,
+      );
+      const turbulent = spreadX(
+        (
+          await (
+            await stepped(
+              device,
+              { count: 2000, spread: 0, turbulence: { strength: 8, frequency: 1.5 } },
+              30,
+            )
+          ).read()
+        ).position,
+      );
+      assert(
+        turbulent > calm * 2,
+        `turbulence widens the plume: mean |x| ${turbulent.toFixed(3)} vs ${calm.toFixed(3)}`,
+      );
       for (const shape of ['point', 'sphere', 'cone'] as const) {
-        const ps = await createParticleSystem(device, { count: 500, emitter: { shape, radius: 0.5, angle: 0.5 } });
-        const ps2 = await stepped(device, { count: 500, emitter: { shape, radius: 0.5, angle: 0.5 } }, 5);
+        const ps = await createParticleSystem(device, {
+          count: 500,
+          emitter: { shape, radius: 0.5, angle: 0.5 },
+        });
+        const ps2 = await stepped(
+          device,
+          { count: 500, emitter: { shape, radius: 0.5, angle: 0.5 } },
+          5,
+        );
         const s = await ps2.read();
-        assert(s.position.every(Number.isFinite) && s.velocity.every(Number.isFinite), `${shape}: finite state`);
+        assert(
+          s.position.every(Number.isFinite) && s.velocity.every(Number.isFinite),
+          `${shape}: finite state`,
+        );
         ps.destroy();
         ps2.destroy();
       }
@@ -151,13 +224,30 @@ const pathCases = defineCases({
         [1, 0, 0, 1],
         [1, 0, 0, 1],
       ] as const;
-      const b = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: blue }, 10)));
-      const r = coverage(await drawImage(device, await stepped(device, { count: 1500, colors: red }, 10)));
-      assert(b.mean[2] > 50 && b.mean[0] === 0, `blue particles: mean ${b.mean.map((x) => x.toFixed(0))}`);
-      assert(r.mean[0] > 50 && r.mean[2] === 0, `red particles: mean ${r.mean.map((x) => x.toFixed(0))}`);
-      const small = coverage(await drawImage(device, await stepped(device, { count: 1500, size: 0.03 }, 10)));
-      const big = coverage(await drawImage(device, await stepped(device, { count: 1500, size: 0.2 }, 10)));
-      assert(big.lit > small.lit * 1.5, `size 0.2 covers ${big.lit} pixels, size 0.03 covers ${small.lit}`);
+      const b = coverage(
+        await drawImage(device, await stepped(device, { count: 1500, colors: blue }, 10)),
+      );
+      const r = coverage(
+        await drawImage(device, await stepped(device, { count: 1500, colors: red }, 10)),
+      );
+      assert(
+        b.mean[2] > 50 && b.mean[0] === 0,
+        `blue particles: mean ${b.mean.map((x) => x.toFixed(0))}`,
+      );
+      assert(
+        r.mean[0] > 50 && r.mean[2] === 0,
+        `red particles: mean ${r.mean.map((x) => x.toFixed(0))}`,
+      );
+      const small = coverage(
+        await drawImage(device, await stepped(device, { count: 1500, size: 0.03 }, 10)),
+      );
+      const big = coverage(
+        await drawImage(device, await stepped(device, { count: 1500, size: 0.2 }, 10)),
+      );
+      assert(
+        big.lit > small.lit * 1.5,
+        `size 0.2 covers ${big.lit} pixels, size 0.03 covers ${small.lit}`,
+      );
     },
   },
   '1,000,000 particles create, step and draw on the GPU path of each backend': {
@@ -171,7 +261,9 @@ const pathCases = defineCases({
       // after 3 steps every particle is still near the emitter (creation spawns them all there and
       // only staggers their ages), so the image is a small bright blob
       assert(coverage(img).lit > 20, `particles visible (${coverage(img).lit} pixels)`);
-      console.log(`${device.caps.backend}/${ps.path}: 1M particles created, 3 steps, one draw in ${(performance.now() - t0).toFixed(0)} ms`);
+      console.log(
+        `${device.caps.backend}/${ps.path}: 1M particles created, 3 steps, one draw in ${(performance.now() - t0).toFixed(0)} ms`,
+      );
       ps.destroy();
     },
   },
@@ -186,9 +278,19 @@ const pathCases = defineCases({
         return s / (pos.length / 4);
       };
       const ladder: Array<{ restrict: Record<string, false>; path: string; precision: string }> = [
-        ...(backend === 'webgpu' ? [{ restrict: { compute: false as const }, path: 'pingpong', precision: 'f32' }] : []),
-        { restrict: { compute: false, floatRenderTargets: false }, path: 'pingpong', precision: 'f16' },
-        { restrict: { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false }, path: 'cpu', precision: 'f32' },
+        ...(backend === 'webgpu'
+          ? [{ restrict: { compute: false as const }, path: 'pingpong', precision: 'f32' }]
+          : []),
+        {
+          restrict: { compute: false, floatRenderTargets: false },
+          path: 'pingpong',
+          precision: 'f16',
+        },
+        {
+          restrict: { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false },
+          path: 'cpu',
+          precision: 'f32',
+        },
       ];
       for (const step of ladder) {
         const device = await createDevice({ backend, restrict: step.restrict });
@@ -197,15 +299,21 @@ const pathCases = defineCases({
         assertEqual(ps.path, step.path, `${what}: path`);
         assertEqual(ps.precision, step.precision, `${what}: precision`);
         const state = await ps.read();
-        assert(state.position.every(Number.isFinite) && state.velocity.every(Number.isFinite), `${what}: finite state`);
+        assert(
+          state.position.every(Number.isFinite) && state.velocity.every(Number.isFinite),
+          `${what}: finite state`,
+        );
         const alive = (await ps.stats()).alive;
         // stored as halfs, an age just below its life can round up to it: allow 1% there
         if (step.precision === 'f32') assertEqual(alive, 3000, `${what}: alive`);
         else assert(alive >= 2970, `${what}: alive ${alive}`);
         const diverged = mismatches(state.position, reference.position, 3000).diverged;
         const dy = Math.abs(meanY(state.position) - meanY(reference.position));
-        console.log(`${what}: ${ps.path}/${ps.precision}, ${diverged} of 3000 particles beyond ${TOLERANCE}, mean y off by ${dy.toFixed(4)}`);
-        if (step.precision === 'f32') assert(diverged / 3000 < 0.001, `${what}: ${diverged} diverged`);
+        console.log(
+          `${what}: ${ps.path}/${ps.precision}, ${diverged} of 3000 particles beyond ${TOLERANCE}, mean y off by ${dy.toFixed(4)}`,
+        );
+        if (step.precision === 'f32')
+          assert(diverged / 3000 < 0.001, `${what}: ${diverged} diverged`);
         // half floats keep ~3 significant digits: ages drift and some deaths move by a step, so
         // only the population is compared: its mean height within 0.05 of the reference (measured
         // here: 0.005, with 84% of particles individually beyond 1e-3)
@@ -226,8 +334,14 @@ const pathCases = defineCases({
             const img = await (async () => {
               const enc = device.createCommandEncoder();
               for (let i = 0; i < 3; i++) ps.update(enc, 1 / 60);
-              const t = device.createTexture({ size: { width: 32, height: 32 }, format: 'rgba8unorm', usage: 16 | 1 });
-              const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t, clearValue: [0, 0, 0, 1] }] });
+              const t = device.createTexture({
+                size: { width: 32, height: 32 },
+                format: 'rgba8unorm',
+                usage: 16 | 1,
+              });
+              const pass = enc.beginRenderPass({
+                colorAttachments: [{ texture: t, clearValue: [0, 0, 0, 1] }],
+              });
               ps.draw(pass, CAMERA);
               pass.end();
               // the CPU path uploads through the queue: no pass writes what the draw reads
@@ -236,7 +350,10 @@ const pathCases = defineCases({
                   enc.trace().some((l) => l.startsWith('barrier') && l.endsWith('(declared)')),
                   `${path}/${drawMode}: barriers declared`,
                 );
-              assert(!enc.trace().some((l) => l.endsWith('(inserted)')), `${path}/${drawMode}: nothing inserted in explicit mode`);
+              assert(
+                !enc.trace().some((l) => l.endsWith('(inserted)')),
+                `${path}/${drawMode}: nothing inserted in explicit mode`,
+              );
               device.queue.submit([enc.finish()]);
               return (await t.read()) as Uint8Array;
             })();
@@ -291,10 +408,24 @@ const pathCases = defineCases({
  * half after them. Depth-tested particles leave the left half as the occluder drew it; particles
  * that do not write depth leave the late quad whole.
  */
-async function sceneWithDepth(device: Device, ps: ParticleSystem, occluders: boolean): Promise<Uint8Array> {
+async function sceneWithDepth(
+  device: Device,
+  ps: ParticleSystem,
+  occluders: boolean,
+): Promise<Uint8Array> {
   const size = { width: IMAGE, height: IMAGE };
-  const color = device.createTexture({ label: 'scene', size, format: 'rgba8unorm', usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC });
-  const depth = device.createTexture({ label: 'scene depth', size, format: 'depth24plus', usage: TextureUsage.RENDER_ATTACHMENT });
+  const color = device.createTexture({
+    label: 'scene',
+    size,
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+  });
+  const depth = device.createTexture({
+    label: 'scene depth',
+    size,
+    format: 'depth24plus',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
   const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
   // prettier-ignore
   const quad = (x0: number, x1: number, z: number, c: number[]): number[] =>
@@ -324,7 +455,10 @@ async function sceneWithDepth(device: Device, ps: ParticleSystem, occluders: boo
   return img;
 }
 
-function halves(img: Uint8Array, predicate: (rgba: number[]) => boolean): { left: number; right: number } {
+function halves(
+  img: Uint8Array,
+  predicate: (rgba: number[]) => boolean,
+): { left: number; right: number } {
   const out = { left: 0, right: 0 };
   for (let y = 0; y < IMAGE; y++)
     for (let x = 0; x < IMAGE; x++) {
@@ -336,39 +470,63 @@ function halves(img: Uint8Array, predicate: (rgba: number[]) => boolean): { left
 
 const sceneCases = defineCases({
   // Regression: systems left their shader modules alive until the device was destroyed.
-  'a particle system destroyed after stepping, drawing and counting leaves device.stats() as it found it (every path)': {
-    async run({ device }) {
-      for (const path of pathsOf(device)) {
-        const before = device.stats();
-        const ps = await stepped(device, { count: 500, path }, 3);
-        await drawImage(device, ps);
-        await ps.stats();
-        ps.destroy();
-        const after = device.stats();
-        for (const kind of Object.keys(before) as Array<keyof typeof before>) {
-          assertEqual(after[kind].count, before[kind].count, `${device.caps.backend}/${path}: live ${kind} resources after destroy`);
-        }
-      }
-    },
-  },
-  'particles in a pass with depth are hidden behind opaque geometry and do not write depth (every path, both draw modes)': {
-    async run({ device }) {
-      for (const path of pathsOf(device))
-        for (const drawMode of ['instanced', 'pulled'] as const) {
-          const ps = await stepped(device, { count: 4000, seed: 3, path, drawMode, emitter: { shape: 'sphere', radius: 3 } }, 30);
-          const what = `${device.caps.backend}/${path}/${drawMode}`;
-          // without occluders the particles light both halves, so what follows is not vacuous
-          const open = halves(await sceneWithDepth(device, ps, false), ([r, g, b]) => (r as number) + (g as number) + (b as number) > 0);
-          assert(open.left > 20 && open.right > 20, `${what}: particles light both halves without occluders (${open.left}, ${open.right})`);
-          const img = await sceneWithDepth(device, ps, true);
-          const occluder = halves(img, ([r, g, b]) => r === 0 && g === 0 && b === 128);
-          const late = halves(img, ([r, g, b]) => r === 0 && g === 128 && b === 0);
-          assertEqual(occluder.left, (IMAGE * IMAGE) / 2, `${what}: left-half pixels still the occluder's colour (particles behind it must be hidden)`);
-          assertEqual(late.right, (IMAGE * IMAGE) / 2, `${what}: right-half pixels of the quad drawn after the particles (particles must not write depth)`);
+  'a particle system destroyed after stepping, drawing and counting leaves device.stats() as it found it (every path)':
+    {
+      async run({ device }) {
+        for (const path of pathsOf(device)) {
+          const before = device.stats();
+          const ps = await stepped(device, { count: 500, path }, 3);
+          await drawImage(device, ps);
+          await ps.stats();
           ps.destroy();
+          const after = device.stats();
+          for (const kind of Object.keys(before) as Array<keyof typeof before>) {
+            assertEqual(
+              after[kind].count,
+              before[kind].count,
+              `${device.caps.backend}/${path}: live ${kind} resources after destroy`,
+            );
+          }
         }
+      },
     },
-  },
+  'particles in a pass with depth are hidden behind opaque geometry and do not write depth (every path, both draw modes)':
+    {
+      async run({ device }) {
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const ps = await stepped(
+              device,
+              { count: 4000, seed: 3, path, drawMode, emitter: { shape: 'sphere', radius: 3 } },
+              30,
+            );
+            const what = `${device.caps.backend}/${path}/${drawMode}`;
+            // without occluders the particles light both halves, so what follows is not vacuous
+            const open = halves(
+              await sceneWithDepth(device, ps, false),
+              ([r, g, b]) => (r as number) + (g as number) + (b as number) > 0,
+            );
+            assert(
+              open.left > 20 && open.right > 20,
+              `${what}: particles light both halves without occluders (${open.left}, ${open.right})`,
+            );
+            const img = await sceneWithDepth(device, ps, true);
+            const occluder = halves(img, ([r, g, b]) => r === 0 && g === 0 && b === 128);
+            const late = halves(img, ([r, g, b]) => r === 0 && g === 128 && b === 0);
+            assertEqual(
+              occluder.left,
+              (IMAGE * IMAGE) / 2,
+              `${what}: left-half pixels still the occluder's colour (particles behind it must be hidden)`,
+            );
+            assertEqual(
+              late.right,
+              (IMAGE * IMAGE) / 2,
+              `${what}: right-half pixels of the quad drawn after the particles (particles must not write depth)`,
+            );
+            ps.destroy();
+          }
+      },
+    },
 });
 
 export const cases = { ...pathCases, ...sceneCases };

@@ -14,7 +14,14 @@ import {
 } from '../../../src/index.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
-import { createScenePipeline, pixel, renderScene, target, vertexBuffer, TRIANGLE } from '../page/scenes.js';
+import {
+  createScenePipeline,
+  pixel,
+  renderScene,
+  target,
+  vertexBuffer,
+  TRIANGLE,
+} from '../page/scenes.js';
 
 export const cases = defineCases({
   'a triangle rendered offscreen reads back red inside and clear colour outside': {
@@ -40,9 +47,16 @@ export const cases = defineCases({
       const t = target(device);
       const tex = target(device, 'rgba8unorm', 1, 'sampled');
       const sampler = device.createSampler();
-      const ubo = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+      const ubo = device.createBuffer({
+        size: 16,
+        usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+      });
       const count = (): number =>
-        device instanceof WebGPUDevice ? device.bindGroups.created : device instanceof WebGL2Device ? device.vaos.created + device.framebuffers.created : 0;
+        device instanceof WebGPUDevice
+          ? device.bindGroups.created
+          : device instanceof WebGL2Device
+            ? device.vaos.created + device.framebuffers.created
+            : 0;
       const run = (): void => {
         const enc = device.createCommandEncoder();
         const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t, loadOp: 'clear' }] });
@@ -75,13 +89,33 @@ export const cases = defineCases({
         /\[misuse\] beginRenderPass while a pass is open/,
         'nested pass',
       );
-      await assertThrows(() => enc.finish(), EncoderStateError, /finish\(\) while a pass is open/, 'finish with pass open');
-      await assertThrows(() => pass.draw(3), EncoderStateError, /draw without a pipeline/, 'draw without pipeline');
+      await assertThrows(
+        () => enc.finish(),
+        EncoderStateError,
+        /finish\(\) while a pass is open/,
+        'finish with pass open',
+      );
+      await assertThrows(
+        () => pass.draw(3),
+        EncoderStateError,
+        /draw without a pipeline/,
+        'draw without pipeline',
+      );
       pass.end();
-      await assertThrows(() => pass.end(), EncoderStateError, /end after pass.end\(\)/, 'end twice');
+      await assertThrows(
+        () => pass.end(),
+        EncoderStateError,
+        /end after pass.end\(\)/,
+        'end twice',
+      );
       const cb = enc.finish();
       device.queue.submit([cb]);
-      await assertThrows(() => device.queue.submit([cb]), EncoderStateError, /\[misuse\] Command buffer submitted twice/, 'double submit');
+      await assertThrows(
+        () => device.queue.submit([cb]),
+        EncoderStateError,
+        /\[misuse\] Command buffer submitted twice/,
+        'double submit',
+      );
       const vb = device.createBuffer({ label: 'gone', size: 64, usage: BufferUsage.VERTEX });
       const enc2 = device.createCommandEncoder();
       const p2 = enc2.beginRenderPass({ colorAttachments: [{ texture: t }] });
@@ -89,9 +123,19 @@ export const cases = defineCases({
       p2.end();
       const cb2 = enc2.finish();
       vb.destroy();
-      await assertThrows(() => device.queue.submit([cb2]), DestroyedResourceError, /\[gone\] buffer used in submit after destroy/, 'destroyed before submit');
       await assertThrows(
-        () => device.queue.writeBuffer(device.createBuffer({ label: 'w', size: 16, usage: BufferUsage.COPY_DST }), 6, new Uint8Array(4)),
+        () => device.queue.submit([cb2]),
+        DestroyedResourceError,
+        /\[gone\] buffer used in submit after destroy/,
+        'destroyed before submit',
+      );
+      await assertThrows(
+        () =>
+          device.queue.writeBuffer(
+            device.createBuffer({ label: 'w', size: 16, usage: BufferUsage.COPY_DST }),
+            6,
+            new Uint8Array(4),
+          ),
         ValidationError,
         /writeBuffer offset 6 must be a non-negative multiple of 4/,
         'writeBuffer offset',
@@ -113,7 +157,12 @@ export const cases = defineCases({
         'beginComputePass',
       );
       await assertThrows(
-        () => device.createComputePipeline({ compute: { module: device.createShaderModule({ code: 'void main(){}', stage: 'vertex' }) } }),
+        () =>
+          device.createComputePipeline({
+            compute: {
+              module: device.createShaderModule({ code: 'void main(){}', stage: 'vertex' }),
+            },
+          }),
         UnsupportedFeatureError,
         /caps\.features\.compute/,
         'createComputePipeline',
@@ -123,14 +172,19 @@ export const cases = defineCases({
   'shader compile errors are typed, with the label, the line and the source line': {
     async run({ device }) {
       if (device.caps.shaderLanguage === 'glsl') {
-        const code = '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() {\n  o = vec4(undefinedThing);\n}\n';
+        const code =
+          '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() {\n  o = vec4(undefinedThing);\n}\n';
         const e = (await assertThrows(
           () => device.createShaderModule({ label: 'broken.frag', code, stage: 'fragment' }),
           ShaderCompileError,
           /\[broken\.frag\] fragment shader failed to compile at line 5: .*undefinedThing/,
           'GLSL',
         )) as ShaderCompileError;
-        assertEqual(e.diagnostics[0]?.sourceLine.trim(), 'o = vec4(undefinedThing);', 'source line');
+        assertEqual(
+          e.diagnostics[0]?.sourceLine.trim(),
+          'o = vec4(undefinedThing);',
+          'source line',
+        );
         return;
       }
       const errors: RhiError[] = [];
@@ -139,10 +193,14 @@ export const cases = defineCases({
         label: 'broken.wgsl',
         code: '@fragment fn fs() -> @location(0) vec4f {\n  return vec4f(undefinedThing);\n}\n',
       });
-      const e = await (module as unknown as { compiled: Promise<ShaderCompileError | null> }).compiled;
+      const e = await (module as unknown as { compiled: Promise<ShaderCompileError | null> })
+        .compiled;
       assert(e instanceof ShaderCompileError, 'WGSL compile error reported');
       assertEqual(e?.diagnostics[0]?.line, 2, 'line');
-      assert(/\[broken\.wgsl\] wgsl shader failed to compile at line 2/.test(e?.message ?? ''), `message: ${e?.message}`);
+      assert(
+        /\[broken\.wgsl\] wgsl shader failed to compile at line 2/.test(e?.message ?? ''),
+        `message: ${e?.message}`,
+      );
       assert(errors.includes(e as ShaderCompileError), 'the error also reached device.onError');
     },
   },
@@ -166,7 +224,12 @@ export const cases = defineCases({
         assertEqual(info.reason, 'destroyed', 'reason');
       }
       assert(device.isLost, 'isLost');
-      await assertThrows(() => device.createBuffer({ size: 4, usage: BufferUsage.VERTEX }), DeviceLostError, /createBuffer on a lost device/, 'use after loss');
+      await assertThrows(
+        () => device.createBuffer({ size: 4, usage: BufferUsage.VERTEX }),
+        DeviceLostError,
+        /createBuffer on a lost device/,
+        'use after loss',
+      );
     },
   },
   'WebGPU validation errors the GPU reports reach device.onError': {
@@ -180,7 +243,11 @@ export const cases = defineCases({
         code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }',
       });
       const pipeline = device.createComputePipeline({ compute: { module } });
-      const tex = device.createTexture({ size: { width: 1, height: 1 }, format: 'rgba8unorm', usage: TextureUsage.TEXTURE_BINDING });
+      const tex = device.createTexture({
+        size: { width: 1, height: 1 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.TEXTURE_BINDING,
+      });
       const enc = device.createCommandEncoder();
       const pass = enc.beginComputePass();
       pass.setPipeline(pipeline);
@@ -190,7 +257,10 @@ export const cases = defineCases({
       device.queue.submit([enc.finish()]);
       await device.queue.onSubmittedWorkDone();
       await new Promise((r) => setTimeout(r, 50));
-      assert(errors.length > 0 && errors[0]?.code === 'backend', `a BackendError was reported (${errors.map((e) => e.message).join('; ')})`);
+      assert(
+        errors.length > 0 && errors[0]?.code === 'backend',
+        `a BackendError was reported (${errors.map((e) => e.message).join('; ')})`,
+      );
     },
   },
   'beginFrame() keeps at most maxFramesInFlight submissions on the GPU': {
@@ -210,7 +280,10 @@ export const cases = defineCases({
         device.queue.submit([enc.finish()]);
         most = Math.max(most, device.queue.inFlight);
       }
-      assert(most <= device.maxFramesInFlight, `at most ${device.maxFramesInFlight} in flight, saw ${most}`);
+      assert(
+        most <= device.maxFramesInFlight,
+        `at most ${device.maxFramesInFlight} in flight, saw ${most}`,
+      );
       assert(most >= 1, 'submissions were tracked');
     },
   },
@@ -221,7 +294,10 @@ export const cases = defineCases({
       const gpu = await (adapter as GPUAdapter).requestDevice();
       const device = await createDevice({ backend: 'webgpu', gpuDevice: gpu });
       assert((device as WebGPUDevice).gpu === gpu, 'the same GPUDevice');
-      const b = device.createBuffer({ size: 8, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      const b = device.createBuffer({
+        size: 8,
+        usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+      });
       device.queue.writeBuffer(b, 0, new Uint32Array([7, 9]));
       assertArrayEqual(new Uint32Array(await b.read()), [7, 9], 'round trip');
       device.destroy();
@@ -258,8 +334,16 @@ export const cases = defineCases({
         pass.end();
         device.queue.submit([enc.finish()]);
       }
-      const sizes = errors.filter((e) => /uniform block "Params" at slot 0 needs 32 bytes but 16 are bound \("small"\)/.test(e.message));
-      assertEqual(sizes.length, 1, `the short block is reported once (errors: ${errors.map((e) => e.message).join(' | ')})`);
+      const sizes = errors.filter((e) =>
+        /uniform block "Params" at slot 0 needs 32 bytes but 16 are bound \("small"\)/.test(
+          e.message,
+        ),
+      );
+      assertEqual(
+        sizes.length,
+        1,
+        `the short block is reported once (errors: ${errors.map((e) => e.message).join(' | ')})`,
+      );
       assert(
         errors.some((e) => /GL INVALID_OPERATION after command \d+ \(draw\)/.test(e.message)),
         `debug mode names the draw GL rejected (errors: ${errors.map((e) => e.message).join(' | ')})`,
@@ -268,7 +352,12 @@ export const cases = defineCases({
   },
   'a vertex input no buffer provides is rejected at pipeline creation': {
     async run({ device }) {
-      const buffers = [{ arrayStride: 8, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }] }];
+      const buffers = [
+        {
+          arrayStride: 8,
+          attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }],
+        },
+      ];
       const create = (): unknown => {
         if (device.caps.shaderLanguage === 'glsl') {
           const vs = device.createShaderModule({
@@ -295,7 +384,12 @@ export const cases = defineCases({
         });
       };
       if (device.caps.shaderLanguage === 'glsl') {
-        await assertThrows(create, ValidationError, /\[missing-input\] Vertex input "tint" \(location 3\) has no attribute in vertex.buffers/, 'GLSL');
+        await assertThrows(
+          create,
+          ValidationError,
+          /\[missing-input\] Vertex input "tint" \(location 3\) has no attribute in vertex.buffers/,
+          'GLSL',
+        );
         return;
       }
       // WebGPU reports it itself, asynchronously, to the error sink
@@ -330,8 +424,10 @@ export const cases = defineCases({
       const ts = await qs.readTimestamps();
       const elapsed = (ts[1] as number) - (ts[0] as number);
       // WebGL2's timer extension may report a disjoint interval (NaN): then nothing is claimed
-      if (!Number.isNaN(elapsed)) assert(elapsed >= 0, `end timestamp precedes begin: ${ts[0]} .. ${ts[1]}`);
-      if (device.caps.backend === 'webgpu') assert(elapsed > 0, `WebGPU pass time is positive (${elapsed} ns)`);
+      if (!Number.isNaN(elapsed))
+        assert(elapsed >= 0, `end timestamp precedes begin: ${ts[0]} .. ${ts[1]}`);
+      if (device.caps.backend === 'webgpu')
+        assert(elapsed > 0, `WebGPU pass time is positive (${elapsed} ns)`);
     },
   },
   // Regression: WebGPU read 0 for queries never written, where the contract (core/query-set.ts) says NaN.
@@ -343,47 +439,75 @@ export const cases = defineCases({
       const enc = device.createCommandEncoder();
       // writes 1 and 2 only
       enc
-        .beginRenderPass({ colorAttachments: [{ texture: t }], timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 1, endOfPassWriteIndex: 2 } })
+        .beginRenderPass({
+          colorAttachments: [{ texture: t }],
+          timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 1, endOfPassWriteIndex: 2 },
+        })
         .end();
       device.queue.submit([enc.finish()]);
       const ts = await qs.readTimestamps();
-      for (const i of [0, 3, 4, 5]) assert(Number.isNaN(ts[i]), `query ${i} was never written but reads ${ts[i]}`);
+      for (const i of [0, 3, 4, 5])
+        assert(Number.isNaN(ts[i]), `query ${i} was never written but reads ${ts[i]}`);
       // WebGL2's timer extension may report a disjoint interval, which makes the whole set NaN
-      if (device.caps.backend === 'webgpu') for (const i of [1, 2]) assert((ts[i] as number) > 0, `query ${i} was written but reads ${ts[i]}`);
+      if (device.caps.backend === 'webgpu')
+        for (const i of [1, 2])
+          assert((ts[i] as number) > 0, `query ${i} was written but reads ${ts[i]}`);
     },
   },
-  'per-target blend states: each target blends as declared, or a typed error where caps.features.independentBlend is false': {
-    async run({ device }) {
-      const additive = { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } } as const;
-      const make = (): ReturnType<typeof createScenePipeline> =>
-        createScenePipeline(device, { program: 'mrt', formats: ['rgba8unorm', 'rgba8unorm'], blends: [additive, undefined] });
-      if (!device.caps.features.independentBlend) {
-        await assertThrows(
-          make,
-          UnsupportedFeatureError,
-          /independentBlend is false on the webgl2 backend; color target 1 has a different blend state/,
-          'per-target blend',
+  'per-target blend states: each target blends as declared, or a typed error where caps.features.independentBlend is false':
+    {
+      async run({ device }) {
+        const additive = {
+          color: { srcFactor: 'one', dstFactor: 'one' },
+          alpha: { srcFactor: 'one', dstFactor: 'one' },
+        } as const;
+        const make = (): ReturnType<typeof createScenePipeline> =>
+          createScenePipeline(device, {
+            program: 'mrt',
+            formats: ['rgba8unorm', 'rgba8unorm'],
+            blends: [additive, undefined],
+          });
+        if (!device.caps.features.independentBlend) {
+          await assertThrows(
+            make,
+            UnsupportedFeatureError,
+            /independentBlend is false on the webgl2 backend; color target 1 has a different blend state/,
+            'per-target blend',
+          );
+          return;
+        }
+        const pipeline = make();
+        const a = target(device, 'rgba8unorm', 1, 'a');
+        const b = target(device, 'rgba8unorm', 1, 'b');
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({
+          colorAttachments: [
+            { texture: a, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
+            { texture: b, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
+          ],
+        });
+        pass.setPipeline(pipeline);
+        // a full-screen triangle of colour (0.4, 0, 0.2, 0.2): target 0 adds it, target 1 writes 1 - colour.bgra
+        pass.setVertexBuffer(
+          0,
+          vertexBuffer(
+            device,
+            [-1, -1, 0.4, 0, 0.2, 0.2, 3, -1, 0.4, 0, 0.2, 0.2, -1, 3, 0.4, 0, 0.2, 0.2],
+          ),
         );
-        return;
-      }
-      const pipeline = make();
-      const a = target(device, 'rgba8unorm', 1, 'a');
-      const b = target(device, 'rgba8unorm', 1, 'b');
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginRenderPass({
-        colorAttachments: [
-          { texture: a, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
-          { texture: b, loadOp: 'clear', clearValue: [0.2, 0.2, 0.2, 0.2] },
-        ],
-      });
-      pass.setPipeline(pipeline);
-      // a full-screen triangle of colour (0.4, 0, 0.2, 0.2): target 0 adds it, target 1 writes 1 - colour.bgra
-      pass.setVertexBuffer(0, vertexBuffer(device, [-1, -1, 0.4, 0, 0.2, 0.2, 3, -1, 0.4, 0, 0.2, 0.2, -1, 3, 0.4, 0, 0.2, 0.2]));
-      pass.draw(3);
-      pass.end();
-      device.queue.submit([enc.finish()]);
-      assertArrayEqual(pixel((await a.read()) as Uint8Array, 10, 10), [153, 51, 102, 102], 'target 0: additive over the clear colour');
-      assertArrayEqual(pixel((await b.read()) as Uint8Array, 10, 10), [204, 255, 153, 204], 'target 1: replaced, no blending');
+        pass.draw(3);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+        assertArrayEqual(
+          pixel((await a.read()) as Uint8Array, 10, 10),
+          [153, 51, 102, 102],
+          'target 0: additive over the clear colour',
+        );
+        assertArrayEqual(
+          pixel((await b.read()) as Uint8Array, 10, 10),
+          [204, 255, 153, 204],
+          'target 1: replaced, no blending',
+        );
+      },
     },
-  },
 });

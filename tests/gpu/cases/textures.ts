@@ -24,68 +24,97 @@ export const cases = defineCases({
   // Regression: WebGPU sampler slots were always declared 'filtering', so the advice for float32
   // textures ("declare the slot 'unfilterable-float' and use a nearest sampler") ended in a
   // pipeline error. The sampler's slot is now derived as 'non-filtering'.
-  'an rgba32float texture declared unfilterable is sampled through a nearest sampler; a linear one is a typed error': {
-    async run({ device }) {
-      const glsl = device.caps.shaderLanguage === 'glsl';
-      const pipeline = glsl
-        ? device.createRenderPipeline({
-            label: 'unfilterable',
-            vertex: { module: device.createShaderModule({ code: UNFILTERABLE_VS, stage: 'vertex' }) },
-            fragment: { module: device.createShaderModule({ code: UNFILTERABLE_FS, stage: 'fragment' }), targets: [{ format: 'rgba8unorm' }] },
-            bindings: [
-              { binding: 0, type: 'texture', name: 'tex', samplerBinding: 1, sampleType: 'unfilterable-float' },
-              { binding: 1, type: 'sampler', name: 'samp' },
-            ],
-          })
-        : (() => {
-            const module = device.createShaderModule({ label: 'unfilterable.wgsl', code: UNFILTERABLE_WGSL });
-            return device.createRenderPipeline({
+  'an rgba32float texture declared unfilterable is sampled through a nearest sampler; a linear one is a typed error':
+    {
+      async run({ device }) {
+        const glsl = device.caps.shaderLanguage === 'glsl';
+        const pipeline = glsl
+          ? device.createRenderPipeline({
               label: 'unfilterable',
-              vertex: { module, entryPoint: 'vs' },
-              fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
-              bindings: [{ binding: 0, type: 'texture', sampleType: 'unfilterable-float' }],
-            });
-          })();
-      assertEqual(pipeline.bindings.find((b) => b.binding === 1)?.samplerType, 'non-filtering', 'derived sampler type');
-      const source = device.createTexture({
-        label: 'floats',
-        size: { width: 4, height: 4 },
-        format: 'rgba32float',
-        usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
-      });
-      const texels = new Float32Array(64).map((_, i) => ((i * 37) % 64) / 63);
-      device.queue.writeTexture({ texture: source }, texels, { bytesPerRow: 64 }, { width: 4, height: 4 });
-      const target = device.createTexture({
-        label: 'out',
-        size: { width: 4, height: 4 },
-        format: 'rgba8unorm',
-        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
-      });
-      const draw = (sampler: ReturnType<typeof device.createSampler>): void => {
-        const enc = device.createCommandEncoder();
-        const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target, loadOp: 'clear' }] });
-        pass.setPipeline(pipeline);
-        pass.setTexture(0, source);
-        pass.setSampler(1, sampler);
-        pass.draw(3);
-        pass.end();
-        device.queue.submit([enc.finish()]);
-      };
-      draw(device.createSampler({ label: 'nearest' }));
-      const out = (await target.read()) as Uint8Array;
-      assertArrayEqual(
-        out,
-        Array.from(texels, (v) => Math.round(v * 255)),
-        'each pixel is its texel (nearest, exact centres)',
-      );
-      await assertThrows(
-        () => draw(device.createSampler({ label: 'linear', magFilter: 'linear', minFilter: 'linear' })),
-        ValidationError,
-        /Sampler "linear" filters linearly \(magFilter, minFilter\) but slot 1.*non-filtering/,
-        'a linear sampler on the non-filtering slot',
-      );
+              vertex: {
+                module: device.createShaderModule({ code: UNFILTERABLE_VS, stage: 'vertex' }),
+              },
+              fragment: {
+                module: device.createShaderModule({ code: UNFILTERABLE_FS, stage: 'fragment' }),
+                targets: [{ format: 'rgba8unorm' }],
+              },
+              bindings: [
+                {
+                  binding: 0,
+                  type: 'texture',
+                  name: 'tex',
+                  samplerBinding: 1,
+                  sampleType: 'unfilterable-float',
+                },
+                { binding: 1, type: 'sampler', name: 'samp' },
+              ],
+            })
+          : (() => {
+              const module = device.createShaderModule({
+                label: 'unfilterable.wgsl',
+                code: UNFILTERABLE_WGSL,
+              });
+              return device.createRenderPipeline({
+                label: 'unfilterable',
+                vertex: { module, entryPoint: 'vs' },
+                fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+                bindings: [{ binding: 0, type: 'texture', sampleType: 'unfilterable-float' }],
+              });
+            })();
+        assertEqual(
+          pipeline.bindings.find((b) => b.binding === 1)?.samplerType,
+          'non-filtering',
+          'derived sampler type',
+        );
+        const source = device.createTexture({
+          label: 'floats',
+          size: { width: 4, height: 4 },
+          format: 'rgba32float',
+          usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+        });
+        const texels = new Float32Array(64).map((_, i) => ((i * 37) % 64) / 63);
+        device.queue.writeTexture(
+          { texture: source },
+          texels,
+          { bytesPerRow: 64 },
+          { width: 4, height: 4 },
+        );
+        const target = device.createTexture({
+          label: 'out',
+          size: { width: 4, height: 4 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        });
+        const draw = (sampler: ReturnType<typeof device.createSampler>): void => {
+          const enc = device.createCommandEncoder();
+          const pass = enc.beginRenderPass({
+            colorAttachments: [{ texture: target, loadOp: 'clear' }],
+          });
+          pass.setPipeline(pipeline);
+          pass.setTexture(0, source);
+          pass.setSampler(1, sampler);
+          pass.draw(3);
+          pass.end();
+          device.queue.submit([enc.finish()]);
+        };
+        draw(device.createSampler({ label: 'nearest' }));
+        const out = (await target.read()) as Uint8Array;
+        assertArrayEqual(
+          out,
+          Array.from(texels, (v) => Math.round(v * 255)),
+          'each pixel is its texel (nearest, exact centres)',
+        );
+        await assertThrows(
+          () =>
+            draw(
+              device.createSampler({ label: 'linear', magFilter: 'linear', minFilter: 'linear' }),
+            ),
+          ValidationError,
+          /Sampler "linear" filters linearly \(magFilter, minFilter\) but slot 1.*non-filtering/,
+          'a linear sampler on the non-filtering slot',
+        );
+      },
     },
-  },
 
   'texture upload and readback with row padding are byte-exact': {
     async run({ device }) {
@@ -100,11 +129,20 @@ export const cases = defineCases({
       const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 13 + 5) & 0xff);
       const padded = new Uint8Array(64 * h);
       for (let y = 0; y < h; y++) padded.set(tight.subarray(y * w * 4, (y + 1) * w * 4), y * 64);
-      device.queue.writeTexture({ texture: t }, padded, { bytesPerRow: 64 }, { width: w, height: h });
+      device.queue.writeTexture(
+        { texture: t },
+        padded,
+        { bytesPerRow: 64 },
+        { width: w, height: h },
+      );
       assertArrayEqual((await t.read()) as Uint8Array, tight, 'whole texture');
-      const region = (await t.read({ origin: { x: 2, y: 3 }, size: { width: 4, height: 2 } })) as Uint8Array;
+      const region = (await t.read({
+        origin: { x: 2, y: 3 },
+        size: { width: 4, height: 2 },
+      })) as Uint8Array;
       const expected = new Uint8Array(4 * 2 * 4);
-      for (let y = 0; y < 2; y++) expected.set(tight.subarray(((3 + y) * w + 2) * 4, ((3 + y) * w + 6) * 4), y * 16);
+      for (let y = 0; y < 2; y++)
+        expected.set(tight.subarray(((3 + y) * w + 2) * 4, ((3 + y) * w + 6) * 4), y * 16);
       assertArrayEqual(region, expected, 'region');
     },
   },
@@ -125,17 +163,46 @@ export const cases = defineCases({
         usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC,
       });
       const tight = new Uint8Array(w * h * 4).map((_, i) => (i * 7 + 1) & 0xff);
-      device.queue.writeTexture({ texture: src }, tight, { bytesPerRow: w * 4 }, { width: w, height: h });
-      const staging = device.createBuffer({ label: 'staging', size: 256 * h, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      device.queue.writeTexture(
+        { texture: src },
+        tight,
+        { bytesPerRow: w * 4 },
+        { width: w, height: h },
+      );
+      const staging = device.createBuffer({
+        label: 'staging',
+        size: 256 * h,
+        usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+      });
       const enc = device.createCommandEncoder();
-      enc.copyTextureToBuffer({ texture: src }, { buffer: staging, bytesPerRow: 256 }, { width: w, height: h });
-      enc.copyBufferToTexture({ buffer: staging, bytesPerRow: 256 }, { texture: dst }, { width: w, height: h });
+      enc.copyTextureToBuffer(
+        { texture: src },
+        { buffer: staging, bytesPerRow: 256 },
+        { width: w, height: h },
+      );
+      enc.copyBufferToTexture(
+        { buffer: staging, bytesPerRow: 256 },
+        { texture: dst },
+        { width: w, height: h },
+      );
       device.queue.submit([enc.finish()]);
       const rows = new Uint8Array(await staging.read());
-      for (let y = 0; y < h; y++) assertArrayEqual(rows.subarray(y * 256, y * 256 + w * 4), tight.subarray(y * w * 4, (y + 1) * w * 4), `padded row ${y}`);
+      for (let y = 0; y < h; y++)
+        assertArrayEqual(
+          rows.subarray(y * 256, y * 256 + w * 4),
+          tight.subarray(y * w * 4, (y + 1) * w * 4),
+          `padded row ${y}`,
+        );
       assertArrayEqual((await dst.read()) as Uint8Array, tight, 'round trip through the buffer');
       await assertThrows(
-        () => device.createCommandEncoder().copyTextureToBuffer({ texture: src }, { buffer: staging, bytesPerRow: 40 }, { width: w, height: h }),
+        () =>
+          device
+            .createCommandEncoder()
+            .copyTextureToBuffer(
+              { texture: src },
+              { buffer: staging, bytesPerRow: 40 },
+              { width: w, height: h },
+            ),
         ValidationError,
         /bytesPerRow 40 must be a positive multiple of 256/,
         'unaligned bytesPerRow',
@@ -157,7 +224,12 @@ export const cases = defineCases({
           usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
         });
         const data = new Float32Array(5 * 3 * n).map((_, i) => i * 0.37 - 2.5);
-        device.queue.writeTexture({ texture: t }, data, { bytesPerRow: 5 * 4 * n }, { width: 5, height: 3 });
+        device.queue.writeTexture(
+          { texture: t },
+          data,
+          { bytesPerRow: 5 * 4 * n },
+          { width: 5, height: 3 },
+        );
         const back = (await t.read()) as Float32Array;
         assertEqual(back.constructor.name, 'Float32Array', `${format} read type`);
         assertArrayEqual(back, data, format);
@@ -173,8 +245,15 @@ export const cases = defineCases({
         format: 'rgba16float',
         usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
       });
-      const halfs = new Uint16Array([0x3c00, 0x4000, 0xc000, 0x3800, 0x0000, 0x3555, 0x7bff, 0xbc00]); // 1 2 -2 .5 0 ~.333 65504 -1
-      device.queue.writeTexture({ texture: t }, halfs, { bytesPerRow: 16 }, { width: 2, height: 1 });
+      const halfs = new Uint16Array([
+        0x3c00, 0x4000, 0xc000, 0x3800, 0x0000, 0x3555, 0x7bff, 0xbc00,
+      ]); // 1 2 -2 .5 0 ~.333 65504 -1
+      device.queue.writeTexture(
+        { texture: t },
+        halfs,
+        { bytesPerRow: 16 },
+        { width: 2, height: 1 },
+      );
       assertArrayEqual((await t.read()) as Uint16Array, halfs, 'halfs');
     },
   },
@@ -182,26 +261,66 @@ export const cases = defineCases({
     needs: ['floatRenderTargets'],
     async run({ device }) {
       const usage = TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT;
-      const r = device.createTexture({ label: 'r32f', size: { width: 3, height: 2 }, format: 'r32float', usage });
+      const r = device.createTexture({
+        label: 'r32f',
+        size: { width: 3, height: 2 },
+        format: 'r32float',
+        usage,
+      });
       const values = new Float32Array([1.5, -2, 3.25, 1e-3, 65504, -0.125]);
-      device.queue.writeTexture({ texture: r }, values, { bytesPerRow: 12 }, { width: 3, height: 2 });
-      const staging = device.createBuffer({ label: 'staging', size: 512, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+      device.queue.writeTexture(
+        { texture: r },
+        values,
+        { bytesPerRow: 12 },
+        { width: 3, height: 2 },
+      );
+      const staging = device.createBuffer({
+        label: 'staging',
+        size: 512,
+        usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC,
+      });
       const enc = device.createCommandEncoder();
-      enc.copyTextureToBuffer({ texture: r }, { buffer: staging, bytesPerRow: 256 }, { width: 3, height: 2 });
+      enc.copyTextureToBuffer(
+        { texture: r },
+        { buffer: staging, bytesPerRow: 256 },
+        { width: 3, height: 2 },
+      );
       device.queue.submit([enc.finish()]);
       const rows = new Float32Array(await staging.read());
-      assertArrayEqual(Array.from(rows.subarray(0, 3)), Array.from(values.subarray(0, 3)), 'row 0 via the buffer');
-      assertArrayEqual(Array.from(rows.subarray(64, 67)), Array.from(values.subarray(3, 6)), 'row 1 via the buffer');
+      assertArrayEqual(
+        Array.from(rows.subarray(0, 3)),
+        Array.from(values.subarray(0, 3)),
+        'row 0 via the buffer',
+      );
+      assertArrayEqual(
+        Array.from(rows.subarray(64, 67)),
+        Array.from(values.subarray(3, 6)),
+        'row 1 via the buffer',
+      );
       assertArrayEqual((await r.read()) as Float32Array, values, 'read()');
       // the same texels from a view that starts at an odd byte of its buffer
       const odd = new Uint8Array(values.byteLength + 1);
       odd.set(new Uint8Array(values.buffer), 1);
-      device.queue.writeTexture({ texture: r }, odd.subarray(1), { bytesPerRow: 12 }, { width: 3, height: 2 });
+      device.queue.writeTexture(
+        { texture: r },
+        odd.subarray(1),
+        { bytesPerRow: 12 },
+        { width: 3, height: 2 },
+      );
       assertArrayEqual((await r.read()) as Float32Array, values, 'upload from a misaligned view');
-      const b = device.createTexture({ label: 'bgra', size: { width: 2, height: 1 }, format: 'bgra8unorm', usage });
+      const b = device.createTexture({
+        label: 'bgra',
+        size: { width: 2, height: 1 },
+        format: 'bgra8unorm',
+        usage,
+      });
       const bgra = new Uint8Array([10, 20, 30, 40, 50, 60, 70, 80]);
       device.queue.writeTexture({ texture: b }, bgra, { bytesPerRow: 8 }, { width: 2, height: 1 });
-      assertArrayEqual((await b.read()) as Uint8Array, bgra, 'bgra8unorm round trip keeps BGRA order');
+      assertArrayEqual(
+        (await b.read()) as Uint8Array,
+        bgra,
+        'bgra8unorm round trip keeps BGRA order',
+      );
     },
   },
   '1x1 and mipmapped textures: each level is addressable': {
@@ -212,7 +331,12 @@ export const cases = defineCases({
         format: 'rgba8unorm',
         usage: TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT,
       });
-      device.queue.writeTexture({ texture: one }, new Uint8Array([1, 2, 3, 4]), { bytesPerRow: 4 }, { width: 1, height: 1 });
+      device.queue.writeTexture(
+        { texture: one },
+        new Uint8Array([1, 2, 3, 4]),
+        { bytesPerRow: 4 },
+        { width: 1, height: 1 },
+      );
       assertArrayEqual((await one.read()) as Uint8Array, [1, 2, 3, 4], '1x1');
       const mips = device.createTexture({
         label: 'mips',
@@ -233,11 +357,22 @@ export const cases = defineCases({
       }
       for (let level = 0; level < 4; level++) {
         const back = (await mips.read({ mipLevel: level })) as Uint8Array;
-        assertEqual(back.length, Math.max(1, 8 >> level) * Math.max(1, 4 >> level) * 4, `level ${level} size`);
+        assertEqual(
+          back.length,
+          Math.max(1, 8 >> level) * Math.max(1, 4 >> level) * 4,
+          `level ${level} size`,
+        );
         assertClose(back[0] as number, level * 50 + 10, 0, `level ${level} value`);
       }
       await assertThrows(
-        () => device.createTexture({ label: 'too-many', size: { width: 8, height: 4 }, format: 'rgba8unorm', mipLevelCount: 5, usage: TextureUsage.COPY_DST }),
+        () =>
+          device.createTexture({
+            label: 'too-many',
+            size: { width: 8, height: 4 },
+            format: 'rgba8unorm',
+            mipLevelCount: 5,
+            usage: TextureUsage.COPY_DST,
+          }),
         ValidationError,
         /mipLevelCount 5 must be between 1 and 4/,
         'mip chain',
@@ -247,16 +382,36 @@ export const cases = defineCases({
   'copyTextureToTexture copies a region': {
     async run({ device }) {
       const usage = TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.RENDER_ATTACHMENT;
-      const a = device.createTexture({ label: 'a', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage });
-      const b = device.createTexture({ label: 'b', size: { width: 4, height: 4 }, format: 'rgba8unorm', usage });
+      const a = device.createTexture({
+        label: 'a',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage,
+      });
+      const b = device.createTexture({
+        label: 'b',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage,
+      });
       const data = new Uint8Array(64).map((_, i) => i + 1);
       device.queue.writeTexture({ texture: a }, data, { bytesPerRow: 16 }, { width: 4, height: 4 });
-      device.queue.writeTexture({ texture: b }, new Uint8Array(64), { bytesPerRow: 16 }, { width: 4, height: 4 });
+      device.queue.writeTexture(
+        { texture: b },
+        new Uint8Array(64),
+        { bytesPerRow: 16 },
+        { width: 4, height: 4 },
+      );
       const enc = device.createCommandEncoder();
-      enc.copyTextureToTexture({ texture: a, origin: { x: 1, y: 1 } }, { texture: b, origin: { x: 0, y: 2 } }, { width: 2, height: 2 });
+      enc.copyTextureToTexture(
+        { texture: a, origin: { x: 1, y: 1 } },
+        { texture: b, origin: { x: 0, y: 2 } },
+        { width: 2, height: 2 },
+      );
       device.queue.submit([enc.finish()]);
       const out = (await b.read()) as Uint8Array;
-      const texel = (img: Uint8Array, x: number, y: number): number[] => Array.from(img.subarray((y * 4 + x) * 4, (y * 4 + x) * 4 + 4));
+      const texel = (img: Uint8Array, x: number, y: number): number[] =>
+        Array.from(img.subarray((y * 4 + x) * 4, (y * 4 + x) * 4 + 4));
       assertArrayEqual(texel(out, 0, 2), texel(data, 1, 1), 'texel (0,2)');
       assertArrayEqual(texel(out, 1, 3), texel(data, 2, 2), 'texel (1,3)');
       assertArrayEqual(texel(out, 3, 0), [0, 0, 0, 0], 'outside the copy');

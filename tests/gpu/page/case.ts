@@ -8,7 +8,10 @@ export interface CaseContext {
   /** A fresh 64×64 canvas in the page. */
   canvas: HTMLCanvasElement;
   /** Opens another device; it is destroyed after the case. */
-  open(backend: 'webgpu' | 'webgl2', options?: Omit<CreateDeviceOptions, 'backend'>): Promise<Device>;
+  open(
+    backend: 'webgpu' | 'webgl2',
+    options?: Omit<CreateDeviceOptions, 'backend'>,
+  ): Promise<Device>;
 }
 
 export interface Case {

@@ -1,5 +1,12 @@
 // The cross-backend pixel-equality scenes: each renders 64×64 RGBA8 on any backend.
-import { BufferUsage, TextureUsage, type Device, type AddressMode, type FilterMode, type BlendState } from '../../../src/index.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  type Device,
+  type AddressMode,
+  type FilterMode,
+  type BlendState,
+} from '../../../src/index.js';
 import { SIZE, createScenePipeline, pixel, renderScene, target, vertexBuffer } from './scenes.js';
 
 export interface Scene {
@@ -11,10 +18,17 @@ export interface Scene {
 
 // a triangle whose edges avoid pixel centres, so rasterisation tie-break rules cannot differ
 const TRI = [-0.9, 0.95, 1, 0.2, 0.1, 1, 0.93, 0.81, 0.1, 1, 0.3, 1, -0.7, -0.88, 0.2, 0.3, 1, 1];
-const QUAD_VERTS = [-0.53, -0.47, 1, 0, 0, 1, 0.51, -0.49, 0, 1, 0, 1, 0.49, 0.52, 0, 0, 1, 1, -0.5, 0.48, 1, 1, 1, 1];
+const QUAD_VERTS = [
+  -0.53, -0.47, 1, 0, 0, 1, 0.51, -0.49, 0, 1, 0, 1, 0.49, 0.52, 0, 0, 1, 1, -0.5, 0.48, 1, 1, 1, 1,
+];
 const FULL = [-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1];
 
-async function triangle(device: Device, blend?: BlendState, clear: [number, number, number, number] = [0, 0, 0, 1], verts = TRI): Promise<Uint8Array> {
+async function triangle(
+  device: Device,
+  blend?: BlendState,
+  clear: [number, number, number, number] = [0, 0, 0, 1],
+  verts = TRI,
+): Promise<Uint8Array> {
   const pipeline = createScenePipeline(device, { program: 'color', blend });
   const vb = vertexBuffer(device, verts);
   return renderScene(device, clear, (pass) => {
@@ -44,12 +58,25 @@ function checker(device: Device): ReturnType<Device['createTexture']> {
   return t;
 }
 
-async function textured(device: Device, filter: FilterMode, address: AddressMode): Promise<Uint8Array> {
+async function textured(
+  device: Device,
+  filter: FilterMode,
+  address: AddressMode,
+): Promise<Uint8Array> {
   const pipeline = createScenePipeline(device, { program: 'textured' });
   const vb = vertexBuffer(device, FULL);
   const tex = checker(device);
-  const sampler = device.createSampler({ magFilter: filter, minFilter: filter, addressModeU: address, addressModeV: address });
-  const params = device.createBuffer({ label: 'params', size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+  const sampler = device.createSampler({
+    magFilter: filter,
+    minFilter: filter,
+    addressModeU: address,
+    addressModeV: address,
+  });
+  const params = device.createBuffer({
+    label: 'params',
+    size: 16,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(params, 0, new Float32Array([2.1, 2.1, -0.55, -0.55]));
   return renderScene(device, [0, 0, 0, 1], (pass) => {
     pass.setPipeline(pipeline);
@@ -69,7 +96,11 @@ export const SCENES: Scene[] = [
     async render(device) {
       const pipeline = createScenePipeline(device, { program: 'color' });
       const vb = vertexBuffer(device, QUAD_VERTS);
-      const ib = device.createBuffer({ label: 'indices', size: 12, usage: BufferUsage.INDEX | BufferUsage.COPY_DST });
+      const ib = device.createBuffer({
+        label: 'indices',
+        size: 12,
+        usage: BufferUsage.INDEX | BufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(ib, 0, new Uint16Array([0, 1, 2, 0, 2, 3]));
       return [
         await renderScene(device, [0, 0, 0, 1], (pass) => {
@@ -90,15 +121,24 @@ export const SCENES: Scene[] = [
   {
     name: 'additive blending',
     render: async (d) => {
-      const add: BlendState = { color: { srcFactor: 'one', dstFactor: 'one' }, alpha: { srcFactor: 'one', dstFactor: 'one' } };
-      const two = [...TRI.map((v, i) => (i % 6 < 2 ? v : v * 0.5)), ...TRI.map((v, i) => (i % 6 === 0 ? -v : i % 6 < 2 ? v : v * 0.5))];
+      const add: BlendState = {
+        color: { srcFactor: 'one', dstFactor: 'one' },
+        alpha: { srcFactor: 'one', dstFactor: 'one' },
+      };
+      const two = [
+        ...TRI.map((v, i) => (i % 6 < 2 ? v : v * 0.5)),
+        ...TRI.map((v, i) => (i % 6 === 0 ? -v : i % 6 < 2 ? v : v * 0.5)),
+      ];
       return [await triangle(d, add, [0.1, 0.1, 0.1, 1], two)];
     },
   },
   {
     name: 'premultiplied-alpha blending',
     render: async (d) => {
-      const over: BlendState = { color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' }, alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' } };
+      const over: BlendState = {
+        color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+        alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+      };
       const half = TRI.map((v, i) => (i % 6 < 2 ? v : i % 6 === 5 ? 0.5 : v * 0.5));
       return [await triangle(d, over, [0.2, 0.6, 0.2, 1], half)];
     },
@@ -108,7 +148,14 @@ export const SCENES: Scene[] = [
     async render(device) {
       const pipeline = createScenePipeline(device, { program: 'instanced' });
       const shape = vertexBuffer(device, [-0.21, -0.19, 0.22, -0.2, 0.01, 0.23], 'shape');
-      const instances = vertexBuffer(device, [-0.5, 0.5, 1, 0, 0, 1, 0.5, 0.5, 0, 1, 0, 1, -0.5, -0.5, 0, 0, 1, 1, 0.5, -0.5, 1, 1, 0, 1], 'instances');
+      const instances = vertexBuffer(
+        device,
+        [
+          -0.5, 0.5, 1, 0, 0, 1, 0.5, 0.5, 0, 1, 0, 1, -0.5, -0.5, 0, 0, 1, 1, 0.5, -0.5, 1, 1, 0,
+          1,
+        ],
+        'instances',
+      );
       const all = await renderScene(device, [0, 0, 0, 1], (pass) => {
         pass.setPipeline(pipeline);
         pass.setVertexBuffer(0, shape);
@@ -127,7 +174,10 @@ export const SCENES: Scene[] = [
   {
     name: 'two color attachments',
     async render(device) {
-      const pipeline = createScenePipeline(device, { program: 'mrt', formats: ['rgba8unorm', 'rgba8unorm'] });
+      const pipeline = createScenePipeline(device, {
+        program: 'mrt',
+        formats: ['rgba8unorm', 'rgba8unorm'],
+      });
       const vb = vertexBuffer(device, TRI);
       const a = target(device, 'rgba8unorm', 1, 'mrt-a');
       const b = target(device, 'rgba8unorm', 1, 'mrt-b');
@@ -156,7 +206,15 @@ export const SCENES: Scene[] = [
       const resolved = target(device, 'rgba8unorm', 1, 'resolved');
       const enc = device.createCommandEncoder();
       const pass = enc.beginRenderPass({
-        colorAttachments: [{ texture: ms, resolveTarget: resolved, loadOp: 'clear', clearValue: [0, 0, 0, 1], storeOp: 'discard' }],
+        colorAttachments: [
+          {
+            texture: ms,
+            resolveTarget: resolved,
+            loadOp: 'clear',
+            clearValue: [0, 0, 0, 1],
+            storeOp: 'discard',
+          },
+        ],
       });
       pass.setPipeline(pipeline);
       pass.setVertexBuffer(0, vb);
@@ -171,8 +229,8 @@ export const SCENES: Scene[] = [
     async render(device) {
       // a far red triangle drawn first and a near green one drawn second, overlapping
       const verts = [
-        -0.8, -0.7, 0.7, 1, 0, 0, 1, 0.6, -0.75, 0.7, 1, 0, 0, 1, -0.1, 0.85, 0.7, 1, 0, 0, 1, -0.6, 0.8, 0.3, 0, 1, 0, 1, 0.85, 0.55, 0.3, 0, 1, 0, 1, 0.05,
-        -0.9, 0.3, 0, 1, 0, 1,
+        -0.8, -0.7, 0.7, 1, 0, 0, 1, 0.6, -0.75, 0.7, 1, 0, 0, 1, -0.1, 0.85, 0.7, 1, 0, 0, 1, -0.6,
+        0.8, 0.3, 0, 1, 0, 1, 0.85, 0.55, 0.3, 0, 1, 0, 1, 0.05, -0.9, 0.3, 0, 1, 0, 1,
         // behind the near plane of WebGPU's clip space (z < 0): clipped on every backend
         -0.95, -0.95, -0.5, 0, 0, 1, 1, 0.95, -0.95, -0.5, 0, 0, 1, 1, 0, 0.95, -0.5, 0, 0, 1, 1,
       ];
@@ -190,7 +248,11 @@ export const SCENES: Scene[] = [
         const enc = device.createCommandEncoder();
         const pass = enc.beginRenderPass({
           colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-          depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: depthCompare === 'less' ? 1 : 0 },
+          depthStencilAttachment: {
+            texture: depth,
+            depthLoadOp: 'clear',
+            depthClearValue: depthCompare === 'less' ? 1 : 0,
+          },
         });
         pass.setPipeline(pipeline);
         pass.setVertexBuffer(0, vb);
@@ -199,7 +261,10 @@ export const SCENES: Scene[] = [
         device.queue.submit([enc.finish()]);
         const img = (await color.read()) as Uint8Array;
         for (let p = 0; p < img.length; p += 4)
-          if ((img[p + 2] as number) > 0) throw new Error(`clip-space z < 0 was drawn at pixel ${p / 4} on ${device.caps.backend}`);
+          if ((img[p + 2] as number) > 0)
+            throw new Error(
+              `clip-space z < 0 was drawn at pixel ${p / 4} on ${device.caps.backend}`,
+            );
         out.push(img);
       }
       return out;
@@ -212,7 +277,11 @@ export const SCENES: Scene[] = [
       // 4 dummy vertices, then the quad: base vertex 4 skips the dummies
       const dummy = [0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1];
       const vb = vertexBuffer(device, [...dummy, ...QUAD_VERTS]);
-      const ib = device.createBuffer({ label: 'indices32', size: 36, usage: BufferUsage.INDEX | BufferUsage.COPY_DST });
+      const ib = device.createBuffer({
+        label: 'indices32',
+        size: 36,
+        usage: BufferUsage.INDEX | BufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(ib, 0, new Uint32Array([9, 9, 9, 0, 1, 2, 0, 2, 3]));
       return [
         await renderScene(device, [0, 0, 0, 1], (pass) => {

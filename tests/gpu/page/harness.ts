@@ -28,7 +28,12 @@ async function backends(): Promise<BackendInfo[]> {
       out.push({ backend, available: true, reason: '', features: { ...d.caps.features } });
       d.destroy();
     } catch (e) {
-      out.push({ backend, available: false, reason: e instanceof Error ? e.message : String(e), features: {} });
+      out.push({
+        backend,
+        available: false,
+        reason: e instanceof Error ? e.message : String(e),
+        features: {},
+      });
     }
   }
   return out;
@@ -71,24 +76,40 @@ async function run(
     return { ok: true };
   } catch (e) {
     const err = e as Error & { artifacts?: Record<string, string> };
-    return { ok: false, message: `${err.name}: ${err.message}\n${err.stack ?? ''}`, artifacts: err.artifacts };
+    return {
+      ok: false,
+      message: `${err.name}: ${err.message}\n${err.stack ?? ''}`,
+      artifacts: err.artifacts,
+    };
   } finally {
     for (const d of devices) if (!d.isLost) d.destroy();
   }
 }
 
-async function list(module: string): Promise<Array<{ name: string; needs: string[]; cross: boolean }>> {
-  return Object.entries(await load(module)).map(([name, c]) => ({ name, needs: c.needs ?? [], cross: c.cross ?? false }));
+async function list(
+  module: string,
+): Promise<Array<{ name: string; needs: string[]; cross: boolean }>> {
+  return Object.entries(await load(module)).map(([name, c]) => ({
+    name,
+    needs: c.needs ?? [],
+    cross: c.cross ?? false,
+  }));
 }
 
 /** Draws the reference frame (red triangle over blue) to the page canvas and leaves it there. */
-async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: string; format: string; topLeft: number[]; bottomRight: number[] }> {
+async function drawToCanvas(
+  backend: 'webgpu' | 'webgl2',
+): Promise<{ backend: string; format: string; topLeft: number[]; bottomRight: number[] }> {
   const device = await createDevice({ backend, canvas: canvas() });
   const surface = device.surface as NonNullable<Device['surface']>;
   const pipeline = createScenePipeline(device, { program: 'color', formats: [surface.format] });
   const vb = vertexBuffer(device, [-1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, -1, -1, 1, 0, 0, 1]);
   const enc = device.createCommandEncoder();
-  const pass = enc.beginRenderPass({ colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 1, 1] }] });
+  const pass = enc.beginRenderPass({
+    colorAttachments: [
+      { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 1, 1] },
+    ],
+  });
   pass.setPipeline(pipeline);
   pass.setVertexBuffer(0, vb);
   pass.draw(3);
@@ -101,13 +122,23 @@ async function drawToCanvas(backend: 'webgpu' | 'webgl2'): Promise<{ backend: st
   const at = (x: number, y: number): number[] => {
     const i = (y * surface.width + x) * 4;
     const p = Array.from(texels.subarray(i, i + 4));
-    return surface.format === 'bgra8unorm' ? [p[2] as number, p[1] as number, p[0] as number, p[3] as number] : p;
+    return surface.format === 'bgra8unorm'
+      ? [p[2] as number, p[1] as number, p[0] as number, p[3] as number]
+      : p;
   };
-  return { backend: device.caps.backend, format: surface.format, topLeft: at(2, 2), bottomRight: at(surface.width - 3, surface.height - 3) };
+  return {
+    backend: device.caps.backend,
+    format: surface.format,
+    topLeft: at(2, 2),
+    bottomRight: at(surface.width - 3, surface.height - 3),
+  };
 }
 
 /** Draws a canvas scene on a fresh canvas and leaves it there for a page screenshot. */
-async function canvasScene(backend: 'webgpu' | 'webgl2', name: CanvasSceneName): Promise<{ backend: string; second: number[] | null }> {
+async function canvasScene(
+  backend: 'webgpu' | 'webgl2',
+  name: CanvasSceneName,
+): Promise<{ backend: string; second: number[] | null }> {
   const device = await createDevice({ backend, canvas: canvas() });
   const second = await drawCanvasScene(device, name);
   return { backend: device.caps.backend, second };
@@ -122,5 +153,12 @@ async function autoBackend(hideGpu: boolean): Promise<{ backend: string; reason:
   return out;
 }
 
-(window as unknown as { __ignis: unknown }).__ignis = { list, run, backends, drawToCanvas, autoBackend, canvasScene };
+(window as unknown as { __ignis: unknown }).__ignis = {
+  list,
+  run,
+  backends,
+  drawToCanvas,
+  autoBackend,
+  canvasScene,
+};
 (window as unknown as { __ignisReady: boolean }).__ignisReady = true;

@@ -1,4 +1,11 @@
-import { TextureUsage, createParticleSystem, orbitCamera, type Device, type ParticleOptionsInput, type ParticleSystem } from '../../../src/index.js';
+import {
+  TextureUsage,
+  createParticleSystem,
+  orbitCamera,
+  type Device,
+  type ParticleOptionsInput,
+  type ParticleSystem,
+} from '../../../src/index.js';
 
 export const IMAGE = 128;
 
@@ -13,7 +20,11 @@ export function pathsOf(device: Device): Array<'compute' | 'pingpong' | 'cpu'> {
 export const CAMERA = orbitCamera({ aspect: 1, distance: 10, pitch: 0.1, target: [0, -2, 0] });
 
 /** Draws the system into a fresh IMAGE² rgba8unorm target over black and reads it back. */
-export async function drawImage(device: Device, ps: ParticleSystem, clear: [number, number, number, number] = [0, 0, 0, 1]): Promise<Uint8Array> {
+export async function drawImage(
+  device: Device,
+  ps: ParticleSystem,
+  clear: [number, number, number, number] = [0, 0, 0, 1],
+): Promise<Uint8Array> {
   const target = device.createTexture({
     label: 'particles target',
     size: { width: IMAGE, height: IMAGE },
@@ -21,7 +32,9 @@ export async function drawImage(device: Device, ps: ParticleSystem, clear: [numb
     usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
   });
   const enc = device.createCommandEncoder();
-  const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: clear }] });
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: clear }],
+  });
   ps.draw(pass, CAMERA);
   pass.end();
   device.queue.submit([enc.finish()]);
@@ -30,7 +43,12 @@ export async function drawImage(device: Device, ps: ParticleSystem, clear: [numb
   return img;
 }
 
-export async function stepped(device: Device, options: ParticleOptionsInput, steps: number, dt = 1 / 60): Promise<ParticleSystem> {
+export async function stepped(
+  device: Device,
+  options: ParticleOptionsInput,
+  steps: number,
+  dt = 1 / 60,
+): Promise<ParticleSystem> {
   const ps = await createParticleSystem(device, options);
   for (let s = 0; s < steps; s += 10) {
     const enc = device.createCommandEncoder();
@@ -55,15 +73,23 @@ export function coverage(img: Uint8Array): { lit: number; mean: [number, number,
       sum[2] += b;
     }
   }
-  return { lit, mean: [sum[0] / Math.max(1, lit), sum[1] / Math.max(1, lit), sum[2] / Math.max(1, lit)] };
+  return {
+    lit,
+    mean: [sum[0] / Math.max(1, lit), sum[1] / Math.max(1, lit), sum[2] / Math.max(1, lit)],
+  };
 }
 
-export function imageDiff(a: Uint8Array, b: Uint8Array, threshold: number): { differ: number; worst: number } {
+export function imageDiff(
+  a: Uint8Array,
+  b: Uint8Array,
+  threshold: number,
+): { differ: number; worst: number } {
   let differ = 0;
   let worst = 0;
   for (let p = 0; p < a.length / 4; p++) {
     let d = 0;
-    for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs((a[p * 4 + c] as number) - (b[p * 4 + c] as number)));
+    for (let c = 0; c < 4; c++)
+      d = Math.max(d, Math.abs((a[p * 4 + c] as number) - (b[p * 4 + c] as number)));
     worst = Math.max(worst, d);
     if (d > threshold) differ++;
   }

@@ -128,7 +128,12 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
       ],
     },
   ];
-  const positionOnly = [{ arrayStride: 8, attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }] }];
+  const positionOnly = [
+    {
+      arrayStride: 8,
+      attributes: [{ format: 'float32x2' as const, offset: 0, shaderLocation: 0 }],
+    },
+  ];
   const instanced = [
     positionOnly[0] as (typeof positionOnly)[0],
     {
@@ -149,19 +154,47 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
       ],
     },
   ];
-  const buffers = o.program === 'instanced' ? instanced : o.program === 'textured' ? positionOnly : o.program === 'color3d' ? color3d : colorLayout;
+  const buffers =
+    o.program === 'instanced'
+      ? instanced
+      : o.program === 'textured'
+        ? positionOnly
+        : o.program === 'color3d'
+          ? color3d
+          : colorLayout;
   const common = {
     label: `scene-${o.program}`,
     primitive: { topology: o.topology ?? ('triangle-list' as const) },
     multisample: { count: o.sampleCount ?? 1 },
-    depthStencil: o.depthCompare ? { format: 'depth24plus' as const, depthWriteEnabled: true, depthCompare: o.depthCompare } : undefined,
+    depthStencil: o.depthCompare
+      ? { format: 'depth24plus' as const, depthWriteEnabled: true, depthCompare: o.depthCompare }
+      : undefined,
   };
   if (glsl) {
     const vsCode =
-      o.program === 'instanced' ? GLSL_INSTANCED_VS : o.program === 'textured' ? GLSL_TEXTURED_VS : o.program === 'color3d' ? GLSL_COLOR3_VS : GLSL_COLOR_VS;
-    const fsCode = o.program === 'textured' ? GLSL_TEXTURED_FS : o.program === 'mrt' ? GLSL_MRT_FS : GLSL_COLOR_FS;
-    const vs = device.createShaderModule({ label: `${o.program}.vert`, code: vsCode, stage: 'vertex' });
-    const fs = device.createShaderModule({ label: `${o.program}.frag`, code: fsCode, stage: 'fragment' });
+      o.program === 'instanced'
+        ? GLSL_INSTANCED_VS
+        : o.program === 'textured'
+          ? GLSL_TEXTURED_VS
+          : o.program === 'color3d'
+            ? GLSL_COLOR3_VS
+            : GLSL_COLOR_VS;
+    const fsCode =
+      o.program === 'textured'
+        ? GLSL_TEXTURED_FS
+        : o.program === 'mrt'
+          ? GLSL_MRT_FS
+          : GLSL_COLOR_FS;
+    const vs = device.createShaderModule({
+      label: `${o.program}.vert`,
+      code: vsCode,
+      stage: 'vertex',
+    });
+    const fs = device.createShaderModule({
+      label: `${o.program}.frag`,
+      code: fsCode,
+      stage: 'fragment',
+    });
     return device.createRenderPipeline({
       ...common,
       vertex: { module: vs, buffers },
@@ -187,30 +220,56 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
             ? WGSL_COLOR3
             : WGSL_COLOR;
   const module = device.createShaderModule({ label: `${o.program}.wgsl`, code });
-  return device.createRenderPipeline({ ...common, vertex: { module, entryPoint: 'vs', buffers }, fragment: { module, entryPoint: 'fs', targets } });
+  return device.createRenderPipeline({
+    ...common,
+    vertex: { module, entryPoint: 'vs', buffers },
+    fragment: { module, entryPoint: 'fs', targets },
+  });
 }
 
-export function vertexBuffer(device: Device, data: number[], label = 'vertices'): ReturnType<Device['createBuffer']> {
-  const b = device.createBuffer({ label, size: data.length * 4, usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
+export function vertexBuffer(
+  device: Device,
+  data: number[],
+  label = 'vertices',
+): ReturnType<Device['createBuffer']> {
+  const b = device.createBuffer({
+    label,
+    size: data.length * 4,
+    usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(b, 0, new Float32Array(data));
   return b;
 }
 
-export function target(device: Device, format: TextureFormat = 'rgba8unorm', sampleCount = 1, label = 'target'): Texture {
+export function target(
+  device: Device,
+  format: TextureFormat = 'rgba8unorm',
+  sampleCount = 1,
+  label = 'target',
+): Texture {
   return device.createTexture({
     label,
     size: { width: SIZE, height: SIZE },
     format,
-    usage: sampleCount > 1 ? TextureUsage.RENDER_ATTACHMENT : TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING,
+    usage:
+      sampleCount > 1
+        ? TextureUsage.RENDER_ATTACHMENT
+        : TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING,
     sampleCount,
   });
 }
 
 /** Renders one pass into a fresh 64×64 rgba8unorm target and reads it back. */
-export async function renderScene(device: Device, clear: [number, number, number, number], draw: (pass: RenderPass) => void): Promise<Uint8Array> {
+export async function renderScene(
+  device: Device,
+  clear: [number, number, number, number],
+  draw: (pass: RenderPass) => void,
+): Promise<Uint8Array> {
   const t = target(device);
   const enc = device.createCommandEncoder({ label: 'scene' });
-  const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t, loadOp: 'clear', clearValue: clear }] });
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: t, loadOp: 'clear', clearValue: clear }],
+  });
   draw(pass);
   pass.end();
   device.queue.submit([enc.finish()]);
@@ -218,7 +277,12 @@ export async function renderScene(device: Device, clear: [number, number, number
 }
 
 /** RGBA of pixel (x, y), y from the top. */
-export function pixel(data: Uint8Array, x: number, y: number, width = SIZE): [number, number, number, number] {
+export function pixel(
+  data: Uint8Array,
+  x: number,
+  y: number,
+  width = SIZE,
+): [number, number, number, number] {
   const i = (y * width + x) * 4;
   return [data[i] as number, data[i + 1] as number, data[i + 2] as number, data[i + 3] as number];
 }

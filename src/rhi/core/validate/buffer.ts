@@ -13,27 +13,63 @@ export function isNonNegativeInteger(value: unknown): value is number {
 
 export function validateBufferUsage(usage: unknown, label?: string): asserts usage is number {
   if (!isPositiveInteger(usage)) {
-    throw new ValidationError('buffer-usage-zero', `Buffer usage ${String(usage)} must be a non-zero set of BufferUsage bits`, label, { usage });
+    throw new ValidationError(
+      'buffer-usage-zero',
+      `Buffer usage ${String(usage)} must be a non-zero set of BufferUsage bits`,
+      label,
+      { usage },
+    );
   }
   if ((usage & ~ALL_BUFFER_USAGE_BITS) !== 0) {
-    throw new ValidationError('buffer-usage-unknown-bits', `Buffer usage 0x${usage.toString(16)} has bits outside BufferUsage`, label, { usage });
+    throw new ValidationError(
+      'buffer-usage-unknown-bits',
+      `Buffer usage 0x${usage.toString(16)} has bits outside BufferUsage`,
+      label,
+      { usage },
+    );
   }
   const actual = usageNames(usage, BufferUsage);
-  if (usage & BufferUsage.MAP_READ && (usage & ~(BufferUsage.MAP_READ | BufferUsage.COPY_DST)) !== 0) {
-    throw new UsageError(`Buffer usage ${actual}: MAP_READ may only be combined with COPY_DST`, 'MAP_READ|COPY_DST', actual, label);
+  if (
+    usage & BufferUsage.MAP_READ &&
+    (usage & ~(BufferUsage.MAP_READ | BufferUsage.COPY_DST)) !== 0
+  ) {
+    throw new UsageError(
+      `Buffer usage ${actual}: MAP_READ may only be combined with COPY_DST`,
+      'MAP_READ|COPY_DST',
+      actual,
+      label,
+    );
   }
-  if (usage & BufferUsage.MAP_WRITE && (usage & ~(BufferUsage.MAP_WRITE | BufferUsage.COPY_SRC)) !== 0) {
-    throw new UsageError(`Buffer usage ${actual}: MAP_WRITE may only be combined with COPY_SRC`, 'MAP_WRITE|COPY_SRC', actual, label);
+  if (
+    usage & BufferUsage.MAP_WRITE &&
+    (usage & ~(BufferUsage.MAP_WRITE | BufferUsage.COPY_SRC)) !== 0
+  ) {
+    throw new UsageError(
+      `Buffer usage ${actual}: MAP_WRITE may only be combined with COPY_SRC`,
+      'MAP_WRITE|COPY_SRC',
+      actual,
+      label,
+    );
   }
 }
 
 export function validateBufferDescriptor(desc: BufferDescriptor, limits: Limits): void {
   const { size, label } = desc;
   if (!isPositiveInteger(size)) {
-    throw new ValidationError('buffer-size-positive', `Buffer size ${String(size)} must be a positive integer`, label, { size });
+    throw new ValidationError(
+      'buffer-size-positive',
+      `Buffer size ${String(size)} must be a positive integer`,
+      label,
+      { size },
+    );
   }
   if (size % 4 !== 0) {
-    throw new ValidationError('buffer-size-alignment', `Buffer size ${size} must be a multiple of 4`, label, { size });
+    throw new ValidationError(
+      'buffer-size-alignment',
+      `Buffer size ${size} must be a multiple of 4`,
+      label,
+      { size },
+    );
   }
   if (size > limits.maxBufferSize) {
     throw new LimitExceededError('maxBufferSize', size, limits.maxBufferSize, 'Buffer size', label);
@@ -42,12 +78,27 @@ export function validateBufferDescriptor(desc: BufferDescriptor, limits: Limits)
 }
 
 /** `queue.writeBuffer(buffer, offset, data)`: offset and byte size multiples of 4, in range. */
-export function validateWriteBuffer(bufferSize: number, offset: number, byteLength: number, label?: string): void {
+export function validateWriteBuffer(
+  bufferSize: number,
+  offset: number,
+  byteLength: number,
+  label?: string,
+): void {
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
-    throw new ValidationError('write-buffer-offset', `writeBuffer offset ${String(offset)} must be a non-negative multiple of 4`, label, { offset });
+    throw new ValidationError(
+      'write-buffer-offset',
+      `writeBuffer offset ${String(offset)} must be a non-negative multiple of 4`,
+      label,
+      { offset },
+    );
   }
   if (byteLength % 4 !== 0) {
-    throw new ValidationError('write-buffer-size', `writeBuffer data size ${byteLength} must be a multiple of 4`, label, { size: byteLength });
+    throw new ValidationError(
+      'write-buffer-size',
+      `writeBuffer data size ${byteLength} must be a multiple of 4`,
+      label,
+      { size: byteLength },
+    );
   }
   if (offset + byteLength > bufferSize) {
     throw new ValidationError(
@@ -60,26 +111,57 @@ export function validateWriteBuffer(bufferSize: number, offset: number, byteLeng
 }
 
 /** A range [offset, offset + size) of a buffer: multiples of 4 and inside it. */
-export function validateBufferRange(what: string, bufferSize: number, offset: number, size: number, label?: string): void {
+export function validateBufferRange(
+  what: string,
+  bufferSize: number,
+  offset: number,
+  size: number,
+  label?: string,
+): void {
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
-    throw new ValidationError(`${what}-offset`, `${what} offset ${String(offset)} must be a non-negative multiple of 4`, label, { offset });
+    throw new ValidationError(
+      `${what}-offset`,
+      `${what} offset ${String(offset)} must be a non-negative multiple of 4`,
+      label,
+      { offset },
+    );
   }
   if (!isNonNegativeInteger(size) || size % 4 !== 0) {
-    throw new ValidationError(`${what}-size`, `${what} size ${String(size)} must be a non-negative multiple of 4`, label, { size });
+    throw new ValidationError(
+      `${what}-size`,
+      `${what} size ${String(size)} must be a non-negative multiple of 4`,
+      label,
+      { size },
+    );
   }
   if (offset + size > bufferSize) {
-    throw new ValidationError(`${what}-range`, `${what} of ${size} bytes at offset ${offset} overruns the buffer of ${bufferSize} bytes`, label, {
-      offset,
-      size,
-      bufferSize,
-    });
+    throw new ValidationError(
+      `${what}-range`,
+      `${what} of ${size} bytes at offset ${offset} overruns the buffer of ${bufferSize} bytes`,
+      label,
+      {
+        offset,
+        size,
+        bufferSize,
+      },
+    );
   }
 }
 
-export function requireBufferUsage(usage: number, bit: number, operation: string, label?: string): void {
+export function requireBufferUsage(
+  usage: number,
+  bit: number,
+  operation: string,
+  label?: string,
+): void {
   if ((usage & bit) === 0) {
     const required = usageNames(bit, BufferUsage);
     const actual = usageNames(usage, BufferUsage);
-    throw new UsageError(`${operation} needs BufferUsage.${required}, but the buffer's usage is ${actual}`, required, actual, label);
+    throw new UsageError(
+      `${operation} needs BufferUsage.${required}, but the buffer's usage is ${actual}`,
+      required,
+      actual,
+      label,
+    );
   }
 }

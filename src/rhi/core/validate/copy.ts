@@ -16,17 +16,38 @@ export interface TextureRegion {
 }
 
 /** The region [origin, origin + extent) of mip `level` lies inside the texture. */
-export function validateTextureRegion(texture: TextureRegion, mipLevel: number, x: number, y: number, extent: Extent2D): void {
+export function validateTextureRegion(
+  texture: TextureRegion,
+  mipLevel: number,
+  x: number,
+  y: number,
+  extent: Extent2D,
+): void {
   const { label } = texture;
   if (!isNonNegativeInteger(mipLevel) || mipLevel >= texture.mipLevelCount) {
-    throw new ValidationError('copy-mip-level', `mipLevel ${String(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`, label, { mipLevel });
+    throw new ValidationError(
+      'copy-mip-level',
+      `mipLevel ${String(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`,
+      label,
+      { mipLevel },
+    );
   }
   if (!isPositiveInteger(extent.width) || !isPositiveInteger(extent.height)) {
-    throw new ValidationError('copy-extent', `Copy extent ${String(extent.width)}x${String(extent.height)} must be positive integers`, label, { ...extent });
+    throw new ValidationError(
+      'copy-extent',
+      `Copy extent ${String(extent.width)}x${String(extent.height)} must be positive integers`,
+      label,
+      { ...extent },
+    );
   }
   const w = Math.max(1, texture.width >> mipLevel);
   const h = Math.max(1, texture.height >> mipLevel);
-  if (!isNonNegativeInteger(x) || !isNonNegativeInteger(y) || x + extent.width > w || y + extent.height > h) {
+  if (
+    !isNonNegativeInteger(x) ||
+    !isNonNegativeInteger(y) ||
+    x + extent.width > w ||
+    y + extent.height > h
+  ) {
     throw new ValidationError(
       'copy-texture-range',
       `Copy of ${extent.width}x${extent.height} at (${x}, ${y}) overruns mip ${mipLevel} of size ${w}x${h}`,
@@ -35,7 +56,12 @@ export function validateTextureRegion(texture: TextureRegion, mipLevel: number, 
     );
   }
   if (texture.sampleCount !== 1) {
-    throw new ValidationError('copy-multisampled', `A multisampled texture cannot be copied; resolve it first`, label, {});
+    throw new ValidationError(
+      'copy-multisampled',
+      `A multisampled texture cannot be copied; resolve it first`,
+      label,
+      {},
+    );
   }
 }
 
@@ -54,9 +80,17 @@ export function validateBufferLayout(
 ): number {
   const bytesPerTexel = FORMAT_INFO[format].bytesPerTexel;
   if (bytesPerTexel === 0) {
-    throw new ValidationError('copy-format', `Format ${format} cannot be copied to or from a buffer`, label, { format });
+    throw new ValidationError(
+      'copy-format',
+      `Format ${format} cannot be copied to or from a buffer`,
+      label,
+      { format },
+    );
   }
-  if (!isPositiveInteger(bytesPerRow) || (requireAlignment && bytesPerRow % COPY_BYTES_PER_ROW_ALIGNMENT !== 0)) {
+  if (
+    !isPositiveInteger(bytesPerRow) ||
+    (requireAlignment && bytesPerRow % COPY_BYTES_PER_ROW_ALIGNMENT !== 0)
+  ) {
     throw new ValidationError(
       'copy-bytes-per-row',
       `bytesPerRow ${String(bytesPerRow)} must be a positive multiple of ${COPY_BYTES_PER_ROW_ALIGNMENT}`,
@@ -65,9 +99,14 @@ export function validateBufferLayout(
     );
   }
   if (!requireAlignment && bytesPerRow % bytesPerTexel !== 0) {
-    throw new ValidationError('copy-bytes-per-row-texel', `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`, label, {
-      bytesPerRow,
-    });
+    throw new ValidationError(
+      'copy-bytes-per-row-texel',
+      `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`,
+      label,
+      {
+        bytesPerRow,
+      },
+    );
   }
   const rowBytes = extent.width * bytesPerTexel;
   if (bytesPerRow < rowBytes) {
@@ -82,11 +121,21 @@ export function validateBufferLayout(
     );
   }
   if (!isNonNegativeInteger(offset) || offset % bytesPerTexel !== 0) {
-    throw new ValidationError('copy-offset', `Copy offset ${String(offset)} must be a non-negative multiple of ${bytesPerTexel}`, label, { offset });
+    throw new ValidationError(
+      'copy-offset',
+      `Copy offset ${String(offset)} must be a non-negative multiple of ${bytesPerTexel}`,
+      label,
+      { offset },
+    );
   }
   const needed = offset + bytesPerRow * (extent.height - 1) + rowBytes;
   if (needed > bufferSize) {
-    throw new ValidationError('copy-buffer-range', `Copy needs ${needed} bytes but the buffer has ${bufferSize}`, label, { needed, bufferSize });
+    throw new ValidationError(
+      'copy-buffer-range',
+      `Copy needs ${needed} bytes but the buffer has ${bufferSize}`,
+      label,
+      { needed, bufferSize },
+    );
   }
   return needed;
 }

@@ -16,7 +16,11 @@ import type { RenderPipeline } from '../render-pipeline.js';
  * slots and a depth format for the depth slot, resolve targets single-sampled and matching — and
  * returns it with every default filled in.
  */
-export function resolveRenderPass(desc: RenderPassDescriptor, label: string, limits: Limits): ResolvedRenderPass {
+export function resolveRenderPass(
+  desc: RenderPassDescriptor,
+  label: string,
+  limits: Limits,
+): ResolvedRenderPass {
   if (desc.colorAttachments.length > limits.maxColorAttachments) {
     throw new ValidationError(
       'pass-color-attachments',
@@ -33,7 +37,12 @@ export function resolveRenderPass(desc: RenderPassDescriptor, label: string, lim
   let sampleCount = -1;
   const checkSize = (t: Texture, what: string): void => {
     t.assertAlive(`beginRenderPass (${what})`);
-    requireTextureUsage(t.usage, TextureUsage.RENDER_ATTACHMENT, `${what} of a render pass`, t.label);
+    requireTextureUsage(
+      t.usage,
+      TextureUsage.RENDER_ATTACHMENT,
+      `${what} of a render pass`,
+      t.label,
+    );
     if (width < 0) {
       width = t.width;
       height = t.height;
@@ -53,13 +62,29 @@ export function resolveRenderPass(desc: RenderPassDescriptor, label: string, lim
   const colorAttachments = desc.colorAttachments.map((a, i) => {
     checkSize(a.texture, `color attachment ${i}`);
     if (isDepthFormat(a.texture.format)) {
-      throw new ValidationError('pass-color-format', `Color attachment ${i} has depth format ${a.texture.format}`, label, { format: a.texture.format });
+      throw new ValidationError(
+        'pass-color-format',
+        `Color attachment ${i} has depth format ${a.texture.format}`,
+        label,
+        { format: a.texture.format },
+      );
     }
     if (a.resolveTarget) {
       const r = a.resolveTarget;
       r.assertAlive('beginRenderPass (resolveTarget)');
-      requireTextureUsage(r.usage, TextureUsage.RENDER_ATTACHMENT, 'resolveTarget of a render pass', r.label);
-      if (a.texture.sampleCount === 1 || r.sampleCount !== 1 || r.width !== a.texture.width || r.height !== a.texture.height || r.format !== a.texture.format) {
+      requireTextureUsage(
+        r.usage,
+        TextureUsage.RENDER_ATTACHMENT,
+        'resolveTarget of a render pass',
+        r.label,
+      );
+      if (
+        a.texture.sampleCount === 1 ||
+        r.sampleCount !== 1 ||
+        r.width !== a.texture.width ||
+        r.height !== a.texture.height ||
+        r.format !== a.texture.format
+      ) {
         throw new ValidationError(
           'pass-resolve-target',
           `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${a.texture.label}" (${a.texture.width}x${a.texture.height} ${a.texture.format}, ${a.texture.sampleCount} samples)`,
@@ -81,14 +106,24 @@ export function resolveRenderPass(desc: RenderPassDescriptor, label: string, lim
   if (ds) {
     checkSize(ds.texture, 'depth attachment');
     if (!isDepthFormat(ds.texture.format)) {
-      throw new ValidationError('pass-depth-format', `Depth attachment has color format ${ds.texture.format}`, label, { format: ds.texture.format });
+      throw new ValidationError(
+        'pass-depth-format',
+        `Depth attachment has color format ${ds.texture.format}`,
+        label,
+        { format: ds.texture.format },
+      );
     }
   }
   return {
     label,
     colorAttachments,
     depthStencilAttachment: ds
-      ? { texture: ds.texture, depthLoadOp: ds.depthLoadOp ?? 'clear', depthStoreOp: ds.depthStoreOp ?? 'store', depthClearValue: ds.depthClearValue ?? 1 }
+      ? {
+          texture: ds.texture,
+          depthLoadOp: ds.depthLoadOp ?? 'clear',
+          depthStoreOp: ds.depthStoreOp ?? 'store',
+          depthClearValue: ds.depthClearValue ?? 1,
+        }
       : undefined,
     timestampWrites: desc.timestampWrites,
     width,
@@ -98,7 +133,11 @@ export function resolveRenderPass(desc: RenderPassDescriptor, label: string, lim
 }
 
 /** A pipeline set in a pass: a render pipeline whose targets, sample count and depth state match the pass. */
-export function validatePipelineForPass(pipeline: RenderPipeline, pass: ResolvedRenderPass, label: string): void {
+export function validatePipelineForPass(
+  pipeline: RenderPipeline,
+  pass: ResolvedRenderPass,
+  label: string,
+): void {
   if (pipeline.kind !== 'render-pipeline') {
     throw new ValidationError(
       'pipeline-kind',
@@ -134,7 +173,11 @@ export function validatePipelineForPass(pipeline: RenderPipeline, pass: Resolved
     );
   }
   const depthFormat = pass.depthStencilAttachment?.texture.format;
-  if (depthFormat && pipeline.descriptor.depthStencil && pipeline.descriptor.depthStencil.format !== depthFormat) {
+  if (
+    depthFormat &&
+    pipeline.descriptor.depthStencil &&
+    pipeline.descriptor.depthStencil.format !== depthFormat
+  ) {
     throw new ValidationError(
       'pipeline-depth-format',
       `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the pass's depth attachment is ${depthFormat}`,
@@ -145,8 +188,23 @@ export function validatePipelineForPass(pipeline: RenderPipeline, pass: Resolved
 }
 
 /** `setViewport`: finite, non-negative size, 0 <= minDepth <= maxDepth <= 1. */
-export function validateViewport(x: number, y: number, width: number, height: number, minDepth: number, maxDepth: number, label: string): void {
-  if (![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) || width < 0 || height < 0 || minDepth < 0 || maxDepth > 1 || minDepth > maxDepth) {
+export function validateViewport(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  minDepth: number,
+  maxDepth: number,
+  label: string,
+): void {
+  if (
+    ![x, y, width, height, minDepth, maxDepth].every(Number.isFinite) ||
+    width < 0 ||
+    height < 0 ||
+    minDepth < 0 ||
+    maxDepth > 1 ||
+    minDepth > maxDepth
+  ) {
     throw new ValidationError(
       'viewport',
       `Viewport (${x}, ${y}, ${width}, ${height}, ${minDepth}, ${maxDepth}) must be finite with non-negative size and 0 <= minDepth <= maxDepth <= 1`,
@@ -162,8 +220,20 @@ export function validateViewport(x: number, y: number, width: number, height: nu
 }
 
 /** `setScissorRect`: non-negative integers inside the pass. */
-export function validateScissorRect(x: number, y: number, width: number, height: number, passWidth: number, passHeight: number, label: string): void {
-  if (![x, y, width, height].every(isNonNegativeInteger) || x + width > passWidth || y + height > passHeight) {
+export function validateScissorRect(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  passWidth: number,
+  passHeight: number,
+  label: string,
+): void {
+  if (
+    ![x, y, width, height].every(isNonNegativeInteger) ||
+    x + width > passWidth ||
+    y + height > passHeight
+  ) {
     throw new ValidationError(
       'scissor',
       `Scissor rect (${x}, ${y}, ${width}, ${height}) must be non-negative integers inside the ${passWidth}x${passHeight} pass`,
@@ -178,12 +248,23 @@ export function validateScissorRect(x: number, y: number, width: number, height:
   }
 }
 
-export function validateDrawArguments(vertexCount: number, instanceCount: number, firstVertex: number, firstInstance: number, label: string): void {
+export function validateDrawArguments(
+  vertexCount: number,
+  instanceCount: number,
+  firstVertex: number,
+  firstInstance: number,
+  label: string,
+): void {
   if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
-    throw new ValidationError('draw-arguments', `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`, label, {
-      vertexCount,
-      instanceCount,
-    });
+    throw new ValidationError(
+      'draw-arguments',
+      `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`,
+      label,
+      {
+        vertexCount,
+        instanceCount,
+      },
+    );
   }
 }
 
@@ -195,7 +276,10 @@ export function validateDrawIndexedArguments(
   firstInstance: number,
   label: string,
 ): void {
-  if (![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) || !Number.isInteger(baseVertex)) {
+  if (
+    ![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) ||
+    !Number.isInteger(baseVertex)
+  ) {
     throw new ValidationError(
       'draw-arguments',
       `drawIndexed(${indexCount}, ${instanceCount}, ${firstIndex}, ${baseVertex}, ${firstInstance}) needs integers`,
@@ -209,7 +293,13 @@ export function validateDrawIndexedArguments(
 }
 
 /** Indices `firstIndex .. firstIndex + indexCount` lie inside the index buffer. */
-export function validateIndexRange(buffer: Buffer, format: 'uint16' | 'uint32', firstIndex: number, indexCount: number, label: string): void {
+export function validateIndexRange(
+  buffer: Buffer,
+  format: 'uint16' | 'uint32',
+  firstIndex: number,
+  indexCount: number,
+  label: string,
+): void {
   const bytes = format === 'uint16' ? 2 : 4;
   if ((firstIndex + indexCount) * bytes > buffer.size) {
     throw new ValidationError(

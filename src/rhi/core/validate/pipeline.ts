@@ -2,13 +2,20 @@ import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '..
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
 import { deriveSamplerTypes, layoutFromReflection } from '../reflect.js';
 import type { Caps } from '../caps.js';
-import type { BindingLayoutEntry, BlendComponent, BlendState, ComputePipelineDescriptor, RenderPipelineDescriptor } from '../descriptors.js';
+import type {
+  BindingLayoutEntry,
+  BlendComponent,
+  BlendState,
+  ComputePipelineDescriptor,
+  RenderPipelineDescriptor,
+} from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
 
 /** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
 function blendKey(blend: BlendState | undefined): string {
   if (!blend) return 'none';
-  const c = (x: BlendComponent): string => `${x.operation ?? 'add'} ${x.srcFactor ?? 'one'} ${x.dstFactor ?? 'zero'}`;
+  const c = (x: BlendComponent): string =>
+    `${x.operation ?? 'add'} ${x.srcFactor ?? 'one'} ${x.dstFactor ?? 'zero'}`;
   return `${c(blend.color)} / ${c(blend.alpha)}`;
 }
 
@@ -23,15 +30,24 @@ function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: st
     );
   }
   if (module.language === 'glsl' && module.stage !== undefined && module.stage !== stage) {
-    throw new ValidationError('shader-stage', `GLSL module "${module.label}" is a ${module.stage} shader, used as ${stage}`, label, {
-      stage: module.stage,
-      expected: stage,
-    });
+    throw new ValidationError(
+      'shader-stage',
+      `GLSL module "${module.label}" is a ${module.stage} shader, used as ${stage}`,
+      label,
+      {
+        stage: module.stage,
+        expected: stage,
+      },
+    );
   }
 }
 
 /** The flat slot layout: the given one, or reflected from every WGSL module of the pipeline. */
-export function resolveBindings(modules: ShaderModule[], given: BindingLayoutEntry[] | undefined, label?: string): BindingLayoutEntry[] {
+export function resolveBindings(
+  modules: ShaderModule[],
+  given: BindingLayoutEntry[] | undefined,
+  label?: string,
+): BindingLayoutEntry[] {
   const reflected = modules.flatMap((m) => m.bindings);
   const other = reflected.find((b) => b.group !== 0);
   if (other) {
@@ -46,15 +62,25 @@ export function resolveBindings(modules: ShaderModule[], given: BindingLayoutEnt
   for (const entry of layoutFromReflection(reflected)) {
     const prev = bySlot.get(entry.binding);
     if (prev && prev.type !== entry.type) {
-      throw new ValidationError('binding-conflict', `Slot ${entry.binding} is ${prev.type} in one stage and ${entry.type} in another`, label, {
-        binding: entry.binding,
-      });
+      throw new ValidationError(
+        'binding-conflict',
+        `Slot ${entry.binding} is ${prev.type} in one stage and ${entry.type} in another`,
+        label,
+        {
+          binding: entry.binding,
+        },
+      );
     }
     bySlot.set(entry.binding, entry);
   }
   for (const entry of given ?? []) {
     if (!Number.isInteger(entry.binding) || entry.binding < 0) {
-      throw new ValidationError('binding-slot', `Binding slot ${String(entry.binding)} must be a non-negative integer`, label, { binding: entry.binding });
+      throw new ValidationError(
+        'binding-slot',
+        `Binding slot ${String(entry.binding)} must be a non-negative integer`,
+        label,
+        { binding: entry.binding },
+      );
     }
     bySlot.set(entry.binding, { ...bySlot.get(entry.binding), ...entry });
   }
@@ -62,9 +88,13 @@ export function resolveBindings(modules: ShaderModule[], given: BindingLayoutEnt
   return deriveSamplerTypes([...bySlot.values()], sources).sort((a, b) => a.binding - b.binding);
 }
 
-export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
+export function validateRenderPipelineDescriptor(
+  desc: RenderPipelineDescriptor,
+  caps: Caps,
+): BindingLayoutEntry[] {
   const { label } = desc;
-  if (!desc.vertex?.module) throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
+  if (!desc.vertex?.module)
+    throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
   checkModule(desc.vertex.module, 'vertex', caps, label);
   const modules = [desc.vertex.module];
   if (desc.fragment) {
@@ -72,25 +102,50 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
     if (desc.fragment.module !== desc.vertex.module) modules.push(desc.fragment.module);
     const targets = desc.fragment.targets;
     if (targets.length > caps.limits.maxColorAttachments) {
-      throw new LimitExceededError('maxColorAttachments', targets.length, caps.limits.maxColorAttachments, 'Color target count', label);
+      throw new LimitExceededError(
+        'maxColorAttachments',
+        targets.length,
+        caps.limits.maxColorAttachments,
+        'Color target count',
+        label,
+      );
     }
     targets.forEach((t, i) => {
       if (!isTextureFormat(t.format) || isDepthFormat(t.format)) {
-        throw new ValidationError('pipeline-target-format', `Color target ${i} format ${String(t.format)} is not a color format`, label, {
-          index: i,
-          format: t.format,
-        });
+        throw new ValidationError(
+          'pipeline-target-format',
+          `Color target ${i} format ${String(t.format)} is not a color format`,
+          label,
+          {
+            index: i,
+            format: t.format,
+          },
+        );
       }
       const info = FORMAT_INFO[t.format];
       if (info.float32 && !caps.features.floatRenderTargets) {
-        throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, `color target ${i} (${t.format}) cannot be rendered; use rgba16float`, label);
+        throw new UnsupportedFeatureError(
+          'floatRenderTargets',
+          caps.backend,
+          `color target ${i} (${t.format}) cannot be rendered; use rgba16float`,
+          label,
+        );
       }
       if (info.float32 && t.blend && !caps.features.float32Blendable) {
-        throw new UnsupportedFeatureError('float32Blendable', caps.backend, `color target ${i} (${t.format}) cannot blend; drop the blend state`, label);
+        throw new UnsupportedFeatureError(
+          'float32Blendable',
+          caps.backend,
+          `color target ${i} (${t.format}) cannot blend; drop the blend state`,
+          label,
+        );
       }
     });
     const first = targets[0];
-    const differing = targets.findIndex((t) => blendKey(t.blend) !== blendKey(first?.blend) || (t.writeMask ?? 0xf) !== (first?.writeMask ?? 0xf));
+    const differing = targets.findIndex(
+      (t) =>
+        blendKey(t.blend) !== blendKey(first?.blend) ||
+        (t.writeMask ?? 0xf) !== (first?.writeMask ?? 0xf),
+    );
     if (differing > 0 && !caps.features.independentBlend) {
       throw new UnsupportedFeatureError(
         'independentBlend',
@@ -102,11 +157,22 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
   }
   const count = desc.multisample?.count ?? 1;
   if (count !== 1 && count !== 4) {
-    throw new ValidationError('pipeline-sample-count', `multisample.count ${String(count)} must be 1 or 4`, label, { count });
+    throw new ValidationError(
+      'pipeline-sample-count',
+      `multisample.count ${String(count)} must be 1 or 4`,
+      label,
+      { count },
+    );
   }
   const buffers = desc.vertex.buffers ?? [];
   if (buffers.length > caps.limits.maxVertexBuffers) {
-    throw new LimitExceededError('maxVertexBuffers', buffers.length, caps.limits.maxVertexBuffers, 'Vertex buffer count', label);
+    throw new LimitExceededError(
+      'maxVertexBuffers',
+      buffers.length,
+      caps.limits.maxVertexBuffers,
+      'Vertex buffer count',
+      label,
+    );
   }
   buffers.forEach((b, i) => {
     if (!Number.isInteger(b.arrayStride) || b.arrayStride < 0 || b.arrayStride % 4 !== 0) {
@@ -147,7 +213,10 @@ export function validateRenderPipelineDescriptor(desc: RenderPipelineDescriptor,
   return bindings;
 }
 
-export function validateComputePipelineDescriptor(desc: ComputePipelineDescriptor, caps: Caps): BindingLayoutEntry[] {
+export function validateComputePipelineDescriptor(
+  desc: ComputePipelineDescriptor,
+  caps: Caps,
+): BindingLayoutEntry[] {
   const { label } = desc;
   if (!caps.features.compute) {
     throw new UnsupportedFeatureError(
@@ -157,7 +226,8 @@ export function validateComputePipelineDescriptor(desc: ComputePipelineDescripto
       label,
     );
   }
-  if (!desc.compute?.module) throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
+  if (!desc.compute?.module)
+    throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
   checkModule(desc.compute.module, 'compute', caps, label);
   return resolveBindings([desc.compute.module], desc.bindings, label);
 }

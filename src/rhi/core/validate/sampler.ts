@@ -9,13 +9,23 @@ export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
   for (const key of ['addressModeU', 'addressModeV'] as const) {
     const v = desc[key];
     if (v !== undefined && !SAMPLER_ADDRESS.includes(v)) {
-      throw new ValidationError('sampler-address-mode', `Sampler ${key} ${String(v)} must be one of ${SAMPLER_ADDRESS.join(', ')}`, desc.label, { [key]: v });
+      throw new ValidationError(
+        'sampler-address-mode',
+        `Sampler ${key} ${String(v)} must be one of ${SAMPLER_ADDRESS.join(', ')}`,
+        desc.label,
+        { [key]: v },
+      );
     }
   }
   for (const key of ['magFilter', 'minFilter', 'mipmapFilter'] as const) {
     const v = desc[key];
     if (v !== undefined && !SAMPLER_FILTER.includes(v)) {
-      throw new ValidationError('sampler-filter', `Sampler ${key} ${String(v)} must be 'nearest' or 'linear'`, desc.label, { [key]: v });
+      throw new ValidationError(
+        'sampler-filter',
+        `Sampler ${key} ${String(v)} must be 'nearest' or 'linear'`,
+        desc.label,
+        { [key]: v },
+      );
     }
   }
 }

@@ -3,9 +3,16 @@ import type { Caps, ShaderLanguage } from '../caps.js';
 import type { ShaderModuleDescriptor } from '../descriptors.js';
 
 /** Shader module descriptors: non-empty code in the device's language; GLSL names its stage. Returns the language. */
-export function validateShaderModuleDescriptor(desc: ShaderModuleDescriptor, caps: Caps): ShaderLanguage {
+export function validateShaderModuleDescriptor(
+  desc: ShaderModuleDescriptor,
+  caps: Caps,
+): ShaderLanguage {
   if (typeof desc.code !== 'string' || desc.code.trim() === '') {
-    throw new ValidationError('shader-code', 'Shader module code must be a non-empty string', desc.label);
+    throw new ValidationError(
+      'shader-code',
+      'Shader module code must be a non-empty string',
+      desc.label,
+    );
   }
   const language = desc.language ?? caps.shaderLanguage;
   if (language !== caps.shaderLanguage) {
@@ -20,9 +27,14 @@ export function validateShaderModuleDescriptor(desc: ShaderModuleDescriptor, cap
     );
   }
   if (language === 'glsl' && desc.stage !== 'vertex' && desc.stage !== 'fragment') {
-    throw new ValidationError('shader-stage', `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`, desc.label, {
-      stage: desc.stage,
-    });
+    throw new ValidationError(
+      'shader-stage',
+      `A GLSL module needs stage 'vertex' or 'fragment', got ${String(desc.stage)}`,
+      desc.label,
+      {
+        stage: desc.stage,
+      },
+    );
   }
   return language;
 }

@@ -1,5 +1,10 @@
 import { ALL_TEXTURE_USAGE_BITS, TextureUsage, usageNames } from '../flags.js';
-import { LimitExceededError, UnsupportedFeatureError, UsageError, ValidationError } from '../errors.js';
+import {
+  LimitExceededError,
+  UnsupportedFeatureError,
+  UsageError,
+  ValidationError,
+} from '../errors.js';
 import { FORMAT_INFO, fullMipCount, isDepthFormat, isTextureFormat } from '../formats.js';
 import type { Caps } from '../caps.js';
 import type { TextureDescriptor } from '../descriptors.js';
@@ -14,18 +19,39 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
     ['height', height],
   ] as const) {
     if (!isPositiveInteger(value)) {
-      throw new ValidationError('texture-size-positive', `Texture ${name} ${String(value)} must be a positive integer`, label, { [name]: value });
+      throw new ValidationError(
+        'texture-size-positive',
+        `Texture ${name} ${String(value)} must be a positive integer`,
+        label,
+        { [name]: value },
+      );
     }
     if (value > caps.limits.maxTextureDimension2D) {
-      throw new LimitExceededError('maxTextureDimension2D', value, caps.limits.maxTextureDimension2D, `Texture ${name}`, label);
+      throw new LimitExceededError(
+        'maxTextureDimension2D',
+        value,
+        caps.limits.maxTextureDimension2D,
+        `Texture ${name}`,
+        label,
+      );
     }
   }
   if (!isTextureFormat(format)) {
-    throw new ValidationError('texture-format', `Texture format ${String(format)} is not one of the supported formats`, label, { format });
+    throw new ValidationError(
+      'texture-format',
+      `Texture format ${String(format)} is not one of the supported formats`,
+      label,
+      { format },
+    );
   }
   const usage = desc.usage;
   if (!isPositiveInteger(usage) || (usage & ~ALL_TEXTURE_USAGE_BITS) !== 0) {
-    throw new ValidationError('texture-usage', `Texture usage ${String(usage)} must be a non-zero set of TextureUsage bits`, label, { usage });
+    throw new ValidationError(
+      'texture-usage',
+      `Texture usage ${String(usage)} must be a non-zero set of TextureUsage bits`,
+      label,
+      { usage },
+    );
   }
   const mips = desc.mipLevelCount ?? 1;
   const maxMips = fullMipCount(width as number, height as number);
@@ -39,13 +65,27 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
   }
   const samples = desc.sampleCount ?? 1;
   if (samples !== 1 && samples !== 4) {
-    throw new ValidationError('texture-sample-count', `Texture sampleCount ${String(samples)} must be 1 or 4`, label, { sampleCount: samples });
+    throw new ValidationError(
+      'texture-sample-count',
+      `Texture sampleCount ${String(samples)} must be 1 or 4`,
+      label,
+      { sampleCount: samples },
+    );
   }
   if (samples === 4) {
     if (mips !== 1) {
-      throw new ValidationError('texture-msaa-mips', `A multisampled texture must have mipLevelCount 1, not ${mips}`, label, { mipLevelCount: mips });
+      throw new ValidationError(
+        'texture-msaa-mips',
+        `A multisampled texture must have mipLevelCount 1, not ${mips}`,
+        label,
+        { mipLevelCount: mips },
+      );
     }
-    const forbidden = TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST | TextureUsage.COPY_SRC | TextureUsage.TEXTURE_BINDING;
+    const forbidden =
+      TextureUsage.STORAGE_BINDING |
+      TextureUsage.COPY_DST |
+      TextureUsage.COPY_SRC |
+      TextureUsage.TEXTURE_BINDING;
     if ((usage & TextureUsage.RENDER_ATTACHMENT) === 0 || (usage & forbidden) !== 0) {
       const actual = usageNames(usage, TextureUsage);
       throw new UsageError(
@@ -59,16 +99,34 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
   const info = FORMAT_INFO[format];
   if (usage & TextureUsage.RENDER_ATTACHMENT) {
     if (info.float32 && !isDepthFormat(format) && !caps.features.floatRenderTargets) {
-      throw new UnsupportedFeatureError('floatRenderTargets', caps.backend, `${format} cannot be a render target; use rgba16float or the CPU path`, label);
+      throw new UnsupportedFeatureError(
+        'floatRenderTargets',
+        caps.backend,
+        `${format} cannot be a render target; use rgba16float or the CPU path`,
+        label,
+      );
     }
     if (info.half && !caps.features.halfFloatRenderTargets) {
-      throw new UnsupportedFeatureError('halfFloatRenderTargets', caps.backend, `${format} cannot be a render target; use rgba8unorm`, label);
+      throw new UnsupportedFeatureError(
+        'halfFloatRenderTargets',
+        caps.backend,
+        `${format} cannot be a render target; use rgba8unorm`,
+        label,
+      );
     }
   }
   if (usage & TextureUsage.STORAGE_BINDING && !caps.features.storageTextures) {
-    throw new UnsupportedFeatureError('storageTextures', caps.backend, 'write the texture from a render pass instead', label);
+    throw new UnsupportedFeatureError(
+      'storageTextures',
+      caps.backend,
+      'write the texture from a render pass instead',
+      label,
+    );
   }
-  if (isDepthFormat(format) && (usage & (TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST)) !== 0) {
+  if (
+    isDepthFormat(format) &&
+    (usage & (TextureUsage.STORAGE_BINDING | TextureUsage.COPY_DST)) !== 0
+  ) {
     const actual = usageNames(usage, TextureUsage);
     throw new UsageError(
       `Depth format ${format} cannot have STORAGE_BINDING or COPY_DST usage (usage ${actual})`,
@@ -79,10 +137,20 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
   }
 }
 
-export function requireTextureUsage(usage: number, bit: number, operation: string, label?: string): void {
+export function requireTextureUsage(
+  usage: number,
+  bit: number,
+  operation: string,
+  label?: string,
+): void {
   if ((usage & bit) === 0) {
     const required = usageNames(bit, TextureUsage);
     const actual = usageNames(usage, TextureUsage);
-    throw new UsageError(`${operation} needs TextureUsage.${required}, but the texture's usage is ${actual}`, required, actual, label);
+    throw new UsageError(
+      `${operation} needs TextureUsage.${required}, but the texture's usage is ${actual}`,
+      required,
+      actual,
+      label,
+    );
   }
 }
