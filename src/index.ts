@@ -2,3 +2,4 @@
 export * from './rhi/index.js';
 export * from './compute/index.js';
 export * from './particles/index.js';
+export * from './postfx/index.js';
