@@ -56,12 +56,14 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   seed: 1,
   path: 'auto',
   drawMode: 'auto',
-  emitter: { shape: 'box', position: [0, 0, 0], radius: 0.1, angle: 0.3 },
+  // a fountain: a narrow cone shooting up and opening out as it falls (the first default was a
+  // 0.1-wide box at 2–4 m/s, a thin column nobody wanted to watch)
+  emitter: { shape: 'cone', position: [0, -5.5, 0], radius: 0.1, angle: 0.32 },
   spread: 0.5,
-  speedMin: 2,
-  speedMax: 4,
-  lifeMin: 1.5,
-  lifeMax: 3,
+  speedMin: 7,
+  speedMax: 10,
+  lifeMin: 2,
+  lifeMax: 3.2,
   gravity: [0, -9.8, 0],
   drag: 0.1,
   floorY: -10,
@@ -74,7 +76,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
     [0.2, 0.05, 0.03, 0],
   ],
   colorStops: [0, 0.25, 0.6, 1],
-  size: 0.06,
+  size: 0.07,
   sizeOverLife: [1, 0.4],
   blending: 'additive',
 };

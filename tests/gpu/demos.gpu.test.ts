@@ -210,6 +210,45 @@ describe('demos', () => {
       await page.close();
     });
   }
+  for (const [backend, path, expected] of [
+    ['webgpu', 'auto', 'compute'],
+    ['webgpu', 'fragment', 'fragment'],
+    ['webgl2', 'auto', 'fragment'],
+  ] as const) {
+    it(`postfx: the fountain blooms on the right of the split, not on the left [${backend}, path ${path}]`, async () => {
+      const errors: string[] = [];
+      const page = await open(
+        `demos/postfx/?backend=${backend}&path=${path}&count=20000&frames=12&panel=closed`,
+        errors,
+      );
+      await page.waitForFunction(
+        () => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 12,
+        { timeout: 90_000 },
+      );
+      expect(
+        await page.evaluate(() => (window as unknown as { __post: { path: string } }).__post.path),
+      ).toBe(expected);
+      await page.evaluate(() =>
+        document.getElementById('info')?.style.setProperty('visibility', 'hidden'),
+      );
+      const png = PNG.sync.read(Buffer.from(await (await page.$('canvas'))!.screenshot()));
+      // the glow: dim, non-black pixels; the split is at the middle and the fountain symmetric
+      const halves = [0, 0];
+      for (let y = 0; y < png.height; y++)
+        for (let x = 0; x < png.width; x++) {
+          const i = (y * png.width + x) * 4;
+          const sum =
+            (png.data[i] as number) + (png.data[i + 1] as number) + (png.data[i + 2] as number);
+          if (sum > 6 && sum < 120) halves[x < png.width / 2 ? 0 : 1]!++;
+        }
+      console.log(
+        `postfx demo [${backend}, ${path}]: dim pixels before | after: ${halves[0]} | ${halves[1]}`,
+      );
+      expect(halves[1]).toBeGreaterThan(1.5 * (halves[0] as number) + 200);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
   it('compute-boids flocks on WebGPU and says why not on WebGL2', async () => {
     const errors: string[] = [];
     const page = await open('demos/compute-boids/?count=500', errors);

@@ -84,9 +84,9 @@ describe('particle options', () => {
       o.lifeMax,
       o.drag,
       o.floorY,
-    ]).toEqual([1, 0.1, 0.5, 2, 4, 1.5, 3, 0.1, -10]);
+    ]).toEqual([1, 0.1, 0.5, 7, 10, 2, 3.2, 0.1, -10]);
     expect(o.gravity).toEqual([0, -9.8, 0]);
-    expect(o.emitter.position).toEqual([0, 0, 0]);
+    expect(o.emitter).toEqual({ shape: 'cone', position: [0, -5.5, 0], radius: 0.1, angle: 0.32 });
     expect(DEFAULT_OPTIONS.count).toBe(100_000);
   });
   it('a draw into a pass with several colour attachments is a typed error naming them', async () => {

@@ -24,7 +24,8 @@ export class WebGPUSurface implements Surface {
     this.#context.configure({
       device: this.device.gpu,
       format: this.format,
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+      usage:
+        GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST,
       alphaMode: 'premultiplied',
     });
   }
@@ -51,7 +52,7 @@ export class WebGPUSurface implements Surface {
           label: 'surface',
           size: { width: gpu.width, height: gpu.height },
           format: this.format,
-          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC | TextureUsage.COPY_DST,
         },
         gpu,
       );

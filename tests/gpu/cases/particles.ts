@@ -54,6 +54,15 @@ function mismatches(
   return { diverged, worst };
 }
 
+/** The first default: a 0.1-wide box at the origin, 2–4 m/s upwards (the motion tests below were written for it). */
+const BOX_COLUMN = {
+  emitter: { shape: 'box', position: [0, 0, 0], radius: 0.1 },
+  speedMin: 2,
+  speedMax: 4,
+  lifeMin: 1.5,
+  lifeMax: 3,
+} as const;
+
 const pathCases = defineCases({
   'every path matches the TypeScript reference after 60 steps of 1/60 s (10,000 particles)': {
     async run({ device }) {
@@ -151,10 +160,10 @@ const pathCases = defineCases({
           );
         return sum / (pos.length / 4);
       };
-      const free = await stepped(device, { count: 2000 }, 40);
+      const free = await stepped(device, { ...BOX_COLUMN, count: 2000 }, 40);
       const pulled = await stepped(
         device,
-        { count: 2000, attractors: [{ position: target, strength: 60 }] },
+        { ...BOX_COLUMN, count: 2000, attractors: [{ position: target, strength: 60 }] },
         40,
       );
       const d0 = distance((await free.read()).position);
@@ -173,14 +182,20 @@ const pathCases = defineCases({
         return s / (pos.length / 4);
       };
       const calm = spreadX(
-        (await (await stepped(device, { count: 2000, spread: 0 }, 30)).read()).position,
+        (await (await stepped(device, { ...BOX_COLUMN, count: 2000, spread: 0 }, 30)).read())
+          .position,
       );
       const turbulent = spreadX(
         (
           await (
             await stepped(
               device,
-              { count: 2000, spread: 0, turbulence: { strength: 8, frequency: 1.5 } },
+              {
+                ...BOX_COLUMN,
+                count: 2000,
+                spread: 0,
+                turbulence: { strength: 8, frequency: 1.5 },
+              },
               30,
             )
           ).read()
