@@ -6,6 +6,7 @@ import {
   parseArgs,
   runBench,
   writeOutputs,
+  postTable,
   terminalTable,
   hardwareLines,
   compareRuns,
@@ -36,12 +37,16 @@ export async function main(argv) {
     await server.close();
   }
   const files = writeOutputs(o, result);
-  console.log(`\n${hardwareLines(result.meta)}\n\n${terminalTable(result.rows)}\n`);
+  const post = postTable(result.rows);
+  const particles = result.rows.some((r) => r.kind === 'particles')
+    ? `${terminalTable(result.rows)}\n`
+    : '';
+  console.log(`\n${hardwareLines(result.meta)}\n\n${particles}${post ? `\n${post}\n` : ''}`);
   console.log(
     `full results: ${files.md} (every column, p95/p99, the claims), ${files.json}, ${files.chart}`,
   );
   console.log(
-    `screenshots:  ${o.out}/particles_<path>_<backend>_<draw>_<count>.png, each labelled with what it shows`,
+    `screenshots:  ${o.out}/<scenario>.png (particles_…, post_…, blur_…, frame_…), each labelled`,
   );
   let code = result.rows.some((r) => !r.skipped) ? 0 : 1;
   if (o.compare) {

@@ -27,7 +27,27 @@ export const DEFAULTS = {
   threshold: 0.15,
   gpu: false,
   quiet: false,
+  suites: ['particles', 'post', 'blur', 'frame'],
+  postSizes: [
+    [1280, 720],
+    [1920, 1080],
+  ],
+  radii: [4, 8, 16, 32],
+  frameCounts: [100_000],
 };
+
+export const SUITES = ['particles', 'post', 'blur', 'frame'];
+/** Where the post-process scenarios run: both paths on WebGPU, the fragment path on WebGL2. */
+export const POST_PATHS = [
+  ['compute', 'webgpu'],
+  ['fragment', 'webgpu'],
+  ['fragment', 'webgl2'],
+];
+/** The whole frame per backend: particles and post on compute (WebGPU), ping-pong + fragment (WebGL2). */
+export const FRAME_PATHS = [
+  ['compute', 'compute', 'webgpu'],
+  ['pingpong', 'fragment', 'webgl2'],
+];
 
 const USAGE = `npm run bench -- [options]
   --counts 10000,100000,1000000   particle counts
@@ -43,7 +63,12 @@ const USAGE = `npm run bench -- [options]
   --compare <file.json>           print each row's ratio to a saved run
   --check                         with --compare: exit 1 when a row is slower by more than --threshold
   --threshold 0.15                allowed slowdown for --check
-  --gpu                           use a hardware adapter instead of SwiftShader`;
+  --gpu                           use a hardware adapter instead of SwiftShader
+  --suites particles,post,blur,frame   what to run: particle update+draw; the post chain alone;
+                                  the blur alone; particles + post as one frame
+  --post-sizes 1280x720,1920x1080 sizes of the post chain alone
+  --radii 4,8,16,32               blur radii (blur at the first post size)
+  --frame-counts 100000           particle counts of the whole frame (at --size)`;
 
 export function parseArgs(argv) {
   const o = structuredClone(DEFAULTS);
@@ -108,6 +133,18 @@ export function parseArgs(argv) {
       case '--quiet':
         o.quiet = true;
         break;
+      case '--suites':
+        o.suites = list(next());
+        break;
+      case '--post-sizes':
+        o.postSizes = list(next()).map((v) => v.split('x').map(Number));
+        break;
+      case '--radii':
+        o.radii = list(next()).map(Number);
+        break;
+      case '--frame-counts':
+        o.frameCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
       case '--help':
       case '-h':
         console.log(USAGE);
@@ -132,29 +169,104 @@ export function parseArgs(argv) {
     throw new Error(`--size must look like 1280x720`);
   for (const k of ['repeat', 'frames'])
     if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
+  for (const suite of o.suites)
+    if (!SUITES.includes(suite))
+      throw new Error(`--suites: unknown suite ${suite} (${SUITES.join(', ')})`);
+  for (const size of o.postSizes)
+    if (size.length !== 2 || size.some((n) => !Number.isInteger(n) || n < 1))
+      throw new Error('--post-sizes must look like 1280x720,1920x1080');
+  for (const r of o.radii)
+    if (!Number.isInteger(r) || r < 0 || r > 35)
+      throw new Error(`--radii: ${r} is not an integer from 0 to 35`);
+  for (const c of o.frameCounts)
+    if (!Number.isInteger(c) || c < 1)
+      throw new Error(`--frame-counts: ${c} is not a positive integer`);
   return o;
 }
 
 export function buildScenarios(o) {
   const out = [];
-  for (const count of o.counts)
-    for (const p of o.paths)
-      for (const drawMode of o.draw) {
-        const [pathName, b] = p.split('@');
-        const backend = b ?? DEFAULT_BACKEND[pathName];
+  const common = {
+    warmup: o.warmup,
+    frames: o.frames,
+    budgetMs: o.budgetMs,
+    tooSlowMs: o.tooSlowMs,
+    preroll: o.preroll,
+  };
+  if (o.suites.includes('particles'))
+    for (const count of o.counts)
+      for (const p of o.paths)
+        for (const drawMode of o.draw) {
+          const [pathName, b] = p.split('@');
+          const backend = b ?? DEFAULT_BACKEND[pathName];
+          const id = `particles/${pathName}@${backend}/${drawMode}/${count}`;
+          out.push({
+            ...common,
+            kind: 'particles',
+            id,
+            path: pathName,
+            backend,
+            drawMode,
+            count,
+            width: o.size[0],
+            height: o.size[1],
+          });
+        }
+  if (o.suites.includes('post'))
+    for (const [width, height] of o.postSizes)
+      for (const [postPath, backend] of POST_PATHS) {
+        const id = `post/${postPath}@${backend}/${width}x${height}`;
         out.push({
-          id: `particles/${pathName}@${backend}/${drawMode}/${count}`,
-          path: pathName,
+          ...common,
+          preroll: 0,
+          kind: 'post',
+          id,
+          path: postPath,
+          postPath,
           backend,
-          drawMode,
+          drawMode: 'pulled',
+          count: 0,
+          width,
+          height,
+        });
+      }
+  if (o.suites.includes('blur')) {
+    const [width, height] = o.postSizes[0];
+    for (const radius of o.radii)
+      for (const [postPath, backend] of POST_PATHS) {
+        const id = `blur/${postPath}@${backend}/r${radius}/${width}x${height}`;
+        out.push({
+          ...common,
+          preroll: 0,
+          kind: 'blur',
+          id,
+          path: postPath,
+          postPath,
+          radius,
+          backend,
+          drawMode: 'pulled',
+          count: 0,
+          width,
+          height,
+        });
+      }
+  }
+  if (o.suites.includes('frame'))
+    for (const count of o.frameCounts)
+      for (const [particlePath, postPath, backend] of FRAME_PATHS) {
+        const id = `frame/${particlePath}+${postPath}@${backend}/pulled/${count}/${o.size[0]}x${o.size[1]}`;
+        out.push({
+          ...common,
+          kind: 'frame',
+          id,
+          path: particlePath,
+          particlePath,
+          postPath,
+          backend,
+          drawMode: 'pulled',
           count,
           width: o.size[0],
           height: o.size[1],
-          warmup: o.warmup,
-          frames: o.frames,
-          budgetMs: o.budgetMs,
-          tooSlowMs: o.tooSlowMs,
-          preroll: o.preroll,
         });
       }
   return out;
@@ -189,6 +301,13 @@ export function isSoftwareAdapter(adapter) {
 
 function screenshotLabel(s, m) {
   const software = isSoftwareAdapter(m.adapter) ? ' · software GPU (SwiftShader)' : '';
+  const ms = `e2e median ${median(m.e2eMs).toFixed(1)} ms${software}`;
+  if (s.kind === 'post')
+    return `post chain alone (bloom, AgX, grade) · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
+  if (s.kind === 'blur')
+    return `blur r${s.radius} · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
+  if (s.kind === 'frame')
+    return `${s.count.toLocaleString('en-US')} particles (${s.particlePath}) + post (${s.postPath}) on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
   return `${s.path} path on ${s.backend} · ${s.drawMode} draw · ${s.count.toLocaleString('en-US')} particles · ${s.width}×${s.height} · e2e median ${median(m.e2eMs).toFixed(1)} ms${software}`;
 }
 
@@ -289,6 +408,10 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
 function aggregate(s, runs, shot) {
   const base = {
     scenario: s.id,
+    kind: s.kind,
+    postPath: s.postPath ?? null,
+    radius: s.radius ?? null,
+    size: `${s.width}x${s.height}`,
     path: s.path,
     drawMode: s.drawMode,
     backend: s.backend,
@@ -334,6 +457,15 @@ function aggregate(s, runs, shot) {
           }
         : null,
     cpuMs: round(median(all('cpuMs'))),
+    gpuSpansMs: ok.every((m) => m.gpuSpansMs)
+      ? Object.fromEntries(
+          Object.keys(ok[0].gpuSpansMs).map((k) => [
+            k,
+            round(median(ok.flatMap((m) => m.gpuSpansMs[k] ?? []))),
+          ]),
+        )
+      : null,
+    describe: ok[ok.length - 1].describe,
     gpuBytes: ok[ok.length - 1].gpuBytes,
     heapBytes: ok[ok.length - 1].heapBytes,
     visiblePixels: shot?.visible ?? null,
@@ -351,7 +483,10 @@ const fmt = (v, d = 2) =>
   v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v);
 const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
 
-export function markdownTable(rows) {
+const isParticles = (r) => (r.kind ?? 'particles') === 'particles';
+
+export function markdownTable(allRows) {
+  const rows = allRows.filter(isParticles);
   const head =
     '| path@backend | draw | count | frames | e2e median ms | e2e p95 | e2e p99 | rAF median ms | rAF p95 | GPU update ms | GPU draw ms | CPU ms | repeat medians | spread | GPU MiB | heap MiB | visible px | alive |';
   const sep = `|${'---|'.repeat(18)}`;
@@ -364,7 +499,8 @@ export function markdownTable(rows) {
 }
 
 /** The terminal's table: one row per scenario, the columns a person compares first. */
-export function terminalTable(rows) {
+export function terminalTable(allRows) {
+  const rows = allRows.filter(isParticles);
   const head = [
     'path',
     'backend',
@@ -418,7 +554,7 @@ export function hardwareLines(meta) {
 
 /** The classic claims, from rows of the same run: CPU vs GPU paths per count; update vs draw. */
 export function claims(rows) {
-  const ok = rows.filter((r) => !r.skipped);
+  const ok = rows.filter((r) => !r.skipped && isParticles(r));
   const out = [];
   const counts = [...new Set(ok.map((r) => r.count))].sort((a, b) => a - b);
   const draws = [...new Set(ok.map((r) => r.drawMode))];
@@ -531,6 +667,9 @@ export function writeOutputs(o, result) {
     markdownTable(result.rows),
     claims(result.rows),
     '',
+    postTable(result.rows),
+    blurClaims(result.rows),
+    '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
   writeFileSync(
@@ -541,4 +680,60 @@ export function writeOutputs(o, result) {
     ),
   );
   return { json, md: path.join(o.out, 'latest.md'), chart: path.join(o.out, 'chart.svg') };
+}
+
+const spanText = (spans, names) =>
+  names.map((n) => (spans && spans[n] != null ? fmt(spans[n], 2) : 'n/a'));
+
+/**
+ * The post-process rows (chain alone, blur alone, whole frame) as a markdown table, which also reads
+ * well in a terminal: e2e frame time and the GPU time of each span from timestamps.
+ */
+export function postTable(rows) {
+  const post = rows.filter((r) => !isParticles(r));
+  if (post.length === 0) return '';
+  const head =
+    '| scenario | path@backend | size | frame ms (e2e median) | GPU ms: bloom | tone map + grade | blur H + V | particles update + draw | CPU ms |';
+  const sep = `|${'---|'.repeat(9)}`;
+  const lines = post.map((r) => {
+    const what =
+      r.kind === 'post'
+        ? 'post chain'
+        : r.kind === 'blur'
+          ? `blur r${r.radius}`
+          : `${r.count.toLocaleString('en-US')} particles + post`;
+    const where =
+      r.kind === 'frame' ? `${r.path}+${r.postPath}@${r.backend}` : `${r.postPath}@${r.backend}`;
+    if (r.skipped) return `| ${what} | ${where} | ${r.size} | skipped: ${r.skipped} | | | | | |`;
+    const g = r.gpuSpansMs;
+    const [bloom, tone] = spanText(g, ['bloom', 'tone map + grade']);
+    const blur =
+      g && g['blur horizontal'] != null ? fmt(g['blur horizontal'] + g['blur vertical'], 2) : '—';
+    const parts = g && g.draw != null ? fmt((g.update ?? 0) + g.draw, 2) : '—';
+    return `| ${what} | ${where} | ${r.size} | ${fmt(r.e2eMs.median, 1)} | ${r.kind === 'blur' ? '—' : bloom} | ${r.kind === 'blur' ? '—' : tone} | ${blur} | ${parts} | ${fmt(r.cpuMs, 2)} |`;
+  });
+  return [head, sep, ...lines].join('\n');
+}
+
+/** The classic claim about blurs: a workgroup-memory compute blur against a fragment blur, per radius. */
+export function blurClaims(rows) {
+  const blurs = rows.filter(
+    (r) => r.kind === 'blur' && !r.skipped && r.backend === 'webgpu' && r.gpuSpansMs,
+  );
+  const radii = [...new Set(blurs.map((r) => r.radius))].sort((a, b) => a - b);
+  if (radii.length === 0) return '';
+  const gpu = (r) => r.gpuSpansMs['blur horizontal'] + r.gpuSpansMs['blur vertical'];
+  const out = [
+    '\nCompute (workgroup memory) vs fragment blur on WebGPU, GPU ms of both passes:\n',
+    '| radius | compute | fragment | fragment / compute |',
+    '|---|---|---|---|',
+  ];
+  for (const radius of radii) {
+    const c = blurs.find((r) => r.radius === radius && r.postPath === 'compute');
+    const f = blurs.find((r) => r.radius === radius && r.postPath === 'fragment');
+    out.push(
+      `| ${radius} | ${c ? fmt(gpu(c), 2) : '—'} | ${f ? fmt(gpu(f), 2) : '—'} | ${c && f ? `${(gpu(f) / gpu(c)).toFixed(2)}×` : '—'} |`,
+    );
+  }
+  return out.join('\n');
 }

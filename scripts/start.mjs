@@ -1,5 +1,6 @@
 // `npm start`: the main job. Runs the benchmark's default scenario — 100,000 particles on every
-// path (compute on WebGPU, ping-pong on the WebGL2 fallback, the CPU baseline), a short run — in
+// path (compute on WebGPU, ping-pong on the WebGL2 fallback, the CPU baseline), then the same
+// particles through the post-process chain as one frame on each backend, a short run — in
 // headless Chromium, prints a compact frame-time table, and writes the full results (markdown,
 // JSON, chart) and a labelled screenshot per path in output/.
 // Same code path as `npm run bench`; extra arguments are passed on (e.g. `npm start -- --counts 20000`).
@@ -24,6 +25,11 @@ const defaults = [
   '960x540',
   '--out',
   'output',
+  // and the same particles rendered into the post-process chain (bloom, AgX, grading): one frame
+  '--suites',
+  'particles,frame',
+  '--frame-counts',
+  '100000',
 ];
 
 ensureSetup();

@@ -1,18 +1,18 @@
 // Browser side of the benchmark: runs one scenario (a particle system on one path, draw mode and
 // count, drawn to a canvas of the given size) and returns its measurements. The Node side
 // (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
-import {
-  createDevice,
-  createParticleSystem,
-  orbitCamera,
-  type Device,
-  type ParticleSystem,
-  type QuerySet,
-} from '../../src/index.js';
+import { createDevice, type Device, type QuerySet } from '../../src/index.js';
+import { createWorkload, type Workload } from './workloads.js';
 
 export interface Scenario {
   id: string;
-  path: 'compute' | 'pingpong' | 'cpu';
+  /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post. */
+  kind: 'particles' | 'post' | 'blur' | 'frame';
+  path: 'compute' | 'pingpong' | 'cpu' | 'fragment';
+  /** frame: the particles' path (the post chain's is `postPath`). */
+  particlePath?: 'compute' | 'pingpong' | 'cpu';
+  postPath?: 'compute' | 'fragment';
+  radius?: number;
   backend: 'webgpu' | 'webgl2';
   drawMode: 'instanced' | 'pulled';
   count: number;
@@ -37,14 +37,16 @@ export interface Measured {
   cpuMs: number[];
   gpuUpdateMs: number[] | null;
   gpuDrawMs: number[] | null;
+  /** GPU time of each named span per measured frame (timestamps), where the device has them. */
+  gpuSpansMs: Record<string, number[]> | null;
+  /** The path(s) taken and why. */
+  describe: string;
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;
   /** What the backend reports: features and limits. */
   caps: { features: Record<string, boolean>; limits: Record<string, number> } | null;
 }
-
-const DT = 1 / 60;
 
 function canvasOf(width: number, height: number): HTMLCanvasElement {
   document.querySelector('canvas')?.remove();
@@ -67,56 +69,28 @@ async function run(s: Scenario): Promise<Measured> {
   }
   const adapter =
     `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
-  let ps: ParticleSystem;
+  let work: Workload;
   try {
-    ps = await createParticleSystem(device, { count: s.count, path: s.path, drawMode: s.drawMode });
+    work = await createWorkload(device, s);
   } catch (e) {
     device.destroy();
     return skipped(`${(e as Error).name}: ${(e as Error).message}`);
   }
-  const surface = device.surface!;
-  const camera = orbitCamera({ aspect: s.width / s.height });
   const timing = device.caps.features.timestampQuery;
   const querySet: QuerySet | null = timing
-    ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 4 })
+    ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 2 * work.pairs })
     : null;
-  const hasUpdatePass = ps.path !== 'cpu';
 
   /** Records and submits one frame; returns the CPU time spent inside Ignis. */
   const frame = (withTimestamps: boolean): number => {
     const c0 = performance.now();
-    const encoder = device.createCommandEncoder({ label: 'bench frame' });
-    const ts = withTimestamps && querySet;
-    ps.update(
-      encoder,
-      DT,
-      ts && hasUpdatePass
-        ? { timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } }
-        : {},
-    );
-    const pass = encoder.beginRenderPass({
-      label: 'bench draw',
-      colorAttachments: [
-        { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
-      ],
-      timestampWrites: ts
-        ? { querySet, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 }
-        : undefined,
-    });
-    ps.draw(pass, camera);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
+    work.frame(withTimestamps ? querySet : null);
     return performance.now() - c0;
   };
 
   // pre-roll: creation puts every particle at the emitter; a few seconds of simulated time spread
   // them into the steady-state fountain the frames then measure (and the screenshot shows)
-  for (let i = 0; i < s.preroll; i += 10) {
-    const encoder = device.createCommandEncoder({ label: 'bench preroll' });
-    for (let k = i; k < Math.min(s.preroll, i + 10); k++) ps.update(encoder, 0.1);
-    device.queue.submit([encoder.finish()]);
-    await device.queue.onSubmittedWorkDone();
-  }
+  await work.preroll(s.preroll);
 
   // warm-up, with the too-slow check
   for (let i = 0; i < s.warmup; i++) {
@@ -125,7 +99,7 @@ async function run(s: Scenario): Promise<Measured> {
     await device.queue.onSubmittedWorkDone();
     const took = performance.now() - t0;
     if (took > s.tooSlowMs) {
-      ps.destroy();
+      work.destroy();
       device.destroy();
       return {
         ...skipped(
@@ -140,8 +114,9 @@ async function run(s: Scenario): Promise<Measured> {
   // end-to-end: submit → GPU done, one frame at a time; CPU time inside Ignis; GPU pass times
   const e2eMs: number[] = [];
   const cpuMs: number[] = [];
-  const gpuUpdateMs: number[] = [];
-  const gpuDrawMs: number[] = [];
+  const spans: Record<string, number[]> = Object.fromEntries(
+    Object.keys(work.spans).map((k) => [k, []]),
+  );
   const start = performance.now();
   for (let i = 0; i < s.frames && (i < 5 || performance.now() - start < s.budgetMs); i++) {
     const t0 = performance.now();
@@ -150,10 +125,14 @@ async function run(s: Scenario): Promise<Measured> {
     e2eMs.push(performance.now() - t0);
     if (querySet) {
       const t = await querySet.readTimestamps();
-      const update = ((t[1] as number) - (t[0] as number)) / 1e6;
-      const draw = ((t[3] as number) - (t[2] as number)) / 1e6;
-      if (hasUpdatePass && Number.isFinite(update) && update >= 0) gpuUpdateMs.push(update);
-      if (Number.isFinite(draw) && draw >= 0) gpuDrawMs.push(draw);
+      for (const [name, pairs] of Object.entries(work.spans)) {
+        const ms = pairs.reduce(
+          (sum, p) => sum + ((t[2 * p + 1] as number) - (t[2 * p] as number)) / 1e6,
+          0,
+        );
+        // a disjoint WebGL2 interval is NaN: dropped, never counted as 0
+        if (Number.isFinite(ms) && ms >= 0) spans[name]!.push(ms);
+      }
     }
   }
 
@@ -181,7 +160,7 @@ async function run(s: Scenario): Promise<Measured> {
   });
   await device.queue.onSubmittedWorkDone();
 
-  const stats = await ps.stats();
+  const alive = await work.alive();
   // leave one finished frame on the canvas for the screenshot
   frame(false);
   await device.queue.onSubmittedWorkDone();
@@ -192,16 +171,18 @@ async function run(s: Scenario): Promise<Measured> {
     e2eMs,
     rafMs,
     cpuMs,
-    gpuUpdateMs: timing && hasUpdatePass && gpuUpdateMs.length > 0 ? gpuUpdateMs : null,
-    gpuDrawMs: timing && gpuDrawMs.length > 0 ? gpuDrawMs : null,
+    gpuUpdateMs: spans.update && spans.update.length > 0 ? spans.update : null,
+    gpuDrawMs: spans.draw && spans.draw.length > 0 ? spans.draw : null,
+    gpuSpansMs: timing && Object.values(spans).some((v) => v.length > 0) ? spans : null,
+    describe: work.describe,
     gpuBytes: device.stats().total.bytes,
     heapBytes: memory ? memory.usedJSHeapSize : null,
-    alive: stats.alive,
+    alive: alive ?? 0,
     caps: { features: { ...device.caps.features }, limits: { ...device.caps.limits } },
   };
   (window as unknown as { __cleanup: () => void }).__cleanup = () => {
     querySet?.destroy();
-    ps.destroy();
+    work.destroy();
     device.destroy();
   };
   return out;
@@ -217,6 +198,8 @@ function skipped(reason: string): Measured {
     cpuMs: [],
     gpuUpdateMs: null,
     gpuDrawMs: null,
+    gpuSpansMs: null,
+    describe: '',
     gpuBytes: 0,
     heapBytes: null,
     alive: 0,

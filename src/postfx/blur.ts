@@ -10,6 +10,8 @@ import type { Device } from '../rhi/core/device.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { Texture } from '../rhi/core/texture.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import type { PassTimestamps } from './chain.js';
 import { PostFxOptionError } from './options.js';
 import { choosePostPath } from './path.js';
 import { PostPasses, type PostPath, type WrittenBy } from './passes.js';
@@ -99,6 +101,7 @@ export class Blur {
     src: Texture,
     dst: Texture,
     srcWrittenBy: WrittenBy = 'render',
+    options: { timestamps?: PassTimestamps } = {},
   ): void {
     if (this.#destroyed)
       throw new ValidationError('postfx-destroyed', 'apply on a destroyed blur', this.label);
@@ -142,6 +145,15 @@ export class Blur {
       offset,
       size: POST_UNIFORM_BYTES,
     });
+    const t = options.timestamps;
+    const ts = (i: number): PassTimestampWrites | undefined =>
+      t
+        ? {
+            querySet: t.querySet,
+            beginningOfPassWriteIndex: t.first + 2 * i,
+            endOfPassWriteIndex: t.first + 2 * i + 1,
+          }
+        : undefined;
     this.#passes.record(
       encoder,
       'blur',
@@ -149,7 +161,7 @@ export class Blur {
       temp,
       u(0),
       compute,
-      { axis: 0 },
+      { axis: 0, timestampWrites: ts(0) },
     );
     this.#passes.record(
       encoder,
@@ -158,7 +170,7 @@ export class Blur {
       dst,
       u(SLOT_BYTES),
       compute,
-      { axis: 1 },
+      { axis: 1, timestampWrites: ts(1) },
     );
   }
 

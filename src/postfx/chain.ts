@@ -12,11 +12,19 @@ import type { Buffer } from '../rhi/core/buffer.js';
 import type { Texture } from '../rhi/core/texture.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import type { QuerySet } from '../rhi/core/query-set.js';
 import { PostFxOptionError, settingsOf, type ChainSettings, type Effect } from './options.js';
 import { choosePostPath, type HdrFormatRequest } from './path.js';
 import { PostPasses, type PostPath, type WrittenBy } from './passes.js';
 import { packPassUniforms, SLOT_BYTES, type Extent } from './uniforms.js';
 import { POST_UNIFORM_BYTES } from './shaders.js';
+
+/** Timestamp queries for `apply`: pass i writes `first + 2i` (begin) and `first + 2i + 1` (end). */
+export interface PassTimestamps {
+  querySet: QuerySet;
+  first: number;
+}
 
 export interface PostProcessOptions {
   width: number;
@@ -202,6 +210,21 @@ export class PostProcess {
     return this.#up[0] ?? (this.#down[0] as Texture);
   }
 
+  /**
+   * What `apply` records, pass by pass: each bloom pass ('bloom: …'), then the fused exposure, tone
+   * curve and grading ('tone map + grade'). With `timestamps`, pass i writes queries first + 2i, + 2i + 1.
+   */
+  get passes(): string[] {
+    const L = this.#down.length;
+    if (!this.#settings.bloom) return ['tone map + grade'];
+    return [
+      'bloom: bright pass',
+      ...Array.from({ length: L - 1 }, (_, i) => `bloom: down ${i + 1}`),
+      ...Array.from({ length: L - 1 }, (_, i) => `bloom: up ${L - 2 - i}`),
+      'tone map + grade',
+    ];
+  }
+
   /** Changes effect values live (no rebuild: they are uniforms); the effect list's kinds may change too. */
   setOptions(options: { effects: Effect[] }): void {
     this.#assertAlive('setOptions');
@@ -223,7 +246,11 @@ export class PostProcess {
    * submit) and writes `dst`, an rgba8unorm or bgra8unorm RENDER_ATTACHMENT of the chain's size
    * (the canvas texture, typically).
    */
-  apply(encoder: CommandEncoder, dst: Texture): void {
+  apply(
+    encoder: CommandEncoder,
+    dst: Texture,
+    options: { timestamps?: PassTimestamps } = {},
+  ): void {
     this.#assertAlive('apply');
     if (!dst || typeof dst !== 'object' || !('format' in dst))
       throw new PostFxOptionError('dst', dst, 'must be a texture');
@@ -255,6 +282,21 @@ export class PostProcess {
       offset,
       size: POST_UNIFORM_BYTES,
     });
+    let passIndex = 0;
+    const ts = (): { timestampWrites?: PassTimestampWrites } => {
+      const t = options.timestamps;
+      const first = t ? t.first + 2 * passIndex : 0;
+      passIndex++;
+      return t
+        ? {
+            timestampWrites: {
+              querySet: t.querySet,
+              beginningOfPassWriteIndex: first,
+              endOfPassWriteIndex: first + 1,
+            },
+          }
+        : {};
+    };
     const levelWriter: WrittenBy = compute ? 'compute' : 'render';
     const bloomOut = this.#bloomOutput();
     if (bloomOut) {
@@ -267,6 +309,7 @@ export class PostProcess {
         down[0] as Texture,
         u(this.#slot('prefilter')),
         compute,
+        ts(),
       );
       for (let i = 1; i < L; i++) {
         this.#passes.record(
@@ -276,6 +319,7 @@ export class PostProcess {
           down[i] as Texture,
           u(this.#slot('down', i)),
           compute,
+          ts(),
         );
       }
       for (let i = L - 2; i >= 0; i--) {
@@ -287,6 +331,7 @@ export class PostProcess {
           this.#up[i] as Texture,
           u(this.#slot('up', i)),
           compute,
+          ts(),
         );
       }
     }
@@ -304,6 +349,7 @@ export class PostProcess {
       dst,
       u(this.#slot('composite')),
       false,
+      ts(),
     );
   }
 

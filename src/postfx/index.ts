@@ -1,4 +1,10 @@
-export { createPostProcess, PostProcess, bloomLevels, type PostProcessOptions } from './chain.js';
+export {
+  createPostProcess,
+  PostProcess,
+  bloomLevels,
+  type PostProcessOptions,
+  type PassTimestamps,
+} from './chain.js';
 export { blur, Blur, type BlurOptions } from './blur.js';
 export {
   bloom,

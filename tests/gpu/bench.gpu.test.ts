@@ -19,6 +19,8 @@ describe('benchmark smoke run', () => {
   it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
     const o = parseArgs([
+      '--suites',
+      'particles',
       '--preroll',
       '5',
       '--counts',
@@ -89,9 +91,57 @@ describe('benchmark smoke run', () => {
     expect(slower.table).toMatch(/slower by 200%/);
   }, 300_000);
 
+  it('runs the post chain, the blur and the whole frame on each path, with GPU time per effect', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-post-'));
+    const o = parseArgs(
+      '--suites post,blur,frame --post-sizes 160x96 --radii 3 --frame-counts 800 --size 160x96 --frames 3 --warmup 1 --repeat 1 --preroll 3 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
+    const result = await runBench(o, {
+      browser,
+      url: inject('baseUrl'),
+      flags: ['(shared test browser)'],
+    });
+    await browser.disconnect();
+    const ids = result.rows.map((r: { scenario: string }) => r.scenario);
+    expect(ids).toEqual([
+      'post/compute@webgpu/160x96',
+      'post/fragment@webgpu/160x96',
+      'post/fragment@webgl2/160x96',
+      'blur/compute@webgpu/r3/160x96',
+      'blur/fragment@webgpu/r3/160x96',
+      'blur/fragment@webgl2/r3/160x96',
+      'frame/compute+compute@webgpu/pulled/800/160x96',
+      'frame/pingpong+fragment@webgl2/pulled/800/160x96',
+    ]);
+    for (const r of result.rows) {
+      expect(r.skipped, `${r.scenario} skipped: ${r.skipped}`).toBeUndefined();
+      expect(r.e2eMs.median).toBeGreaterThan(0);
+      expect(r.visiblePixels, `${r.scenario} shows something`).toBeGreaterThan(0);
+      if (r.backend === 'webgpu') {
+        // WebGPU timestamps are always there here: each effect has its GPU time
+        const spans =
+          r.kind === 'blur' ? ['blur horizontal', 'blur vertical'] : ['bloom', 'tone map + grade'];
+        for (const span of spans)
+          expect(r.gpuSpansMs?.[span], `${r.scenario}: ${span}`).toBeGreaterThan(0);
+      }
+    }
+    const md = readFileSync(writeOutputs(o, result).md, 'utf8');
+    expect(md).toMatch(/\| post chain \| compute@webgpu \| 160x96 \| \d/);
+    expect(md).toMatch(/Compute \(workgroup memory\) vs fragment blur on WebGPU/);
+    expect(md).toMatch(/\| 3 \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d× \|/);
+  });
+
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
     const o = parseArgs([
+      '--suites',
+      'particles',
       '--preroll',
       '0',
       '--counts',

@@ -51,6 +51,8 @@ describe('a fresh clone', () => {
           '3',
           '--size',
           '320x180',
+          '--frame-counts',
+          '1000',
           '--out',
           'out',
         ];
@@ -65,11 +67,18 @@ describe('a fresh clone', () => {
         for (const p of ['compute', 'pingpong', 'cpu'])
           expect(output).toMatch(new RegExp(`^${p}\\s+webg`, 'm'));
         expect(output).toMatch(/software GPU/);
+        // the post-processed frame on each backend
+        expect(output).toMatch(
+          /\| 1,000 particles \+ post \| compute\+compute@webgpu \| 320x180 \| \d/,
+        );
+        expect(output).toMatch(
+          /\| 1,000 particles \+ post \| pingpong\+fragment@webgl2 \| 320x180 \| \d/,
+        );
         for (const f of ['latest.md', 'latest.json', 'chart.svg'])
           expect(existsSync(path.join(dir, 'out', f)), f).toBe(true);
-        expect(readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.png'))).toHaveLength(
-          3,
-        );
+        const shots = readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.png'));
+        expect(shots).toHaveLength(5);
+        expect(shots.filter((f) => f.startsWith('frame_'))).toHaveLength(2);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
