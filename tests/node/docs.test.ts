@@ -63,50 +63,54 @@ describe('docs that run', () => {
       expect(where.has(f), f).toBe(true);
   });
 
-  it('every ts block is a complete program that type-checks against the library', () => {
-    const dir = path.join(ROOT, 'test-output', 'doc-snippets');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const byFile = new Map<string, Snippet>();
-    for (const s of all) {
-      const name = path.join(dir, `${s.file.replace(/[/.]/g, '_')}_L${s.line}.ts`);
-      // a snippet that says where it lives (`// file: tests/gpu/cases/example.ts`) keeps its
-      // relative imports: they are resolved from that place
-      const home = /^\/\/ file: (\S+)/.exec(s.code)?.[1];
-      const code = home
-        ? s.code.replace(
-            /(from\s+')(\.\.?\/[^']+)'/g,
-            (_, from: string, rel: string) =>
-              `${from}${path.resolve(ROOT, path.dirname(home), rel)}'`,
-          )
-        : s.code;
-      // `export {}` keeps each snippet a module of its own even where it imports nothing
-      writeFileSync(name, `${code}\nexport {};\n`);
-      byFile.set(name, s);
-    }
-    const program = ts.createProgram([...byFile.keys()], {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      types: ['@webgpu/types', 'vite/client'],
-      typeRoots: [path.join(ROOT, 'node_modules', '@types'), path.join(ROOT, 'node_modules')],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      baseUrl: ROOT,
-      paths: { ignis: ['src/index.ts'] },
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file && byFile.has(path.normalize(d.file.fileName)))
-      .map((d) => {
-        const s = byFile.get(path.normalize(d.file!.fileName))!;
-        const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
-        return `${s.file}:${s.line + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  it(
+    'every ts block is a complete program that type-checks against the library',
+    { timeout: 60_000 },
+    () => {
+      const dir = path.join(ROOT, 'test-output', 'doc-snippets');
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const byFile = new Map<string, Snippet>();
+      for (const s of all) {
+        const name = path.join(dir, `${s.file.replace(/[/.]/g, '_')}_L${s.line}.ts`);
+        // a snippet that says where it lives (`// file: tests/gpu/cases/example.ts`) keeps its
+        // relative imports: they are resolved from that place
+        const home = /^\/\/ file: (\S+)/.exec(s.code)?.[1];
+        const code = home
+          ? s.code.replace(
+              /(from\s+')(\.\.?\/[^']+)'/g,
+              (_, from: string, rel: string) =>
+                `${from}${path.resolve(ROOT, path.dirname(home), rel)}'`,
+            )
+          : s.code;
+        // `export {}` keeps each snippet a module of its own even where it imports nothing
+        writeFileSync(name, `${code}\nexport {};\n`);
+        byFile.set(name, s);
+      }
+      const program = ts.createProgram([...byFile.keys()], {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+        types: ['@webgpu/types', 'vite/client'],
+        typeRoots: [path.join(ROOT, 'node_modules', '@types'), path.join(ROOT, 'node_modules')],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        baseUrl: ROOT,
+        paths: { ignis: ['src/index.ts'] },
       });
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file && byFile.has(path.normalize(d.file.fileName)))
+        .map((d) => {
+          const s = byFile.get(path.normalize(d.file!.fileName))!;
+          const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+          return `${s.file}:${s.line + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+        });
+      expect(problems, problems.join('\n')).toEqual([]);
+    },
+  );
 
   it('every relative link points at a file or folder in the repository', () => {
     const broken: string[] = [];
