@@ -36,6 +36,7 @@ export default tseslint.config(
         console: 'readonly',
         Buffer: 'readonly',
         setTimeout: 'readonly',
+        clearTimeout: 'readonly',
         window: 'readonly',
         document: 'readonly',
         URL: 'readonly',

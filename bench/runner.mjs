@@ -34,6 +34,8 @@ export const DEFAULTS = {
   ],
   radii: [4, 8, 16, 32],
   frameCounts: [100_000],
+  /** A scenario that runs longer than this is reported as failed and the run goes on. */
+  scenarioTimeoutMs: 300_000,
 };
 
 export const SUITES = ['particles', 'post', 'blur', 'frame'];
@@ -337,6 +339,18 @@ function gitCommit() {
   }
 }
 
+/** `promise`, or a rejection naming `what` after `ms`. */
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} took longer than ${(ms / 1000).toFixed(0)} s`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
 export async function runBench(o, { browser, url, flags, log = console.log }) {
   const scenarios = buildScenarios(o);
@@ -362,17 +376,47 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
       });
       await page.goto(`${url}/bench/page/index.html`, { waitUntil: 'load' });
       await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
-      const m = await page.evaluate((sc) => window.__bench.run(sc), s);
+      let m;
+      try {
+        m = await withTimeout(
+          page.evaluate((sc) => window.__bench.run(sc), s),
+          o.scenarioTimeoutMs,
+          'the run',
+        );
+      } catch (e) {
+        // one scenario that fails or hangs is reported, never the end of the whole run
+        m = {
+          skipped: `failed: ${e.message}`,
+          backend: s.backend,
+          adapter: '',
+          e2eMs: [],
+          rafMs: [],
+          cpuMs: [],
+        };
+      }
       if (!m.skipped && r === o.repeat - 1) {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
-        const visible = visiblePixels(await page.screenshot({ type: 'png' }));
-        await page.evaluate(labelFrame, screenshotLabel(s, m));
-        const file = path.join(o.out, `${s.id.replace(/[/@]/g, '_')}.png`);
-        writeFileSync(file, await page.screenshot({ type: 'png' }));
-        shots.set(s.id, { file, visible });
+        try {
+          const visible = visiblePixels(
+            await withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot'),
+          );
+          await page.evaluate(labelFrame, screenshotLabel(s, m));
+          const file = path.join(o.out, `${s.id.replace(/[/@]/g, '_')}.png`);
+          writeFileSync(
+            file,
+            await withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot'),
+          );
+          shots.set(s.id, { file, visible });
+        } catch (e) {
+          log(`\n${s.id}: no screenshot (${e.message})`);
+        }
       }
-      await page.evaluate(() => window.__bench.cleanup());
-      await page.close();
+      await withTimeout(
+        page.evaluate(() => window.__bench.cleanup()),
+        60_000,
+        'cleanup',
+      ).catch(() => {});
+      await withTimeout(page.close(), 60_000, 'closing the page').catch(() => {});
       samples.get(s.id).push(m);
     }
   }

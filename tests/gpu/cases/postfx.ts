@@ -86,6 +86,30 @@ function compare(gpu: Float32Array, ref: Float32Array, tolerance: number, what: 
 
 const HDR_TOLERANCE = 4e-3;
 
+/** Blurs `img` (uploaded as rgba16float) on `path` and reads the result back. */
+async function blurOnGpu(
+  device: Device,
+  img: RgbaImage,
+  radius: number,
+  path: PostPath,
+): Promise<Float32Array> {
+  const b = blur(device, { radius, path });
+  const src = upload(device, img);
+  const dst = device.createTexture({
+    label: 'blurred',
+    size: { width: img.width, height: img.height },
+    format: 'rgba16float',
+    usage: b.dstUsage | TextureUsage.COPY_SRC,
+  });
+  const enc = device.createCommandEncoder();
+  b.apply(enc, src, dst);
+  device.queue.submit([enc.finish()]);
+  const out = await readHdr(dst);
+  for (const t of [src, dst]) t.destroy();
+  b.destroy();
+  return out;
+}
+
 async function runChain(
   device: Device,
   path: PostPath,
@@ -130,23 +154,12 @@ export const cases = defineCases({
         for (const path of pathsOf(device))
           for (const radius of [4, 13])
             for (const [name, img] of Object.entries(IMAGES)) {
-              const b = blur(device, { radius, path });
-              const src = upload(device, img);
-              const dst = device.createTexture({
-                label: 'blurred',
-                size: { width: W, height: H },
-                format: 'rgba16float',
-                usage: b.dstUsage | TextureUsage.COPY_SRC,
-              });
-              const enc = device.createCommandEncoder();
-              b.apply(enc, src, dst);
-              device.queue.submit([enc.finish()]);
+              const out = await blurOnGpu(device, img, radius, path);
               const ref = blurReference(store(img, 'rgba16float'), radius, 'rgba16float');
+              const what = `${device.caps.backend}/${path} blur r${radius} of the ${name}`;
               worst.push(
-                `${path} r${radius} ${name}: ${compare(await readHdr(dst), ref.data, HDR_TOLERANCE, `${device.caps.backend}/${path} blur r${radius} of the ${name}`).toExponential(1)}`,
+                `${path} r${radius} ${name}: ${compare(out, ref.data, HDR_TOLERANCE, what).toExponential(1)}`,
               );
-              for (const t of [src, dst]) t.destroy();
-              b.destroy();
             }
         console.log(`blur vs reference, worst relative difference: ${worst.join('; ')}`);
       },
@@ -162,18 +175,7 @@ export const cases = defineCases({
       const sum = (d: Float32Array): number => d.reduce((a, v, i) => (i % 4 === 3 ? a : a + v), 0);
       const before = sum(store(img, 'rgba16float').data);
       for (const path of pathsOf(device)) {
-        const b = blur(device, { radius: 8, path });
-        const src = upload(device, img);
-        const dst = device.createTexture({
-          label: 'blurred',
-          size: { width: W, height: H },
-          format: 'rgba16float',
-          usage: b.dstUsage | TextureUsage.COPY_SRC,
-        });
-        const enc = device.createCommandEncoder();
-        b.apply(enc, src, dst);
-        device.queue.submit([enc.finish()]);
-        const after = sum(await readHdr(dst));
+        const after = sum(await blurOnGpu(device, img, 8, path));
         console.log(
           `${device.caps.backend}/${path} blur: sum ${before} → ${after} (${(((after - before) / before) * 100).toFixed(4)}%)`,
         );
@@ -181,8 +183,6 @@ export const cases = defineCases({
           Math.abs(after - before) / before < 1e-3,
           `${path}: the blur changed the image sum from ${before} to ${after}`,
         );
-        for (const t of [src, dst]) t.destroy();
-        b.destroy();
       }
     },
   },
@@ -296,6 +296,52 @@ export const cases = defineCases({
       }
     },
   },
+  'down the ladder: without compute and half-float targets the chain runs in 8 bits, says so, and is never black':
+    {
+      async run({ backend, open }) {
+        const device = await open(backend, {
+          restrict: {
+            compute: false,
+            storageTextures: false,
+            floatRenderTargets: false,
+            halfFloatRenderTargets: false,
+          },
+        });
+        const img = IMAGES['gradient'] as RgbaImage;
+        const post = createPostProcess(device, { width: W, height: H, effects: EFFECTS });
+        assertEqual(post.path, 'fragment', 'path');
+        assertEqual(post.hdrFormat, 'rgba8unorm', 'HDR format');
+        assert(/values above 1 clip/.test(post.reason), `reason says what is lost: ${post.reason}`);
+        const rgba8 = new Uint8Array(img.data.length).map((_, i) =>
+          Math.round(Math.min(1, img.data[i] as number) * 255),
+        );
+        device.queue.writeTexture(
+          { texture: post.target },
+          rgba8,
+          { bytesPerRow: W * 4 },
+          { width: W, height: H },
+        );
+        const dst = device.createTexture({
+          size: { width: W, height: H },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        });
+        const enc = device.createCommandEncoder();
+        post.apply(enc, dst);
+        device.queue.submit([enc.finish()]);
+        const out = (await dst.read()) as Uint8Array;
+        const ref = chainReference(store(img, 'rgba8unorm'), settingsOf(EFFECTS), 'rgba8unorm');
+        let worst = 0;
+        for (let i = 0; i < out.length; i++)
+          if (i % 4 !== 3)
+            worst = Math.max(worst, Math.abs((out[i] as number) - (ref.data[i] as number) * 255));
+        assert(worst <= 2, `8-bit rung: ${worst.toFixed(2)}/255 from the reference (allowed 2)`);
+        assert(
+          out.some((v, i) => i % 4 !== 3 && v > 20),
+          '8-bit rung: the frame is not black',
+        );
+      },
+    },
   'the whole chain and the blur run in explicit barrier mode and give what auto mode gives': {
     async run({ backend, open }) {
       const img = IMAGES['border spot'] as RgbaImage;
