@@ -133,8 +133,8 @@ describe('the canonical rule in TypeScript', () => {
     const s = createState(o);
     for (let i = 0; i < 1000; i++) {
       const life = s.velocity[4 * i + 3] as number;
-      expect(life).toBeGreaterThanOrEqual(1.5);
-      expect(life).toBeLessThanOrEqual(3);
+      expect(life).toBeGreaterThanOrEqual(o.lifeMin);
+      expect(life).toBeLessThanOrEqual(o.lifeMax);
       expect(s.position[4 * i + 3]).toBeLessThanOrEqual(life);
     }
     for (let n = 1; n <= 120; n++) stepState(o, n, 1 / 60, s);
