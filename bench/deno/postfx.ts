@@ -1,0 +1,168 @@
+// Post-processing on a headless GPU server, where no browser reaches the GPU: Deno's WebGPU (wgpu
+// over Vulkan) runs the built library (dist/) offscreen. Measures, with timestamp queries, the post
+// chain per path and size and the compute (workgroup-memory) blur against the fragment blur per
+// radius. Usage (shared GPU.md has the setup):
+//   deno run -A bench/deno/postfx.ts <out-dir> [frames]
+// Writes <out-dir>/postfx-deno.json and postfx-deno.md.
+// Deno's own globals, declared here so the repository's type check needs no Deno types
+declare const Deno: {
+  args: string[];
+  version: { deno: string };
+  writeTextFile(path: string, data: string): Promise<void>;
+};
+// the built library (npm run build), typed by its sources; a URL, so the type check does not need dist/
+const lib = (await import(
+  new URL('../../dist/index.js', import.meta.url).href
+)) as typeof import('../../src/index.js');
+const { blur, bloom, createDevice, createPostProcess, grade, toneMap, toHalfs, TextureUsage } = lib;
+
+const [outDir = '.', framesArg = '30'] = Deno.args;
+const FRAMES = Number(framesArg);
+const device = await createDevice({ backend: 'webgpu' });
+if (!device.caps.features.timestampQuery)
+  throw new Error('this adapter has no timestamp-query: nothing to measure');
+const adapter =
+  `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
+const median = (v: number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length === 0
+    ? NaN
+    : ((s[Math.floor((s.length - 1) / 2)] as number) +
+        (s[Math.ceil((s.length - 1) / 2)] as number)) /
+        2;
+};
+
+/** Runs `frame` FRAMES times after 3 warm-ups; returns the median GPU ms of each span. */
+async function measure(
+  pairs: number,
+  spans: Record<string, number[]>,
+  frame: (q: ReturnType<typeof device.createQuerySet>) => void,
+): Promise<Record<string, number>> {
+  const q = device.createQuerySet({ type: 'timestamp', count: 2 * pairs });
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(spans).map((k) => [k, []]),
+  );
+  for (let i = 0; i < FRAMES + 3; i++) {
+    frame(q);
+    await device.queue.onSubmittedWorkDone();
+    const t = await q.readTimestamps();
+    if (i < 3) continue;
+    for (const [name, ps] of Object.entries(spans))
+      samples[name]!.push(
+        ps.reduce((a, p) => a + ((t[2 * p + 1] as number) - (t[2 * p] as number)) / 1e6, 0),
+      );
+  }
+  q.destroy();
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+function hdrImage(width: number, height: number): Uint16Array {
+  const data = new Float32Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const spot = (x * 7919 + y * 104729) % 997 === 0 ? 8 : 0;
+      data.set(
+        [0.2 * (x / width) + spot, 0.15 * (y / height) + spot * 0.6, 0.1 + spot * 0.3, 1],
+        i,
+      );
+    }
+  return toHalfs(data);
+}
+
+const rows: Array<Record<string, unknown>> = [];
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+  [3840, 2160],
+] as const) {
+  const out = device.createTexture({
+    size: { width, height },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
+  for (const path of ['compute', 'fragment'] as const) {
+    const post = createPostProcess(device, {
+      width,
+      height,
+      path,
+      effects: [bloom(), toneMap({ operator: 'agx' }), grade({ vignette: 0.2 })],
+    });
+    device.queue.writeTexture(
+      { texture: post.target },
+      hdrImage(width, height),
+      { bytesPerRow: width * 8 },
+      { width, height },
+    );
+    const names = post.passes;
+    const bloomPairs = names.map((n, i) => (n.startsWith('bloom') ? i : -1)).filter((i) => i >= 0);
+    const ms = await measure(
+      names.length,
+      { bloom: bloomPairs, 'tone map + grade': [names.length - 1] },
+      (q) => {
+        const enc = device.createCommandEncoder();
+        post.apply(enc, out, { timestamps: { querySet: q, first: 0 } });
+        device.queue.submit([enc.finish()]);
+      },
+    );
+    rows.push({ kind: 'post', path, size: `${width}x${height}`, ...ms });
+    console.log(`post ${path} ${width}x${height}:`, ms);
+    post.destroy();
+  }
+  out.destroy();
+}
+
+for (const [width, height] of [
+  [1920, 1080],
+  [3840, 2160],
+] as const) {
+  const src = device.createTexture({
+    size: { width, height },
+    format: 'rgba16float',
+    usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+  });
+  device.queue.writeTexture(
+    { texture: src },
+    hdrImage(width, height),
+    { bytesPerRow: width * 8 },
+    { width, height },
+  );
+  for (const radius of [4, 8, 16, 32]) {
+    for (const path of ['compute', 'fragment'] as const) {
+      const b = blur(device, { radius, path });
+      const dst = device.createTexture({
+        size: { width, height },
+        format: 'rgba16float',
+        usage: b.dstUsage,
+      });
+      const ms = await measure(2, { blur: [0, 1] }, (q) => {
+        const enc = device.createCommandEncoder();
+        b.apply(enc, src, dst, 'render', { timestamps: { querySet: q, first: 0 } });
+        device.queue.submit([enc.finish()]);
+      });
+      rows.push({ kind: 'blur', path, radius, size: `${width}x${height}`, ...ms });
+      console.log(`blur r${radius} ${path} ${width}x${height}:`, ms);
+      dst.destroy();
+      b.destroy();
+    }
+  }
+  src.destroy();
+}
+
+const meta = { date: new Date().toISOString(), adapter, deno: Deno.version.deno, frames: FRAMES };
+await Deno.writeTextFile(`${outDir}/postfx-deno.json`, JSON.stringify({ meta, rows }, null, 2));
+const fmt = (v: unknown): string => (typeof v === 'number' ? v.toFixed(3) : '—');
+const md = [
+  `# Post-processing on ${adapter} (Deno ${meta.deno}, ${meta.date}, median GPU ms of ${FRAMES} frames)`,
+  '',
+  '| what | path | size | bloom | tone map + grade | blur H + V |',
+  '|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.kind === 'blur' ? `blur r${r.radius}` : 'post chain'} | ${r.path} | ${r.size} | ${fmt(r.bloom)} | ${fmt(r['tone map + grade'])} | ${fmt(r.blur)} |`,
+  ),
+  '',
+].join('\n');
+await Deno.writeTextFile(`${outDir}/postfx-deno.md`, md);
+console.log(md);
+device.destroy();
