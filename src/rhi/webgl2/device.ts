@@ -1,5 +1,5 @@
 import { Device, type DeviceOptions } from '../core/device.js';
-import { RhiError } from '../core/errors.js';
+import { DeviceLostError, RhiError } from '../core/errors.js';
 import { restrictCaps, type Caps } from '../core/caps.js';
 import type {
   BindingLayoutEntry,
@@ -51,6 +51,13 @@ export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Pro
       preserveDrawingBuffer: false,
     }) as WebGL2RenderingContext | null;
     if (!gl) throw new WebGL2UnavailableError('getContext("webgl2") returned null');
+  }
+  if (gl.isContextLost()) {
+    // a lost context answers every query with 0: say so now, not with a limit error later
+    throw new DeviceLostError(
+      'context-lost',
+      "the canvas's WebGL2 context is lost; create the device on a fresh canvas, or wait for webglcontextrestored",
+    );
   }
   const device = new WebGL2Device(gl, options.canvas ?? null, options);
   device.ownsContext = options.gl === undefined;

@@ -204,6 +204,28 @@ export const cases = defineCases({
       assert(errors.includes(e as ShaderCompileError), 'the error also reached device.onError');
     },
   },
+  // Regression: a device on a canvas whose context was already lost read every limit as 0 and
+  // failed later with an unrelated texture-size error.
+  'a new WebGL2 device on a canvas whose context is lost is a typed error saying so': {
+    cross: true,
+    async run() {
+      const backend = 'webgl2';
+      const canvas = document.createElement('canvas');
+      const first = await createDevice({ backend, canvas });
+      assert(first instanceof WebGL2Device, 'a WebGL2 device');
+      const heard: RhiError[] = [];
+      first.onError((e) => heard.push(e));
+      first.gl.getExtension('WEBGL_lose_context')?.loseContext();
+      await first.lost;
+      assert(heard[0] instanceof DeviceLostError, 'the first device reported its loss');
+      await assertThrows(
+        () => createDevice({ backend, canvas }),
+        DeviceLostError,
+        /the canvas's WebGL2 context is lost/,
+        'createDevice on a lost canvas',
+      );
+    },
+  },
   'device loss reaches device.lost and the error sink': {
     async run({ backend }) {
       const canvas = document.createElement('canvas');
