@@ -4,26 +4,16 @@
 // and a graph. The simulation is pre-rolled (one particle lifetime of update-only steps) so the first
 // frame already looks like the steady state, not a fountain starting from a point.
 import {
-  createDevice,
   createParticleSystem,
   orbitCamera,
   DEFAULT_OPTIONS,
-  type BackendRequest,
   type ParticleOptionsInput,
   type ParticleSystem,
 } from '../../src/index.js';
-import { dockedPane, element, fitCanvas, FrameMeter } from '../shared/ui.js';
+import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
 
-const url = new URLSearchParams(location.search);
-const canvas = element<HTMLCanvasElement>('canvas');
-const info = element('info');
-fitCanvas(canvas);
-
-const device = await createDevice({
-  backend: (url.get('backend') ?? 'auto') as BackendRequest,
-  canvas,
-});
+const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
 const settings = {

@@ -4,27 +4,17 @@
 // particle count, ?frames=N stops after N frames, ?panel=closed folds the controls.
 import {
   bloom,
-  createDevice,
   createParticleSystem,
   createPostProcess,
   grade,
   orbitCamera,
   toneMap,
-  type BackendRequest,
   type Effect,
   type ToneOperator,
 } from '../../src/index.js';
-import { dockedPane, element, fitCanvas, FrameMeter } from '../shared/ui.js';
+import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 
-const url = new URLSearchParams(location.search);
-const canvas = element<HTMLCanvasElement>('canvas');
-const info = element('info');
-fitCanvas(canvas);
-
-const device = await createDevice({
-  backend: (url.get('backend') ?? 'auto') as BackendRequest,
-  canvas,
-});
+const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 const settings = {
   split: Number(url.get('split') ?? 0.5),

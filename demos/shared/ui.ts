@@ -2,6 +2,7 @@
 // beside the scene (collapsible; it never covers the scene), and a frame-time meter that shows a
 // smoothed value and a graph. Layout in demo.css; a page has #stage > canvas#canvas + #info, #panel.
 import { Pane } from 'tweakpane';
+import { createDevice, type BackendRequest, type Device } from '../../src/index.js';
 
 export function element<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -86,4 +87,24 @@ export class FrameMeter {
     const ms = this.value.smoothed;
     return ms > 0 ? `${ms.toFixed(1)} ms · ${(1000 / ms).toFixed(0)} fps` : '…';
   }
+}
+
+/**
+ * The start of every demo: the page's URL parameters, its canvas sized to its box, the info line,
+ * and a device on the canvas (`?backend=webgpu|webgl2|auto`, auto by default).
+ */
+export async function openDemo(): Promise<{
+  url: URLSearchParams;
+  canvas: HTMLCanvasElement;
+  info: HTMLElement;
+  device: Device;
+}> {
+  const url = new URLSearchParams(location.search);
+  const canvas = element<HTMLCanvasElement>('canvas');
+  fitCanvas(canvas);
+  const device = await createDevice({
+    backend: (url.get('backend') ?? 'auto') as BackendRequest,
+    canvas,
+  });
+  return { url, canvas, info: element('info'), device };
 }

@@ -52,6 +52,8 @@ export class Blur {
   readonly #passes: PostPasses;
   readonly #uniforms: Buffer;
   #temp: Texture | null = null;
+  /** Size and radius the uniform buffer holds. */
+  #written = '';
   #destroyed = false;
 
   constructor(device: Device, options: BlurOptions) {
@@ -129,15 +131,20 @@ export class Blur {
         `must equal src's ${src.width}x${src.height}`,
       );
     }
-    const size = { width: dst.width, height: dst.height };
-    const data = new ArrayBuffer(2 * SLOT_BYTES);
-    packPassUniforms(data, 0, { src: size, dst: size, blur: { radius: this.#radius, axis: 0 } });
-    packPassUniforms(data, SLOT_BYTES, {
-      src: size,
-      dst: size,
-      blur: { radius: this.#radius, axis: 1 },
-    });
-    this.device.queue.writeBuffer(this.#uniforms, 0, data);
+    // the uniforms change only with the size or the radius: written then, not every frame
+    const key = `${dst.width}x${dst.height}r${this.#radius}`;
+    if (key !== this.#written) {
+      const size = { width: dst.width, height: dst.height };
+      const data = new ArrayBuffer(2 * SLOT_BYTES);
+      packPassUniforms(data, 0, { src: size, dst: size, blur: { radius: this.#radius, axis: 0 } });
+      packPassUniforms(data, SLOT_BYTES, {
+        src: size,
+        dst: size,
+        blur: { radius: this.#radius, axis: 1 },
+      });
+      this.device.queue.writeBuffer(this.#uniforms, 0, data);
+      this.#written = key;
+    }
     const compute = this.path === 'compute';
     const temp = this.#intermediate(dst);
     const u = (offset: number): { buffer: Buffer; offset: number; size: number } => ({

@@ -32,6 +32,11 @@ interface PassState {
   vao: { vao: WebGLVertexArrayObject; firstInstance: number; baseVertex: number } | null;
 }
 
+/** The open pass of a replay; a pass command outside one is a bug (no closure: this runs per command). */
+function inPass(pass: PassState | null, c: Command): PassState {
+  return pass ?? outsidePass(c);
+}
+
 /**
  * Replays recorded commands through one exhaustive switch. Bindings are deferred: `setBinding`,
  * `setVertexBuffer` and `setIndexBuffer` only stage, and `draw` flushes what changed through the
@@ -86,7 +91,6 @@ export class WebGL2Queue extends Queue {
     let pass: PassState | null = null;
     const debug = this.device.debug;
     for (const [index, c] of commands.entries()) {
-      const inPass = (): PassState => pass ?? outsidePass(c);
       if (debug && index > 0) this.#checkGLError(commands[index - 1] as Command, index - 1);
       switch (c.type) {
         case 'beginRenderPass': {
@@ -94,11 +98,11 @@ export class WebGL2Queue extends Queue {
           break;
         }
         case 'endRenderPass':
-          this.#endPass(inPass());
+          this.#endPass(inPass(pass, c));
           pass = null;
           break;
         case 'setRenderPipeline': {
-          const p = inPass();
+          const p = inPass(pass, c);
           const pipe = c.pipeline as WebGL2RenderPipeline;
           p.pipeline = pipe;
           p.vao = null;
@@ -112,22 +116,22 @@ export class WebGL2Queue extends Queue {
           break;
         }
         case 'setBinding':
-          inPass().slots.set(c.slot, c.resource);
+          inPass(pass, c).slots.set(c.slot, c.resource);
           break;
         case 'setVertexBuffer': {
-          const p = inPass();
+          const p = inPass(pass, c);
           p.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
           p.vao = null;
           break;
         }
         case 'setIndexBuffer': {
-          const p = inPass();
+          const p = inPass(pass, c);
           p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
           p.vao = null;
           break;
         }
         case 'setViewport':
-          inPass();
+          inPass(pass, c);
           state.viewport(
             Math.round(c.x),
             Math.round(c.y),
@@ -137,12 +141,12 @@ export class WebGL2Queue extends Queue {
           gl.depthRange(c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
-          inPass();
+          inPass(pass, c);
           state.scissorTest(true);
           state.scissor(c.x, c.y, c.width, c.height);
           break;
         case 'draw': {
-          const p = inPass();
+          const p = inPass(pass, c);
           this.#flush(p, c.firstInstance, 0);
           gl.drawArraysInstanced(
             p.pipeline?.topology ?? gl.TRIANGLES,
@@ -153,7 +157,7 @@ export class WebGL2Queue extends Queue {
           break;
         }
         case 'drawIndexed': {
-          const p = inPass();
+          const p = inPass(pass, c);
           // core checks an index buffer is set before drawIndexed
           if (!p.index)
             throw new Error(

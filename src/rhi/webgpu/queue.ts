@@ -1,5 +1,5 @@
 import { Queue } from '../core/queue.js';
-import { outsidePass, unreachable, type BoundResource } from '../core/commands.js';
+import { outsidePass, unreachable, type BoundResource, type Command } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
 import type { Texture } from '../core/texture.js';
@@ -21,6 +21,11 @@ function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampW
     beginningOfPassWriteIndex: t.beginningOfPassWriteIndex,
     endOfPassWriteIndex: t.endOfPassWriteIndex,
   };
+}
+
+/** The open pass encoder of a replay; a pass command outside one is a bug (no closure: this runs per command). */
+function within<T>(pass: T | null, c: Command): T {
+  return pass ?? outsidePass(c);
 }
 
 /** Replays recorded commands into a GPUCommandEncoder: one exhaustive switch. */
@@ -78,8 +83,6 @@ export class WebGPUQueue extends Queue {
       dirty = false;
     };
     for (const c of cb.commands) {
-      const inRender = (): GPURenderPassEncoder => render ?? outsidePass(c);
-      const inCompute = (): GPUComputePassEncoder => compute ?? outsidePass(c);
       switch (c.type) {
         case 'beginRenderPass': {
           const p = c.pass;
@@ -108,7 +111,7 @@ export class WebGPUQueue extends Queue {
           break;
         }
         case 'endRenderPass':
-          inRender().end();
+          within(render, c).end();
           render = null;
           break;
         case 'beginComputePass':
@@ -121,19 +124,19 @@ export class WebGPUQueue extends Queue {
           dirty = true;
           break;
         case 'endComputePass':
-          inCompute().end();
+          within(compute, c).end();
           compute = null;
           break;
         case 'setRenderPipeline': {
           const next = c.pipeline as WebGPURenderPipeline;
-          inRender().setPipeline(next.gpu);
+          within(render, c).setPipeline(next.gpu);
           if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
           pipeline = next;
           break;
         }
         case 'setComputePipeline': {
           const next = c.pipeline as WebGPUComputePipeline;
-          inCompute().setPipeline(next.gpu);
+          within(compute, c).setPipeline(next.gpu);
           if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
           pipeline = next;
           break;
@@ -144,24 +147,24 @@ export class WebGPUQueue extends Queue {
           dirty = true;
           break;
         case 'setVertexBuffer':
-          inRender().setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
+          within(render, c).setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
           break;
         case 'setIndexBuffer':
-          inRender().setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
+          within(render, c).setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
           break;
         case 'setViewport':
-          inRender().setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
+          within(render, c).setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
           break;
         case 'setScissorRect':
-          inRender().setScissorRect(c.x, c.y, c.width, c.height);
+          within(render, c).setScissorRect(c.x, c.y, c.width, c.height);
           break;
         case 'draw':
           flush();
-          inRender().draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
+          within(render, c).draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
           break;
         case 'drawIndexed':
           flush();
-          inRender().drawIndexed(
+          within(render, c).drawIndexed(
             c.indexCount,
             c.instanceCount,
             c.firstIndex,
@@ -171,11 +174,11 @@ export class WebGPUQueue extends Queue {
           break;
         case 'dispatch':
           flush();
-          inCompute().dispatchWorkgroups(c.x, c.y, c.z);
+          within(compute, c).dispatchWorkgroups(c.x, c.y, c.z);
           break;
         case 'dispatchIndirect':
           flush();
-          inCompute().dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
+          within(compute, c).dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
           break;
         case 'copyBufferToBuffer':
           encoder.copyBufferToBuffer(
