@@ -4,7 +4,6 @@
  * textures, else the CPU) and run through one `ExecutionPath` interface (paths/compute.ts,
  * paths/pingpong.ts, paths/cpu.ts). `mode`, `precision` and `reason` say what was taken and why.
  */
-import { BufferUsage } from '../rhi/core/flags.js';
 import { ValidationError } from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { Buffer } from '../rhi/core/buffer.js';
@@ -42,8 +41,8 @@ export interface ElementwiseOptions {
   label?: string;
 }
 
-/** Uniform slots per runner: steps recorded before one submit may not exceed it. */
-const UNIFORM_SLOTS = 256;
+/** Uniform slots a runner starts with; the ring doubles when one submit records more steps. */
+const UNIFORM_SLOTS = 16;
 const SLOT_BYTES = 256;
 
 /** The kernel's uniform block in a ring of per-submit slots, with `count` and `width` always set. */
@@ -54,26 +53,23 @@ function uniformBlock(
   count: number,
   width: number,
 ): UniformBlock & { destroy(): void } {
-  const ring = new UniformRing(device.queue, UNIFORM_SLOTS, SLOT_BYTES, `${label} steps`);
+  const ring = new UniformRing(device, UNIFORM_SLOTS, SLOT_BYTES, `${label} uniforms`);
   const packer = new UniformPacker(kernel.uniforms);
   const fixed = { count, width };
-  const buffer = device.createBuffer({
-    label: `${label} uniforms`,
-    size: UNIFORM_SLOTS * SLOT_BYTES,
-    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-  });
   return {
-    buffer,
+    get buffer() {
+      return ring.buffer;
+    },
     size: kernel.uniforms.size,
     write(params) {
       const offset = ring.take();
       packer.clear();
       packer.write(params);
       packer.write(fixed);
-      device.queue.writeBuffer(buffer, offset, packer.buffer);
+      device.queue.writeBuffer(ring.buffer, offset, packer.buffer);
       return offset;
     },
-    destroy: () => buffer.destroy(),
+    destroy: () => ring.destroy(),
   };
 }
 

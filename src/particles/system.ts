@@ -11,7 +11,6 @@
  * float) render targets exist, else the CPU. `drawMode: 'auto'` takes `pulled`: measured here it
  * draws the same pixels 5–7× faster than `instanced` (docs/benchmarks.md).
  */
-import { BufferUsage } from '../rhi/core/flags.js';
 import {
   LimitExceededError,
   UnsupportedFeatureError,
@@ -78,7 +77,6 @@ export class ParticleSystem {
   #time = 0;
   readonly #runner: ElementwiseRunner;
   readonly #state: StateKind;
-  readonly #drawUniforms: Buffer;
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
   readonly #pipelines = new Map<string, DrawPipeline>();
@@ -136,17 +134,7 @@ export class ParticleSystem {
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
-    this.#drawRing = new UniformRing(
-      device.queue,
-      DRAW_SLOTS,
-      DRAW_PARAMS_SLOT,
-      'particle system draws',
-    );
-    this.#drawUniforms = device.createBuffer({
-      label: 'particles draw params',
-      size: DRAW_SLOTS * DRAW_PARAMS_SLOT,
-      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-    });
+    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
   }
 
   get options(): Readonly<ParticleOptions> {
@@ -291,9 +279,9 @@ export class ParticleSystem {
       this.#runner.size.width,
       this.count,
     );
-    this.device.queue.writeBuffer(this.#drawUniforms, offset, params);
+    this.device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
     pass.setPipeline(pipeline);
-    pass.setUniformBuffer(0, this.#drawUniforms, offset, DRAW_PARAMS_BYTES);
+    pass.setUniformBuffer(0, this.#drawRing.buffer, offset, DRAW_PARAMS_BYTES);
     const buffers = this.#runner.buffers;
     if (this.#state === 'buffers') {
       if (this.drawMode === 'instanced') {
@@ -348,7 +336,7 @@ export class ParticleSystem {
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#runner.destroy();
-    this.#drawUniforms.destroy();
+    this.#drawRing.destroy();
     for (const p of this.#pipelines.values()) {
       p.pipeline.destroy();
       for (const m of p.modules) m.destroy();

@@ -107,14 +107,40 @@ describe('a submission that can never complete (regression: unhandled rejections
       // what a lost WebGL2 context or a destroyed GPUDevice does to pending completion promises
       d.queue.onSubmittedWorkDone = () => Promise.reject(new Error('lost while waiting'));
       d.queue.submit([d.createCommandEncoder().finish()]);
-      expect(d.queue.inFlight).toBe(1);
-      await d.beginFrame();
+      await d.beginFrame(); // fences the submit (1 in flight), then waits below maxFramesInFlight
       expect(d.queue.inFlight).toBe(0);
+      await d.beginFrame();
       await new Promise((r) => setTimeout(r, 10));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe('frames in flight without a GPU wait per submit (regression: Deno stalls in onSubmittedWorkDone)', () => {
+  it('submits fence nothing; beginFrame() fences each frame once, and only a frame that submitted', async () => {
+    const d = new NullDevice({ maxFramesInFlight: 2 });
+    let fences = 0;
+    const resolvers: Array<() => void> = [];
+    d.queue.onSubmittedWorkDone = () => {
+      fences++;
+      return new Promise<void>((r) => resolvers.push(r));
+    };
+    for (let i = 0; i < 5; i++) d.queue.submit([d.createCommandEncoder().finish()]);
+    expect(fences).toBe(0);
+    await d.beginFrame(); // frame 1 (five submits) fenced, one frame in flight: no wait
+    expect([fences, d.queue.inFlight]).toEqual([1, 1]);
+    await d.beginFrame(); // nothing submitted since: no new fence
+    expect([fences, d.queue.inFlight]).toEqual([1, 1]);
+    d.queue.submit([d.createCommandEncoder().finish()]);
+    let began = false;
+    const third = d.beginFrame().then(() => (began = true)); // two in flight: waits
+    await new Promise((r) => setTimeout(r, 5));
+    expect([fences, d.queue.inFlight, began]).toEqual([2, 2, false]);
+    resolvers[0]!();
+    await third;
+    expect([d.queue.inFlight, began]).toEqual([1, true]);
   });
 });
 

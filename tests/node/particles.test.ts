@@ -107,6 +107,34 @@ describe('particle options', () => {
       /exactly one colour attachment; this pass has 2 \(\[rgba8unorm, rgba8unorm\]\)/,
     );
   });
+  it('300 updates and draws recorded before one submit work: the uniform rings grow (regression: the 257th update threw)', async () => {
+    const d = new NullDevice();
+    const ps = await createParticleSystem(d, { count: 10, path: 'compute' });
+    const t = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const camera = { view: new Float32Array(16), projection: new Float32Array(16) };
+    const before = d.stats().buffer.count;
+    const enc = d.createCommandEncoder();
+    for (let i = 0; i < 300; i++) {
+      ps.update(enc, 1 / 60);
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+      ps.draw(pass, camera);
+      pass.end();
+    }
+    d.queue.submit([enc.finish()]);
+    // the outgrown buffers stay alive until a submit has used them, then go at the next take()
+    expect(d.stats().buffer.count).toBeGreaterThan(before);
+    const again = d.createCommandEncoder();
+    ps.update(again, 1 / 60);
+    d.queue.submit([again.finish()]);
+    const pass = d.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: t }] });
+    ps.draw(pass, camera);
+    expect(d.stats().buffer.count).toBe(before);
+    expect(ps.stepIndex).toBe(301);
+  });
   it('a path the device lacks is a typed error', async () => {
     const d = new NullDevice({ features: { compute: false } });
     await expect(createParticleSystem(d, { count: 10, path: 'compute' })).rejects.toThrow(

@@ -29,6 +29,7 @@ export type CpuPredicates = Readonly<
 
 /** The kernel's uniform block: a ring of slots, one per step recorded before a submit. */
 export interface UniformBlock {
+  /** The buffer of the offset `write` returned last (it changes when the ring grows). */
   readonly buffer: Buffer;
   /** Bytes of one block (what a pass binds). */
   readonly size: number;

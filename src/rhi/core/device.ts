@@ -36,7 +36,7 @@ import type {
 export interface DeviceOptions {
   /** How passes are ordered: `auto` inserts barriers, `explicit` checks the ones you declare. */
   barriers?: BarrierMode;
-  /** Submissions the CPU may run ahead of the GPU; `beginFrame()` waits beyond it. Default 2. */
+  /** Frames the CPU may run ahead of the GPU; `beginFrame()` waits beyond it. Default 2. */
   maxFramesInFlight?: number;
   /** Turn features off (never on), to run a fallback on hardware that has the feature. */
   restrict?: FeatureRestrictions;
@@ -220,10 +220,12 @@ export abstract class Device {
   }
 
   /**
-   * Starts a frame: waits until fewer than `maxFramesInFlight` submissions are on the GPU, so the
+   * Starts a frame: fences what the previous frame submitted (one completion promise per frame,
+   * never one per submit), waits until fewer than `maxFramesInFlight` frames are on the GPU, so the
    * CPU never runs unboundedly ahead, and resets cached backend state (a host may have touched it).
    */
   async beginFrame(): Promise<void> {
+    this.queue.fenceFrame();
     await this.queue.waitForInFlightBelow(this.maxFramesInFlight);
     this.resetState();
   }

@@ -63,20 +63,26 @@ function bytesOf(data: ArrayBufferSource): Uint8Array {
 }
 
 /**
- * The device's queue: uploads, submission, and completion. Submissions run in order. The queue
- * counts submissions still on the GPU so `device.beginFrame()` can bound frames in flight.
+ * The device's queue: uploads, submission, and completion. Submissions run in order.
+ *
+ * Frames in flight are counted per frame, not per submit: `device.beginFrame()` fences the work
+ * submitted since the previous `beginFrame()` (one completion promise per frame, none when nothing
+ * was submitted), then waits until fewer than `maxFramesInFlight` fenced frames are on the GPU. A
+ * submit itself allocates nothing and waits for nothing: in Deno, `onSubmittedWorkDone()` stalls
+ * until the GPU is idle, so a fence per submit would serialise CPU and GPU on every call.
  */
 export abstract class Queue {
   #inFlight = 0;
   #submitCount = 0;
+  #fencedCount = 0;
+  readonly #waiters: Array<() => void> = [];
 
   /** Submissions so far: a ring of per-submit resources (uniform slots) restarts when it changes. */
   get submitCount(): number {
     return this.#submitCount;
   }
-  readonly #waiters: Array<() => void> = [];
 
-  /** Submissions not yet completed by the GPU. */
+  /** Frames fenced by `device.beginFrame()` that the GPU has not finished yet. */
   get inFlight(): number {
     return this.#inFlight;
   }
@@ -153,11 +159,20 @@ export abstract class Queue {
       }
     }
     this.submitImpl(commandBuffers);
-    this.#inFlight++;
     this.#submitCount++;
-    // Counted in both outcomes: a submission that can never complete (device lost or destroyed)
-    // must not leave beginFrame() waiting. The loss itself reaches the user once, through
-    // device.lost and device.onError, so the rejection is not reported again here.
+  }
+
+  /**
+   * Fences the submissions since the last fence as one frame in flight (nothing when there were
+   * none). Called by `device.beginFrame()`.
+   */
+  fenceFrame(): void {
+    if (this.#fencedCount === this.#submitCount) return;
+    this.#fencedCount = this.#submitCount;
+    this.#inFlight++;
+    // Counted in both outcomes: a frame that can never complete (device lost or destroyed) must
+    // not leave beginFrame() waiting. The loss itself reaches the user once, through device.lost
+    // and device.onError, so the rejection is not reported again here.
     const done = (): void => {
       this.#inFlight--;
       this.#waiters.splice(0).forEach((w) => w());
@@ -168,7 +183,7 @@ export abstract class Queue {
   /** Resolves when every submission so far has completed on the GPU. */
   abstract onSubmittedWorkDone(): Promise<void>;
 
-  /** Resolves when fewer than `max` submissions are in flight. */
+  /** Resolves when fewer than `max` fenced frames are in flight. */
   async waitForInFlightBelow(max: number): Promise<void> {
     if (!Number.isInteger(max) || max < 1)
       throw new ValidationError(
