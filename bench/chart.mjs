@@ -12,7 +12,7 @@ const COLORS = [
 ];
 
 export function chartSvg(rows, title) {
-  const ok = rows.filter((r) => !r.skipped && r.e2eMs);
+  const ok = rows.filter((r) => !r.skipped && r.e2eMs && (r.kind ?? 'particles') === 'particles');
   const W = 760;
   const H = 440;
   const m = { l: 70, r: 220, t: 40, b: 50 };

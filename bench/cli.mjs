@@ -7,6 +7,7 @@ import {
   runBench,
   writeOutputs,
   postTable,
+  cpuTable,
   terminalTable,
   hardwareLines,
   compareRuns,
@@ -37,7 +38,7 @@ export async function main(argv) {
     await server.close();
   }
   const files = writeOutputs(o, result);
-  const post = postTable(result.rows);
+  const post = [postTable(result.rows), cpuTable(result.rows)].filter(Boolean).join('\n');
   const particles = result.rows.some((r) => r.kind === 'particles')
     ? `${terminalTable(result.rows)}\n`
     : '';

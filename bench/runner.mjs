@@ -34,11 +34,14 @@ export const DEFAULTS = {
   ],
   radii: [4, 8, 16, 32],
   frameCounts: [100_000],
+  cpuCounts: [100_000],
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
   scenarioTimeoutMs: 300_000,
 };
 
-export const SUITES = ['particles', 'post', 'blur', 'frame'];
+export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu'];
+/** The CPU update loops compared by the `cpu` suite (bench/page/workloads.ts). */
+export const CPU_LOOPS = ['ignis', 'reference', 'plain'];
 /** Where the post-process scenarios run: both paths on WebGPU, the fragment path on WebGL2. */
 export const POST_PATHS = [
   ['compute', 'webgpu'],
@@ -67,10 +70,12 @@ const USAGE = `npm run bench -- [options]
   --threshold 0.15                allowed slowdown for --check
   --gpu                           use a hardware adapter instead of SwiftShader
   --suites particles,post,blur,frame   what to run: particle update+draw; the post chain alone;
-                                  the blur alone; particles + post as one frame
+                                  the blur alone; particles + post as one frame; also \`cpu\`:
+                                  the CPU path's update loop against a plain hand-written one
   --post-sizes 1280x720,1920x1080 sizes of the post chain alone
   --radii 4,8,16,32               blur radii (blur at the first post size)
-  --frame-counts 100000           particle counts of the whole frame (at --size)`;
+  --frame-counts 100000           particle counts of the whole frame (at --size)
+  --cpu-counts 100000             particle counts of the cpu suite`;
 
 export function parseArgs(argv) {
   const o = structuredClone(DEFAULTS);
@@ -116,6 +121,9 @@ export function parseArgs(argv) {
         break;
       case '--preroll':
         o.preroll = Number(next());
+        break;
+      case '--cpu-counts':
+        o.cpuCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--out':
         o.out = next();
@@ -271,6 +279,21 @@ export function buildScenarios(o) {
           height: o.size[1],
         });
       }
+  if (o.suites.includes('cpu'))
+    for (const count of o.cpuCounts)
+      for (const loop of CPU_LOOPS)
+        out.push({
+          ...common,
+          preroll: 10,
+          kind: 'cpu',
+          id: `cpu/${loop}/${count}`,
+          path: loop,
+          backend: 'webgpu',
+          drawMode: 'pulled',
+          count,
+          width: o.size[0],
+          height: o.size[1],
+        });
   return out;
 }
 
@@ -394,7 +417,7 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
           cpuMs: [],
         };
       }
-      if (!m.skipped && r === o.repeat - 1) {
+      if (!m.skipped && r === o.repeat - 1 && s.kind !== 'cpu') {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
         try {
           const visible = visiblePixels(
@@ -528,6 +551,27 @@ const fmt = (v, d = 2) =>
 const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
 
 const isParticles = (r) => (r.kind ?? 'particles') === 'particles';
+
+/** The cpu suite: JS ms per step of each loop, and each against the plain hand-written one. */
+export function cpuTable(rows) {
+  const cpu = rows.filter((r) => r.kind === 'cpu');
+  if (cpu.length === 0) return '';
+  const out = [
+    '\nThe CPU update loop alone, JavaScript ms per step (median):\n',
+    '| loop | count | ms per step | / plain loop |',
+    '|---|---|---|---|',
+  ];
+  for (const r of cpu) {
+    const plain = cpu.find((p) => p.path === 'plain' && p.count === r.count && !p.skipped);
+    if (r.skipped) {
+      out.push(`| ${r.path} | ${r.count} | skipped: ${r.skipped} | |`);
+      continue;
+    }
+    const ratio = plain ? `${(r.e2eMs.median / plain.e2eMs.median).toFixed(2)}×` : '—';
+    out.push(`| ${r.path} | ${r.count} | ${fmt(r.e2eMs.median, 2)} | ${ratio} |`);
+  }
+  return out.join('\n');
+}
 
 export function markdownTable(allRows) {
   const rows = allRows.filter(isParticles);
@@ -713,6 +757,7 @@ export function writeOutputs(o, result) {
     '',
     postTable(result.rows),
     blurClaims(result.rows),
+    cpuTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
@@ -734,7 +779,7 @@ const spanText = (spans, names) =>
  * well in a terminal: e2e frame time and the GPU time of each span from timestamps.
  */
 export function postTable(rows) {
-  const post = rows.filter((r) => !isParticles(r));
+  const post = rows.filter((r) => !isParticles(r) && r.kind !== 'cpu');
   if (post.length === 0) return '';
   const head =
     '| scenario | path@backend | size | frame ms (e2e median) | GPU ms: bloom | tone map + grade | blur H + V | particles update + draw | CPU ms |';

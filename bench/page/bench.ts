@@ -6,9 +6,10 @@ import { createWorkload, type Workload } from './workloads.js';
 
 export interface Scenario {
   id: string;
-  /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post. */
-  kind: 'particles' | 'post' | 'blur' | 'frame';
-  path: 'compute' | 'pingpong' | 'cpu' | 'fragment';
+  /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone. */
+  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu';
+  /** cpu: which loop (`ignis` the CPU path's, `reference` the oracle, `plain` a hand-written one). */
+  path: 'compute' | 'pingpong' | 'cpu' | 'fragment' | 'ignis' | 'plain' | 'reference';
   /** frame: the particles' path (the post chain's is `postPath`). */
   particlePath?: 'compute' | 'pingpong' | 'cpu';
   postPath?: 'compute' | 'fragment';
@@ -76,7 +77,7 @@ async function run(s: Scenario): Promise<Measured> {
     device.destroy();
     return skipped(`${(e as Error).name}: ${(e as Error).message}`);
   }
-  const timing = device.caps.features.timestampQuery;
+  const timing = device.caps.features.timestampQuery && work.pairs > 0;
   const querySet: QuerySet | null = timing
     ? device.createQuerySet({ label: 'bench timestamps', type: 'timestamp', count: 2 * work.pairs })
     : null;

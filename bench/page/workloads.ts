@@ -18,6 +18,9 @@ import {
   type Texture,
 } from '../../src/index.js';
 import type { Scenario } from './bench.js';
+import { createState, resolveOptions, stepState } from '../../src/particles/index.js';
+import { stepStateFast } from '../../src/particles/cpu-step.js';
+import { plainStep } from './plain-cpu.js';
 
 const DT = 1 / 60;
 
@@ -94,7 +97,41 @@ const ts = (q: QuerySet | null, pair: number) =>
     ? { querySet: q, beginningOfPassWriteIndex: 2 * pair, endOfPassWriteIndex: 2 * pair + 1 }
     : undefined;
 
+/**
+ * The CPU update alone, no GPU: Ignis's CPU path loop, the readable reference it is checked
+ * against, and a plain hand-written loop of the same rule (plain-cpu.ts). A frame is one step.
+ */
+function cpuLoop(s: Scenario): Workload {
+  const o = resolveOptions({ count: s.count });
+  const state = createState(o);
+  let n = 0;
+  const step =
+    s.path === 'plain'
+      ? () => plainStep(n, DT, state.position, state.velocity)
+      : s.path === 'reference'
+        ? () => stepState(o, n, DT, state)
+        : () => stepStateFast(o, n, DT, state);
+  return {
+    pairs: 0,
+    spans: {},
+    describe: `${s.path} loop, ${s.count} particles`,
+    frame() {
+      n++;
+      step();
+    },
+    preroll: async (steps) => {
+      for (let i = 0; i < steps; i++) {
+        n++;
+        step();
+      }
+    },
+    alive: async () => null,
+    destroy: () => {},
+  };
+}
+
 export async function createWorkload(device: Device, s: Scenario): Promise<Workload> {
+  if (s.kind === 'cpu') return cpuLoop(s);
   const surface = device.surface!;
   const camera = orbitCamera({ aspect: s.width / s.height });
   if (s.kind === 'particles') {
