@@ -5,10 +5,11 @@
 precision highp float;
 precision highp int;
 layout(std140) uniform DrawParams {
-  mat4 view;
-  mat4 projection;
+  mat4 viewProjection; // projection · view
+  mat2x4 cornerAxes;   // clip-space offsets of one world unit along the camera's right and up
   vec4 colors[4];
   vec4 colorStops;
+  vec4 colorScale;     // 1 / (stops[i + 1] - stops[i])
   vec4 sizes;
   uint width;
   uint count;
@@ -23,12 +24,10 @@ const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0
 const int STRIP[4] = int[4](0, 1, 5, 2);
 
 vec4 gradient(float t) {
-  vec4 s = ps.colorStops;
-  vec4 c = ps.colors[0];
-  c = mix(c, ps.colors[1], clamp((t - s.x) / max(s.y - s.x, 1e-6), 0.0, 1.0));
-  c = mix(c, ps.colors[2], clamp((t - s.y) / max(s.z - s.y, 1e-6), 0.0, 1.0));
-  c = mix(c, ps.colors[3], clamp((t - s.z) / max(s.w - s.z, 1e-6), 0.0, 1.0));
-  return c;
+  vec3 f = clamp((vec3(t) - ps.colorStops.xyz) * ps.colorScale.xyz, 0.0, 1.0);
+  vec4 c = mix(ps.colors[0], ps.colors[1], f.x);
+  c = mix(c, ps.colors[2], f.y);
+  return mix(c, ps.colors[3], f.z);
 }
 
 void main() {
@@ -44,10 +43,9 @@ void main() {
   vec4 p = texelFetch(positionState, texel, 0);
   vec4 v = texelFetch(velocityState, texel, 0);
   float t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
-  float size = ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
+  float halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   vec2 c = CORNERS[cornerIndex];
-  vec4 eye = ps.view * vec4(p.xyz, 1.0);
-  gl_Position = ps.projection * vec4(eye.xy + c * (0.5 * size), eye.z, eye.w);
+  gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
   vColor = gradient(t);
   vUv = c;
 }

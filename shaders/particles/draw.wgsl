@@ -2,10 +2,15 @@
 // (which fetches the particle from instance attributes, a storage buffer or a state texture) is
 // appended by src/particles/draw.ts.
 struct DrawParams {
-  view: mat4x4f,
-  projection: mat4x4f,
+  // projection · view: one product per vertex takes the particle to clip space
+  viewProjection: mat4x4f,
+  // clip-space offsets of one world unit along the camera's right (x) and up (y) axes: the first
+  // two columns of the projection, so a corner is a multiply-add, not a second matrix product
+  cornerAxes: mat2x4f,
   colors: array<vec4f, 4>,
   colorStops: vec4f,
+  // 1 / (stops[i + 1] - stops[i]) for i = 0..2 (w unused): no division per vertex
+  colorScale: vec4f,
   // x: size factor at birth, y: at death, z: size in world units
   sizes: vec4f,
   width: u32,
@@ -25,20 +30,17 @@ fn corner(i: u32) -> vec2f {
 }
 
 fn gradient(t: f32) -> vec4f {
-  let s = ps.colorStops;
-  var c = ps.colors[0];
-  c = mix(c, ps.colors[1], clamp((t - s.x) / max(s.y - s.x, 1e-6), 0.0, 1.0));
-  c = mix(c, ps.colors[2], clamp((t - s.y) / max(s.z - s.y, 1e-6), 0.0, 1.0));
-  c = mix(c, ps.colors[3], clamp((t - s.z) / max(s.w - s.z, 1e-6), 0.0, 1.0));
-  return c;
+  let f = clamp((vec3f(t) - ps.colorStops.xyz) * ps.colorScale.xyz, vec3f(0.0), vec3f(1.0));
+  var c = mix(ps.colors[0], ps.colors[1], f.x);
+  c = mix(c, ps.colors[2], f.y);
+  return mix(c, ps.colors[3], f.z);
 }
 
 fn shade(p: vec4f, v: vec4f, cornerIndex: u32) -> VertexOut {
   let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
-  let size = ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
+  let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let c = corner(cornerIndex);
-  let eye = ps.view * vec4f(p.xyz, 1.0);
-  let position = ps.projection * vec4f(eye.xy + c * (0.5 * size), eye.z, eye.w);
+  let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
   return VertexOut(position, gradient(t), c);
 }
 

@@ -191,19 +191,21 @@ export interface Camera {
  * by field in bytes; offsets in floats below. The rest of the 256-byte ring slot is padding.
  */
 const DRAW_PARAMS = {
-  view: 0, //        4 * 16: mat4x4f
-  projection: 16, // 4 * 16: mat4x4f
-  colors: 32, //     4 * 16: array<vec4f, 4>, colour at each stop
-  colorStops: 48, // 4 * 4: vec4f, life fraction of each colour
-  sizes: 52, //      4 * 4: vec4f, x size at birth, y at death (factors), z world size, w unused
-  width: 56, //      4: u32, state texture width
-  count: 57, //      4: u32, particles
+  viewProjection: 0, // 4 * 16: mat4x4f, projection · view
+  cornerAxes: 16, //    4 * 8: mat2x4f, projection columns 0 and 1
+  colors: 24, //        4 * 16: array<vec4f, 4>, colour at each stop
+  colorStops: 40, //    4 * 4: vec4f, life fraction of each colour
+  colorScale: 44, //    4 * 4: vec4f, 1 / (stop[i + 1] - stop[i])
+  sizes: 48, //         4 * 4: vec4f, x size at birth, y at death (factors), z world size, w unused
+  width: 52, //         4: u32, state texture width
+  count: 53, //         4: u32, particles
 };
 export const DRAW_PARAMS_BYTES =
-  4 * 16 + // view
-  4 * 16 + // projection
+  4 * 16 + // viewProjection
+  4 * 8 + // cornerAxes
   4 * 16 + // colors
   4 * 4 + // colorStops
+  4 * 4 + // colorScale
   4 * 4 + // sizes
   4 + // width
   4 + // count
@@ -216,7 +218,11 @@ export class DrawParamsScratch {
   readonly u32 = new Uint32Array(this.buffer);
 }
 
-/** Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. */
+/**
+ * Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. The
+ * products a vertex would repeat are made here once: projection · view, and the reciprocals of the
+ * colour stops' spans.
+ */
 export function packDrawParams(
   into: DrawParamsScratch,
   camera: Camera,
@@ -227,12 +233,22 @@ export function packDrawParams(
   count: number,
 ): ArrayBuffer {
   const f = into.f32;
-  for (let i = 0; i < 16; i++) {
-    f[DRAW_PARAMS.view + i] = camera.view[i] as number;
-    f[DRAW_PARAMS.projection + i] = camera.projection[i] as number;
-  }
+  const v = camera.view;
+  const p = camera.projection;
+  // column-major: (P · V)[col c, row r] = Σk P[k][r] · V[c][k]
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) {
+      let sum = 0;
+      for (let k = 0; k < 4; k++) sum += (p[4 * k + r] as number) * (v[4 * c + k] as number);
+      f[DRAW_PARAMS.viewProjection + 4 * c + r] = sum;
+    }
+  for (let i = 0; i < 8; i++) f[DRAW_PARAMS.cornerAxes + i] = p[i] as number;
   for (let i = 0; i < 4; i++) f.set(colors[i] as readonly number[], DRAW_PARAMS.colors + 4 * i);
   f.set(stops, DRAW_PARAMS.colorStops);
+  for (let i = 0; i < 3; i++)
+    f[DRAW_PARAMS.colorScale + i] =
+      1 / Math.max((stops[i + 1] as number) - (stops[i] as number), 1e-6);
+  f[DRAW_PARAMS.colorScale + 3] = 0;
   f.set(sizes, DRAW_PARAMS.sizes);
   f[DRAW_PARAMS.sizes + 3] = 0;
   into.u32[DRAW_PARAMS.width] = width;

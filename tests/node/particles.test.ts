@@ -13,6 +13,9 @@ import {
   TextureUsage,
 } from '../../src/index.js';
 import { stepStateFast } from '../../src/particles/cpu-step.js';
+import { packDrawParams, DrawParamsScratch } from '../../src/particles/draw.js';
+import { orbitCamera } from '../../src/particles/camera.js';
+import { vec4 } from 'wgpu-matrix';
 
 describe('particle options', () => {
   it.each([
@@ -141,6 +144,35 @@ describe('particle options', () => {
     await expect(createParticleSystem(d, { count: 10, path: 'compute' })).rejects.toThrow(
       /Particle option path = compute needs caps.features.compute/,
     );
+  });
+});
+
+describe('the draw uniforms (one clip-space product per vertex)', () => {
+  it('projection·view plus the projected corner axes put a corner where view-then-projection does', () => {
+    const camera = orbitCamera({ aspect: 16 / 9, yaw: 0.7, pitch: 0.3 });
+    const stops = [0, 0.25, 0.6, 1];
+    const colors = [
+      [1, 0, 0, 1],
+      [0, 1, 0, 1],
+      [0, 0, 1, 1],
+      [1, 1, 1, 0],
+    ];
+    const f = new Float32Array(
+      packDrawParams(new DrawParamsScratch(), camera, colors, stops, [1, 0.4, 0.07], 8, 10),
+    );
+    const p = vec4.fromValues(0.3, -2, 1.5, 1);
+    const [cx, cy, half] = [-1, 1, 0.035];
+    const eye = vec4.transformMat4(p, camera.view as Float32Array);
+    const want = vec4.transformMat4(
+      vec4.fromValues(eye[0]! + cx * half, eye[1]! + cy * half, eye[2]!, eye[3]!),
+      camera.projection as Float32Array,
+    );
+    const vp = f.subarray(0, 16);
+    const got = vec4.transformMat4(p, vp);
+    for (let r = 0; r < 4; r++) got[r] = got[r]! + f[16 + r]! * cx * half + f[20 + r]! * cy * half;
+    for (let r = 0; r < 4; r++) expect(got[r]).toBeCloseTo(want[r]!, 4);
+    // the colour stops' reciprocal spans
+    expect([...f.subarray(44, 47)].map((v) => +v.toFixed(4))).toEqual([4, 2.8571, 2.5]);
   });
 });
 
