@@ -13,6 +13,8 @@ layout(std140) uniform DrawParams {
   vec4 sizes;
   uint width;
   uint count;
+  uint targetWidth;  // drawMode 'splat' (WebGPU only)
+  uint targetHeight;
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;

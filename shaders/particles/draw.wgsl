@@ -15,6 +15,9 @@ struct DrawParams {
   sizes: vec4f,
   width: u32,
   count: u32,
+  // the target's size in pixels (drawMode 'splat')
+  targetWidth: u32,
+  targetHeight: u32,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 

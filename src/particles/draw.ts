@@ -199,6 +199,7 @@ const DRAW_PARAMS = {
   sizes: 48, //         4 * 4: vec4f, x size at birth, y at death (factors), z world size, w unused
   width: 52, //         4: u32, state texture width
   count: 53, //         4: u32, particles
+  target: 54, //        4 * 2: u32 × 2, the target's size in pixels (splat)
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -209,7 +210,7 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // sizes
   4 + // width
   4 + // count
-  8; // padding to a multiple of 16 (std140 struct size)
+  4 * 2; // target width and height (a multiple of 16 in all: std140 needs none)
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -217,6 +218,8 @@ export class DrawParamsScratch {
   readonly f32 = new Float32Array(this.buffer);
   readonly u32 = new Uint32Array(this.buffer);
 }
+
+const NO_TARGET = { width: 0, height: 0 } as const;
 
 /**
  * Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. The
@@ -231,6 +234,7 @@ export function packDrawParams(
   sizes: readonly [number, number, number],
   width: number,
   count: number,
+  target: { readonly width: number; readonly height: number } = NO_TARGET,
 ): ArrayBuffer {
   const f = into.f32;
   const v = camera.view;
@@ -253,5 +257,7 @@ export function packDrawParams(
   f[DRAW_PARAMS.sizes + 3] = 0;
   into.u32[DRAW_PARAMS.width] = width;
   into.u32[DRAW_PARAMS.count] = count;
+  into.u32[DRAW_PARAMS.target] = target.width;
+  into.u32[DRAW_PARAMS.target + 1] = target.height;
   return into.buffer;
 }

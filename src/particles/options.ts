@@ -4,7 +4,8 @@ import { ValidationError } from '../rhi/core/errors.js';
 export type Vec3 = readonly [number, number, number];
 export type Vec4 = readonly [number, number, number, number];
 export type ParticlePath = 'compute' | 'pingpong' | 'cpu';
-export type DrawMode = 'instanced' | 'pulled';
+/** How particles are drawn: raster quads (`instanced`, `pulled`) or a compute splat (`splat`, additive, WebGPU). */
+export type DrawMode = 'instanced' | 'pulled' | 'splat';
 
 export interface EmitterOptions {
   /** `box` (the canonical jitter: a cube of half-size `radius`), `point`, `sphere` (a ball of `radius`), `cone` (from a point, around +y). */
@@ -131,11 +132,17 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     throw new ParticleOptionError('seed', o.seed, 'must be an integer from 0 to 2^32 - 1');
   if (!['auto', 'compute', 'pingpong', 'cpu'].includes(o.path))
     throw new ParticleOptionError('path', o.path, "must be 'auto', 'compute', 'pingpong' or 'cpu'");
-  if (!['auto', 'instanced', 'pulled'].includes(o.drawMode))
+  if (!['auto', 'instanced', 'pulled', 'splat'].includes(o.drawMode))
     throw new ParticleOptionError(
       'drawMode',
       o.drawMode,
-      "must be 'auto', 'instanced' or 'pulled'",
+      "must be 'auto', 'instanced', 'pulled' or 'splat'",
+    );
+  if (o.drawMode === 'splat' && o.blending !== 'additive')
+    throw new ParticleOptionError(
+      'drawMode',
+      o.drawMode,
+      `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`,
     );
   if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape))
     throw new ParticleOptionError(

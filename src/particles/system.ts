@@ -8,9 +8,13 @@
  * | `cpu` | the TypeScript reference, then an upload | Float32Arrays + GPU copy (64 B/particle) | like compute (WebGPU) or ping-pong (WebGL2) |
  *
  * `path: 'auto'` takes compute where `caps.features.compute`, else ping-pong where float (or half
- * float) render targets exist, else the CPU. `drawMode: 'auto'` takes `pulled`: measured here it
- * draws the same pixels 5–7× faster than `instanced` (docs/benchmarks.md).
+ * float) render targets exist, else the CPU. `drawMode: 'auto'` is decided by measurement at the
+ * first draw (draw-mode.ts): the fastest draw differs between devices.
+ *
+ * A frame: `update(encoder, dt)` → `prepareDraw(encoder, camera, target)` (records the splat's
+ * compute pass in `splat` mode; nothing in the raster modes) → render pass → `draw(pass, camera)`.
  */
+import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
 import {
   LimitExceededError,
   UnsupportedFeatureError,
@@ -49,6 +53,24 @@ import {
   type DrawPipeline,
   type StateKind,
 } from './draw.js';
+import { SplatDraw } from './splat.js';
+import {
+  CALIBRATION_ENOUGH_MS,
+  CALIBRATION_ROUNDS,
+  CALIBRATION_START,
+  candidateModes,
+  pickFastest,
+  provisionalMode,
+  isSoftwareAdapter,
+} from './draw-mode.js';
+
+/** What a draw pipeline is made for, from the pass it draws in. */
+interface PassShape {
+  format: TextureFormat;
+  depthFormat: TextureFormat | undefined;
+  sampleCount: number;
+  blending: 'additive' | 'alpha';
+}
 
 export interface ParticleStats {
   count: number;
@@ -64,7 +86,6 @@ const DRAW_SLOTS = 16;
 
 export class ParticleSystem {
   readonly path: ParticlePath;
-  readonly drawMode: DrawMode;
   /** Why this path was taken. */
   readonly reason: string;
   readonly count: number;
@@ -82,6 +103,19 @@ export class ParticleSystem {
   readonly #drawScratch = new DrawParamsScratch();
   readonly #pipelines = new Map<string, DrawPipeline>();
   #destroyed = false;
+  #drawMode: DrawMode;
+  #drawModeReason: string;
+  /** auto: the measured mode, applied at the next prepareDraw (or draw, in loops without one). */
+  #measured: DrawMode | null = null;
+  #calibration: 'fixed' | 'waiting' | 'running' | 'done' = 'fixed';
+  readonly #decided: Promise<DrawMode>;
+  #resolveDecided: (mode: DrawMode) => void = () => {};
+  #prepareSeen = false;
+  #splat: SplatDraw | null = null;
+  /** What a running measurement made; destroyed with the system if it is still running. */
+  readonly #calibrationResources: Array<{ destroy(): void }> = [];
+  /** auto: the fastest raster mode measured (what a splat falls back to when blending turns to alpha). */
+  #rasterFallback: 'instanced' | 'pulled' = 'pulled';
 
   constructor(device: Device, options: ParticleOptions) {
     this.device = device;
@@ -104,7 +138,17 @@ export class ParticleSystem {
       throw new ParticleOptionError('path', requested, why);
     }
     this.path = choice.path;
-    this.drawMode = options.drawMode === 'auto' ? 'pulled' : options.drawMode;
+    if (options.drawMode === 'auto') {
+      this.#drawMode = provisionalMode(device.caps);
+      this.#drawModeReason = `provisional (${isSoftwareAdapter(device.caps) ? 'a software adapter' : 'a hardware adapter'}): measured at the first draw`;
+      this.#calibration = 'waiting';
+      this.#rasterFallback = this.#drawMode === 'instanced' ? 'instanced' : 'pulled';
+      this.#decided = new Promise((resolve) => (this.#resolveDecided = resolve));
+    } else {
+      this.#drawMode = options.drawMode;
+      this.#drawModeReason = 'chosen in the options';
+      this.#decided = Promise.resolve(options.drawMode);
+    }
     try {
       this.#runner = new ElementwiseRunner(device, particleKernel(options), {
         count: options.count,
@@ -131,12 +175,40 @@ export class ParticleSystem {
     }
     this.reason = choice.reason;
     this.#state = Object.keys(this.#runner.buffers).length > 0 ? 'buffers' : 'textures';
+    if (
+      options.drawMode === 'splat' &&
+      (!device.caps.features.compute || this.#state !== 'buffers')
+    ) {
+      this.#runner.destroy();
+      throw new ParticleOptionError(
+        'drawMode',
+        'splat',
+        !device.caps.features.compute
+          ? `needs caps.features.compute, which is false on ${device.caps.backend}; use 'auto', 'instanced' or 'pulled'`
+          : `needs the state in storage buffers; the ${choice.path} path keeps it in textures here`,
+      );
+    }
     this.bytesPerParticle = this.#runner.bytesPerElement.gpu;
     this.hostBytesPerParticle = this.#runner.bytesPerElement.host;
     const initial = createState(options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
     this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
+  }
+
+  /** The draw mode in use: the one asked for, or under `auto` the provisional then the measured one. */
+  get drawMode(): DrawMode {
+    return this.#drawMode;
+  }
+
+  /** Why `drawMode` is what it is; under `auto`, the measured figures once they are in. */
+  get drawModeReason(): string {
+    return this.#drawModeReason;
+  }
+
+  /** Resolves with the mode once it is decided (at once for a fixed mode; after the measurement under `auto`). */
+  get drawModeDecided(): Promise<DrawMode> {
+    return this.#decided;
   }
 
   get options(): Readonly<ParticleOptions> {
@@ -180,6 +252,21 @@ export class ParticleSystem {
       emitter: { ...this.#options.emitter, ...input.emitter },
       turbulence: { ...this.#options.turbulence, ...input.turbulence },
     });
+    if (
+      next.blending !== 'additive' &&
+      this.#options.drawMode === 'auto' &&
+      (this.#drawMode === 'splat' || this.#measured === 'splat')
+    ) {
+      // auto measured splat fastest, but a splat only adds: back to the fastest raster mode
+      this.#drawMode = this.#rasterFallback;
+      this.#measured = null;
+      this.#drawModeReason = `${this.#drawModeReason}; blending '${next.blending}' rules out splat, so ${this.#rasterFallback}`;
+    } else if (this.#drawMode === 'splat' && next.blending !== 'additive')
+      throw new ParticleOptionError(
+        'blending',
+        next.blending,
+        "cannot change while drawMode is 'splat' (a splat adds: it draws additive particles only)",
+      );
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
       if (next[key] !== this.#options[key])
         throw new ParticleOptionError(
@@ -233,8 +320,8 @@ export class ParticleSystem {
     this.device.queue.submit([encoder.finish()]);
   }
 
-  /** The draw pipeline for the shape of `pass` (colour format, depth format, samples), made once. */
-  #pipeline(pass: RenderPass): RenderPipeline {
+  /** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
+  #shape(pass: RenderPass): PassShape {
     const formats = pass.colorFormats;
     if (formats.length !== 1) {
       throw new ValidationError(
@@ -244,24 +331,26 @@ export class ParticleSystem {
         { attachments: formats },
       );
     }
-    const shape = {
+    return {
       format: formats[0] as TextureFormat,
       depthFormat: pass.depthStencilFormat,
       sampleCount: pass.sampleCount,
       blending: this.#options.blending,
     };
-    const id = drawPipelineId(shape);
+  }
+
+  /** The raster pipeline of `mode` for `shape`, made once. */
+  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
+    const id = `${mode}|${drawPipelineId(shape)}`;
     let p = this.#pipelines.get(id);
     if (!p) {
-      p = createDrawPipeline(this.device, { state: this.#state, mode: this.drawMode, ...shape });
+      p = createDrawPipeline(this.device, { state: this.#state, mode, ...shape });
       this.#pipelines.set(id, p);
     }
     return p.pipeline;
   }
 
-  /** Draws every particle as a camera-facing quad: one draw call. */
-  draw(pass: RenderPass, camera: Camera): void {
-    this.#assertAlive('draw');
+  #checkCamera(camera: Camera): void {
     if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
       throw new ValidationError(
         'particles-camera',
@@ -269,7 +358,10 @@ export class ParticleSystem {
         'particle system',
       );
     }
-    const pipeline = this.#pipeline(pass);
+  }
+
+  /** Writes this draw's DrawParams into the next ring slot; returns its offset in `#drawRing.buffer`. */
+  #writeParams(camera: Camera, target?: { width: number; height: number }): number {
     const o = this.#options;
     const offset = this.#drawRing.take();
     const params = packDrawParams(
@@ -280,13 +372,99 @@ export class ParticleSystem {
       [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
       this.#runner.size.width,
       this.count,
+      target,
     );
     this.device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
-    pass.setPipeline(pipeline);
-    pass.setUniformBuffer(0, this.#drawRing.buffer, offset, DRAW_PARAMS_BYTES);
+    return offset;
+  }
+
+  /** Under `auto`, switches to the measured mode once it is in. */
+  #applyMeasured(): void {
+    if (this.#measured === null) return;
+    this.#drawMode = this.#measured;
+    this.#measured = null;
+  }
+
+  /**
+   * Records what the draw mode needs before the render pass: in `splat` mode, the compute pass that
+   * accumulates every particle into a buffer the size of `target` (the texture the pass draws
+   * into, or its size); in the raster modes, nothing. Call it every frame, after `update` and
+   * before the pass: under `drawMode: 'auto'` a loop that calls it lets `splat` be measured too.
+   */
+  prepareDraw(
+    encoder: CommandEncoder,
+    camera: Camera,
+    target: { readonly width: number; readonly height: number },
+    options: { timestampWrites?: PassTimestampWrites } = {},
+  ): void {
+    this.#assertAlive('prepareDraw');
+    this.#checkCamera(camera);
+    const { width, height } = target ?? {};
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
+      throw new ValidationError(
+        'particles-target',
+        `prepareDraw target must be the pass's colour texture or its { width, height } in pixels; got ${String(width)}x${String(height)}`,
+        'particle system',
+        { width, height },
+      );
+    this.#prepareSeen = true;
+    this.#applyMeasured();
+    if (this.#drawMode !== 'splat') return;
+    const buffers = this.#runner.buffers;
+    const offset = this.#writeParams(camera, { width, height });
+    this.#splat ??= new SplatDraw(this.device);
+    this.#splat.prepare(
+      encoder,
+      {
+        uniforms: this.#drawRing.buffer,
+        offset,
+        positions: buffers.position as Buffer,
+        velocities: buffers.velocity as Buffer,
+        count: this.count,
+        width,
+        height,
+      },
+      options.timestampWrites,
+    );
+  }
+
+  /** Draws every particle: one draw call (raster modes), or the splat's resolve (`splat`). */
+  draw(pass: RenderPass, camera: Camera): void {
+    this.#assertAlive('draw');
+    this.#checkCamera(camera);
+    const shape = this.#shape(pass);
+    if (!this.#prepareSeen) this.#applyMeasured();
+    if (this.#calibration === 'waiting') {
+      this.#calibration = 'running';
+      void this.#calibrate(shape, camera, pass.width, pass.height);
+    }
+    if (this.#drawMode === 'splat') {
+      this.#splat ??= new SplatDraw(this.device);
+      this.#splat.resolve(pass);
+      return;
+    }
+    this.#recordRaster(
+      pass,
+      this.#drawMode,
+      shape,
+      this.#drawRing.buffer,
+      this.#writeParams(camera),
+    );
+  }
+
+  #recordRaster(
+    pass: RenderPass,
+    mode: 'instanced' | 'pulled',
+    shape: PassShape,
+    uniforms: Buffer,
+    offset: number,
+    count = this.count,
+  ): void {
+    pass.setPipeline(this.#pipeline(mode, shape));
+    pass.setUniformBuffer(0, uniforms, offset, DRAW_PARAMS_BYTES);
     const buffers = this.#runner.buffers;
     if (this.#state === 'buffers') {
-      if (this.drawMode === 'instanced') {
+      if (mode === 'instanced') {
         pass.setVertexBuffer(0, buffers.position as Buffer);
         pass.setVertexBuffer(1, buffers.velocity as Buffer);
       } else {
@@ -298,8 +476,179 @@ export class ParticleSystem {
       pass.setTexture(1, t.position as Texture);
       pass.setTexture(2, t.velocity as Texture);
     }
-    if (this.drawMode === 'instanced') pass.draw(4, this.count);
-    else pass.draw(6 * this.count);
+    if (mode === 'instanced') pass.draw(4, count);
+    else pass.draw(6 * count);
+  }
+
+  /**
+   * `drawMode: 'auto'`: times every candidate mode drawing the current state into a private target
+   * shaped like the pass (draw-mode.ts) and switches to the fastest. It starts with the first
+   * CALIBRATION_START particles and grows the sample eightfold while the fastest mode draws it in
+   * under CALIBRATION_ENOUGH_MS, so a software rasteriser measures a small sample quickly and a
+   * real GPU measures enough work to time. Runs once, in the background; never throws (a failure
+   * keeps the provisional mode and says why in `drawModeReason`).
+   */
+  async #calibrate(shape: PassShape, camera: Camera, width: number, height: number): Promise<void> {
+    const device = this.device;
+    const { modes, notes } = candidateModes(device.caps, {
+      blending: shape.blending,
+      buffers: this.#state === 'buffers',
+      prepared: this.#prepareSeen,
+      depth: shape.depthFormat !== undefined,
+    });
+    const owned = this.#calibrationResources;
+    try {
+      // the frame whose draw started this is submitted first
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.#destroyed) return;
+      const size = { width, height };
+      const own = <T extends { destroy(): void }>(r: T): T => {
+        owned.push(r);
+        return r;
+      };
+      const target = own(
+        device.createTexture({
+          label: 'particles draw-mode measurement',
+          size,
+          format: shape.format,
+          sampleCount: shape.sampleCount,
+          usage: TextureUsage.RENDER_ATTACHMENT,
+        }),
+      );
+      const depth = shape.depthFormat
+        ? own(
+            device.createTexture({
+              label: 'particles draw-mode measurement depth',
+              size,
+              format: shape.depthFormat,
+              sampleCount: shape.sampleCount,
+              usage: TextureUsage.RENDER_ATTACHMENT,
+            }),
+          )
+        : null;
+      // its own uniforms: the ring's slots belong to the user's frames
+      const uniforms = own(
+        device.createBuffer({
+          label: 'particles draw-mode measurement params',
+          size: DRAW_PARAMS_SLOT,
+          usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+        }),
+      );
+      const o = this.#options;
+      device.queue.writeBuffer(
+        uniforms,
+        0,
+        packDrawParams(
+          new DrawParamsScratch(),
+          camera,
+          o.colors,
+          o.colorStops,
+          [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
+          this.#runner.size.width,
+          this.count,
+          size,
+        ),
+      );
+      const splat = modes.includes('splat') ? own(new SplatDraw(device)) : null;
+      const queries = device.caps.features.timestampQuery
+        ? own(
+            device.createQuerySet({
+              label: 'particles draw-mode measurement',
+              type: 'timestamp',
+              // per run: the splat's compute pass and the render pass, two queries each
+              count: 4 * CALIBRATION_ROUNDS * modes.length,
+            }),
+          )
+        : null;
+      const buffers = this.#runner.buffers;
+      /** Median-ready samples of every mode drawing the first `n` particles. */
+      const measure = async (n: number): Promise<Map<DrawMode, number[]>> => {
+        const samples = new Map<DrawMode, number[]>(modes.map((m) => [m, []]));
+        const timed: Array<{ mode: DrawMode; run: number }> = [];
+        let run = 0;
+        for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+          for (const mode of modes) {
+            if (this.#destroyed) throw new Error('the system was destroyed');
+            const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
+            const pair = (k: number): PassTimestampWrites | undefined =>
+              queries
+                ? {
+                    querySet: queries,
+                    beginningOfPassWriteIndex: 4 * run + 2 * k,
+                    endOfPassWriteIndex: 4 * run + 2 * k + 1,
+                  }
+                : undefined;
+            const frame = {
+              uniforms,
+              offset: 0,
+              positions: buffers.position as Buffer,
+              velocities: buffers.velocity as Buffer,
+              count: this.count,
+              width,
+              height,
+            };
+            if (mode === 'splat') splat?.prepare(encoder, frame, pair(1), n);
+            const pass = encoder.beginRenderPass({
+              label: `particles measure ${mode}`,
+              colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+              depthStencilAttachment: depth
+                ? {
+                    texture: depth,
+                    depthLoadOp: 'clear',
+                    depthClearValue: 1,
+                    depthStoreOp: 'discard',
+                  }
+                : undefined,
+              timestampWrites: pair(0),
+            });
+            if (mode === 'splat') splat?.resolve(pass);
+            else this.#recordRaster(pass, mode, shape, uniforms, 0, n);
+            pass.end();
+            const t0 = performance.now();
+            device.queue.submit([encoder.finish()]);
+            // round 0 warms up (pipelines, caches) and is not counted
+            if (!queries) {
+              await device.queue.onSubmittedWorkDone();
+              if (round > 0) samples.get(mode)?.push(performance.now() - t0);
+            } else if (round > 0) timed.push({ mode, run });
+            run++;
+          }
+        }
+        if (queries) {
+          await device.queue.onSubmittedWorkDone();
+          const t = await queries.readTimestamps();
+          for (const { mode, run: r } of timed) {
+            let ms = ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6;
+            if (mode === 'splat') ms += ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6;
+            samples.get(mode)?.push(ms);
+          }
+        }
+        return samples;
+      };
+      let n = Math.min(this.count, CALIBRATION_START);
+      let samples = await measure(n);
+      while (n < this.count && pickFastest(samples, '', notes).ms < CALIBRATION_ENOUGH_MS) {
+        n = Math.min(this.count, n * 8);
+        samples = await measure(n);
+      }
+      const how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${n.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles at ${width}x${height}`;
+      const best = pickFastest(samples, how, notes);
+      if (this.#destroyed) return;
+      if (this.#options.blending !== 'additive' && best.mode === 'splat') {
+        this.#measured = best.raster;
+        this.#drawModeReason = `${best.reason}; blending is now '${this.#options.blending}', so ${best.raster}`;
+      } else {
+        this.#measured = best.mode;
+        this.#drawModeReason = best.reason;
+      }
+      this.#rasterFallback = best.raster;
+    } catch (e) {
+      this.#drawModeReason = `${this.#drawModeReason}; the measurement failed (${(e as Error).message}), so the provisional mode stays`;
+    } finally {
+      for (const r of owned.splice(0)) r.destroy();
+      this.#calibration = 'done';
+      this.#resolveDecided(this.#measured ?? this.#drawMode);
+    }
   }
 
   /** The whole state: `position` (x, y, z, age) and `velocity` (vx, vy, vz, life), 4 floats per particle. For tests and tools. */
@@ -339,6 +688,10 @@ export class ParticleSystem {
     this.#destroyed = true;
     this.#runner.destroy();
     this.#drawRing.destroy();
+    this.#splat?.destroy();
+    for (const r of this.#calibrationResources.splice(0)) r.destroy();
+    // a measurement never started leaves nothing waiting: the mode stays the provisional one
+    if (this.#calibration === 'waiting') this.#resolveDecided(this.#drawMode);
     for (const p of this.#pipelines.values()) {
       p.pipeline.destroy();
       for (const m of p.modules) m.destroy();

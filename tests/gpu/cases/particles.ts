@@ -6,6 +6,7 @@ import {
   resolveOptions,
   stepState,
   ParticleOptionError,
+  ValidationError,
   type Device,
   type ParticleSystem,
 } from '../../../src/index.js';
@@ -16,6 +17,7 @@ import {
   IMAGE,
   coverage,
   drawImage,
+  drawFloatImage,
   imageDiff,
   pathsOf,
   stepped,
@@ -62,6 +64,55 @@ const BOX_COLUMN = {
   lifeMin: 1.5,
   lifeMax: 3,
 } as const;
+
+/**
+ * Splat against raster, both in rgba16float. The coverage rule is the same (pixel centres inside
+ * the quad, the same falloff), but the rasteriser snaps vertices to its sub-pixel grid (1/16 to
+ * 1/256 px) where the splat computes the centre exactly: for a particle a few pixels wide that
+ * moves the falloff by a few percent at single pixels, in both directions (the centroid and the sum
+ * stay put). So the check is what snapping cannot change: lit pixels within 1%, each channel's sum
+ * over the image within 1%, and every 8×8 block's mean within 0.005 + 3% of the raster's.
+ */
+function compareSplat(
+  raster: Float32Array,
+  splat: Float32Array,
+): { lit: number; litSplat: number; energy: number[]; blocks: number; worstBlock: number } {
+  let lit = 0;
+  let litSplat = 0;
+  const sums = [0, 0, 0, 0];
+  const sumsSplat = [0, 0, 0, 0];
+  for (let i = 0; i < raster.length; i += 4) {
+    if ((raster[i + 3] as number) > 1e-3) lit++;
+    if ((splat[i + 3] as number) > 1e-3) litSplat++;
+    for (let c = 0; c < 4; c++) {
+      sums[c] = (sums[c] as number) + (raster[i + c] as number);
+      sumsSplat[c] = (sumsSplat[c] as number) + (splat[i + c] as number);
+    }
+  }
+  let blocks = 0;
+  let worstBlock = 0;
+  for (let by = 0; by < IMAGE; by += 8)
+    for (let bx = 0; bx < IMAGE; bx += 8)
+      for (let c = 0; c < 4; c++) {
+        let r = 0;
+        let s = 0;
+        for (let y = by; y < by + 8; y++)
+          for (let x = bx; x < bx + 8; x++) {
+            r += raster[4 * (y * IMAGE + x) + c] as number;
+            s += splat[4 * (y * IMAGE + x) + c] as number;
+          }
+        const d = Math.abs(r - s) / 64;
+        worstBlock = Math.max(worstBlock, d);
+        if (d > 0.005 + 0.03 * (r / 64)) blocks++;
+      }
+  return {
+    lit,
+    litSplat,
+    energy: sums.map((v, c) => (sumsSplat[c] as number) / v),
+    blocks,
+    worstBlock,
+  };
+}
 
 const pathCases = defineCases({
   'every path matches the TypeScript reference after 60 steps of 1/60 s (10,000 particles)': {
@@ -123,6 +174,150 @@ const pathCases = defineCases({
         a.destroy();
         b.destroy();
       }
+    },
+  },
+  'splat draws the raster image of the same state, identically run to run (additive)': {
+    needs: ['compute'],
+    async run({ device }) {
+      const options = { count: 3000, size: 0.15, spread: 2 } as const;
+      for (const path of ['compute', 'cpu'] as const) {
+        const raster = await stepped(device, { ...options, path, drawMode: 'pulled' }, 20);
+        const splat = await stepped(device, { ...options, path, drawMode: 'splat' }, 20);
+        assertEqual(splat.drawMode, 'splat', 'mode');
+        // compared in rgba16float, where blending keeps faint contributions (rgba8 rounds after
+        // every blend, so a contribution under 0.5/255 is lost: dense pixels then differ by tens
+        // of 1/255, and the splat, which rounds once, is the closer one)
+        const fr = await drawFloatImage(device, raster);
+        const fs = await drawFloatImage(device, splat);
+        const c = compareSplat(fr, fs);
+        console.log(
+          `${path}: splat vs raster: lit ${c.litSplat} vs ${c.lit}; energy ratio ${c.energy.map((e) => e.toFixed(4)).join(' ')}; 8×8 blocks outside the tolerance ${c.blocks}, worst block difference ${c.worstBlock.toFixed(4)}`,
+        );
+        assert(c.lit > 200, `${path}: particles visible (${c.lit} pixels lit)`);
+        assert(
+          Math.abs(c.litSplat - c.lit) <= c.lit * 0.01,
+          `${path}: splat lights ${c.litSplat} pixels, raster ${c.lit}`,
+        );
+        for (const [i, e] of c.energy.entries())
+          assert(
+            Math.abs(e - 1) < 0.01,
+            `${path}: channel ${i} sums to ${e.toFixed(4)}× the raster's`,
+          );
+        assertEqual(c.blocks, 0, `${path}: 8×8 blocks outside the tolerance`);
+        // and in the 8-bit canvas format: the same bytes run to run
+        const is = await drawImage(device, splat);
+        const again = await drawImage(device, splat);
+        assertEqual(
+          imageDiff(is, again, 0).differ,
+          0,
+          `${path}: splat pixels differing run to run`,
+        );
+        raster.destroy();
+        splat.destroy();
+      }
+    },
+  },
+  'splat misuse is a typed error: no prepareDraw, a pass of another size, a depth attachment, alpha blending':
+    {
+      needs: ['compute'],
+      async run({ device }) {
+        const ps = await createParticleSystem(device, { count: 100, drawMode: 'splat' });
+        const target = (w: number, format: 'rgba8unorm' | 'depth24plus' = 'rgba8unorm') =>
+          device.createTexture({
+            size: { width: w, height: w },
+            format,
+            usage: TextureUsage.RENDER_ATTACHMENT,
+          });
+        const t = target(16);
+        let enc = device.createCommandEncoder();
+        let pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+        await assertThrows(
+          () => ps.draw(pass, CAMERA),
+          ValidationError,
+          /prepareDraw\(encoder, camera, target\)/,
+          'draw without prepareDraw',
+        );
+        pass.end();
+        enc = device.createCommandEncoder();
+        ps.prepareDraw(enc, CAMERA, { width: 32, height: 32 });
+        pass = enc.beginRenderPass({ colorAttachments: [{ texture: t }] });
+        await assertThrows(
+          () => ps.draw(pass, CAMERA),
+          ValidationError,
+          /prepared for 32x32 but the pass is 16x16/,
+          'another size',
+        );
+        pass.end();
+        enc = device.createCommandEncoder();
+        ps.prepareDraw(enc, CAMERA, t);
+        pass = enc.beginRenderPass({
+          colorAttachments: [{ texture: t }],
+          depthStencilAttachment: { texture: target(16, 'depth24plus') },
+        });
+        await assertThrows(
+          () => ps.draw(pass, CAMERA),
+          ValidationError,
+          /does not test against a depth attachment/,
+          'depth',
+        );
+        pass.end();
+        await assertThrows(
+          () => ps.setOptions({ blending: 'alpha' }),
+          ParticleOptionError,
+          /needs blending 'additive'/,
+          'alpha on a splat',
+        );
+        await assertThrows(
+          () => ps.prepareDraw(device.createCommandEncoder(), CAMERA, { width: 0, height: 5 }),
+          ValidationError,
+          /got 0x5/,
+          'target size',
+        );
+        ps.destroy();
+        let error: unknown = null;
+        await createParticleSystem(device, { drawMode: 'splat', blending: 'alpha' }).catch(
+          (e: unknown) => (error = e),
+        );
+        assert(error instanceof ParticleOptionError, 'alpha splat is a ParticleOptionError');
+      },
+    },
+  "drawMode 'auto' measures the candidates at the first draw and keeps drawing the same image": {
+    async run({ device }) {
+      const options = { count: 2000, size: 0.15, spread: 2 } as const;
+      const auto = await stepped(device, { ...options, drawMode: 'auto' }, 20);
+      const fixed = await stepped(device, { ...options, drawMode: 'pulled' }, 20);
+      assert(
+        /provisional/.test(auto.drawModeReason),
+        `provisional at first: ${auto.drawModeReason}`,
+      );
+      const before = await drawFloatImage(device, auto);
+      const mode = await auto.drawModeDecided;
+      assertEqual(auto.drawModeReason.startsWith('measured'), true, auto.drawModeReason);
+      const candidates = device.caps.features.compute
+        ? ['instanced', 'pulled', 'splat']
+        : ['instanced', 'pulled'];
+      for (const m of candidates)
+        assert(
+          new RegExp(`${m} \\d+\\.\\d+ ms`).test(auto.drawModeReason),
+          `${m} timed: ${auto.drawModeReason}`,
+        );
+      console.log(`${device.caps.backend}: auto → ${mode}: ${auto.drawModeReason}`);
+      const after = await drawFloatImage(device, auto);
+      assertEqual(auto.drawMode, mode, 'the measured mode is in use after the next frame');
+      const reference = await drawFloatImage(device, fixed);
+      // the splat test's tolerance (compareSplat); the raster modes agree exactly
+      for (const [name, img] of [
+        ['provisional', before],
+        ['measured', after],
+      ] as const) {
+        const c = compareSplat(reference, img);
+        assert(
+          c.blocks === 0 && c.energy.every((e) => Math.abs(e - 1) < 0.01),
+          `${name} frame (${mode}) differs from pulled: ${c.blocks} blocks, energy ${c.energy.join(' ')}`,
+        );
+      }
+      auto.destroy();
+      fixed.destroy();
     },
   },
   'the same state drawn on WebGPU and WebGL2 agrees': {
@@ -343,22 +538,30 @@ const pathCases = defineCases({
       const device = await createDevice({ backend, barriers: 'explicit' });
       try {
         for (const path of pathsOf(device)) {
-          for (const drawMode of ['instanced', 'pulled'] as const) {
+          const modes = [
+            'instanced',
+            'pulled',
+            ...(path !== 'pingpong' && device.caps.features.compute ? (['splat'] as const) : []),
+          ] as const;
+          for (const drawMode of modes) {
             const ps = await createParticleSystem(device, { count: 500, path, drawMode });
-            // several updates and a draw in one encoder: each pass reads what the previous wrote
+            // several updates and draws in one encoder: each pass reads what the previous wrote
             const img = await (async () => {
               const enc = device.createCommandEncoder();
-              for (let i = 0; i < 3; i++) ps.update(enc, 1 / 60);
               const t = device.createTexture({
                 size: { width: 32, height: 32 },
                 format: 'rgba8unorm',
                 usage: 16 | 1,
               });
-              const pass = enc.beginRenderPass({
-                colorAttachments: [{ texture: t, clearValue: [0, 0, 0, 1] }],
-              });
-              ps.draw(pass, CAMERA);
-              pass.end();
+              for (let frame = 0; frame < 2; frame++) {
+                for (let i = 0; i < 3; i++) ps.update(enc, 1 / 60);
+                ps.prepareDraw(enc, CAMERA, t);
+                const pass = enc.beginRenderPass({
+                  colorAttachments: [{ texture: t, clearValue: [0, 0, 0, 1] }],
+                });
+                ps.draw(pass, CAMERA);
+                pass.end();
+              }
               // the CPU path uploads through the queue: no pass writes what the draw reads
               if (path !== 'cpu')
                 assert(

@@ -6,6 +6,7 @@ import {
   type ParticleOptionsInput,
   type ParticleSystem,
 } from '../../../src/index.js';
+import { fromHalfs } from '../../../src/compute/index.js';
 
 export const IMAGE = 128;
 
@@ -32,6 +33,8 @@ export async function drawImage(
     usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
   });
   const enc = device.createCommandEncoder();
+  // the frame loop every draw mode works with: prepare (the splat's compute pass), pass, draw
+  ps.prepareDraw(enc, CAMERA, target);
   const pass = enc.beginRenderPass({
     colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: clear }],
   });
@@ -39,6 +42,27 @@ export async function drawImage(
   pass.end();
   device.queue.submit([enc.finish()]);
   const img = (await target.read()) as Uint8Array;
+  target.destroy();
+  return img;
+}
+
+/** Draws the system into a fresh IMAGE² rgba16float target over black; the texels as floats. */
+export async function drawFloatImage(device: Device, ps: ParticleSystem): Promise<Float32Array> {
+  const target = device.createTexture({
+    label: 'particles float target',
+    size: { width: IMAGE, height: IMAGE },
+    format: 'rgba16float',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+  });
+  const enc = device.createCommandEncoder();
+  ps.prepareDraw(enc, CAMERA, target);
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+  });
+  ps.draw(pass, CAMERA);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  const img = fromHalfs((await target.read()) as Uint16Array);
   target.destroy();
   return img;
 }

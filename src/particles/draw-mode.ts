@@ -1,0 +1,93 @@
+/**
+ * `drawMode: 'auto'`, decided by measurement. Which draw is fastest depends on the device, and
+ * the evidence disagrees across devices: on SwiftShader `pulled` draws the same pixels 5–7× faster
+ * than `instanced`; on an NVIDIA H200 `instanced` is 1.2–1.9× faster than `pulled`
+ * (docs/benchmarks.md). So nothing is assumed: at the first draw, the system times each candidate
+ * mode drawing its own state into a private target of the pass's size and format — GPU timestamps
+ * where the device has them, submit-to-done time otherwise — interleaved over a few rounds, and
+ * takes the fastest. Until then it draws with a provisional mode (pulled on a software adapter,
+ * instanced on a hardware one).
+ */
+import type { Caps } from '../rhi/core/caps.js';
+import type { DrawMode } from './options.js';
+
+/** Rounds of the measurement; the first is a warm-up (pipeline creation, caches) and is dropped. */
+export const CALIBRATION_ROUNDS = 3;
+/** Particles drawn by the first measurement (all of them when fewer). */
+export const CALIBRATION_START = 16_384;
+/** The sample grows eightfold while the fastest mode draws it in less than this. */
+export const CALIBRATION_ENOUGH_MS = 2;
+
+export function isSoftwareAdapter(caps: Caps): boolean {
+  const a = caps.adapter;
+  return /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i.test(
+    `${a.vendor} ${a.architecture} ${a.description}`,
+  );
+}
+
+/** The mode drawn while the measurement runs. */
+export function provisionalMode(caps: Caps): DrawMode {
+  return isSoftwareAdapter(caps) ? 'pulled' : 'instanced';
+}
+
+export interface SplatEligibility {
+  blending: 'additive' | 'alpha';
+  /** The state is in storage buffers (compute path, or CPU path with storage buffers). */
+  buffers: boolean;
+  /** The frame loop calls `ps.prepareDraw()` (where the splat's compute pass is recorded). */
+  prepared: boolean;
+  /** The pass has a depth attachment (a splat does not depth-test). */
+  depth: boolean;
+}
+
+/** The modes `auto` measures, and why any is left out. */
+export function candidateModes(
+  caps: Caps,
+  splat: SplatEligibility,
+): { modes: DrawMode[]; notes: string[] } {
+  const modes: DrawMode[] = ['instanced', 'pulled'];
+  const notes: string[] = [];
+  const why = !caps.features.compute
+    ? `no compute on ${caps.backend}`
+    : splat.blending !== 'additive'
+      ? 'blending is not additive'
+      : !splat.buffers
+        ? 'the state is in textures'
+        : splat.depth
+          ? 'the pass has a depth attachment'
+          : !splat.prepared
+            ? 'the frame loop does not call prepareDraw()'
+            : null;
+  if (why === null) modes.push('splat');
+  else notes.push(`splat not measured: ${why}`);
+  return { modes, notes };
+}
+
+/** The fastest mode from per-mode samples (median of each), and the sentence saying so. */
+export function pickFastest(
+  samples: ReadonlyMap<DrawMode, number[]>,
+  how: string,
+  notes: readonly string[],
+): { mode: DrawMode; ms: number; raster: 'instanced' | 'pulled'; reason: string } {
+  const medians = [...samples].map(([mode, ms]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const mid = sorted.length === 0 ? NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+    return { mode, ms: mid };
+  });
+  const valid = medians.filter((m) => Number.isFinite(m.ms));
+  if (valid.length === 0) throw new Error('no draw mode could be timed');
+  const best = valid.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const rasters = valid.filter((m) => m.mode !== 'splat');
+  const raster = (
+    rasters.length > 0 ? rasters.reduce((a, b) => (b.ms < a.ms ? b : a)).mode : 'pulled'
+  ) as 'instanced' | 'pulled';
+  const figures = medians
+    .map((m) => `${m.mode} ${Number.isFinite(m.ms) ? m.ms.toFixed(3) : 'n/a'} ms`)
+    .join(', ');
+  return {
+    mode: best.mode,
+    ms: best.ms,
+    raster,
+    reason: `measured (${how}, median of ${CALIBRATION_ROUNDS - 1} rounds): ${figures}${notes.length ? `; ${notes.join('; ')}` : ''}`,
+  };
+}

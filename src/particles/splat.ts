@@ -1,0 +1,204 @@
+/**
+ * `drawMode: 'splat'`: additive particles drawn by a compute pass instead of the rasteriser
+ * (WebGPU, state in storage buffers). Two halves:
+ *
+ * - `prepare` (before the render pass, `ps.prepareDraw`): one thread per particle adds its disc to
+ *   a fixed-point accumulation buffer (4 × u32 per pixel, 16.16) with `atomicAdd`;
+ * - `resolve` (in the render pass, `ps.draw`): a full-screen triangle adds the sums onto the target
+ *   (blend one, one) and zeroes them for the next frame.
+ *
+ * Addition of integers commutes, so the image is the same run to run, whatever order the threads
+ * run in (float blending is not). A channel whose sum at one pixel passes 65,535.99 (2^32 − 1 in
+ * 16.16) saturates: a bit per pixel records the overflow and the resolve outputs 65,536 there,
+ * which an 8-bit or float16 target shows as full intensity (never a wrapped, dark pixel).
+ */
+import { BufferUsage } from '../rhi/core/flags.js';
+import { ValidationError } from '../rhi/core/errors.js';
+import type { Buffer } from '../rhi/core/buffer.js';
+import type { Device } from '../rhi/core/device.js';
+import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
+import type { RenderPass } from '../rhi/core/render-pass.js';
+import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { ShaderModule } from '../rhi/core/shader-module.js';
+import type { TextureFormat } from '../rhi/core/formats.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
+import splatWgsl from '../../shaders/particles/splat.wgsl?raw';
+import resolveWgsl from '../../shaders/particles/splat-resolve.wgsl?raw';
+import { DRAW_PARAMS_BYTES } from './draw.js';
+
+/** Bytes of accumulation per pixel: four u32 channels, plus one saturation bit. */
+export const SPLAT_BYTES_PER_PIXEL = 16;
+
+export interface SplatFrame {
+  /** The uniform buffer and offset holding this frame's DrawParams (with the target size). */
+  uniforms: Buffer;
+  offset: number;
+  positions: Buffer;
+  velocities: Buffer;
+  count: number;
+  width: number;
+  height: number;
+}
+
+export class SplatDraw {
+  readonly #device: Device;
+  readonly #modules: ShaderModule[] = [];
+  readonly #compute: ComputePipeline;
+  readonly #resolvers = new Map<string, RenderPipeline>();
+  #accum: Buffer | null = null;
+  #saturated: Buffer | null = null;
+  #size = { width: 0, height: 0 };
+  /** The frame `prepare` recorded and `resolve` has not drawn yet. */
+  #pending: SplatFrame | null = null;
+
+  constructor(device: Device) {
+    this.#device = device;
+    const module = device.createShaderModule({
+      label: 'splat.wgsl',
+      code: drawWgsl + splatWgsl,
+    });
+    this.#modules.push(module);
+    this.#compute = device.createComputePipeline({
+      label: 'particles splat',
+      compute: { module, entryPoint: 'splat' },
+    });
+  }
+
+  /** Whether a `prepare` is waiting for its `resolve`. */
+  get pending(): boolean {
+    return this.#pending !== null;
+  }
+
+  /** GPU bytes of the accumulation buffers (0 before the first prepare). */
+  get bytes(): number {
+    return (this.#accum?.size ?? 0) + (this.#saturated?.size ?? 0);
+  }
+
+  #buffers(width: number, height: number): { accum: Buffer; saturated: Buffer } {
+    if (!this.#accum || this.#size.width !== width || this.#size.height !== height) {
+      this.#accum?.destroy();
+      this.#saturated?.destroy();
+      const pixels = width * height;
+      this.#accum = this.#device.createBuffer({
+        label: `particles splat accumulation ${width}x${height}`,
+        size: pixels * SPLAT_BYTES_PER_PIXEL,
+        usage: BufferUsage.STORAGE,
+      });
+      this.#saturated = this.#device.createBuffer({
+        label: `particles splat saturation ${width}x${height}`,
+        size: Math.ceil(pixels / 32) * 4,
+        usage: BufferUsage.STORAGE,
+      });
+      this.#size = { width, height };
+    }
+    return { accum: this.#accum, saturated: this.#saturated as Buffer };
+  }
+
+  /** Records the accumulation compute pass (new buffers start zeroed; each resolve re-zeroes them). */
+  prepare(
+    encoder: CommandEncoder,
+    frame: SplatFrame,
+    timestampWrites?: PassTimestampWrites,
+    /** Particles to splat (the first `count`); all of them when omitted. */
+    count = frame.count,
+  ): void {
+    const { accum, saturated } = this.#buffers(frame.width, frame.height);
+    // the state the update wrote (compute) is read here in a compute pass; the sums the last
+    // resolve cleared (a fragment-stage write) are added to
+    encoder.barrier({
+      from: 'compute-write',
+      to: 'compute-read',
+      resources: [frame.positions, frame.velocities],
+    });
+    for (const to of ['compute-read', 'compute-write'] as const)
+      encoder.barrier({ from: 'render-write', to, resources: [accum, saturated] });
+    const pass = encoder.beginComputePass({ label: 'particles splat', timestampWrites });
+    pass.setPipeline(this.#compute);
+    pass.setUniformBuffer(0, frame.uniforms, frame.offset, DRAW_PARAMS_BYTES);
+    pass.setStorageBuffer(1, frame.positions);
+    pass.setStorageBuffer(2, frame.velocities);
+    pass.setStorageBuffer(3, accum);
+    pass.setStorageBuffer(4, saturated);
+    pass.dispatchThreads(count, 64);
+    pass.end();
+    // the resolve reads and clears the sums in the fragment stage
+    encoder.barrier({ from: 'compute-write', to: 'fragment-read', resources: [accum, saturated] });
+    this.#pending = frame;
+  }
+
+  #resolver(format: TextureFormat, sampleCount: number): RenderPipeline {
+    const id = `${format}|${sampleCount}`;
+    let p = this.#resolvers.get(id);
+    if (!p) {
+      const module = this.#device.createShaderModule({
+        label: 'splat-resolve.wgsl',
+        code: drawWgsl + resolveWgsl,
+      });
+      this.#modules.push(module);
+      p = this.#device.createRenderPipeline({
+        label: `particles splat resolve (${format}, ${sampleCount}x)`,
+        vertex: { module, entryPoint: 'fullscreen' },
+        fragment: {
+          module,
+          entryPoint: 'resolve',
+          targets: [
+            {
+              format,
+              blend: {
+                color: { srcFactor: 'one', dstFactor: 'one' },
+                alpha: { srcFactor: 'one', dstFactor: 'one' },
+              },
+            },
+          ],
+        },
+        multisample: { count: sampleCount },
+      });
+      this.#resolvers.set(id, p);
+    }
+    return p;
+  }
+
+  /** Draws the sums the last `prepare` accumulated into `pass` and clears them. */
+  resolve(pass: RenderPass): void {
+    const frame = this.#pending;
+    if (!frame) {
+      throw new ValidationError(
+        'particles-splat-unprepared',
+        "drawMode 'splat' draws what ps.prepareDraw(encoder, camera, target) accumulated before the render pass; call it once per frame before the pass",
+        'particle system',
+      );
+    }
+    if (pass.width !== frame.width || pass.height !== frame.height) {
+      throw new ValidationError(
+        'particles-splat-size',
+        `the splat was prepared for ${frame.width}x${frame.height} but the pass is ${pass.width}x${pass.height}; pass the pass's target to prepareDraw`,
+        'particle system',
+        { prepared: [frame.width, frame.height], pass: [pass.width, pass.height] },
+      );
+    }
+    if (pass.depthStencilFormat !== undefined) {
+      throw new ValidationError(
+        'particles-splat-depth',
+        `drawMode 'splat' does not test against a depth attachment (this pass has ${pass.depthStencilFormat}); draw particles in a scene with depth with 'instanced' or 'pulled'`,
+        'particle system',
+      );
+    }
+    const { accum, saturated } = this.#buffers(frame.width, frame.height);
+    pass.setPipeline(this.#resolver(pass.colorFormats[0] as TextureFormat, pass.sampleCount));
+    pass.setUniformBuffer(0, frame.uniforms, frame.offset, DRAW_PARAMS_BYTES);
+    pass.setStorageBuffer(3, accum);
+    pass.setStorageBuffer(4, saturated);
+    pass.draw(3);
+    this.#pending = null;
+  }
+
+  destroy(): void {
+    this.#accum?.destroy();
+    this.#saturated?.destroy();
+    this.#compute.destroy();
+    for (const p of this.#resolvers.values()) p.destroy();
+    for (const m of this.#modules) m.destroy();
+  }
+}
