@@ -28,6 +28,10 @@ export async function main(argv) {
     console.error(e.message);
     return 2;
   }
+  if (o.runtime === 'deno') {
+    const { runDeno } = await import('./deno-runner.mjs');
+    return runDeno(o);
+  }
   const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: BENCH_FLAGS });
   const { server, url } = await startServer();
   let result;

@@ -35,6 +35,8 @@ export const DEFAULTS = {
   radii: [4, 8, 16, 32],
   frameCounts: [100_000],
   cpuCounts: [100_000],
+  /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
+  runtime: 'chromium',
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
   scenarioTimeoutMs: 300_000,
 };
@@ -75,7 +77,10 @@ const USAGE = `npm run bench -- [options]
   --post-sizes 1280x720,1920x1080 sizes of the post chain alone
   --radii 4,8,16,32               blur radii (blur at the first post size)
   --frame-counts 100000           particle counts of the whole frame (at --size)
-  --cpu-counts 100000             particle counts of the cpu suite`;
+  --cpu-counts 100000             particle counts of the cpu suite
+  --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
+                                  (headless GPU servers; with --gpu it uses the machine's Vulkan GPU)
+  --draw also takes splat and auto (defaults: instanced,pulled in Chromium; all four under Deno)`;
 
 export function parseArgs(argv) {
   const o = structuredClone(DEFAULTS);
@@ -100,6 +105,12 @@ export function parseArgs(argv) {
         break;
       case '--draw':
         o.draw = list(next());
+        o.drawGiven = true;
+        break;
+      case '--runtime':
+        o.runtime = next();
+        if (!['chromium', 'deno'].includes(o.runtime))
+          throw new Error(`--runtime: ${o.runtime} is not chromium or deno`);
         break;
       case '--size':
         o.size = next().split('x').map(Number);
@@ -174,7 +185,8 @@ export function parseArgs(argv) {
       throw new Error(`--paths: unknown backend ${backend} (webgpu, webgl2)`);
   }
   for (const d of o.draw)
-    if (d !== 'instanced' && d !== 'pulled') throw new Error(`--draw: unknown draw mode ${d}`);
+    if (!['instanced', 'pulled', 'splat', 'auto'].includes(d))
+      throw new Error(`--draw: unknown draw mode ${d} (instanced, pulled, splat, auto)`);
   if (o.size.length !== 2 || o.size.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error(`--size must look like 1280x720`);
   for (const k of ['repeat', 'frames'])
@@ -533,6 +545,7 @@ function aggregate(s, runs, shot) {
         )
       : null,
     describe: ok[ok.length - 1].describe,
+    drawn: ok[ok.length - 1].drawn ?? null,
     gpuBytes: ok[ok.length - 1].gpuBytes,
     heapBytes: ok[ok.length - 1].heapBytes,
     visiblePixels: shot?.visible ?? null,
@@ -551,6 +564,8 @@ const fmt = (v, d = 2) =>
 const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed(1));
 
 const isParticles = (r) => (r.kind ?? 'particles') === 'particles';
+/** The draw column: the mode asked for, and under `auto` what it chose. */
+const drawLabel = (r) => (r.drawMode === 'auto' && r.drawn ? `auto→${r.drawn}` : r.drawMode);
 
 /** The cpu suite: JS ms per step of each loop, and each against the plain hand-written one. */
 export function cpuTable(rows) {
@@ -581,7 +596,7 @@ export function markdownTable(allRows) {
   const lines = rows.map((r) =>
     r.skipped
       ? `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped} |${' |'.repeat(14)}`
-      : `| ${r.path}@${r.backend} | ${r.drawMode} | ${r.count} | ${r.frames} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.e2eMs.p99)} | ${fmt(r.rafMs.median)} | ${fmt(r.rafMs.p95)} | ${r.gpuMs ? fmt(r.gpuMs.update, 3) : 'unavailable'} | ${r.gpuMs ? fmt(r.gpuMs.draw, 3) : 'unavailable'} | ${fmt(r.cpuMs, 3)} | ${r.repeatMedians.map((v) => fmt(v, 1)).join(' / ')}${r.skippedRepeats ? ` (+${r.skippedRepeats.length} skipped: ${r.skippedRepeats[0]})` : ''} | ${fmt(r.spread * 100, 0)}% | ${mb(r.gpuBytes)} | ${mb(r.heapBytes)} | ${r.visiblePixels} | ${r.alive} |`,
+      : `| ${r.path}@${r.backend} | ${drawLabel(r)} | ${r.count} | ${r.frames} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.e2eMs.p99)} | ${fmt(r.rafMs.median)} | ${fmt(r.rafMs.p95)} | ${r.gpuMs ? fmt(r.gpuMs.update, 3) : 'unavailable'} | ${r.gpuMs ? fmt(r.gpuMs.draw, 3) : 'unavailable'} | ${fmt(r.cpuMs, 3)} | ${r.repeatMedians.map((v) => fmt(v, 1)).join(' / ')}${r.skippedRepeats ? ` (+${r.skippedRepeats.length} skipped: ${r.skippedRepeats[0]})` : ''} | ${fmt(r.spread * 100, 0)}% | ${mb(r.gpuBytes)} | ${mb(r.heapBytes)} | ${r.visiblePixels} | ${r.alive} |`,
   );
   return [head, sep, ...lines].join('\n');
 }
@@ -605,7 +620,7 @@ export function terminalTable(allRows) {
       : [
           r.path,
           r.backend,
-          r.drawMode,
+          drawLabel(r),
           r.count.toLocaleString('en-US'),
           fmt(r.e2eMs.median, 1),
           r.gpuMs?.update != null ? fmt(r.gpuMs.update, 2) : r.path === 'cpu' ? 'on CPU' : 'n/a',

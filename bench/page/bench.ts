@@ -15,7 +15,7 @@ export interface Scenario {
   postPath?: 'compute' | 'fragment';
   radius?: number;
   backend: 'webgpu' | 'webgl2';
-  drawMode: 'instanced' | 'pulled';
+  drawMode: 'instanced' | 'pulled' | 'splat' | 'auto';
   count: number;
   width: number;
   height: number;
@@ -42,6 +42,8 @@ export interface Measured {
   gpuSpansMs: Record<string, number[]> | null;
   /** The path(s) taken and why. */
   describe: string;
+  /** The draw mode used (what `auto` chose), where there are particles. */
+  drawn?: string;
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;
@@ -112,6 +114,9 @@ async function run(s: Scenario): Promise<Measured> {
     }
   }
 
+  // drawMode 'auto' measures at its first draw (a warm-up frame): the frames below use its choice
+  await work.ready();
+
   // end-to-end: submit → GPU done, one frame at a time; CPU time inside Ignis; GPU pass times
   const e2eMs: number[] = [];
   const cpuMs: number[] = [];
@@ -176,6 +181,7 @@ async function run(s: Scenario): Promise<Measured> {
     gpuDrawMs: spans.draw && spans.draw.length > 0 ? spans.draw : null,
     gpuSpansMs: timing && Object.values(spans).some((v) => v.length > 0) ? spans : null,
     describe: work.describe,
+    drawn: work.drawn,
     gpuBytes: device.stats().total.bytes,
     heapBytes: memory ? memory.usedJSHeapSize : null,
     alive: alive ?? 0,

@@ -35,6 +35,10 @@ export interface Workload {
   frame(querySet: QuerySet | null): void;
   /** Update-only work before measuring (the fountain's steady state). */
   preroll(steps: number): Promise<void>;
+  /** The draw mode particles are drawn with (what 'auto' chose), where there are particles. */
+  readonly drawn?: string;
+  /** Resolves once the workload draws as it will be measured (drawMode 'auto' has decided). */
+  ready(): Promise<void>;
   /** Particles alive at the end, where there are particles. */
   alive(): Promise<number | null>;
   destroy(): void;
@@ -115,6 +119,7 @@ function cpuLoop(s: Scenario): Workload {
     pairs: 0,
     spans: {},
     describe: `${s.path} loop, ${s.count} particles`,
+    ready: async () => {},
     frame() {
       n++;
       step();
@@ -138,17 +143,27 @@ export async function createWorkload(device: Device, s: Scenario): Promise<Workl
     const { ps, preroll } = await particles(device, s);
     const hasUpdatePass = ps.path !== 'cpu';
     return {
-      pairs: 2,
-      spans: hasUpdatePass ? { update: [0], draw: [1] } : { draw: [1] },
-      describe: `${ps.path} (${ps.reason}), ${ps.drawMode}`,
+      pairs: 3,
+      // pair 2: the splat's compute pass, part of the draw
+      get drawn() {
+        return ps.drawMode;
+      },
+      get spans(): Record<string, number[]> {
+        const draw = ps.drawMode === 'splat' ? [1, 2] : [1];
+        return hasUpdatePass ? { update: [0], draw } : { draw };
+      },
+      get describe() {
+        return `${ps.path} (${ps.reason}), ${ps.drawMode} (${ps.drawModeReason})`;
+      },
+      ready: async () => void (await ps.drawModeDecided),
       frame(q) {
         const encoder = device.createCommandEncoder({ label: 'bench frame' });
         ps.update(encoder, DT, hasUpdatePass && q ? { timestampWrites: ts(q, 0) } : {});
+        const target = surface.getCurrentTexture();
+        ps.prepareDraw(encoder, camera, target, q ? { timestampWrites: ts(q, 2) } : {});
         const pass = encoder.beginRenderPass({
           label: 'bench draw',
-          colorAttachments: [
-            { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
-          ],
+          colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
           timestampWrites: ts(q, 1),
         });
         ps.draw(pass, camera);
@@ -186,25 +201,32 @@ export async function createWorkload(device: Device, s: Scenario): Promise<Workl
           device.queue.submit([encoder.finish()]);
         },
         preroll: async () => {},
+        ready: async () => {},
         alive: async () => null,
         destroy: () => post.destroy(),
       };
     }
     const { ps, preroll } = await particles(device, s);
     const hasUpdatePass = ps.path !== 'cpu';
-    const offset = 2; // pairs 0 and 1: update and draw
+    const offset = 3; // pairs 0, 1, 2: update, draw, the splat's compute pass
     return {
       pairs: offset + names.length,
-      spans: {
-        ...(hasUpdatePass ? { update: [0] } : {}),
-        draw: [1],
-        bloom: bloomPairs.map((i) => i + offset),
-        'tone map + grade': [tonePair + offset],
+      get spans() {
+        return {
+          ...(hasUpdatePass ? { update: [0] } : {}),
+          draw: ps.drawMode === 'splat' ? [1, 2] : [1],
+          bloom: bloomPairs.map((i) => i + offset),
+          'tone map + grade': [tonePair + offset],
+        };
       },
-      describe: `particles ${ps.path}, post ${post.path} (${post.reason})`,
+      get describe() {
+        return `particles ${ps.path} drawn ${ps.drawMode}, post ${post.path} (${post.reason})`;
+      },
+      ready: async () => void (await ps.drawModeDecided),
       frame(q) {
         const encoder = device.createCommandEncoder({ label: 'bench frame + post' });
         ps.update(encoder, DT, hasUpdatePass && q ? { timestampWrites: ts(q, 0) } : {});
+        ps.prepareDraw(encoder, camera, post.target, q ? { timestampWrites: ts(q, 2) } : {});
         const pass = encoder.beginRenderPass({
           label: 'bench draw',
           colorAttachments: [{ texture: post.target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
@@ -261,6 +283,7 @@ export async function createWorkload(device: Device, s: Scenario): Promise<Workl
       show.apply(encoder, surface.getCurrentTexture());
       device.queue.submit([encoder.finish()]);
     },
+    ready: async () => {},
     preroll: async () => {
       // the source: the test image, copied once out of the chain's target
       const encoder = device.createCommandEncoder({ label: 'bench blur source' });
