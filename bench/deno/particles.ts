@@ -17,7 +17,10 @@ declare const Deno: {
 const lib = (await import(
   new URL('../../dist/index.js', import.meta.url).href
 )) as typeof import('../../src/index.js');
-const { createDevice, createParticleSystem, orbitCamera, TextureUsage } = lib;
+const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
+const { RawReference } = (await import(
+  new URL('./raw-reference.ts', import.meta.url).href
+)) as typeof import('./raw-reference.js');
 type ParticleSystem = import('../../src/index.js').ParticleSystem;
 type QuerySet = import('../../src/index.js').QuerySet;
 
@@ -36,6 +39,8 @@ const FRAMES = Number(arg('frames', '30'));
 const SIZES = numbers(arg('sizes', '0.07,0.2,0.5,1.5'));
 const SIZE_COUNT = Number(arg('size-count', '1000000'));
 const CPU_COUNTS = numbers(arg('cpu-counts', '1000000,10000000'));
+const REFERENCE_COUNTS = numbers(arg('reference-counts', '100000,1000000'));
+const ROUNDS = Number(arg('rounds', '3'));
 const DT = 1 / 60;
 
 const device = await createDevice({ backend: 'webgpu' });
@@ -103,82 +108,231 @@ interface Row {
   drawNsPerParticle: number | null;
 }
 
-async function measure(
-  count: number,
-  mode: 'instanced' | 'pulled' | 'splat' | 'auto',
-  size: number,
-  path: 'compute' | 'cpu' = 'compute',
-): Promise<Row> {
-  const ps = await createParticleSystem(device, { count, path, drawMode: mode, size });
+type Mode = 'instanced' | 'pulled' | 'splat' | 'auto';
+
+/**
+ * Every mode at one count and size, interleaved: all systems are made and warmed first, then
+ * ROUNDS rounds each give every mode FRAMES / ROUNDS measured frames in turn, so a change of GPU
+ * clocks or load lands on every mode alike.
+ */
+async function measureModes(count: number, modes: readonly Mode[], size: number): Promise<Row[]> {
+  const systems: ParticleSystem[] = [];
+  for (const mode of modes) {
+    const ps = await createParticleSystem(device, { count, path: 'compute', drawMode: mode, size });
+    await preroll(ps);
+    frame(ps, null); // the first draw: auto starts measuring here
+    await device.queue.onSubmittedWorkDone();
+    await ps.drawModeDecided;
+    for (let i = 0; i < 3; i++) frame(ps, null);
+    await device.queue.onSubmittedWorkDone();
+    systems.push(ps);
+  }
   const q = timing ? device.createQuerySet({ label: 'bench', type: 'timestamp', count: 6 }) : null;
-  await preroll(ps);
-  frame(ps, null); // the first draw: auto starts measuring here
-  await device.queue.onSubmittedWorkDone();
-  await ps.drawModeDecided;
-  for (let i = 0; i < 3; i++) {
-    frame(ps, null);
-    await device.queue.onSubmittedWorkDone();
-  }
-  const e2e: number[] = [];
-  const cpu: number[] = [];
-  const update: number[] = [];
-  const draw: number[] = [];
-  for (let i = 0; i < FRAMES; i++) {
-    const t0 = performance.now();
-    frame(ps, q);
-    cpu.push(performance.now() - t0);
-    await device.queue.onSubmittedWorkDone();
-    e2e.push(performance.now() - t0);
-    if (q) {
-      const t = await q.readTimestamps();
-      update.push(((t[1] as number) - (t[0] as number)) / 1e6);
-      // the splat's compute pass belongs to the draw
-      const splat = ((t[5] as number) - (t[4] as number)) / 1e6;
-      draw.push(((t[3] as number) - (t[2] as number)) / 1e6 + (Number.isFinite(splat) ? splat : 0));
+  const per = modes.map(() => ({
+    e2e: [] as number[],
+    cpu: [] as number[],
+    update: [] as number[],
+    draw: [] as number[],
+    steady: [] as number[],
+  }));
+  const perRound = Math.max(1, Math.round(FRAMES / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [m, ps] of systems.entries()) {
+      const out = per[m]!;
+      for (let i = 0; i < perRound; i++) {
+        const t0 = performance.now();
+        frame(ps, q);
+        out.cpu.push(performance.now() - t0);
+        await device.queue.onSubmittedWorkDone();
+        out.e2e.push(performance.now() - t0);
+        if (q) {
+          const t = await q.readTimestamps();
+          out.update.push(((t[1] as number) - (t[0] as number)) / 1e6);
+          // the splat's compute pass belongs to the draw
+          const splat = ((t[5] as number) - (t[4] as number)) / 1e6;
+          out.draw.push(
+            ((t[3] as number) - (t[2] as number)) / 1e6 + (Number.isFinite(splat) ? splat : 0),
+          );
+        }
+      }
+      // steady state: a loop that waits only in beginFrame() (2 frames in flight), as an app does
+      const s0 = performance.now();
+      for (let i = 0; i < perRound; i++) {
+        await device.beginFrame();
+        frame(ps, null);
+      }
+      await device.queue.onSubmittedWorkDone();
+      out.steady.push((performance.now() - s0) / perRound);
     }
-  }
-  // steady state: a loop that waits only in beginFrame() (2 frames in flight), as an app does
-  const s0 = performance.now();
-  for (let i = 0; i < FRAMES; i++) {
-    await device.beginFrame();
-    frame(ps, null);
-  }
-  await device.queue.onSubmittedWorkDone();
-  const steady = (performance.now() - s0) / FRAMES;
-  const gpuUpdate = median(update);
-  const gpuDraw = median(draw);
-  const row: Row = {
-    kind: 'particles',
-    scenario: `particles/${path}@webgpu-deno/${mode}/${count}/size${size}`,
-    path,
-    backend: 'webgpu',
-    drawMode: mode,
-    chosen: ps.drawMode,
-    reason: ps.drawModeReason,
-    count,
-    size,
-    e2eMs: { median: round(median(e2e)) },
-    steadyMs: round(steady),
-    cpuMs: round(median(cpu)),
-    gpuMs: q ? { update: path === 'cpu' ? null : round(gpuUpdate), draw: round(gpuDraw) } : null,
-    // an update reads and writes 32 bytes per particle
-    updateGBs: path === 'cpu' ? null : round((count * 64) / (gpuUpdate / 1e3) / 1e9, 1),
-    drawNsPerParticle: round((gpuDraw * 1e6) / count, 3),
-  };
-  console.log(
-    `${row.scenario}: e2e ${row.e2eMs.median} ms, steady ${row.steadyMs} ms, CPU ${row.cpuMs} ms, GPU update ${row.gpuMs?.update} draw ${row.gpuMs?.draw} ms${mode === 'auto' ? ` → ${ps.drawMode}: ${ps.drawModeReason}` : ''}`,
-  );
   q?.destroy();
-  ps.destroy();
-  return row;
+  const rows = systems.map((ps, m): Row => {
+    const out = per[m]!;
+    const mode = modes[m]!;
+    const gpuUpdate = median(out.update);
+    const gpuDraw = median(out.draw);
+    return {
+      kind: 'particles',
+      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}`,
+      path: 'compute',
+      backend: 'webgpu',
+      drawMode: mode,
+      chosen: ps.drawMode,
+      reason: ps.drawModeReason,
+      count,
+      size,
+      e2eMs: { median: round(median(out.e2e)) },
+      steadyMs: round(median(out.steady)),
+      cpuMs: round(median(out.cpu)),
+      gpuMs: q ? { update: round(gpuUpdate), draw: round(gpuDraw) } : null,
+      // an update reads and writes 32 bytes per particle
+      updateGBs: round((count * 64) / (gpuUpdate / 1e3) / 1e9, 1),
+      drawNsPerParticle: round((gpuDraw * 1e6) / count, 3),
+    };
+  });
+  for (const r of rows)
+    console.log(
+      `${r.scenario}: e2e ${r.e2eMs.median} ms, steady ${r.steadyMs} ms, CPU ${r.cpuMs} ms, GPU update ${r.gpuMs?.update} draw ${r.gpuMs?.draw} ms${r.drawMode === 'auto' ? ` → ${r.chosen}: ${r.reason}` : ''}`,
+    );
+  for (const ps of systems) ps.destroy();
+  return rows;
+}
+
+/**
+ * The draw alone, Ignis against the hand-written WebGPU reference (raw-reference.ts) of the same
+ * look, on the same state, interleaved: GPU time of the pass and CPU time of recording and
+ * submitting it (Ignis: prepareDraw, pass, draw, submit; the reference: writeBuffer, pass, draw,
+ * submit).
+ */
+async function versusReference(count: number): Promise<ReferenceRow[]> {
+  // two systems stepped alike hold the same state (the update is deterministic); the reference
+  // draws a copy of it
+  const systems = {
+    instanced: await createParticleSystem(device, {
+      count,
+      path: 'compute',
+      drawMode: 'instanced',
+    }),
+    pulled: await createParticleSystem(device, { count, path: 'compute', drawMode: 'pulled' }),
+  };
+  await preroll(systems.instanced);
+  await preroll(systems.pulled);
+  const state = await systems.instanced.read();
+  const gpu = (device as unknown as { gpu: GPUDevice }).gpu;
+  const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
+  const raw = new RawReference(gpu, 'rgba8unorm', state);
+  const o = resolveOptions({ count });
+  const look = {
+    colors: o.colors,
+    stops: o.colorStops,
+    sizes: [o.sizeOverLife[0], o.sizeOverLife[1], o.size] as [number, number, number],
+  };
+  const q = timing
+    ? device.createQuerySet({ label: 'bench raw', type: 'timestamp', count: 2 })
+    : null;
+  const rawQueries = q ? gpu.createQuerySet({ type: 'timestamp', count: 2 }) : null;
+  const resolve = rawQueries
+    ? gpu.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC })
+    : null;
+  const readback = rawQueries
+    ? gpu.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST })
+    : null;
+  const rows: ReferenceRow[] = [];
+  for (const mode of ['instanced', 'pulled'] as const) {
+    const ignis = systems[mode];
+    const samples = {
+      ignisCpu: [] as number[],
+      rawCpu: [] as number[],
+      ignisGpu: [] as number[],
+      rawGpu: [] as number[],
+    };
+    const perRound = Math.max(1, Math.round(FRAMES / ROUNDS));
+    for (let r = 0; r < ROUNDS + 1; r++) {
+      for (let i = 0; i < perRound; i++) {
+        let t0 = performance.now();
+        const enc = device.createCommandEncoder({ label: 'bench draw only' });
+        ignis.prepareDraw(enc, camera, target);
+        const pass = enc.beginRenderPass({
+          colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+          timestampWrites: q
+            ? { querySet: q, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 }
+            : undefined,
+        });
+        ignis.draw(pass, camera);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+        const ignisCpu = performance.now() - t0;
+        await device.queue.onSubmittedWorkDone();
+        const ignisGpu = q
+          ? await q.readTimestamps().then((t) => ((t[1] as number) - (t[0] as number)) / 1e6)
+          : NaN;
+        t0 = performance.now();
+        raw.frame(
+          mode,
+          view,
+          camera,
+          look,
+          rawQueries
+            ? { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 }
+            : undefined,
+        );
+        const rawCpu = performance.now() - t0;
+        let rawGpu = NaN;
+        if (rawQueries && resolve && readback) {
+          const e = gpu.createCommandEncoder();
+          e.resolveQuerySet(rawQueries, 0, 2, resolve, 0);
+          e.copyBufferToBuffer(resolve, 0, readback, 0, 16);
+          gpu.queue.submit([e.finish()]);
+          await readback.mapAsync(GPUMapMode.READ);
+          const t = new BigUint64Array(readback.getMappedRange());
+          rawGpu = Number((t[1] as bigint) - (t[0] as bigint)) / 1e6;
+          readback.unmap();
+        } else await gpu.queue.onSubmittedWorkDone();
+        if (r === 0) continue; // warm-up round
+        samples.ignisCpu.push(ignisCpu);
+        samples.rawCpu.push(rawCpu);
+        samples.ignisGpu.push(ignisGpu);
+        samples.rawGpu.push(rawGpu);
+      }
+    }
+    const row: ReferenceRow = {
+      count,
+      mode,
+      ignisGpuMs: round(median(samples.ignisGpu)),
+      rawGpuMs: round(median(samples.rawGpu)),
+      ignisCpuMs: round(median(samples.ignisCpu)),
+      rawCpuMs: round(median(samples.rawCpu)),
+    };
+    console.log(
+      `draw ${mode} ${count}: Ignis GPU ${row.ignisGpuMs} CPU ${row.ignisCpuMs} ms; raw GPU ${row.rawGpuMs} CPU ${row.rawCpuMs} ms`,
+    );
+    rows.push(row);
+  }
+  q?.destroy();
+  rawQueries?.destroy();
+  resolve?.destroy();
+  readback?.destroy();
+  raw.destroy();
+  systems.instanced.destroy();
+  systems.pulled.destroy();
+  return rows;
+}
+
+interface ReferenceRow {
+  count: number;
+  mode: 'instanced' | 'pulled';
+  ignisGpuMs: number | null;
+  rawGpuMs: number | null;
+  ignisCpuMs: number | null;
+  rawCpuMs: number | null;
 }
 
 const rows: Row[] = [];
-for (const count of COUNTS) for (const mode of MODES) rows.push(await measure(count, mode, 0.07));
+for (const count of COUNTS) rows.push(...(await measureModes(count, MODES, 0.07)));
 const sizeRows: Row[] = [];
 for (const size of SIZES)
-  for (const mode of ['instanced', 'pulled', 'splat'] as const)
-    sizeRows.push(await measure(SIZE_COUNT, mode, size));
+  sizeRows.push(...(await measureModes(SIZE_COUNT, ['instanced', 'pulled', 'splat'], size)));
+const referenceRows: ReferenceRow[] = [];
+for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
 /**
  * One update step alone, no draw: the compute path's GPU time (timestamps), and the CPU path's
  * JavaScript step plus its upload call (queue.writeBuffer), the CPU time it costs a frame.
@@ -257,6 +411,15 @@ const md: string[] = [
     return `| ${size} | ${fmt(at('instanced'))} | ${fmt(at('pulled'))} | ${fmt(at('splat'))} | ${fmt(at('splat') / best, 2)}× |`;
   }),
   '',
+  'The draw alone, Ignis against a hand-written WebGPU reference of the same look on the same state (bench/deno/raw-reference.ts), interleaved; CPU ms is recording and submitting the frame:',
+  '',
+  '| count | mode | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
+  '|---|---|---|---|---|---|---|---|',
+  ...referenceRows.map(
+    (r) =>
+      `| ${r.count.toLocaleString('en-US')} | ${r.mode} | ${fmt(r.ignisGpuMs)} | ${fmt(r.rawGpuMs)} | ${fmt((r.ignisGpuMs ?? NaN) / (r.rawGpuMs ?? NaN), 2)}× | ${fmt(r.ignisCpuMs)} | ${fmt(r.rawCpuMs)} | ${fmt((r.ignisCpuMs ?? NaN) / (r.rawCpuMs ?? NaN), 2)}× |`,
+  ),
+  '',
   'One update step alone: the CPU path (its JavaScript step and the upload call) against the compute path (GPU time):',
   '',
   '| count | CPU path ms | compute update GPU ms | compute update GB/s | CPU / GPU |',
@@ -282,6 +445,7 @@ await Deno.writeTextFile(
       },
       rows,
       sizeRows,
+      referenceRows,
       cpuRows,
     },
     null,

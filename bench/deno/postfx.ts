@@ -9,6 +9,7 @@ declare const Deno: {
   args: string[];
   version: { deno: string };
   writeTextFile(path: string, data: string): Promise<void>;
+  mkdir(path: string, options: { recursive: boolean }): Promise<void>;
 };
 // the built library (npm run build), typed by its sources; a URL, so the type check does not need dist/
 const lib = (await import(
@@ -150,6 +151,7 @@ for (const [width, height] of [
 }
 
 const meta = { date: new Date().toISOString(), adapter, deno: Deno.version.deno, frames: FRAMES };
+await Deno.mkdir(outDir, { recursive: true });
 await Deno.writeTextFile(`${outDir}/postfx-deno.json`, JSON.stringify({ meta, rows }, null, 2));
 const fmt = (v: unknown): string => (typeof v === 'number' ? v.toFixed(3) : '—');
 const md = [

@@ -102,6 +102,7 @@ export class ParticleSystem {
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
   readonly #pipelines = new Map<string, DrawPipeline>();
+  #lastPipeline: { mode: DrawMode; shape: PassShape; pipeline: RenderPipeline } | null = null;
   #destroyed = false;
   #drawMode: DrawMode;
   #drawModeReason: string;
@@ -339,14 +340,25 @@ export class ParticleSystem {
     };
   }
 
-  /** The raster pipeline of `mode` for `shape`, made once. */
+  /** The raster pipeline of `mode` for `shape`, made once (the last one is kept at hand: no key is built per frame). */
   #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
+    const last = this.#lastPipeline;
+    if (
+      last &&
+      last.mode === mode &&
+      last.shape.format === shape.format &&
+      last.shape.depthFormat === shape.depthFormat &&
+      last.shape.sampleCount === shape.sampleCount &&
+      last.shape.blending === shape.blending
+    )
+      return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
     let p = this.#pipelines.get(id);
     if (!p) {
       p = createDrawPipeline(this.device, { state: this.#state, mode, ...shape });
       this.#pipelines.set(id, p);
     }
+    this.#lastPipeline = { mode, shape, pipeline: p.pipeline };
     return p.pipeline;
   }
 

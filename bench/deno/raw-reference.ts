@@ -1,0 +1,184 @@
+// A hand-written WebGPU draw of the same particles and the same look as Ignis's (camera-facing
+// quads, colour over life, the same soft disc), with no Ignis in between: its own buffers, pipeline,
+// bind group and uniform buffer, recorded straight into a GPUCommandEncoder. The benchmark draws
+// the same state with it and with Ignis, so what Ignis adds — to the GPU time and to the CPU time
+// of a frame — is measured side by side.
+const WGSL = /* wgsl */ `
+struct Uniforms {
+  viewProjection: mat4x4f,
+  right: vec4f,        // clip-space offset of one world unit along the camera's right
+  up: vec4f,           // … and up
+  colors: array<vec4f, 4>,
+  stops: vec4f,
+  sizes: vec4f,        // x birth factor, y death factor, z world size
+};
+@group(0) @binding(0) var<uniform> u: Uniforms;
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
+
+struct Out {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+};
+
+fn particle(p: vec4f, v: vec4f, corner: vec2f) -> Out {
+  let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
+  let half = 0.5 * u.sizes.z * mix(u.sizes.x, u.sizes.y, t);
+  var c = u.colors[0];
+  c = mix(c, u.colors[1], clamp((t - u.stops.x) / (u.stops.y - u.stops.x), 0.0, 1.0));
+  c = mix(c, u.colors[2], clamp((t - u.stops.y) / (u.stops.z - u.stops.y), 0.0, 1.0));
+  c = mix(c, u.colors[3], clamp((t - u.stops.z) / (u.stops.w - u.stops.z), 0.0, 1.0));
+  let clip = u.viewProjection * vec4f(p.xyz, 1.0) + (u.right * corner.x + u.up * corner.y) * half;
+  return Out(clip, c, corner);
+}
+
+// instanced: a 4-vertex strip per instance, the particle from instance-rate attributes
+@vertex
+fn vsInstanced(@builtin(vertex_index) i: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> Out {
+  let corner = vec2f(f32(i & 1u) * 2.0 - 1.0, f32(i >> 1u) * 2.0 - 1.0);
+  return particle(p, v, corner);
+}
+
+// pulled: 6 vertices per particle, the particle fetched from storage
+@vertex
+fn vsPulled(@builtin(vertex_index) i: u32) -> Out {
+  let n = i / 6u;
+  var corners = array<vec2f, 6>(vec2f(-1, -1), vec2f(1, -1), vec2f(1, 1), vec2f(-1, -1), vec2f(1, 1), vec2f(-1, 1));
+  return particle(positions[n], velocities[n], corners[i - n * 6u]);
+}
+
+@fragment
+fn fs(in: Out) -> @location(0) vec4f {
+  let r2 = dot(in.uv, in.uv);
+  return vec4f(in.color.rgb, in.color.a * (1.0 - smoothstep(0.25, 1.0, r2)));
+}
+`;
+
+export interface RawCamera {
+  view: ArrayLike<number>;
+  projection: ArrayLike<number>;
+}
+
+export interface RawLook {
+  colors: ReadonlyArray<readonly number[]>;
+  stops: readonly number[];
+  sizes: readonly [number, number, number];
+}
+
+export class RawReference {
+  readonly #gpu: GPUDevice;
+  readonly #positions: GPUBuffer;
+  readonly #velocities: GPUBuffer;
+  readonly #uniforms: GPUBuffer;
+  readonly #pipelines: Record<'instanced' | 'pulled', GPURenderPipeline>;
+  readonly #bindGroups: Record<'instanced' | 'pulled', GPUBindGroup>;
+  readonly count: number;
+
+  constructor(
+    gpu: GPUDevice,
+    format: GPUTextureFormat,
+    state: { position: Float32Array; velocity: Float32Array },
+  ) {
+    this.#gpu = gpu;
+    this.count = state.position.length / 4;
+    const buffer = (data: Float32Array<ArrayBuffer>): GPUBuffer => {
+      const b = gpu.createBuffer({
+        size: data.byteLength,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      gpu.queue.writeBuffer(b, 0, data);
+      return b;
+    };
+    this.#positions = buffer(new Float32Array(state.position));
+    this.#velocities = buffer(new Float32Array(state.velocity));
+    this.#uniforms = gpu.createBuffer({
+      size: 256,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    const module = gpu.createShaderModule({ code: WGSL });
+    const blend: GPUBlendState = {
+      color: { srcFactor: 'src-alpha', dstFactor: 'one' },
+      alpha: { srcFactor: 'one', dstFactor: 'one' },
+    };
+    const attributes = (location: number): GPUVertexBufferLayout => ({
+      arrayStride: 16,
+      stepMode: 'instance',
+      attributes: [{ format: 'float32x4', offset: 0, shaderLocation: location }],
+    });
+    const make = (mode: 'instanced' | 'pulled'): GPURenderPipeline =>
+      gpu.createRenderPipeline({
+        layout: 'auto',
+        vertex: {
+          module,
+          entryPoint: mode === 'instanced' ? 'vsInstanced' : 'vsPulled',
+          buffers: mode === 'instanced' ? [attributes(0), attributes(1)] : [],
+        },
+        fragment: { module, entryPoint: 'fs', targets: [{ format, blend }] },
+        primitive: { topology: mode === 'instanced' ? 'triangle-strip' : 'triangle-list' },
+      });
+    this.#pipelines = { instanced: make('instanced'), pulled: make('pulled') };
+    const group = (mode: 'instanced' | 'pulled'): GPUBindGroup =>
+      gpu.createBindGroup({
+        layout: this.#pipelines[mode].getBindGroupLayout(0),
+        entries:
+          mode === 'instanced'
+            ? [{ binding: 0, resource: { buffer: this.#uniforms } }]
+            : [
+                { binding: 0, resource: { buffer: this.#uniforms } },
+                { binding: 1, resource: { buffer: this.#positions } },
+                { binding: 2, resource: { buffer: this.#velocities } },
+              ],
+      });
+    this.#bindGroups = { instanced: group('instanced'), pulled: group('pulled') };
+  }
+
+  /** What a frame writes: the camera and the look, 36 floats. */
+  #data = new Float32Array(48);
+
+  /** Records and submits one frame: uniforms, a render pass, one draw. */
+  frame(
+    mode: 'instanced' | 'pulled',
+    target: GPUTextureView,
+    camera: RawCamera,
+    look: RawLook,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
+    const d = this.#data;
+    const v = camera.view;
+    const p = camera.projection;
+    for (let c = 0; c < 4; c++)
+      for (let r = 0; r < 4; r++) {
+        let s = 0;
+        for (let k = 0; k < 4; k++) s += (p[4 * k + r] as number) * (v[4 * c + k] as number);
+        d[4 * c + r] = s;
+      }
+    for (let i = 0; i < 8; i++) d[16 + i] = p[i] as number;
+    for (let i = 0; i < 4; i++) d.set(look.colors[i] as readonly number[], 24 + 4 * i);
+    d.set(look.stops, 40);
+    d.set(look.sizes, 44);
+    this.#gpu.queue.writeBuffer(this.#uniforms, 0, d);
+    const encoder = this.#gpu.createCommandEncoder();
+    const pass = encoder.beginRenderPass({
+      colorAttachments: [
+        { view: target, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] },
+      ],
+      timestampWrites,
+    });
+    pass.setPipeline(this.#pipelines[mode]);
+    pass.setBindGroup(0, this.#bindGroups[mode]);
+    if (mode === 'instanced') {
+      pass.setVertexBuffer(0, this.#positions);
+      pass.setVertexBuffer(1, this.#velocities);
+      pass.draw(4, this.count);
+    } else pass.draw(6 * this.count);
+    pass.end();
+    this.#gpu.queue.submit([encoder.finish()]);
+  }
+
+  destroy(): void {
+    this.#positions.destroy();
+    this.#velocities.destroy();
+    this.#uniforms.destroy();
+  }
+}
