@@ -56,6 +56,15 @@ export async function runDeno(o) {
     o.size.join('x'),
     '--frames',
     String(o.frames),
+    '--rounds',
+    String(o.repeat),
+    // the size sweep and the raw-reference comparison at the counts asked for, up to 1M
+    '--size-count',
+    String(Math.min(1_000_000, Math.max(...o.counts))),
+    '--reference-counts',
+    o.counts.filter((c) => c <= 1_000_000).join(',') || String(Math.min(...o.counts)),
+    '--cpu-counts',
+    o.cpuCounts.join(','),
   ];
   if (o.denoArgs) args.push(...o.denoArgs);
   return run(deno, args, { env });

@@ -19,7 +19,7 @@ const surface = device.surface!;
 const settings = {
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
-  drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled',
+  drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
   shape: DEFAULT_OPTIONS.emitter.shape as string,
   radius: DEFAULT_OPTIONS.emitter.radius,
   angle: DEFAULT_OPTIONS.emitter.angle,
@@ -151,7 +151,7 @@ sim.addBinding(settings, 'path', {
   options: { auto: 'auto', compute: 'compute', 'ping-pong': 'pingpong', cpu: 'cpu' },
 });
 sim.addBinding(settings, 'drawMode', {
-  options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled' },
+  options: { auto: 'auto', instanced: 'instanced', pulled: 'pulled', 'splat (WebGPU)': 'splat' },
 });
 const emitter = pane.addFolder({ title: 'emitter' });
 emitter.addBinding(settings, 'shape', {
@@ -197,9 +197,13 @@ async function frame(): Promise<void> {
   const encoder = device.createCommandEncoder({ label: 'frame' });
   ps.update(encoder, dt);
   const color = surface.getCurrentTexture();
+  // the splat's compute pass in drawMode 'splat' (and lets 'auto' measure it); nothing otherwise
+  ps.prepareDraw(encoder, camera, color);
+  // a splat does not depth-test: the scene (which needs depth) is left out while drawing with it
+  const scene = settings.scene && ps.drawMode !== 'splat';
   const pass = encoder.beginRenderPass({
     colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-    depthStencilAttachment: settings.scene
+    depthStencilAttachment: scene
       ? {
           texture: scenery.depthFor(color.width, color.height),
           depthLoadOp: 'clear',
@@ -207,12 +211,12 @@ async function frame(): Promise<void> {
         }
       : undefined,
   });
-  if (settings.scene) scenery.draw(pass, camera);
+  if (scene) scenery.draw(pass, camera);
   ps.draw(pass, camera);
   pass.end();
   device.queue.submit([encoder.finish()]);
   frames++;
-  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} · ${ps.count.toLocaleString()} particles · ${meter.text()}`;
+  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} (${ps.drawModeReason}) · ${ps.count.toLocaleString()} particles · ${meter.text()}`;
   Object.assign(window, { __frames: frames, __prerolled: prerolled });
   // ?frames=N stops after N frames (tests look at the first frame with ?frames=1)
   if (frames < Number(url.get('frames') ?? Infinity)) requestAnimationFrame(() => void frame());

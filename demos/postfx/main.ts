@@ -127,6 +127,7 @@ async function frame(): Promise<void> {
   const camera = orbitCamera({ aspect: canvas.width / canvas.height, yaw });
   const encoder = device.createCommandEncoder({ label: 'frame' });
   ps.update(encoder, dt);
+  ps.prepareDraw(encoder, camera, post.target);
   const pass = encoder.beginRenderPass({
     colorAttachments: [{ texture: post.target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
   });

@@ -12,7 +12,7 @@ import type { Caps } from '../rhi/core/caps.js';
 import type { DrawMode } from './options.js';
 
 /** Rounds of the measurement; the first is a warm-up (pipeline creation, caches) and is dropped. */
-export const CALIBRATION_ROUNDS = 3;
+export const CALIBRATION_ROUNDS = 5;
 /** Particles drawn by the first measurement (all of them when fewer). */
 export const CALIBRATION_START = 16_384;
 /** The sample grows eightfold while the fastest mode draws it in less than this. */

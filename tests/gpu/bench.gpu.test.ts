@@ -137,6 +137,49 @@ describe('benchmark smoke run', () => {
     expect(md).toMatch(/\| 3 \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d× \|/);
   });
 
+  it('measures splat and auto (auto names what it chose) and the cpu suite against the plain loop', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-modes-'));
+    const o = parseArgs(
+      '--suites particles,cpu --counts 1200 --cpu-counts 3000 --paths compute --draw splat,auto --frames 3 --warmup 1 --repeat 1 --preroll 3 --size 160x96 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
+    const result = await runBench(o, {
+      browser,
+      url: inject('baseUrl'),
+      flags: ['(shared test browser)'],
+    });
+    await browser.disconnect();
+    type Row = {
+      scenario: string;
+      skipped?: string;
+      drawn: string | null;
+      gpuMs: { draw: number } | null;
+      e2eMs: { median: number };
+    };
+    const rows = result.rows as Row[];
+    expect(rows.map((r) => r.scenario)).toEqual([
+      'particles/compute@webgpu/splat/1200',
+      'particles/compute@webgpu/auto/1200',
+      'cpu/ignis/3000',
+      'cpu/reference/3000',
+      'cpu/plain/3000',
+    ]);
+    for (const r of rows) expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
+    expect(rows[0]!.drawn).toBe('splat');
+    expect(['instanced', 'pulled', 'splat']).toContain(rows[1]!.drawn);
+    // the splat's compute pass is part of the draw's GPU time
+    expect(rows[0]!.gpuMs?.draw).toBeGreaterThan(0);
+    const md = readFileSync(writeOutputs(o, result).md, 'utf8');
+    expect(md).toMatch(new RegExp(`\\| auto→${rows[1]!.drawn} \\| 1200 \\|`));
+    expect(md).toMatch(/\| ignis \| 3000 \| \d+\.\d\d \| \d+\.\d\d× \|/);
+    expect(md).toMatch(/\| plain \| 3000 \| \d+\.\d\d \| 1\.00× \|/);
+  }, 300_000);
+
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
     const o = parseArgs([
@@ -183,6 +226,11 @@ describe('benchmark smoke run', () => {
     expect(() => parseArgs(['--paths', 'gpu'])).toThrow(/unknown path gpu/);
     expect(() => parseArgs(['--size', 'big'])).toThrow(/--size/);
     expect(() => parseArgs(['--frobnicate'])).toThrow(/unknown option/);
+    expect(() => parseArgs(['--draw', 'sprites'])).toThrow(/unknown draw mode sprites/);
+    expect(() => parseArgs(['--runtime', 'node'])).toThrow(
+      /--runtime: node is not chromium or deno/,
+    );
+    expect(parseArgs(['--runtime', 'deno', '--draw', 'splat']).runtime).toBe('deno');
     expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
     expect(percentile([5], 99)).toBe(5);
   });

@@ -1,0 +1,53 @@
+// `npm run bench -- --runtime deno` end to end, tiny: builds dist/, finds or installs Deno, runs the
+// particle benchmark under Deno's WebGPU (on SwiftShader's Vulkan driver here: the same command
+// runs on a GPU server with --gpu) and writes the JSON and markdown with every section.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+describe('the benchmark under Deno (--runtime deno)', () => {
+  it('measures every draw mode, the reference draw and the CPU path, and writes the outputs', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-bench-'));
+    const r = spawnSync(
+      'node',
+      [
+        'scripts/bench.mjs',
+        '--runtime',
+        'deno',
+        '--counts',
+        '800',
+        '--cpu-counts',
+        '800',
+        '--size',
+        '64x48',
+        '--frames',
+        '2',
+        '--repeat',
+        '1',
+        '--out',
+        out,
+      ],
+      { encoding: 'utf8', timeout: 280_000 },
+    );
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const json = JSON.parse(readFileSync(path.join(out, 'deno', 'latest.json'), 'utf8'));
+    expect(json.meta.runtime).toMatch(/^deno /);
+    expect(json.meta.adapter).toMatch(/SwiftShader/i);
+    const modes = json.rows.map((row: { drawMode: string }) => row.drawMode);
+    expect(modes).toEqual(['instanced', 'pulled', 'splat', 'auto']);
+    for (const row of json.rows) {
+      expect(row.count).toBe(800);
+      expect(row.gpuMs.draw).toBeGreaterThan(0);
+      expect(row.cpuMs).toBeGreaterThan(0);
+    }
+    expect(json.rows[3].reason).toMatch(/^measured \(GPU timestamps/);
+    expect(json.referenceRows).toHaveLength(2);
+    for (const row of json.referenceRows) expect(row.rawGpuMs).toBeGreaterThan(0);
+    const md = readFileSync(path.join(out, 'deno', 'latest.md'), 'utf8');
+    expect(md).toMatch(/\| 800 \| auto \| (instanced|pulled|splat) \|/);
+    expect(md).toMatch(/hand-written WebGPU reference/);
+    expect(md).toMatch(/\| 800 \| \d+\.\d\d \| \d+\.\d{3} \|/);
+  }, 300_000);
+});
