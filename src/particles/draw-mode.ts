@@ -63,31 +63,58 @@ export function candidateModes(
   return { modes, notes };
 }
 
-/** The fastest mode from per-mode samples (median of each), and the sentence saying so. */
+/** The median of `ms` (the lower middle value; NaN when empty). */
+export function medianOf(ms: readonly number[]): number {
+  const sorted = ms.filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+}
+
+/** A mode that took more than this many times the fastest at the first sample is not measured further. */
+export const CALIBRATION_PRUNE = 3;
+
+/**
+ * Each mode's time for `count` particles from its medians at two sample sizes, on the line through
+ * them (time = fixed + per-particle · n, the per-particle part never negative): a splat has a fixed
+ * full-screen resolve that a small sample overweights, so the modes are compared at the real count.
+ * With one sample size (the sample was the whole count) the medians are the estimates.
+ */
+export function estimateAt(
+  count: number,
+  first: { n: number; medians: ReadonlyMap<DrawMode, number> },
+  second?: { n: number; medians: ReadonlyMap<DrawMode, number> },
+): Map<DrawMode, number> {
+  const out = new Map<DrawMode, number>();
+  for (const [mode, t1] of first.medians) {
+    const t2 = second?.medians.get(mode);
+    if (!second || t2 === undefined || second.n === first.n) {
+      out.set(mode, second && t2 === undefined ? NaN : t1);
+      continue;
+    }
+    const perParticle = Math.max(0, (t2 - t1) / (second.n - first.n));
+    out.set(mode, t2 + perParticle * (count - second.n));
+  }
+  return out;
+}
+
+/** The fastest mode by estimated time, and the sentence saying so. */
 export function pickFastest(
-  samples: ReadonlyMap<DrawMode, number[]>,
+  estimates: ReadonlyMap<DrawMode, number>,
   how: string,
   notes: readonly string[],
 ): { mode: DrawMode; ms: number; raster: 'instanced' | 'pulled'; reason: string } {
-  const medians = [...samples].map(([mode, ms]) => {
-    const sorted = [...ms].sort((a, b) => a - b);
-    const mid = sorted.length === 0 ? NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
-    return { mode, ms: mid };
-  });
-  const valid = medians.filter((m) => Number.isFinite(m.ms));
+  const all = [...estimates].map(([mode, ms]) => ({ mode, ms }));
+  const valid = all.filter((m) => Number.isFinite(m.ms));
   if (valid.length === 0) throw new Error('no draw mode could be timed');
   const best = valid.reduce((a, b) => (b.ms < a.ms ? b : a));
   const rasters = valid.filter((m) => m.mode !== 'splat');
   const raster = (
     rasters.length > 0 ? rasters.reduce((a, b) => (b.ms < a.ms ? b : a)).mode : 'pulled'
   ) as 'instanced' | 'pulled';
-  const figures = medians
-    .map((m) => `${m.mode} ${Number.isFinite(m.ms) ? m.ms.toFixed(3) : 'n/a'} ms`)
-    .join(', ');
+  const figures = valid.map((m) => `${m.mode} ${m.ms.toFixed(3)} ms`).join(', ');
   return {
     mode: best.mode,
     ms: best.ms,
     raster,
-    reason: `measured (${how}, median of ${CALIBRATION_ROUNDS - 1} rounds): ${figures}${notes.length ? `; ${notes.join('; ')}` : ''}`,
+    reason: `measured (${how}): ${figures}${notes.length ? `; ${notes.join('; ')}` : ''}`,
   };
 }

@@ -57,8 +57,11 @@ import { SplatDraw } from './splat.js';
 import {
   CALIBRATION_ENOUGH_MS,
   CALIBRATION_ROUNDS,
+  CALIBRATION_PRUNE,
   CALIBRATION_START,
   candidateModes,
+  estimateAt,
+  medianOf,
   pickFastest,
   provisionalMode,
   isSoftwareAdapter,
@@ -573,13 +576,16 @@ export class ParticleSystem {
           )
         : null;
       const buffers = this.#runner.buffers;
-      /** Median-ready samples of every mode drawing the first `n` particles. */
-      const measure = async (n: number): Promise<Map<DrawMode, number[]>> => {
-        const samples = new Map<DrawMode, number[]>(modes.map((m) => [m, []]));
+      /** The median time of each of `among` drawing the first `n` particles. */
+      const measure = async (
+        n: number,
+        among: readonly DrawMode[],
+      ): Promise<Map<DrawMode, number>> => {
+        const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
         const timed: Array<{ mode: DrawMode; run: number }> = [];
         let run = 0;
         for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-          for (const mode of modes) {
+          for (const mode of among) {
             if (this.#destroyed) throw new Error('the system was destroyed');
             const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
             const pair = (k: number): PassTimestampWrites | undefined =>
@@ -635,16 +641,42 @@ export class ParticleSystem {
             samples.get(mode)?.push(ms);
           }
         }
-        return samples;
+        return new Map([...samples].map(([m, ms]) => [m, medianOf(ms)]));
       };
+      // the first sample: grown eightfold while the fastest draws it in under ENOUGH ms (a fast
+      // GPU needs enough work to time)
       let n = Math.min(this.count, CALIBRATION_START);
-      let samples = await measure(n);
-      while (n < this.count && pickFastest(samples, '', notes).ms < CALIBRATION_ENOUGH_MS) {
+      let first = await measure(n, modes);
+      const fastest = (m: ReadonlyMap<DrawMode, number>): number =>
+        Math.min(...[...m.values()].filter(Number.isFinite));
+      while (n < this.count && fastest(first) < CALIBRATION_ENOUGH_MS) {
         n = Math.min(this.count, n * 8);
-        samples = await measure(n);
+        first = await measure(n, modes);
       }
-      const how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${n.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles at ${width}x${height}`;
-      const best = pickFastest(samples, how, notes);
+      let estimates = first;
+      let how = `${n.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles`;
+      if (n < this.count) {
+        // a second, larger sample of the modes still in the running, and a line through both
+        const best = fastest(first);
+        const contenders = modes.filter(
+          (m) => (first.get(m) ?? Infinity) <= CALIBRATION_PRUNE * best,
+        );
+        for (const m of modes)
+          if (!contenders.includes(m))
+            notes.push(
+              `${m} left out after ${n.toLocaleString('en-US')} particles (${((first.get(m) ?? NaN) / best).toFixed(1)}× the fastest)`,
+            );
+        const n2 = Math.min(this.count, n * 4);
+        const second = await measure(n2, contenders);
+        estimates = estimateAt(
+          this.count,
+          { n, medians: new Map(contenders.map((m) => [m, first.get(m) as number])) },
+          { n: n2, medians: second },
+        );
+        how = `${n.toLocaleString('en-US')} and ${n2.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles, extrapolated`;
+      }
+      how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${how}, at ${width}x${height}, median of ${CALIBRATION_ROUNDS - 1} rounds`;
+      const best = pickFastest(estimates, how, notes);
       if (this.#destroyed) return;
       if (this.#options.blending !== 'additive' && best.mode === 'splat') {
         this.#measured = best.raster;
