@@ -5,7 +5,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-output/', 'output/', 'bench/results/'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'test-output/', 'output/', 'bench/results/', '.gpu-tools/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

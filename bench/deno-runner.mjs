@@ -1,10 +1,13 @@
 // `npm run bench -- --runtime deno`: the particle benchmark under Deno's WebGPU (wgpu over Vulkan),
 // for headless GPU servers where no browser reaches the GPU (docs/benchmarks.md, "On a real GPU").
-// Builds dist/, finds Deno ($DENO_BIN, then PATH, then node_modules/.bin, else installs the pinned
-// npm package without saving it), and runs bench/deno/particles.ts. Without --gpu, on a machine
-// with Debian's Chromium, Vulkan is SwiftShader's (the same software GPU the browser runs).
+// Builds the library into a folder of its own (never the project's dist/, which other tools may be
+// reading), finds Deno ($DENO_BIN, then PATH, else the pinned npm package, installed on demand
+// into node_modules/.cache/ignis-deno so the project's own node_modules tree is never touched),
+// and runs bench/deno/particles.ts on that build. Without --gpu, on a machine with Debian's
+// Chromium, Vulkan is SwiftShader's (the same software GPU the browser runs).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const DENO_VERSION = '2.9.6';
@@ -16,27 +19,42 @@ function run(cmd, args, options = {}) {
   return r.status ?? 1;
 }
 
-/** The Deno binary: $DENO_BIN, `deno` on PATH, node_modules/.bin/deno, or installed now. */
+/** The Deno binary: $DENO_BIN, `deno` on PATH, or the pinned npm package (installed now if missing). */
 export function findDeno(root = process.cwd()) {
   if (process.env.DENO_BIN) return process.env.DENO_BIN;
   if (spawnSync('deno', ['--version'], { stdio: 'ignore' }).status === 0) return 'deno';
-  const local = path.join(root, 'node_modules', '.bin', 'deno');
+  const prefix = path.join(root, 'node_modules', '.cache', 'ignis-deno');
+  const local = path.join(prefix, 'node_modules', '.bin', 'deno');
   if (existsSync(local)) return local;
-  console.log(
-    `Deno not found: installing deno@${DENO_VERSION} from npm (not saved to package.json)`,
+  console.log(`Deno not found: installing deno@${DENO_VERSION} from npm into ${prefix}`);
+  const code = run(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--prefix', prefix, `deno@${DENO_VERSION}`],
+    { cwd: root },
   );
-  if (
-    run('npm', ['install', '--no-save', `deno@${DENO_VERSION}`], { cwd: root }) !== 0 ||
-    !existsSync(local)
-  )
+  if (code !== 0 || !existsSync(local))
     throw new Error(`could not install deno@${DENO_VERSION}; set DENO_BIN to a Deno binary`);
   return local;
 }
 
+/** Builds the library into a temporary folder; returns the path of its index.js. */
+function buildLibrary(root = process.cwd()) {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-dist-'));
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const args = [vite, 'build', '--config', 'vite.lib.config.ts', '--outDir', outDir];
+  if (run(process.execPath, [...args, '--logLevel', 'error'], { cwd: root }) !== 0)
+    throw new Error('building the library failed');
+  return path.join(outDir, 'index.js');
+}
+
 export async function runDeno(o) {
-  if (run('npm', ['run', '--silent', 'build']) !== 0) return 1;
+  const dist = buildLibrary();
   const deno = findDeno();
-  const env = { ...process.env, DENO_WEBGPU_BACKEND: process.env.DENO_WEBGPU_BACKEND ?? 'vulkan' };
+  const env = {
+    ...process.env,
+    IGNIS_DIST: dist,
+    DENO_WEBGPU_BACKEND: process.env.DENO_WEBGPU_BACKEND ?? 'vulkan',
+  };
   if (!o.gpu && existsSync(SWIFTSHADER_ICD)) {
     env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
     env.LD_LIBRARY_PATH = ['/usr/lib/chromium', env.LD_LIBRARY_PATH].filter(Boolean).join(':');
@@ -66,6 +84,5 @@ export async function runDeno(o) {
     '--cpu-counts',
     o.cpuCounts.join(','),
   ];
-  if (o.denoArgs) args.push(...o.denoArgs);
   return run(deno, args, { env });
 }

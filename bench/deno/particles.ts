@@ -10,12 +10,15 @@
 // Writes <out>/latest.json and <out>/latest.md.
 declare const Deno: {
   args: string[];
+  env: { get(name: string): string | undefined };
   version: { deno: string };
   writeTextFile(path: string, data: string): Promise<void>;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
 };
+// the built library: $IGNIS_DIST (the runner builds into a folder of its own) or the project's dist/
+const dist = Deno.env.get('IGNIS_DIST');
 const lib = (await import(
-  new URL('../../dist/index.js', import.meta.url).href
+  dist ? new URL(`file://${dist}`).href : new URL('../../dist/index.js', import.meta.url).href
 )) as typeof import('../../src/index.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
 const { RawReference } = (await import(
