@@ -1,4 +1,5 @@
 import { BufferUsage, TextureUsage } from './flags.js';
+import { requireResource } from './validate/resource.js';
 import { UnsupportedFeatureError, ValidationError } from './errors.js';
 import { FORMAT_INFO, isDepthFormat } from './formats.js';
 import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
@@ -40,7 +41,7 @@ export class SlotTable {
 
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
     this.#slot(slot);
-    buffer.assertAlive(`setUniformBuffer(${slot})`);
+    requireResource(buffer, 'buffer', `setUniformBuffer(${slot})`, this.recorder.device);
     requireBufferUsage(
       buffer.usage,
       BufferUsage.UNIFORM,
@@ -71,7 +72,7 @@ export class SlotTable {
 
   storage(slot: number, buffer: Buffer, access: StorageAccess, offset = 0, size?: number): void {
     this.#slot(slot);
-    buffer.assertAlive(`setStorageBuffer(${slot})`);
+    requireResource(buffer, 'buffer', `setStorageBuffer(${slot})`, this.recorder.device);
     requireBufferUsage(
       buffer.usage,
       BufferUsage.STORAGE,
@@ -102,7 +103,7 @@ export class SlotTable {
 
   texture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    texture.assertAlive(`setTexture(${slot})`);
+    requireResource(texture, 'texture', `setTexture(${slot})`, this.recorder.device);
     requireTextureUsage(
       texture.usage,
       TextureUsage.TEXTURE_BINDING,
@@ -114,7 +115,7 @@ export class SlotTable {
 
   storageTexture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    texture.assertAlive(`setStorageTexture(${slot})`);
+    requireResource(texture, 'texture', `setStorageTexture(${slot})`, this.recorder.device);
     requireTextureUsage(
       texture.usage,
       TextureUsage.STORAGE_BINDING,
@@ -126,7 +127,7 @@ export class SlotTable {
 
   sampler(slot: number, sampler: Sampler): void {
     this.#slot(slot);
-    sampler.assertAlive(`setSampler(${slot})`);
+    requireResource(sampler, 'sampler', `setSampler(${slot})`, this.recorder.device);
     this.#bind(slot, { kind: 'sampler', sampler });
   }
 

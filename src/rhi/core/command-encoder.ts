@@ -1,4 +1,6 @@
 import { BufferUsage, TextureUsage } from './flags.js';
+import { requireResource } from './validate/resource.js';
+import { Resource } from './resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
 import { CommandBuffer } from './command-buffer.js';
 import { HazardTracker, type TrackedResource } from './hazards.js';
@@ -99,6 +101,12 @@ export class CommandEncoder {
 
   beginRenderPass(desc: RenderPassDescriptor): RenderPass {
     this.#assertRecording('beginRenderPass');
+    if (desc === null || typeof desc !== 'object')
+      throw new ValidationError(
+        'descriptor',
+        `beginRenderPass takes a descriptor object, got ${desc === null ? 'null' : typeof desc}`,
+        this.label,
+      );
     const label = desc.label ?? `render pass ${this.#hazards.passCount}`;
     if (
       !desc.colorAttachments ||
@@ -111,7 +119,7 @@ export class CommandEncoder {
       );
     }
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
-    const pass = resolveRenderPass(desc, label, this.device.caps.limits);
+    const pass = resolveRenderPass(desc, label, this.device.caps.limits, this.device);
     this.#startPass(label);
     this.#commands.push({ type: 'beginRenderPass', pass });
     for (const a of pass.colorAttachments) {
@@ -125,6 +133,12 @@ export class CommandEncoder {
 
   beginComputePass(desc: ComputePassDescriptor = {}): ComputePass {
     this.#assertRecording('beginComputePass');
+    if (desc === null || typeof desc !== 'object')
+      throw new ValidationError(
+        'descriptor',
+        `beginComputePass takes a descriptor object, got ${desc === null ? 'null' : typeof desc}`,
+        this.label,
+      );
     const label = desc.label ?? `compute pass ${this.#hazards.passCount}`;
     const caps = this.device.caps;
     if (!caps.features.compute) {
@@ -150,7 +164,7 @@ export class CommandEncoder {
         label,
       );
     }
-    querySet.assertAlive('timestampWrites');
+    requireResource(querySet, 'query-set', 'timestampWrites', this.device);
   }
 
   #startPass(label: string): void {
@@ -226,7 +240,9 @@ export class CommandEncoder {
         );
       }
     }
-    desc.resources?.forEach((r) => r.assertAlive('barrier'));
+    desc.resources?.forEach((r) =>
+      requireResource(r, r instanceof Resource ? r.kind : 'buffer', 'barrier', this.device),
+    );
     this.#hazards.barrier(desc.from, desc.to, desc.resources);
     this.#commands.push({
       type: 'barrier',
@@ -245,8 +261,8 @@ export class CommandEncoder {
     size: number,
   ): void {
     this.#assertRecording('copyBufferToBuffer');
-    src.assertAlive('copyBufferToBuffer (source)');
-    dst.assertAlive('copyBufferToBuffer (destination)');
+    requireResource(src, 'buffer', 'copyBufferToBuffer (source)', this.device);
+    requireResource(dst, 'buffer', 'copyBufferToBuffer (destination)', this.device);
     requireBufferUsage(src.usage, BufferUsage.COPY_SRC, 'copyBufferToBuffer source', src.label);
     requireBufferUsage(
       dst.usage,
@@ -276,8 +292,8 @@ export class CommandEncoder {
 
   copyBufferToTexture(src: ImageCopyBuffer, dst: ImageCopyTexture, size: Extent2D): void {
     this.#assertRecording('copyBufferToTexture');
-    src.buffer.assertAlive('copyBufferToTexture (source)');
-    dst.texture.assertAlive('copyBufferToTexture (destination)');
+    requireResource(src?.buffer, 'buffer', 'copyBufferToTexture (source)', this.device);
+    requireResource(dst?.texture, 'texture', 'copyBufferToTexture (destination)', this.device);
     requireBufferUsage(
       src.buffer.usage,
       BufferUsage.COPY_SRC,
@@ -317,8 +333,8 @@ export class CommandEncoder {
 
   copyTextureToBuffer(src: ImageCopyTexture, dst: ImageCopyBuffer, size: Extent2D): void {
     this.#assertRecording('copyTextureToBuffer');
-    src.texture.assertAlive('copyTextureToBuffer (source)');
-    dst.buffer.assertAlive('copyTextureToBuffer (destination)');
+    requireResource(src?.texture, 'texture', 'copyTextureToBuffer (source)', this.device);
+    requireResource(dst?.buffer, 'buffer', 'copyTextureToBuffer (destination)', this.device);
     requireTextureUsage(
       src.texture.usage,
       TextureUsage.COPY_SRC,
@@ -358,8 +374,8 @@ export class CommandEncoder {
 
   copyTextureToTexture(src: ImageCopyTexture, dst: ImageCopyTexture, size: Extent2D): void {
     this.#assertRecording('copyTextureToTexture');
-    src.texture.assertAlive('copyTextureToTexture (source)');
-    dst.texture.assertAlive('copyTextureToTexture (destination)');
+    requireResource(src?.texture, 'texture', 'copyTextureToTexture (source)', this.device);
+    requireResource(dst?.texture, 'texture', 'copyTextureToTexture (destination)', this.device);
     requireTextureUsage(
       src.texture.usage,
       TextureUsage.COPY_SRC,

@@ -1,4 +1,5 @@
 import { BufferUsage } from './flags.js';
+import { requireResource } from './validate/resource.js';
 import {
   EncoderStateError,
   LimitExceededError,
@@ -65,7 +66,7 @@ export class ComputePass {
 
   setPipeline(pipeline: ComputePipeline): void {
     this.#open('setPipeline');
-    pipeline.assertAlive('setPipeline');
+    requireResource(pipeline, 'compute-pipeline', 'setPipeline', this.#recorder.device);
     if (pipeline.kind !== 'compute-pipeline') {
       throw new ValidationError(
         'pipeline-kind',
@@ -197,7 +198,7 @@ export class ComputePass {
         'read the counts back and call dispatch()',
         this.label,
       );
-    buffer.assertAlive('dispatchIndirect');
+    requireResource(buffer, 'buffer', 'dispatchIndirect', this.#recorder.device);
     requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, 'dispatchIndirect', buffer.label);
     if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset + 12 > buffer.size) {
       throw new ValidationError(

@@ -165,6 +165,13 @@ export abstract class Device {
   }
 
   #assertUsable(operation: string, desc?: Labeled): void {
+    if (desc === null || typeof desc !== 'object')
+      throw new ValidationError(
+        'descriptor',
+        `${operation} takes a descriptor object, got ${desc === null ? 'null' : typeof desc}`,
+        undefined,
+        { operation },
+      );
     if (this.#isLost)
       throw new DeviceLostError(
         'lost',

@@ -66,7 +66,8 @@ export function isDepthFormat(format: TextureFormat): format is DepthStencilForm
 }
 
 export function isTextureFormat(value: unknown): value is TextureFormat {
-  return typeof value === 'string' && value in FORMAT_INFO;
+  // an own entry: `value in FORMAT_INFO` accepted 'toString' and '__proto__'
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(FORMAT_INFO, value);
 }
 
 /** Bytes a texture of this format and size occupies, summed over its mip chain (for accounting). */

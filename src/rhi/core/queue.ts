@@ -1,6 +1,11 @@
 import { BufferUsage, TextureUsage } from './flags.js';
+import { requireResource } from './validate/resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
-import { requireBufferUsage, validateWriteBuffer } from './validate/buffer.js';
+import {
+  isNonNegativeInteger,
+  requireBufferUsage,
+  validateWriteBuffer,
+} from './validate/buffer.js';
 import { requireTextureUsage } from './validate/texture.js';
 import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
 import type { Buffer } from './buffer.js';
@@ -56,6 +61,40 @@ function assertCommandAlive(c: Command): void {
 
 export type ArrayBufferSource = ArrayBuffer | ArrayBufferView;
 
+/**
+ * The bytes of `data` from element `dataOffset`, `size` elements long (WebGPU's writeBuffer rule:
+ * elements of a typed array, bytes of an ArrayBuffer or DataView).
+ */
+function dataRange(data: unknown, dataOffset: unknown, size: unknown, label: string): Uint8Array {
+  if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data))
+    throw new ValidationError(
+      'write-buffer-data',
+      `writeBuffer data must be an ArrayBuffer, a typed array or a DataView, got ${Array.isArray(data) ? 'a plain array (wrap it: new Float32Array([...]))' : data === null ? 'null' : typeof data}`,
+      label,
+    );
+  const element =
+    ArrayBuffer.isView(data) && !(data instanceof DataView)
+      ? (data as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT
+      : 1;
+  const length = data.byteLength / element;
+  if (!isNonNegativeInteger(dataOffset) || dataOffset > length)
+    throw new ValidationError(
+      'write-buffer-data-offset',
+      `writeBuffer dataOffset ${String(dataOffset)} must be an integer from 0 to ${length} (elements of the data)`,
+      label,
+      { dataOffset },
+    );
+  const count = size === undefined ? length - dataOffset : size;
+  if (!isNonNegativeInteger(count) || dataOffset + count > length)
+    throw new ValidationError(
+      'write-buffer-data-size',
+      `writeBuffer size ${String(size)} from dataOffset ${dataOffset} exceeds the data's ${length} elements`,
+      label,
+      { dataOffset, size },
+    );
+  return bytesOf(data).subarray(dataOffset * element, (dataOffset + count) * element);
+}
+
 function bytesOf(data: ArrayBufferSource): Uint8Array {
   return data instanceof ArrayBuffer
     ? new Uint8Array(data)
@@ -87,6 +126,10 @@ export abstract class Queue {
     return this.#inFlight;
   }
 
+  /**
+   * Writes `data` into `buffer` at byte `offset`, as WebGPU does: `dataOffset` and `size` count
+   * elements of a typed array (bytes of an ArrayBuffer or DataView); `size` defaults to the rest.
+   */
   writeBuffer(
     buffer: Buffer,
     offset: number,
@@ -94,11 +137,16 @@ export abstract class Queue {
     dataOffset = 0,
     size?: number,
   ): void {
-    buffer.assertAlive('writeBuffer');
+    requireResource(buffer, 'buffer', 'writeBuffer');
     requireBufferUsage(buffer.usage, BufferUsage.COPY_DST, 'writeBuffer', buffer.label);
-    const all = bytesOf(data);
-    const bytes = all.subarray(dataOffset, size === undefined ? undefined : dataOffset + size);
+    const bytes = dataRange(data, dataOffset, size, buffer.label);
     validateWriteBuffer(buffer.size, offset, bytes.byteLength, buffer.label);
+    if (buffer.mapState !== 'unmapped')
+      throw new ValidationError(
+        'write-buffer-mapped',
+        `writeBuffer into a buffer that is ${buffer.mapState}; unmap() it first`,
+        buffer.label,
+      );
     this.writeBufferImpl(buffer, offset, bytes);
   }
 
@@ -109,8 +157,8 @@ export abstract class Queue {
     layout: ImageDataLayout,
     size: Extent2D,
   ): void {
+    requireResource(destination?.texture, 'texture', 'writeTexture');
     const texture = destination.texture;
-    texture.assertAlive('writeTexture');
     requireTextureUsage(texture.usage, TextureUsage.COPY_DST, 'writeTexture', texture.label);
     const mipLevel = destination.mipLevel ?? 0;
     const x = destination.origin?.x ?? 0;

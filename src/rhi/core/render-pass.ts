@@ -1,4 +1,5 @@
 import { BufferUsage } from './flags.js';
+import { requireResource } from './validate/resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
 import { SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
@@ -34,7 +35,7 @@ export class RenderPass {
   readonly #slots: SlotTable;
   readonly #vertexBuffers = new Map<number, { buffer: Buffer; offset: number }>();
   #pipeline: RenderPipeline | null = null;
-  #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32' } | null = null;
+  #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32'; offset: number } | null = null;
   #ended = false;
 
   constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
@@ -70,7 +71,7 @@ export class RenderPass {
 
   setPipeline(pipeline: RenderPipeline): void {
     this.#open('setPipeline');
-    pipeline.assertAlive('setPipeline');
+    requireResource(pipeline, 'render-pipeline', 'setPipeline', this.#recorder.device);
     validatePipelineForPass(pipeline, this.#desc, this.label);
     this.#pipeline = pipeline;
     this.#recorder.record({ type: 'setRenderPipeline', pipeline });
@@ -78,7 +79,7 @@ export class RenderPass {
 
   setVertexBuffer(slot: number, buffer: Buffer, offset = 0): void {
     this.#open('setVertexBuffer');
-    buffer.assertAlive(`setVertexBuffer(${slot})`);
+    requireResource(buffer, 'buffer', `setVertexBuffer(${slot})`, this.#recorder.device);
     requireBufferUsage(buffer.usage, BufferUsage.VERTEX, `setVertexBuffer(${slot})`, buffer.label);
     if (!isNonNegativeInteger(slot) || slot >= this.#recorder.device.caps.limits.maxVertexBuffers) {
       throw new ValidationError(
@@ -104,7 +105,7 @@ export class RenderPass {
 
   setIndexBuffer(buffer: Buffer, format: 'uint16' | 'uint32', offset = 0): void {
     this.#open('setIndexBuffer');
-    buffer.assertAlive('setIndexBuffer');
+    requireResource(buffer, 'buffer', 'setIndexBuffer', this.#recorder.device);
     requireBufferUsage(buffer.usage, BufferUsage.INDEX, 'setIndexBuffer', buffer.label);
     if (format !== 'uint16' && format !== 'uint32') {
       throw new ValidationError(
@@ -114,7 +115,15 @@ export class RenderPass {
         { format },
       );
     }
-    this.#indexBuffer = { buffer, format };
+    const bytes = format === 'uint16' ? 2 : 4;
+    if (!Number.isInteger(offset) || offset < 0 || offset % bytes !== 0 || offset > buffer.size)
+      throw new ValidationError(
+        'index-offset',
+        `setIndexBuffer offset ${String(offset)} must be a multiple of ${bytes} (${format}) from 0 to the buffer's ${buffer.size} bytes`,
+        buffer.label,
+        { offset, format },
+      );
+    this.#indexBuffer = { buffer, format, offset };
     this.#recorder.record({ type: 'setIndexBuffer', buffer, format, offset });
   }
 
@@ -262,7 +271,14 @@ export class RenderPass {
         this.label,
       );
     index.buffer.assertAlive('drawIndexed');
-    validateIndexRange(index.buffer, index.format, firstIndex, indexCount, this.label);
+    validateIndexRange(
+      index.buffer,
+      index.format,
+      firstIndex,
+      indexCount,
+      this.label,
+      index.offset,
+    );
     this.#recorder.trackRead(index.buffer, ['vertex-read']);
     this.#recorder.record({
       type: 'drawIndexed',

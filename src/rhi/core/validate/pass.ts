@@ -3,6 +3,8 @@ import { ValidationError } from '../errors.js';
 import { isDepthFormat } from '../formats.js';
 import { isNonNegativeInteger } from './buffer.js';
 import { requireTextureUsage } from './texture.js';
+import type { Device } from '../device.js';
+import { requireResource } from './resource.js';
 import type { Limits } from '../caps.js';
 import type { RenderPassDescriptor } from '../descriptors.js';
 import type { ResolvedRenderPass } from '../commands.js';
@@ -20,7 +22,14 @@ export function resolveRenderPass(
   desc: RenderPassDescriptor,
   label: string,
   limits: Limits,
+  device?: Device,
 ): ResolvedRenderPass {
+  if (!Array.isArray(desc.colorAttachments))
+    throw new ValidationError(
+      'pass-attachments',
+      `colorAttachments must be an array, got ${String(desc.colorAttachments)}`,
+      label,
+    );
   if (desc.colorAttachments.length > limits.maxColorAttachments) {
     throw new ValidationError(
       'pass-color-attachments',
@@ -36,7 +45,7 @@ export function resolveRenderPass(
   let height = -1;
   let sampleCount = -1;
   const checkSize = (t: Texture, what: string): void => {
-    t.assertAlive(`beginRenderPass (${what})`);
+    requireResource(t, 'texture', `beginRenderPass (${what}.texture)`, device);
     requireTextureUsage(
       t.usage,
       TextureUsage.RENDER_ATTACHMENT,
@@ -60,6 +69,12 @@ export function resolveRenderPass(
     }
   };
   const colorAttachments = desc.colorAttachments.map((a, i) => {
+    if (a === null || typeof a !== 'object')
+      throw new ValidationError(
+        'pass-attachment',
+        `color attachment ${i} must be { texture, loadOp?, storeOp?, clearValue? }, got ${String(a)}`,
+        label,
+      );
     checkSize(a.texture, `color attachment ${i}`);
     if (isDepthFormat(a.texture.format)) {
       throw new ValidationError(
@@ -71,7 +86,7 @@ export function resolveRenderPass(
     }
     if (a.resolveTarget) {
       const r = a.resolveTarget;
-      r.assertAlive('beginRenderPass (resolveTarget)');
+      requireResource(r, 'texture', 'beginRenderPass (resolveTarget)', device);
       requireTextureUsage(
         r.usage,
         TextureUsage.RENDER_ATTACHMENT,
@@ -299,12 +314,13 @@ export function validateIndexRange(
   firstIndex: number,
   indexCount: number,
   label: string,
+  offset = 0,
 ): void {
   const bytes = format === 'uint16' ? 2 : 4;
-  if ((firstIndex + indexCount) * bytes > buffer.size) {
+  if (offset + (firstIndex + indexCount) * bytes > buffer.size) {
     throw new ValidationError(
       'draw-index-range',
-      `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} past the ${buffer.size}-byte index buffer`,
+      `drawIndexed reads indices ${firstIndex}..${firstIndex + indexCount} from byte ${offset}, past the ${buffer.size}-byte index buffer`,
       label,
       {
         firstIndex,

@@ -10,6 +10,7 @@ import type {
   RenderPipelineDescriptor,
 } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
+import { checkEntryPoint, validateRenderState } from './render-state.js';
 
 /** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
 function blendKey(blend: BlendState | undefined): string {
@@ -96,9 +97,16 @@ export function validateRenderPipelineDescriptor(
   if (!desc.vertex?.module)
     throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
   checkModule(desc.vertex.module, 'vertex', caps, label);
+  validateRenderState(desc, caps.limits, label);
+  if (desc.vertex.module.language === 'wgsl')
+    checkEntryPoint(desc.vertex.module.code, 'vertex', desc.vertex.entryPoint, label);
   const modules = [desc.vertex.module];
   if (desc.fragment) {
+    if (!desc.fragment.module)
+      throw new ValidationError('pipeline-fragment', 'fragment needs a module', label);
     checkModule(desc.fragment.module, 'fragment', caps, label);
+    if (desc.fragment.module.language === 'wgsl')
+      checkEntryPoint(desc.fragment.module.code, 'fragment', desc.fragment.entryPoint, label);
     if (desc.fragment.module !== desc.vertex.module) modules.push(desc.fragment.module);
     const targets = desc.fragment.targets;
     if (targets.length > caps.limits.maxColorAttachments) {
@@ -228,6 +236,8 @@ export function validateComputePipelineDescriptor(
   }
   if (!desc.compute?.module)
     throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
+  if (desc.compute.module.language === 'wgsl')
+    checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
   checkModule(desc.compute.module, 'compute', caps, label);
   return resolveBindings([desc.compute.module], desc.bindings, label);
 }
