@@ -134,4 +134,24 @@ describe('docs that run', () => {
       new RegExp(`^## \\[?${version.replace(/\./g, '\\.')}\\]?( |$)`, 'm'),
     );
   });
+  it('docs/errors.md lists every validation rule the source throws', () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(path.join(ROOT, dir)).flatMap((f) => {
+        const rel = path.join(dir, f);
+        return statSync(path.join(ROOT, rel)).isDirectory()
+          ? walk(rel)
+          : f.endsWith('.ts')
+            ? [rel]
+            : [];
+      });
+    const rules = new Set<string>();
+    for (const file of walk('src'))
+      for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(
+        /new ValidationError\(\s*'([a-z0-9-]+)'/g,
+      ))
+        rules.add(m[1] as string);
+    const doc = readFileSync(path.join(ROOT, 'docs/errors.md'), 'utf8');
+    expect(rules.size).toBeGreaterThan(100);
+    expect([...rules].filter((r) => !doc.includes(`\`${r}\``))).toEqual([]);
+  });
 });

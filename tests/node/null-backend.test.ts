@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BufferUsage,
+  DeviceLostError,
   TextureUsage,
   NullDevice,
   createDevice,
@@ -141,6 +142,40 @@ describe('frames in flight without a GPU wait per submit (regression: Deno stall
     resolvers[0]!();
     await third;
     expect([d.queue.inFlight, began]).toEqual([1, true]);
+  });
+});
+
+describe('after loss, every call says so (DeviceLostError), and every promise settles', () => {
+  it('creating, writing, recording, submitting, reading: DeviceLostError; beginFrame() resolves', async () => {
+    const d = new NullDevice();
+    const b = d.createBuffer({ size: 16, usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+    const t = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const recorded = d.createCommandEncoder().finish();
+    d.queue.submit([d.createCommandEncoder().finish()]);
+    d.destroy();
+    await expect(d.lost).resolves.toMatchObject({ reason: 'destroyed' });
+    const calls: Array<[string, () => unknown]> = [
+      ['createBuffer', () => d.createBuffer({ size: 4, usage: BufferUsage.VERTEX })],
+      ['createCommandEncoder', () => d.createCommandEncoder()],
+      ['writeBuffer', () => d.queue.writeBuffer(b, 0, new Float32Array(4))],
+      ['submit', () => d.queue.submit([recorded])],
+      ['buffer.read', () => b.read()],
+      ['texture.read', () => t.read()],
+    ];
+    for (const [name, call] of calls) {
+      let error: unknown = null;
+      try {
+        await call();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(DeviceLostError);
+    }
+    await d.beginFrame(); // settles
   });
 });
 

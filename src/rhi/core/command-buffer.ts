@@ -10,6 +10,8 @@ export class CommandBuffer {
   constructor(
     readonly label: string,
     readonly commands: readonly Command[],
+    /** The device whose encoder recorded it (none for a hand-made buffer in tests). */
+    readonly device?: { readonly isLost: boolean },
   ) {}
 
   get submitted(): boolean {

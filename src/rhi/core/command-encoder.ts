@@ -471,7 +471,7 @@ export class CommandEncoder {
       );
     }
     this.#state = 'finished';
-    return new CommandBuffer(this.label, this.#commands.slice());
+    return new CommandBuffer(this.label, this.#commands.slice(), this.device);
   }
 
   /** One line per command; barriers say whether they were declared or inserted. */

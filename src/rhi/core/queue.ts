@@ -1,6 +1,6 @@
 import { BufferUsage, TextureUsage } from './flags.js';
 import { requireResource } from './validate/resource.js';
-import { EncoderStateError, ValidationError } from './errors.js';
+import { DeviceLostError, EncoderStateError, ValidationError } from './errors.js';
 import {
   isNonNegativeInteger,
   requireBufferUsage,
@@ -10,7 +10,7 @@ import { requireTextureUsage } from './validate/texture.js';
 import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
-import type { CommandBuffer } from './command-buffer.js';
+import { CommandBuffer } from './command-buffer.js';
 import type { Command } from './commands.js';
 import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
 
@@ -187,7 +187,19 @@ export abstract class Queue {
   }
 
   submit(commandBuffers: readonly CommandBuffer[]): void {
+    if (!Array.isArray(commandBuffers))
+      throw new ValidationError(
+        'submit-command-buffers',
+        `queue.submit takes an array of command buffers, got ${String(commandBuffers)}`,
+      );
     for (const cb of commandBuffers) {
+      if (!(cb instanceof CommandBuffer))
+        throw new ValidationError(
+          'submit-command-buffers',
+          `queue.submit takes command buffers from encoder.finish(), got ${String(cb)}`,
+        );
+      if (cb.device?.isLost)
+        throw new DeviceLostError('lost', 'queue.submit after the device was lost or destroyed');
       if (cb.submitted)
         throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
       for (const c of cb.commands) assertCommandAlive(c);

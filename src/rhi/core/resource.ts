@@ -1,4 +1,4 @@
-import { DestroyedResourceError } from './errors.js';
+import { DestroyedResourceError, DeviceLostError } from './errors.js';
 import type { Device } from './device.js';
 
 export type ResourceKind =
@@ -45,8 +45,16 @@ export abstract class Resource {
     this.destroyImpl();
   }
 
-  /** Throws when the resource was destroyed; `operation` names the call, for the message. */
+  /**
+   * Throws when the device is lost (`DeviceLostError`: after loss every call says so, whatever it
+   * touches) or the resource was destroyed; `operation` names the call, for the message.
+   */
   assertAlive(operation: string): void {
+    if (this.device.isLost)
+      throw new DeviceLostError(
+        'lost',
+        `${operation} on "${this.label}" after the device was lost or destroyed`,
+      );
     if (this.#destroyed) throw new DestroyedResourceError(this.kind, operation, this.label);
   }
 

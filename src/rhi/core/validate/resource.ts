@@ -1,4 +1,4 @@
-import { DestroyedResourceError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { Resource, type ResourceKind } from '../resource.js';
 import type { Device } from '../device.js';
 
@@ -46,5 +46,5 @@ export function requireResource(
       value.label,
       { id: value.id },
     );
-  if (value.destroyed) throw new DestroyedResourceError(kind, operation, value.label);
+  value.assertAlive(operation);
 }
