@@ -14,6 +14,7 @@ import {
   type Device,
   type RenderPipelineDescriptor,
 } from '../../src/index.js';
+import { wgslTypeSize } from '../../src/rhi/core/wgsl-layout.js';
 
 interface Case {
   /** The WebGPU rule the input breaks. */
@@ -456,5 +457,64 @@ describe('the error promise under a property-based fuzzer (fast-check)', () => {
     expect(firstOf(byOutcome.generic)).toEqual([]);
     expect(firstOf(byOutcome.silent)).toEqual([]);
     expect(rules.size).toBeGreaterThan(30);
+  });
+});
+
+describe('bindings against the usage scope', () => {
+  it('one buffer bound writable and read-only in the same dispatch is a typed error naming both slots', () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({
+      code: /* wgsl */ `
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> src: array<f32>;
+@compute @workgroup_size(1) fn main() { out[0] = src[0]; }`,
+    });
+    const pipeline = d.createComputePipeline({ compute: { module } });
+    const b = d.createBuffer({ size: 16, usage: BufferUsage.STORAGE });
+    const other = d.createBuffer({ size: 16, usage: BufferUsage.STORAGE });
+    const pass = d.createCommandEncoder().beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setStorageBuffer(0, b);
+    pass.setStorageBuffer(1, b);
+    expect(() => pass.dispatch(1)).toThrow(/bound at slots 0 and 1 .*writable/);
+    pass.setStorageBuffer(1, other);
+    expect(() => pass.dispatch(1)).not.toThrow();
+  });
+});
+
+describe('uniform bindings hold the struct the shader reads', () => {
+  it('WGSL sizes follow the spec table (vec3 aligns to 16, matrices are column arrays)', () => {
+    const code = /* wgsl */ `
+struct A { p: vec3f, s: f32 }            // 16
+struct B { m: mat4x4f, c: mat2x4f, a: array<vec4f, 4>, k: vec3f }   // 64 + 32 + 64 + 12 → 176
+struct C { x: f32, a: A, y: f32 }        // 0, 16..32, 32 → 48 (align 16)
+struct D { v: vec2<f32>, u: u32 }        // 12 → 16 (align 8)
+`;
+    expect(wgslTypeSize(code, 'A')).toBe(16);
+    expect(wgslTypeSize(code, 'B')).toBe(176);
+    expect(wgslTypeSize(code, 'C')).toBe(48);
+    expect(wgslTypeSize(code, 'D')).toBe(16);
+    expect(wgslTypeSize(code, 'mat3x3f')).toBe(48);
+    expect(wgslTypeSize(code, 'array<vec3f, 3>')).toBe(48);
+    expect(wgslTypeSize(code, 'texture_2d<f32>')).toBeUndefined();
+  });
+  it('binding fewer bytes than the struct is a typed error at the dispatch (it reached the GPU before)', () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({
+      code: /* wgsl */ `
+struct Params { scale: vec4f, offset: vec4f }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4f>;
+@compute @workgroup_size(1) fn main() { out[0] = params.scale + params.offset; }`,
+    });
+    const pipeline = d.createComputePipeline({ compute: { module } });
+    const u = d.createBuffer({ size: 256, usage: BufferUsage.UNIFORM });
+    const pass = d.createCommandEncoder().beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setStorageBuffer(1, d.createBuffer({ size: 16, usage: BufferUsage.STORAGE }));
+    pass.setUniformBuffer(0, u, 0, 16);
+    expect(() => pass.dispatch(1)).toThrow(/reads a 32-byte uniform struct, but 16 bytes/);
+    pass.setUniformBuffer(0, u, 0, 32);
+    expect(() => pass.dispatch(1)).not.toThrow();
   });
 });

@@ -202,6 +202,10 @@ export class SlotTable {
     readScopes: readonly BarrierScope[],
     writeScope: BarrierScope | null,
   ): void {
+    // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
+    // (uniform or read-only storage) in the same draw or dispatch
+    const writable = new Map<Buffer, number>();
+    const used = new Map<Buffer, number>();
     for (const entry of layout) {
       const bound = this.slots.get(entry.binding);
       if (!bound) {
@@ -247,6 +251,17 @@ export class SlotTable {
           },
         );
       }
+      if (
+        bound.kind === 'uniform' &&
+        entry.minBindingSize !== undefined &&
+        bound.size < entry.minBindingSize
+      )
+        throw new ValidationError(
+          'binding-min-size',
+          `Slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" reads a ${entry.minBindingSize}-byte uniform struct, but ${bound.size} bytes of "${bound.buffer.label}" are bound`,
+          this.passLabel,
+          { binding: entry.binding, size: bound.size, minBindingSize: entry.minBindingSize },
+        );
       if (bound.kind === 'texture' || bound.kind === 'storage-texture')
         this.#checkTexture(entry, bound.texture, pipelineLabel);
       if (bound.kind === 'sampler' && entry.samplerType === 'non-filtering') {
@@ -262,6 +277,20 @@ export class SlotTable {
             { binding: entry.binding, linear },
           );
         }
+      }
+      if (bound.kind === 'uniform' || bound.kind === 'storage') {
+        const map = access === 'read-write' ? writable : used;
+        const other = (access === 'read-write' ? used : writable).get(bound.buffer);
+        // (writable and writable together is allowed: both are the 'storage' usage)
+        const clash = other;
+        if (clash !== undefined)
+          throw new ValidationError(
+            'binding-writable-alias',
+            `Buffer "${bound.buffer.label}" is bound at slots ${clash} and ${entry.binding} of pipeline "${pipelineLabel}", at least once as writable storage: WebGPU forbids a writable binding and another use of one buffer in the same draw or dispatch`,
+            this.passLabel,
+            { slots: [clash, entry.binding] },
+          );
+        map.set(bound.buffer, entry.binding);
       }
       switch (bound.kind) {
         case 'uniform':

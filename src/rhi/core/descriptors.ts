@@ -126,6 +126,8 @@ export interface BindingLayoutEntry {
    * 'unfilterable-float' texture (WebGPU rule); derived when left out (see `deriveSamplerTypes`).
    */
   samplerType?: 'filtering' | 'non-filtering' | 'comparison';
+  /** Uniform slots: the bytes the shader reads (its WGSL struct's size), reflected from WGSL. */
+  minBindingSize?: number;
 }
 
 export interface DepthStencilState {

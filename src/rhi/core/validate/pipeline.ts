@@ -11,6 +11,7 @@ import type {
 } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
 import { checkEntryPoint, validateRenderState } from './render-state.js';
+import { wgslTypeSize } from '../wgsl-layout.js';
 
 /** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
 function blendKey(blend: BlendState | undefined): string {
@@ -74,6 +75,15 @@ export function resolveBindings(
     }
     bySlot.set(entry.binding, entry);
   }
+  // a uniform binding must hold the whole struct the shader reads (WebGPU's minBindingSize)
+  for (const m of modules)
+    if (m.language === 'wgsl')
+      for (const b of m.bindings) {
+        const entry = bySlot.get(b.binding);
+        if (b.group !== 0 || entry?.type !== 'uniform') continue;
+        const size = wgslTypeSize(m.code, b.wgslType);
+        if (size !== undefined) entry.minBindingSize = Math.max(entry.minBindingSize ?? 0, size);
+      }
   for (const entry of given ?? []) {
     if (!Number.isInteger(entry.binding) || entry.binding < 0) {
       throw new ValidationError(
