@@ -1,0 +1,137 @@
+// Loss and churn on each backend: after a real loss (WEBGL_lose_context; GPUDevice.destroy()),
+// every call is a DeviceLostError, every promise settles; creating and destroying thousands of
+// resources and systems leaves device.stats() where it started.
+import {
+  BufferUsage,
+  TextureUsage,
+  DeviceLostError,
+  WebGL2Device,
+  createDevice,
+  createParticleSystem,
+  type RhiError,
+  type WebGPUDevice,
+} from '../../../src/index.js';
+import { defineCases } from '../page/case.js';
+import { assert, assertEqual, assertThrows } from '../page/assert.js';
+import type { Device, RenderPipeline, ShaderModule } from '../../../src/index.js';
+
+/** A small pipeline with the modules it was made from, so the churn can destroy both. */
+function pipelineWithModules(device: Device): {
+  pipeline: RenderPipeline;
+  modules: ShaderModule[];
+} {
+  const targets = [{ format: 'rgba8unorm' as const }];
+  if (device.caps.shaderLanguage === 'glsl') {
+    const vs = device.createShaderModule({
+      code: '#version 300 es\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }',
+      stage: 'vertex',
+    });
+    const fs = device.createShaderModule({
+      code: '#version 300 es\nprecision highp float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }',
+      stage: 'fragment',
+    });
+    const pipeline = device.createRenderPipeline({
+      vertex: { module: vs },
+      fragment: { module: fs, targets },
+    });
+    return { pipeline, modules: [vs, fs] };
+  }
+  const module = device.createShaderModule({
+    code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }\n@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+  });
+  const pipeline = device.createRenderPipeline({
+    vertex: { module },
+    fragment: { module, targets },
+  });
+  return { pipeline, modules: [module] };
+}
+
+export const cases = defineCases({
+  'after a real loss every call is a DeviceLostError and every promise settles': {
+    async run({ backend }) {
+      const canvas = document.createElement('canvas');
+      const device = await createDevice({ backend, canvas });
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      const buffer = device.createBuffer({
+        size: 16,
+        usage: BufferUsage.COPY_DST | BufferUsage.COPY_SRC | BufferUsage.UNIFORM,
+      });
+      const texture = device.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+      });
+      const ps = await createParticleSystem(device, { count: 100 });
+      const finished = device.createCommandEncoder().finish();
+      device.queue.submit([device.createCommandEncoder().finish()]);
+      if (device instanceof WebGL2Device)
+        device.gl.getExtension('WEBGL_lose_context')?.loseContext();
+      else (device as WebGPUDevice).gpu.destroy();
+      const info = await device.lost;
+      assert(device.isLost, `lost (${info.reason})`);
+      await device.beginFrame(); // settles
+      const calls: Array<[string, () => unknown]> = [
+        ['createBuffer', () => device.createBuffer({ size: 4, usage: BufferUsage.VERTEX })],
+        ['createCommandEncoder', () => device.createCommandEncoder()],
+        ['writeBuffer', () => device.queue.writeBuffer(buffer, 0, new Float32Array(4))],
+        ['submit', () => device.queue.submit([finished])],
+        ['buffer.read', () => buffer.read()],
+        ['texture.read', () => texture.read()],
+        ['particles.step', () => ps.step(1 / 60)],
+      ];
+      for (const [name, call] of calls)
+        await assertThrows(call, DeviceLostError, /lost/, `${name} after loss`);
+      // the loss was reported once
+      assertEqual(
+        errors.filter((e) => e instanceof DeviceLostError).length,
+        info.reason === 'destroyed' ? 0 : 1,
+        'loss reports',
+      );
+      ps.destroy();
+      device.destroy();
+    },
+  },
+  'churn: 2,000 frames creating and destroying resources and systems leave device.stats() at its baseline':
+    {
+      async run({ device }) {
+        const before = device.stats();
+        let seed = 12345;
+        const random = (n: number): number => {
+          seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+          return seed % n;
+        };
+        for (let frame = 0; frame < 2000; frame++) {
+          const b = device.createBuffer({
+            size: 4 * (1 + random(4096)),
+            usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+          });
+          const t = device.createTexture({
+            size: { width: 1 + random(64), height: 1 + random(64) },
+            format: random(2) === 0 ? 'rgba8unorm' : 'rgba16float',
+            usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+          });
+          const encoder = device.createCommandEncoder();
+          device.queue.submit([encoder.finish()]);
+          if (frame % 250 === 0) {
+            const p = pipelineWithModules(device);
+            const ps = await createParticleSystem(device, { count: 1 + random(5000) });
+            ps.step(1 / 60);
+            ps.destroy();
+            p.pipeline.destroy();
+            for (const m of p.modules) m.destroy();
+          }
+          b.destroy();
+          t.destroy();
+        }
+        await device.queue.onSubmittedWorkDone();
+        const after = device.stats();
+        for (const kind of Object.keys(before) as Array<keyof typeof before>)
+          assertEqual(
+            `${after[kind].count}/${after[kind].bytes}`,
+            `${before[kind].count}/${before[kind].bytes}`,
+            `${kind} (count/bytes) after the churn`,
+          );
+      },
+    },
+});
