@@ -1,5 +1,6 @@
 // `npm start`: the main job. Runs the benchmark's default scenario — 100,000 particles on every
-// path (compute on WebGPU, ping-pong on the WebGL2 fallback, the CPU baseline), then the same
+// path (compute on WebGPU, ping-pong on the WebGL2 fallback, the CPU baseline), each drawn with
+// the library's default drawMode 'auto' (the table says what it measured fastest), then the same
 // particles through the post-process chain as one frame on each backend, a short run — in
 // headless Chromium, prints a compact frame-time table, and writes the full results (markdown,
 // JSON, chart) and a labelled screenshot per path in output/.
@@ -14,7 +15,7 @@ const defaults = [
   '--paths',
   'compute,pingpong,cpu',
   '--draw',
-  'pulled',
+  'auto',
   '--frames',
   '12',
   '--warmup',

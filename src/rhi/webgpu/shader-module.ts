@@ -10,7 +10,15 @@ export class WebGPUShaderModule extends ShaderModule {
 
   constructor(device: WebGPUDevice, desc: ShaderModuleDescriptor) {
     super(device, desc, 'wgsl');
+    // The compiler's messages come back typed, with lines, through getCompilationInfo() below; the
+    // same failure as Dawn's validation error would reach the sink a second time, untyped. The
+    // scope catches that copy (and only errors of this call).
+    device.gpu.pushErrorScope('validation');
     this.gpu = device.gpu.createShaderModule({ label: desc.label, code: desc.code });
+    void device.gpu.popErrorScope().then(
+      () => undefined,
+      () => undefined,
+    );
     const lines = desc.code.split('\n');
     this.compiled = this.gpu.getCompilationInfo().then((info) => {
       const errors = info.messages.filter((m) => m.type === 'error');

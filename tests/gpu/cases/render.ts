@@ -202,6 +202,14 @@ export const cases = defineCases({
         `message: ${e?.message}`,
       );
       assert(errors.includes(e as ShaderCompileError), 'the error also reached device.onError');
+      // reported once: Dawn's own (untyped) copy of the same failure is not passed on
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((r) => setTimeout(r, 50));
+      assertEqual(
+        errors.map((x) => x.name).join(', '),
+        'ShaderCompileError',
+        'errors reported for one broken module',
+      );
     },
   },
   // Regression: a device on a canvas whose context was already lost read every limit as 0 and
