@@ -8,6 +8,7 @@ import {
   writeOutputs,
   postTable,
   cpuTable,
+  referenceTable,
   terminalTable,
   hardwareLines,
   compareRuns,
@@ -42,7 +43,9 @@ export async function main(argv) {
     await server.close();
   }
   const files = writeOutputs(o, result);
-  const post = [postTable(result.rows), cpuTable(result.rows)].filter(Boolean).join('\n');
+  const post = [postTable(result.rows), cpuTable(result.rows), referenceTable(result.rows)]
+    .filter(Boolean)
+    .join('\n');
   const particles = result.rows.some((r) => r.kind === 'particles')
     ? `${terminalTable(result.rows)}\n`
     : '';

@@ -35,13 +35,14 @@ export const DEFAULTS = {
   radii: [4, 8, 16, 32],
   frameCounts: [100_000],
   cpuCounts: [100_000],
+  referenceCounts: [100_000],
   /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
   runtime: 'chromium',
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
   scenarioTimeoutMs: 300_000,
 };
 
-export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu'];
+export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu', 'reference'];
 /** The CPU update loops compared by the `cpu` suite (bench/page/workloads.ts). */
 export const CPU_LOOPS = ['ignis', 'reference', 'plain'];
 /** Where the post-process scenarios run: both paths on WebGPU, the fragment path on WebGL2. */
@@ -78,6 +79,8 @@ const USAGE = `npm run bench -- [options]
   --radii 4,8,16,32               blur radii (blur at the first post size)
   --frame-counts 100000           particle counts of the whole frame (at --size)
   --cpu-counts 100000             particle counts of the cpu suite
+  --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
+                                  hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
                                   (headless GPU servers; with --gpu it uses the machine's Vulkan GPU)
   --draw also takes splat and auto (defaults: instanced,pulled in Chromium; all four under Deno)`;
@@ -132,6 +135,9 @@ export function parseArgs(argv) {
         break;
       case '--preroll':
         o.preroll = Number(next());
+        break;
+      case '--reference-counts':
+        o.referenceCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--cpu-counts':
         o.cpuCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
@@ -291,6 +297,21 @@ export function buildScenarios(o) {
           height: o.size[1],
         });
       }
+  if (o.suites.includes('reference'))
+    for (const count of o.referenceCounts)
+      for (const backend of ['webgpu', 'webgl2'])
+        for (const drawMode of o.draw.filter((d) => d === 'instanced' || d === 'pulled'))
+          out.push({
+            ...common,
+            kind: 'reference',
+            id: `reference/${backend}/${drawMode}/${count}`,
+            path: backend === 'webgpu' ? 'compute' : 'pingpong',
+            backend,
+            drawMode,
+            count,
+            width: o.size[0],
+            height: o.size[1],
+          });
   if (o.suites.includes('cpu'))
     for (const count of o.cpuCounts)
       for (const loop of CPU_LOOPS)
@@ -429,7 +450,7 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
           cpuMs: [],
         };
       }
-      if (!m.skipped && r === o.repeat - 1 && s.kind !== 'cpu') {
+      if (!m.skipped && r === o.repeat - 1 && s.kind !== 'cpu' && s.kind !== 'reference') {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
         try {
           const visible = visiblePixels(
@@ -546,6 +567,14 @@ function aggregate(s, runs, shot) {
       : null,
     describe: ok[ok.length - 1].describe,
     drawn: ok[ok.length - 1].drawn ?? null,
+    ...(ok.every((m) => m.reference)
+      ? {
+          reference: {
+            e2eMs: round(median(ok.flatMap((m) => m.reference.e2eMs))),
+            cpuMs: round(median(ok.flatMap((m) => m.reference.cpuMs))),
+          },
+        }
+      : {}),
     gpuBytes: ok[ok.length - 1].gpuBytes,
     heapBytes: ok[ok.length - 1].heapBytes,
     visiblePixels: shot?.visible ?? null,
@@ -773,6 +802,7 @@ export function writeOutputs(o, result) {
     postTable(result.rows),
     blurClaims(result.rows),
     cpuTable(result.rows),
+    referenceTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
@@ -793,8 +823,32 @@ const spanText = (spans, names) =>
  * The post-process rows (chain alone, blur alone, whole frame) as a markdown table, which also reads
  * well in a terminal: e2e frame time and the GPU time of each span from timestamps.
  */
+/** The reference suite: Ignis's draw-only frame against the hand-written one, e2e and CPU. */
+export function referenceTable(rows) {
+  const ref = rows.filter((r) => r.kind === 'reference');
+  if (ref.length === 0) return '';
+  const out = [
+    "\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians):\n",
+    '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of ref) {
+    if (r.skipped || !r.reference) {
+      out.push(
+        `| ${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped ?? 'no reference'} | | | | | |`,
+      );
+      continue;
+    }
+    const q = r.reference;
+    out.push(
+      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× |`,
+    );
+  }
+  return out.join('\n');
+}
+
 export function postTable(rows) {
-  const post = rows.filter((r) => !isParticles(r) && r.kind !== 'cpu');
+  const post = rows.filter((r) => !isParticles(r) && r.kind !== 'cpu' && r.kind !== 'reference');
   if (post.length === 0) return '';
   const head =
     '| scenario | path@backend | size | frame ms (e2e median) | GPU ms: bloom | tone map + grade | blur H + V | particles update + draw | CPU ms |';

@@ -3,11 +3,12 @@
 // (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
 import { createDevice, type Device, type QuerySet } from '../../src/index.js';
 import { createWorkload, type Workload } from './workloads.js';
+import { runReference } from './reference.js';
 
 export interface Scenario {
   id: string;
   /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone. */
-  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu';
+  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu' | 'reference';
   /** cpu: which loop (`ignis` the CPU path's, `reference` the oracle, `plain` a hand-written one). */
   path: 'compute' | 'pingpong' | 'cpu' | 'fragment' | 'ignis' | 'plain' | 'reference';
   /** frame: the particles' path (the post chain's is `postPath`). */
@@ -44,6 +45,8 @@ export interface Measured {
   describe: string;
   /** The draw mode used (what `auto` chose), where there are particles. */
   drawn?: string;
+  /** The `reference` suite: the hand-written draw's e2e and CPU ms per frame. */
+  reference?: { e2eMs: number[]; cpuMs: number[] };
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;
@@ -72,6 +75,14 @@ async function run(s: Scenario): Promise<Measured> {
   }
   const adapter =
     `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
+  if (s.kind === 'reference') {
+    try {
+      return await runReference(device, s, adapter);
+    } catch (e) {
+      device.destroy();
+      return skipped(`${(e as Error).name}: ${(e as Error).message}`);
+    }
+  }
   let work: Workload;
   try {
     work = await createWorkload(device, s);

@@ -180,6 +180,44 @@ describe('benchmark smoke run', () => {
     expect(md).toMatch(/\| plain \| 3000 \| \d+\.\d\d \| 1\.00× \|/);
   }, 300_000);
 
+  it("runs Ignis's draw against the hand-written WebGPU and WebGL2 references, interleaved", async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-reference-'));
+    const o = parseArgs(
+      '--suites reference --reference-counts 700 --draw pulled --frames 3 --warmup 1 --repeat 1 --preroll 3 --size 96x64 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: inject('wsEndpoint'),
+      protocolTimeout: 600_000,
+    });
+    const result = await runBench(o, {
+      browser,
+      url: inject('baseUrl'),
+      flags: ['(shared test browser)'],
+    });
+    await browser.disconnect();
+    type Row = {
+      scenario: string;
+      skipped?: string;
+      e2eMs: { median: number };
+      reference?: { e2eMs: number; cpuMs: number };
+    };
+    const rows = result.rows as Row[];
+    expect(rows.map((r) => r.scenario)).toEqual([
+      'reference/webgpu/pulled/700',
+      'reference/webgl2/pulled/700',
+    ]);
+    for (const r of rows) {
+      expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
+      expect(r.e2eMs.median).toBeGreaterThan(0);
+      expect(r.reference?.e2eMs).toBeGreaterThan(0);
+      expect(r.reference?.cpuMs).toBeGreaterThan(0);
+    }
+    const md = readFileSync(writeOutputs(o, result).md, 'utf8');
+    expect(md).toMatch(/\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  }, 300_000);
+
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
     const o = parseArgs([
