@@ -145,6 +145,37 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
         d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage }),
       ),
     ),
+  fc
+    .constantFrom('r8unorm', 'rg8unorm', 'rgba8unorm-srgb', 'bgra8unorm', 'r16float', 'rg16float')
+    .map((format) =>
+      c('STORAGE_BINDING only on formats with storage support', ['STORAGE_BINDING', format], (d) =>
+        d.createTexture({
+          size: { width: 4, height: 4 },
+          format,
+          usage: TextureUsage.STORAGE_BINDING,
+        }),
+      ),
+    ),
+  fc.constantFrom('rg32float', 'rgba32float').map((format) =>
+    c('sampleCount 4 only on multisample-capable formats', ['multisampled', format], (d) =>
+      d.createTexture({
+        size: { width: 4, height: 4 },
+        format,
+        usage: TextureUsage.RENDER_ATTACHMENT,
+        sampleCount: 4,
+      }),
+    ),
+  ),
+  fc.constant(
+    c('sampleCount 4 needs the multisample feature', ['multisample'], () =>
+      new NullDevice({ features: { multisample: false } }).createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+        sampleCount: 4,
+      }),
+    ),
+  ),
   // createSampler (GPUSamplerDescriptor)
   badEnum(['clamp-to-edge', 'repeat', 'mirror-repeat']).map((m) =>
     c('addressMode is a GPUAddressMode', ['addressModeU', 'address'], (d) =>

@@ -8,7 +8,33 @@ import {
 import { FORMAT_INFO, fullMipCount, isDepthFormat, isTextureFormat } from '../formats.js';
 import type { Caps } from '../caps.js';
 import type { TextureDescriptor } from '../descriptors.js';
+import type { TextureFormat } from '../formats.js';
 import { isPositiveInteger } from './buffer.js';
+
+/** WebGPU's core texture format table: the formats that can be multisampled (of Ignis's set). */
+const MULTISAMPLE_FORMATS: readonly TextureFormat[] = [
+  'r8unorm',
+  'rg8unorm',
+  'rgba8unorm',
+  'rgba8unorm-srgb',
+  'bgra8unorm',
+  'r16float',
+  'rg16float',
+  'rgba16float',
+  'r32float',
+  'depth16unorm',
+  'depth24plus',
+  'depth24plus-stencil8',
+  'depth32float',
+];
+/** … and the formats that have STORAGE_BINDING (bgra8unorm only with a feature Ignis does not ask for). */
+const STORAGE_FORMATS: readonly TextureFormat[] = [
+  'rgba8unorm',
+  'rgba16float',
+  'r32float',
+  'rg32float',
+  'rgba32float',
+];
 
 export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): void {
   const { label, format } = desc;
@@ -73,6 +99,20 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
     );
   }
   if (samples === 4) {
+    if (!caps.features.multisample)
+      throw new UnsupportedFeatureError(
+        'multisample',
+        caps.backend,
+        'render single-sampled (sampleCount 1)',
+        label,
+      );
+    if (!MULTISAMPLE_FORMATS.includes(format))
+      throw new ValidationError(
+        'texture-msaa-format',
+        `Format ${format} cannot be multisampled in WebGPU (multisampled formats here: ${MULTISAMPLE_FORMATS.join(', ')})`,
+        label,
+        { format },
+      );
     if (mips !== 1) {
       throw new ValidationError(
         'texture-msaa-mips',
@@ -115,6 +155,13 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
       );
     }
   }
+  if (usage & TextureUsage.STORAGE_BINDING && !STORAGE_FORMATS.includes(format))
+    throw new ValidationError(
+      'texture-storage-format',
+      `Format ${format} has no STORAGE_BINDING in WebGPU (storage formats here: ${STORAGE_FORMATS.join(', ')})`,
+      label,
+      { format },
+    );
   if (usage & TextureUsage.STORAGE_BINDING && !caps.features.storageTextures) {
     throw new UnsupportedFeatureError(
       'storageTextures',
