@@ -188,6 +188,16 @@ export class ComputePass {
     return grid;
   }
 
+  /** WebGPU's name for `dispatch`. */
+  dispatchWorkgroups(x: number, y = 1, z = 1): void {
+    this.dispatch(x, y, z);
+  }
+
+  /** WebGPU's name for `dispatchIndirect`. */
+  dispatchWorkgroupsIndirect(buffer: Buffer, offset = 0): void {
+    this.dispatchIndirect(buffer, offset);
+  }
+
   dispatchIndirect(buffer: Buffer, offset = 0): void {
     this.#open('dispatchIndirect');
     const caps = this.#recorder.device.caps;

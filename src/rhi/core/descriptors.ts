@@ -28,6 +28,14 @@ export interface TextureDescriptor extends Labeled {
   sampleCount?: number;
 }
 
+/** What `createTexture` takes: `size` also in WebGPU's shapes, `[width, height?]` or
+ * `{ width, height?, depthOrArrayLayers?: 1 }` (Ignis textures are 2D with one layer). */
+export interface CreateTextureDescriptor extends Omit<TextureDescriptor, 'size'> {
+  size:
+    | { width: number; height?: number; depthOrArrayLayers?: number }
+    | readonly [number, number?, number?];
+}
+
 export type AddressMode = 'clamp-to-edge' | 'repeat' | 'mirror-repeat';
 export type FilterMode = 'nearest' | 'linear';
 export type CompareFunction =
@@ -137,6 +145,8 @@ export interface DepthStencilState {
 }
 
 export interface RenderPipelineDescriptor extends Labeled {
+  /** WebGPU's `'auto'` (what Ignis always does: the layout is reflected from WGSL or given as `bindings`). */
+  layout?: 'auto';
   vertex: { module: ShaderModule; entryPoint?: string; buffers?: VertexBufferLayout[] };
   fragment?: { module: ShaderModule; entryPoint?: string; targets: ColorTargetState[] };
   primitive?: {
@@ -151,6 +161,8 @@ export interface RenderPipelineDescriptor extends Labeled {
 }
 
 export interface ComputePipelineDescriptor extends Labeled {
+  /** WebGPU's `'auto'` (see RenderPipelineDescriptor.layout). */
+  layout?: 'auto';
   compute: { module: ShaderModule; entryPoint?: string };
   bindings?: BindingLayoutEntry[];
 }
@@ -159,16 +171,22 @@ export type LoadOp = 'load' | 'clear';
 export type StoreOp = 'store' | 'discard';
 
 export interface RenderPassColorAttachment {
-  texture: Texture;
+  /** The texture drawn into (WebGPU's `view`: either name works, a texture is its own view). */
+  texture?: Texture;
+  view?: Texture;
   /** A single-sampled texture the multisampled `texture` is resolved into when the pass ends. */
   resolveTarget?: Texture;
   loadOp?: LoadOp;
   storeOp?: StoreOp;
-  clearValue?: readonly [number, number, number, number];
+  /** [r, g, b, a], or WebGPU's { r, g, b, a }. */
+  clearValue?:
+    readonly [number, number, number, number] | { r: number; g: number; b: number; a: number };
 }
 
 export interface RenderPassDepthStencilAttachment {
-  texture: Texture;
+  /** The depth texture (WebGPU's `view`: either name works). */
+  texture?: Texture;
+  view?: Texture;
   depthLoadOp?: LoadOp;
   depthStoreOp?: StoreOp;
   depthClearValue?: number;

@@ -31,6 +31,7 @@ import type {
   SamplerDescriptor,
   ShaderModuleDescriptor,
   TextureDescriptor,
+  CreateTextureDescriptor,
 } from './descriptors.js';
 
 export interface DeviceOptions {
@@ -64,6 +65,33 @@ export interface DeviceLostInfo {
  * The resource factory. Every `create*` validates its descriptor here, in core, then asks the
  * backend (`*Impl`) to make the object; a backend never re-checks what core checked.
  */
+/**
+ * A texture descriptor with WebGPU's size shapes accepted: `[width, height?, layers?]` or
+ * `{ width, height?, depthOrArrayLayers? }` (height defaults to 1). Ignis textures are 2D: more
+ * than one layer is a typed error.
+ */
+function normalizeTextureSize(desc: CreateTextureDescriptor): TextureDescriptor {
+  const size = desc.size as unknown;
+  let width: unknown;
+  let height: unknown;
+  let layers: unknown = 1;
+  if (Array.isArray(size)) [width, height = 1, layers = 1] = size;
+  else if (size && typeof size === 'object') {
+    const s = size as { width?: unknown; height?: unknown; depthOrArrayLayers?: unknown };
+    width = s.width;
+    height = s.height ?? 1;
+    layers = s.depthOrArrayLayers ?? 1;
+  } else return desc as TextureDescriptor;
+  if (layers !== 1)
+    throw new ValidationError(
+      'texture-layers',
+      `Texture depthOrArrayLayers ${String(layers)}: Ignis textures are 2D with one layer`,
+      desc.label,
+      { depthOrArrayLayers: layers },
+    );
+  return { ...desc, size: { width: width as number, height: height as number } };
+}
+
 export abstract class Device {
   abstract readonly caps: Caps;
   abstract readonly queue: Queue;
@@ -185,10 +213,11 @@ export abstract class Device {
     return this.#track(this.createBufferImpl(desc));
   }
 
-  createTexture(desc: TextureDescriptor): Texture {
+  createTexture(desc: CreateTextureDescriptor): Texture {
     this.#assertUsable('createTexture', desc);
-    validateTextureDescriptor(desc, this.caps);
-    return this.#track(this.createTextureImpl(desc));
+    const normalized = normalizeTextureSize(desc);
+    validateTextureDescriptor(normalized, this.caps);
+    return this.#track(this.createTextureImpl(normalized));
   }
 
   createSampler(desc: SamplerDescriptor = {}): Sampler {

@@ -18,6 +18,44 @@ import type { RenderPipeline } from '../render-pipeline.js';
  * slots and a depth format for the depth slot, resolve targets single-sampled and matching — and
  * returns it with every default filled in.
  */
+/**
+ * The texture of an attachment: Ignis's `texture`, or WebGPU's `view` (Ignis has no texture views:
+ * a texture is its own full view, so `view: texture` works; both, and different, is an error).
+ */
+function attachmentTexture(
+  a: { texture?: Texture; view?: Texture },
+  what: string,
+  label: string,
+): Texture {
+  if (a.texture !== undefined && a.view !== undefined && a.texture !== a.view)
+    throw new ValidationError(
+      'pass-attachment-view',
+      `${what} names both texture and view, and they differ; give one (view is WebGPU's name for it)`,
+      label,
+    );
+  return (a.texture ?? a.view) as Texture;
+}
+
+/** A clear colour as WebGPU takes it: [r, g, b, a] or { r, g, b, a }. */
+function colorOf(
+  c: readonly number[] | { r: number; g: number; b: number; a: number },
+  what: string,
+  label: string,
+): readonly [number, number, number, number] {
+  const v = Array.isArray(c)
+    ? c
+    : c && typeof c === 'object' && 'r' in c
+      ? [c.r, c.g, c.b, c.a]
+      : [];
+  if (v.length !== 4 || !v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+    throw new ValidationError(
+      'pass-clear-value',
+      `${what}.clearValue ${JSON.stringify(c)} must be [r, g, b, a] or { r, g, b, a } of finite numbers`,
+      label,
+    );
+  return [v[0] as number, v[1] as number, v[2] as number, v[3] as number];
+}
+
 export function resolveRenderPass(
   desc: RenderPassDescriptor,
   label: string,
@@ -75,13 +113,14 @@ export function resolveRenderPass(
         `color attachment ${i} must be { texture, loadOp?, storeOp?, clearValue? }, got ${String(a)}`,
         label,
       );
-    checkSize(a.texture, `color attachment ${i}`);
-    if (isDepthFormat(a.texture.format)) {
+    const texture = attachmentTexture(a, `color attachment ${i}`, label);
+    checkSize(texture, `color attachment ${i}`);
+    if (isDepthFormat(texture.format)) {
       throw new ValidationError(
         'pass-color-format',
-        `Color attachment ${i} has depth format ${a.texture.format}`,
+        `Color attachment ${i} has depth format ${texture.format}`,
         label,
-        { format: a.texture.format },
+        { format: texture.format },
       );
     }
     if (a.resolveTarget) {
@@ -94,23 +133,23 @@ export function resolveRenderPass(
         r.label,
       );
       if (
-        a.texture.sampleCount === 1 ||
+        texture.sampleCount === 1 ||
         r.sampleCount !== 1 ||
-        r.width !== a.texture.width ||
-        r.height !== a.texture.height ||
-        r.format !== a.texture.format
+        r.width !== texture.width ||
+        r.height !== texture.height ||
+        r.format !== texture.format
       ) {
         throw new ValidationError(
           'pass-resolve-target',
-          `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${a.texture.label}" (${a.texture.width}x${a.texture.height} ${a.texture.format}, ${a.texture.sampleCount} samples)`,
+          `resolveTarget "${r.label}" (${r.width}x${r.height} ${r.format}, ${r.sampleCount} samples) must be single-sampled and match the multisampled attachment "${texture.label}" (${texture.width}x${texture.height} ${texture.format}, ${texture.sampleCount} samples)`,
           label,
           {},
         );
       }
     }
-    const clear = a.clearValue ?? [0, 0, 0, 0];
+    const clear = colorOf(a.clearValue ?? [0, 0, 0, 0], `color attachment ${i}`, label);
     return {
-      texture: a.texture,
+      texture: texture,
       resolveTarget: a.resolveTarget,
       loadOp: a.loadOp ?? 'clear',
       storeOp: a.storeOp ?? 'store',
@@ -118,14 +157,15 @@ export function resolveRenderPass(
     };
   });
   const ds = desc.depthStencilAttachment;
-  if (ds) {
-    checkSize(ds.texture, 'depth attachment');
-    if (!isDepthFormat(ds.texture.format)) {
+  const dsTexture = ds ? attachmentTexture(ds, 'depth attachment', label) : undefined;
+  if (ds && dsTexture) {
+    checkSize(dsTexture, 'depth attachment');
+    if (!isDepthFormat(dsTexture.format)) {
       throw new ValidationError(
         'pass-depth-format',
-        `Depth attachment has color format ${ds.texture.format}`,
+        `Depth attachment has color format ${dsTexture.format}`,
         label,
-        { format: ds.texture.format },
+        { format: dsTexture.format },
       );
     }
   }
@@ -134,7 +174,7 @@ export function resolveRenderPass(
     colorAttachments,
     depthStencilAttachment: ds
       ? {
-          texture: ds.texture,
+          texture: dsTexture as Texture,
           depthLoadOp: ds.depthLoadOp ?? 'clear',
           depthStoreOp: ds.depthStoreOp ?? 'store',
           depthClearValue: ds.depthClearValue ?? 1,

@@ -44,6 +44,16 @@ function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: st
   }
 }
 
+/** WebGPU's `layout`: only 'auto' (Ignis reflects the layout, or takes `bindings`). */
+function checkLayout(layout: unknown, label: string | undefined): void {
+  if (layout !== undefined && layout !== 'auto')
+    throw new ValidationError(
+      'pipeline-layout',
+      `layout ${typeof layout === 'string' ? `'${layout}'` : 'objects'} are not taken: Ignis reflects the layout from the WGSL (layout: 'auto', or leave it out) or takes the slots as \`bindings\``,
+      label,
+    );
+}
+
 /** The flat slot layout: the given one, or reflected from every WGSL module of the pipeline. */
 export function resolveBindings(
   modules: ShaderModule[],
@@ -107,6 +117,7 @@ export function validateRenderPipelineDescriptor(
   if (!desc.vertex?.module)
     throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
   checkModule(desc.vertex.module, 'vertex', caps, label);
+  checkLayout(desc.layout, label);
   validateRenderState(desc, caps.limits, label);
   if (desc.vertex.module.language === 'wgsl')
     checkEntryPoint(desc.vertex.module.code, 'vertex', desc.vertex.entryPoint, label);
@@ -246,6 +257,7 @@ export function validateComputePipelineDescriptor(
   }
   if (!desc.compute?.module)
     throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
+  checkLayout(desc.layout, label);
   if (desc.compute.module.language === 'wgsl')
     checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
   checkModule(desc.compute.module, 'compute', caps, label);
