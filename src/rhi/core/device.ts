@@ -72,16 +72,17 @@ export interface DeviceLostInfo {
  */
 function normalizeTextureSize(desc: CreateTextureDescriptor): TextureDescriptor {
   const size = desc.size as unknown;
-  let width: unknown;
-  let height: unknown;
-  let layers: unknown = 1;
-  if (Array.isArray(size)) [width, height = 1, layers = 1] = size;
-  else if (size && typeof size === 'object') {
-    const s = size as { width?: unknown; height?: unknown; depthOrArrayLayers?: unknown };
-    width = s.width;
-    height = s.height ?? 1;
-    layers = s.depthOrArrayLayers ?? 1;
-  } else return desc as TextureDescriptor;
+  if (!size || typeof size !== 'object') return desc as TextureDescriptor;
+  const s = Array.isArray(size)
+    ? {
+        width: size[0] as unknown,
+        height: size[1] as unknown,
+        depthOrArrayLayers: size[2] as unknown,
+      }
+    : (size as { width?: unknown; height?: unknown; depthOrArrayLayers?: unknown });
+  const width = s.width;
+  const height = s.height ?? 1;
+  const layers = s.depthOrArrayLayers ?? 1;
   if (layers !== 1)
     throw new ValidationError(
       'texture-layers',
