@@ -132,3 +132,37 @@ describe("WebGPU's names and shapes", () => {
     ).toThrow(/layout: 'auto', or leave it out/);
   });
 });
+
+describe("layout 'auto': only what the entry points use", () => {
+  it('one module with compute, vertex and fragment entry points: each pipeline binds only its own resources', () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({
+      code: /* wgsl */ `
+struct Params { scale: f32, offset: f32, pad0: f32, pad1: f32 }
+@group(0) @binding(0) var<storage, read_write> data: array<f32>;
+@group(0) @binding(1) var<uniform> params: Params;
+fn scaled(x: f32) -> f32 { return x * params.scale; }
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) { data[id.x] = f32(id.x); }
+@vertex fn vs() -> @builtin(position) vec4f { return vec4f(scaled(1.0), 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }
+`,
+    });
+    const compute = d.createComputePipeline({ compute: { module, entryPoint: 'main' } });
+    const render = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    expect(compute.bindings.map((b) => `${b.binding}:${b.type}`)).toEqual(['0:storage']);
+    // the vertex stage reads params through a function it calls
+    expect(render.bindings.map((b) => `${b.binding}:${b.type}`)).toEqual(['1:uniform']);
+    const t = d.createTexture({
+      size: [4, 4],
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const pass = d.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: t }] });
+    pass.setPipeline(render);
+    pass.setUniformBuffer(1, d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM }));
+    expect(() => pass.draw(3)).not.toThrow(); // nothing at slot 0: the draw does not use it
+  });
+});

@@ -92,3 +92,40 @@ export function deriveSamplerTypes(
     return { ...e, samplerType: unfilterable ? 'non-filtering' : 'filtering' };
   });
 }
+
+/**
+ * The identifiers an entry point uses, directly or through the functions it calls — what WebGPU's
+ * `layout: 'auto'` calls "statically used": a pipeline's layout holds only the module's resources
+ * its entry points use, so one module can carry a vertex, a fragment and a compute entry point
+ * with different resources. `null` when the function is not found (then every declaration counts).
+ */
+export function wgslStaticUse(source: string, entryPoint: string): Set<string> | null {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  const bodies = new Map<string, string>();
+  for (const m of code.matchAll(/\bfn\s+([A-Za-z_]\w*)\s*\(/g)) {
+    const open = code.indexOf('{', m.index);
+    if (open < 0) continue;
+    let depth = 0;
+    let end = open;
+    for (; end < code.length; end++) {
+      if (code[end] === '{') depth++;
+      else if (code[end] === '}' && --depth === 0) break;
+    }
+    // the signature too: parameters and return types may name structs, never resources
+    bodies.set(m[1] as string, code.slice(m.index, end + 1));
+  }
+  if (!bodies.has(entryPoint)) return null;
+  const used = new Set<string>();
+  const queue = [entryPoint];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    for (const id of (bodies.get(name) as string).match(/[A-Za-z_]\w*/g) ?? []) {
+      used.add(id);
+      if (bodies.has(id) && !seen.has(id)) queue.push(id);
+    }
+  }
+  return used;
+}

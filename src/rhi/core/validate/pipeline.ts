@@ -1,6 +1,6 @@
 import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
-import { deriveSamplerTypes, layoutFromReflection } from '../reflect.js';
+import { deriveSamplerTypes, layoutFromReflection, wgslStaticUse } from '../reflect.js';
 import type { Caps } from '../caps.js';
 import type {
   BindingLayoutEntry,
@@ -10,7 +10,7 @@ import type {
   RenderPipelineDescriptor,
 } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
-import { checkEntryPoint, validateRenderState } from './render-state.js';
+import { checkEntryPoint, validateRenderState, wgslEntryPoints } from './render-state.js';
 import { wgslTypeSize } from '../wgsl-layout.js';
 
 /** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
@@ -54,13 +54,32 @@ function checkLayout(layout: unknown, label: string | undefined): void {
     );
 }
 
-/** The flat slot layout: the given one, or reflected from every WGSL module of the pipeline. */
+/** A shader stage of a pipeline: its module and entry point. */
+export interface PipelineStage {
+  module: ShaderModule;
+  stage: 'vertex' | 'fragment' | 'compute';
+  entryPoint?: string;
+}
+
+/** The module's resources the stage's entry point uses (all of them where that is not known). */
+function usedBindings(s: PipelineStage): ShaderModule['bindings'] {
+  if (s.module.language !== 'wgsl') return s.module.bindings;
+  const entry = s.entryPoint ?? wgslEntryPoints(s.module.code)[s.stage][0];
+  const used = entry ? wgslStaticUse(s.module.code, entry) : null;
+  return used ? s.module.bindings.filter((b) => used.has(b.name)) : s.module.bindings;
+}
+
+/**
+ * The flat slot layout: the given one, or reflected from the WGSL of the pipeline's stages —
+ * only what their entry points use, as WebGPU's `layout: 'auto'` does.
+ */
 export function resolveBindings(
-  modules: ShaderModule[],
+  stages: PipelineStage[],
   given: BindingLayoutEntry[] | undefined,
   label?: string,
 ): BindingLayoutEntry[] {
-  const reflected = modules.flatMap((m) => m.bindings);
+  const modules = [...new Set(stages.map((s) => s.module))];
+  const reflected = stages.flatMap(usedBindings);
   const other = reflected.find((b) => b.group !== 0);
   if (other) {
     throw new ValidationError(
@@ -86,12 +105,12 @@ export function resolveBindings(
     bySlot.set(entry.binding, entry);
   }
   // a uniform binding must hold the whole struct the shader reads (WebGPU's minBindingSize)
-  for (const m of modules)
-    if (m.language === 'wgsl')
-      for (const b of m.bindings) {
+  for (const st of stages)
+    if (st.module.language === 'wgsl')
+      for (const b of usedBindings(st)) {
         const entry = bySlot.get(b.binding);
         if (b.group !== 0 || entry?.type !== 'uniform') continue;
-        const size = wgslTypeSize(m.code, b.wgslType);
+        const size = wgslTypeSize(st.module.code, b.wgslType);
         if (size !== undefined) entry.minBindingSize = Math.max(entry.minBindingSize ?? 0, size);
       }
   for (const entry of given ?? []) {
@@ -216,7 +235,16 @@ export function validateRenderPipelineDescriptor(
       );
     }
   });
-  const bindings = resolveBindings(modules, desc.bindings, label);
+  const stages: PipelineStage[] = [
+    { module: desc.vertex.module, stage: 'vertex', entryPoint: desc.vertex.entryPoint },
+  ];
+  if (desc.fragment)
+    stages.push({
+      module: desc.fragment.module,
+      stage: 'fragment',
+      entryPoint: desc.fragment.entryPoint,
+    });
+  const bindings = resolveBindings(stages, desc.bindings, label);
   if (caps.shaderLanguage === 'glsl') {
     for (const b of bindings) {
       if (!b.name) {
@@ -261,5 +289,9 @@ export function validateComputePipelineDescriptor(
   if (desc.compute.module.language === 'wgsl')
     checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
   checkModule(desc.compute.module, 'compute', caps, label);
-  return resolveBindings([desc.compute.module], desc.bindings, label);
+  return resolveBindings(
+    [{ module: desc.compute.module, stage: 'compute', entryPoint: desc.compute.entryPoint }],
+    desc.bindings,
+    label,
+  );
 }
