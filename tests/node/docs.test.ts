@@ -98,7 +98,7 @@ describe('docs that run', () => {
         noEmit: true,
         skipLibCheck: true,
         baseUrl: ROOT,
-        paths: { ignis: ['src/index.ts'] },
+        paths: { 'ignis-rhi': ['src/index.ts'] },
       });
       const problems = ts
         .getPreEmitDiagnostics(program)
