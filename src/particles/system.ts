@@ -14,7 +14,6 @@
  * A frame: `update(encoder, dt)` → `prepareDraw(encoder, camera, target)` (records the splat's
  * compute pass in `splat` mode; nothing in the raster modes) → render pass → `draw(pass, camera)`.
  */
-import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
 import {
   LimitExceededError,
   UnsupportedFeatureError,
@@ -54,18 +53,8 @@ import {
   type StateKind,
 } from './draw.js';
 import { SplatDraw } from './splat.js';
-import {
-  CALIBRATION_ENOUGH_MS,
-  CALIBRATION_ROUNDS,
-  CALIBRATION_PRUNE,
-  CALIBRATION_START,
-  candidateModes,
-  estimateAt,
-  medianOf,
-  pickFastest,
-  provisionalMode,
-  isSoftwareAdapter,
-} from './draw-mode.js';
+import { candidateModes, provisionalMode, isSoftwareAdapter } from './draw-mode.js';
+import { measureDrawModes } from './calibrate.js';
 
 /** What a draw pipeline is made for, from the pass it draws in. */
 interface PassShape {
@@ -516,167 +505,23 @@ export class ParticleSystem {
       // the frame whose draw started this is submitted first
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (this.#destroyed) return;
-      const size = { width, height };
-      const own = <T extends { destroy(): void }>(r: T): T => {
-        owned.push(r);
-        return r;
-      };
-      const target = own(
-        device.createTexture({
-          label: 'particles draw-mode measurement',
-          size,
-          format: shape.format,
-          sampleCount: shape.sampleCount,
-          usage: TextureUsage.RENDER_ATTACHMENT,
-        }),
-      );
-      const depth = shape.depthFormat
-        ? own(
-            device.createTexture({
-              label: 'particles draw-mode measurement depth',
-              size,
-              format: shape.depthFormat,
-              sampleCount: shape.sampleCount,
-              usage: TextureUsage.RENDER_ATTACHMENT,
-            }),
-          )
-        : null;
-      // its own uniforms: the ring's slots belong to the user's frames
-      const uniforms = own(
-        device.createBuffer({
-          label: 'particles draw-mode measurement params',
-          size: DRAW_PARAMS_SLOT,
-          usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-        }),
-      );
-      const o = this.#options;
-      device.queue.writeBuffer(
-        uniforms,
-        0,
-        packDrawParams(
-          new DrawParamsScratch(),
-          camera,
-          o.colors,
-          o.colorStops,
-          [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
-          this.#runner.size.width,
-          this.count,
-          size,
-        ),
-      );
-      const splat = modes.includes('splat') ? own(new SplatDraw(device)) : null;
-      const queries = device.caps.features.timestampQuery
-        ? own(
-            device.createQuerySet({
-              label: 'particles draw-mode measurement',
-              type: 'timestamp',
-              // per run: the splat's compute pass and the render pass, two queries each
-              count: 4 * CALIBRATION_ROUNDS * modes.length,
-            }),
-          )
-        : null;
-      const buffers = this.#runner.buffers;
-      /** The median time of each of `among` drawing the first `n` particles. */
-      const measure = async (
-        n: number,
-        among: readonly DrawMode[],
-      ): Promise<Map<DrawMode, number>> => {
-        const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
-        const timed: Array<{ mode: DrawMode; run: number }> = [];
-        let run = 0;
-        for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-          for (const mode of among) {
-            if (this.#destroyed) throw new Error('the system was destroyed');
-            const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
-            const pair = (k: number): PassTimestampWrites | undefined =>
-              queries
-                ? {
-                    querySet: queries,
-                    beginningOfPassWriteIndex: 4 * run + 2 * k,
-                    endOfPassWriteIndex: 4 * run + 2 * k + 1,
-                  }
-                : undefined;
-            const frame = {
-              uniforms,
-              offset: 0,
-              positions: buffers.position as Buffer,
-              velocities: buffers.velocity as Buffer,
-              count: this.count,
-              width,
-              height,
-            };
-            if (mode === 'splat') splat?.prepare(encoder, frame, pair(1), n);
-            const pass = encoder.beginRenderPass({
-              label: `particles measure ${mode}`,
-              colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-              depthStencilAttachment: depth
-                ? {
-                    texture: depth,
-                    depthLoadOp: 'clear',
-                    depthClearValue: 1,
-                    depthStoreOp: 'discard',
-                  }
-                : undefined,
-              timestampWrites: pair(0),
-            });
-            if (mode === 'splat') splat?.resolve(pass);
-            else this.#recordRaster(pass, mode, shape, uniforms, 0, n);
-            pass.end();
-            const t0 = performance.now();
-            device.queue.submit([encoder.finish()]);
-            // round 0 warms up (pipelines, caches) and is not counted
-            if (!queries) {
-              await device.queue.onSubmittedWorkDone();
-              if (round > 0) samples.get(mode)?.push(performance.now() - t0);
-            } else if (round > 0) timed.push({ mode, run });
-            run++;
-          }
-        }
-        if (queries) {
-          await device.queue.onSubmittedWorkDone();
-          const t = await queries.readTimestamps();
-          for (const { mode, run: r } of timed) {
-            let ms = ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6;
-            if (mode === 'splat') ms += ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6;
-            samples.get(mode)?.push(ms);
-          }
-        }
-        return new Map([...samples].map(([m, ms]) => [m, medianOf(ms)]));
-      };
-      // the first sample: grown eightfold while the fastest draws it in under ENOUGH ms (a fast
-      // GPU needs enough work to time)
-      let n = Math.min(this.count, CALIBRATION_START);
-      let first = await measure(n, modes);
-      const fastest = (m: ReadonlyMap<DrawMode, number>): number =>
-        Math.min(...[...m.values()].filter(Number.isFinite));
-      while (n < this.count && fastest(first) < CALIBRATION_ENOUGH_MS) {
-        n = Math.min(this.count, n * 8);
-        first = await measure(n, modes);
-      }
-      let estimates = first;
-      let how = `${n.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles`;
-      if (n < this.count) {
-        // a second, larger sample of the modes still in the running, and a line through both
-        const best = fastest(first);
-        const contenders = modes.filter(
-          (m) => (first.get(m) ?? Infinity) <= CALIBRATION_PRUNE * best,
-        );
-        for (const m of modes)
-          if (!contenders.includes(m))
-            notes.push(
-              `${m} left out after ${n.toLocaleString('en-US')} particles (${((first.get(m) ?? NaN) / best).toFixed(1)}× the fastest)`,
-            );
-        const n2 = Math.min(this.count, n * 4);
-        const second = await measure(n2, contenders);
-        estimates = estimateAt(
-          this.count,
-          { n, medians: new Map(contenders.map((m) => [m, first.get(m) as number])) },
-          { n: n2, medians: second },
-        );
-        how = `${n.toLocaleString('en-US')} and ${n2.toLocaleString('en-US')} of ${this.count.toLocaleString('en-US')} particles, extrapolated`;
-      }
-      how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${how}, at ${width}x${height}, median of ${CALIBRATION_ROUNDS - 1} rounds`;
-      const best = pickFastest(estimates, how, notes);
+      const best = await measureDrawModes({
+        device,
+        count: this.count,
+        options: this.#options,
+        stateWidth: this.#runner.size.width,
+        buffers: this.#runner.buffers,
+        shape,
+        camera,
+        width,
+        height,
+        modes,
+        notes,
+        owned,
+        destroyed: () => this.#destroyed,
+        recordRaster: (pass, mode, uniforms, offset, n) =>
+          this.#recordRaster(pass, mode, shape, uniforms, offset, n),
+      });
       if (this.#destroyed) return;
       if (this.#options.blending !== 'additive' && best.mode === 'splat') {
         this.#measured = best.raster;

@@ -1,0 +1,224 @@
+/**
+ * The measurement behind `drawMode: 'auto'` (the decision rules are in draw-mode.ts): every
+ * candidate mode draws the system's current state into a private target shaped like the pass —
+ * its own uniforms and resources, never the frame's — in interleaved rounds, timed with GPU
+ * timestamps where the device has them, submit-to-done otherwise. The first sample of
+ * CALIBRATION_START particles grows eightfold while the fastest mode draws it in under
+ * CALIBRATION_ENOUGH_MS (a real GPU needs enough work to time); when the sample is smaller than
+ * the system, clear losers are left out and the rest measured at a 4× larger sample, and each
+ * mode's time is extrapolated to the full count.
+ */
+import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
+import type { Buffer } from '../rhi/core/buffer.js';
+import type { Device } from '../rhi/core/device.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import type { RenderPass } from '../rhi/core/render-pass.js';
+import type { TextureFormat } from '../rhi/core/formats.js';
+import type { DrawMode, ParticleOptions } from './options.js';
+import { DrawParamsScratch, DRAW_PARAMS_SLOT, packDrawParams, type Camera } from './draw.js';
+import { SplatDraw } from './splat.js';
+import {
+  CALIBRATION_ENOUGH_MS,
+  CALIBRATION_PRUNE,
+  CALIBRATION_ROUNDS,
+  CALIBRATION_START,
+  estimateAt,
+  medianOf,
+  pickFastest,
+} from './draw-mode.js';
+
+/** What the measurement needs from the particle system. */
+export interface CalibrationContext {
+  device: Device;
+  count: number;
+  options: ParticleOptions;
+  /** Width of the state texture (DrawParams.width). */
+  stateWidth: number;
+  /** The state buffers (splat and pulled read them); empty where the state is in textures. */
+  buffers: Readonly<Record<string, Buffer>>;
+  shape: {
+    format: TextureFormat;
+    depthFormat: TextureFormat | undefined;
+    sampleCount: number;
+  };
+  camera: Camera;
+  width: number;
+  height: number;
+  modes: DrawMode[];
+  /** Notes for the reason (why a mode was left out); the measurement adds its own. */
+  notes: string[];
+  /** Resources made here, destroyed by the caller when the measurement ends (or with the system). */
+  owned: Array<{ destroy(): void }>;
+  destroyed(): boolean;
+  /** Records a raster draw of the first `n` particles with these uniforms into `pass`. */
+  recordRaster(
+    pass: RenderPass,
+    mode: 'instanced' | 'pulled',
+    uniforms: Buffer,
+    offset: number,
+    n: number,
+  ): void;
+}
+
+/** Measures the candidates; returns the fastest, the fastest raster mode and the sentence saying so. */
+export async function measureDrawModes(
+  ctx: CalibrationContext,
+): Promise<ReturnType<typeof pickFastest>> {
+  const { device, count, shape, camera, width, height, modes, notes, owned } = ctx;
+  const size = { width, height };
+  const own = <T extends { destroy(): void }>(r: T): T => {
+    owned.push(r);
+    return r;
+  };
+  const target = own(
+    device.createTexture({
+      label: 'particles draw-mode measurement',
+      size,
+      format: shape.format,
+      sampleCount: shape.sampleCount,
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    }),
+  );
+  const depth = shape.depthFormat
+    ? own(
+        device.createTexture({
+          label: 'particles draw-mode measurement depth',
+          size,
+          format: shape.depthFormat,
+          sampleCount: shape.sampleCount,
+          usage: TextureUsage.RENDER_ATTACHMENT,
+        }),
+      )
+    : null;
+  // its own uniforms: the ring's slots belong to the user's frames
+  const uniforms = own(
+    device.createBuffer({
+      label: 'particles draw-mode measurement params',
+      size: DRAW_PARAMS_SLOT,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    }),
+  );
+  const o = ctx.options;
+  device.queue.writeBuffer(
+    uniforms,
+    0,
+    packDrawParams(
+      new DrawParamsScratch(),
+      camera,
+      o.colors,
+      o.colorStops,
+      [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
+      ctx.stateWidth,
+      count,
+      size,
+    ),
+  );
+  const splat = modes.includes('splat') ? own(new SplatDraw(device)) : null;
+  const queries = device.caps.features.timestampQuery
+    ? own(
+        device.createQuerySet({
+          label: 'particles draw-mode measurement',
+          type: 'timestamp',
+          // per run: the splat's compute pass and the render pass, two queries each
+          count: 4 * CALIBRATION_ROUNDS * modes.length,
+        }),
+      )
+    : null;
+  const buffers = ctx.buffers;
+  /** The median time of each of `among` drawing the first `n` particles. */
+  const measure = async (n: number, among: readonly DrawMode[]): Promise<Map<DrawMode, number>> => {
+    const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
+    const timed: Array<{ mode: DrawMode; run: number }> = [];
+    let run = 0;
+    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+      for (const mode of among) {
+        if (ctx.destroyed()) throw new Error('the system was destroyed');
+        const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
+        const pair = (k: number): PassTimestampWrites | undefined =>
+          queries
+            ? {
+                querySet: queries,
+                beginningOfPassWriteIndex: 4 * run + 2 * k,
+                endOfPassWriteIndex: 4 * run + 2 * k + 1,
+              }
+            : undefined;
+        const frame = {
+          uniforms,
+          offset: 0,
+          positions: buffers.position as Buffer,
+          velocities: buffers.velocity as Buffer,
+          count: count,
+          width,
+          height,
+        };
+        if (mode === 'splat') splat?.prepare(encoder, frame, pair(1), n);
+        const pass = encoder.beginRenderPass({
+          label: `particles measure ${mode}`,
+          colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+          depthStencilAttachment: depth
+            ? {
+                texture: depth,
+                depthLoadOp: 'clear',
+                depthClearValue: 1,
+                depthStoreOp: 'discard',
+              }
+            : undefined,
+          timestampWrites: pair(0),
+        });
+        if (mode === 'splat') splat?.resolve(pass);
+        else ctx.recordRaster(pass, mode, uniforms, 0, n);
+        pass.end();
+        const t0 = performance.now();
+        device.queue.submit([encoder.finish()]);
+        // round 0 warms up (pipelines, caches) and is not counted
+        if (!queries) {
+          await device.queue.onSubmittedWorkDone();
+          if (round > 0) samples.get(mode)?.push(performance.now() - t0);
+        } else if (round > 0) timed.push({ mode, run });
+        run++;
+      }
+    }
+    if (queries) {
+      await device.queue.onSubmittedWorkDone();
+      const t = await queries.readTimestamps();
+      for (const { mode, run: r } of timed) {
+        let ms = ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6;
+        if (mode === 'splat') ms += ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6;
+        samples.get(mode)?.push(ms);
+      }
+    }
+    return new Map([...samples].map(([m, ms]) => [m, medianOf(ms)]));
+  };
+  // the first sample: grown eightfold while the fastest draws it in under ENOUGH ms (a fast
+  // GPU needs enough work to time)
+  let n = Math.min(count, CALIBRATION_START);
+  let first = await measure(n, modes);
+  const fastest = (m: ReadonlyMap<DrawMode, number>): number =>
+    Math.min(...[...m.values()].filter(Number.isFinite));
+  while (n < count && fastest(first) < CALIBRATION_ENOUGH_MS) {
+    n = Math.min(count, n * 8);
+    first = await measure(n, modes);
+  }
+  let estimates = first;
+  let how = `${n.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} particles`;
+  if (n < count) {
+    // a second, larger sample of the modes still in the running, and a line through both
+    const best = fastest(first);
+    const contenders = modes.filter((m) => (first.get(m) ?? Infinity) <= CALIBRATION_PRUNE * best);
+    for (const m of modes)
+      if (!contenders.includes(m))
+        notes.push(
+          `${m} left out after ${n.toLocaleString('en-US')} particles (${((first.get(m) ?? NaN) / best).toFixed(1)}× the fastest)`,
+        );
+    const n2 = Math.min(count, n * 4);
+    const second = await measure(n2, contenders);
+    estimates = estimateAt(
+      count,
+      { n, medians: new Map(contenders.map((m) => [m, first.get(m) as number])) },
+      { n: n2, medians: second },
+    );
+    how = `${n.toLocaleString('en-US')} and ${n2.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} particles, extrapolated`;
+  }
+  how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${how}, at ${width}x${height}, median of ${CALIBRATION_ROUNDS - 1} rounds`;
+  return pickFastest(estimates, how, notes);
+}
