@@ -9,6 +9,17 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     target: 'es2022',
-    lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
+    // the root and the subpath entries (package.json "exports"); code they share lands in chunks
+    lib: {
+      entry: {
+        index: 'src/index.ts',
+        compute: 'src/compute/index.ts',
+        particles: 'src/particles/index.ts',
+        postfx: 'src/postfx/index.ts',
+        testing: 'src/testing.ts',
+      },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+    },
   },
 });

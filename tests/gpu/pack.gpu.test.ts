@@ -82,6 +82,11 @@ describe('the packed package', () => {
     writeFileSync(
       path.join(consumer, 'main.ts'),
       `import { createDevice, createParticleSystem, BufferUsage, type Device } from 'ignis-rhi';
+import { createPingPongRunner } from 'ignis-rhi/compute';
+import { orbitCamera } from 'ignis-rhi/particles';
+import { bloom } from 'ignis-rhi/postfx';
+import { NullDevice, stepState } from 'ignis-rhi/testing';
+export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState];
 export async function start(canvas: HTMLCanvasElement): Promise<Device> {
   const device = await createDevice({ backend: 'auto', canvas });
   device.createBuffer({ size: 16, usage: BufferUsage.VERTEX });

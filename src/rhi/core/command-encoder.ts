@@ -145,7 +145,7 @@ export class CommandEncoder {
       throw new UnsupportedFeatureError(
         'compute',
         caps.backend,
-        'run element-wise work with the ping-pong runner (createPingPongRunner, exported by ignis-rhi)',
+        'run element-wise work with the ping-pong runner (createPingPongRunner of ignis-rhi/compute)',
         label,
       );
     }

@@ -279,7 +279,7 @@ export function validateComputePipelineDescriptor(
     throw new UnsupportedFeatureError(
       'compute',
       caps.backend,
-      'run element-wise work with the ping-pong runner (createPingPongRunner, exported by ignis-rhi)',
+      'run element-wise work with the ping-pong runner (createPingPongRunner of ignis-rhi/compute)',
       label,
     );
   }

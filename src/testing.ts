@@ -1,0 +1,17 @@
+/**
+ * `ignis-rhi/testing`: what tests of code built on Ignis use — the null device (records passes,
+ * runs transfers, no GPU), the command tracer, and the TypeScript references the GPU paths are
+ * checked against (the particle rule, the post-processing math).
+ */
+export { NullDevice, type NullDeviceOptions } from './rhi/null/device.js';
+export { traceCommands } from './rhi/core/index.js';
+export {
+  pcg,
+  rand,
+  spawn,
+  createState,
+  stepState,
+  stepParticle,
+  stepBase,
+} from './particles/reference.js';
+export { gaussianWeights, toneMapCpu, srgbEncode } from './postfx/math.js';
