@@ -323,6 +323,40 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
         pipeline(d, (p) => (p.multisample = { count })),
       ),
     ),
+  // createComputePipeline: @workgroup_size and @binding limits
+  fc
+    .oneof(
+      fc.constant('0'),
+      fc.constant('64, 0'),
+      fc.integer({ min: 257, max: 4096 }).map(String),
+      fc.constant('16, 16, 2'),
+    )
+    .map((size) =>
+      c(
+        '@workgroup_size ≥ 1 per dimension, within the limits',
+        ['workgroup_size', 'maxComputeWorkgroupSizeX', 'maxComputeInvocationsPerWorkgroup'],
+        (d) =>
+          d.createComputePipeline({
+            compute: {
+              module: d.createShaderModule({
+                code: `@compute @workgroup_size(${size}) fn main() {}`,
+              }),
+            },
+          }),
+      ),
+    ),
+  fc.integer({ min: 1000, max: 100000 }).map((binding) =>
+    c('@binding < maxBindingsPerBindGroup', ['maxBindingsPerBindGroup', 'binding'], (d) =>
+      d.createComputePipeline({
+        compute: {
+          module: d.createShaderModule({
+            code: `@group(0) @binding(${binding}) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(1) fn main() { x[0] = 1u; }`,
+          }),
+        },
+      }),
+    ),
+  ),
   // GPUQueue.writeBuffer
   fc
     .oneof(fc.constantFrom(-4, 2, 6, 1.5, Number.NaN), fc.integer({ min: 64, max: 1 << 20 }))

@@ -1,6 +1,7 @@
 import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
 import { deriveSamplerTypes, layoutFromReflection, wgslStaticUse } from '../reflect.js';
+import { reflectWorkgroupSize } from '../compute-pipeline.js';
 import type { Caps } from '../caps.js';
 import type {
   BindingLayoutEntry,
@@ -43,6 +44,9 @@ function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: st
     );
   }
 }
+
+/** WebGPU's `maxBindingsPerBindGroup` (1000 in every implementation): @binding numbers stay below it. */
+const MAX_BINDINGS_PER_BIND_GROUP = 1000;
 
 /** WebGPU's `layout`: only 'auto' (Ignis reflects the layout, or takes `bindings`). */
 function checkLayout(layout: unknown, label: string | undefined): void {
@@ -113,6 +117,15 @@ export function resolveBindings(
         const size = wgslTypeSize(st.module.code, b.wgslType);
         if (size !== undefined) entry.minBindingSize = Math.max(entry.minBindingSize ?? 0, size);
       }
+  for (const entry of bySlot.values())
+    if (entry.binding >= MAX_BINDINGS_PER_BIND_GROUP)
+      throw new LimitExceededError(
+        'maxBindingsPerBindGroup',
+        entry.binding,
+        MAX_BINDINGS_PER_BIND_GROUP - 1,
+        `@binding(${entry.binding})`,
+        label,
+      );
   for (const entry of given ?? []) {
     if (!Number.isInteger(entry.binding) || entry.binding < 0) {
       throw new ValidationError(
@@ -289,6 +302,35 @@ export function validateComputePipelineDescriptor(
   if (desc.compute.module.language === 'wgsl')
     checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
   checkModule(desc.compute.module, 'compute', caps, label);
+  if (desc.compute.module.language === 'wgsl') {
+    // WebGPU: every workgroup dimension ≥ 1, x within maxComputeWorkgroupSizeX, and the product
+    // within maxComputeInvocationsPerWorkgroup
+    const size = reflectWorkgroupSize(desc.compute.module.code, desc.compute.entryPoint);
+    if (size.some((n) => !Number.isInteger(n) || n < 1))
+      throw new ValidationError(
+        'workgroup-size-positive',
+        `@workgroup_size(${size.join(', ')}): every dimension must be a positive integer`,
+        label,
+        { workgroupSize: size },
+      );
+    if (size[0] > caps.limits.maxComputeWorkgroupSizeX)
+      throw new LimitExceededError(
+        'maxComputeWorkgroupSizeX',
+        size[0],
+        caps.limits.maxComputeWorkgroupSizeX,
+        '@workgroup_size x',
+        label,
+      );
+    const invocations = size[0] * size[1] * size[2];
+    if (invocations > caps.limits.maxComputeInvocationsPerWorkgroup)
+      throw new LimitExceededError(
+        'maxComputeInvocationsPerWorkgroup',
+        invocations,
+        caps.limits.maxComputeInvocationsPerWorkgroup,
+        `@workgroup_size(${size.join(', ')}) invocations`,
+        label,
+      );
+  }
   return resolveBindings(
     [{ module: desc.compute.module, stage: 'compute', entryPoint: desc.compute.entryPoint }],
     desc.bindings,
