@@ -68,6 +68,10 @@ function compile(gl: WebGL2RenderingContext, type: number, source: string): WebG
 export class RawWebGL2Reference {
   readonly #gl: WebGL2RenderingContext;
   readonly #programs: Record<'instanced' | 'pulled', WebGLProgram>;
+  /** Uniform locations per program, looked up once (as any real renderer does). */
+  readonly #locations: Record<'instanced' | 'pulled', Record<string, WebGLUniformLocation | null>>;
+  readonly #viewProjection = new Float32Array(16);
+  readonly #colors = new Float32Array(16);
   readonly #textures: WebGLTexture[];
   readonly #target: WebGLTexture;
   readonly #framebuffer: WebGLFramebuffer;
@@ -98,6 +102,23 @@ export class RawWebGL2Reference {
       return p;
     };
     this.#programs = { instanced: link(false), pulled: link(true) };
+    const names = [
+      'viewProjection',
+      'right',
+      'up',
+      'colors',
+      'stops',
+      'sizes',
+      'width',
+      'positions',
+      'velocities',
+    ];
+    const locate = (p: WebGLProgram) =>
+      Object.fromEntries(names.map((n) => [n, gl.getUniformLocation(p, n)]));
+    this.#locations = {
+      instanced: locate(this.#programs.instanced),
+      pulled: locate(this.#programs.pulled),
+    };
     // the state as two RGBA32F textures, `width` texels wide (one row up to 4096 texels)
     this.#width = Math.min(this.count, 4096);
     const height = Math.ceil(this.count / this.#width);
@@ -141,7 +162,7 @@ export class RawWebGL2Reference {
     const program = this.#programs[mode];
     const v = camera.view;
     const p = camera.projection;
-    const vp = new Float32Array(16);
+    const vp = this.#viewProjection;
     for (let c = 0; c < 4; c++)
       for (let r = 0; r < 4; r++) {
         let s = 0;
@@ -160,11 +181,13 @@ export class RawWebGL2Reference {
     gl.blendEquation(gl.FUNC_ADD);
     gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE, gl.ONE, gl.ONE);
     gl.useProgram(program);
-    const u = (name: string) => gl.getUniformLocation(program, name);
+    const loc = this.#locations[mode];
+    const u = (name: string) => loc[name] ?? null;
+    for (let i = 0; i < 4; i++) this.#colors.set(look.colors[i] as readonly number[], 4 * i);
     gl.uniformMatrix4fv(u('viewProjection'), false, vp);
     gl.uniform4f(u('right'), p[0] as number, p[1] as number, p[2] as number, p[3] as number);
     gl.uniform4f(u('up'), p[4] as number, p[5] as number, p[6] as number, p[7] as number);
-    gl.uniform4fv(u('colors'), look.colors.flat());
+    gl.uniform4fv(u('colors'), this.#colors);
     gl.uniform4fv(u('stops'), look.stops as number[]);
     gl.uniform3fv(u('sizes'), look.sizes as unknown as number[]);
     gl.uniform1i(u('width'), this.#width);

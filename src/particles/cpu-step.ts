@@ -9,7 +9,7 @@
  */
 import type { ParticleOptions } from './options.js';
 import type { ParticleState } from './reference.js';
-import { pcg, stepBase, curl } from './reference.js';
+import { accelerate, pcg, stepBase } from './reference.js';
 
 const f = Math.fround;
 const TWO_PI = 6.2831855;
@@ -78,40 +78,6 @@ function spawner(
 }
 
 const ACCELERATION = new Float64Array(3);
-
-/** The attractors' and the turbulence's acceleration at (x, y, z), in doubles as in reference.ts. */
-function accelerate(
-  o: ParticleOptions,
-  x: number,
-  y: number,
-  z: number,
-  time: number,
-  out: Float64Array,
-): void {
-  let ax = 0;
-  let ay = 0;
-  let az = 0;
-  for (const a of o.attractors) {
-    const dx = a.position[0] - x;
-    const dy = a.position[1] - y;
-    const dz = a.position[2] - z;
-    const r2 = dx * dx + dy * dy + dz * dz + 0.01;
-    const s = a.strength / (r2 * Math.sqrt(r2));
-    ax += dx * s;
-    ay += dy * s;
-    az += dz * s;
-  }
-  const turbulence = o.turbulence.strength;
-  if (turbulence !== 0) {
-    const c = curl(x, y, z, o.turbulence.frequency, time);
-    ax += turbulence * c[0];
-    ay += turbulence * c[1];
-    az += turbulence * c[2];
-  }
-  out[0] = ax;
-  out[1] = ay;
-  out[2] = az;
-}
 
 /** Advances `state` by step n ≥ 1 of `dt` seconds: bit-identical to reference.ts `stepState`. */
 export function stepStateFast(

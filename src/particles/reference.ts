@@ -122,6 +122,43 @@ export function curl(
   return [f(dAz_dy - dAy_dz), f(dAx_dz - dAz_dx), f(dAy_dx - dAx_dy)];
 }
 
+/**
+ * The attractors' and the turbulence's acceleration at (x, y, z) at `time`, into `out` (in doubles:
+ * the update rounds it to f32 when it is applied). Shared by the reference and the CPU path loop.
+ */
+export function accelerate(
+  o: ParticleOptions,
+  x: number,
+  y: number,
+  z: number,
+  time: number,
+  out: Float64Array,
+): void {
+  let ax = 0;
+  let ay = 0;
+  let az = 0;
+  for (const a of o.attractors) {
+    const dx = a.position[0] - x;
+    const dy = a.position[1] - y;
+    const dz = a.position[2] - z;
+    const r2 = dx * dx + dy * dy + dz * dz + 0.01;
+    const s = a.strength / (r2 * Math.sqrt(r2));
+    ax += dx * s;
+    ay += dy * s;
+    az += dz * s;
+  }
+  const turbulence = o.turbulence.strength;
+  if (turbulence !== 0) {
+    const c = curl(x, y, z, o.turbulence.frequency, time);
+    ax += turbulence * c[0];
+    ay += turbulence * c[1];
+    az += turbulence * c[2];
+  }
+  out[0] = ax;
+  out[1] = ay;
+  out[2] = az;
+}
+
 /** Step n ≥ 1 of particle i, in place. */
 export function stepParticle(
   o: ParticleOptions,
@@ -141,28 +178,11 @@ export function stepParticle(
   let vy = f((vel[at + 1] as number) + f(f(o.gravity[1]) * dt));
   let vz = f((vel[at + 2] as number) + f(f(o.gravity[2]) * dt));
   if (o.attractors.length > 0 || o.turbulence.strength !== 0) {
-    let ax = 0;
-    let ay = 0;
-    let az = 0;
-    for (const a of o.attractors) {
-      const dx = a.position[0] - x;
-      const dy = a.position[1] - y;
-      const dz = a.position[2] - z;
-      const r2 = dx * dx + dy * dy + dz * dz + 0.01;
-      const s = a.strength / (r2 * Math.sqrt(r2));
-      ax += dx * s;
-      ay += dy * s;
-      az += dz * s;
-    }
-    if (o.turbulence.strength !== 0) {
-      const c = curl(x, y, z, o.turbulence.frequency, n * dt);
-      ax += o.turbulence.strength * c[0];
-      ay += o.turbulence.strength * c[1];
-      az += o.turbulence.strength * c[2];
-    }
-    vx = f(vx + f(f(ax) * dt));
-    vy = f(vy + f(f(ay) * dt));
-    vz = f(vz + f(f(az) * dt));
+    const acc = new Float64Array(3);
+    accelerate(o, x, y, z, n * dt, acc);
+    vx = f(vx + f(f(acc[0] as number) * dt));
+    vy = f(vy + f(f(acc[1] as number) * dt));
+    vz = f(vz + f(f(acc[2] as number) * dt));
   }
   const k = f(Math.max(0, f(1 - f(f(o.drag) * dt))));
   vx = f(vx * k);

@@ -15,6 +15,23 @@ import {
   // @ts-expect-error plain ESM module without types
 } from '../../bench/runner.mjs';
 
+/** Runs the benchmark `o` in the test run's shared browser and Vite server. */
+async function runShared(o: unknown): ReturnType<typeof runBench> {
+  const browser = await puppeteer.connect({
+    browserWSEndpoint: inject('wsEndpoint'),
+    protocolTimeout: 600_000,
+  });
+  try {
+    return await runBench(o, {
+      browser,
+      url: inject('baseUrl'),
+      flags: ['(shared test browser)'],
+    });
+  } finally {
+    await browser.disconnect();
+  }
+}
+
 describe('benchmark smoke run', () => {
   it('measures every path, writes JSON, table, chart and screenshots, and compares', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
@@ -41,16 +58,7 @@ describe('benchmark smoke run', () => {
       out,
       '--quiet',
     ]);
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const result = await runBench(o, {
-      browser,
-      url: inject('baseUrl'),
-      flags: ['(shared test browser)'],
-    });
-    await browser.disconnect();
+    const result = await runShared(o);
     expect(result.rows).toHaveLength(8);
     for (const r of result.rows) {
       expect(r.skipped, `${r.scenario} skipped: ${r.skipped}`).toBeUndefined();
@@ -98,16 +106,7 @@ describe('benchmark smoke run', () => {
         .split(' ')
         .concat(out),
     );
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const result = await runBench(o, {
-      browser,
-      url: inject('baseUrl'),
-      flags: ['(shared test browser)'],
-    });
-    await browser.disconnect();
+    const result = await runShared(o);
     const ids = result.rows.map((r: { scenario: string }) => r.scenario);
     expect(ids).toEqual([
       'post/compute@webgpu/160x96',
@@ -144,16 +143,7 @@ describe('benchmark smoke run', () => {
         .split(' ')
         .concat(out),
     );
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const result = await runBench(o, {
-      browser,
-      url: inject('baseUrl'),
-      flags: ['(shared test browser)'],
-    });
-    await browser.disconnect();
+    const result = await runShared(o);
     type Row = {
       scenario: string;
       skipped?: string;
@@ -187,16 +177,7 @@ describe('benchmark smoke run', () => {
         .split(' ')
         .concat(out),
     );
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const result = await runBench(o, {
-      browser,
-      url: inject('baseUrl'),
-      flags: ['(shared test browser)'],
-    });
-    await browser.disconnect();
+    const result = await runShared(o);
     type Row = {
       scenario: string;
       skipped?: string;
@@ -245,12 +226,7 @@ describe('benchmark smoke run', () => {
       out,
       '--quiet',
     ]);
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const result = await runBench(o, { browser, url: inject('baseUrl'), flags: [] });
-    await browser.disconnect();
+    const result = await runShared(o);
     expect(result.rows).toHaveLength(1);
     expect(result.rows[0].skipped).toMatch(
       /^too slow: a warm-up frame took .* s \(limit 0\.0 s\)$/,

@@ -17,6 +17,8 @@ import type { PassRecorder } from './command-encoder.js';
  */
 export class SlotTable {
   readonly slots = new Map<number, BoundResource>();
+  readonly #writable = new Map<Buffer, number>();
+  readonly #used = new Map<Buffer, number>();
 
   constructor(
     private readonly recorder: PassRecorder,
@@ -203,9 +205,11 @@ export class SlotTable {
     writeScope: BarrierScope | null,
   ): void {
     // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
-    // (uniform or read-only storage) in the same draw or dispatch
-    const writable = new Map<Buffer, number>();
-    const used = new Map<Buffer, number>();
+    // (uniform or read-only storage) in the same draw or dispatch (maps reused: this runs per draw)
+    const writable = this.#writable;
+    const used = this.#used;
+    writable.clear();
+    used.clear();
     for (const entry of layout) {
       const bound = this.slots.get(entry.binding);
       if (!bound) {

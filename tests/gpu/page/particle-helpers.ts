@@ -20,16 +20,17 @@ export function pathsOf(device: Device): Array<'compute' | 'pingpong' | 'cpu'> {
 
 export const CAMERA = orbitCamera({ aspect: 1, distance: 10, pitch: 0.1, target: [0, -2, 0] });
 
-/** Draws the system into a fresh IMAGE² rgba8unorm target over black and reads it back. */
-export async function drawImage(
+/** Draws the system into a fresh IMAGE² target of `format`, cleared to `clear`; its texels. */
+async function drawInto(
   device: Device,
   ps: ParticleSystem,
-  clear: [number, number, number, number] = [0, 0, 0, 1],
-): Promise<Uint8Array> {
+  format: 'rgba8unorm' | 'rgba16float',
+  clear: [number, number, number, number],
+): Promise<Uint8Array | Uint16Array> {
   const target = device.createTexture({
-    label: 'particles target',
+    label: `particles target (${format})`,
     size: { width: IMAGE, height: IMAGE },
-    format: 'rgba8unorm',
+    format,
     usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
   });
   const enc = device.createCommandEncoder();
@@ -41,30 +42,23 @@ export async function drawImage(
   ps.draw(pass, CAMERA);
   pass.end();
   device.queue.submit([enc.finish()]);
-  const img = (await target.read()) as Uint8Array;
+  const img = (await target.read()) as Uint8Array | Uint16Array;
   target.destroy();
   return img;
 }
 
-/** Draws the system into a fresh IMAGE² rgba16float target over black; the texels as floats. */
+/** Draws the system into a fresh IMAGE² rgba8unorm target over black and reads it back. */
+export async function drawImage(
+  device: Device,
+  ps: ParticleSystem,
+  clear: [number, number, number, number] = [0, 0, 0, 1],
+): Promise<Uint8Array> {
+  return (await drawInto(device, ps, 'rgba8unorm', clear)) as Uint8Array;
+}
+
+/** Draws the system into a fresh IMAGE² rgba16float target over transparent black; floats. */
 export async function drawFloatImage(device: Device, ps: ParticleSystem): Promise<Float32Array> {
-  const target = device.createTexture({
-    label: 'particles float target',
-    size: { width: IMAGE, height: IMAGE },
-    format: 'rgba16float',
-    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
-  });
-  const enc = device.createCommandEncoder();
-  ps.prepareDraw(enc, CAMERA, target);
-  const pass = enc.beginRenderPass({
-    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
-  });
-  ps.draw(pass, CAMERA);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  const img = fromHalfs((await target.read()) as Uint16Array);
-  target.destroy();
-  return img;
+  return fromHalfs((await drawInto(device, ps, 'rgba16float', [0, 0, 0, 0])) as Uint16Array);
 }
 
 export async function stepped(

@@ -5,7 +5,7 @@
  * (never with `in`, which accepts 'toString'); every rule has its code (docs/errors.md).
  */
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { isDepthFormat, isTextureFormat } from '../formats.js';
+import { isDepthFormat, isTextureFormat, VERTEX_FORMAT_BYTES } from '../formats.js';
 import type { Limits } from '../caps.js';
 import type { BlendComponent, RenderPipelineDescriptor, VertexFormat } from '../descriptors.js';
 
@@ -42,17 +42,8 @@ export const COMPARE_FUNCTIONS = [
   'always',
 ] as const;
 export const STEP_MODES = ['vertex', 'instance'] as const;
-/** Bytes of each vertex format (WebGPU's vertex formats table). */
-export const VERTEX_FORMAT_SIZE: Readonly<Record<VertexFormat, number>> = {
-  float32: 4,
-  float32x2: 8,
-  float32x3: 12,
-  float32x4: 16,
-  uint32: 4,
-  sint32: 4,
-  unorm8x4: 4,
-  uint8x4: 4,
-};
+/** The vertex formats (WebGPU's table, the ones Ignis has), from their sizes in formats.ts. */
+const VERTEX_FORMATS = Object.keys(VERTEX_FORMAT_BYTES) as VertexFormat[];
 /** WebGPU's `maxVertexBufferArrayStride` (2048 in every WebGPU implementation and in WebGL2 here). */
 export const MAX_ARRAY_STRIDE = 2048;
 
@@ -170,14 +161,14 @@ export function validateRenderState(
       const where = `vertex.buffers[${i}].attributes[${j}]`;
       if (a === null || typeof a !== 'object')
         throw new ValidationError('pipeline-attribute', `${where} must be an object`, label);
-      if (!isOneOf(a.format, Object.keys(VERTEX_FORMAT_SIZE) as VertexFormat[]))
+      if (!isOneOf(a.format, VERTEX_FORMATS))
         throw new ValidationError(
           'pipeline-vertex-format',
-          `${where}.format ${JSON.stringify(a.format) ?? String(a.format)} is not one of ${Object.keys(VERTEX_FORMAT_SIZE).join(', ')}`,
+          `${where}.format ${JSON.stringify(a.format) ?? String(a.format)} is not one of ${VERTEX_FORMATS.join(', ')}`,
           label,
           { format: a.format },
         );
-      const size = VERTEX_FORMAT_SIZE[a.format];
+      const size = VERTEX_FORMAT_BYTES[a.format];
       if (!Number.isInteger(a.offset) || a.offset < 0 || a.offset % Math.min(4, size) !== 0)
         throw new ValidationError(
           'pipeline-attribute-offset',
