@@ -11,11 +11,32 @@ export abstract class Buffer extends Resource {
   readonly size: number;
   readonly usage: number;
   #mapped: ArrayBuffer | null = null;
+  /** The host copy of the contents (devices with `hostShadows`, STORAGE or UNIFORM buffers). */
+  #shadow: Uint8Array | null = null;
+  #shadowStale = false;
 
   constructor(device: Device, desc: BufferDescriptor) {
     super(device, desc.label);
     this.size = desc.size;
     this.usage = desc.usage;
+    if (device.hostShadows && desc.usage & (BufferUsage.STORAGE | BufferUsage.UNIFORM))
+      this.#shadow = new Uint8Array(desc.size);
+  }
+
+  /**
+   * The host copy of the contents, or null where the device keeps none for this buffer. `stale`
+   * when the GPU wrote the buffer in a way the copy cannot follow (a shader's storage write, a
+   * copy from a texture or from a buffer without a copy).
+   */
+  get hostShadow(): { readonly bytes: Uint8Array; readonly stale: boolean } | null {
+    return this.#shadow ? { bytes: this.#shadow, stale: this.#shadowStale } : null;
+  }
+
+  /** @internal Core's queue keeps the host copy in step with writes and copies. */
+  updateShadow(offset: number, data: Uint8Array | null): void {
+    if (!this.#shadow) return;
+    if (data) this.#shadow.set(data, offset);
+    else this.#shadowStale = true;
   }
 
   override get byteSize(): number {
@@ -51,6 +72,7 @@ export abstract class Buffer extends Resource {
     if (!data)
       throw new EncoderStateError('unmap() on a buffer that is not mapped', 'unmapped', this.label);
     this.#mapped = null;
+    this.updateShadow(0, new Uint8Array(data));
     this.uploadImpl(0, new Uint8Array(data));
   }
 

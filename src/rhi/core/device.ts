@@ -46,6 +46,13 @@ export interface DeviceOptions {
    * reports what GL rejected (a stall per command: for development, not for benchmarks).
    */
   debug?: boolean;
+  /**
+   * Keep a host copy of every STORAGE or UNIFORM buffer's contents (what `writeBuffer`, a mapped
+   * write and buffer-to-buffer copies put there), so CPU fallbacks can read buffers without a GPU
+   * readback. It costs the buffers' size in JavaScript memory and a copy per write. Default: on
+   * where the CPU is the only path for compute (no compute and no float render targets).
+   */
+  hostShadows?: boolean;
 }
 
 export interface KindStats {
@@ -102,6 +109,7 @@ export abstract class Device {
   fallbackReason: string | null = null;
   readonly maxFramesInFlight: number;
   readonly debug: boolean;
+  readonly #hostShadows: boolean | undefined;
   /** Resolves once if the device is lost (context loss, `GPUDevice.lost`, `destroy()`). */
   readonly lost: Promise<DeviceLostInfo>;
   readonly #listeners = new Set<ErrorListener>();
@@ -120,6 +128,12 @@ export abstract class Device {
     }
     this.maxFramesInFlight = options.maxFramesInFlight ?? 2;
     this.debug = options.debug ?? false;
+    this.#hostShadows = options.hostShadows;
+    if (this.#hostShadows !== undefined && typeof this.#hostShadows !== 'boolean')
+      throw new ValidationError(
+        'device-host-shadows',
+        `hostShadows ${String(options.hostShadows)} must be true or false`,
+      );
     if (!isPositiveInteger(this.maxFramesInFlight)) {
       throw new ValidationError(
         'frames-in-flight',
@@ -131,6 +145,12 @@ export abstract class Device {
 
   get backend(): Caps['backend'] {
     return this.caps.backend;
+  }
+
+  /** Whether STORAGE and UNIFORM buffers keep a host copy (see `DeviceOptions.hostShadows`). */
+  get hostShadows(): boolean {
+    const f = this.caps.features;
+    return this.#hostShadows ?? (!f.compute && !f.floatRenderTargets);
   }
 
   get isLost(): boolean {

@@ -59,6 +59,30 @@ function assertCommandAlive(c: Command): void {
   }
 }
 
+/** Keeps buffers' host copies (DeviceOptions.hostShadows) in step with what the GPU will write. */
+function trackShadow(c: Command): void {
+  switch (c.type) {
+    case 'copyBufferToBuffer': {
+      if (!c.dst.hostShadow) return;
+      const src = c.src.hostShadow;
+      c.dst.updateShadow(
+        c.dstOffset,
+        src && !src.stale ? src.bytes.slice(c.srcOffset, c.srcOffset + c.size) : null,
+      );
+      return;
+    }
+    case 'copyTextureToBuffer':
+      c.dst.updateShadow(0, null);
+      return;
+    case 'setBinding':
+      if (c.resource.kind === 'storage' && c.resource.access !== 'read')
+        c.resource.buffer.updateShadow(0, null);
+      return;
+    default:
+      return;
+  }
+}
+
 export type ArrayBufferSource = ArrayBuffer | ArrayBufferView;
 
 /**
@@ -147,6 +171,7 @@ export abstract class Queue {
         `writeBuffer into a buffer that is ${buffer.mapState}; unmap() it first`,
         buffer.label,
       );
+    buffer.updateShadow(offset, bytes);
     this.writeBufferImpl(buffer, offset, bytes);
   }
 
@@ -216,6 +241,7 @@ export abstract class Queue {
         if (t?.beginningOfPassWriteIndex !== undefined)
           t.querySet.markWritten(t.beginningOfPassWriteIndex);
         if (t?.endOfPassWriteIndex !== undefined) t.querySet.markWritten(t.endOfPassWriteIndex);
+        trackShadow(c);
       }
     }
     this.submitImpl(commandBuffers);

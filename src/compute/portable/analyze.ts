@@ -1,0 +1,1101 @@
+/**
+ * The front end of portable compute: parses an ordinary WGSL compute shader with `wgsl_reflect`,
+ * checks that it has the gather shape, and types every expression, so that the emitters
+ * (glsl.ts, js.ts) only translate.
+ *
+ * The gather shape: each invocation reads anything from its read-only storage arrays and uniforms
+ * and writes only element `global_invocation_id.x` of each writable array (reading that element
+ * too); no atomics, workgroup memory, barriers, textures or pointers. Anything else is a
+ * `KernelError` naming the construct with its line and column, never a backend compile error.
+ */
+import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { KernelError } from '../kernel.js';
+import {
+  ABSTRACT_INT,
+  BOOL,
+  F32,
+  I32,
+  U32,
+  VOID,
+  isNumeric,
+  makeArray,
+  makeStruct,
+  sameType,
+  scalar,
+  scalarOf,
+  vec,
+  wgslName,
+  type Scalar,
+  type WType,
+} from './types.js';
+
+// wgsl_reflect's AST, as far as the analysis reads it (its classes are minified: use astNodeType).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type AstNode = any;
+
+export interface Binding {
+  readonly name: string;
+  readonly group: number;
+  readonly binding: number;
+  readonly space: 'uniform' | 'storage';
+  /** `read` for uniforms and read-only storage. */
+  readonly access: 'read' | 'read_write' | 'write';
+  /** Uniform: the value's type. Storage: the array type (`count` 0 when runtime-sized). */
+  readonly type: WType;
+  /** Storage arrays: the element type and its stride in bytes. */
+  readonly element?: WType;
+  readonly line: number;
+}
+
+export interface PortableFunction {
+  readonly name: string;
+  readonly params: ReadonlyArray<{ name: string; type: WType }>;
+  readonly returnType: WType;
+  readonly node: AstNode;
+}
+
+export interface PortableModule {
+  readonly label: string;
+  readonly code: string;
+  readonly entryPoint: string;
+  readonly workgroupSize: readonly [number, number, number];
+  /** Bindings the entry point uses (statically), in binding order. */
+  readonly bindings: readonly Binding[];
+  /** Every binding the module declares, used or not. */
+  readonly declared: readonly string[];
+  /** Structs in declaration order (all of them; unused ones are harmless). */
+  readonly structs: readonly WType[];
+  /** Module-scope constants (const, and override with its default), in order. */
+  readonly constants: ReadonlyArray<{ name: string; type: WType; value: AstNode }>;
+  /** User functions other than the entry point, callees before callers. */
+  readonly functions: readonly PortableFunction[];
+  readonly entry: AstNode;
+  /** The entry point's global_invocation_id parameter, if it has one. */
+  readonly gid: string | null;
+  /** The type of every expression node, and of every declaration (let/var/const) node. */
+  readonly types: ReadonlyMap<AstNode, WType>;
+  /**
+   * Storage accesses: the `varExpr` naming a storage array, with whether its index is the
+   * invocation's own element (writable arrays only allow that).
+   */
+  readonly storageAccess: ReadonlyMap<AstNode, { binding: Binding; own: boolean }>;
+  /** Storage arrays whose length the shader asks for with arrayLength(). */
+  readonly lengthsUsed: ReadonlySet<string>;
+  /** The type of each expression before its postfix chain (`.member`, `[i]`). */
+  readonly baseTypes: ReadonlyMap<AstNode, WType>;
+  /** What each `varExpr` names (a local, a parameter, a binding, the global invocation id…). */
+  readonly refs: ReadonlyMap<AstNode, Symbol['kind']>;
+}
+
+const BUILTIN_TYPES: Record<string, WType> = {
+  f32: F32,
+  i32: I32,
+  u32: U32,
+  bool: BOOL,
+  vec2f: vec(2, 'f32'),
+  vec3f: vec(3, 'f32'),
+  vec4f: vec(4, 'f32'),
+  vec2i: vec(2, 'i32'),
+  vec3i: vec(3, 'i32'),
+  vec4i: vec(4, 'i32'),
+  vec2u: vec(2, 'u32'),
+  vec3u: vec(3, 'u32'),
+  vec4u: vec(4, 'u32'),
+};
+
+/** Built-in functions and their result: component-wise over the unified argument type, or fixed. */
+const SAME_AS_ARGS = new Set(
+  (
+    'abs min max clamp sign floor ceil round trunc fract sqrt inverseSqrt sin cos tan asin acos atan ' +
+    'atan2 sinh cosh tanh exp exp2 log log2 pow mix step smoothstep saturate radians degrees ' +
+    'normalize reflect fma'
+  ).split(' '),
+);
+const FLOAT_ONLY = new Set(
+  (
+    'floor ceil round trunc fract sqrt inverseSqrt sin cos tan asin acos atan atan2 sinh cosh tanh ' +
+    'exp exp2 log log2 pow mix step smoothstep saturate radians degrees normalize reflect fma length ' +
+    'distance dot cross'
+  ).split(' '),
+);
+export const PORTABLE_BUILTINS = new Set([
+  ...SAME_AS_ARGS,
+  'length',
+  'distance',
+  'dot',
+  'cross',
+  'select',
+  'any',
+  'all',
+  'arrayLength',
+]);
+const REJECTED_CALLS: Record<string, string> = {
+  workgroupBarrier: 'barriers',
+  storageBarrier: 'barriers',
+  textureBarrier: 'barriers',
+  workgroupUniformLoad: 'workgroup memory',
+};
+
+export interface Symbol {
+  readonly type: WType;
+  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid';
+  /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
+  readonly own?: boolean;
+  readonly binding?: Binding;
+}
+
+/** Line and column of `token` on `line` of `code` (1-based); column 1 where it is not found. */
+export function locate(code: string, line: number, token?: string, start?: number): string {
+  const lines = code.split('\n');
+  if (start !== undefined && start >= 0) {
+    const before = code.slice(0, start);
+    const l = before.split('\n').length;
+    const col = start - before.lastIndexOf('\n');
+    // the parser's statement start can sit on the whitespace before the statement
+    const text = lines[l - 1] ?? '';
+    const first = text.search(/\S/);
+    return `${l}:${Math.max(col, first + 1)}`;
+  }
+  const text = lines[line - 1] ?? '';
+  const at = token ? text.search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) : -1;
+  return `${line}:${at >= 0 ? at + 1 : Math.max(1, text.search(/\S/) + 1)}`;
+}
+
+export class PortableKernelError extends KernelError {
+  constructor(
+    label: string,
+    readonly construct: string,
+    readonly line: number,
+    readonly column: number,
+    message: string,
+  ) {
+    super(label, `${message} (line ${line}, column ${column})`);
+  }
+}
+
+class Analyzer {
+  readonly types = new Map<AstNode, WType>();
+  readonly storageAccess = new Map<AstNode, { binding: Binding; own: boolean }>();
+  readonly lengthsUsed = new Set<string>();
+  readonly refs = new Map<AstNode, Symbol['kind']>();
+  readonly baseTypes = new Map<AstNode, WType>();
+  readonly structs = new Map<string, WType>();
+  readonly bindings = new Map<string, Binding>();
+  readonly usedBindings = new Set<string>();
+  readonly functions = new Map<string, PortableFunction>();
+  readonly constants: Array<{ name: string; type: WType; value: AstNode }> = [];
+  readonly globals = new Map<string, Symbol>();
+  #scopes: Array<Map<string, Symbol>> = [];
+  /** The function being checked: writable storage may only be touched in the entry point. */
+  #inEntry = false;
+  #returnType: WType = VOID;
+
+  constructor(
+    readonly label: string,
+    readonly code: string,
+  ) {}
+
+  fail(construct: string, node: AstNode, message: string, token?: string): never {
+    const where = locate(this.code, node?.line ?? 1, token ?? construct, node?.start);
+    const [line, column] = where.split(':').map(Number) as [number, number];
+    throw new PortableKernelError(this.label, construct, line, column, message);
+  }
+
+  // ---------------------------------------------------------------- types
+
+  type(node: AstNode, at: AstNode): WType {
+    if (!node) this.fail('type', at, 'expected a type');
+    const name: string = node.name;
+    switch (node.astNodeType) {
+      case 'struct':
+        return this.struct(node);
+      case 'array': {
+        if (!node.format) this.fail('array', at, 'an array needs an element type');
+        const element = this.type(node.format, at);
+        return makeArray(element, node.count ?? 0);
+      }
+      case 'pointer':
+        return this.fail(
+          'pointer',
+          at,
+          'pointers are not portable (pass and return values instead)',
+          'ptr',
+        );
+      case 'sampler':
+        return this.fail(name, at, `textures and samplers (${name}) are not portable`);
+      case 'template': {
+        if (name === 'atomic') this.fail('atomic', at, 'atomics are not portable');
+        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
+        const m = /^vec([234])$/.exec(name);
+        if (m && node.format) {
+          const s = this.type(node.format, at);
+          if (s.kind !== 'scalar') this.fail(name, at, `vector of ${wgslName(s)}`);
+          return vec(Number(m[1]) as 2 | 3 | 4, s.scalar);
+        }
+        return this.fail(name, at, `the type ${name} is not portable`);
+      }
+      default: {
+        const t = BUILTIN_TYPES[name] ?? this.structs.get(name);
+        if (t) return t;
+        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
+        if (/^(f16|vec[234]h)$/.test(name)) this.fail(name, at, `f16 (${name}) is not portable`);
+        if (/^(texture|sampler)/.test(name))
+          this.fail(name, at, `textures and samplers (${name}) are not portable`);
+        return this.fail(name, at, `unknown or unsupported type ${name}`);
+      }
+    }
+  }
+
+  struct(node: AstNode): WType {
+    const known = this.structs.get(node.name);
+    if (known) return known;
+    const members = (node.members as AstNode[]).map((m): [string, WType] => {
+      const t = this.type(m.type, m);
+      if (t.kind === 'array' && t.count === 0)
+        this.fail(
+          'array',
+          m,
+          'a runtime-sized array inside a struct is not portable (bind array<T> directly)',
+          m.name,
+        );
+      if (m.attributes?.length)
+        this.fail(
+          `@${m.attributes[0].name}`,
+          m,
+          'member attributes (@align, @size) are not portable',
+          m.attributes[0].name,
+        );
+      return [m.name, t];
+    });
+    const t = makeStruct(node.name, members);
+    this.structs.set(node.name, t);
+    return t;
+  }
+
+  // ---------------------------------------------------------------- scopes
+
+  lookup(name: string): Symbol | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i]?.get(name);
+      if (s) return s;
+    }
+    return this.globals.get(name);
+  }
+
+  declare(name: string, sym: Symbol, node: AstNode): void {
+    const scope = this.#scopes[this.#scopes.length - 1] as Map<string, Symbol>;
+    if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
+    scope.set(name, sym);
+  }
+
+  // ---------------------------------------------------------------- module
+
+  module(ast: AstNode[], entryPoint: string): PortableModule {
+    let entry: AstNode | undefined;
+    const fnNodes: AstNode[] = [];
+    for (const node of ast) {
+      switch (node.astNodeType) {
+        case 'struct':
+          this.struct(node);
+          break;
+        case 'alias':
+        case 'diagnostic':
+        case 'staticAssert':
+          break;
+        case 'enable':
+          this.fail(`enable ${node.name}`, node, `"enable ${node.name}" is not portable`, 'enable');
+          break;
+        case 'requires':
+          break;
+        case 'const':
+        case 'override': {
+          if (!node.value)
+            this.fail(
+              node.name,
+              node,
+              `${node.astNodeType} ${node.name} needs a value to be portable`,
+            );
+          this.#scopes = [new Map()];
+          const declared = node.type ? this.type(node.type, node) : undefined;
+          let t = this.expr(node.value, declared ? scalarOf(declared) : undefined);
+          if (t.kind === 'abstract-int')
+            t = this.expr(node.value, declared ? scalarOf(declared) : 'i32');
+          if (declared && !sameType(declared, t))
+            this.fail(
+              node.name,
+              node,
+              `${node.name} is declared ${wgslName(declared)} but its value is ${wgslName(t)}`,
+            );
+          this.types.set(node, t);
+          this.constants.push({ name: node.name, type: t, value: node.value });
+          this.globals.set(node.name, { type: t, kind: 'const' });
+          break;
+        }
+        case 'var':
+          this.moduleVar(node);
+          break;
+        case 'function':
+          if (node.name === entryPoint) entry = node;
+          else fnNodes.push(node);
+          break;
+        default:
+          this.fail(node.astNodeType, node, `module-scope ${node.astNodeType} is not portable`);
+      }
+    }
+    if (!entry) {
+      const names = fnNodes.map((f) => f.name).join(', ') || 'none';
+      throw new KernelError(
+        this.label,
+        `entry point "${entryPoint}" not found (functions: ${names})`,
+      );
+    }
+    const compute = (entry.attributes ?? []).find((a: AstNode) => a.name === 'compute');
+    if (!compute) this.fail(entryPoint, entry, `"${entryPoint}" is not a @compute entry point`);
+    const wg = (entry.attributes ?? []).find((a: AstNode) => a.name === 'workgroup_size');
+    if (!wg) this.fail(entryPoint, entry, `"${entryPoint}" has no @workgroup_size`);
+    const sizes = (Array.isArray(wg.value) ? wg.value : [wg.value]).map((v: string) => {
+      const n = Number(v) || Number(this.constantValue(v));
+      if (!Number.isInteger(n) || n < 1)
+        this.fail(
+          'workgroup_size',
+          entry,
+          `@workgroup_size(${String(wg.value)}) must be positive integer literals or constants`,
+        );
+      return n;
+    });
+    const workgroupSize = [sizes[0] ?? 1, sizes[1] ?? 1, sizes[2] ?? 1] as [number, number, number];
+    if (workgroupSize[1] !== 1 || workgroupSize[2] !== 1)
+      this.fail(
+        'workgroup_size',
+        entry,
+        `@workgroup_size(${workgroupSize.join(', ')}): a portable kernel is one-dimensional (y and z must be 1)`,
+      );
+
+    // user functions: signatures first (calls may come before definitions), then bodies
+    for (const f of fnNodes) {
+      if (f.attributes?.some((a: AstNode) => ['compute', 'vertex', 'fragment'].includes(a.name)))
+        continue; // another entry point: not part of this kernel
+      this.#scopes = [new Map()];
+      this.functions.set(f.name, {
+        name: f.name,
+        params: (f.args as AstNode[]).map((a) => ({ name: a.name, type: this.type(a.type, a) })),
+        returnType: f.returnType ? this.type(f.returnType, f) : VOID,
+        node: f,
+      });
+    }
+    for (const f of this.functions.values()) this.functionBody(f, false);
+
+    // the entry point
+    let gid: string | null = null;
+    this.#scopes = [new Map()];
+    for (const a of entry.args as AstNode[]) {
+      const builtin = (a.attributes ?? []).find((x: AstNode) => x.name === 'builtin');
+      if (!builtin) this.fail(a.name, a, 'entry point parameters must be @builtin values');
+      if (builtin.value !== 'global_invocation_id')
+        this.fail(
+          builtin.value,
+          a,
+          `@builtin(${builtin.value}) is not portable: use global_invocation_id`,
+        );
+      gid = a.name;
+      this.declare(a.name, { type: vec(3, 'u32'), kind: 'gid' }, a);
+    }
+    this.#inEntry = true;
+    this.#returnType = VOID;
+    this.block(entry.body, false);
+    this.#inEntry = false;
+
+    const bindings = [...this.bindings.values()]
+      .filter((b) => this.usedBindings.has(b.name))
+      .sort((a, b) => a.group - b.group || a.binding - b.binding);
+    return {
+      label: this.label,
+      code: this.code,
+      entryPoint,
+      workgroupSize,
+      bindings,
+      declared: [...this.bindings.keys()],
+      structs: [...this.structs.values()],
+      constants: this.constants,
+      functions: this.orderedFunctions(),
+      entry,
+      gid,
+      types: this.types,
+      storageAccess: this.storageAccess,
+      lengthsUsed: this.lengthsUsed,
+      refs: this.refs,
+      baseTypes: this.baseTypes,
+    };
+  }
+
+  constantValue(name: string): number | undefined {
+    const c = this.constants.find((x) => x.name === name);
+    return c?.value?.astNodeType === 'literalExpr' ? Number(c.value.value.data[0]) : undefined;
+  }
+
+  moduleVar(node: AstNode): void {
+    const storage: string = node.storage ?? '';
+    if (storage === 'workgroup')
+      this.fail('var<workgroup>', node, 'workgroup memory is not portable', 'workgroup');
+    if (storage === 'private' || storage === '')
+      if (!node.attributes?.some((a: AstNode) => a.name === 'binding'))
+        this.fail(
+          `var<${storage || 'private'}>`,
+          node,
+          'module-scope var<private> is not portable yet (use a local var)',
+          'var',
+        );
+    const attr = (n: string): number => {
+      const a = (node.attributes ?? []).find((x: AstNode) => x.name === n);
+      return a ? Number(a.value) : 0;
+    };
+    if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
+      this.fail(node.type.name, node, `textures and samplers (${node.type.name}) are not portable`);
+    const type = this.type(node.type, node);
+    const line = node.line as number;
+    if (storage === 'uniform') {
+      if (!isHostShareable(type))
+        this.fail(
+          node.name,
+          node,
+          `uniform ${node.name} of type ${wgslName(type)} cannot live in a buffer`,
+        );
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'uniform',
+        access: 'read',
+        type,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type, kind: 'binding', binding: b });
+      return;
+    }
+    if (storage === 'storage') {
+      if (type.kind !== 'array')
+        this.fail(
+          node.name,
+          node,
+          `storage binding ${node.name} must be an array<T> to be portable (got ${wgslName(type)})`,
+        );
+      if (!isHostShareable(type.element))
+        this.fail(node.name, node, `array<${wgslName(type.element)}> cannot live in a buffer`);
+      const access = (node.access || 'read') as Binding['access'];
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'storage',
+        access,
+        type,
+        element: type.element,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type, kind: 'binding', binding: b });
+      return;
+    }
+    this.fail(`var<${storage}>`, node, `var<${storage}> is not portable`, 'var');
+  }
+
+  orderedFunctions(): PortableFunction[] {
+    const out: PortableFunction[] = [];
+    const seen = new Set<string>();
+    const visit = (f: PortableFunction, stack: string[]): void => {
+      if (seen.has(f.name)) return;
+      if (stack.includes(f.name))
+        this.fail(
+          f.name,
+          f.node,
+          `recursion (${[...stack, f.name].join(' → ')}) is not allowed in WGSL`,
+        );
+      for (const callee of calleesOf(f.node)) {
+        const g = this.functions.get(callee);
+        if (g) visit(g, [...stack, f.name]);
+      }
+      seen.add(f.name);
+      out.push(f);
+    };
+    for (const f of this.functions.values()) visit(f, []);
+    return out;
+  }
+
+  functionBody(f: PortableFunction, entry: boolean): void {
+    this.#scopes = [new Map()];
+    for (const p of f.params) this.declare(p.name, { type: p.type, kind: 'param' }, f.node);
+    this.#inEntry = entry;
+    this.#returnType = f.returnType;
+    this.block(f.node.body, false);
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  block(statements: AstNode[] | null, scoped = true): void {
+    if (scoped) this.#scopes.push(new Map());
+    for (const s of statements ?? []) this.statement(s);
+    if (scoped) this.#scopes.pop();
+  }
+
+  statement(s: AstNode): void {
+    if (!s) return;
+    switch (s.astNodeType) {
+      case 'let':
+      case 'var':
+      case 'const': {
+        if (s.storage && s.storage !== 'function')
+          this.fail(
+            `var<${s.storage}>`,
+            s,
+            `var<${s.storage}> inside a function is not portable`,
+            'var',
+          );
+        const declared = s.type ? this.type(s.type, s) : undefined;
+        if (!s.value && s.astNodeType !== 'var')
+          this.fail(s.name, s, `${s.astNodeType} ${s.name} needs a value`);
+        if (!s.value && !declared) this.fail(s.name, s, `var ${s.name} needs a type or a value`);
+        let t = declared;
+        if (s.value) {
+          const hint = declared ? scalarOf(declared) : undefined;
+          let v = this.expr(s.value, hint);
+          if (v.kind === 'abstract-int') v = this.expr(s.value, hint ?? 'i32');
+          if (declared && !sameType(declared, v))
+            this.fail(
+              s.name,
+              s,
+              `${s.name} is declared ${wgslName(declared)} but its value is ${wgslName(v)}`,
+            );
+          t = v;
+        }
+        this.types.set(s, t as WType);
+        const own = s.astNodeType !== 'var' && s.value ? this.isOwnIndex(s.value) : false;
+        this.declare(s.name, { type: t as WType, kind: s.astNodeType, own }, s);
+        return;
+      }
+      case 'assign': {
+        const target = this.lvalue(s.variable, s);
+        const t = this.expr(s.value, scalarOf(target));
+        if (s.operator === '=') {
+          if (!sameType(target, t))
+            this.fail('=', s, `cannot assign ${wgslName(t)} to ${wgslName(target)}`, '=');
+        } else if (!isNumeric(target))
+          this.fail(s.operator, s, `${s.operator} on ${wgslName(target)}`);
+        return;
+      }
+      case 'increment': {
+        const t = this.lvalue(s.variable, s);
+        if (t.kind !== 'scalar' || t.scalar === 'f32' || t.scalar === 'bool')
+          this.fail(
+            s.operator,
+            s,
+            `${s.operator} needs an i32 or u32 variable (got ${wgslName(t)})`,
+          );
+        return;
+      }
+      case 'call':
+        this.types.set(s, this.call(s, undefined));
+        return;
+      case 'if':
+        this.condition(s.condition, s);
+        this.block(s.body);
+        for (const e of s.elseif ?? []) {
+          this.condition(e.condition, e);
+          this.block(e.body);
+        }
+        if (s.else) this.block(s.else);
+        return;
+      case 'for':
+        this.#scopes.push(new Map());
+        if (s.init) this.statement(s.init);
+        if (s.condition) this.condition(s.condition, s);
+        if (s.increment) this.statement(s.increment);
+        this.block(s.body);
+        this.#scopes.pop();
+        return;
+      case 'while':
+        this.condition(s.condition, s);
+        this.block(s.body);
+        return;
+      case 'loop':
+        this.#scopes.push(new Map());
+        this.block(
+          (s.body as AstNode[]).filter((b) => b.astNodeType !== 'continuing'),
+          false,
+        );
+        if (s.continuing) this.block(s.continuing.body);
+        this.#scopes.pop();
+        return;
+      case 'break':
+        if (s.condition) this.condition(s.condition, s);
+        return;
+      case 'continue':
+      case 'staticAssert':
+        return;
+      case 'switch': {
+        const t = this.expr(s.condition, undefined);
+        const c = t.kind === 'abstract-int' ? this.expr(s.condition, 'i32') : t;
+        if (c.kind !== 'scalar' || (c.scalar !== 'i32' && c.scalar !== 'u32'))
+          this.fail('switch', s, `switch needs an i32 or u32 selector (got ${wgslName(c)})`);
+        for (const k of s.cases) {
+          for (const sel of k.selectors ?? []) this.expr(sel, c.scalar);
+          this.block(k.body);
+        }
+        return;
+      }
+      case 'return': {
+        if (s.value?.astNodeType === 'createExpr' && !s.value.type) {
+          if (this.#returnType.kind !== 'void') this.fail('return', s, 'return needs a value');
+          return;
+        }
+        if (!s.value) return;
+        const t = this.expr(s.value, scalarOf(this.#returnType));
+        if (!sameType(t, this.#returnType))
+          this.fail(
+            'return',
+            s,
+            `returns ${wgslName(t)} from a function declared ${wgslName(this.#returnType)}`,
+          );
+        return;
+      }
+      case 'discard':
+        return this.fail('discard', s, 'discard is not allowed in a compute shader');
+      default:
+        return this.fail(s.astNodeType, s, `the statement ${s.astNodeType} is not portable`);
+    }
+  }
+
+  condition(e: AstNode, at: AstNode): void {
+    if (!e) this.fail('condition', at, 'expected a condition');
+    const t = this.expr(e, undefined);
+    if (t.kind !== 'scalar' || t.scalar !== 'bool')
+      this.fail('condition', at, `a condition must be bool (got ${wgslName(t)})`);
+  }
+
+  /** The type of an assignable expression, checking storage writes. */
+  lvalue(e: AstNode, at: AstNode): WType {
+    if (e?.astNodeType !== 'varExpr')
+      this.fail('assignment', at, 'expected a variable on the left of the assignment', '=');
+    const sym = this.lookup(e.name);
+    if (!sym) this.fail(e.name, at, `unknown variable ${e.name}`);
+    if (sym.kind === 'let' || sym.kind === 'const' || sym.kind === 'param' || sym.kind === 'gid')
+      this.fail(e.name, at, `cannot assign to ${sym.kind} ${e.name}`);
+    if (sym.kind === 'binding') {
+      const b = sym.binding as Binding;
+      if (b.space === 'uniform' || b.access === 'read')
+        this.fail(
+          e.name,
+          at,
+          `${e.name} is read-only (${b.space === 'uniform' ? 'uniform' : 'storage, read'})`,
+        );
+    }
+    return this.expr(e, undefined, at);
+  }
+
+  isOwnIndex(e: AstNode): boolean {
+    if (!e) return false;
+    if (e.astNodeType === 'varExpr') {
+      const sym = this.lookup(e.name);
+      if (sym?.kind === 'gid')
+        return (
+          e.postfix?.astNodeType === 'stringExpr' && e.postfix.value === 'x' && !e.postfix.postfix
+        );
+      return !!sym?.own && !e.postfix;
+    }
+    if (e.astNodeType === 'createExpr' && e.args?.length === 1 && !e.postfix)
+      return ['u32', 'i32'].includes(e.type?.name) && this.isOwnIndex(e.args[0]);
+    return false;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** Types `e` (recording every node's type); `hint` is the scalar an abstract int literal takes. */
+  expr(e: AstNode, hint: Scalar | undefined, at?: AstNode): WType {
+    const t = this.#expr(e, hint, at ?? e);
+    this.types.set(e, t);
+    return t;
+  }
+
+  #expr(e: AstNode, hint: Scalar | undefined, at: AstNode): WType {
+    if (!e)
+      return this.fail('expression', at, 'expected an expression (the WGSL does not parse here)');
+    switch (e.astNodeType) {
+      case 'literalExpr': {
+        const name: string = e.value?.typeInfo?.name ?? e.type?.name;
+        const base =
+          name === 'x32'
+            ? hint && hint !== 'bool'
+              ? scalar(hint)
+              : ABSTRACT_INT
+            : name === 'f32' || name === 'i32' || name === 'u32' || name === 'bool'
+              ? scalar(name)
+              : this.fail(name, at, `the literal type ${name} is not portable`);
+        return this.postfix(base, e.postfix, at, e);
+      }
+      case 'varExpr': {
+        const sym = this.lookup(e.name);
+        if (!sym) {
+          if (this.functions.has(e.name))
+            this.fail(e.name, at, `${e.name} is a function, not a value`);
+          return this.fail(e.name, at, `unknown identifier ${e.name}`);
+        }
+        this.refs.set(e, sym.kind);
+        if (sym.kind === 'binding') return this.storageRead(e, sym.binding as Binding, at);
+        return this.postfix(sym.type, e.postfix, at, e);
+      }
+      case 'createExpr':
+        return this.postfix(this.construct(e, at), e.postfix, at, e);
+      case 'callExpr':
+        return this.postfix(this.call(e, hint), e.postfix, at, e);
+      case 'bitcastExpr': {
+        const to = this.type(e.type, at);
+        const from = this.expr(e.value, undefined);
+        const f = from.kind === 'abstract-int' ? this.expr(e.value, 'i32') : from;
+        const width = (t: WType): number =>
+          t.kind === 'vec' ? t.n : t.kind === 'scalar' && t.scalar !== 'bool' ? 1 : 0;
+        if (!width(to) || width(to) !== width(f))
+          this.fail('bitcast', at, `bitcast<${wgslName(to)}> of ${wgslName(f)}`);
+        return this.postfix(to, e.postfix, at, e);
+      }
+      case 'unaryOp': {
+        if (e.operator === '&' || e.operator === '*')
+          this.fail(
+            e.operator,
+            at,
+            `pointers (${e.operator}) are not portable (only arrayLength(&array))`,
+            e.operator,
+          );
+        const t = this.expr(e.right, hint);
+        if (e.operator === '!' && scalarOf(t) !== 'bool')
+          this.fail('!', at, `! needs bool (got ${wgslName(t)})`, '!');
+        if (e.operator === '-' && !isNumeric(t) && t.kind !== 'abstract-int')
+          this.fail('-', at, `- on ${wgslName(t)}`);
+        if (e.operator === '-' && scalarOf(t) === 'u32') this.fail('-', at, 'unary - on u32');
+        if (e.operator === '~' && (scalarOf(t) === 'f32' || scalarOf(t) === 'bool'))
+          this.fail('~', at, `~ on ${wgslName(t)}`);
+        return this.postfix(t, e.postfix, at, e);
+      }
+      case 'binaryOp':
+        return this.postfix(this.binary(e, hint, at), e.postfix, at, e);
+      case 'constExpr':
+        return this.expr(e.initializer, hint, at);
+      default:
+        return this.fail(
+          e.astNodeType || 'expression',
+          at,
+          `the expression ${e.astNodeType} is not portable`,
+        );
+    }
+  }
+
+  binary(e: AstNode, hint: Scalar | undefined, at: AstNode): WType {
+    const op: string = e.operator;
+    const comparison = ['<', '>', '<=', '>=', '==', '!='].includes(op);
+    const logical = op === '&&' || op === '||';
+    const shift = op === '<<' || op === '>>';
+    let l = this.expr(e.left, undefined);
+    let r = this.expr(e.right, shift ? 'u32' : undefined);
+    if (shift) {
+      if (l.kind === 'abstract-int')
+        l = this.expr(e.left, hint && hint !== 'bool' && hint !== 'f32' ? hint : 'i32');
+      if (scalarOf(r) !== 'u32')
+        this.fail(op, at, `the shift amount must be u32 (got ${wgslName(r)})`, op);
+      if (scalarOf(l) !== 'u32' && scalarOf(l) !== 'i32')
+        this.fail(op, at, `${op} on ${wgslName(l)}`, op);
+      return l;
+    }
+    if (l.kind === 'abstract-int' && r.kind !== 'abstract-int') l = this.expr(e.left, scalarOf(r));
+    if (r.kind === 'abstract-int' && l.kind !== 'abstract-int') r = this.expr(e.right, scalarOf(l));
+    if (l.kind === 'abstract-int' && r.kind === 'abstract-int') {
+      const s =
+        comparison || logical || !hint || hint === 'bool'
+          ? comparison || logical
+            ? 'i32'
+            : undefined
+          : hint;
+      if (!s) return ABSTRACT_INT;
+      l = this.expr(e.left, s);
+      r = this.expr(e.right, s);
+    }
+    if (logical) {
+      if (!sameType(l, BOOL) || !sameType(r, BOOL))
+        this.fail(op, at, `${op} needs bool operands (got ${wgslName(l)} and ${wgslName(r)})`, op);
+      return BOOL;
+    }
+    const ls = scalarOf(l);
+    const rs = scalarOf(r);
+    if (ls !== rs || !ls)
+      this.fail(
+        op,
+        at,
+        `${op} between ${wgslName(l)} and ${wgslName(r)} (WGSL converts nothing implicitly)`,
+        op,
+      );
+    const n = l.kind === 'vec' ? l.n : r.kind === 'vec' ? r.n : 0;
+    if (l.kind === 'vec' && r.kind === 'vec' && l.n !== r.n)
+      this.fail(op, at, `${op} between ${wgslName(l)} and ${wgslName(r)}`, op);
+    if (comparison) {
+      if (l.kind !== r.kind)
+        this.fail(op, at, `${op} between ${wgslName(l)} and ${wgslName(r)}`, op);
+      if (ls === 'bool' && op !== '==' && op !== '!=') this.fail(op, at, `${op} on bool`, op);
+      return n ? vec(n as 2 | 3 | 4, 'bool') : BOOL;
+    }
+    if (op === '&' || op === '|' || op === '^') {
+      if (ls === 'f32') this.fail(op, at, `${op} on f32`, op);
+      if (l.kind !== r.kind)
+        this.fail(op, at, `${op} between ${wgslName(l)} and ${wgslName(r)}`, op);
+      return l;
+    }
+    if (!['+', '-', '*', '/', '%'].includes(op))
+      this.fail(op, at, `the operator ${op} is not portable`, op);
+    if (ls === 'bool') this.fail(op, at, `${op} on bool`, op);
+    return n ? vec(n as 2 | 3 | 4, ls) : l;
+  }
+
+  /** Member access, swizzles and indexing after a value of type `t`. */
+  postfix(t: WType, p: AstNode, at: AstNode, owner: AstNode): WType {
+    this.baseTypes.set(owner, t);
+    let type = t;
+    for (let q = p; q; q = q.postfix) {
+      if (q.astNodeType === 'stringExpr') {
+        const name: string = q.value;
+        if (type.kind === 'struct') {
+          const m = type.members.find((x) => x.name === name);
+          if (!m) this.fail(name, at, `${type.name} has no member ${name}`);
+          type = m.type;
+        } else if (type.kind === 'vec') {
+          if (
+            !/^([xyzw]{1,4}|[rgba]{1,4})$/.test(name) ||
+            [...name].some((c) => 'xyzwrgba'.indexOf(c) % 4 >= (type as { n: number }).n)
+          )
+            this.fail(name, at, `invalid swizzle .${name} of ${wgslName(type)}`);
+          type =
+            name.length === 1 ? scalar(type.scalar) : vec(name.length as 2 | 3 | 4, type.scalar);
+        } else this.fail(name, at, `.${name} on ${wgslName(type)}`);
+      } else if ('index' in q) {
+        let i = this.expr(q.index, undefined);
+        if (i.kind === 'abstract-int') i = this.expr(q.index, 'i32');
+        if (i.kind !== 'scalar' || (i.scalar !== 'i32' && i.scalar !== 'u32'))
+          this.fail('[]', at, `an index must be i32 or u32 (got ${wgslName(i)})`);
+        if (type.kind === 'array') type = type.element;
+        else if (type.kind === 'vec') type = scalar(type.scalar);
+        else this.fail('[]', at, `indexing ${wgslName(type)}`);
+      } else this.fail('postfix', at, 'unsupported postfix expression');
+      this.types.set(q, type);
+    }
+    return type;
+  }
+
+  storageRead(e: AstNode, b: Binding, at: AstNode): WType {
+    this.usedBindings.add(b.name);
+    if (b.space === 'uniform') return this.postfix(b.type, e.postfix, at, e);
+    const index = e.postfix;
+    if (!index || !('index' in index))
+      this.fail(
+        b.name,
+        at,
+        `storage array ${b.name} must be indexed (${b.name}[i]); whole-array values are not portable`,
+      );
+    const own = this.isOwnIndex(index.index);
+    if (b.access !== 'read') {
+      if (!this.#inEntry)
+        this.fail(
+          b.name,
+          at,
+          `writable storage ${b.name} is used in a helper function; portable kernels touch writable arrays only in the entry point`,
+        );
+      if (!own)
+        this.fail(
+          b.name,
+          at,
+          `${b.name}[…] is read or written at an index other than global_invocation_id.x; a portable kernel touches only its own element of a writable array`,
+        );
+    }
+    this.storageAccess.set(e, { binding: b, own });
+    return this.postfix(b.type, index, at, e);
+  }
+
+  construct(e: AstNode, at: AstNode): WType {
+    const t = this.type(e.type, at);
+    const args: AstNode[] = e.args ?? [];
+    if (t.kind === 'struct') {
+      if (args.length === 0) return t;
+      if (args.length !== t.members.length)
+        this.fail(t.name, at, `${t.name}(…) takes ${t.members.length} values, got ${args.length}`);
+      args.forEach((a, i) => {
+        const m = t.members[i] as { name: string; type: WType };
+        const v = this.expr(a, scalarOf(m.type));
+        if (!sameType(v, m.type))
+          this.fail(t.name, at, `${t.name}.${m.name} is ${wgslName(m.type)}, got ${wgslName(v)}`);
+      });
+      return t;
+    }
+    if (t.kind === 'array') {
+      args.forEach((a) => {
+        const v = this.expr(a, scalarOf(t.element));
+        if (!sameType(v, t.element))
+          this.fail('array', at, `array element ${wgslName(v)} in array<${wgslName(t.element)}>`);
+      });
+      if (args.length && args.length !== t.count)
+        this.fail('array', at, `array<…, ${t.count}> built from ${args.length} values`);
+      return t;
+    }
+    if (t.kind === 'scalar') {
+      if (args.length > 1) this.fail(wgslName(t), at, `${wgslName(t)}(…) takes one value`);
+      if (args.length === 1) {
+        let v = this.expr(args[0], t.scalar);
+        if (v.kind === 'abstract-int') v = this.expr(args[0], t.scalar);
+        if (v.kind !== 'scalar') this.fail(wgslName(t), at, `${wgslName(t)}(${wgslName(v)})`);
+      }
+      return t;
+    }
+    if (t.kind === 'vec') {
+      let total = 0;
+      for (const a of args) {
+        const v = this.expr(a, t.scalar);
+        if (v.kind === 'vec') {
+          total += v.n;
+          if (v.scalar !== t.scalar && args.length > 1)
+            this.fail(wgslName(t), at, `${wgslName(t)} built from ${wgslName(v)}`);
+        } else if (v.kind === 'scalar') {
+          total += 1;
+          if (v.scalar !== t.scalar && args.length > 1)
+            this.fail(wgslName(t), at, `${wgslName(t)} built from ${wgslName(v)}`);
+        } else this.fail(wgslName(t), at, `${wgslName(t)} built from ${wgslName(v)}`);
+      }
+      if (args.length > 1 && total !== t.n)
+        this.fail(wgslName(t), at, `${wgslName(t)} built from ${total} components`);
+      if (args.length === 1) {
+        const v = this.types.get(args[0]) as WType;
+        if (v.kind === 'vec' && v.n !== t.n)
+          this.fail(wgslName(t), at, `${wgslName(t)}(${wgslName(v)})`);
+      }
+      return t;
+    }
+    return this.fail(wgslName(t), at, `cannot construct ${wgslName(t)}`);
+  }
+
+  call(e: AstNode, hint: Scalar | undefined): WType {
+    const name: string = e.name;
+    const args: AstNode[] = e.args ?? [];
+    const rejected = REJECTED_CALLS[name];
+    if (rejected) this.fail(name, e, `${name}(): ${rejected} are not portable`);
+    if (name.startsWith('atomic')) this.fail(name, e, `${name}(): atomics are not portable`);
+    if (name.startsWith('texture')) this.fail(name, e, `${name}(): textures are not portable`);
+    // a struct or type constructor spelled as a call
+    const asType = BUILTIN_TYPES[name] ?? this.structs.get(name);
+    if (asType) return this.construct({ ...e, type: { name, astNodeType: 'type' } }, e);
+    const f = this.functions.get(name);
+    if (f) {
+      if (args.length !== f.params.length)
+        this.fail(name, e, `${name} takes ${f.params.length} arguments, got ${args.length}`);
+      args.forEach((a, i) => {
+        const p = f.params[i] as { name: string; type: WType };
+        const v = this.expr(a, scalarOf(p.type));
+        if (!sameType(v, p.type))
+          this.fail(
+            name,
+            e,
+            `argument ${p.name} of ${name} is ${wgslName(p.type)}, got ${wgslName(v)}`,
+          );
+      });
+      return f.returnType;
+    }
+    if (name === 'arrayLength') {
+      const a = args[0];
+      const target = a?.astNodeType === 'unaryOp' && a.operator === '&' ? a.right : undefined;
+      const sym = target?.astNodeType === 'varExpr' ? this.lookup(target.name) : undefined;
+      if (!sym?.binding || sym.binding.space !== 'storage' || target.postfix)
+        this.fail(name, e, 'arrayLength(&array) needs a storage array binding');
+      this.usedBindings.add(sym.binding.name);
+      this.lengthsUsed.add(sym.binding.name);
+      return U32;
+    }
+    if (!PORTABLE_BUILTINS.has(name))
+      this.fail(name, e, `${name}() is not a portable built-in (see docs/compute.md for the list)`);
+    // unify the argument types: abstract literals take the first concrete argument's scalar
+    let types = args.map((a) => this.expr(a, undefined));
+    const concrete = types.find((t) => t.kind !== 'abstract-int');
+    const s = concrete ? scalarOf(concrete) : (hint ?? 'i32');
+    types = args.map((a, i) =>
+      (types[i] as WType).kind === 'abstract-int'
+        ? this.expr(a, s === 'bool' ? 'i32' : s)
+        : (types[i] as WType),
+    );
+    if (name === 'select') {
+      if (args.length !== 3) this.fail(name, e, 'select(f, t, cond) takes three arguments');
+      const [f, t, c] = types as [WType, WType, WType];
+      if (!sameType(f, t)) this.fail(name, e, `select between ${wgslName(f)} and ${wgslName(t)}`);
+      if (scalarOf(c) !== 'bool' || (c.kind === 'vec' && (f.kind !== 'vec' || f.n !== c.n)))
+        this.fail(
+          name,
+          e,
+          `select's condition must be bool or a bool vector of the same size (got ${wgslName(c)})`,
+        );
+      return f;
+    }
+    if (name === 'any' || name === 'all') {
+      if (scalarOf(types[0] as WType) !== 'bool') this.fail(name, e, `${name}() needs bool values`);
+      return BOOL;
+    }
+    const first = types[0];
+    if (!first) return this.fail(name, e, `${name}() needs arguments`);
+    if (FLOAT_ONLY.has(name) && types.some((t) => scalarOf(t) !== 'f32'))
+      this.fail(name, e, `${name}() takes f32 values here (got ${types.map(wgslName).join(', ')})`);
+    if (name === 'length') return F32;
+    if (name === 'distance' || name === 'dot') {
+      if (!sameType(first, types[1] as WType))
+        this.fail(name, e, `${name} of ${types.map(wgslName).join(' and ')}`);
+      return scalar(scalarOf(first) as Scalar);
+    }
+    if (name === 'cross') return vec(3, 'f32');
+    // component-wise: every vector argument the same type; mix/step/smoothstep/clamp accept scalars too
+    const vecArg = types.find((t) => t.kind === 'vec');
+    for (const t of types)
+      if (scalarOf(t) !== scalarOf(first) || (t.kind === 'vec' && vecArg && !sameType(t, vecArg)))
+        this.fail(name, e, `${name}() of ${types.map(wgslName).join(', ')}`);
+    if (
+      vecArg &&
+      types.some((t) => t.kind === 'scalar') &&
+      !['mix', 'step', 'smoothstep', 'clamp', 'min', 'max'].includes(name)
+    )
+      this.fail(name, e, `${name}() mixes vectors and scalars`);
+    return vecArg && name !== 'step' ? vecArg : name === 'step' ? (types[1] as WType) : first;
+  }
+}
+
+function isHostShareable(t: WType): boolean {
+  if (t.kind === 'scalar') return t.scalar !== 'bool';
+  if (t.kind === 'vec') return t.scalar !== 'bool';
+  if (t.kind === 'struct') return t.members.every((m) => isHostShareable(m.type));
+  if (t.kind === 'array') return isHostShareable(t.element);
+  return false;
+}
+
+/** Names of the functions `fn` calls. */
+function calleesOf(fn: AstNode): Set<string> {
+  const out = new Set<string>();
+  const walk = (n: AstNode): void => {
+    if (!n || typeof n !== 'object') return;
+    if (Array.isArray(n)) return n.forEach(walk);
+    if ((n.astNodeType === 'callExpr' || n.astNodeType === 'call') && typeof n.name === 'string')
+      out.add(n.name);
+    for (const [k, v] of Object.entries(n))
+      if (k !== 'calls' && k !== 'type' && v && typeof v === 'object') walk(v);
+  };
+  walk(fn.body);
+  return out;
+}
+
+/** Parses and checks `code`; the result is what the emitters translate. */
+export function analyzeKernel(label: string, code: string, entryPoint = 'main'): PortableModule {
+  if (typeof code !== 'string' || !code.trim())
+    throw new KernelError(label, 'code must be a WGSL string');
+  let ast: AstNode[];
+  try {
+    ast = new WgslParser().parse(code);
+  } catch (err) {
+    throw new KernelError(label, `WGSL does not parse: ${(err as Error).message}`);
+  }
+  return new Analyzer(label, code).module(ast, entryPoint);
+}

@@ -1,0 +1,299 @@
+/**
+ * Portable kernel → JavaScript, for the CPU path. The result is the body of a factory taking the
+ * run-time library (runtime.ts) and returning `run(ctx)`, which runs every invocation over the
+ * buffers' bytes in place: each writable array's own element is loaded, the kernel runs, the
+ * element is stored back. u32 hashes give the GPU's bits; f32 rounds as the GPU does for + − × ÷.
+ */
+import type { AstNode, Binding, PortableModule } from './analyze.js';
+import { Emitter, scalarName } from './emit.js';
+import type { Scalar, WType } from './types.js';
+
+const F = (n: string): string => `v_${n}`;
+const VIEW: Record<Scalar, string> = { f32: 'F', u32: 'U', i32: 'I', bool: 'U' };
+const COMPONENT: Record<string, number> = { x: 0, y: 1, z: 2, w: 3, r: 0, g: 1, b: 2, a: 3 };
+
+/** What `run` receives: per storage binding its words and element count, per uniform its words. */
+export interface JsRunContext {
+  threads: number;
+  storage: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array; length: number }>;
+  uniforms: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array }>;
+}
+
+function zero(t: WType): string {
+  switch (t.kind) {
+    case 'scalar':
+      return t.scalar === 'bool' ? 'false' : '0';
+    case 'vec':
+      return `[${Array(t.n)
+        .fill(t.scalar === 'bool' ? 'false' : '0')
+        .join(', ')}]`;
+    case 'struct':
+      return `{ ${t.members.map((m) => `${m.name}: ${zero(m.type)}`).join(', ')} }`;
+    case 'array':
+      return `[${Array.from({ length: t.count }, () => zero(t.element)).join(', ')}]`;
+    default:
+      return '0';
+  }
+}
+
+/** A JS expression reading a value of type `t` from views `v` at word `base + offset/4`. */
+function load(t: WType, v: string, base: string, offset: number): string {
+  switch (t.kind) {
+    case 'scalar':
+      return `${v}${VIEW[t.scalar]}[${base} + ${offset / 4}]`;
+    case 'vec':
+      return `[${Array.from({ length: t.n }, (_, i) => `${v}${VIEW[t.scalar]}[${base} + ${offset / 4 + i}]`).join(', ')}]`;
+    case 'struct':
+      return `{ ${t.members.map((m) => `${m.name}: ${load(m.type, v, base, offset + m.offset)}`).join(', ')} }`;
+    case 'array':
+      return `[${Array.from({ length: t.count }, (_, i) => load(t.element, v, base, offset + i * t.stride)).join(', ')}]`;
+    default:
+      return '0';
+  }
+}
+
+/** Statements writing value `r` of type `t` into views `v` at word `base + offset/4`. */
+function store(t: WType, v: string, base: string, offset: number, r: string): string[] {
+  switch (t.kind) {
+    case 'scalar':
+      return [`${v}${VIEW[t.scalar]}[${base} + ${offset / 4}] = ${r};`];
+    case 'vec':
+      return Array.from(
+        { length: t.n },
+        (_, i) => `${v}${VIEW[t.scalar]}[${base} + ${offset / 4 + i}] = ${r}[${i}];`,
+      );
+    case 'struct':
+      return t.members.flatMap((m) => store(m.type, v, base, offset + m.offset, `${r}.${m.name}`));
+    case 'array':
+      return Array.from({ length: t.count }, (_, i) =>
+        store(t.element, v, base, offset + i * t.stride, `${r}[${i}]`),
+      ).flat();
+    default:
+      return [];
+  }
+}
+
+class JsEmitter extends Emitter {
+  declare(kind: 'let' | 'var' | 'const', name: string, type: WType, value: string | null): string {
+    const n = name.startsWith('_') ? name : F(name);
+    return `${kind === 'var' ? 'let' : 'const'} ${n} = ${value ?? zero(type)};`;
+  }
+
+  /** Composite values have value semantics in WGSL: a stored copy of a variable is a copy. */
+  stored(e: AstNode): string {
+    const code = this.expr(e);
+    const t = this.typeOf(e);
+    const composite = t.kind === 'vec' || t.kind === 'struct' || t.kind === 'array';
+    return composite && e.astNodeType === 'varExpr' ? `$.clone(${code})` : code;
+  }
+
+  assign(target: string, targetType: WType, op: string, value: string, valueType: WType): string {
+    if (op === '=') return `${target} = ${value};`;
+    return `${target} = ${this.binary(op.slice(0, -1), target, targetType, value, valueType)};`;
+  }
+
+  literal(value: number, type: WType): string {
+    const s = scalarName(type);
+    if (s === 'bool') return value ? 'true' : 'false';
+    if (s === 'u32') return String(value >>> 0);
+    if (s === 'i32') return String(value | 0);
+    if (Number.isNaN(value)) return 'NaN';
+    return Number.isFinite(value) ? `${value}` : value > 0 ? 'Infinity' : '-Infinity';
+  }
+
+  construct(type: WType, args: AstNode[]): string {
+    if (args.length === 0) return zero(type);
+    const a = args.map((x) => this.stored(x));
+    switch (type.kind) {
+      case 'scalar':
+        return this.convert(type.scalar, a[0] as string, this.typeOf(args[0]));
+      case 'vec': {
+        if (args.length === 1) {
+          const from = this.typeOf(args[0]);
+          if (from.kind === 'vec') {
+            const c = this.convert(type.scalar, 'x', { kind: 'scalar', scalar: from.scalar });
+            return c === 'x' ? `$.clone(${a[0]})` : `$.map(${a[0]}, (x) => ${c})`;
+          }
+          return `Array(${type.n}).fill(${this.convert(type.scalar, a[0] as string, from)})`;
+        }
+        const parts = args.map((x, i) => {
+          const t = this.typeOf(x);
+          return t.kind === 'vec' ? `...${a[i]}` : (a[i] as string);
+        });
+        return `[${parts.join(', ')}]`;
+      }
+      case 'struct':
+        return `{ ${type.members.map((m, i) => `${m.name}: ${a[i]}`).join(', ')} }`;
+      case 'array':
+        return `[${a.join(', ')}]`;
+      default:
+        return 'undefined';
+    }
+  }
+
+  convert(to: Scalar, code: string, from: WType): string {
+    const f = scalarName(from);
+    if (f === to) return code;
+    if (to === 'f32') return f === 'bool' ? `(${code} ? 1 : 0)` : `$.fr(${code})`;
+    if (to === 'bool') return `(${code} !== 0)`;
+    if (f === 'bool') return `(${code} ? 1 : 0)`;
+    if (f === 'f32') return to === 'u32' ? `$.f2u(${code})` : `$.f2i(${code})`;
+    return to === 'u32' ? `(${code} >>> 0)` : `(${code} | 0)`;
+  }
+
+  call(name: string, args: AstNode[], result: WType): string {
+    const fn = this.m.functions.find((f) => f.name === name);
+    if (fn) return `${F(name)}(${args.map((x) => this.expr(x)).join(', ')})`;
+    if (name === 'arrayLength') return `$len_${args[0].right.name}`;
+    const a = args.map((x) => this.expr(x));
+    switch (name) {
+      case 'select':
+        return `$.sel(${a.join(', ')})`;
+      case 'any':
+      case 'all':
+        return `$.${name}(${a[0]})`;
+      default: {
+        const s = scalarName(this.typeOf(args[0]));
+        void result;
+        return `$.B.${s}.${name}(${a.join(', ')})`;
+      }
+    }
+  }
+
+  bitcast(to: WType, value: AstNode): string {
+    const f = scalarName(this.typeOf(value));
+    const t = scalarName(to);
+    const code = this.expr(value);
+    if (f === t) return code;
+    const one = (x: string): string => {
+      if (f === 'f32') return t === 'u32' ? `$.fbits(${x})` : `$.fibits(${x})`;
+      if (t === 'f32') return f === 'u32' ? `$.ufloat(${x})` : `$.ifloat(${x})`;
+      return t === 'u32' ? `(${x} >>> 0)` : `(${x} | 0)`;
+    };
+    return to.kind === 'vec' ? `$.map(${code}, (x) => ${one('x')})` : one(code);
+  }
+
+  unary(op: string, value: string, type: WType): string {
+    const s = scalarName(type);
+    const scalarOp = (x: string): string =>
+      op === '!'
+        ? `(!${x})`
+        : op === '~'
+          ? s === 'u32'
+            ? `((~${x}) >>> 0)`
+            : `(~${x})`
+          : s === 'i32'
+            ? `((-${x}) | 0)`
+            : `(-${x})`;
+    return type.kind === 'vec' ? `$.map(${value}, (x) => ${scalarOp('x')})` : scalarOp(value);
+  }
+
+  binary(op: string, l: string, lt: WType, r: string, rt: WType): string {
+    const s = scalarName(lt);
+    const vec = lt.kind === 'vec' || rt.kind === 'vec';
+    const cmp = ['<', '<=', '>', '>=', '==', '!='].includes(op);
+    if (vec) {
+      const table = cmp ? '$.OP.cmp' : `$.OP.${s}`;
+      return `$.bin(${l}, ${r}, ${table}[${JSON.stringify(op)}])`;
+    }
+    if (cmp) return `(${l} ${op === '==' ? '===' : op === '!=' ? '!==' : op} ${r})`;
+    if (op === '&&' || op === '||') return `(${l} ${op} ${r})`;
+    if (s === 'f32') {
+      if (op === '%') return `$.OP.f32['%'](${l}, ${r})`;
+      return `$.fr(${l} ${op} ${r})`;
+    }
+    if (s === 'bool') return op === '^' ? `(${l} !== ${r})` : `(${l} ${op}${op} ${r})`;
+    if (op === '*') return s === 'u32' ? `(Math.imul(${l}, ${r}) >>> 0)` : `Math.imul(${l}, ${r})`;
+    if (op === '/' || op === '%') return `$.OP.${s}[${JSON.stringify(op)}](${l}, ${r})`;
+    if (op === '<<') return s === 'u32' ? `((${l} << (${r} & 31)) >>> 0)` : `(${l} << (${r} & 31))`;
+    if (op === '>>') return s === 'u32' ? `(${l} >>> (${r} & 31))` : `(${l} >> (${r} & 31))`;
+    return s === 'u32' ? `((${l} ${op} ${r}) >>> 0)` : `((${l} ${op} ${r}) | 0)`;
+  }
+
+  member(base: string, baseType: WType, name: string): string {
+    if (baseType.kind === 'struct') return `${base}.${name}`;
+    if (name.length === 1) return `${base}[${COMPONENT[name]}]`;
+    return `$.sw(${base}, [${[...name].map((c) => COMPONENT[c]).join(', ')}])`;
+  }
+
+  index(base: string, _baseType: WType, index: string): string {
+    return `${base}[${index}]`;
+  }
+
+  loadElement(b: Binding, index: string): string {
+    return `$ld_${b.name}(${index})`;
+  }
+
+  ownElement(b: Binding): string {
+    return `$own_${b.name}`;
+  }
+
+  arrayLength(b: Binding): string {
+    return `$len_${b.name}`;
+  }
+
+  name(name: string): string {
+    return F(name);
+  }
+
+  gid(): string {
+    return '$gid';
+  }
+}
+
+/** The factory body: `new Function('$', code)($)` returns `run(ctx: JsRunContext)`. */
+export function emitJs(m: PortableModule): string {
+  const e = new JsEmitter(m);
+  const storage = m.bindings.filter((b) => b.space === 'storage');
+  const outputs = storage.filter((b) => b.access !== 'read');
+  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
+  const out: string[] = ['"use strict";'];
+  for (const b of storage) out.push(`let $v_${b.name}, $len_${b.name} = 0;`);
+  for (const u of uniforms) out.push(`let ${F(u.name)};`);
+  for (const b of outputs) out.push(`let $own_${b.name};`);
+  for (const b of storage) {
+    const el = b.element as WType;
+    const stride = (b.type as { stride: number }).stride / 4;
+    out.push(
+      `function $ld_${b.name}(i) {\n  const b = Math.min(i, Math.max($len_${b.name}, 1) - 1) * ${stride};\n  const v = $v_${b.name};\n  return ${load(el, 'v.', 'b', 0)};\n}`,
+    );
+  }
+  for (const b of outputs) {
+    const stride = (b.type as { stride: number }).stride / 4;
+    out.push(
+      `function $st_${b.name}(i, r) {\n  const b = i * ${stride};\n  const v = $v_${b.name};\n${store(
+        b.element as WType,
+        'v.',
+        'b',
+        0,
+        'r',
+      )
+        .map((x) => `  ${x}`)
+        .join('\n')}\n}`,
+    );
+  }
+  for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
+  for (const f of m.functions)
+    out.push(
+      `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
+    );
+  out.push(`function $kernel($gid) {\n${e.block(m.entry.body, '  ')}\n}`);
+  const bindViews = storage.map(
+    (b) => `  $v_${b.name} = ctx.storage.${b.name}; $len_${b.name} = $v_${b.name}.length;`,
+  );
+  const bindUniforms = uniforms.map(
+    (u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`,
+  );
+  const perElement = outputs.map(
+    (b) => `    if (e < $len_${b.name}) $st_${b.name}(e, $own_${b.name});`,
+  );
+  out.push(`return function run(ctx) {
+${[...bindViews, ...bindUniforms].join('\n')}
+  for (let e = 0; e < ctx.threads; e++) {
+${outputs.map((b) => `    $own_${b.name} = $ld_${b.name}(e);`).join('\n')}
+    $kernel([e, 0, 0]);
+${perElement.join('\n')}
+  }
+};`);
+  return out.join('\n');
+}

@@ -1,0 +1,583 @@
+/**
+ * `createPortableCompute`: an ordinary WGSL compute shader of the gather shape (analyze.ts), run as
+ * WebGPU compute where the device has it, else as a WebGL2 fragment ping-pong over the buffers'
+ * bytes in float textures (glsl.ts), else on the CPU over the buffers' host copies (js.ts). The
+ * buffers are the user's own Ignis buffers, bound by the shader's binding names, on every path: a
+ * draw reads the result from the same buffer whichever path wrote it.
+ */
+import { BufferUsage, TextureUsage, usageNames } from '../../rhi/core/flags.js';
+import {
+  LimitExceededError,
+  UnsupportedFeatureError,
+  UsageError,
+  ValidationError,
+} from '../../rhi/core/errors.js';
+import { requireResource } from '../../rhi/core/validate/resource.js';
+import type { Buffer } from '../../rhi/core/buffer.js';
+import type { Texture } from '../../rhi/core/texture.js';
+import type { Device } from '../../rhi/core/device.js';
+import { CommandEncoder } from '../../rhi/core/command-encoder.js';
+import type { ComputePipeline } from '../../rhi/core/compute-pipeline.js';
+import type { RenderPipeline } from '../../rhi/core/render-pipeline.js';
+import type { ShaderModule } from '../../rhi/core/shader-module.js';
+import type { BarrierScope } from '../../rhi/core/commands.js';
+import { UniformRing } from '../uniform-ring.js';
+import type { PathName } from '../paths/choose.js';
+import { analyzeKernel, type Binding, type PortableModule } from './analyze.js';
+import { emitGlsl, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
+import { emitJs, type JsRunContext } from './js.js';
+import { runtime } from './runtime.js';
+import { sizeOf, type WType } from './types.js';
+
+export interface PortableComputeOptions {
+  /** An ordinary WGSL compute shader, as written for WebGPU. */
+  code: string;
+  entryPoint?: string;
+  /** Invocations (= elements): the compute path dispatches ceil(count / workgroup size) groups. */
+  count: number;
+  /** Buffers by the shader's binding names (variable names); may also be given per dispatch. */
+  buffers?: Readonly<Record<string, Buffer>>;
+  /** `auto` (default) takes compute, else ping-pong, else the CPU. */
+  path?: 'auto' | PathName;
+  label?: string;
+}
+
+/** Bytes a portable storage buffer's size must be a multiple of (one RGBA32F texel). */
+const TEXEL_BYTES = 16;
+
+interface Backend {
+  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void;
+  destroy(): void;
+}
+
+export class PortableCompute {
+  readonly path: PathName;
+  /** Why this path was taken, in words a user can act on. */
+  readonly reason: string;
+  readonly module: PortableModule;
+  readonly label: string;
+  /** The scope the path's writes to the buffers are in, for explicit barriers after `dispatch`. */
+  readonly writeScope: BarrierScope | null;
+  #count: number;
+  #buffers: Record<string, Buffer> = {};
+  readonly #backend: Backend;
+
+  constructor(
+    readonly device: Device,
+    options: PortableComputeOptions,
+  ) {
+    if (!options || typeof options !== 'object')
+      throw new ValidationError(
+        'portable-options',
+        'createPortableCompute needs an options object',
+      );
+    this.label = options.label ?? 'portable compute';
+    this.#count = checkCount(options.count, this.label);
+    this.module = analyzeKernel(this.label, options.code, options.entryPoint ?? 'main');
+    const choice = choosePortablePath(device, this.module, options.path ?? 'auto', this.label);
+    this.path = choice.path;
+    this.reason = choice.reason;
+    if (options.buffers) this.setBuffers(options.buffers);
+    this.#backend =
+      this.path === 'compute'
+        ? new ComputeBackend(this)
+        : this.path === 'pingpong'
+          ? new PingPongBackend(this)
+          : new CpuBackend(this);
+    this.writeScope =
+      this.path === 'compute' ? 'compute-write' : this.path === 'pingpong' ? 'copy-write' : null;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  set count(value: number) {
+    this.#count = checkCount(value, this.label);
+  }
+
+  /** Invocations a dispatch runs: `count` rounded up to whole workgroups, as on WebGPU. */
+  get threads(): number {
+    const wg = this.module.workgroupSize[0];
+    return Math.ceil(this.#count / wg) * wg;
+  }
+
+  /** Binds buffers by binding name (the others stay as they were). */
+  setBuffers(buffers: Readonly<Record<string, Buffer>>): void {
+    if (!buffers || typeof buffers !== 'object')
+      throw new ValidationError(
+        'portable-buffers',
+        'buffers must be an object of buffers by binding name',
+        this.label,
+      );
+    for (const [name, buffer] of Object.entries(buffers)) {
+      const b = this.module.bindings.find((x) => x.name === name);
+      if (!b && this.module.declared.includes(name)) {
+        requireResource(buffer, 'buffer', `buffers.${name}`, this.device);
+        continue; // declared, but this entry point does not use it
+      }
+      if (!b)
+        throw new ValidationError(
+          'portable-unknown-buffer',
+          `the shader has no binding named ${name} (bindings: ${this.module.declared.join(', ') || 'none'})`,
+          this.label,
+        );
+      checkBuffer(this, b, buffer);
+      this.#buffers[name] = buffer;
+    }
+  }
+
+  /** Records one dispatch over `count` elements (the CPU path runs it now and uploads). */
+  dispatch(encoder: CommandEncoder, buffers?: Readonly<Record<string, Buffer>>): void {
+    if (!(encoder instanceof CommandEncoder))
+      throw new ValidationError(
+        'resource-kind',
+        `dispatch takes a command encoder, got ${String(encoder)}`,
+        this.label,
+      );
+    if (buffers) this.setBuffers(buffers);
+    const missing = this.module.bindings.filter((b) => !this.#buffers[b.name]).map((b) => b.name);
+    if (missing.length)
+      throw new ValidationError(
+        'portable-missing-buffer',
+        `no buffer bound for ${missing.join(', ')}: pass them in buffers (by binding name)`,
+        this.label,
+      );
+    const outputs = this.module.bindings.filter(
+      (b) => b.space === 'storage' && b.access !== 'read',
+    );
+    for (const o of outputs) {
+      const other = this.module.bindings.find(
+        (b) => b !== o && this.#buffers[b.name] === this.#buffers[o.name],
+      );
+      if (other)
+        throw new ValidationError(
+          'binding-writable-alias',
+          `buffer ${this.#buffers[o.name]?.label ?? ''} is bound to writable ${o.name} and to ${other.name} in one dispatch (WebGPU's usage scope forbids it)`,
+          this.label,
+        );
+    }
+    this.#backend.dispatch(encoder, this.#buffers);
+  }
+
+  /** Declares the barrier from this path's writes to `to` on the bound writable buffers (explicit barrier mode). */
+  barrierFor(encoder: CommandEncoder, to: BarrierScope): void {
+    if (!this.writeScope) return;
+    const resources = this.module.bindings
+      .filter((b) => b.space === 'storage' && b.access !== 'read')
+      .map((b) => this.#buffers[b.name])
+      .filter((b): b is Buffer => !!b);
+    encoder.barrier({ from: this.writeScope, to, resources });
+  }
+
+  destroy(): void {
+    this.#backend.destroy();
+  }
+}
+
+function checkCount(count: unknown, label: string): number {
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1)
+    throw new ValidationError(
+      'portable-count',
+      `count ${String(count)} must be a positive integer`,
+      label,
+      { count },
+    );
+  return count;
+}
+
+/** Elements of `b` the buffer holds. */
+export function elementCount(b: Binding, buffer: Buffer): number {
+  const stride = (b.type as { stride: number }).stride;
+  const fixed = (b.type as { count: number }).count;
+  const n = Math.floor(buffer.size / stride);
+  return fixed ? Math.min(fixed, n) : n;
+}
+
+function checkBuffer(pc: PortableCompute, b: Binding, buffer: Buffer): void {
+  requireResource(buffer, 'buffer', `buffers.${b.name}`, pc.device);
+  const need =
+    b.space === 'uniform'
+      ? BufferUsage.UNIFORM
+      : BufferUsage.STORAGE |
+        BufferUsage.COPY_SRC |
+        (b.access === 'read' ? 0 : BufferUsage.COPY_DST);
+  if ((buffer.usage & need) !== need) {
+    const missing = usageNames(need & ~buffer.usage, BufferUsage);
+    throw new UsageError(
+      `buffer ${buffer.label ?? ''} bound to ${b.name} needs ${missing} (a portable ${b.space === 'uniform' ? 'uniform' : b.access === 'read' ? 'read-only storage array' : 'writable storage array'} needs ${usageNames(need, BufferUsage)}, so the ping-pong path can copy it)`,
+      missing,
+      usageNames(buffer.usage, BufferUsage),
+      pc.label,
+    );
+  }
+  if (b.space === 'uniform') {
+    const size = sizeOf(b.type);
+    if (buffer.size < size)
+      throw new ValidationError(
+        'binding-min-size',
+        `buffer ${buffer.label ?? ''} (${buffer.size} bytes) is smaller than ${b.name}'s type (${size} bytes)`,
+        pc.label,
+      );
+    return;
+  }
+  if (buffer.size % TEXEL_BYTES !== 0)
+    throw new ValidationError(
+      'portable-buffer-size',
+      `buffer ${buffer.label ?? ''} bound to ${b.name} is ${buffer.size} bytes; portable storage buffers are a multiple of ${TEXEL_BYTES} bytes (one RGBA32F texel on the ping-pong path): round it up`,
+      pc.label,
+    );
+  const stride = (b.type as { stride: number }).stride;
+  if (buffer.size < stride)
+    throw new ValidationError(
+      'binding-min-size',
+      `buffer ${buffer.label ?? ''} (${buffer.size} bytes) holds no element of ${b.name} (${stride} bytes each)`,
+      pc.label,
+    );
+}
+
+function choosePortablePath(
+  device: Device,
+  m: PortableModule,
+  request: 'auto' | PathName,
+  label: string,
+): { path: PathName; reason: string } {
+  const f = device.caps.features;
+  if (!['auto', 'compute', 'pingpong', 'cpu'].includes(request))
+    throw new ValidationError(
+      'portable-path',
+      `path ${String(request)} must be 'auto', 'compute', 'pingpong' or 'cpu'`,
+      label,
+    );
+  if (request === 'compute' || (request === 'auto' && f.compute)) {
+    if (!f.compute)
+      throw new UnsupportedFeatureError(
+        'compute',
+        device.backend,
+        "use path 'pingpong' or 'auto'",
+        label,
+      );
+    return {
+      path: 'compute',
+      reason:
+        request === 'auto'
+          ? 'caps.features.compute: the WGSL runs as is'
+          : "path 'compute' requested",
+    };
+  }
+  const outputs = m.bindings.filter((b) => b.space === 'storage' && b.access !== 'read').length;
+  const glsl = device.caps.shaderLanguage === 'glsl';
+  const pingpongOk =
+    glsl && f.floatRenderTargets && outputs <= device.caps.limits.maxColorAttachments;
+  if (request === 'pingpong' || (request === 'auto' && pingpongOk)) {
+    if (!glsl)
+      throw new UnsupportedFeatureError(
+        'compute',
+        device.backend,
+        "the ping-pong translation emits GLSL (WebGL2); on WebGPU use path 'compute' or 'cpu'",
+        label,
+      );
+    if (!f.floatRenderTargets)
+      throw new UnsupportedFeatureError(
+        'floatRenderTargets',
+        device.backend,
+        "use path 'cpu' (the buffers' bits travel in RGBA32F targets)",
+        label,
+      );
+    if (outputs > device.caps.limits.maxColorAttachments)
+      throw new LimitExceededError(
+        'maxColorAttachments',
+        outputs,
+        device.caps.limits.maxColorAttachments,
+        'Writable storage arrays (one colour attachment each)',
+        label,
+      );
+    return {
+      path: 'pingpong',
+      reason:
+        request === 'auto'
+          ? 'no compute; float render targets: WGSL translated to a GLSL fragment pass'
+          : "path 'pingpong' requested",
+    };
+  }
+  if (!device.hostShadows)
+    throw new UnsupportedFeatureError(
+      glsl ? 'floatRenderTargets' : 'compute',
+      device.backend,
+      'the CPU path reads buffers from their host copies: create the device with hostShadows: true',
+      label,
+    );
+  const why = !glsl
+    ? 'no compute on this WebGPU device (restricted) and the ping-pong translation is GLSL-only'
+    : !f.floatRenderTargets
+      ? 'no compute and no float render targets'
+      : `more writable arrays (${outputs}) than colour attachments`;
+  return {
+    path: 'cpu',
+    reason: request === 'cpu' ? "path 'cpu' requested" : `${why}: WGSL translated to JavaScript`,
+  };
+}
+
+class ComputeBackend implements Backend {
+  readonly #module: ShaderModule;
+  readonly #pipeline: ComputePipeline;
+  constructor(readonly pc: PortableCompute) {
+    const d = pc.device;
+    this.#module = d.createShaderModule({ label: pc.label, code: pc.module.code });
+    this.#pipeline = d.createComputePipeline({
+      label: pc.label,
+      compute: { module: this.#module, entryPoint: pc.module.entryPoint },
+    });
+  }
+
+  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+    const pass = encoder.beginComputePass({ label: this.pc.label });
+    pass.setPipeline(this.#pipeline);
+    for (const b of this.pc.module.bindings) {
+      const buffer = buffers[b.name] as Buffer;
+      if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffer);
+      else pass.setStorageBuffer(b.binding, buffer);
+    }
+    const groups = this.pc.threads / this.pc.module.workgroupSize[0];
+    const max = this.pc.device.caps.limits.maxComputeWorkgroupsPerDimension;
+    if (groups > max)
+      throw new LimitExceededError(
+        'maxComputeWorkgroupsPerDimension',
+        groups,
+        max,
+        'Workgroups of one dispatch',
+        this.pc.label,
+      );
+    pass.dispatchWorkgroups(groups);
+    pass.end();
+  }
+
+  destroy(): void {
+    this.#pipeline.destroy();
+    this.#module.destroy();
+  }
+}
+
+/** Texture rows holding `bytes` at TEXELS_PER_ROW texels per row. */
+const rowsFor = (bytes: number): number =>
+  Math.max(1, Math.ceil(bytes / TEXEL_BYTES / TEXELS_PER_ROW));
+
+class PingPongBackend implements Backend {
+  readonly program: GlslProgram;
+  readonly #modules: ShaderModule[];
+  readonly #pipeline: RenderPipeline;
+  readonly #ring: UniformRing;
+  readonly #blockBytes: number;
+  /** Bindings of the pipeline: the internal block, then one texture per storage array. */
+  readonly #internalBinding: number;
+  readonly #textureBinding = new Map<string, number>();
+  /** Textures by binding name and row count: inputs (copies of the buffers) and outputs. */
+  readonly #inputs = new Map<string, Texture>();
+  readonly #outputs = new Map<string, Texture>();
+
+  constructor(readonly pc: PortableCompute) {
+    const d = pc.device;
+    const m = pc.module;
+    this.program = emitGlsl(m);
+    const storage = m.bindings.filter((b) => b.space === 'storage');
+    const next = Math.max(-1, ...m.bindings.map((b) => b.binding)) + 1;
+    this.#internalBinding = next;
+    storage.forEach((b, i) => this.#textureBinding.set(b.name, next + 1 + i));
+    const vs = d.createShaderModule({
+      label: `${pc.label}.vert`,
+      code: this.program.vertex,
+      stage: 'vertex',
+    });
+    const fs = d.createShaderModule({
+      label: `${pc.label}.frag`,
+      code: this.program.fragment,
+      stage: 'fragment',
+    });
+    this.#modules = [vs, fs];
+    this.#pipeline = d.createRenderPipeline({
+      label: pc.label,
+      vertex: { module: vs },
+      fragment: {
+        module: fs,
+        targets: this.program.outputs.map(() => ({ format: 'rgba32float' as const })),
+      },
+      primitive: { topology: 'triangle-list' },
+      bindings: [
+        ...m.bindings
+          .filter((b) => b.space === 'uniform')
+          .map((b) => ({
+            binding: b.binding,
+            type: 'uniform' as const,
+            name: this.program.uniformBlocks[b.name] as string,
+          })),
+        { binding: next, type: 'uniform', name: this.program.internalBlock.name },
+        ...storage.map((b) => ({
+          binding: this.#textureBinding.get(b.name) as number,
+          type: 'texture' as const,
+          name: this.program.samplers[b.name] as string,
+        })),
+      ],
+    });
+    this.#blockBytes = Math.ceil((4 * this.program.internalBlock.fields.length) / 16) * 16;
+    this.#ring = new UniformRing(d, 16, 256, `${pc.label} lengths`);
+  }
+
+  #texture(cache: Map<string, Texture>, name: string, rows: number, render: boolean): Texture {
+    const t = cache.get(name);
+    if (t && t.height === rows) return t;
+    t?.destroy();
+    const texture = this.pc.device.createTexture({
+      label: `${this.pc.label}.${name}${render ? ' out' : ''}`,
+      size: { width: TEXELS_PER_ROW, height: rows },
+      format: 'rgba32float',
+      usage:
+        TextureUsage.TEXTURE_BINDING |
+        TextureUsage.COPY_DST |
+        TextureUsage.COPY_SRC |
+        (render ? TextureUsage.RENDER_ATTACHMENT : 0),
+    });
+    cache.set(name, texture);
+    return texture;
+  }
+
+  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+    const { pc } = this;
+    const m = pc.module;
+    const storage = m.bindings.filter((b) => b.space === 'storage');
+    const outputs = storage.filter((b) => b.access !== 'read');
+    const maxRows = pc.device.caps.limits.maxTextureDimension2D;
+    // the lengths block
+    const words = new Uint32Array(this.#blockBytes / 4);
+    words[0] = pc.threads;
+    storage.forEach((b, i) => (words[i + 1] = elementCount(b, buffers[b.name] as Buffer)));
+    const offset = this.#ring.take();
+    pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
+    // buffers → textures
+    const sources = storage.map((b) => buffers[b.name] as Buffer);
+    encoder.barrier({ from: 'copy-write', to: 'copy-read', resources: sources });
+    encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
+    const inputs = storage.map((b) => {
+      const buffer = buffers[b.name] as Buffer;
+      const rows = rowsFor(buffer.size);
+      if (rows > maxRows)
+        throw new LimitExceededError(
+          'maxTextureDimension2D',
+          rows,
+          maxRows,
+          `Texture rows for ${b.name}`,
+          pc.label,
+        );
+      const texture = this.#texture(this.#inputs, b.name, rows, false);
+      copyRows(encoder, buffer, texture, 'to-texture');
+      return texture;
+    });
+    const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
+    const targets = outputs.map((b) => this.#texture(this.#outputs, b.name, outRows, true));
+    encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
+    const pass = encoder.beginRenderPass({
+      label: pc.label,
+      colorAttachments: targets.map((texture) => ({
+        texture,
+        loadOp: 'clear' as const,
+        clearValue: [0, 0, 0, 0] as const,
+      })),
+    });
+    pass.setPipeline(this.#pipeline);
+    for (const u of m.bindings.filter((b) => b.space === 'uniform'))
+      pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
+    pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, this.#blockBytes);
+    storage.forEach((b, i) =>
+      pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
+    );
+    pass.draw(3);
+    pass.end();
+    // textures → buffers
+    encoder.barrier({ from: 'render-write', to: 'copy-read', resources: targets });
+    outputs.forEach((b, i) =>
+      copyRows(encoder, buffers[b.name] as Buffer, targets[i] as Texture, 'to-buffer'),
+    );
+  }
+
+  destroy(): void {
+    this.#pipeline.destroy();
+    for (const mod of this.#modules) mod.destroy();
+    for (const t of [...this.#inputs.values(), ...this.#outputs.values()]) t.destroy();
+    this.#ring.destroy();
+  }
+}
+
+/** Copies a buffer's bytes to or from the first texels of `texture` (full rows, then the rest). */
+function copyRows(
+  encoder: CommandEncoder,
+  buffer: Buffer,
+  texture: Texture,
+  dir: 'to-texture' | 'to-buffer',
+): void {
+  const texels = buffer.size / TEXEL_BYTES;
+  const full = Math.floor(texels / TEXELS_PER_ROW);
+  const rest = texels % TEXELS_PER_ROW;
+  const bytesPerRow = TEXELS_PER_ROW * TEXEL_BYTES;
+  const parts: Array<{ offset: number; y: number; width: number; height: number }> = [];
+  if (full) parts.push({ offset: 0, y: 0, width: TEXELS_PER_ROW, height: full });
+  if (rest) parts.push({ offset: full * bytesPerRow, y: full, width: rest, height: 1 });
+  for (const p of parts) {
+    const b = { buffer, offset: p.offset, bytesPerRow };
+    const t = { texture, origin: { x: 0, y: p.y } };
+    const size = { width: p.width, height: p.height };
+    if (dir === 'to-texture') encoder.copyBufferToTexture(b, t, size);
+    else encoder.copyTextureToBuffer(t, b, size);
+  }
+}
+
+type Views = { F: Float32Array; U: Uint32Array; I: Int32Array };
+const views = (bytes: Uint8Array, words: number): Views => ({
+  F: new Float32Array(bytes.buffer, bytes.byteOffset, words),
+  U: new Uint32Array(bytes.buffer, bytes.byteOffset, words),
+  I: new Int32Array(bytes.buffer, bytes.byteOffset, words),
+});
+
+class CpuBackend implements Backend {
+  readonly source: string;
+  readonly #run: (ctx: JsRunContext) => void;
+  constructor(readonly pc: PortableCompute) {
+    this.source = emitJs(pc.module);
+    this.#run = new Function('$', this.source)(runtime) as (ctx: JsRunContext) => void;
+  }
+
+  dispatch(_encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+    const { pc } = this;
+    const ctx: JsRunContext = { threads: pc.threads, storage: {}, uniforms: {} };
+    const shadows = new Map<Binding, Uint8Array>();
+    for (const b of pc.module.bindings) {
+      const buffer = buffers[b.name] as Buffer;
+      const shadow = buffer.hostShadow;
+      if (!shadow || shadow.stale)
+        throw new ValidationError(
+          'portable-cpu-shadow',
+          shadow
+            ? `buffer ${buffer.label ?? ''} (${b.name}) was written by the GPU in a way its host copy cannot follow (a shader or a texture copy); the CPU path cannot read it`
+            : `buffer ${buffer.label ?? ''} (${b.name}) has no host copy: create the device with hostShadows: true before creating the buffer`,
+          pc.label,
+        );
+      shadows.set(b, shadow.bytes);
+      const words = Math.floor(buffer.size / 4);
+      if (b.space === 'uniform') ctx.uniforms[b.name] = views(shadow.bytes, words);
+      else ctx.storage[b.name] = { ...views(shadow.bytes, words), length: elementCount(b, buffer) };
+    }
+    this.#run(ctx);
+    for (const b of pc.module.bindings)
+      if (b.space === 'storage' && b.access !== 'read')
+        pc.device.queue.writeBuffer(buffers[b.name] as Buffer, 0, shadows.get(b) as Uint8Array);
+  }
+
+  destroy(): void {}
+}
+
+export function createPortableCompute(
+  device: Device,
+  options: PortableComputeOptions,
+): PortableCompute {
+  return new PortableCompute(device, options);
+}
+
+export type { WType };

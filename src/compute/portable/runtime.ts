@@ -1,0 +1,194 @@
+/**
+ * The run-time library of kernels translated to JavaScript: WGSL's arithmetic with its exact
+ * semantics where JavaScript's differ. f32 results are rounded to float32 after every operation
+ * (`Math.fround`; correct for + − × ÷ and sqrt, a double rounded once more for the transcendental
+ * functions, which GPUs only approximate anyway), u32 and i32 wrap modulo 2^32 (`>>> 0`, `| 0`,
+ * `Math.imul`), integer division by zero gives the dividend as WGSL specifies, float-to-integer
+ * conversion saturates. Vectors are arrays, structs plain objects.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Num = number;
+type Fn = (...a: any[]) => any;
+
+const fr = Math.fround;
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const i32 = new Int32Array(f32.buffer);
+
+/** Applies a scalar function component-wise; scalars broadcast against vectors. */
+function lift(f: Fn): Fn {
+  return (...args: any[]) => {
+    const v = args.find(Array.isArray) as Num[] | undefined;
+    if (!v) return f(...args);
+    return v.map((_, i) => f(...args.map((a) => (Array.isArray(a) ? a[i] : a))));
+  };
+}
+
+const floatOps = {
+  abs: (x: Num) => Math.abs(x),
+  min: (a: Num, b: Num) => Math.min(a, b),
+  max: (a: Num, b: Num) => Math.max(a, b),
+  clamp: (x: Num, lo: Num, hi: Num) => Math.min(Math.max(x, lo), hi),
+  sign: (x: Num) => (x > 0 ? 1 : x < 0 ? -1 : 0),
+  floor: Math.floor,
+  ceil: Math.ceil,
+  round: (x: Num) => {
+    const r = Math.round(x);
+    return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r; // half to even
+  },
+  trunc: Math.trunc,
+  fract: (x: Num) => fr(x - Math.floor(x)),
+  sqrt: (x: Num) => fr(Math.sqrt(x)),
+  inverseSqrt: (x: Num) => fr(1 / Math.sqrt(x)),
+  sin: (x: Num) => fr(Math.sin(x)),
+  cos: (x: Num) => fr(Math.cos(x)),
+  tan: (x: Num) => fr(Math.tan(x)),
+  asin: (x: Num) => fr(Math.asin(x)),
+  acos: (x: Num) => fr(Math.acos(x)),
+  atan: (x: Num) => fr(Math.atan(x)),
+  atan2: (y: Num, x: Num) => fr(Math.atan2(y, x)),
+  sinh: (x: Num) => fr(Math.sinh(x)),
+  cosh: (x: Num) => fr(Math.cosh(x)),
+  tanh: (x: Num) => fr(Math.tanh(x)),
+  exp: (x: Num) => fr(Math.exp(x)),
+  exp2: (x: Num) => fr(2 ** x),
+  log: (x: Num) => fr(Math.log(x)),
+  log2: (x: Num) => fr(Math.log2(x)),
+  pow: (x: Num, y: Num) => fr(x ** y),
+  mix: (a: Num, b: Num, t: Num) => fr(fr(a * fr(1 - t)) + fr(b * t)),
+  step: (edge: Num, x: Num) => (x < edge ? 0 : 1),
+  smoothstep: (lo: Num, hi: Num, x: Num) => {
+    const t = Math.min(Math.max(fr(fr(x - lo) / fr(hi - lo)), 0), 1);
+    return fr(fr(t * t) * fr(3 - fr(2 * t)));
+  },
+  saturate: (x: Num) => Math.min(Math.max(x, 0), 1),
+  radians: (x: Num) => fr(x * 0.017453292519943295),
+  degrees: (x: Num) => fr(x * 57.29577951308232),
+  fma: (a: Num, b: Num, c: Num) => fr(a * b + c),
+};
+
+const intOps = (wrap: (x: Num) => Num) => ({
+  abs: (x: Num) => wrap(Math.abs(x)),
+  min: (a: Num, b: Num) => Math.min(a, b),
+  max: (a: Num, b: Num) => Math.max(a, b),
+  clamp: (x: Num, lo: Num, hi: Num) => Math.min(Math.max(x, lo), hi),
+  sign: (x: Num) => (x > 0 ? 1 : x < 0 ? -1 : 0),
+});
+
+const liftAll = (ops: Record<string, Fn>): Record<string, Fn> =>
+  Object.fromEntries(Object.entries(ops).map(([k, f]) => [k, lift(f)]));
+
+const dot = (a: Num[], b: Num[]): Num => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s = fr(s + fr((a[i] as Num) * (b[i] as Num)));
+  return s;
+};
+const length = (v: Num | Num[]): Num => (Array.isArray(v) ? fr(Math.sqrt(dot(v, v))) : Math.abs(v));
+
+const vectorOps = {
+  dot,
+  length,
+  distance: (a: Num | Num[], b: Num | Num[]) =>
+    Array.isArray(a)
+      ? length(a.map((x, i) => fr(x - (b as Num[])[i]!)))
+      : Math.abs(fr(a - (b as Num))),
+  normalize: (v: Num[]) => {
+    const l = length(v);
+    return v.map((x) => fr(x / l));
+  },
+  cross: (a: Num[], b: Num[]) => [
+    fr(fr(a[1]! * b[2]!) - fr(a[2]! * b[1]!)),
+    fr(fr(a[2]! * b[0]!) - fr(a[0]! * b[2]!)),
+    fr(fr(a[0]! * b[1]!) - fr(a[1]! * b[0]!)),
+  ],
+  reflect: (e1: Num[], e2: Num[]) => {
+    const d = fr(2 * dot(e2, e1));
+    return e1.map((x, i) => fr(x - fr(d * e2[i]!)));
+  },
+};
+
+/** Scalar operators by WGSL scalar type, for component-wise use on vectors. */
+const OP = {
+  f32: {
+    '+': (a: Num, b: Num) => fr(a + b),
+    '-': (a: Num, b: Num) => fr(a - b),
+    '*': (a: Num, b: Num) => fr(a * b),
+    '/': (a: Num, b: Num) => fr(a / b),
+    '%': (a: Num, b: Num) => fr(a - fr(b * Math.trunc(fr(a / b)))),
+  },
+  u32: {
+    '+': (a: Num, b: Num) => (a + b) >>> 0,
+    '-': (a: Num, b: Num) => (a - b) >>> 0,
+    '*': (a: Num, b: Num) => Math.imul(a, b) >>> 0,
+    '/': (a: Num, b: Num) => (b === 0 ? a : Math.floor(a / b)),
+    '%': (a: Num, b: Num) => (b === 0 ? 0 : a % b),
+    '&': (a: Num, b: Num) => (a & b) >>> 0,
+    '|': (a: Num, b: Num) => (a | b) >>> 0,
+    '^': (a: Num, b: Num) => (a ^ b) >>> 0,
+    '<<': (a: Num, b: Num) => (a << (b & 31)) >>> 0,
+    '>>': (a: Num, b: Num) => a >>> (b & 31),
+  },
+  i32: {
+    '+': (a: Num, b: Num) => (a + b) | 0,
+    '-': (a: Num, b: Num) => (a - b) | 0,
+    '*': (a: Num, b: Num) => Math.imul(a, b),
+    '/': (a: Num, b: Num) => (b === 0 || (a === -2147483648 && b === -1) ? a : (a / b) | 0),
+    '%': (a: Num, b: Num) => (b === 0 || (a === -2147483648 && b === -1) ? 0 : (a % b) | 0),
+    '&': (a: Num, b: Num) => a & b,
+    '|': (a: Num, b: Num) => a | b,
+    '^': (a: Num, b: Num) => a ^ b,
+    '<<': (a: Num, b: Num) => a << (b & 31),
+    '>>': (a: Num, b: Num) => a >> (b & 31),
+  },
+  bool: {
+    '&': (a: boolean, b: boolean) => a && b,
+    '|': (a: boolean, b: boolean) => a || b,
+    '^': (a: boolean, b: boolean) => a !== b,
+  },
+  cmp: {
+    '<': (a: Num, b: Num) => a < b,
+    '<=': (a: Num, b: Num) => a <= b,
+    '>': (a: Num, b: Num) => a > b,
+    '>=': (a: Num, b: Num) => a >= b,
+    '==': (a: Num, b: Num) => a === b,
+    '!=': (a: Num, b: Num) => a !== b,
+  },
+};
+
+function clone<T>(x: T): T {
+  if (Array.isArray(x)) return x.map(clone) as T;
+  if (x && typeof x === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) out[k] = clone(v);
+    return out as T;
+  }
+  return x;
+}
+
+export const runtime = {
+  fr,
+  OP,
+  B: {
+    f32: { ...liftAll(floatOps), ...vectorOps },
+    i32: liftAll(intOps((x) => x | 0)),
+    u32: liftAll(intOps((x) => x >>> 0)),
+  },
+  /** Binary operator component-wise: vector∘vector, vector∘scalar, scalar∘vector. */
+  bin: (a: any, b: any, f: Fn): any => lift(f)(a, b),
+  map: (a: any[], f: Fn): any[] => a.map((x) => f(x)),
+  sw: (v: any[], idx: number[]): any[] => idx.map((i) => v[i]),
+  sel: (f: any, t: any, c: any): any =>
+    Array.isArray(c) ? (f as any[]).map((x, i) => (c[i] ? t[i] : x)) : c ? t : f,
+  any: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.some(Boolean) : v),
+  all: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.every(Boolean) : v),
+  clone,
+  f2u: (x: Num): Num => (x !== x || x <= 0 ? 0 : x >= 4294967040 ? 4294967040 : Math.trunc(x)),
+  f2i: (x: Num): Num =>
+    x !== x ? 0 : x <= -2147483648 ? -2147483648 : x >= 2147483520 ? 2147483520 : Math.trunc(x),
+  fbits: (x: Num): Num => ((f32[0] = x), u32[0] as Num),
+  fibits: (x: Num): Num => ((f32[0] = x), i32[0] as Num),
+  ufloat: (x: Num): Num => ((u32[0] = x), f32[0] as Num),
+  ifloat: (x: Num): Num => ((i32[0] = x), f32[0] as Num),
+};
+
+export type Runtime = typeof runtime;
