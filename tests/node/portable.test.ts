@@ -16,59 +16,9 @@ import {
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
 
+import { HASH, PCG } from '../gpu/page/portable-kernels.js';
+
 const boids = readFileSync(new URL('../../demos/compute-boids/sim.wgsl', import.meta.url), 'utf8');
-
-/** The PCG hash (O'Neill), u32 products past 2^53 included. */
-const PCG = /* wgsl */ `
-@group(0) @binding(0) var<storage, read_write> o: array<u32>;
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  let state = gid.x * 747796405u + 2891336453u;
-  let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
-  o[gid.x] = (word >> 22u) ^ word;
-}`;
-
-/** A kernel of integer hashing, loops, switch, helper functions and every scalar type. */
-const HASH = /* wgsl */ `
-struct Out { h: u32, f: f32, i: i32, v: vec2u }
-@group(0) @binding(0) var<uniform> seed: vec4u;
-@group(0) @binding(1) var<storage, read> src: array<u32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<Out>;
-const ROUNDS = 3u;
-fn xorshift(v: u32) -> u32 {
-  var x = v | 1u;
-  x ^= x << 13u;
-  x ^= x >> 17u;
-  x ^= x << 5u;
-  return x;
-}
-fn mixer(a: i32, b: i32) -> i32 {
-  var r = a;
-  switch (b & 3) {
-    case 0: { r = r * 31 - b; }
-    case 1, 2: { r = (r ^ b) / 7; }
-    default: { r = -r % 5; }
-  }
-  return r;
-}
-@compute @workgroup_size(8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  let i = gid.x;
-  if (i >= arrayLength(&dst)) { return; }
-  var h = seed.x ^ src[(i * 7u) % arrayLength(&src)];
-  for (var k = 0u; k < ROUNDS; k++) { h = xorshift(h + k); }
-  var n = 0u;
-  loop {
-    if (n >= (h & 7u)) { break; }
-    n += 1u;
-    continuing { h = h ^ (n << 3u); }
-  }
-  let f = f32(h & 0xffffu) / 65536.0;
-  dst[i].h = h;
-  dst[i].f = select(f * 2.0 - 1.0, floor(f * 10.0), (h & 1u) == 1u);
-  dst[i].i = mixer(bitcast<i32>(h), i32(i) - 4);
-  dst[i].v = vec2u(h >> 16u, min(h, seed.y)) + vec2u(1u);
-}`;
 
 function device(): NullDevice {
   return new NullDevice({ hostShadows: true });

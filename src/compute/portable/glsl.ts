@@ -82,6 +82,21 @@ int _f2i(float x) { return x != x ? 0 : int(clamp(x, -2147483648.0, 2147483520.0
 ivec2 _f2i(vec2 x) { return ivec2(_f2i(x.x), _f2i(x.y)); }
 ivec3 _f2i(vec3 x) { return ivec3(_f2i(x.x), _f2i(x.y), _f2i(x.z)); }
 ivec4 _f2i(vec4 x) { return ivec4(_f2i(x.x), _f2i(x.y), _f2i(x.z), _f2i(x.w)); }
+int _idiv(int a, int b) { return b == 0 || (a == (-2147483647 - 1) && b == -1) ? a : a / b; }
+int _imod(int a, int b) { return b == 0 || (a == (-2147483647 - 1) && b == -1) ? 0 : a - b * (a / b); }
+uint _udiv(uint a, uint b) { return b == 0u ? a : a / b; }
+uint _umod(uint a, uint b) { return b == 0u ? 0u : a % b; }
+${[2, 3, 4]
+  .flatMap((n) => {
+    const k = ['x', 'y', 'z', 'w'].slice(0, n);
+    return ['i', 'u'].flatMap((p) =>
+      ['div', 'mod'].map(
+        (op) =>
+          `${p}vec${n} _${p}${op}(${p}vec${n} a, ${p}vec${n} b) { return ${p}vec${n}(${k.map((c) => `_${p}${op}(a.${c}, b.${c})`).join(', ')}); }`,
+      ),
+    );
+  })
+  .join('\n')}
 `;
 
 class GlslEmitter extends Emitter {
@@ -190,10 +205,14 @@ class GlslEmitter extends Emitter {
       }
       return `(${l} ${op === '&' ? '&&' : op === '|' ? '||' : '!='} ${r})`;
     }
-    if (op === '%' && s === 'f32') {
+    if (op === '%' || (op === '/' && s !== 'f32')) {
+      // GLSL leaves integer division by zero and negative remainders undefined; WGSL defines them
       const n = lt.kind === 'vec' ? lt.n : rt.kind === 'vec' ? rt.n : 0;
-      const wrap = (x: string, t: WType): string => (n && t.kind !== 'vec' ? `vec${n}(${x})` : x);
-      return `_fmod(${wrap(l, lt)}, ${wrap(r, rt)})`;
+      const prefix = { f32: '', i32: 'i', u32: 'u', bool: 'b' }[s];
+      const wrap = (x: string, t: WType): string =>
+        n && t.kind !== 'vec' ? `${prefix}vec${n}(${x})` : x;
+      const fn = s === 'f32' ? '_fmod' : `_${prefix}${op === '/' ? 'div' : 'mod'}`;
+      return `${fn}(${wrap(l, lt)}, ${wrap(r, rt)})`;
     }
     if (op === '<<' || op === '>>') return `(${l} ${op} (${r} & 31u))`;
     return `(${l} ${op} ${r})`;

@@ -1,0 +1,203 @@
+// The portable flock: flock.wgsl run by createPortableCompute on whatever path the device has,
+// ping-ponging two buffers that the draw reads as instance data on every path. Shared by the demo,
+// the GPU test and the benchmark.
+import {
+  BufferUsage,
+  type Buffer,
+  type CommandEncoder,
+  type Device,
+  type RenderPass,
+  type RenderPipeline,
+  type TextureFormat,
+} from '../../src/index.js';
+import { createPortableCompute, type PortableCompute } from '../../src/compute/portable/index.js';
+import type { PathName } from '../../src/compute/index.js';
+import flockWgsl from './flock.wgsl?raw';
+
+export { flockWgsl };
+
+export interface Rules {
+  dt: number;
+  radius: number;
+  personalSpace: number;
+  cohesion: number;
+  alignment: number;
+  separation: number;
+  maxSpeed: number;
+}
+
+export const DEFAULT_RULES: Rules = {
+  dt: 0.05,
+  radius: 0.12,
+  personalSpace: 0.03,
+  cohesion: 0.02,
+  alignment: 0.05,
+  separation: 0.00002,
+  maxSpeed: 0.25,
+};
+
+export function rulesBytes(r: Rules, count: number): ArrayBuffer {
+  const bytes = new ArrayBuffer(32);
+  new Float32Array(bytes).set([
+    r.dt,
+    r.radius,
+    r.personalSpace,
+    r.cohesion,
+    r.alignment,
+    r.separation,
+    r.maxSpeed,
+  ]);
+  new Uint32Array(bytes)[7] = count;
+  return bytes;
+}
+
+/** Deterministic start: positions in [-1, 1]², small velocities (an LCG, so every run starts alike). */
+export function initialFlock(count: number, seed = 7): Float32Array {
+  const data = new Float32Array(4 * count);
+  let s = seed >>> 0;
+  const rand = (): number => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  for (let i = 0; i < 4 * count; i += 4)
+    data.set([2 * rand() - 1, 2 * rand() - 1, (rand() - 0.5) * 0.2, (rand() - 0.5) * 0.2], i);
+  return data;
+}
+
+const DRAW_WGSL = /* wgsl */ `
+struct Out { @builtin(position) position: vec4f, @location(0) color: vec4f };
+@vertex fn vs(@location(0) pos: vec2f, @location(1) vel: vec2f, @location(2) corner: vec2f) -> Out {
+  let dir = normalize(vel + vec2f(1e-6, 0.0));
+  let p = vec2f(corner.x * dir.y + corner.y * dir.x, -corner.x * dir.x + corner.y * dir.y);
+  let h = dir * 0.5 + 0.5;
+  return Out(vec4f(pos + p, 0.0, 1.0), vec4f(0.3 + 0.7 * h.x, 0.5 + 0.5 * h.y, 1.0 - 0.6 * h.x, 1.0));
+}
+@fragment fn fs(in: Out) -> @location(0) vec4f { return in.color; }`;
+
+const DRAW_VS_GLSL = `#version 300 es
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec2 vel;
+layout(location = 2) in vec2 corner;
+out vec4 color;
+void main() {
+  vec2 dir = normalize(vel + vec2(1e-6, 0.0));
+  vec2 p = vec2(corner.x * dir.y + corner.y * dir.x, -corner.x * dir.x + corner.y * dir.y);
+  vec2 h = dir * 0.5 + 0.5;
+  color = vec4(0.3 + 0.7 * h.x, 0.5 + 0.5 * h.y, 1.0 - 0.6 * h.x, 1.0);
+  gl_Position = vec4(pos + p, 0.0, 1.0);
+}`;
+const DRAW_FS_GLSL = `#version 300 es
+precision highp float;
+in vec4 color;
+out vec4 outColor;
+void main() { outColor = color; }`;
+
+export class PortableFlock {
+  readonly buffers: [Buffer, Buffer];
+  readonly rules: Buffer;
+  readonly sim: PortableCompute;
+  #shape: Buffer | null = null;
+  #draw: RenderPipeline | null = null;
+  /** The buffer holding the latest state. */
+  current: 0 | 1 = 0;
+
+  constructor(
+    readonly device: Device,
+    readonly count: number,
+    path: 'auto' | PathName = 'auto',
+  ) {
+    const usage =
+      BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+    const size = Math.ceil((16 * count) / 16) * 16;
+    this.buffers = [0, 1].map((i) => device.createBuffer({ label: `flock ${i}`, size, usage })) as [
+      Buffer,
+      Buffer,
+    ];
+    device.queue.writeBuffer(this.buffers[0], 0, initialFlock(count));
+    this.rules = device.createBuffer({
+      label: 'rules',
+      size: 32,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
+    this.setRules(DEFAULT_RULES);
+    this.sim = createPortableCompute(device, {
+      label: 'flock',
+      code: flockWgsl,
+      count,
+      path,
+      buffers: { rules: this.rules },
+    });
+  }
+
+  setRules(r: Rules): void {
+    this.device.queue.writeBuffer(this.rules, 0, rulesBytes(r, this.count));
+  }
+
+  /** Records one step: reads the current buffer, writes the other. */
+  step(encoder: CommandEncoder): void {
+    const from = this.buffers[this.current];
+    const to = this.buffers[1 - this.current] as Buffer;
+    this.sim.dispatch(encoder, { flockIn: from, flockOut: to });
+    this.current = this.current === 0 ? 1 : 0;
+  }
+
+  async read(): Promise<Float32Array> {
+    return new Float32Array(await this.buffers[this.current].read());
+  }
+
+  /** Draws every boid as a small triangle along its velocity, from the buffer the last step wrote. */
+  render(pass: RenderPass, format: TextureFormat): void {
+    const d = this.device;
+    if (!this.#draw) {
+      this.#shape = d.createBuffer({
+        label: 'boid shape',
+        size: 24,
+        usage: BufferUsage.VERTEX | BufferUsage.COPY_DST,
+      });
+      d.queue.writeBuffer(
+        this.#shape,
+        0,
+        new Float32Array([-0.008, -0.015, 0.008, -0.015, 0, 0.018]),
+      );
+      const glsl = d.caps.shaderLanguage === 'glsl';
+      const vs = d.createShaderModule({
+        label: 'flock draw',
+        code: glsl ? DRAW_VS_GLSL : DRAW_WGSL,
+        stage: glsl ? 'vertex' : undefined,
+      });
+      const fs = glsl
+        ? d.createShaderModule({ label: 'flock draw fs', code: DRAW_FS_GLSL, stage: 'fragment' })
+        : vs;
+      this.#draw = d.createRenderPipeline({
+        label: 'flock draw',
+        vertex: {
+          module: vs,
+          entryPoint: glsl ? undefined : 'vs',
+          buffers: [
+            {
+              arrayStride: 16,
+              stepMode: 'instance',
+              attributes: [
+                { format: 'float32x2', offset: 0, shaderLocation: 0 },
+                { format: 'float32x2', offset: 8, shaderLocation: 1 },
+              ],
+            },
+            { arrayStride: 8, attributes: [{ format: 'float32x2', offset: 0, shaderLocation: 2 }] },
+          ],
+        },
+        fragment: { module: fs, entryPoint: glsl ? undefined : 'fs', targets: [{ format }] },
+      });
+    }
+    pass.setPipeline(this.#draw);
+    pass.setVertexBuffer(0, this.buffers[this.current]);
+    pass.setVertexBuffer(1, this.#shape as Buffer);
+    pass.draw(3, this.count);
+  }
+
+  destroy(): void {
+    this.sim.destroy();
+    this.#draw?.destroy();
+    this.#shape?.destroy();
+    for (const b of [...this.buffers, this.rules]) b.destroy();
+  }
+}
