@@ -95,9 +95,10 @@ void main() { outColor = color; }`;
 export class PortableFlock {
   readonly buffers: [Buffer, Buffer];
   readonly rules: Buffer;
-  readonly sim: PortableCompute;
+  sim: PortableCompute;
   #shape: Buffer | null = null;
   #draw: RenderPipeline | null = null;
+  #switching = false;
   /** The buffer holding the latest state. */
   current: 0 | 1 = 0;
 
@@ -129,12 +130,35 @@ export class PortableFlock {
     });
   }
 
+  /**
+   * Runs the same WGSL on another path from the next step on, with the flock as it is. The CPU path
+   * reads the buffers' host copies, which a GPU path's writes leave behind: they are refreshed from
+   * a readback first.
+   */
+  async setPath(path: 'auto' | PathName): Promise<void> {
+    this.#switching = true; // no steps until the copies are refreshed: a step now would stale them
+    const next = createPortableCompute(this.device, {
+      label: 'flock',
+      code: flockWgsl,
+      count: this.count,
+      path,
+      buffers: { rules: this.rules },
+    });
+    if (next.path === 'cpu')
+      for (const b of this.buffers)
+        if (b.hostShadow?.stale) this.device.queue.writeBuffer(b, 0, await b.read());
+    this.sim.destroy();
+    this.sim = next;
+    this.#switching = false;
+  }
+
   setRules(r: Rules): void {
     this.device.queue.writeBuffer(this.rules, 0, rulesBytes(r, this.count));
   }
 
   /** Records one step: reads the current buffer, writes the other. */
   step(encoder: CommandEncoder): void {
+    if (this.#switching) return;
     const from = this.buffers[this.current];
     const to = this.buffers[1 - this.current] as Buffer;
     this.sim.dispatch(encoder, { flockIn: from, flockOut: to });

@@ -270,4 +270,30 @@ describe('demos', () => {
     await page.close();
     await gl.close();
   });
+  for (const backend of ['webgpu', 'webgl2'] as const)
+    it(`boids-portable flocks on ${backend}, and carries on when switched to the CPU path`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/boids-portable/?count=300&backend=${backend}`, errors);
+      await page.waitForFunction(() => ((window as { __frames?: number }).__frames ?? 0) > 3, {
+        timeout: 60_000,
+      });
+      const gpuPath = await page.evaluate(() => (window as unknown as { __path: string }).__path);
+      expect(gpuPath).toBe(backend === 'webgpu' ? 'compute' : 'pingpong');
+      expect(await litPixels(page)).toBeGreaterThan(50);
+      await page.evaluate(() =>
+        (window as unknown as { __setPath(p: string): Promise<void> }).__setPath('cpu'),
+      );
+      const at = await page.evaluate(() => (window as { __frames?: number }).__frames ?? 0);
+      await page.waitForFunction(
+        (n) =>
+          ((window as { __frames?: number }).__frames ?? 0) > n + 3 &&
+          (window as unknown as { __path: string }).__path === 'cpu',
+        { timeout: 60_000 },
+        at,
+      );
+      expect(await page.$eval('#info', (e) => e.textContent)).toMatch(/path cpu/);
+      expect(await litPixels(page)).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
 });

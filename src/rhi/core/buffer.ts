@@ -35,8 +35,13 @@ export abstract class Buffer extends Resource {
   /** @internal Core's queue keeps the host copy in step with writes and copies. */
   updateShadow(offset: number, data: Uint8Array | null): void {
     if (!this.#shadow) return;
-    if (data) this.#shadow.set(data, offset);
-    else this.#shadowStale = true;
+    if (!data) {
+      this.#shadowStale = true;
+      return;
+    }
+    this.#shadow.set(data, offset);
+    // a write of the whole buffer makes the copy whole again
+    if (offset === 0 && data.byteLength === this.size) this.#shadowStale = false;
   }
 
   override get byteSize(): number {
