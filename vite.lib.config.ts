@@ -14,6 +14,7 @@ export default defineConfig({
       entry: {
         index: 'src/index.ts',
         compute: 'src/compute/index.ts',
+        portable: 'src/compute/portable/index.ts',
         particles: 'src/particles/index.ts',
         postfx: 'src/postfx/index.ts',
         testing: 'src/testing.ts',

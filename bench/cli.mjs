@@ -8,6 +8,7 @@ import {
   writeOutputs,
   postTable,
   cpuTable,
+  portableTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -43,7 +44,12 @@ export async function main(argv) {
     await server.close();
   }
   const files = writeOutputs(o, result);
-  const post = [postTable(result.rows), cpuTable(result.rows), referenceTable(result.rows)]
+  const post = [
+    postTable(result.rows),
+    cpuTable(result.rows),
+    referenceTable(result.rows),
+    portableTable(result.rows),
+  ]
     .filter(Boolean)
     .join('\n');
   const particles = result.rows.some((r) => r.kind === 'particles')

@@ -36,13 +36,20 @@ export const DEFAULTS = {
   frameCounts: [100_000],
   cpuCounts: [100_000],
   referenceCounts: [100_000],
+  portableCounts: [1024, 4096, 16384],
   /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
   runtime: 'chromium',
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
   scenarioTimeoutMs: 300_000,
 };
 
-export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu', 'reference'];
+export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu', 'reference', 'portable'];
+/** Where the portable flock runs: its WGSL as is, its GLSL translation, its JavaScript translation. */
+export const PORTABLE_PATHS = [
+  ['compute', 'webgpu'],
+  ['pingpong', 'webgl2'],
+  ['cpu', 'webgl2'],
+];
 /** The CPU update loops compared by the `cpu` suite (bench/page/workloads.ts). */
 export const CPU_LOOPS = ['ignis', 'reference', 'plain'];
 /** Where the post-process scenarios run: both paths on WebGPU, the fragment path on WebGL2. */
@@ -74,11 +81,14 @@ const USAGE = `npm run bench -- [options]
   --gpu                           use a hardware adapter instead of SwiftShader
   --suites particles,post,blur,frame   what to run: particle update+draw; the post chain alone;
                                   the blur alone; particles + post as one frame; also \`cpu\`:
-                                  the CPU path's update loop against a plain hand-written one
+                                  the CPU path's update loop against a plain hand-written one,
+                                  \`reference\`, and \`portable\`: a WGSL gather kernel on every path
   --post-sizes 1280x720,1920x1080 sizes of the post chain alone
   --radii 4,8,16,32               blur radii (blur at the first post size)
   --frame-counts 100000           particle counts of the whole frame (at --size)
   --cpu-counts 100000             particle counts of the cpu suite
+  --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
+                                  on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
@@ -135,6 +145,9 @@ export function parseArgs(argv) {
         break;
       case '--preroll':
         o.preroll = Number(next());
+        break;
+      case '--portable-counts':
+        o.portableCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--reference-counts':
         o.referenceCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
@@ -312,6 +325,21 @@ export function buildScenarios(o) {
             width: o.size[0],
             height: o.size[1],
           });
+  if (o.suites.includes('portable'))
+    for (const count of o.portableCounts)
+      for (const [pathName, backend] of PORTABLE_PATHS)
+        out.push({
+          ...common,
+          preroll: 0,
+          kind: 'portable',
+          id: `portable/${pathName}@${backend}/${count}`,
+          path: pathName,
+          backend,
+          drawMode: 'instanced',
+          count,
+          width: o.size[0],
+          height: o.size[1],
+        });
   if (o.suites.includes('cpu'))
     for (const count of o.cpuCounts)
       for (const loop of CPU_LOOPS)
@@ -364,6 +392,8 @@ function screenshotLabel(s, m) {
     return `post chain alone (bloom, AgX, grade) · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
   if (s.kind === 'blur')
     return `blur r${s.radius} · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
+  if (s.kind === 'portable')
+    return `portable flock (one WGSL source) · ${s.path} path on ${s.backend} · ${s.count.toLocaleString('en-US')} boids · ${ms}`;
   if (s.kind === 'frame')
     return `${s.count.toLocaleString('en-US')} particles (${s.particlePath}) + post (${s.postPath}) on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
   return `${s.path} path on ${s.backend} · ${s.drawMode} draw · ${s.count.toLocaleString('en-US')} particles · ${s.width}×${s.height} · e2e median ${median(m.e2eMs).toFixed(1)} ms${software}`;
@@ -617,6 +647,29 @@ export function cpuTable(rows) {
   return out.join('\n');
 }
 
+/** The portable suite: one WGSL flock per path, step + draw, e2e ms per frame and ratio to compute. */
+export function portableTable(rows) {
+  const pr = rows.filter((r) => r.kind === 'portable');
+  if (pr.length === 0) return '';
+  const out = [
+    '\nThe portable flock (one WGSL gather kernel, O(n²); step + draw), e2e ms per frame (median):\n',
+    '| path@backend | boids | e2e median ms | e2e p95 | CPU ms | / compute |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of pr) {
+    if (r.skipped) {
+      out.push(`| ${r.path}@${r.backend} | ${r.count} | skipped: ${r.skipped} | | | |`);
+      continue;
+    }
+    const base = pr.find((p) => p.path === 'compute' && p.count === r.count && !p.skipped);
+    const ratio = base ? `${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}×` : '—';
+    out.push(
+      `| ${r.path}@${r.backend} | ${r.count} | ${fmt(r.e2eMs.median, 2)} | ${fmt(r.e2eMs.p95, 2)} | ${fmt(r.cpuMs, 3)} | ${ratio} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 export function markdownTable(allRows) {
   const rows = allRows.filter(isParticles);
   const head =
@@ -803,6 +856,7 @@ export function writeOutputs(o, result) {
     blurClaims(result.rows),
     cpuTable(result.rows),
     referenceTable(result.rows),
+    portableTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
@@ -848,7 +902,9 @@ export function referenceTable(rows) {
 }
 
 export function postTable(rows) {
-  const post = rows.filter((r) => !isParticles(r) && r.kind !== 'cpu' && r.kind !== 'reference');
+  const post = rows.filter(
+    (r) => !isParticles(r) && r.kind !== 'cpu' && r.kind !== 'reference' && r.kind !== 'portable',
+  );
   if (post.length === 0) return '';
   const head =
     '| scenario | path@backend | size | frame ms (e2e median) | GPU ms: bloom | tone map + grade | blur H + V | particles update + draw | CPU ms |';

@@ -8,7 +8,7 @@ import { runReference } from './reference.js';
 export interface Scenario {
   id: string;
   /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone. */
-  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu' | 'reference';
+  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu' | 'reference' | 'portable';
   /** cpu: which loop (`ignis` the CPU path's, `reference` the oracle, `plain` a hand-written one). */
   path: 'compute' | 'pingpong' | 'cpu' | 'fragment' | 'ignis' | 'plain' | 'reference';
   /** frame: the particles' path (the post chain's is `postPath`). */
@@ -69,7 +69,9 @@ async function run(s: Scenario): Promise<Measured> {
   const canvas = canvasOf(s.width, s.height);
   let device: Device;
   try {
-    device = await createDevice({ backend: s.backend, canvas });
+    // the portable suite's CPU path reads the buffers' host copies
+    const hostShadows = s.kind === 'portable' && s.path === 'cpu';
+    device = await createDevice({ backend: s.backend, canvas, hostShadows });
   } catch (e) {
     return skipped(`${s.backend} unavailable: ${(e as Error).message}`);
   }

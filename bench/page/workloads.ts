@@ -21,6 +21,7 @@ import type { Scenario } from './bench.js';
 import { createState, resolveOptions, stepState } from '../../src/particles/index.js';
 import { stepStateFast } from '../../src/particles/cpu-step.js';
 import { plainStep } from './plain-cpu.js';
+import { PortableFlock } from '../../demos/boids-portable/flock.js';
 
 const DT = 1 / 60;
 
@@ -135,8 +136,38 @@ function cpuLoop(s: Scenario): Workload {
   };
 }
 
+/** The portable flock (demos/boids-portable): one WGSL gather kernel on the scenario's path, plus its draw. */
+function portable(device: Device, s: Scenario): Workload {
+  const flock = new PortableFlock(device, s.count, s.path as 'compute' | 'pingpong' | 'cpu');
+  const surface = device.surface!;
+  const frame = (): void => {
+    const encoder = device.createCommandEncoder({ label: 'bench flock' });
+    flock.step(encoder);
+    const pass = encoder.beginRenderPass({
+      label: 'bench flock draw',
+      colorAttachments: [
+        { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+      ],
+    });
+    flock.render(pass, surface.format);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  };
+  return {
+    pairs: 0,
+    spans: {},
+    describe: `${flock.sim.path} (${flock.sim.reason}), ${s.count} boids`,
+    ready: async () => {},
+    frame,
+    preroll: async () => {},
+    alive: async () => null,
+    destroy: () => flock.destroy(),
+  };
+}
+
 export async function createWorkload(device: Device, s: Scenario): Promise<Workload> {
   if (s.kind === 'cpu') return cpuLoop(s);
+  if (s.kind === 'portable') return portable(device, s);
   const surface = device.surface!;
   const camera = orbitCamera({ aspect: s.width / s.height });
   if (s.kind === 'particles') {

@@ -85,8 +85,10 @@ describe('the packed package', () => {
 import { createPingPongRunner } from 'ignis-rhi/compute';
 import { orbitCamera } from 'ignis-rhi/particles';
 import { bloom } from 'ignis-rhi/postfx';
+import { createPortableCompute, type PortableCompute } from 'ignis-rhi/portable';
 import { NullDevice, stepState } from 'ignis-rhi/testing';
-export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState];
+export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState, createPortableCompute];
+export type Portable = PortableCompute;
 export async function start(canvas: HTMLCanvasElement): Promise<Device> {
   const device = await createDevice({ backend: 'auto', canvas });
   device.createBuffer({ size: 16, usage: BufferUsage.VERTEX });

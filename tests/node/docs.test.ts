@@ -98,7 +98,14 @@ describe('docs that run', () => {
         noEmit: true,
         skipLibCheck: true,
         baseUrl: ROOT,
-        paths: { 'ignis-rhi': ['src/index.ts'] },
+        paths: {
+          'ignis-rhi': ['src/index.ts'],
+          'ignis-rhi/compute': ['src/compute/index.ts'],
+          'ignis-rhi/portable': ['src/compute/portable/index.ts'],
+          'ignis-rhi/particles': ['src/particles/index.ts'],
+          'ignis-rhi/postfx': ['src/postfx/index.ts'],
+          'ignis-rhi/testing': ['src/testing.ts'],
+        },
       });
       const problems = ts
         .getPreEmitDiagnostics(program)

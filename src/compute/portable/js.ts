@@ -84,7 +84,9 @@ class JsEmitter extends Emitter {
     const code = this.expr(e);
     const t = this.typeOf(e);
     const composite = t.kind === 'vec' || t.kind === 'struct' || t.kind === 'array';
-    return composite && e.astNodeType === 'varExpr' ? `$.clone(${code})` : code;
+    // a read-only storage element is loaded fresh: nothing else holds it
+    const fresh = this.m.storageAccess.get(e)?.binding.access === 'read';
+    return composite && e.astNodeType === 'varExpr' && !fresh ? `$.clone(${code})` : code;
   }
 
   assign(target: string, targetType: WType, op: string, value: string, valueType: WType): string {

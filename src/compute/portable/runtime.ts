@@ -15,13 +15,31 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const i32 = new Int32Array(f32.buffer);
 
+/** A scalar function of two arguments component-wise; a scalar broadcasts against a vector. */
+function bin(a: any, b: any, f: Fn): any {
+  const av = Array.isArray(a);
+  const bv = Array.isArray(b);
+  if (!av && !bv) return f(a, b);
+  const n = av ? a.length : b.length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = f(av ? a[i] : a, bv ? b[i] : b);
+  return out;
+}
+
 /** Applies a scalar function component-wise; scalars broadcast against vectors. */
 function lift(f: Fn): Fn {
-  return (...args: any[]) => {
-    const v = args.find(Array.isArray) as Num[] | undefined;
-    if (!v) return f(...args);
-    return v.map((_, i) => f(...args.map((a) => (Array.isArray(a) ? a[i] : a))));
-  };
+  switch (f.length) {
+    case 1:
+      return (x: any) => (Array.isArray(x) ? x.map((c) => f(c)) : f(x));
+    case 2:
+      return (a: any, b: any) => bin(a, b, f);
+    default:
+      return (...args: any[]) => {
+        const v = args.find(Array.isArray) as Num[] | undefined;
+        if (!v) return f(...args);
+        return v.map((_, i) => f(...args.map((a) => (Array.isArray(a) ? a[i] : a))));
+      };
+  }
 }
 
 const floatOps = {
@@ -174,7 +192,7 @@ export const runtime = {
     u32: liftAll(intOps((x) => x >>> 0)),
   },
   /** Binary operator component-wise: vector∘vector, vector∘scalar, scalar∘vector. */
-  bin: (a: any, b: any, f: Fn): any => lift(f)(a, b),
+  bin,
   map: (a: any[], f: Fn): any[] => a.map((x) => f(x)),
   sw: (v: any[], idx: number[]): any[] => idx.map((i) => v[i]),
   sel: (f: any, t: any, c: any): any =>
