@@ -272,10 +272,16 @@ function glslType(t: WType): string {
   return glslName(t);
 }
 
-export function emitGlsl(m: PortableModule): GlslProgram {
+/**
+ * The fragment program writing `targets` (writable arrays by name; all of them by default). With
+ * more writable arrays than colour attachments, the runner makes one program per group of
+ * attachments: each runs the whole kernel and writes its group.
+ */
+export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
   const e = new GlslEmitter(m);
   const storage = m.bindings.filter((b) => b.space === 'storage');
   const outputs = storage.filter((b) => b.access !== 'read');
+  const written = targets ? outputs.filter((b) => targets.includes(b.name)) : outputs;
   const uniforms = m.bindings.filter((b) => b.space === 'uniform');
   const out: string[] = [
     '#version 300 es',
@@ -304,7 +310,7 @@ export function emitGlsl(m: PortableModule): GlslProgram {
     samplers[b.name] = `_tex_${b.name}`;
     out.push(`uniform highp sampler2D _tex_${b.name};`);
   }
-  outputs.forEach((b, i) => out.push(`layout(location = ${i}) out vec4 _out_${b.name};`));
+  written.forEach((b, i) => out.push(`layout(location = ${i}) out vec4 _out_${b.name};`));
   out.push(HELPERS);
   out.push(`uint _word(highp sampler2D s, uint w) {
   uint t = w >> 2u;
@@ -342,7 +348,7 @@ ${words.map(([o, s, path]) => `  r${path} = ${FROM_BITS[s](`_word(_tex_${b.name}
 ${outputs.map((b) => `  _own_${b.name} = _ld_${b.name}(e);`).join('\n')}
   _kernel(uvec3(e, 0u, 0u));
 }`);
-  for (const b of outputs) {
+  for (const b of written) {
     const el = b.element as WType;
     const words = wordsOf(el, 0, M);
     out.push(`uint _wordof_${b.name}(uint rel, uint w) {
@@ -358,7 +364,7 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
     '  uint last = 0xffffffffu;',
     '  uint w; uint e; uvec4 o;',
   ];
-  for (const b of outputs) {
+  for (const b of written) {
     const stride = (b.type as { stride: number }).stride / 4;
     for (let k = 0; k < 4; k++) {
       main.push(`  w = t * 4u + ${k}u; e = w / ${stride}u;`);
@@ -382,6 +388,6 @@ void main() {
     samplers,
     uniformBlocks,
     internalBlock: { name: '_IgnisPortable', fields },
-    outputs: outputs.map((b) => b.name),
+    outputs: written.map((b) => b.name),
   };
 }

@@ -267,8 +267,7 @@ function choosePortablePath(
   }
   const outputs = m.bindings.filter((b) => b.space === 'storage' && b.access !== 'read').length;
   const glsl = device.caps.shaderLanguage === 'glsl';
-  const pingpongOk =
-    glsl && f.floatRenderTargets && outputs <= device.caps.limits.maxColorAttachments;
+  const pingpongOk = glsl && f.floatRenderTargets;
   if (request === 'pingpong' || (request === 'auto' && pingpongOk)) {
     if (!glsl)
       throw new UnsupportedFeatureError(
@@ -284,20 +283,17 @@ function choosePortablePath(
         "use path 'cpu' (the buffers' bits travel in RGBA32F targets)",
         label,
       );
-    if (outputs > device.caps.limits.maxColorAttachments)
-      throw new LimitExceededError(
-        'maxColorAttachments',
-        outputs,
-        device.caps.limits.maxColorAttachments,
-        'Writable storage arrays (one colour attachment each)',
-        label,
-      );
+    const max = device.caps.limits.maxColorAttachments;
+    const split =
+      outputs > max
+        ? `; ${outputs} writable arrays over ${max} colour attachments: ${Math.ceil(outputs / max)} passes per dispatch, each running the whole kernel`
+        : '';
     return {
       path: 'pingpong',
       reason:
-        request === 'auto'
+        (request === 'auto'
           ? 'no compute; float render targets: WGSL translated to a GLSL fragment pass'
-          : "path 'pingpong' requested",
+          : "path 'pingpong' requested") + split,
     };
   }
   if (!device.hostShadows)
@@ -311,7 +307,7 @@ function choosePortablePath(
     ? 'no compute on this WebGPU device (restricted) and the ping-pong translation is GLSL-only'
     : !f.floatRenderTargets
       ? 'no compute and no float render targets'
-      : `more writable arrays (${outputs}) than colour attachments`;
+      : 'the ping-pong path is not available';
   return {
     path: 'cpu',
     reason: request === 'cpu' ? "path 'cpu' requested" : `${why}: WGSL translated to JavaScript`,
@@ -362,63 +358,77 @@ class ComputeBackend implements Backend {
 const rowsFor = (bytes: number): number =>
   Math.max(1, Math.ceil(bytes / TEXEL_BYTES / TEXELS_PER_ROW));
 
+/** One fragment program of the ping-pong path: the writable arrays it writes, and its pipeline. */
+interface PingPongPass {
+  program: GlslProgram;
+  pipeline: RenderPipeline;
+  modules: ShaderModule[];
+}
+
 class PingPongBackend implements Backend {
-  readonly program: GlslProgram;
-  readonly #modules: ShaderModule[];
-  readonly #pipeline: RenderPipeline;
+  /** One pass per `maxColorAttachments` writable arrays (each runs the whole kernel). */
+  readonly passes: PingPongPass[];
   readonly #ring: UniformRing;
   readonly #blockBytes: number;
-  /** Bindings of the pipeline: the internal block, then one texture per storage array. */
+  /** Bindings of the pipelines: the internal block, then one texture per storage array. */
   readonly #internalBinding: number;
   readonly #textureBinding = new Map<string, number>();
-  /** Textures by binding name and row count: inputs (copies of the buffers) and outputs. */
+  /** Textures by binding name: inputs (copies of the buffers) and outputs (the targets). */
   readonly #inputs = new Map<string, Texture>();
   readonly #outputs = new Map<string, Texture>();
 
   constructor(readonly pc: PortableCompute) {
     const d = pc.device;
     const m = pc.module;
-    this.program = emitGlsl(m);
     const storage = m.bindings.filter((b) => b.space === 'storage');
+    const writable = storage.filter((b) => b.access !== 'read').map((b) => b.name);
     const next = Math.max(-1, ...m.bindings.map((b) => b.binding)) + 1;
     this.#internalBinding = next;
     storage.forEach((b, i) => this.#textureBinding.set(b.name, next + 1 + i));
-    const vs = d.createShaderModule({
-      label: `${pc.label}.vert`,
-      code: this.program.vertex,
-      stage: 'vertex',
-    });
-    const fs = d.createShaderModule({
-      label: `${pc.label}.frag`,
-      code: this.program.fragment,
-      stage: 'fragment',
-    });
-    this.#modules = [vs, fs];
-    this.#pipeline = d.createRenderPipeline({
-      label: pc.label,
-      vertex: { module: vs },
-      fragment: {
-        module: fs,
-        targets: this.program.outputs.map(() => ({ format: 'rgba32float' as const })),
-      },
-      primitive: { topology: 'triangle-list' },
-      bindings: [
-        ...m.bindings
-          .filter((b) => b.space === 'uniform')
-          .map((b) => ({
-            binding: b.binding,
-            type: 'uniform' as const,
-            name: this.program.uniformBlocks[b.name] as string,
+    const max = d.caps.limits.maxColorAttachments;
+    const groups: string[][] = [];
+    for (let i = 0; i < writable.length; i += max) groups.push(writable.slice(i, i + max));
+    this.passes = groups.map((group, k) => {
+      const program = emitGlsl(m, group);
+      const label = groups.length > 1 ? `${pc.label} pass ${k + 1}/${groups.length}` : pc.label;
+      const vs = d.createShaderModule({
+        label: `${label}.vert`,
+        code: program.vertex,
+        stage: 'vertex',
+      });
+      const fs = d.createShaderModule({
+        label: `${label}.frag`,
+        code: program.fragment,
+        stage: 'fragment',
+      });
+      const pipeline = d.createRenderPipeline({
+        label,
+        vertex: { module: vs },
+        fragment: {
+          module: fs,
+          targets: program.outputs.map(() => ({ format: 'rgba32float' as const })),
+        },
+        primitive: { topology: 'triangle-list' },
+        bindings: [
+          ...m.bindings
+            .filter((b) => b.space === 'uniform')
+            .map((b) => ({
+              binding: b.binding,
+              type: 'uniform' as const,
+              name: program.uniformBlocks[b.name] as string,
+            })),
+          { binding: next, type: 'uniform', name: program.internalBlock.name },
+          ...storage.map((b) => ({
+            binding: this.#textureBinding.get(b.name) as number,
+            type: 'texture' as const,
+            name: program.samplers[b.name] as string,
           })),
-        { binding: next, type: 'uniform', name: this.program.internalBlock.name },
-        ...storage.map((b) => ({
-          binding: this.#textureBinding.get(b.name) as number,
-          type: 'texture' as const,
-          name: this.program.samplers[b.name] as string,
-        })),
-      ],
+        ],
+      });
+      return { program, pipeline, modules: [vs, fs] };
     });
-    this.#blockBytes = Math.ceil((4 * this.program.internalBlock.fields.length) / 16) * 16;
+    const fields = this.passes[0]?.program.internalBlock.fields.length ?? 1;
+    this.#blockBytes = Math.ceil((4 * fields) / 16) * 16;
     this.#ring = new UniformRing(d, 16, 256, `${pc.label} lengths`);
   }
 
@@ -474,23 +484,25 @@ class PingPongBackend implements Backend {
     const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
     const targets = outputs.map((b) => this.#texture(this.#outputs, b.name, outRows, true));
     encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
-    const pass = encoder.beginRenderPass({
-      label: pc.label,
-      colorAttachments: targets.map((texture) => ({
-        texture,
-        loadOp: 'clear' as const,
-        clearValue: [0, 0, 0, 0] as const,
-      })),
-    });
-    pass.setPipeline(this.#pipeline);
-    for (const u of m.bindings.filter((b) => b.space === 'uniform'))
-      pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
-    pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, this.#blockBytes);
-    storage.forEach((b, i) =>
-      pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
-    );
-    pass.draw(3);
-    pass.end();
+    for (const p of this.passes) {
+      const pass = encoder.beginRenderPass({
+        label: p.pipeline.label,
+        colorAttachments: p.program.outputs.map((name) => ({
+          texture: targets[outputs.findIndex((b) => b.name === name)] as Texture,
+          loadOp: 'clear' as const,
+          clearValue: [0, 0, 0, 0] as const,
+        })),
+      });
+      pass.setPipeline(p.pipeline);
+      for (const u of m.bindings.filter((b) => b.space === 'uniform'))
+        pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
+      pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, this.#blockBytes);
+      storage.forEach((b, i) =>
+        pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
+      );
+      pass.draw(3);
+      pass.end();
+    }
     // textures → buffers
     encoder.barrier({ from: 'render-write', to: 'copy-read', resources: targets });
     outputs.forEach((b, i) =>
@@ -499,8 +511,10 @@ class PingPongBackend implements Backend {
   }
 
   destroy(): void {
-    this.#pipeline.destroy();
-    for (const mod of this.#modules) mod.destroy();
+    for (const p of this.passes) {
+      p.pipeline.destroy();
+      for (const mod of p.modules) mod.destroy();
+    }
     for (const t of [...this.#inputs.values(), ...this.#outputs.values()]) t.destroy();
     this.#ring.destroy();
   }

@@ -6,7 +6,7 @@ import { BufferUsage, type Buffer, type Device } from '../../../src/index.js';
 import { createPortableCompute } from '../../../src/compute/portable/index.js';
 import type { PathName } from '../../../src/compute/index.js';
 import { PortableFlock, initialFlock } from '../../../demos/boids-portable/flock.js';
-import { HASH, PCG } from '../page/portable-kernels.js';
+import { HASH, NINE_OUTPUTS, PCG } from '../page/portable-kernels.js';
 
 /** The three paths: WebGPU compute, WebGL2 ping-pong, and the CPU (on WebGL2, with host copies). */
 async function devices(ctx: CaseContext): Promise<Array<{ path: PathName; device: Device }>> {
@@ -82,7 +82,50 @@ async function runFlock(
   return out;
 }
 
+async function runNine(
+  path: PathName,
+  device: Device,
+): Promise<{ words: Uint32Array; reason: string }> {
+  const count = 100;
+  const buffers: Record<string, Buffer> = {
+    src: buffer(
+      device,
+      Uint32Array.from({ length: 64 }, (_, i) => Math.imul(i + 1, 2654435761) >>> 0),
+    ),
+  };
+  for (let k = 0; k < 9; k++) buffers[`o${k}`] = buffer(device, new Uint32Array(count));
+  const pc = createPortableCompute(device, { code: NINE_OUTPUTS, count, buffers, path });
+  const enc = device.createCommandEncoder();
+  pc.dispatch(enc);
+  device.queue.submit([enc.finish()]);
+  const words = new Uint32Array(9 * count);
+  for (let k = 0; k < 9; k++)
+    words.set(new Uint32Array(await (buffers[`o${k}`] as Buffer).read()), k * count);
+  return { words, reason: pc.reason };
+}
+
 export const cases = defineCases({
+  'nine writable arrays: the ping-pong path splits into passes and agrees with the CPU': {
+    cross: true,
+    async run(ctx) {
+      const gl = await ctx.open('webgl2');
+      const max = gl.caps.limits.maxColorAttachments;
+      assert(max < 9, `this test needs fewer than 9 colour attachments (the device has ${max})`);
+      const pingpong = await runNine('pingpong', gl);
+      assert(
+        /2 passes per dispatch/.test(pingpong.reason),
+        `the reason says so: ${pingpong.reason}`,
+      );
+      const cpu = await runNine('cpu', await ctx.open('webgl2', { hostShadows: true }));
+      let differ = 0;
+      for (let i = 0; i < cpu.words.length; i++) if (pingpong.words[i] !== cpu.words[i]) differ++;
+      assert(differ === 0, `${differ} of ${cpu.words.length} words differ`);
+      assert(
+        cpu.words.every((w, i) => i % 100 === 0 || w !== 0),
+        'every array was written',
+      );
+    },
+  },
   'an integer-hash kernel gives the same bits on compute, ping-pong and the CPU': {
     cross: true,
     async run(ctx) {

@@ -53,3 +53,15 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   dst[i].i = mixer(bitcast<i32>(h), i32(i) - 4);
   dst[i].v = vec2u(h >> 16u, min(h, seed.y)) + vec2u(1u);
 }`;
+
+/** Nine writable arrays: more than WebGL2's 8 colour attachments, so the ping-pong path splits. */
+export const NINE_OUTPUTS = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> src: array<vec4u>;
+${Array.from({ length: 9 }, (_, k) => `@group(0) @binding(${k + 1}) var<storage, read_write> o${k}: array<u32>;`).join('\n')}
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let i = gid.x;
+  if (i >= arrayLength(&o0)) { return; }
+  let s = src[i % arrayLength(&src)];
+${Array.from({ length: 9 }, (_, k) => `  o${k}[i] = (s.x * ${k + 3}u) ^ (s.y >> ${k}u) ^ (i * ${2 * k + 1}u);`).join('\n')}
+}`;
