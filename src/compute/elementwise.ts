@@ -36,7 +36,10 @@ export type ElementwiseMode = PathName;
 export interface ElementwiseOptions {
   count: number;
   mode?: 'auto' | ElementwiseMode;
-  /** The CPU form: per element, or per step. Needed for `cpu` mode (and `auto` with neither GPU path). */
+  /**
+   * The CPU form: per element, or per step. By default the kernel's own, translated to JavaScript
+   * from its WGSL; pass a hand-written one where a faster loop exists (the particle system does).
+   */
   cpu?: CpuKernel | CpuStep;
   label?: string;
 }
@@ -102,7 +105,7 @@ export class ElementwiseRunner {
     this.#kernel = kernel;
     const choice = choosePath(device.caps, {
       path: options.mode ?? 'auto',
-      hasCpu: options.cpu !== undefined,
+      hasCpu: true, // the kernel's translated CPU form when options.cpu is not given
       attributes: kernel.descriptor.attributes.length,
       label,
     });
@@ -126,7 +129,7 @@ export class ElementwiseRunner {
           ? new ComputePath(ctx)
           : choice.path === 'pingpong'
             ? new PingPongPath(ctx)
-            : new CpuPath(ctx, options.cpu as CpuKernel | CpuStep);
+            : new CpuPath(ctx, options.cpu ?? kernel.cpu);
     } catch (e) {
       this.#uniforms.destroy();
       throw e;

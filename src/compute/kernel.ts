@@ -17,6 +17,11 @@
  * branch in a 256-wide workgroup runs both sides.
  */
 import { uniformLayout, type UniformLayout, type UniformType } from './layout.js';
+import { analyzeKernel, PortableKernelError } from './portable/analyze.js';
+import { emitGlslElementwise } from './portable/glsl.js';
+import { emitJsElementwise } from './portable/js.js';
+import { runtime } from './portable/runtime.js';
+import type { CpuStep } from './paths/path.js';
 
 export interface KernelDescriptor {
   label: string;
@@ -43,6 +48,10 @@ export interface Kernel {
   readonly glslVertex: string;
   readonly glslFragment: string;
   readonly workgroupSize: number;
+  /** The CPU form, translated from the same source (JavaScript with WGSL's arithmetic). */
+  readonly cpu: CpuStep;
+  /** The WGSL module the GLSL and JavaScript forms are translated from (for messages and tests). */
+  readonly wgslTranslated: string;
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
@@ -105,28 +114,13 @@ uint select(uint f, uint t, bool c) { return c ? t : f; }
 int select(int f, int t, bool c) { return c ? t : f; }
 `;
 
-function glslUniformBlock(layout: UniformLayout): string {
-  const glslType: Record<UniformType, string> = {
-    f32: 'float',
-    u32: 'uint',
-    i32: 'int',
-    vec2f: 'vec2',
-    vec3f: 'vec3',
-    vec4f: 'vec4',
-  };
-  return `layout(std140) uniform Params {\n${layout.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
-}
-
 function wgslUniformStruct(layout: UniformLayout): string {
   return `struct Params {\n${layout.fields.map((f) => `  ${f.name}: ${f.type},`).join('\n')}\n};\n@group(0) @binding(0) var<uniform> params: Params;\n`;
 }
 
-export class KernelError extends Error {
-  constructor(label: string, message: string) {
-    super(`[${label}] ${message}`);
-    this.name = 'KernelError';
-  }
-}
+import { KernelError } from './kernel-error.js';
+
+export { KernelError };
 
 export function defineKernel(desc: KernelDescriptor): Kernel {
   const { label, attributes } = desc;
@@ -189,20 +183,37 @@ void main() {
   gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
 }
 `;
-  const glslFragment = `#version 300 es
-${GLSL_PRELUDE}${glslUniformBlock(uniforms)}${attributes.map((a) => `uniform highp sampler2D _ignis_${a};`).join('\n')}
-${attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`).join('\n')}
-${helpers}
-void main() {
-  ivec2 _ignis_texel = ivec2(gl_FragCoord.xy);
-  uint index = uint(_ignis_texel.y) * params.width + uint(_ignis_texel.x);
-${attributes.map((a) => `  vec4 ${a} = texelFetch(_ignis_${a}, _ignis_texel, 0);`).join('\n')}
-  {
-${desc.body}
-  }
-${attributes.map((a) => `  _ignis_out_${a} = ${a};`).join('\n')}
+  // one translator: the kernel's WGSL goes through the portable front end (src/compute/portable)
+  // for the GLSL fragment ping-pong and the CPU form
+  const wgslTranslated = `${wgslUniformStruct(uniforms)}struct IgnisState { ${attributes.map((a) => `${a}: vec4f`).join(', ')} };
+@group(0) @binding(1) var<storage, read_write> ignisStates: array<IgnisState>;
+${toWgsl(helpers)}
+fn ignisUpdate(index: u32, ignisIn: IgnisState) -> IgnisState {
+${attributes.map((a) => `  var ${a} = ignisIn.${a};`).join('\n')}
+${toWgsl(desc.body)}
+  return IgnisState(${attributes.join(', ')});
+}
+@compute @workgroup_size(64)
+fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= params.count) { return; }
+  ignisStates[gid.x] = ignisUpdate(gid.x, ignisStates[gid.x]);
 }
 `;
+  let translated;
+  try {
+    translated = analyzeKernel(label, wgslTranslated, 'ignisMain');
+  } catch (e) {
+    if (e instanceof PortableKernelError)
+      throw new KernelError(
+        label,
+        `${e.message.replace(/^\[[^\]]*\] /, '')}, in the kernel's WGSL:\n${wgslTranslated.split('\n')[e.line - 1] ?? ''}`,
+      );
+    throw e;
+  }
+  const glslFragment = emitGlslElementwise(translated, attributes);
+  const cpu = {
+    step: new Function('$', emitJsElementwise(translated, attributes))(runtime) as CpuStep['step'],
+  };
   return {
     descriptor: desc,
     uniforms,
@@ -211,5 +222,7 @@ ${attributes.map((a) => `  _ignis_out_${a} = ${a};`).join('\n')}
     glslVertex,
     glslFragment,
     workgroupSize: wg,
+    cpu,
+    wgslTranslated,
   };
 }

@@ -206,9 +206,14 @@ describe('kernel language', () => {
     );
     expect(k.wgslFragment).toMatch(/textureLoad\(_ignis_a, _ignis_texel, 0\)/);
     expect(k.glslFragment).toMatch(/layout\(location = 1\) out vec4 _ignis_out_b;/);
+    // the GLSL and the CPU form are translated from the kernel's WGSL by the portable front end
     expect(k.glslFragment).toMatch(
-      /uniform Params \{\n {2}float dt;\n {2}uint count;\n {2}uint width;\n\} params;/,
+      /struct S_Params \{\n {2}float m_dt;\n {2}uint m_count;\n {2}uint m_width;\n\};/,
     );
+    expect(k.glslFragment).toMatch(/uniform Params \{ S_Params v_params; \};/);
+    const state = { a: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]), b: new Float32Array(8).fill(2) };
+    k.cpu.step(state, 2, { dt: 0.5 });
+    expect(Array.from(state.a)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
   });
   it('rejects reserved names', () => {
     expect(() => defineKernel({ label: 'k', attributes: ['index'], body: '' })).toThrow(
@@ -262,9 +267,8 @@ describe('elementwise runner mode selection', () => {
         halfFloatRenderTargets: false,
       },
     });
-    expect(() => createElementwiseRunner(none, kernel, { count: 10 })).toThrow(
-      UnsupportedFeatureError,
-    );
+    // without a hand-written CPU form, the kernel's own (translated to JavaScript) runs
+    expect(createElementwiseRunner(none, kernel, { count: 10 }).mode).toBe('cpu');
     expect(createElementwiseRunner(none, kernel, { count: 10, cpu }).mode).toBe('cpu');
   });
   it('the CPU path runs and uploads to a texture the draw can read', async () => {

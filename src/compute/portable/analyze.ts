@@ -9,7 +9,7 @@
  * `KernelError` naming the construct with its line and column, never a backend compile error.
  */
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { KernelError } from '../kernel.js';
+import { KernelError } from '../kernel-error.js';
 import {
   ABSTRACT_INT,
   BOOL,

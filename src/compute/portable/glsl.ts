@@ -28,9 +28,12 @@ export interface GlslProgram {
   outputs: string[];
 }
 
-const F = (n: string): string => `v_${n}`;
-const M = (n: string): string => `m_${n}`;
-const S = (n: string): string => `S_${n}`;
+// user names get a prefix, so they cannot collide with GLSL's (and `_x` gives `vu_x`: GLSL
+// reserves names with two underscores in a row)
+const prefix = (p: string, n: string): string => (n.startsWith('_') ? `${p}u${n}` : `${p}_${n}`);
+const F = (n: string): string => prefix('v', n);
+const M = (n: string): string => prefix('m', n);
+const S = (n: string): string => prefix('S', n);
 
 function floatLiteral(v: number): string {
   if (Number.isNaN(v)) return 'uintBitsToFloat(0x7fc00000u)';
@@ -277,6 +280,58 @@ function glslType(t: WType): string {
  * more writable arrays than colour attachments, the runner makes one program per group of
  * attachments: each runs the whole kernel and writes its group.
  */
+/** Structs, constants and functions (with the `select` helpers they need), in GLSL. */
+function declarations(
+  m: PortableModule,
+  e: GlslEmitter,
+): { structs: string[]; consts: string[]; fns: string[] } {
+  const structs: string[] = [];
+  for (const s of m.structs)
+    if (s.kind === 'struct')
+      structs.push(
+        `struct ${S(s.name)} {\n${s.members.map((x) => `  ${glslType(x.type)} ${M(x.name)};`).join('\n')}\n};`,
+      );
+  const consts = m.constants.map((c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`);
+  const fns = m.functions.map((f) => {
+    const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
+    return `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`;
+  });
+  return { structs, consts, fns };
+}
+
+/**
+ * An element-wise kernel's fragment ping-pong program (src/compute/kernel.ts): the module declares
+ * `params` (binding 0, the runner's `Params` block) and a function `ignisUpdate(index: u32, s:
+ * IgnisState) -> IgnisState` over one vec4f per attribute; state textures `_ignis_<a>`, targets
+ * `_ignis_out_<a>`, element i at texel (i % width, i / width).
+ */
+export function emitGlslElementwise(m: PortableModule, attributes: readonly string[]): string {
+  const e = new GlslEmitter(m);
+  const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
+  const { structs, consts, fns } = declarations(m, e);
+  return [
+    '#version 300 es',
+    'precision highp float;',
+    'precision highp int;',
+    'precision highp sampler2D;',
+    ...structs,
+    `layout(std140) uniform Params { ${glslType(params.type)} ${F(params.name)}; };`,
+    ...attributes.map((a) => `uniform highp sampler2D _ignis_${a};`),
+    ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
+    HELPERS,
+    ...consts,
+    ...e.selects,
+    ...fns,
+    'void main() {',
+    '  ivec2 texel = ivec2(gl_FragCoord.xy);',
+    `  uint index = uint(texel.y) * ${F(params.name)}.${M('width')} + uint(texel.x);`,
+    `  ${S('IgnisState')} s = ${S('IgnisState')}(${attributes.map((a) => `texelFetch(_ignis_${a}, texel, 0)`).join(', ')});`,
+    `  s = ${F('ignisUpdate')}(index, s);`,
+    ...attributes.map((a) => `  _ignis_out_${a} = s.${M(a)};`),
+    '}',
+  ].join('\n');
+}
+
 export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
   const e = new GlslEmitter(m);
   const storage = m.bindings.filter((b) => b.space === 'storage');
@@ -290,11 +345,8 @@ export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslPr
     'precision highp sampler2D;',
   ];
 
-  for (const s of m.structs)
-    if (s.kind === 'struct')
-      out.push(
-        `struct ${S(s.name)} {\n${s.members.map((x) => `  ${glslType(x.type)} ${M(x.name)};`).join('\n')}\n};`,
-      );
+  const { structs, consts, fns } = declarations(m, e);
+  out.push(...structs);
 
   const uniformBlocks: Record<string, string> = {};
   for (const u of uniforms) {
@@ -330,18 +382,8 @@ ${words.map(([o, s, path]) => `  r${path} = ${FROM_BITS[s](`_word(_tex_${b.name}
 }`);
   }
   for (const b of outputs) out.push(`${glslType(b.element as WType)} _own_${b.name};`);
-  for (const c of m.constants)
-    out.push(`const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`);
-
-  const fnText: string[] = [];
-  for (const f of m.functions) {
-    const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
-    fnText.push(
-      `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`,
-    );
-  }
   const kernel = `void _kernel(uvec3 _gid) {\n${e.block(m.entry.body, '  ')}\n}`;
-  out.push(...e.selects, ...fnText, kernel);
+  out.push(...consts, ...e.selects, ...fns, kernel);
 
   // run the kernel for element e (with every writable array's own element loaded), then the words
   out.push(`void _run(uint e) {

@@ -8,7 +8,7 @@ import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
 import type { Scalar, WType } from './types.js';
 
-const F = (n: string): string => `v_${n}`;
+const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
 const VIEW: Record<Scalar, string> = { f32: 'F', u32: 'U', i32: 'I', bool: 'U' };
 const COMPONENT: Record<string, number> = { x: 0, y: 1, z: 2, w: 3, r: 0, g: 1, b: 2, a: 3 };
 
@@ -295,6 +295,48 @@ ${[...bindViews, ...bindUniforms].join('\n')}
 ${outputs.map((b) => `    $own_${b.name} = $ld_${b.name}(e);`).join('\n')}
     $kernel([e, 0, 0]);
 ${perElement.join('\n')}
+  }
+};`);
+  return out.join('\n');
+}
+
+/**
+ * An element-wise kernel's CPU form (src/compute/kernel.ts): the factory body returns
+ * `step(state, count, params)`, which runs `ignisUpdate(index, s)` over every element of `state`
+ * (4 floats per element per attribute) in place. `params` are the step's uniforms by name.
+ */
+export function emitJsElementwise(m: PortableModule, attributes: readonly string[]): string {
+  const e = new JsEmitter(m);
+  const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
+  const struct = params.type as { members: ReadonlyArray<{ name: string; type: WType }> };
+  const convert = (name: string, t: WType): string => {
+    const v = `params[${JSON.stringify(name)}]`;
+    if (t.kind === 'vec') return t.scalar === 'f32' ? `Array.from(${v}, $.fr)` : `Array.from(${v})`;
+    const s = (t as { scalar: Scalar }).scalar;
+    return s === 'f32' ? `$.fr(${v})` : s === 'u32' ? `(${v} >>> 0)` : `(${v} | 0)`;
+  };
+  const out: string[] = ['"use strict";', `let ${F(params.name)};`];
+  for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
+  for (const f of m.functions)
+    out.push(
+      `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
+    );
+  const fields = struct.members
+    .map((mb) =>
+      mb.name === 'count'
+        ? 'count: count >>> 0'
+        : mb.name === 'width'
+          ? 'width: 0'
+          : `${mb.name}: ${convert(mb.name, mb.type)}`,
+    )
+    .join(', ');
+  out.push(`return function step(state, count, params) {
+  ${F(params.name)} = { ${fields} };
+${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];`).join('\n')}
+  for (let i = 0; i < count; i++) {
+    const b = 4 * i;
+    const s = ${F('ignisUpdate')}(i, { ${attributes.map((a, i) => `${a}: [A${i}[b], A${i}[b + 1], A${i}[b + 2], A${i}[b + 3]]`).join(', ')} });
+${attributes.map((a, i) => `    A${i}[b] = s.${a}[0]; A${i}[b + 1] = s.${a}[1]; A${i}[b + 2] = s.${a}[2]; A${i}[b + 3] = s.${a}[3];`).join('\n')}
   }
 };`);
   return out.join('\n');

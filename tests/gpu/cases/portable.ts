@@ -5,7 +5,14 @@ import { assert } from '../page/assert.js';
 import { BufferUsage, type Buffer, type Device } from '../../../src/index.js';
 import { createPortableCompute } from '../../../src/compute/portable/index.js';
 import type { PathName } from '../../../src/compute/index.js';
-import { PortableFlock, initialFlock } from '../../../demos/boids-portable/flock.js';
+import { WgslExec, WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
+import {
+  DEFAULT_RULES,
+  PortableFlock,
+  flockWgsl,
+  initialFlock,
+  rulesBytes,
+} from '../../../demos/boids-portable/flock.js';
 import { HASH, NINE_OUTPUTS, PCG } from '../page/portable-kernels.js';
 
 /** The three paths: WebGPU compute, WebGL2 ping-pong, and the CPU (on WebGL2, with host copies). */
@@ -163,6 +170,22 @@ export const cases = defineCases({
         runs.push({ path, states: await runFlock(path, device, checkpoints) });
       const cpu = runs[2] as { states: Float32Array[] };
       const start = initialFlock(200);
+      // an independent oracle for the first step: wgsl_reflect's WGSL interpreter
+      const oracle = new Float32Array(start.length);
+      new WgslExec(
+        new WgslParser().parse(flockWgsl.replace('@workgroup_size(64)', '@workgroup_size(1)')),
+      ).dispatchWorkgroups('main', [200, 1, 1], {
+        0: { 0: new Uint32Array(rulesBytes(DEFAULT_RULES, 200)), 1: start.slice(), 2: oracle },
+      });
+      for (const r of runs) {
+        let max = 0;
+        for (let i = 0; i < oracle.length; i++)
+          max = Math.max(max, Math.abs((r.states[0] as Float32Array)[i]! - oracle[i]!));
+        assert(
+          max <= 1e-5,
+          `${r.path} after 1 step: ${max.toExponential(2)} from the WGSL interpreter`,
+        );
+      }
       let moved = 0;
       for (let i = 0; i < start.length; i++)
         if (Math.abs((cpu.states[2] as Float32Array)[i]! - start[i]!) > 1e-3) moved++;
