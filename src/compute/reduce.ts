@@ -9,7 +9,9 @@
  *   full readback in JS with the predicates' JS form (and says so with a typed error when that
  *   form is missing).
  */
-import { toWgsl, GLSL_PRELUDE, type Kernel } from './kernel.js';
+import { toWgsl, type Kernel } from './kernel.js';
+import { analyzeKernel } from './portable/analyze.js';
+import { emitGlslReduceVertex } from './portable/glsl.js';
 
 export type Predicates = Readonly<Record<string, string>>;
 
@@ -69,28 +71,22 @@ export function glslReducePoints(
 ): { vertex: string; fragment: string } {
   const attrs = kernel.descriptor.attributes;
   const p = predicateList(predicates);
-  const glslType: Record<string, string> = {
-    f32: 'float',
-    u32: 'uint',
-    i32: 'int',
-    vec2f: 'vec2',
-    vec3f: 'vec3',
-    vec4f: 'vec4',
-  };
-  const block = `layout(std140) uniform Params {\n${kernel.uniforms.fields.map((f) => `  ${glslType[f.type]} ${f.name};`).join('\n')}\n} params;\n`;
-  const vertex = `#version 300 es
-${GLSL_PRELUDE}${block}${attrs.map((a) => `uniform highp sampler2D _ignis_${a};`).join('\n')}
-flat out vec4 _ignis_hits;
-${kernel.descriptor.helpers ?? ''}
-void main() {
-  uint index = uint(gl_VertexID);
-  ivec2 texel = ivec2(int(index % params.width), int(index / params.width));
-${attrs.map((a) => `  vec4 ${a} = texelFetch(_ignis_${a}, texel, 0);`).join('\n')}
-  _ignis_hits = vec4(${p.map((e) => `select(0.0, 1.0, ${e})`).join(', ')});
-  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
-  gl_PointSize = 1.0;
+  // the predicates go through the same WGSL front end as the kernel (src/compute/portable)
+  const wgsl = `${wgslParams(kernel)}struct IgnisState { ${attrs.map((a) => `${a}: vec4f`).join(', ')} };
+${toWgsl(kernel.descriptor.helpers ?? '')}
+fn ignisHits(index: u32, s: IgnisState) -> vec4f {
+${attrs.map((a) => `  let ${a} = s.${a};`).join('\n')}
+  return vec4f(${p.map((e) => `select(0.0, 1.0, ${e})`).join(', ')});
+}
+@compute @workgroup_size(1)
+fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
+  if (gid.x >= params.count) { return; }
 }
 `;
+  const vertex = emitGlslReduceVertex(
+    analyzeKernel(`${kernel.descriptor.label} reduce`, wgsl, 'ignisMain'),
+    attrs,
+  );
   const fragment = `#version 300 es
 precision highp float;
 flat in vec4 _ignis_hits;

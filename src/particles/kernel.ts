@@ -59,9 +59,20 @@ function spawnVelocity(shape: ParticleOptions['emitter']['shape']): string {
   return 'vec3f spawnVel = vec3f(params.spread * (2.0 * r3 - 1.0), speed, params.spread * (2.0 * r5 - 1.0));';
 }
 
+/** A behaviour uniform's type: f32 for a number, vecNf for N numbers. */
+function behaviorUniformType(v: number | readonly number[]): UniformType {
+  return Array.isArray(v) ? (`vec${v.length}f` as UniformType) : 'f32';
+}
+
 /** The structure of the options that changes the kernel's code (everything else is a uniform). */
 export function kernelKey(o: ParticleOptions): string {
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}`;
+  const b = o.behavior;
+  const behavior = b
+    ? `:${b.code}:${Object.entries(b.uniforms ?? {})
+        .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
+        .join(',')}`
+    : '';
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${behavior}`;
 }
 
 export function particleKernel(o: ParticleOptions): Kernel {
@@ -98,7 +109,9 @@ export function particleKernel(o: ParticleOptions): Kernel {
       );
     forces.push('v = v + acc * params.dt;');
   }
-  const body = `
+  // the emitter's respawn, which every behaviour may call
+  const spawn = `
+fn spawn(index: u32) -> Particle {
     u32 pbase = pcg(params.seed ^ pcg(params.stepIndex));
     u32 key = pbase + index * 8u;
     f32 r0 = rand(key);
@@ -112,20 +125,36 @@ export function particleKernel(o: ParticleOptions): Kernel {
     f32 speed = params.speedMin + r4 * (params.speedMax - params.speedMin);
     ${spawnVelocity(o.emitter.shape)}
     f32 spawnLife = params.lifeMin + r6 * (params.lifeMax - params.lifeMin);
+    return Particle(vec4f(spawnPos, 0.0), vec4f(spawnVel, spawnLife));
+}
+`;
+  // the canonical rule, written as a behaviour like any other
+  const canonical = `
+fn behavior(index: u32, p: Particle) -> Particle {
+    vec4f position = p.position;
+    vec4f velocity = p.velocity;
+    let born = spawn(index);
     vec3f v = velocity.xyz + params.gravity * params.dt;
     ${forces.join('\n    ')}
     v = v * max(0.0, 1.0 - params.drag * params.dt);
     vec3f x = position.xyz + v * params.dt;
     f32 age = position.w + params.dt;
     bool dead = age >= velocity.w || x.y < params.floorY;
-    position = select(vec4f(x, age), vec4f(spawnPos, 0.0), dead);
-    velocity = select(vec4f(v, velocity.w), vec4f(spawnVel, spawnLife), dead);
+    return Particle(select(vec4f(x, age), born.position, dead), select(vec4f(v, velocity.w), born.velocity, dead));
+}
+`;
+  const behaviorUniforms = Object.entries(o.behavior?.uniforms ?? {});
+  for (const [name, value] of behaviorUniforms) uniforms.push([name, behaviorUniformType(value)]);
+  const body = `
+    let next = behavior(index, Particle(position, velocity));
+    position = next.position;
+    velocity = next.velocity;
   `;
   return defineKernel({
     label: 'particles',
     attributes: ['position', 'velocity'],
     uniforms,
-    helpers: HELPERS,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${o.behavior ? o.behavior.code : canonical}`,
     body,
     workgroupSize: 64,
   });
@@ -158,5 +187,7 @@ export function kernelParams(
     frequency: o.turbulence.frequency,
   };
   o.attractors.forEach((a, i) => (values[`attractor${i}`] = [...a.position, a.strength]));
+  for (const [name, value] of Object.entries(o.behavior?.uniforms ?? {}))
+    values[name] = Array.isArray(value) ? [...value] : (value as number);
   return values;
 }

@@ -48,9 +48,49 @@ export interface ParticleOptions {
   size: number;
   sizeOverLife: readonly [number, number];
   blending: 'additive' | 'alpha';
+  /**
+   * A user-written update in WGSL replacing the canonical rule on every path (docs/particles.md,
+   * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
+   */
+  behavior: ParticleBehavior | null;
+}
+
+export interface ParticleBehavior {
+  /**
+   * WGSL defining `fn behavior(index: u32, p: Particle) -> Particle`, where `Particle` is
+   * `{ position: vec4f (xyz, age in w), velocity: vec4f (xyz, life in w) }`. It may read
+   * `params.<name>` (dt, time, stepIndex, seed, gravity, drag, … and its own `uniforms`) and call
+   * `spawn(index) -> Particle` (the emitter's respawn), `rand(key: u32) -> f32` and `pcg`.
+   */
+  code: string;
+  /** Its own uniforms by name: a number (f32) or a vec2/vec3/vec4 of f32. Values may change with setOptions. */
+  uniforms?: Readonly<Record<string, number | readonly number[]>>;
 }
 
 export const MAX_ATTRACTORS = 8;
+
+/** The uniforms every particle kernel has (a behaviour reads them as `params.<name>`). */
+export const CANONICAL_UNIFORMS = [
+  'seed',
+  'stepIndex',
+  'dt',
+  'drag',
+  'gravity',
+  'floorY',
+  'emitterPosition',
+  'radius',
+  'spread',
+  'speedMin',
+  'speedMax',
+  'lifeMin',
+  'lifeMax',
+  'coneCos',
+  'time',
+  'turbulence',
+  'frequency',
+  'count',
+  'width',
+];
 
 export const DEFAULT_OPTIONS: ParticleOptions = {
   count: 100_000,
@@ -80,6 +120,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   size: 0.07,
   sizeOverLife: [1, 0.4],
   blending: 'additive',
+  behavior: null,
 };
 
 export type ParticleOptionsInput = Partial<Omit<ParticleOptions, 'emitter' | 'turbulence'>> & {
@@ -204,5 +245,38 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   finite('turbulence.frequency', o.turbulence.frequency);
   if (!['additive', 'alpha'].includes(o.blending))
     throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
+  if (o.behavior !== null) {
+    const b = o.behavior as unknown;
+    if (!b || typeof b !== 'object' || typeof (b as ParticleBehavior).code !== 'string')
+      throw new ParticleOptionError(
+        'behavior',
+        b,
+        'must be null or { code: WGSL string, uniforms? }',
+      );
+    const u = (b as ParticleBehavior).uniforms ?? {};
+    if (typeof u !== 'object' || Array.isArray(u))
+      throw new ParticleOptionError(
+        'behavior.uniforms',
+        u,
+        'must be an object of uniforms by name',
+      );
+    for (const [name, value] of Object.entries(u)) {
+      if (!/^[A-Za-z]\w*$/.test(name) || CANONICAL_UNIFORMS.includes(name))
+        throw new ParticleOptionError(
+          `behavior.uniforms.${name}`,
+          value,
+          `needs a name that is an identifier and not one of the canonical uniforms (${CANONICAL_UNIFORMS.join(', ')})`,
+        );
+      if (Array.isArray(value)) {
+        if (value.length < 2 || value.length > 4)
+          throw new ParticleOptionError(
+            `behavior.uniforms.${name}`,
+            value,
+            'must be a number or 2 to 4 numbers',
+          );
+        value.forEach((x, i) => finite(`behavior.uniforms.${name}[${i}]`, x));
+      } else finite(`behavior.uniforms.${name}`, value);
+    }
+  }
   return o;
 }

@@ -38,6 +38,7 @@ import {
   type ParticlePath,
 } from './options.js';
 import { kernelKey, kernelParams, particleKernel } from './kernel.js';
+import { KernelError } from '../compute/kernel-error.js';
 import { createState } from './reference.js';
 import { stepStateFast } from './cpu-step.js';
 import { choosePath, type PathChoice } from '../compute/paths/choose.js';
@@ -148,16 +149,20 @@ export class ParticleSystem {
         mode: choice.path,
         label: 'particles',
         // the canonical rule as a tight loop (bit-identical to reference.ts); the step's values
-        // (its index, dt) arrive as parameters
-        cpu: {
-          step: (state, _count, params) =>
-            stepStateFast(this.#options, params.stepIndex as number, params.dt as number, {
-              position: state.position as Float32Array,
-              velocity: state.velocity as Float32Array,
-            }),
-        },
+        // (its index, dt) arrive as parameters. A behaviour runs its JavaScript translation.
+        cpu: options.behavior
+          ? undefined
+          : {
+              step: (state, _count, params) =>
+                stepStateFast(this.#options, params.stepIndex as number, params.dt as number, {
+                  position: state.position as Float32Array,
+                  velocity: state.velocity as Float32Array,
+                }),
+            },
       });
     } catch (e) {
+      if (e instanceof KernelError)
+        throw new ParticleOptionError('behavior', '(its WGSL)', `cannot be used: ${e.message}`);
       if (e instanceof LimitExceededError)
         throw new ParticleOptionError(
           'count',

@@ -6,6 +6,7 @@ import { WgslExec, WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import {
   BufferUsage,
   NullDevice,
+  createParticleSystem,
   UsageError,
   ValidationError,
   type Buffer,
@@ -309,6 +310,59 @@ describe('portable compute: arguments', () => {
     expect(() => createPortableCompute(d, { code, count: 0 })).toThrow(/count 0/);
     expect(() => createPortableCompute(new NullDevice(), { code, count: 4, path: 'cpu' })).toThrow(
       /hostShadows/,
+    );
+  });
+});
+
+describe('particle behaviours', () => {
+  it('a behaviour that does not translate is a ParticleOptionError naming behavior, with the WGSL line', async () => {
+    const d = new NullDevice();
+    const code =
+      'fn behavior(index: u32, p: Particle) -> Particle {\n  atomicAdd(&p, 1u);\n  return p;\n}';
+    await expect(createParticleSystem(d, { count: 10, behavior: { code } })).rejects.toThrow(
+      /Particle option behavior .*atomicAdd\(\): atomics are not portable.*\n.*atomicAdd/s,
+    );
+    await expect(
+      createParticleSystem(d, { count: 10, behavior: { code: 'fn nope() {}' } }),
+    ).rejects.toThrow(/behavior/);
+    await expect(
+      createParticleSystem(d, { count: 10, behavior: { code: 'x', uniforms: { dt: 1 } } }),
+    ).rejects.toThrow(/behavior\.uniforms\.dt .*canonical uniforms/);
+    await expect(
+      createParticleSystem(d, {
+        count: 10,
+        behavior: { code: 'x', uniforms: { k: [1, 2, 3, 4, 5] } },
+      }),
+    ).rejects.toThrow(/2 to 4 numbers/);
+  });
+
+  it("runs on the CPU path through the behaviour's JavaScript translation", async () => {
+    const d = new NullDevice({
+      features: { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false },
+    });
+    const code = `fn behavior(index: u32, p: Particle) -> Particle {
+  return Particle(p.position + vec4f(params.push, 0.0, 0.0, params.dt), p.velocity);
+}`;
+    const ps = await createParticleSystem(d, {
+      count: 4,
+      behavior: { code, uniforms: { push: 0.5 } },
+    });
+    expect(ps.path).toBe('cpu');
+    const before = await ps.read();
+    ps.step(0.25);
+    const after = await ps.read();
+    for (let i = 0; i < 4; i++) {
+      expect(after.position[4 * i]).toBeCloseTo((before.position[4 * i] as number) + 0.5, 5);
+      expect(after.position[4 * i + 3]).toBeCloseTo(
+        (before.position[4 * i + 3] as number) + 0.25,
+        6,
+      );
+    }
+    ps.setOptions({ behavior: { code, uniforms: { push: -1 } } }); // a uniform's value may change
+    ps.step(0.25);
+    expect((await ps.read()).position[0]).toBeCloseTo((before.position[0] as number) - 0.5, 5);
+    expect(() => ps.setOptions({ behavior: { code: `${code}\n`, uniforms: { push: 1 } } })).toThrow(
+      /changes the update kernel/,
     );
   });
 });

@@ -291,7 +291,9 @@ function declarations(
       structs.push(
         `struct ${S(s.name)} {\n${s.members.map((x) => `  ${glslType(x.type)} ${M(x.name)};`).join('\n')}\n};`,
       );
-  const consts = m.constants.map((c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`);
+  const consts = m.constants.map(
+    (c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`,
+  );
   const fns = m.functions.map((f) => {
     const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
     return `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`;
@@ -306,6 +308,44 @@ function declarations(
  * `_ignis_out_<a>`, element i at texel (i % width, i / width).
  */
 export function emitGlslElementwise(m: PortableModule, attributes: readonly string[]): string {
+  return elementwiseShader(m, attributes, [
+    ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
+    'void main() {',
+    '  ivec2 texel = ivec2(gl_FragCoord.xy);',
+    `  uint index = uint(texel.y) * ${F('params')}.${M('width')} + uint(texel.x);`,
+    `  ${S('IgnisState')} s = ${state(attributes)};`,
+    `  s = ${F('ignisUpdate')}(index, s);`,
+    ...attributes.map((a) => `  _ignis_out_${a} = s.${M(a)};`),
+    '}',
+  ]);
+}
+
+/**
+ * The reduction's vertex shader (src/compute/reduce.ts): one point per element, whose flat output
+ * is `ignisHits(index: u32, s: IgnisState) -> vec4f` (1.0 where a predicate holds).
+ */
+export function emitGlslReduceVertex(m: PortableModule, attributes: readonly string[]): string {
+  return elementwiseShader(m, attributes, [
+    'flat out vec4 _ignis_hits;',
+    'void main() {',
+    '  uint index = uint(gl_VertexID);',
+    `  uint width = ${F('params')}.${M('width')};`,
+    '  ivec2 texel = ivec2(int(index % width), int(index / width));',
+    `  _ignis_hits = ${F('ignisHits')}(index, ${state(attributes)});`,
+    '  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);',
+    '  gl_PointSize = 1.0;',
+    '}',
+  ]);
+}
+
+const state = (attributes: readonly string[]): string =>
+  `${S('IgnisState')}(${attributes.map((a) => `texelFetch(_ignis_${a}, texel, 0)`).join(', ')})`;
+
+function elementwiseShader(
+  m: PortableModule,
+  attributes: readonly string[],
+  main: string[],
+): string {
   const e = new GlslEmitter(m);
   const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
   const { structs, consts, fns } = declarations(m, e);
@@ -317,18 +357,11 @@ export function emitGlslElementwise(m: PortableModule, attributes: readonly stri
     ...structs,
     `layout(std140) uniform Params { ${glslType(params.type)} ${F(params.name)}; };`,
     ...attributes.map((a) => `uniform highp sampler2D _ignis_${a};`),
-    ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
     HELPERS,
     ...consts,
     ...e.selects,
     ...fns,
-    'void main() {',
-    '  ivec2 texel = ivec2(gl_FragCoord.xy);',
-    `  uint index = uint(texel.y) * ${F(params.name)}.${M('width')} + uint(texel.x);`,
-    `  ${S('IgnisState')} s = ${S('IgnisState')}(${attributes.map((a) => `texelFetch(_ignis_${a}, texel, 0)`).join(', ')});`,
-    `  s = ${F('ignisUpdate')}(index, s);`,
-    ...attributes.map((a) => `  _ignis_out_${a} = s.${M(a)};`),
-    '}',
+    ...main,
   ].join('\n');
 }
 

@@ -65,3 +65,16 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let s = src[i % arrayLength(&src)];
 ${Array.from({ length: 9 }, (_, k) => `  o${k}[i] = (s.x * ${k + 3}u) ^ (s.y >> ${k}u) ^ (i * ${2 * k + 1}u);`).join('\n')}
 }`;
+
+/** A particle behaviour (docs/particles.md): a swirl around the emitter, respawning at the end of life. */
+export const SWIRL_BEHAVIOR = /* wgsl */ `
+fn behavior(index: u32, p: Particle) -> Particle {
+  let age = p.position.w + params.dt;
+  if (age >= p.velocity.w) {
+    return spawn(index);
+  }
+  let r = p.position.xyz - params.emitterPosition;
+  let swirl = vec3f(-r.z, 0.0, r.x) * params.swirl;
+  let v = p.velocity.xyz + (swirl + params.gravity * params.lift) * params.dt;
+  return Particle(vec4f(p.position.xyz + v * params.dt, age), vec4f(v, p.velocity.w));
+}`;
