@@ -264,6 +264,13 @@ describe('portable compute: the gather shape', () => {
     ],
     ['implicit conversions', body('b[i] = a[i] + i;'), '+', 6],
     ['unknown identifiers', body('b[i] = c;'), 'c', 6],
+    [
+      'recursion',
+      `${head}fn f(x: u32) -> u32 { return g(x); }\nfn g(x: u32) -> u32 { return f(x); }\n@compute @workgroup_size(1) fn main() {}`,
+      'f',
+      3,
+    ],
+    ['matrices', body('let m = mat2x2f(1.0, 0.0, 0.0, 1.0);'), 'mat2x2f', 6],
   ];
   for (const [what, code, construct, line] of cases)
     it(`rejects ${what} with a KernelError naming it, its line and column`, () => {
