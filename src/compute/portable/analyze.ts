@@ -1087,6 +1087,42 @@ function calleesOf(fn: AstNode): Set<string> {
   return out;
 }
 
+/** A cycle of calls between the functions of `code` (found in the text), or null. */
+function recursionIn(code: string): string[] | null {
+  const text = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  const calls = new Map<string, Set<string>>();
+  const fns = [...text.matchAll(/\bfn\s+(\w+)\s*\(/g)];
+  for (const f of fns) {
+    const open = text.indexOf('{', f.index);
+    let depth = 0;
+    let end = open;
+    for (; end < text.length; end++) {
+      if (text[end] === '{') depth++;
+      else if (text[end] === '}' && --depth === 0) break;
+    }
+    const body = text.slice(open, end);
+    calls.set(
+      f[1] as string,
+      new Set(
+        fns.map((g) => g[1] as string).filter((g) => new RegExp(`\\b${g}\\s*\\(`).test(body)),
+      ),
+    );
+  }
+  const visit = (name: string, stack: string[]): string[] | null => {
+    if (stack.includes(name)) return [...stack.slice(stack.indexOf(name)), name];
+    for (const callee of calls.get(name) ?? []) {
+      const c = visit(callee, [...stack, name]);
+      if (c) return c;
+    }
+    return null;
+  };
+  for (const name of calls.keys()) {
+    const c = visit(name, []);
+    if (c) return c;
+  }
+  return null;
+}
+
 /** Parses and checks `code`; the result is what the emitters translate. */
 export function analyzeKernel(label: string, code: string, entryPoint = 'main'): PortableModule {
   if (typeof code !== 'string' || !code.trim())
@@ -1095,6 +1131,21 @@ export function analyzeKernel(label: string, code: string, entryPoint = 'main'):
   try {
     ast = new WgslParser().parse(code);
   } catch (err) {
+    // wgsl_reflect's parser recurses forever on recursive functions: name the cycle ourselves
+    const cycle = err instanceof RangeError ? recursionIn(code) : null;
+    if (cycle) {
+      const at = code.indexOf(`fn ${cycle[0]}`);
+      const before = code.slice(0, at);
+      const line = before.split('\n').length;
+      const column = at - before.lastIndexOf('\n');
+      throw new PortableKernelError(
+        label,
+        cycle[0] as string,
+        line,
+        column,
+        `recursion (${cycle.join(' → ')}) is not allowed in WGSL`,
+      );
+    }
     throw new KernelError(label, `WGSL does not parse: ${(err as Error).message}`);
   }
   return new Analyzer(label, code).module(ast, entryPoint);
