@@ -9,7 +9,8 @@
  *   full readback in JS with the predicates' JS form (and says so with a typed error when that
  *   form is missing).
  */
-import { toWgsl, type Kernel } from './kernel.js';
+import { toWgsl } from './kernel-language.js';
+import type { Kernel } from './kernel.js';
 import { analyzeKernel } from './portable/analyze.js';
 import { emitGlslReduceVertex } from './portable/glsl.js';
 

@@ -4,7 +4,7 @@
  * shaders. Every pass reads its inputs with `textureLoad`/`texelFetch` at integer texels, clamped to
  * the edge, so both paths do the same arithmetic in the same order and give the same pixels.
  */
-import { GLSL_PRELUDE, toWgsl } from '../compute/kernel.js';
+import { GLSL_PRELUDE, toWgsl } from '../compute/kernel-language.js';
 import { MAX_BLUR_RADIUS, SRGB_SOURCE, toneCurveSource, LUMA } from './math.js';
 
 export type PassOp = 'prefilter' | 'down' | 'up' | 'blur' | 'composite';

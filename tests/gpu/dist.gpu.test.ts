@@ -12,8 +12,16 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>
 <script type="module">
-import { createDevice, createParticleSystem, orbitCamera } from './index.js';
+import { createDevice, createParticleSystem, orbitCamera, BufferUsage } from './index.js';
+import { createPortableCompute } from './portable.js';
 const out = {};
+const WGSL = \`
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  if (id.x >= arrayLength(&dst)) { return; }
+  dst[id.x] = src[(id.x + 1u) % arrayLength(&src)] * 3u + id.x;
+}\`;
 for (const backend of ['webgpu', 'webgl2']) {
   const canvas = document.createElement('canvas');
   const device = await createDevice({ backend, canvas });
@@ -24,7 +32,16 @@ for (const backend of ['webgpu', 'webgl2']) {
   ps.draw(pass, orbitCamera({ aspect: 16 / 9 }));
   pass.end();
   device.queue.submit([enc.finish()]);
-  out[backend] = { path: ps.path, alive: (await ps.stats()).alive };
+  const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+  const src = device.createBuffer({ size: 64, usage });
+  const dst = device.createBuffer({ size: 64, usage });
+  device.queue.writeBuffer(src, 0, new Uint32Array([...Array(16).keys()].map((i) => i * 10)));
+  const pc = createPortableCompute(device, { code: WGSL, count: 16, buffers: { src, dst } });
+  const enc2 = device.createCommandEncoder();
+  pc.dispatch(enc2);
+  device.queue.submit([enc2.finish()]);
+  const words = Array.from(new Uint32Array(await dst.read()));
+  out[backend] = { path: ps.path, alive: (await ps.stats()).alive, portable: pc.path, words };
   device.destroy();
 }
 window.__out = out;
@@ -84,9 +101,11 @@ describe('dist', () => {
     await browser.disconnect();
     server.close();
     expect(errors).toEqual([]);
+    // the portable entry: the same WGSL as compute on WebGPU, translated to GLSL on WebGL2
+    const words = Array.from({ length: 16 }, (_, i) => ((i + 1) % 16) * 10 * 3 + i);
     expect(result).toEqual({
-      webgpu: { path: 'compute', alive: 1000 },
-      webgl2: { path: 'pingpong', alive: 1000 },
+      webgpu: { path: 'compute', alive: 1000, portable: 'compute', words },
+      webgl2: { path: 'pingpong', alive: 1000, portable: 'pingpong', words },
     });
   }, 120_000);
 });
