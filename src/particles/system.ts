@@ -91,6 +91,7 @@ export class ParticleSystem {
   #stepIndex = 0;
   #time = 0;
   readonly #runner: ElementwiseRunner;
+  #stopRestore: () => void = () => {};
   readonly #state: StateKind;
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
@@ -188,10 +189,17 @@ export class ParticleSystem {
     }
     this.bytesPerParticle = this.#runner.bytesPerElement.gpu;
     this.hostBytesPerParticle = this.#runner.bytesPerElement.host;
-    const initial = createState(options);
+    this.#seed();
+    // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
+    // creation (step 0's spawn); steps and time go on from where they were
+    this.#stopRestore = device.onRestored(() => this.#seed());
+    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
+  }
+
+  #seed(): void {
+    const initial = createState(this.#options);
     this.#runner.write('position', initial.position);
     this.#runner.write('velocity', initial.velocity);
-    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
   }
 
   /** The draw mode in use: the one asked for, or under `auto` the provisional then the measured one. */
@@ -580,6 +588,7 @@ export class ParticleSystem {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    this.#stopRestore();
     this.#runner.destroy();
     this.#drawRing.destroy();
     this.#splat?.destroy();

@@ -466,3 +466,12 @@ describe('per-target blending (regression: WebGL2 silently used target 0 for eve
     expect(() => pipeline(new NullDevice(), [{ blend: additive }, {}])).not.toThrow();
   });
 });
+
+describe('device.restore()', () => {
+  it('is a typed error on a device that is not lost, and after destroy()', async () => {
+    const d = new NullDevice();
+    await expect(d.restore()).rejects.toThrow(/not lost/);
+    d.destroy();
+    await expect(d.restore()).rejects.toThrow(/destroyed device stays destroyed/);
+  });
+});

@@ -32,6 +32,14 @@ export abstract class Buffer extends Resource {
     return this.#shadow ? { bytes: this.#shadow, stale: this.#shadowStale } : null;
   }
 
+  /** After `device.restore()`: the host copy, where there is one, becomes the contents again. */
+  override afterRestore(): void {
+    // a queue write (WebGPU's needs COPY_DST; a buffer filled only through mappedAtCreation
+    // comes back zeroed)
+    if (this.#shadow && !this.#shadowStale && this.usage & BufferUsage.COPY_DST)
+      this.device.queue.restoreBuffer(this, this.#shadow);
+  }
+
   /** @internal Core's queue keeps the host copy in step with writes and copies. */
   updateShadow(offset: number, data: Uint8Array | null): void {
     if (!this.#shadow) return;

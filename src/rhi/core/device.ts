@@ -1,4 +1,4 @@
-import { RhiError, DeviceLostError, ValidationError } from './errors.js';
+import { RhiError, DeviceLostError, UnsupportedFeatureError, ValidationError } from './errors.js';
 import { validateBufferDescriptor } from './validate/buffer.js';
 import { validateTextureDescriptor } from './validate/texture.js';
 import {
@@ -110,13 +110,16 @@ export abstract class Device {
   readonly maxFramesInFlight: number;
   readonly debug: boolean;
   readonly #hostShadows: boolean | undefined;
-  /** Resolves once if the device is lost (context loss, `GPUDevice.lost`, `destroy()`). */
-  readonly lost: Promise<DeviceLostInfo>;
+  #lost: Promise<DeviceLostInfo>;
   readonly #listeners = new Set<ErrorListener>();
+  readonly #restoredListeners = new Set<() => void>();
   readonly #live = new Map<number, Resource>();
+  /** How to make each live resource again on a restored backend (the backend call and its descriptor). */
+  readonly #recreate = new Map<number, () => Resource>();
   #nextId = 1;
   #resolveLost!: (info: DeviceLostInfo) => void;
   #isLost = false;
+  #destroyed = false;
 
   constructor(options: DeviceOptions) {
     this.barrierMode = options.barriers ?? 'auto';
@@ -140,7 +143,15 @@ export abstract class Device {
         `maxFramesInFlight ${String(options.maxFramesInFlight)} must be a positive integer`,
       );
     }
-    this.lost = new Promise((resolve) => (this.#resolveLost = resolve));
+    this.#lost = new Promise((resolve) => (this.#resolveLost = resolve));
+  }
+
+  /**
+   * Resolves once when the device is lost (context loss, `GPUDevice.lost`, `destroy()`); after a
+   * `restore()`, a new promise for the next loss.
+   */
+  get lost(): Promise<DeviceLostInfo> {
+    return this.#lost;
   }
 
   get backend(): Caps['backend'] {
@@ -184,11 +195,55 @@ export abstract class Device {
 
   untrackResource(resource: Resource): void {
     this.#live.delete(resource.id);
+    this.#recreate.delete(resource.id);
   }
 
-  #track<T extends Resource>(resource: T): T {
+  #track<T extends Resource>(resource: T, recreate: () => Resource): T {
     this.#live.set(resource.id, resource);
+    this.#recreate.set(resource.id, recreate);
     return resource;
+  }
+
+  /**
+   * After a loss (a WebGL2 context loss, a lost GPUDevice; not `destroy()`): gets a backend again
+   * (WebGL2: waits for the context to be restored; WebGPU: requests a new GPUDevice), then rebuilds
+   * every live resource in creation order from the descriptor it was made with — the same objects,
+   * new backend objects inside. Buffers with a host copy (`hostShadows`) get their contents back;
+   * other buffers and every texture start zeroed. Pipelines are recompiled. Then `lost` is a new
+   * promise and the `onRestored` listeners run (particle systems re-seed their state there).
+   */
+  async restore(): Promise<void> {
+    if (this.#destroyed)
+      throw new ValidationError(
+        'device-restore',
+        'restore() after device.destroy(): a destroyed device stays destroyed; create a new one',
+      );
+    if (!this.#isLost)
+      throw new ValidationError('device-restore', 'restore() on a device that is not lost');
+    await this.restoreImpl();
+    for (const [id, resource] of [...this.#live].sort((a, b) => a[0] - b[0])) {
+      const fresh = (this.#recreate.get(id) as () => Resource)();
+      resource.adopt(fresh);
+    }
+    this.#isLost = false;
+    this.#lost = new Promise((resolve) => (this.#resolveLost = resolve));
+    for (const [, resource] of [...this.#live].sort((a, b) => a[0] - b[0])) resource.afterRestore();
+    for (const listener of this.#restoredListeners) listener();
+  }
+
+  /** Runs `listener` after every successful `restore()`; returns the unsubscribe function. */
+  onRestored(listener: () => void): () => void {
+    this.#restoredListeners.add(listener);
+    return () => this.#restoredListeners.delete(listener);
+  }
+
+  /** Backend: a working context or device again, caches cleared (see `restore`). */
+  protected async restoreImpl(): Promise<void> {
+    throw new UnsupportedFeatureError(
+      'restore',
+      this.caps.backend,
+      'this backend cannot restore a lost device; create a new one',
+    );
   }
 
   /** Live resource counts and bytes per kind, and their total. */
@@ -231,44 +286,52 @@ export abstract class Device {
   createBuffer(desc: BufferDescriptor): Buffer {
     this.#assertUsable('createBuffer', desc);
     validateBufferDescriptor(desc, this.caps.limits);
-    return this.#track(this.createBufferImpl(desc));
+    return this.#track(this.createBufferImpl(desc), () => this.createBufferImpl(desc));
   }
 
   createTexture(desc: CreateTextureDescriptor): Texture {
     this.#assertUsable('createTexture', desc);
     const normalized = normalizeTextureSize(desc);
     validateTextureDescriptor(normalized, this.caps);
-    return this.#track(this.createTextureImpl(normalized));
+    return this.#track(this.createTextureImpl(normalized), () =>
+      this.createTextureImpl(normalized),
+    );
   }
 
   createSampler(desc: SamplerDescriptor = {}): Sampler {
     this.#assertUsable('createSampler', desc);
     validateSamplerDescriptor(desc);
-    return this.#track(this.createSamplerImpl(desc));
+    return this.#track(this.createSamplerImpl(desc), () => this.createSamplerImpl(desc));
   }
 
   createShaderModule(desc: ShaderModuleDescriptor): ShaderModule {
     this.#assertUsable('createShaderModule', desc);
     const language = validateShaderModuleDescriptor(desc, this.caps);
-    return this.#track(this.createShaderModuleImpl(desc, language));
+    return this.#track(this.createShaderModuleImpl(desc, language), () =>
+      this.createShaderModuleImpl(desc, language),
+    );
   }
 
   createRenderPipeline(desc: RenderPipelineDescriptor): RenderPipeline {
     this.#assertUsable('createRenderPipeline', desc);
     const bindings = validateRenderPipelineDescriptor(desc, this.caps);
-    return this.#track(this.createRenderPipelineImpl(desc, bindings));
+    return this.#track(this.createRenderPipelineImpl(desc, bindings), () =>
+      this.createRenderPipelineImpl(desc, bindings),
+    );
   }
 
   createComputePipeline(desc: ComputePipelineDescriptor): ComputePipeline {
     this.#assertUsable('createComputePipeline', desc);
     const bindings = validateComputePipelineDescriptor(desc, this.caps);
-    return this.#track(this.createComputePipelineImpl(desc, bindings));
+    return this.#track(this.createComputePipelineImpl(desc, bindings), () =>
+      this.createComputePipelineImpl(desc, bindings),
+    );
   }
 
   createQuerySet(desc: QuerySetDescriptor): QuerySet {
     this.#assertUsable('createQuerySet', desc);
     validateQuerySetDescriptor(desc, this.caps);
-    return this.#track(this.createQuerySetImpl(desc));
+    return this.#track(this.createQuerySetImpl(desc), () => this.createQuerySetImpl(desc));
   }
 
   createCommandEncoder(desc: Labeled = {}): CommandEncoder {
@@ -292,6 +355,7 @@ export abstract class Device {
 
   /** Releases every live resource and the backend device. */
   destroy(): void {
+    this.#destroyed = true;
     for (const r of [...this.#live.values()]) r.destroy();
     this.destroyImpl();
     this.markLost({ reason: 'destroyed', message: 'device.destroy() was called' });

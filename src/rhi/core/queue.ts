@@ -175,6 +175,11 @@ export abstract class Queue {
     this.writeBufferImpl(buffer, offset, bytes);
   }
 
+  /** @internal `device.restore()`: a buffer's host copy becomes its contents again (no checks: it was a valid write). */
+  restoreBuffer(buffer: Buffer, data: Uint8Array): void {
+    this.writeBufferImpl(buffer, 0, data);
+  }
+
   /** Uploads texels; `layout.bytesPerRow` may be any multiple of the texel size (no 256 rule here). */
   writeTexture(
     destination: ImageCopyTexture,

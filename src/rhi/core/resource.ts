@@ -46,6 +46,23 @@ export abstract class Resource {
   }
 
   /**
+   * `device.restore()`: takes over the backend objects of `fresh`, a twin made from the same
+   * descriptor on the restored backend (its own enumerable fields; identity, label and device stay).
+   * A backend class with private handles overrides it to copy those too.
+   */
+  adopt(fresh: Resource): void {
+    for (const key of Object.keys(fresh)) {
+      if (key === 'id' || key === 'label' || key === 'device' || key === 'kind') continue;
+      (this as unknown as Record<string, unknown>)[key] = (
+        fresh as unknown as Record<string, unknown>
+      )[key];
+    }
+  }
+
+  /** `device.restore()`, once every resource has adopted its twin: restore contents (buffers). */
+  afterRestore(): void {}
+
+  /**
    * Throws when the device is lost (`DeviceLostError`: after loss every call says so, whatever it
    * touches) or the resource was destroyed; `operation` names the call, for the message.
    */

@@ -37,6 +37,15 @@ export class WebGL2UnavailableError extends RhiError {
   }
 }
 
+function nearestSampler(gl: WebGL2RenderingContext): WebGLSampler {
+  const sampler = gl.createSampler();
+  gl.samplerParameteri(sampler, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.samplerParameteri(sampler, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.samplerParameteri(sampler, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.samplerParameteri(sampler, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  return sampler;
+}
+
 export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Promise<WebGL2Device> {
   let gl = options.gl ?? null;
   const canvas = options.canvas ?? (options.gl ? undefined : createScratchCanvas());
@@ -78,14 +87,15 @@ export class WebGL2Device extends Device {
   readonly caps: Caps;
   readonly queue: WebGL2Queue;
   readonly surface: WebGL2Surface | null;
-  readonly state: GLStateCache;
-  readonly framebuffers: FramebufferCache;
-  readonly vaos: VertexArrayCache;
-  readonly readback: ReadbackPool;
+  // replaced by restore(): the caches hold objects of the lost context
+  state: GLStateCache;
+  framebuffers: FramebufferCache;
+  vaos: VertexArrayCache;
+  readback: ReadbackPool;
   /** The texture unit used for uploads, above every unit a pipeline assigns. */
   readonly scratchUnit: number;
-  readonly defaultSampler: WebGLSampler;
-  readonly timerExt: object | null;
+  defaultSampler: WebGLSampler;
+  timerExt: object | null;
   /** True when Ignis created the context (and may lose it on destroy). */
   ownsContext = false;
 
@@ -163,11 +173,7 @@ export class WebGL2Device extends Device {
     this.readback = new ReadbackPool(gl);
     this.queue = new WebGL2Queue(this);
     this.surface = canvas ? new WebGL2Surface(this, canvas) : null;
-    this.defaultSampler = gl.createSampler();
-    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.samplerParameteri(this.defaultSampler, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    this.defaultSampler = nearestSampler(gl);
     const target = canvas as
       (EventTarget & { addEventListener?: EventTarget['addEventListener'] }) | null;
     target?.addEventListener?.('webglcontextlost', (event) => {
@@ -178,6 +184,49 @@ export class WebGL2Device extends Device {
 
   override resetState(): void {
     this.state.reset();
+  }
+
+  /**
+   * Waits for the context to come back (`webglcontextrestored`; 10 s at most), enables the
+   * extensions again (a restored context has none) and replaces every cache of GL objects.
+   */
+  protected override async restoreImpl(): Promise<void> {
+    const gl = this.gl;
+    if (gl.isContextLost()) {
+      const canvas = gl.canvas as unknown as EventTarget;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(
+            new DeviceLostError(
+              'context-lost',
+              'the WebGL2 context was not restored within 10 s (the browser decides; WEBGL_lose_context.restoreContext() asks for it)',
+            ),
+          );
+        }, 10_000);
+        canvas.addEventListener(
+          'webglcontextrestored',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+    for (const name of [
+      'EXT_color_buffer_float',
+      'EXT_color_buffer_half_float',
+      'OES_texture_float_linear',
+      'EXT_float_blend',
+    ])
+      gl.getExtension(name);
+    this.timerExt = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    this.state = new GLStateCache(gl);
+    this.framebuffers = new FramebufferCache(this);
+    this.vaos = new VertexArrayCache(this);
+    this.readback = new ReadbackPool(gl);
+    this.defaultSampler = nearestSampler(gl);
+    this.surface?.forgetTexture();
   }
 
   protected createBufferImpl(desc: BufferDescriptor): WebGL2Buffer {

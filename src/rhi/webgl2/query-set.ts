@@ -14,15 +14,21 @@ interface TimerExt {
  * clock jumped) makes the whole set NaN, as the extension demands.
  */
 export class WebGL2QuerySet extends QuerySet {
-  readonly #queries: WebGLQuery[];
+  #queries: WebGLQuery[];
   readonly #device: WebGL2Device;
-  readonly #ext: TimerExt;
+  #ext: TimerExt;
 
   constructor(device: WebGL2Device, desc: QuerySetDescriptor) {
     super(device, desc);
     this.#device = device;
     this.#ext = device.timerExt as TimerExt;
     this.#queries = Array.from({ length: desc.count }, () => device.gl.createQuery());
+  }
+
+  override adopt(fresh: WebGL2QuerySet): void {
+    super.adopt(fresh);
+    this.#queries = fresh.#queries;
+    this.#ext = fresh.#ext;
   }
 
   /** Called by the queue's replay at pass boundaries (core marks the query written at submit). */

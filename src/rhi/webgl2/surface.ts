@@ -42,6 +42,11 @@ export class WebGL2Surface implements Surface {
     this.canvas.height = height;
   }
 
+  /** After a context restore: the canvas texture belonged to the lost context. */
+  forgetTexture(): void {
+    this.#texture = null;
+  }
+
   getCurrentTexture(): WebGL2Texture {
     const t = this.#texture;
     if (t && t.width === this.width && t.height === this.height) return t;

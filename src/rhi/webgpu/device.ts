@@ -1,5 +1,10 @@
 import { Device, type DeviceOptions } from '../core/device.js';
-import { BackendError, OutOfMemoryError, RhiError } from '../core/errors.js';
+import {
+  BackendError,
+  OutOfMemoryError,
+  RhiError,
+  UnsupportedFeatureError,
+} from '../core/errors.js';
 import { restrictCaps, type Caps } from '../core/caps.js';
 import type {
   BindingLayoutEntry,
@@ -43,37 +48,38 @@ export class WebGPUUnavailableError extends RhiError {
   }
 }
 
+/** An adapter and a device with the features and limits Ignis uses (also what `restore()` asks for). */
+async function requestGPUDevice(
+  powerPreference: GPUPowerPreference | undefined,
+): Promise<{ gpu: GPUDevice; info: GPUAdapterInfo; isFallbackAdapter: boolean }> {
+  if (typeof navigator === 'undefined' || !navigator.gpu)
+    throw new WebGPUUnavailableError(
+      'navigator.gpu is missing (not a secure context, or no WebGPU in this browser)',
+    );
+  const adapter = await navigator.gpu.requestAdapter({ powerPreference });
+  if (!adapter) throw new WebGPUUnavailableError('requestAdapter() returned null');
+  const isFallbackAdapter =
+    (adapter.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
+  const requiredFeatures = OPTIONAL_FEATURES.filter((f) => adapter.features.has(f));
+  const l = adapter.limits;
+  const gpu = await adapter.requestDevice({
+    label: 'ignis',
+    requiredFeatures,
+    requiredLimits: {
+      maxBufferSize: l.maxBufferSize,
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+      maxColorAttachments: l.maxColorAttachments,
+      maxTextureDimension2D: l.maxTextureDimension2D,
+    },
+  });
+  return { gpu, info: adapter.info, isFallbackAdapter };
+}
+
 export async function createWebGPUDevice(options: WebGPUDeviceOptions = {}): Promise<WebGPUDevice> {
-  let gpu = options.gpuDevice;
-  let info: GPUAdapterInfo | undefined;
-  let isFallbackAdapter = false;
-  if (!gpu) {
-    if (typeof navigator === 'undefined' || !navigator.gpu)
-      throw new WebGPUUnavailableError(
-        'navigator.gpu is missing (not a secure context, or no WebGPU in this browser)',
-      );
-    const adapter = await navigator.gpu.requestAdapter({
-      powerPreference: options.powerPreference,
-    });
-    if (!adapter) throw new WebGPUUnavailableError('requestAdapter() returned null');
-    info = adapter.info;
-    isFallbackAdapter =
-      (adapter.info as { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false;
-    const requiredFeatures = OPTIONAL_FEATURES.filter((f) => adapter.features.has(f));
-    const l = adapter.limits;
-    gpu = await adapter.requestDevice({
-      label: 'ignis',
-      requiredFeatures,
-      requiredLimits: {
-        maxBufferSize: l.maxBufferSize,
-        maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
-        maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
-        maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
-        maxColorAttachments: l.maxColorAttachments,
-        maxTextureDimension2D: l.maxTextureDimension2D,
-      },
-    });
-  }
+  if (options.gpuDevice) return new WebGPUDevice(options.gpuDevice, undefined, false, options);
+  const { gpu, info, isFallbackAdapter } = await requestGPUDevice(options.powerPreference);
   return new WebGPUDevice(gpu, info, isFallbackAdapter, options);
 }
 
@@ -81,11 +87,13 @@ export class WebGPUDevice extends Device {
   readonly caps: Caps;
   readonly queue: WebGPUQueue;
   readonly surface: WebGPUSurface | null;
-  readonly bindGroups: BindGroupCache;
-  readonly readback: ReadbackPool;
+  // replaced by restore(): they belong to one GPUDevice
+  bindGroups: BindGroupCache;
+  readback: ReadbackPool;
+  readonly #options: WebGPUDeviceOptions;
 
   constructor(
-    readonly gpu: GPUDevice,
+    public gpu: GPUDevice,
     info: GPUAdapterInfo | undefined,
     isFallbackAdapter: boolean,
     options: WebGPUDeviceOptions,
@@ -138,6 +146,12 @@ export class WebGPUDevice extends Device {
     this.readback = new ReadbackPool(gpu);
     this.queue = new WebGPUQueue(this);
     this.surface = options.canvas ? new WebGPUSurface(this, options.canvas) : null;
+    this.#options = options;
+    this.#watch(gpu);
+  }
+
+  /** Reports `gpu`'s uncaptured errors and its loss. */
+  #watch(gpu: GPUDevice): void {
     gpu.addEventListener('uncapturederror', (event) => {
       const error = (event as GPUUncapturedErrorEvent).error;
       this.reportError(
@@ -146,12 +160,33 @@ export class WebGPUDevice extends Device {
           : new BackendError(error.message),
       );
     });
-    void gpu.lost.then((info) =>
+    void gpu.lost.then((info) => {
+      if (gpu !== this.gpu) return; // a device restore() replaced
       this.markLost({
         reason: info.reason === 'destroyed' ? 'destroyed' : 'unknown',
         message: info.message,
-      }),
-    );
+      });
+    });
+  }
+
+  /**
+   * A new GPUDevice from a new adapter (a lost one cannot be revived), with the caches that belong
+   * to a device. A device made around a GPUDevice you passed (`gpuDevice`) cannot do this: make
+   * a new GPUDevice and a new Ignis device.
+   */
+  protected override async restoreImpl(): Promise<void> {
+    if (this.#options.gpuDevice)
+      throw new UnsupportedFeatureError(
+        'restore',
+        'webgpu',
+        'this device wraps a GPUDevice you passed (gpuDevice); create a new GPUDevice and a new Ignis device around it',
+      );
+    const { gpu } = await requestGPUDevice(this.#options.powerPreference);
+    this.gpu = gpu;
+    this.bindGroups = new BindGroupCache(gpu);
+    this.readback = new ReadbackPool(gpu);
+    this.#watch(gpu);
+    this.surface?.reconfigure();
   }
 
   protected createBufferImpl(desc: BufferDescriptor): WebGPUBuffer {

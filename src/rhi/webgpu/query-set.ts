@@ -4,8 +4,13 @@ import type { WebGPUDevice } from './device.js';
 
 export class WebGPUQuerySet extends QuerySet {
   readonly gpu: GPUQuerySet;
-  readonly #resolve: GPUBuffer;
+  #resolve: GPUBuffer;
   readonly #device: WebGPUDevice;
+
+  override adopt(fresh: WebGPUQuerySet): void {
+    super.adopt(fresh);
+    this.#resolve = fresh.#resolve;
+  }
 
   constructor(device: WebGPUDevice, desc: QuerySetDescriptor) {
     super(device, desc);

@@ -7,7 +7,7 @@ import type { WebGPUDevice } from './device.js';
 export class WebGPUSurface implements Surface {
   readonly format: TextureFormat;
   readonly #context: GPUCanvasContext;
-  readonly #wrappers = new WeakMap<GPUTexture, WebGPUTexture>();
+  #wrappers = new WeakMap<GPUTexture, WebGPUTexture>();
 
   constructor(
     private readonly device: WebGPUDevice,
@@ -17,6 +17,12 @@ export class WebGPUSurface implements Surface {
     if (!context) throw new Error('canvas.getContext("webgpu") returned null');
     this.#context = context;
     this.format = navigator.gpu.getPreferredCanvasFormat() as TextureFormat;
+    this.#configure();
+  }
+
+  /** After `device.restore()`: the context configured with the new GPUDevice. */
+  reconfigure(): void {
+    this.#wrappers = new WeakMap();
     this.#configure();
   }
 

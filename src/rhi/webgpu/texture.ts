@@ -26,6 +26,11 @@ export class WebGPUTexture extends Texture {
       });
   }
 
+  override adopt(fresh: WebGPUTexture): void {
+    super.adopt(fresh);
+    this.#view = null;
+  }
+
   /** The default view (all mips), created once. */
   get view(): GPUTextureView {
     this.#view ??= this.gpu.createView({ label: this.label });
