@@ -475,3 +475,13 @@ describe('device.restore()', () => {
     await expect(d.restore()).rejects.toThrow(/destroyed device stays destroyed/);
   });
 });
+
+describe('queue.submit of another device', () => {
+  it('refuses a command buffer recorded on another device, naming it', () => {
+    const a = new NullDevice();
+    const b = new NullDevice();
+    const cb = a.createCommandEncoder({ label: 'from a' }).finish();
+    expect(() => b.queue.submit([cb])).toThrow(/"from a" was recorded on another device/);
+    a.queue.submit([cb]);
+  });
+});

@@ -135,10 +135,21 @@ function bytesOf(data: ArrayBufferSource): Uint8Array {
  * until the GPU is idle, so a fence per submit would serialise CPU and GPU on every call.
  */
 export abstract class Queue {
+  /** The device whose queue this is (command buffers of another device are refused at submit). */
+  #owner: object | undefined;
   #inFlight = 0;
   #submitCount = 0;
   #fencedCount = 0;
   readonly #waiters: Array<() => void> = [];
+
+  constructor(owner?: object) {
+    this.#owner = owner;
+  }
+
+  /** @internal Set by a device that makes its queue before it exists as `this`. */
+  adoptOwner(owner: object): void {
+    this.#owner ??= owner;
+  }
 
   /** Submissions so far: a ring of per-submit resources (uniform slots) restarts when it changes. */
   get submitCount(): number {
@@ -227,6 +238,12 @@ export abstract class Queue {
         throw new ValidationError(
           'submit-command-buffers',
           `queue.submit takes command buffers from encoder.finish(), got ${String(cb)}`,
+        );
+      if (this.#owner && cb.device && cb.device !== this.#owner)
+        throw new ValidationError(
+          'submit-device',
+          `queue.submit: command buffer "${cb.label}" was recorded on another device's encoder`,
+          cb.label,
         );
       if (cb.device?.isLost)
         throw new DeviceLostError('lost', 'queue.submit after the device was lost or destroyed');

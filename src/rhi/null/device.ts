@@ -33,6 +33,7 @@ export class NullDevice extends Device {
 
   constructor(options: NullDeviceOptions = {}) {
     super(options);
+    this.queue.adoptOwner(this);
     this.caps = restrictCaps(
       {
         backend: 'null',

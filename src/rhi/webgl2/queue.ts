@@ -46,7 +46,7 @@ export class WebGL2Queue extends Queue {
   /** Problems already reported, so a draw repeated every frame reports once. */
   readonly #reported = new Set<string>();
   constructor(private readonly device: WebGL2Device) {
-    super();
+    super(device);
   }
 
   protected writeBufferImpl(buffer: Buffer, offset: number, data: Uint8Array): void {

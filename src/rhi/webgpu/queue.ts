@@ -31,7 +31,7 @@ function within<T>(pass: T | null, c: Command): T {
 /** Replays recorded commands into a GPUCommandEncoder: one exhaustive switch. */
 export class WebGPUQueue extends Queue {
   constructor(private readonly device: WebGPUDevice) {
-    super();
+    super(device);
   }
 
   protected writeBufferImpl(buffer: Buffer, offset: number, data: Uint8Array): void {
