@@ -143,7 +143,7 @@ class JsEmitter extends Emitter {
     return to === 'u32' ? `(${code} >>> 0)` : `(${code} | 0)`;
   }
 
-  call(name: string, args: AstNode[], result: WType): string {
+  call(name: string, args: AstNode[]): string {
     const fn = this.m.functions.find((f) => f.name === name);
     if (fn) return `${F(name)}(${args.map((x) => this.expr(x)).join(', ')})`;
     if (name === 'arrayLength') return `$len_${args[0].right.name}`;
@@ -154,11 +154,9 @@ class JsEmitter extends Emitter {
       case 'any':
       case 'all':
         return `$.${name}(${a[0]})`;
-      default: {
-        const s = scalarName(this.typeOf(args[0]));
-        void result;
-        return `$.B.${s}.${name}(${a.join(', ')})`;
-      }
+      default:
+        // the built-in's table is the argument's scalar type (the result's may differ: length)
+        return `$.B.${scalarName(this.typeOf(args[0]))}.${name}(${a.join(', ')})`;
     }
   }
 

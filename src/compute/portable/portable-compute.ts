@@ -27,7 +27,7 @@ import { analyzeKernel, type Binding, type PortableModule } from './analyze.js';
 import { emitGlsl, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
 import { emitJs, type JsRunContext } from './js.js';
 import { runtime } from './runtime.js';
-import { sizeOf, type WType } from './types.js';
+import { sizeOf } from './types.js';
 
 export interface PortableComputeOptions {
   /** An ordinary WGSL compute shader, as written for WebGPU. */
@@ -593,5 +593,3 @@ export function createPortableCompute(
 ): PortableCompute {
   return new PortableCompute(device, options);
 }
-
-export type { WType };
