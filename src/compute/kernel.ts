@@ -36,6 +36,12 @@ export interface KernelDescriptor {
   body: string;
   /** Compute workgroup size; 64 by default. */
   workgroupSize?: number;
+  /**
+   * The body and helpers may call `ignisElement(j: u32) -> IgnisState` (`IgnisState` has one vec4f
+   * per attribute): element j's state before this step, on every path (compute keeps a copy of the
+   * state for it; the ping-pong reads its source textures; the CPU a copy of the arrays).
+   */
+  gather?: boolean;
 }
 
 export interface Kernel {
@@ -72,6 +78,20 @@ const RESERVED = new Set(
 );
 export { toWgsl, GLSL_PRELUDE } from './kernel-language.js';
 
+/** `IgnisState` and `ignisElement(j)` reading element j from `source`: storage arrays or textures. */
+export function wgslGather(
+  attributes: readonly string[],
+  source: 'storage' | 'texture',
+  prefix: string,
+): string {
+  const state = `struct IgnisState { ${attributes.map((a) => `${a}: vec4f`).join(', ')} };\n`;
+  const read = (a: string): string =>
+    source === 'storage'
+      ? `${prefix}${a}[j]`
+      : `textureLoad(${prefix}${a}, vec2i(i32(j % params.width), i32(j / params.width)), 0)`;
+  return `${state}fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(${attributes.map(read).join(', ')});\n}\n`;
+}
+
 function wgslUniformStruct(layout: UniformLayout): string {
   return `struct Params {\n${layout.fields.map((f) => `  ${f.name}: ${f.type},`).join('\n')}\n};\n@group(0) @binding(0) var<uniform> params: Params;\n`;
 }
@@ -103,8 +123,10 @@ export function defineKernel(desc: KernelDescriptor): Kernel {
   const wg = desc.workgroupSize ?? 64;
   const helpers = desc.helpers ?? '';
 
+  const gather = desc.gather === true;
+  const n = attributes.length;
   const wgslCompute = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read_write> _ignis_${a}: array<vec4f>;`).join('\n')}
-${toWgsl(helpers)}
+${gather ? `${attributes.map((a, i) => `@group(0) @binding(${n + 1 + i}) var<storage, read> _ignis_prev_${a}: array<vec4f>;`).join('\n')}\n${wgslGather(attributes, 'storage', '_ignis_prev_')}` : ''}${toWgsl(helpers)}
 @compute @workgroup_size(${wg})
 fn main(@builtin(global_invocation_id) _ignis_gid: vec3u, @builtin(num_workgroups) _ignis_groups: vec3u) {
   let index = _ignis_gid.x + _ignis_gid.y * _ignis_groups.x * ${wg}u;
@@ -118,7 +140,7 @@ ${attributes.map((a) => `  _ignis_${a}[index] = ${a};`).join('\n')}
 `;
 
   const wgslFragment = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
-${toWgsl(helpers)}
+${gather ? wgslGather(attributes, 'texture', '_ignis_') : ''}${toWgsl(helpers)}
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
   return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
@@ -143,9 +165,10 @@ void main() {
 `;
   // one translator: the kernel's WGSL goes through the portable front end (src/compute/portable)
   // for the GLSL fragment ping-pong and the CPU form
+  // (ignisElement's body here only types it: each emitter implements it for its path)
   const wgslTranslated = `${wgslUniformStruct(uniforms)}struct IgnisState { ${attributes.map((a) => `${a}: vec4f`).join(', ')} };
 @group(0) @binding(1) var<storage, read_write> ignisStates: array<IgnisState>;
-${toWgsl(helpers)}
+${gather ? 'fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(' + attributes.map(() => 'vec4f(f32(j))').join(', ') + ');\n}\n' : ''}${toWgsl(helpers)}
 fn ignisUpdate(index: u32, ignisIn: IgnisState) -> IgnisState {
 ${attributes.map((a) => `  var ${a} = ignisIn.${a};`).join('\n')}
 ${toWgsl(desc.body)}
@@ -168,9 +191,11 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
       );
     throw e;
   }
-  const glslFragment = emitGlslElementwise(translated, attributes);
+  const glslFragment = emitGlslElementwise(translated, attributes, gather);
   const cpu = {
-    step: new Function('$', emitJsElementwise(translated, attributes))(runtime) as CpuStep['step'],
+    step: new Function('$', emitJsElementwise(translated, attributes, gather))(
+      runtime,
+    ) as CpuStep['step'],
   };
   return {
     descriptor: desc,

@@ -59,6 +59,14 @@ function spawnVelocity(shape: ParticleOptions['emitter']['shape']): string {
   return 'vec3f spawnVel = vec3f(params.spread * (2.0 * r3 - 1.0), speed, params.spread * (2.0 * r5 - 1.0));';
 }
 
+/** `reads: 'all'`: any particle as it was before this step (ignisElement: see defineKernel's `gather`). */
+const PARTICLE_READ = `
+fn particle(j: u32) -> Particle {
+  let s = ignisElement(j);
+  return Particle(s.position, s.velocity);
+}
+`;
+
 /** A behaviour uniform's type: f32 for a number, vecNf for N numbers. */
 function behaviorUniformType(v: number | readonly number[]): UniformType {
   return Array.isArray(v) ? (`vec${v.length}f` as UniformType) : 'f32';
@@ -72,7 +80,7 @@ export function kernelKey(o: ParticleOptions): string {
         .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
         .join(',')}`
     : '';
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${behavior}`;
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
 }
 
 export function particleKernel(o: ParticleOptions): Kernel {
@@ -143,6 +151,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     return Particle(select(vec4f(x, age), born.position, dead), select(vec4f(v, velocity.w), born.velocity, dead));
 }
 `;
+  const gather = o.behavior?.reads === 'all';
   const behaviorUniforms = Object.entries(o.behavior?.uniforms ?? {});
   for (const [name, value] of behaviorUniforms) uniforms.push([name, behaviorUniformType(value)]);
   const body = `
@@ -154,8 +163,9 @@ fn behavior(index: u32, p: Particle) -> Particle {
     label: 'particles',
     attributes: ['position', 'velocity'],
     uniforms,
-    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${o.behavior ? o.behavior.code : canonical}`,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${o.behavior ? o.behavior.code : canonical}`,
     body,
+    gather,
     workgroupSize: 64,
   });
 }

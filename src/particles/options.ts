@@ -65,6 +65,12 @@ export interface ParticleBehavior {
   code: string;
   /** Its own uniforms by name: a number (f32) or a vec2/vec3/vec4 of f32. Values may change with setOptions. */
   uniforms?: Readonly<Record<string, number | readonly number[]>>;
+  /**
+   * `'all'`: the behaviour may call `particle(j: u32) -> Particle`, any particle as it was before
+   * this step (flocking, neighbours), on every path; it costs a copy of the state per step on the
+   * compute path. `'own'` (default): only its own particle.
+   */
+  reads?: 'own' | 'all';
 }
 
 export const MAX_ATTRACTORS = 8;
@@ -253,6 +259,9 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
         b,
         'must be null or { code: WGSL string, uniforms? }',
       );
+    const reads = (b as ParticleBehavior).reads ?? 'own';
+    if (reads !== 'own' && reads !== 'all')
+      throw new ParticleOptionError('behavior.reads', reads, "must be 'own' or 'all'");
     const u = (b as ParticleBehavior).uniforms ?? {};
     if (typeof u !== 'object' || Array.isArray(u))
       throw new ParticleOptionError(

@@ -373,3 +373,31 @@ describe('particle behaviours', () => {
     );
   });
 });
+
+describe("particle behaviours with reads: 'all'", () => {
+  it('read other particles as they were before the step (compute on the null device, and the CPU path)', async () => {
+    for (const features of [
+      {},
+      { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false },
+    ]) {
+      const d = new NullDevice({ features });
+      const code = `fn behavior(index: u32, p: Particle) -> Particle {
+  let next = particle((index + 1u) % params.count);
+  return Particle(vec4f(next.position.xyz, p.position.w), p.velocity);
+}`;
+      const ps = await createParticleSystem(d, { count: 5, behavior: { code, reads: 'all' } });
+      if (ps.path !== 'cpu') continue; // the null backend runs no shaders: the CPU path is what runs here
+      const before = await ps.read();
+      ps.step(0.1);
+      const after = await ps.read();
+      for (let i = 0; i < 5; i++)
+        expect(after.position[4 * i]).toBe(before.position[4 * ((i + 1) % 5)]);
+    }
+    await expect(
+      createParticleSystem(new NullDevice(), {
+        count: 5,
+        behavior: { code: 'x', reads: 'some' as 'all' },
+      }),
+    ).rejects.toThrow(/behavior\.reads/);
+  });
+});

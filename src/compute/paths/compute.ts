@@ -21,6 +21,8 @@ export class ComputePath implements ExecutionPath {
   readonly buffers: Readonly<Record<string, Buffer>>;
   readonly textures = {};
   readonly #ctx: PathContext;
+  /** Gather kernels: the state before each step, copied for `ignisElement(j)` to read. */
+  readonly #previous: Readonly<Record<string, Buffer>>;
   readonly #module: ShaderModule;
   readonly #pipeline: ComputePipeline;
   readonly #reducers = new Map<
@@ -50,8 +52,21 @@ export class ComputePath implements ExecutionPath {
         'State buffer bytes',
         label,
       );
-    this.gpuBytesPerElement = 16 * kernel.descriptor.attributes.length;
+    const gather = kernel.descriptor.gather === true;
+    this.gpuBytesPerElement = (gather ? 32 : 16) * kernel.descriptor.attributes.length;
     this.buffers = createStateBuffers(ctx);
+    this.#previous = gather
+      ? Object.fromEntries(
+          kernel.descriptor.attributes.map((a) => [
+            a,
+            device.createBuffer({
+              label: `${label}.${a} (previous)`,
+              size: 16 * count,
+              usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+            }),
+          ]),
+        )
+      : {};
     this.#module = device.createShaderModule({
       label: `${label}.compute.wgsl`,
       code: kernel.wgslCompute,
@@ -84,10 +99,33 @@ export class ComputePath implements ExecutionPath {
       to: 'compute-read',
       resources: Object.values(this.buffers),
     });
+    const attributes = kernel.descriptor.attributes;
+    const previous = Object.values(this.#previous);
+    if (previous.length) {
+      // a gather kernel reads any element as it was before the step: copy the state first
+      encoder.barrier({
+        from: 'compute-write',
+        to: 'copy-read',
+        resources: Object.values(this.buffers),
+      });
+      for (const a of attributes)
+        encoder.copyBufferToBuffer(
+          this.buffers[a] as Buffer,
+          0,
+          this.#previous[a] as Buffer,
+          0,
+          16 * count,
+        );
+      encoder.barrier({ from: 'copy-write', to: 'compute-read', resources: previous });
+    }
     const pass = encoder.beginComputePass({ label: `${label} step`, timestampWrites });
     pass.setPipeline(this.#pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
     this.#bindState(pass, 'read-write');
+    attributes.forEach((a, i) => {
+      const p = this.#previous[a];
+      if (p) pass.setStorageBuffer(attributes.length + 1 + i, p, { access: 'read' });
+    });
     pass.dispatchThreads(count, kernel.workgroupSize);
     pass.end();
   }
@@ -148,7 +186,7 @@ export class ComputePath implements ExecutionPath {
   }
 
   destroy(): void {
-    for (const b of Object.values(this.buffers)) b.destroy();
+    for (const b of [...Object.values(this.buffers), ...Object.values(this.#previous)]) b.destroy();
     for (const r of this.#reducers.values()) {
       r.pipeline.destroy();
       r.module.destroy();

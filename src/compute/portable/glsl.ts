@@ -284,6 +284,7 @@ function glslType(t: WType): string {
 function declarations(
   m: PortableModule,
   e: GlslEmitter,
+  own: Readonly<Record<string, string>> = {},
 ): { structs: string[]; consts: string[]; fns: string[] } {
   const structs: string[] = [];
   for (const s of m.structs)
@@ -295,6 +296,7 @@ function declarations(
     (c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`,
   );
   const fns = m.functions.map((f) => {
+    if (own[f.name] !== undefined) return own[f.name] as string; // the emitter's own body for it
     const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
     return `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`;
   });
@@ -307,8 +309,12 @@ function declarations(
  * IgnisState) -> IgnisState` over one vec4f per attribute; state textures `_ignis_<a>`, targets
  * `_ignis_out_<a>`, element i at texel (i % width, i / width).
  */
-export function emitGlslElementwise(m: PortableModule, attributes: readonly string[]): string {
-  return elementwiseShader(m, attributes, [
+export function emitGlslElementwise(
+  m: PortableModule,
+  attributes: readonly string[],
+  gather = false,
+): string {
+  return elementwiseShader(m, attributes, gather, [
     ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
     'void main() {',
     '  ivec2 texel = ivec2(gl_FragCoord.xy);',
@@ -324,8 +330,12 @@ export function emitGlslElementwise(m: PortableModule, attributes: readonly stri
  * The reduction's vertex shader (src/compute/reduce.ts): one point per element, whose flat output
  * is `ignisHits(index: u32, s: IgnisState) -> vec4f` (1.0 where a predicate holds).
  */
-export function emitGlslReduceVertex(m: PortableModule, attributes: readonly string[]): string {
-  return elementwiseShader(m, attributes, [
+export function emitGlslReduceVertex(
+  m: PortableModule,
+  attributes: readonly string[],
+  gather = false,
+): string {
+  return elementwiseShader(m, attributes, gather, [
     'flat out vec4 _ignis_hits;',
     'void main() {',
     '  uint index = uint(gl_VertexID);',
@@ -344,11 +354,18 @@ const state = (attributes: readonly string[]): string =>
 function elementwiseShader(
   m: PortableModule,
   attributes: readonly string[],
+  gather: boolean,
   main: string[],
 ): string {
   const e = new GlslEmitter(m);
   const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
-  const { structs, consts, fns } = declarations(m, e);
+  // ignisElement(j): element j of the source textures (the state before this step)
+  const element = `${S('IgnisState')} ${F('ignisElement')}(uint j) {
+  uint width = ${F('params')}.${M('width')};
+  ivec2 texel = ivec2(int(j % width), int(j / width));
+  return ${state(attributes)};
+}`;
+  const { structs, consts, fns } = declarations(m, e, gather ? { ignisElement: element } : {});
   return [
     '#version 300 es',
     'precision highp float;',

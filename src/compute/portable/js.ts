@@ -303,7 +303,11 @@ ${perElement.join('\n')}
  * `step(state, count, params)`, which runs `ignisUpdate(index, s)` over every element of `state`
  * (4 floats per element per attribute) in place. `params` are the step's uniforms by name.
  */
-export function emitJsElementwise(m: PortableModule, attributes: readonly string[]): string {
+export function emitJsElementwise(
+  m: PortableModule,
+  attributes: readonly string[],
+  gather = false,
+): string {
   const e = new JsEmitter(m);
   const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
   const struct = params.type as { members: ReadonlyArray<{ name: string; type: WType }> };
@@ -313,12 +317,22 @@ export function emitJsElementwise(m: PortableModule, attributes: readonly string
     const s = (t as { scalar: Scalar }).scalar;
     return s === 'f32' ? `$.fr(${v})` : s === 'u32' ? `(${v} >>> 0)` : `(${v} | 0)`;
   };
-  const out: string[] = ['"use strict";', `let ${F(params.name)};`];
+  const out: string[] = [
+    '"use strict";',
+    `let ${F(params.name)};`,
+    attributes.map((_, i) => `let P${i};`).join(' '),
+  ];
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
   for (const f of m.functions)
-    out.push(
-      `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
-    );
+    if (gather && f.name === 'ignisElement')
+      // element j before this step: from the copies made at the start of the step
+      out.push(
+        `function ${F('ignisElement')}(j) {\n  const b = 4 * j;\n  return { ${attributes.map((a, i) => `${a}: [P${i}[b], P${i}[b + 1], P${i}[b + 2], P${i}[b + 3]]`).join(', ')} };\n}`,
+      );
+    else
+      out.push(
+        `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
+      );
   const fields = struct.members
     .map((mb) =>
       mb.name === 'count'
@@ -330,7 +344,7 @@ export function emitJsElementwise(m: PortableModule, attributes: readonly string
     .join(', ');
   out.push(`return function step(state, count, params) {
   ${F(params.name)} = { ${fields} };
-${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];`).join('\n')}
+${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];${gather ? ` P${i} = A${i}.slice();` : ''}`).join('\n')}
   for (let i = 0; i < count; i++) {
     const b = 4 * i;
     const s = ${F('ignisUpdate')}(i, { ${attributes.map((a, i) => `${a}: [A${i}[b], A${i}[b + 1], A${i}[b + 2], A${i}[b + 3]]`).join(', ')} });

@@ -13,7 +13,13 @@ import {
   initialFlock,
   rulesBytes,
 } from '../../../demos/boids-portable/flock.js';
-import { HASH, NINE_OUTPUTS, PCG, SWIRL_BEHAVIOR } from '../page/portable-kernels.js';
+import {
+  HASH,
+  NINE_OUTPUTS,
+  PCG,
+  SHIFT_BEHAVIOR,
+  SWIRL_BEHAVIOR,
+} from '../page/portable-kernels.js';
 
 /** The three paths: WebGPU compute, WebGL2 ping-pong, and the CPU (on WebGL2, with host copies). */
 async function devices(ctx: CaseContext): Promise<Array<{ path: PathName; device: Device }>> {
@@ -112,6 +118,32 @@ async function runNine(
 }
 
 export const cases = defineCases({
+  "a behaviour that reads other particles (reads: 'all') sees the state before the step, on every path":
+    {
+      cross: true,
+      async run(ctx) {
+        for (const { path, device } of await devices(ctx)) {
+          const ps = await createParticleSystem(device, {
+            count: 300,
+            path,
+            behavior: { code: SHIFT_BEHAVIOR, reads: 'all' },
+          });
+          const before = await ps.read();
+          ps.step(1 / 60);
+          ps.step(1 / 60);
+          const after = await ps.read();
+          let wrong = 0;
+          for (let i = 0; i < 300; i++)
+            for (let c = 0; c < 3; c++)
+              if (after.position[4 * i + c] !== before.position[4 * ((i + 2) % 300) + c]) wrong++;
+          assert(
+            wrong === 0,
+            `${path}: ${wrong} of 900 coordinates are not the particle two places on's`,
+          );
+          ps.destroy();
+        }
+      },
+    },
   'a particle behaviour in WGSL agrees on compute, ping-pong and the CPU': {
     cross: true,
     async run(ctx) {

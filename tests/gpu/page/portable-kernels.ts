@@ -78,3 +78,10 @@ fn behavior(index: u32, p: Particle) -> Particle {
   let v = p.velocity.xyz + (swirl + params.gravity * params.lift) * params.dt;
   return Particle(vec4f(p.position.xyz + v * params.dt, age), vec4f(v, p.velocity.w));
 }`;
+
+/** A behaviour that reads another particle (reads: 'all'): each takes its neighbour's position. */
+export const SHIFT_BEHAVIOR = /* wgsl */ `
+fn behavior(index: u32, p: Particle) -> Particle {
+  let next = particle((index + 1u) % params.count);
+  return Particle(vec4f(next.position.xyz, p.position.w + params.dt), p.velocity);
+}`;
