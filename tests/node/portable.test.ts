@@ -401,3 +401,20 @@ describe("particle behaviours with reads: 'all'", () => {
     ).rejects.toThrow(/behavior\.reads/);
   });
 });
+
+describe('portable compute in explicit barrier mode', () => {
+  it('declares the barriers its dispatches need (a ping-pong A → B → A records without a MissingBarrierError)', () => {
+    const d = new NullDevice({ barriers: 'explicit' });
+    const code = `@group(0) @binding(0) var<storage, read> a: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> b: array<vec4f>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) { b[id.x] = a[id.x] + vec4f(1.0); }`;
+    const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+    const x = d.createBuffer({ size: 64, usage });
+    const y = d.createBuffer({ size: 64, usage });
+    const sim = createPortableCompute(d, { code, count: 4 });
+    expect(sim.path).toBe('compute');
+    const enc = d.createCommandEncoder();
+    for (let i = 0; i < 4; i++) sim.dispatch(enc, i % 2 ? { a: y, b: x } : { a: x, b: y });
+    d.queue.submit([enc.finish()]);
+  });
+});

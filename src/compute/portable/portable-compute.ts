@@ -327,6 +327,13 @@ class ComputeBackend implements Backend {
   }
 
   dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+    // the pass's own barriers (explicit barrier mode): whatever wrote the storage buffers last, a
+    // dispatch (the other half of a ping-pong) or a copy, finished before this one reads them
+    const storage = this.pc.module.bindings
+      .filter((b) => b.space === 'storage')
+      .map((b) => buffers[b.name] as Buffer);
+    for (const from of ['compute-write', 'copy-write'] as const)
+      encoder.barrier({ from, to: 'compute-read', resources: storage });
     const pass = encoder.beginComputePass({ label: this.pc.label });
     pass.setPipeline(this.#pipeline);
     for (const b of this.pc.module.bindings) {
