@@ -53,6 +53,12 @@ export interface ParticleOptions {
    * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
    */
   behavior: ParticleBehavior | null;
+  /**
+   * What the state becomes after `device.restore()` (a loss empties it): `reseed` (default) spawns
+   * every particle again as at creation; `last-read` puts back what the last `ps.read()` returned
+   * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
+   */
+  onRestore: 'reseed' | 'last-read';
 }
 
 export interface ParticleBehavior {
@@ -127,6 +133,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   sizeOverLife: [1, 0.4],
   blending: 'additive',
   behavior: null,
+  onRestore: 'reseed',
 };
 
 export type ParticleOptionsInput = Partial<Omit<ParticleOptions, 'emitter' | 'turbulence'>> & {
@@ -251,6 +258,8 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   finite('turbulence.frequency', o.turbulence.frequency);
   if (!['additive', 'alpha'].includes(o.blending))
     throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
+  if (o.onRestore !== 'reseed' && o.onRestore !== 'last-read')
+    throw new ParticleOptionError('onRestore', o.onRestore, "must be 'reseed' or 'last-read'");
   if (o.behavior !== null) {
     const b = o.behavior as unknown;
     if (!b || typeof b !== 'object' || typeof (b as ParticleBehavior).code !== 'string')

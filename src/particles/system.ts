@@ -92,6 +92,7 @@ export class ParticleSystem {
   #time = 0;
   readonly #runner: ElementwiseRunner;
   #stopRestore: () => void = () => {};
+  #lastRead: { position: Float32Array; velocity: Float32Array } | null = null;
   readonly #state: StateKind;
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
@@ -192,14 +193,17 @@ export class ParticleSystem {
     this.#seed();
     // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
     // creation (step 0's spawn); steps and time go on from where they were
-    this.#stopRestore = device.onRestored(() => this.#seed());
+    this.#stopRestore = device.onRestored(() =>
+      this.#seed(this.#options.onRestore === 'last-read'),
+    );
     this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
   }
 
-  #seed(): void {
-    const initial = createState(this.#options);
-    this.#runner.write('position', initial.position);
-    this.#runner.write('velocity', initial.velocity);
+  /** The state as at creation, or (`onRestore: 'last-read'`) what the last read() returned. */
+  #seed(lastRead = false): void {
+    const state = (lastRead && this.#lastRead) || createState(this.#options);
+    this.#runner.write('position', state.position);
+    this.#runner.write('velocity', state.velocity);
   }
 
   /** The draw mode in use: the one asked for, or under `auto` the provisional then the measured one. */
@@ -557,7 +561,10 @@ export class ParticleSystem {
   async read(): Promise<{ position: Float32Array; velocity: Float32Array }> {
     this.#assertAlive('read');
     const s = await this.#runner.read();
-    return { position: s.position as Float32Array, velocity: s.velocity as Float32Array };
+    const out = { position: s.position as Float32Array, velocity: s.velocity as Float32Array };
+    if (this.#options.onRestore === 'last-read')
+      this.#lastRead = { position: out.position.slice(), velocity: out.velocity.slice() };
+    return out;
   }
 
   /** Counts from a small GPU reduction (16 bytes read back), never a full readback. */

@@ -244,3 +244,12 @@ describe('the canonical rule in TypeScript', () => {
     expect(newborn).toBeGreaterThan(0);
   });
 });
+
+describe('onRestore option', () => {
+  it('is reseed by default, takes last-read, and names anything else', async () => {
+    const { resolveOptions } = await import('../../src/particles/options.js');
+    expect(resolveOptions({}).onRestore).toBe('reseed');
+    expect(resolveOptions({ onRestore: 'last-read' }).onRestore).toBe('last-read');
+    expect(() => resolveOptions({ onRestore: 'keep' as 'reseed' })).toThrow(/onRestore = keep/);
+  });
+});

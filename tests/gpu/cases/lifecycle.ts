@@ -94,6 +94,10 @@ export const cases = defineCases({
               n++;
           return n;
         };
+        // a second system keeps what it last read instead of re-seeding
+        const keeper = await createParticleSystem(device, { count: 500, onRestore: 'last-read' });
+        for (let i = 0; i < 10; i++) keeper.step(1 / 60);
+        const snapshot = await keeper.read();
         const litBefore = await frame();
         assert(litBefore > 20, `particles drawn before the loss (${litBefore} lit pixels)`);
         const ext =
@@ -125,6 +129,16 @@ export const cases = defineCases({
         for (let i = 0; i < expected.position.length; i++)
           if (seeded.position[i] !== expected.position[i]) differ++;
         assertEqual(differ, 0, 'positions re-seeded as at creation');
+        const back = await keeper.read();
+        let changed = 0;
+        for (let i = 0; i < snapshot.position.length; i++)
+          if (
+            back.position[i] !== snapshot.position[i] ||
+            back.velocity[i] !== snapshot.velocity[i]
+          )
+            changed++;
+        assertEqual(changed, 0, "onRestore: 'last-read' puts the last read state back");
+        keeper.destroy();
         const lit = await frame();
         assert(
           lit > litBefore / 2,
