@@ -10,12 +10,14 @@ export class WebGPUBuffer extends Buffer {
   constructor(device: WebGPUDevice, desc: BufferDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.gpu = device.gpu.createBuffer({
-      label: desc.label,
-      size: desc.size,
-      usage: desc.usage,
-      mappedAtCreation: desc.mappedAtCreation ?? false,
-    });
+    this.gpu = device.scoped('createBuffer', desc.label, () =>
+      device.gpu.createBuffer({
+        label: desc.label,
+        size: desc.size,
+        usage: desc.usage,
+        mappedAtCreation: desc.mappedAtCreation ?? false,
+      }),
+    );
     if (desc.mappedAtCreation) this.beginMappedAtCreation();
   }
 

@@ -17,14 +17,16 @@ export class WebGPUComputePipeline extends ComputePipeline {
     const { layout, pipelineLayout, key } = device.bindGroups.layoutFor(bindings, 'compute');
     this.layout = layout;
     this.layoutKey = key;
-    this.gpu = device.gpu.createComputePipeline({
-      label: desc.label,
-      layout: pipelineLayout,
-      compute: {
-        module: (desc.compute.module as WebGPUShaderModule).gpu,
-        entryPoint: desc.compute.entryPoint,
-      },
-    });
+    this.gpu = device.scoped('createComputePipeline', desc.label, () =>
+      device.gpu.createComputePipeline({
+        label: desc.label,
+        layout: pipelineLayout,
+        compute: {
+          module: (desc.compute.module as WebGPUShaderModule).gpu,
+          entryPoint: desc.compute.entryPoint,
+        },
+      }),
+    );
   }
 
   protected destroyImpl(): void {}

@@ -150,6 +150,28 @@ export class WebGPUDevice extends Device {
     this.#watch(gpu);
   }
 
+  /**
+   * Runs `make` inside a validation error scope: what Dawn rejects in it comes back once, as a
+   * `BackendError` naming the Ignis call and the object's label (never also as an uncaptured error).
+   */
+  scoped<T>(call: string, label: string | undefined, make: () => T): T {
+    const gpu = this.gpu;
+    gpu.pushErrorScope('validation');
+    const out = make();
+    void gpu.popErrorScope().then(
+      (error) => {
+        if (error)
+          this.reportError(
+            new BackendError(`${call}${label ? ` "${label}"` : ''}: ${error.message}`, label, {
+              call,
+            }),
+          );
+      },
+      () => undefined,
+    );
+    return out;
+  }
+
   /** Reports `gpu`'s uncaptured errors and its loss. */
   #watch(gpu: GPUDevice): void {
     gpu.addEventListener('uncapturederror', (event) => {

@@ -15,11 +15,13 @@ export class WebGPUQuerySet extends QuerySet {
   constructor(device: WebGPUDevice, desc: QuerySetDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.gpu = device.gpu.createQuerySet({
-      label: desc.label,
-      type: 'timestamp',
-      count: desc.count,
-    });
+    this.gpu = device.scoped('createQuerySet', desc.label, () =>
+      device.gpu.createQuerySet({
+        label: desc.label,
+        type: 'timestamp',
+        count: desc.count,
+      }),
+    );
     this.#resolve = device.gpu.createBuffer({
       label: `${desc.label ?? ''} resolve`,
       size: desc.count * 8,

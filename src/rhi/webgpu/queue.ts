@@ -61,7 +61,13 @@ export class WebGPUQueue extends Queue {
   }
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
-    this.device.gpu.queue.submit(commandBuffers.map((cb) => this.#encode(cb)));
+    const labels = commandBuffers
+      .map((cb) => cb.label)
+      .filter(Boolean)
+      .join(', ');
+    this.device.scoped('queue.submit', labels || undefined, () =>
+      this.device.gpu.queue.submit(commandBuffers.map((cb) => this.#encode(cb))),
+    );
   }
 
   #encode(cb: CommandBuffer): GPUCommandBuffer {

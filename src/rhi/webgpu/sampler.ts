@@ -8,7 +8,9 @@ export class WebGPUSampler extends Sampler {
   constructor(device: WebGPUDevice, desc: SamplerDescriptor) {
     super(device, desc);
     this.#device = device;
-    this.gpu = device.gpu.createSampler({ label: desc.label, ...this.descriptor });
+    this.gpu = device.scoped('createSampler', desc.label, () =>
+      device.gpu.createSampler({ label: desc.label, ...this.descriptor }),
+    );
   }
   protected destroyImpl(): void {
     this.#device.bindGroups.evict(this.id);

@@ -48,6 +48,39 @@ function pipelineWithModules(device: Device): {
 }
 
 export const cases = defineCases({
+  'an error only WebGPU finds is reported once, naming the Ignis call and the label': {
+    cross: true, // WebGPU's validation (WebGL2's GL errors: the device's debug mode)
+    async run(ctx) {
+      const device = await ctx.open('webgpu');
+      const errors: RhiError[] = [];
+      device.onError((e) => errors.push(e));
+      // each stage compiles; together they do not: the fragment reads a location the vertex lacks
+      const module = device.createShaderModule({
+        code: `struct V { @builtin(position) p: vec4f, @location(0) a: vec4f };
+@vertex fn vs() -> V { return V(vec4f(0.0), vec4f(1.0)); }
+@fragment fn fs(@location(3) b: vec4f) -> @location(0) vec4f { return b; }`,
+      });
+      device.createRenderPipeline({
+        label: 'mismatched stages',
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+      });
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((r) => setTimeout(r, 200));
+      const backendErrors = errors.filter((e) => e.code === 'backend');
+      assertEqual(
+        backendErrors.length,
+        1,
+        `reported once (${errors.map((e) => e.message).join(' | ')})`,
+      );
+      assert(
+        /createRenderPipeline "mismatched stages": The fragment input/.test(
+          backendErrors[0]?.message ?? '',
+        ),
+        `names the call and the label: ${backendErrors[0]?.message}`,
+      );
+    },
+  },
   'restore after a real loss: the same objects work again, host copies refill buffers, particles re-seed and draw':
     {
       async run({ backend }) {
