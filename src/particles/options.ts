@@ -174,6 +174,13 @@ function vector(option: string, v: unknown, n: number): void {
 
 /** Merges over the defaults and checks every value; throws `ParticleOptionError` naming the option. */
 export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOptions {
+  if (!input || typeof input !== 'object')
+    throw new ParticleOptionError('options', input, 'must be an object of particle options');
+  for (const key of ['emitter', 'turbulence'] as const) {
+    const v = (input as Record<string, unknown>)[key];
+    if (v !== undefined && (!v || typeof v !== 'object' || Array.isArray(v)))
+      throw new ParticleOptionError(key, v, 'must be an object');
+  }
   const o: ParticleOptions = {
     ...DEFAULT_OPTIONS,
     ...input,
@@ -268,11 +275,13 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
         b,
         'must be null or { code: WGSL string, uniforms? }',
       );
-    const reads = (b as ParticleBehavior).reads ?? 'own';
+    const given = (b as ParticleBehavior).reads;
+    const reads = given === undefined ? 'own' : given;
     if (reads !== 'own' && reads !== 'all')
       throw new ParticleOptionError('behavior.reads', reads, "must be 'own' or 'all'");
-    const u = (b as ParticleBehavior).uniforms ?? {};
-    if (typeof u !== 'object' || Array.isArray(u))
+    const given2 = (b as ParticleBehavior).uniforms;
+    const u = given2 === undefined ? {} : given2;
+    if (!u || typeof u !== 'object' || Array.isArray(u))
       throw new ParticleOptionError(
         'behavior.uniforms',
         u,

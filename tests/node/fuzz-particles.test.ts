@@ -1,0 +1,163 @@
+// Property-based check of the particle options (issue: "particle options" beside the RHI's
+// descriptors in tests/node/fuzz.test.ts): invalid options generated from the documented rules
+// (docs/particles.md's table), each must be a ParticleOptionError naming the option — never a
+// generic error, never accepted. Fixed seed.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ParticleOptionError, type ParticleOptionsInput } from '../../src/index.js';
+import { resolveOptions } from '../../src/particles/options.js';
+
+const SEED = 20261130;
+const RUNS = 1500;
+
+/** Not a finite number: NaN, infinities, strings, null, objects. */
+const notFinite = fc.oneof(
+  fc.constantFrom(
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    null,
+    '1',
+    {},
+    [],
+  ),
+  fc.string({ maxLength: 4 }),
+);
+const badEnum = (valid: readonly string[]): fc.Arbitrary<unknown> =>
+  fc
+    .oneof(
+      fc.constantFrom('toString', '__proto__', '', 'NONE', 3, null),
+      fc.string({ maxLength: 8 }),
+    )
+    .filter((s) => !valid.includes(s as string));
+/** An array of the wrong length, or of the right length with a bad entry. */
+const badVector = (n: number): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    fc
+      .array(fc.double({ noNaN: true, min: -10, max: 10 }), { maxLength: 6 })
+      .filter((a) => a.length !== n),
+    fc.tuple(fc.integer({ min: 0, max: n - 1 }), notFinite).map(([i, v]) => {
+      const a: unknown[] = Array(n).fill(0);
+      a[i] = v;
+      return a;
+    }),
+    notFinite,
+  );
+
+interface Case {
+  option: string;
+  input: ParticleOptionsInput;
+}
+const k = (option: string, input: unknown): Case => ({
+  option,
+  input: input as ParticleOptionsInput,
+});
+
+const cases: fc.Arbitrary<Case> = fc.oneof(
+  fc
+    .oneof(
+      fc.integer({ min: -1000, max: 0 }),
+      fc.double({ min: 0.01, max: 100, noNaN: true }).filter((x) => !Number.isInteger(x)),
+      notFinite,
+    )
+    .map((count) => k('count', { count })),
+  fc
+    .oneof(fc.integer({ min: -100, max: -1 }), fc.constant(2 ** 32), notFinite)
+    .map((seed) => k('seed', { seed })),
+  badEnum(['auto', 'compute', 'pingpong', 'cpu']).map((path) => k('path', { path })),
+  badEnum(['auto', 'instanced', 'pulled', 'splat']).map((drawMode) => k('drawMode', { drawMode })),
+  badEnum(['additive', 'alpha']).map((blending) => k('blending', { blending })),
+  badEnum(['reseed', 'last-read']).map((onRestore) => k('onRestore', { onRestore })),
+  badEnum(['box', 'point', 'sphere', 'cone']).map((shape) =>
+    k('emitter.shape', { emitter: { shape } }),
+  ),
+  badVector(3).map((position) => k('emitter.position', { emitter: { position } })),
+  fc
+    .oneof(fc.double({ min: -100, max: -0.001, noNaN: true }), notFinite)
+    .map((radius) => k('emitter.radius', { emitter: { radius } })),
+  fc
+    .constantFrom('spread', 'speedMin', 'speedMax', 'drag', 'floorY', 'size')
+    .chain((key) => notFinite.map((v) => k(key, { [key]: v }))),
+  fc.double({ min: -10, max: 0, noNaN: true }).map((lifeMin) => k('lifeMin', { lifeMin })),
+  fc
+    .double({ min: 1, max: 10, noNaN: true })
+    .map((d) => k('lifeMin', { lifeMin: 2 + d, lifeMax: 2 })),
+  fc
+    .double({ min: 1, max: 10, noNaN: true })
+    .map((d) => k('speedMin', { speedMin: 5 + d, speedMax: 5 })),
+  fc.double({ min: -10, max: -0.001, noNaN: true }).map((drag) => k('drag', { drag })),
+  fc.double({ min: -10, max: 0, noNaN: true }).map((size) => k('size', { size })),
+  badVector(3).map((gravity) => k('gravity', { gravity })),
+  badVector(2).map((sizeOverLife) => k('sizeOverLife', { sizeOverLife })),
+  badVector(4).map((colorStops) => k('colorStops', { colorStops })),
+  fc.constant(k('colorStops', { colorStops: [0, 0.6, 0.4, 1] })),
+  fc.integer({ min: 0, max: 3 }).chain((i) =>
+    badVector(4).map((bad) => {
+      const colors: unknown[] = [
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+        [1, 1, 1, 1],
+      ];
+      colors[i] = bad;
+      return k(`colors[${i}]`, { colors });
+    }),
+  ),
+  fc.integer({ min: 9, max: 20 }).map((n) =>
+    k('attractors', {
+      attractors: Array.from({ length: n }, () => ({ position: [0, 0, 0], strength: 1 })),
+    }),
+  ),
+  badVector(3).map((position) =>
+    k('attractors[0].position', { attractors: [{ position, strength: 1 }] }),
+  ),
+  notFinite.map((strength) =>
+    k('attractors[0].strength', { attractors: [{ position: [0, 0, 0], strength }] }),
+  ),
+  notFinite.map((strength) => k('turbulence.strength', { turbulence: { strength } })),
+  fc.constantFrom(3, 'x', [], { uniforms: {} }).map((behavior) => k('behavior', { behavior })),
+  fc.constantFrom(null, 3, 'x', []).map((emitter) => k('emitter', { emitter })),
+  fc.constantFrom(null, 3, 'x', []).map((turbulence) => k('turbulence', { turbulence })),
+  fc
+    .constantFrom(null, 3, 'x', [])
+    .map((uniforms) => k('behavior.uniforms', { behavior: { code: '', uniforms } })),
+  badEnum(['own', 'all']).map((reads) => k('behavior.reads', { behavior: { code: '', reads } })),
+  fc
+    .constantFrom('dt', 'time', 'count', '1x', 'a-b')
+    .map((name) =>
+      k(`behavior.uniforms.${name}`, { behavior: { code: '', uniforms: { [name]: 1 } } }),
+    ),
+  fc
+    .constantFrom(NaN, [1], [1, 2, 3, 4, 5], 'x')
+    .map((value) => k('behavior.uniforms.u', { behavior: { code: '', uniforms: { u: value } } })),
+);
+
+describe('particle options under a property-based fuzzer', () => {
+  it(`${RUNS} invalid options: every one a ParticleOptionError naming the option`, () => {
+    const outcomes = {
+      typed: 0,
+      generic: [] as string[],
+      silent: [] as string[],
+      unnamed: [] as string[],
+    };
+    fc.assert(
+      fc.property(cases, (c) => {
+        try {
+          resolveOptions(c.input);
+          outcomes.silent.push(`${c.option}: ${JSON.stringify(c.input)}`);
+        } catch (e) {
+          if (!(e instanceof ParticleOptionError))
+            outcomes.generic.push(`${c.option}: ${String(e)}`);
+          else if (!e.option.startsWith(c.option.split('[')[0] as string))
+            outcomes.unnamed.push(`${c.option}: named ${e.option}: ${e.message}`);
+          else outcomes.typed++;
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+    expect(outcomes.generic.slice(0, 5)).toEqual([]);
+    expect(outcomes.silent.slice(0, 5)).toEqual([]);
+    expect(outcomes.unnamed.slice(0, 5)).toEqual([]);
+    expect(outcomes.typed).toBe(RUNS);
+  });
+});
