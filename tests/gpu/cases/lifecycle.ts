@@ -8,6 +8,10 @@ import {
   WebGL2Device,
   createDevice,
   createParticleSystem,
+  createPostProcess,
+  bloom,
+  toneMap,
+  toHalfs,
   orbitCamera,
   type RhiError,
   type WebGPUDevice,
@@ -81,7 +85,7 @@ export const cases = defineCases({
       );
     },
   },
-  'restore after a real loss: the same objects work again, host copies refill buffers, particles re-seed and draw':
+  'restore after a real loss: the same objects work again, host copies refill buffers, particles re-seed and draw, the post chain gives the same image':
     {
       async run({ backend }) {
         const canvas = document.createElement('canvas');
@@ -131,6 +135,32 @@ export const cases = defineCases({
         const keeper = await createParticleSystem(device, { count: 500, onRestore: 'last-read' });
         for (let i = 0; i < 10; i++) keeper.step(1 / 60);
         const snapshot = await keeper.read();
+        // a post-process chain: the same image through it before the loss and after the restore
+        const post = createPostProcess(device, {
+          width: 16,
+          height: 16,
+          effects: [bloom(), toneMap({ operator: 'agx' })],
+        });
+        const hdr = new Float32Array(16 * 16 * 4).map((_, i) => (i % 4 === 3 ? 1 : (i % 37) / 9));
+        const shown = device.createTexture({
+          size: { width: 16, height: 16 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        });
+        const throughChain = async (): Promise<string> => {
+          // the scene is rendered anew every frame (a restore brings textures back zeroed)
+          device.queue.writeTexture(
+            { texture: post.target },
+            toHalfs(hdr),
+            { bytesPerRow: 16 * 8 },
+            { width: 16, height: 16 },
+          );
+          const enc = device.createCommandEncoder();
+          post.apply(enc, shown);
+          device.queue.submit([enc.finish()]);
+          return Array.from((await shown.read()) as Uint8Array).join();
+        };
+        const chainBefore = await throughChain();
         const litBefore = await frame();
         assert(litBefore > 20, `particles drawn before the loss (${litBefore} lit pixels)`);
         const ext =
@@ -172,6 +202,12 @@ export const cases = defineCases({
             changed++;
         assertEqual(changed, 0, "onRestore: 'last-read' puts the last read state back");
         keeper.destroy();
+        assertEqual(
+          await throughChain(),
+          chainBefore,
+          'the post-process chain gives the same image after the restore',
+        );
+        post.destroy();
         const lit = await frame();
         assert(
           lit > litBefore / 2,
