@@ -1,51 +1,13 @@
 // The built library runs from a plain <script type="module"> with no bundler: build it, serve the
 // folder with a bare static server (no Vite transforms), import it in the page and run particles.
-import { describe, expect, inject, it } from 'vitest';
-import puppeteer from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expectedDistResult, runDistInBrowser } from './dist-page.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>
-<script type="module">
-import { createDevice, createParticleSystem, orbitCamera, BufferUsage } from './index.js';
-import { createPortableCompute } from './portable.js';
-const out = {};
-const WGSL = \`
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
-  if (id.x >= arrayLength(&dst)) { return; }
-  dst[id.x] = src[(id.x + 1u) % arrayLength(&src)] * 3u + id.x;
-}\`;
-for (const backend of ['webgpu', 'webgl2']) {
-  const canvas = document.createElement('canvas');
-  const device = await createDevice({ backend, canvas });
-  const ps = await createParticleSystem(device, { count: 1000 });
-  const enc = device.createCommandEncoder();
-  ps.update(enc, 1 / 60);
-  const pass = enc.beginRenderPass({ colorAttachments: [{ texture: device.surface.getCurrentTexture(), clearValue: [0, 0, 0, 1] }] });
-  ps.draw(pass, orbitCamera({ aspect: 16 / 9 }));
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
-  const src = device.createBuffer({ size: 64, usage });
-  const dst = device.createBuffer({ size: 64, usage });
-  device.queue.writeBuffer(src, 0, new Uint32Array([...Array(16).keys()].map((i) => i * 10)));
-  const pc = createPortableCompute(device, { code: WGSL, count: 16, buffers: { src, dst } });
-  const enc2 = device.createCommandEncoder();
-  pc.dispatch(enc2);
-  device.queue.submit([enc2.finish()]);
-  const words = Array.from(new Uint32Array(await dst.read()));
-  out[backend] = { path: ps.path, alive: (await ps.stats()).alive, portable: pc.path, words };
-  device.destroy();
-}
-window.__out = out;
-</script>`;
 
 describe('dist', () => {
   it('imports and runs from a plain <script type="module">', async () => {
@@ -64,48 +26,9 @@ describe('dist', () => {
       ],
       { cwd: root },
     );
-    writeFileSync(path.join(dir, 'index.html'), PAGE);
-    const server = http.createServer((req, res) => {
-      const file = path.join(
-        dir,
-        (req.url ?? '/').split('?')[0] === '/' ? 'index.html' : (req.url ?? '').slice(1),
-      );
-      try {
-        const body = readFileSync(file);
-        res.setHeader('content-type', file.endsWith('.js') ? 'text/javascript' : 'text/html');
-        res.end(body);
-      } catch {
-        res.statusCode = 404;
-        res.end();
-      }
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as { port: number }).port;
-    const browser = await puppeteer.connect({
-      browserWSEndpoint: inject('wsEndpoint'),
-      protocolTimeout: 600_000,
-    });
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push((e as Error).message));
-    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
-    await page
-      .waitForFunction(
-        () =>
-          (window as unknown as { __out?: unknown }).__out !== undefined || document.title === 'x',
-        { timeout: 60_000 },
-      )
-      .catch(() => {});
-    const result = await page.evaluate(() => (window as unknown as { __out?: unknown }).__out);
-    await page.close();
-    await browser.disconnect();
-    server.close();
+    const { errors, result } = await runDistInBrowser(dir);
     expect(errors).toEqual([]);
-    // the portable entry: the same WGSL as compute on WebGPU, translated to GLSL on WebGL2
-    const words = Array.from({ length: 16 }, (_, i) => ((i + 1) % 16) * 10 * 3 + i);
-    expect(result).toEqual({
-      webgpu: { path: 'compute', alive: 1000, portable: 'compute', words },
-      webgl2: { path: 'pingpong', alive: 1000, portable: 'pingpong', words },
-    });
+    // particles, and the portable entry: the same WGSL as compute on WebGPU, GLSL on WebGL2
+    expect(result).toEqual(expectedDistResult());
   }, 120_000);
 });

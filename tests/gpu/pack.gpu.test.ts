@@ -1,6 +1,7 @@
 // The package as a user gets it: `npm pack` on a copy of the tree (prepack builds dist/), the
 // tarball's contents, and a scratch project that installs it and type-checks a consumer with
-// plain tsc and skipLibCheck: false (the declarations must bring @webgpu/types themselves).
+// plain tsc and skipLibCheck: false (the declarations must bring @webgpu/types themselves), then
+// runs the installed dist/ in the browser on both backends.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -14,11 +15,12 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expectedDistResult, runDistInBrowser } from './dist-page.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 describe('the packed package', () => {
-  it('packs dist, README, LICENSE and CHANGELOG only; a consumer installs it and type-checks', () => {
+  it('packs dist, README, LICENSE and CHANGELOG only; a consumer installs it, type-checks, and runs it in the browser', async () => {
     // a copy of the tracked tree, so the build never touches this dist/. Its node_modules is a
     // folder of links to this one's packages (never one link to the folder: an `npm ci` there
     // would empty this node_modules through it) plus a copy of npm's marker, newer than the
@@ -124,5 +126,11 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
       readFileSync(path.join(consumer, 'node_modules/ignis-rhi/package.json'), 'utf8'),
     ) as { name: string; sideEffects: boolean };
     expect([installed.name, installed.sideEffects]).toEqual(['ignis-rhi', false]);
+    // and the installed files run in the browser on both backends, as they are
+    const { errors, result } = await runDistInBrowser(
+      path.join(consumer, 'node_modules/ignis-rhi/dist'),
+    );
+    expect(errors).toEqual([]);
+    expect(result).toEqual(expectedDistResult());
   }, 300_000);
 });
