@@ -20,6 +20,10 @@ const portable = (await import(
   dist ? `file://${dist}/portable.js` : new URL('../../dist/portable.js', import.meta.url).href
 )) as typeof import('../../src/compute/portable/index.js');
 const { createDevice, BufferUsage } = lib;
+// the demo's rules and start, shared (rules.ts imports nothing, so Deno loads it as it is)
+const { DEFAULT_RULES, initialFlock, rulesBytes } = (await import(
+  new URL('../../demos/boids-portable/rules.ts', import.meta.url).href
+)) as typeof import('../../demos/boids-portable/rules.js');
 const flockWgsl = await Deno.readTextFile(
   new URL('../../demos/boids-portable/flock.wgsl', import.meta.url),
 );
@@ -39,27 +43,12 @@ const median = (v: number[]): number => {
     : NaN;
 };
 
-function initial(count: number): Float32Array {
-  const data = new Float32Array(4 * count);
-  let s = 7;
-  const rand = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0), s / 4294967296);
-  for (let i = 0; i < 4 * count; i += 4)
-    data.set([2 * rand() - 1, 2 * rand() - 1, (rand() - 0.5) * 0.2, (rand() - 0.5) * 0.2], i);
-  return data;
-}
-function rules(count: number): ArrayBuffer {
-  const b = new ArrayBuffer(32);
-  new Float32Array(b).set([0.05, 0.12, 0.03, 0.02, 0.05, 0.00002, 0.25]);
-  new Uint32Array(b)[7] = count;
-  return b;
-}
-
 function flock(path: 'compute' | 'cpu', count: number) {
   const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
   const bufs = [0, 1].map(() => device.createBuffer({ size: 16 * count, usage }));
-  device.queue.writeBuffer(bufs[0]!, 0, initial(count));
+  device.queue.writeBuffer(bufs[0]!, 0, initialFlock(count));
   const r = device.createBuffer({ size: 32, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
-  device.queue.writeBuffer(r, 0, rules(count));
+  device.queue.writeBuffer(r, 0, rulesBytes(DEFAULT_RULES, count));
   const sim = portable.createPortableCompute(device, {
     code: flockWgsl,
     count,

@@ -17,7 +17,7 @@ import {
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
 
-import { HASH, PCG } from '../gpu/page/portable-kernels.js';
+import { HASH, MIXER, PCG } from '../gpu/page/portable-kernels.js';
 
 const boids = readFileSync(new URL('../../demos/compute-boids/sim.wgsl', import.meta.url), 'utf8');
 
@@ -128,15 +128,7 @@ describe('portable compute: the CPU path against the WGSL interpreter', () => {
 @group(0) @binding(0) var<uniform> seed: vec4u;
 @group(0) @binding(1) var<storage, read> src: array<u32>;
 @group(0) @binding(2) var<storage, read_write> o: array<u32>;
-fn mixer(a: i32, b: i32) -> i32 {
-  var r = a;
-  switch (b & 3) {
-    case 0: { r = r * 31 - b; }
-    case 1, 2: { r = (r ^ b) / 7; }
-    default: { r = -r % 5; }
-  }
-  return r;
-}
+${MIXER}
 @compute @workgroup_size(1) fn main(@builtin(global_invocation_id) gid: vec3u) { let i = gid.x; ${statement} }`;
       const n = 8;
       const seed = new Uint32Array([0x9e3779b9, 5, 0, 0]);

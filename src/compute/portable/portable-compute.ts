@@ -317,8 +317,10 @@ function choosePortablePath(
 class ComputeBackend implements Backend {
   readonly #module: ShaderModule;
   readonly #pipeline: ComputePipeline;
+  readonly #storage: readonly Binding[];
   constructor(readonly pc: PortableCompute) {
     const d = pc.device;
+    this.#storage = pc.module.bindings.filter((b) => b.space === 'storage');
     this.#module = d.createShaderModule({ label: pc.label, code: pc.module.code });
     this.#pipeline = d.createComputePipeline({
       label: pc.label,
@@ -327,20 +329,7 @@ class ComputeBackend implements Backend {
   }
 
   dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
-    // the pass's own barriers (explicit barrier mode): whatever wrote the storage buffers last, a
-    // dispatch (the other half of a ping-pong) or a copy, finished before this one reads them
-    const storage = this.pc.module.bindings
-      .filter((b) => b.space === 'storage')
-      .map((b) => buffers[b.name] as Buffer);
-    for (const from of ['compute-write', 'copy-write'] as const)
-      encoder.barrier({ from, to: 'compute-read', resources: storage });
-    const pass = encoder.beginComputePass({ label: this.pc.label });
-    pass.setPipeline(this.#pipeline);
-    for (const b of this.pc.module.bindings) {
-      const buffer = buffers[b.name] as Buffer;
-      if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffer);
-      else pass.setStorageBuffer(b.binding, buffer);
-    }
+    // checked before anything is recorded: a throw leaves the encoder as it was
     const groups = this.pc.threads / this.pc.module.workgroupSize[0];
     const max = this.pc.device.caps.limits.maxComputeWorkgroupsPerDimension;
     if (groups > max)
@@ -351,6 +340,18 @@ class ComputeBackend implements Backend {
         'Workgroups of one dispatch',
         this.pc.label,
       );
+    // the pass's own barriers (explicit barrier mode): whatever wrote the storage buffers last, a
+    // dispatch (the other half of a ping-pong) or a copy, finished before this one reads them
+    const storage = this.#storage.map((b) => buffers[b.name] as Buffer);
+    for (const from of ['compute-write', 'copy-write'] as const)
+      encoder.barrier({ from, to: 'compute-read', resources: storage });
+    const pass = encoder.beginComputePass({ label: this.pc.label });
+    pass.setPipeline(this.#pipeline);
+    for (const b of this.pc.module.bindings) {
+      const buffer = buffers[b.name] as Buffer;
+      if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffer);
+      else pass.setStorageBuffer(b.binding, buffer);
+    }
     pass.dispatchWorkgroups(groups);
     pass.end();
   }
@@ -377,6 +378,10 @@ class PingPongBackend implements Backend {
   readonly passes: PingPongPass[];
   readonly #ring: UniformRing;
   readonly #blockBytes: number;
+  readonly #words: Uint32Array;
+  readonly #storage: readonly Binding[];
+  readonly #writable: readonly Binding[];
+  readonly #uniforms: readonly Binding[];
   /** Bindings of the pipelines: the internal block, then one texture per storage array. */
   readonly #internalBinding: number;
   readonly #textureBinding = new Map<string, number>();
@@ -436,6 +441,10 @@ class PingPongBackend implements Backend {
     });
     const fields = this.passes[0]?.program.internalBlock.fields.length ?? 1;
     this.#blockBytes = Math.ceil((4 * fields) / 16) * 16;
+    this.#words = new Uint32Array(this.#blockBytes / 4);
+    this.#storage = storage;
+    this.#writable = storage.filter((b) => b.access !== 'read');
+    this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
     this.#ring = new UniformRing(d, 16, 256, `${pc.label} lengths`);
   }
 
@@ -459,12 +468,23 @@ class PingPongBackend implements Backend {
 
   dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
     const { pc } = this;
-    const m = pc.module;
-    const storage = m.bindings.filter((b) => b.space === 'storage');
-    const outputs = storage.filter((b) => b.access !== 'read');
+    const storage = this.#storage;
+    const outputs = this.#writable;
+    // checked before anything is recorded: a throw leaves the encoder as it was
     const maxRows = pc.device.caps.limits.maxTextureDimension2D;
-    // the lengths block
-    const words = new Uint32Array(this.#blockBytes / 4);
+    for (const b of storage) {
+      const rows = rowsFor((buffers[b.name] as Buffer).size);
+      if (rows > maxRows)
+        throw new LimitExceededError(
+          'maxTextureDimension2D',
+          rows,
+          maxRows,
+          `Texture rows for ${b.name}`,
+          pc.label,
+        );
+    }
+    // the lengths block (writeBuffer copies it at once, so one array serves every dispatch)
+    const words = this.#words;
     words[0] = pc.threads;
     storage.forEach((b, i) => (words[i + 1] = elementCount(b, buffers[b.name] as Buffer)));
     const offset = this.#ring.take();
@@ -475,16 +495,7 @@ class PingPongBackend implements Backend {
     encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
     const inputs = storage.map((b) => {
       const buffer = buffers[b.name] as Buffer;
-      const rows = rowsFor(buffer.size);
-      if (rows > maxRows)
-        throw new LimitExceededError(
-          'maxTextureDimension2D',
-          rows,
-          maxRows,
-          `Texture rows for ${b.name}`,
-          pc.label,
-        );
-      const texture = this.#texture(this.#inputs, b.name, rows, false);
+      const texture = this.#texture(this.#inputs, b.name, rowsFor(buffer.size), false);
       copyRows(encoder, buffer, texture, 'to-texture');
       return texture;
     });
@@ -501,8 +512,7 @@ class PingPongBackend implements Backend {
         })),
       });
       pass.setPipeline(p.pipeline);
-      for (const u of m.bindings.filter((b) => b.space === 'uniform'))
-        pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
+      for (const u of this.#uniforms) pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
       pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, this.#blockBytes);
       storage.forEach((b, i) =>
         pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),

@@ -12,6 +12,18 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   o[gid.x] = (word >> 22u) ^ word;
 }`;
 
+/** A switch over negative integers: WGSL's division and remainder, which GLSL leaves undefined. */
+export const MIXER = /* wgsl */ `
+fn mixer(a: i32, b: i32) -> i32 {
+  var r = a;
+  switch (b & 3) {
+    case 0: { r = r * 31 - b; }
+    case 1, 2: { r = (r ^ b) / 7; }
+    default: { r = -r % 5; }
+  }
+  return r;
+}`;
+
 /** A kernel of integer hashing, loops, switch, helper functions and every scalar type. */
 export const HASH = /* wgsl */ `
 struct Out { h: u32, f: f32, i: i32, v: vec2u }
@@ -26,15 +38,7 @@ fn xorshift(v: u32) -> u32 {
   x ^= x << 5u;
   return x;
 }
-fn mixer(a: i32, b: i32) -> i32 {
-  var r = a;
-  switch (b & 3) {
-    case 0: { r = r * 31 - b; }
-    case 1, 2: { r = (r ^ b) / 7; }
-    default: { r = -r % 5; }
-  }
-  return r;
-}
+${MIXER}
 @compute @workgroup_size(8)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let i = gid.x;
