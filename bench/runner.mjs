@@ -882,7 +882,7 @@ export function referenceTable(rows) {
   const ref = rows.filter((r) => r.kind === 'reference');
   if (ref.length === 0) return '';
   const out = [
-    "\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians):\n",
+    "\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count):\n",
     '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
     '|---|---|---|---|---|---|---|---|---|',
   ];

@@ -43,7 +43,9 @@ export interface DeviceOptions {
   restrict?: FeatureRestrictions;
   /**
    * Extra checks that cost time: WebGL2 calls `gl.getError()` after every replayed command and
-   * reports what GL rejected (a stall per command: for development, not for benchmarks).
+   * reports what GL rejected (a stall per command: for development, not for benchmarks); WebGPU
+   * runs every submit in an error scope, so what it rejects there names `queue.submit` and the
+   * command buffers' labels.
    */
   debug?: boolean;
   /**

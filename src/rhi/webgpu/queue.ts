@@ -61,13 +61,17 @@ export class WebGPUQueue extends Queue {
   }
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
+    const submit = (): void =>
+      this.device.gpu.queue.submit(commandBuffers.map((cb) => this.#encode(cb)));
+    // an error scope per submit costs a promise and two binding calls per frame (measurable in
+    // Deno, bench/deno/cpu-probe.ts): only with `debug`; otherwise what Dawn rejects arrives as an
+    // uncaptured error (a BackendError without the call)
+    if (!this.device.debug) return submit();
     const labels = commandBuffers
       .map((cb) => cb.label)
       .filter(Boolean)
       .join(', ');
-    this.device.scoped('queue.submit', labels || undefined, () =>
-      this.device.gpu.queue.submit(commandBuffers.map((cb) => this.#encode(cb))),
-    );
+    this.device.scoped('queue.submit', labels || undefined, submit);
   }
 
   #encode(cb: CommandBuffer): GPUCommandBuffer {
