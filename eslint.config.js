@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'test-output/', 'output/', 'bench/results/', '.gpu-tools/'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'test-output/',
+      'output/',
+      'bench/results/',
+      '.gpu-tools/',
+      'docs/api/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -1,6 +1,85 @@
 /// <reference types="@webgpu/types" preserve="true" />
-/** Ignis: one API over WebGPU and WebGL2, extended with compute. */
-export * from './rhi/index.js';
-export * from './compute/index.js';
-export * from './particles/index.js';
-export * from './postfx/index.js';
+/**
+ * `ignis-rhi`: the rendering hardware interface — one API over WebGPU and WebGL2 (and a null
+ * backend for tests). Compute helpers, particles, post-processing, portable WGSL and the test kit
+ * are subpaths: `ignis-rhi/compute`, `/particles`, `/postfx`, `/portable`, `/testing`.
+ *
+ * Every name here is exported on purpose; api/report.md lists them and `npm test` compares.
+ * @module ignis-rhi
+ */
+
+// creating a device
+export {
+  createDevice,
+  WebGPUDevice,
+  WebGL2Device,
+  WebGPUUnavailableError,
+  type BackendRequest,
+  type CreateDeviceOptions,
+} from './rhi/index.js';
+export {
+  Device,
+  type DeviceOptions,
+  type DeviceStats,
+  type DeviceLostInfo,
+  type ErrorListener,
+  type KindStats,
+} from './rhi/core/device.js';
+export type {
+  AdapterInfo,
+  BackendName,
+  Caps,
+  FeatureRestrictions,
+  Features,
+  Limits,
+  ShaderLanguage,
+} from './rhi/core/caps.js';
+export type { Surface } from './rhi/core/surface.js';
+
+// resources
+export { Resource, type ResourceKind } from './rhi/core/resource.js';
+export { Buffer } from './rhi/core/buffer.js';
+export {
+  Texture,
+  texelView,
+  unpadRows,
+  type TexelArray,
+  type TextureReadOptions,
+} from './rhi/core/texture.js';
+export { Sampler } from './rhi/core/sampler.js';
+export { ShaderModule } from './rhi/core/shader-module.js';
+export { RenderPipeline } from './rhi/core/render-pipeline.js';
+export { ComputePipeline } from './rhi/core/compute-pipeline.js';
+export { QuerySet } from './rhi/core/query-set.js';
+export {
+  BufferUsage,
+  TextureUsage,
+  type BufferUsageFlags,
+  type TextureUsageFlags,
+} from './rhi/core/flags.js';
+export {
+  isDepthFormat,
+  isTextureFormat,
+  TEXTURE_FORMATS,
+  type ColorFormat,
+  type DepthStencilFormat,
+  type TextureFormat,
+} from './rhi/core/formats.js';
+export { halfToFloat, floatToHalfBits } from './rhi/core/half.js';
+export { COPY_BYTES_PER_ROW_ALIGNMENT } from './rhi/core/validate/copy.js';
+
+// recording and submitting work
+export {
+  CommandEncoder,
+  type BarrierDescriptor,
+  type BarrierMode,
+} from './rhi/core/command-encoder.js';
+export { CommandBuffer } from './rhi/core/command-buffer.js';
+export { RenderPass } from './rhi/core/render-pass.js';
+export { ComputePass } from './rhi/core/compute-pass.js';
+export { Queue, type ArrayBufferSource } from './rhi/core/queue.js';
+export { BARRIER_SCOPES, type BarrierScope, type StorageAccess } from './rhi/core/commands.js';
+export type * from './rhi/core/descriptors.js';
+
+// errors
+export * from './rhi/core/errors.js';

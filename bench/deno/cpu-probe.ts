@@ -3,10 +3,9 @@
 // raw-reference.ts, on the same state. By hand:
 //   deno run -A bench/deno/cpu-probe.ts [--count 100000] [--frames 200] [--mode instanced]
 declare const Deno: { args: string[]; env: { get(name: string): string | undefined } };
-const dist = Deno.env.get('IGNIS_DIST');
-const lib = (await import(
-  dist ? new URL(`file://${dist}`).href : new URL('../../dist/index.js', import.meta.url).href
-)) as typeof import('../../src/index.js');
+const { lib } = (await import(
+  new URL('./lib.ts', import.meta.url).href
+)) as typeof import('./lib.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
 const { RawReference } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href

@@ -16,16 +16,15 @@ declare const Deno: {
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
 };
 // the built library: $IGNIS_DIST (the runner builds into a folder of its own) or the project's dist/
-const dist = Deno.env.get('IGNIS_DIST');
-const lib = (await import(
-  dist ? new URL(`file://${dist}`).href : new URL('../../dist/index.js', import.meta.url).href
-)) as typeof import('../../src/index.js');
+const { lib } = (await import(
+  new URL('./lib.ts', import.meta.url).href
+)) as typeof import('./lib.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
 const { RawReference } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href
 )) as typeof import('./raw-reference.js');
-type ParticleSystem = import('../../src/index.js').ParticleSystem;
-type QuerySet = import('../../src/index.js').QuerySet;
+type ParticleSystem = import('../../src/all.js').ParticleSystem;
+type QuerySet = import('../../src/all.js').QuerySet;
 
 function arg(name: string, fallback: string): string {
   const i = Deno.args.indexOf(`--${name}`);

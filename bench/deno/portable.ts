@@ -12,13 +12,10 @@ declare const Deno: {
   writeTextFile(path: string, data: string): Promise<void>;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
 };
-const dist = Deno.env.get('IGNIS_DIST');
-const lib = (await import(
-  dist ? `file://${dist}/index.js` : new URL('../../dist/index.js', import.meta.url).href
-)) as typeof import('../../src/index.js');
-const portable = (await import(
-  dist ? `file://${dist}/portable.js` : new URL('../../dist/portable.js', import.meta.url).href
-)) as typeof import('../../src/compute/portable/index.js');
+const { lib } = (await import(
+  new URL('./lib.ts', import.meta.url).href
+)) as typeof import('./lib.js');
+const portable = lib;
 const { createDevice, BufferUsage } = lib;
 // the demo's rules and start, shared (rules.ts imports nothing, so Deno loads it as it is)
 const { DEFAULT_RULES, initialFlock, rulesBytes } = (await import(

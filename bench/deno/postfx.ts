@@ -11,10 +11,9 @@ declare const Deno: {
   writeTextFile(path: string, data: string): Promise<void>;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
 };
-// the built library (npm run build), typed by its sources; a URL, so the type check does not need dist/
-const lib = (await import(
-  new URL('../../dist/index.js', import.meta.url).href
-)) as typeof import('../../src/index.js');
+const { lib } = (await import(
+  new URL('./lib.ts', import.meta.url).href
+)) as typeof import('./lib.js');
 const { blur, bloom, createDevice, createPostProcess, grade, toneMap, toHalfs, TextureUsage } = lib;
 
 const [outDir = '.', framesArg = '30'] = Deno.args;

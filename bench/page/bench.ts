@@ -1,7 +1,7 @@
 // Browser side of the benchmark: runs one scenario (a particle system on one path, draw mode and
 // count, drawn to a canvas of the given size) and returns its measurements. The Node side
 // (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
-import { createDevice, type Device, type QuerySet } from '../../src/index.js';
+import { createDevice, type Device, type QuerySet } from '../../src/all.js';
 import { createWorkload, type Workload } from './workloads.js';
 import { runReference } from './reference.js';
 

@@ -2,7 +2,7 @@
 // drag, floor, respawn of the dead) as the plain JavaScript loop a person would write, in doubles,
 // with no float32 emulation and no options object. The CPU path (src/particles/cpu-step.ts) is
 // measured against it in the `cpu` suite of the benchmark: what Ignis's exactness costs.
-import { DEFAULT_OPTIONS as O } from '../../src/index.js';
+import { DEFAULT_OPTIONS as O } from '../../src/all.js';
 
 function hash(v: number): number {
   const s = (Math.imul(v >>> 0, 747796405) + 2891336453) >>> 0;

@@ -11,7 +11,7 @@ import {
   WebGL2Device,
   type Device,
   type WebGPUDevice,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import { RawReference } from '../deno/raw-reference.js';
 import { RawWebGL2Reference } from './raw-webgl2.js';
 import type { Measured, Scenario } from './bench.js';

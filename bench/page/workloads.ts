@@ -16,9 +16,10 @@ import {
   type PostProcess,
   type QuerySet,
   type Texture,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import type { Scenario } from './bench.js';
-import { createState, resolveOptions, stepState } from '../../src/particles/index.js';
+import { resolveOptions } from '../../src/particles/index.js';
+import { createState, stepState } from '../../src/testing.js';
 import { stepStateFast } from '../../src/particles/cpu-step.js';
 import { plainStep } from './plain-cpu.js';
 import { PortableFlock } from '../../demos/boids-portable/flock.js';

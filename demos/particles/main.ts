@@ -9,7 +9,7 @@ import {
   DEFAULT_OPTIONS,
   type ParticleOptionsInput,
   type ParticleSystem,
-} from '../../src/index.js';
+} from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
 

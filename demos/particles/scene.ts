@@ -5,12 +5,12 @@ import { mat4 } from 'wgpu-matrix';
 import {
   BufferUsage,
   TextureUsage,
-  type Camera,
   type Device,
   type RenderPass,
   type Texture,
   type TextureFormat,
 } from '../../src/index.js';
+import type { Camera } from '../../src/particles/index.js';
 
 const WGSL = /* wgsl */ `
 struct Scene { viewProjection: mat4x4f };

@@ -2,16 +2,15 @@
 // canvas; the left part of the split shows the same frame without them (tone curve 'none').
 // ?backend=webgl2 forces the fallback, ?path=fragment the fragment path on WebGPU, ?count=… the
 // particle count, ?frames=N stops after N frames, ?panel=closed folds the controls.
+import { createParticleSystem, orbitCamera } from '../../src/particles/index.js';
 import {
   bloom,
-  createParticleSystem,
   createPostProcess,
   grade,
-  orbitCamera,
   toneMap,
   type Effect,
   type ToneOperator,
-} from '../../src/index.js';
+} from '../../src/postfx/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 
 const { url, canvas, info, device } = await openDemo();

@@ -31,8 +31,10 @@ import type {
 } from './paths/path.js';
 
 export type { CpuKernel, CpuPredicates, CpuStep, StateArrays, StepParams } from './paths/path.js';
+/** The path an element-wise runner is asked to take (`auto` chooses). */
 export type ElementwiseMode = PathName;
 
+/** Options of `createElementwiseRunner`: element count, path, a CPU form and a label. */
 export interface ElementwiseOptions {
   count: number;
   mode?: 'auto' | ElementwiseMode;
@@ -76,6 +78,7 @@ function uniformBlock(
   };
 }
 
+/** Runs one element-wise kernel over per-element state on compute, ping-pong or CPU, with the same state layout and step on each path. */
 export class ElementwiseRunner {
   readonly mode: ElementwiseMode;
   readonly precision: Precision;
@@ -230,6 +233,7 @@ export class ElementwiseRunner {
   }
 }
 
+/** Creates a runner for an element-wise kernel on the path `options.mode` asks for (default `auto`: compute, else a fragment ping-pong, else the CPU); `runner.path`/`reason` say which. */
 export function createElementwiseRunner(
   device: Device,
   kernel: Kernel,

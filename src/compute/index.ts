@@ -1,11 +1,10 @@
-export {
-  defineKernel,
-  toWgsl,
-  GLSL_PRELUDE,
-  KernelError,
-  type Kernel,
-  type KernelDescriptor,
-} from './kernel.js';
+/**
+ * `ignis-rhi/compute`: element-wise kernels written once and run as WebGPU compute, a WebGL2
+ * fragment ping-pong or on the CPU; uniform layouts; path choice; half-float packing
+ * (docs/compute.md).
+ * @module ignis-rhi/compute
+ */
+export { defineKernel, KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
 export {
   uniformLayout,
   packUniforms,

@@ -24,6 +24,7 @@ import { emitJsElementwise } from './portable/js.js';
 import { runtime } from './portable/runtime.js';
 import type { CpuStep } from './paths/path.js';
 
+/** What `defineKernel` takes: per-element attributes, uniforms, helper functions and the body. */
 export interface KernelDescriptor {
   label: string;
   /** State attributes, each a vec4f per element (at most `maxColorAttachments` for ping-pong). */
@@ -44,6 +45,7 @@ export interface KernelDescriptor {
   gather?: boolean;
 }
 
+/** A defined kernel: its descriptor and the sources generated for each path. */
 export interface Kernel {
   readonly descriptor: KernelDescriptor;
   readonly uniforms: UniformLayout;
@@ -100,6 +102,7 @@ import { KernelError } from './kernel-error.js';
 
 export { KernelError };
 
+/** Defines an element-wise kernel once (attributes, uniforms, body); Ignis prints it as WGSL compute, a GLSL ping-pong fragment and a CPU step. */
 export function defineKernel(desc: KernelDescriptor): Kernel {
   const { label, attributes } = desc;
   if (attributes.length === 0)

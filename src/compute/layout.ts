@@ -23,12 +23,14 @@ export interface UniformField {
   readonly offset: number;
 }
 
+/** A std140-style uniform block layout: each field's byte offset and the block size. */
 export interface UniformLayout {
   readonly fields: readonly UniformField[];
   /** Struct size in bytes, a multiple of 16. */
   readonly size: number;
 }
 
+/** Lays out uniform fields in declaration order with WGSL/std140 alignment. */
 export function uniformLayout(
   fields: ReadonlyArray<readonly [string, UniformType]>,
 ): UniformLayout {
@@ -43,6 +45,7 @@ export function uniformLayout(
   return { fields: out, size: Math.max(16, Math.ceil(offset / 16) * 16) };
 }
 
+/** A uniform field's value: a scalar or a vector/array of numbers. */
 export type UniformValue = number | readonly number[];
 
 /** Writes values into a struct-sized ArrayBuffer by the layout; integers go in as u32/i32 bits. */

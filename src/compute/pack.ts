@@ -7,11 +7,13 @@ import { floatToHalfBits, halfToFloat } from '../rhi/core/half.js';
 
 export { floatToHalfBits, halfToFloat };
 
+/** The texture a ping-pong path stores N elements in (one texel per element). */
 export interface StateTextureSize {
   width: number;
   height: number;
 }
 
+/** The smallest state texture for `count` elements within `maxDimension`; a typed error when none fits. */
 export function stateTextureSize(
   count: number,
   maxDimension: number,
@@ -41,12 +43,14 @@ export function padToTexels(data: Float32Array, size: StateTextureSize): Float32
   return out;
 }
 
+/** Float32 values to IEEE half-precision bits. */
 export function toHalfs(data: Float32Array): Uint16Array {
   const out = new Uint16Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = floatToHalfBits(data[i] as number);
   return out;
 }
 
+/** IEEE half-precision bits to Float32 values. */
 export function fromHalfs(data: Uint16Array): Float32Array {
   const out = new Float32Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = halfToFloat(data[i] as number);

@@ -14,6 +14,7 @@ import { wgslGather, type Kernel } from './kernel.js';
 import { analyzeKernel } from './portable/analyze.js';
 import { emitGlslReduceVertex } from './portable/glsl.js';
 
+/** A reduction's predicates: WGSL boolean expressions by name. */
 export type Predicates = Readonly<Record<string, string>>;
 
 function wgslParams(kernel: Kernel): string {

@@ -2,6 +2,7 @@
 import { mat4, vec3 } from 'wgpu-matrix';
 import type { Camera } from './draw.js';
 
+/** Where an orbit camera sits: aspect, field of view, distance, yaw, pitch, target. */
 export interface OrbitCamera {
   aspect: number;
   /** Vertical field of view in radians. */
@@ -12,6 +13,7 @@ export interface OrbitCamera {
   target?: readonly [number, number, number];
 }
 
+/** A camera orbiting `target` at `distance`, with yaw and pitch in radians: view and projection matrices. */
 export function orbitCamera(o: OrbitCamera): Camera {
   const distance = o.distance ?? 17;
   const yaw = o.yaw ?? 0;

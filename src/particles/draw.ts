@@ -180,6 +180,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
 /** Bytes of the DrawParams uniform (rounded to the 256-byte offset alignment for the ring). */
 export const DRAW_PARAMS_SLOT = 256;
 
+/** A camera as particle draws take it: view and projection matrices (column-major). */
 export interface Camera {
   /** Column-major 4×4 (wgpu-matrix `mat4`). */
   view: ArrayLike<number>;

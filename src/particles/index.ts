@@ -1,3 +1,8 @@
+/**
+ * `ignis-rhi/particles`: the GPU particle system on compute, ping-pong and CPU paths, its options,
+ * behaviours and camera (docs/particles.md).
+ * @module ignis-rhi/particles
+ */
 export { createParticleSystem, ParticleSystem, type ParticleStats } from './system.js';
 export {
   DEFAULT_OPTIONS,
@@ -11,6 +16,5 @@ export {
   type Attractor,
   type EmitterOptions,
 } from './options.js';
-export { pcg, rand, spawn, createState, stepState, stepParticle, stepBase } from './reference.js';
 export { orbitCamera, type OrbitCamera } from './camera.js';
 export type { Camera } from './draw.js';

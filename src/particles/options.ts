@@ -3,10 +3,12 @@ import { ValidationError } from '../rhi/core/errors.js';
 
 export type Vec3 = readonly [number, number, number];
 export type Vec4 = readonly [number, number, number, number];
+/** Where the particle update runs: WebGPU compute, WebGL2 ping-pong or the CPU. */
 export type ParticlePath = 'compute' | 'pingpong' | 'cpu';
 /** How particles are drawn: raster quads (`instanced`, `pulled`) or a compute splat (`splat`, additive, WebGPU). */
 export type DrawMode = 'instanced' | 'pulled' | 'splat';
 
+/** Where particles are born: a point, sphere or cone, its position, radius and angle. */
 export interface EmitterOptions {
   /** `box` (the canonical jitter: a cube of half-size `radius`), `point`, `sphere` (a ball of `radius`), `cone` (from a point, around +y). */
   shape: 'box' | 'point' | 'sphere' | 'cone';
@@ -16,12 +18,14 @@ export interface EmitterOptions {
   angle: number;
 }
 
+/** A point that pulls particles with a strength (negative pushes). */
 export interface Attractor {
   position: Vec3;
   /** Positive pulls, negative pushes; acceleration = strength · d / (|d|² + 0.01)^1.5. */
   strength: number;
 }
 
+/** Every option of a particle system, resolved (docs/particles.md lists them). */
 export interface ParticleOptions {
   count: number;
   seed: number;
@@ -79,6 +83,7 @@ export interface ParticleBehavior {
   reads?: 'own' | 'all';
 }
 
+/** The most attractors a particle system takes. */
 export const MAX_ATTRACTORS = 8;
 
 /** The uniforms every particle kernel has (a behaviour reads them as `params.<name>`). */
@@ -104,6 +109,7 @@ export const CANONICAL_UNIFORMS = [
   'width',
 ];
 
+/** The options a particle system gets for everything it is not given. */
 export const DEFAULT_OPTIONS: ParticleOptions = {
   count: 100_000,
   seed: 1,
@@ -136,6 +142,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   onRestore: 'reseed',
 };
 
+/** What `createParticleSystem` takes: any subset of the options (nested emitter/turbulence partial too). */
 export type ParticleOptionsInput = Partial<Omit<ParticleOptions, 'emitter' | 'turbulence'>> & {
   emitter?: Partial<EmitterOptions>;
   turbulence?: Partial<ParticleOptions['turbulence']>;

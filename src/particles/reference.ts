@@ -91,6 +91,7 @@ export interface ParticleState {
   velocity: Float32Array;
 }
 
+/** The reference's initial particle state for resolved options. */
 export function createState(o: ParticleOptions): ParticleState {
   const position = new Float32Array(4 * o.count);
   const velocity = new Float32Array(4 * o.count);

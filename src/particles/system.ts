@@ -65,6 +65,7 @@ interface PassShape {
   blending: 'additive' | 'alpha';
 }
 
+/** Counts read back from a particle system (alive, newborn, rising). */
 export interface ParticleStats {
   count: number;
   /** Particles with age < life (all of them right after an update: the dead respawn). */
@@ -77,6 +78,7 @@ export interface ParticleStats {
 
 const DRAW_SLOTS = 16;
 
+/** A particle system: `update(encoder, dt)`, `prepareDraw`, `draw(pass, camera)`, `read()`, on the path it was created for. */
 export class ParticleSystem {
   readonly path: ParticlePath;
   /** Why this path was taken. */

@@ -19,6 +19,7 @@ import { packPassUniforms, SLOT_BYTES } from './uniforms.js';
 import { MAX_BLUR_RADIUS } from './math.js';
 import { POST_UNIFORM_BYTES } from './shaders.js';
 
+/** Options of `blur`: radius in texels, path, label. */
 export interface BlurOptions {
   /** Half-width of the kernel in texels, 0…35 (0 copies). */
   radius: number;
@@ -43,6 +44,7 @@ function checkRadius(radius: unknown): number {
   return radius;
 }
 
+/** A separable Gaussian blur from one texture into another, as compute or fragment passes. */
 export class Blur {
   readonly device: Device;
   readonly path: PostPath;

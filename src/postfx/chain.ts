@@ -26,6 +26,7 @@ export interface PassTimestamps {
   first: number;
 }
 
+/** Options of `createPostProcess`: size, HDR format, path and the effects in order. */
 export interface PostProcessOptions {
   width: number;
   height: number;
@@ -60,6 +61,7 @@ function checkSize(width: unknown, height: unknown, max: number): void {
   }
 }
 
+/** A post-process chain: draw the scene into `target`, then `apply(encoder, dst)` runs the effects. */
 export class PostProcess {
   readonly device: Device;
   readonly path: PostPath;

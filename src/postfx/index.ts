@@ -1,3 +1,8 @@
+/**
+ * `ignis-rhi/postfx`: the post-process chain (bloom, tone mapping, grading) and the blur, as compute
+ * or fragment passes (docs/postfx.md).
+ * @module ignis-rhi/postfx
+ */
 export {
   createPostProcess,
   PostProcess,
@@ -20,20 +25,4 @@ export {
 } from './options.js';
 export { choosePostPath, type PostChoice, type HdrFormatRequest } from './path.js';
 export type { PostPath } from './passes.js';
-export {
-  gaussianWeights,
-  toneMapCpu,
-  srgbEncode,
-  MAX_BLUR_RADIUS,
-  TONE_OPERATORS,
-  type ToneOperator,
-} from './math.js';
-export {
-  blurReference,
-  bloomReference,
-  chainReference,
-  makeImage,
-  store,
-  type RgbaImage,
-  type Storage,
-} from './reference.js';
+export { MAX_BLUR_RADIUS, TONE_OPERATORS, type ToneOperator } from './math.js';

@@ -27,7 +27,9 @@ export function gaussianWeights(radius: number): Float32Array {
   return w;
 }
 
+/** A tone-mapping operator. */
 export type ToneOperator = 'none' | 'reinhard' | 'aces' | 'agx';
+/** Every tone-mapping operator, in the order the docs list them. */
 export const TONE_OPERATORS: readonly ToneOperator[] = ['none', 'reinhard', 'aces', 'agx'];
 
 /** Narkowicz's fit of the ACES filmic curve: (x(ax + b)) / (x(cx + d) + e). */

@@ -5,6 +5,7 @@
 import { ValidationError } from '../rhi/core/errors.js';
 import { TONE_OPERATORS, type ToneOperator } from './math.js';
 
+/** An invalid post-processing option, naming the option, the value and the rule. */
 export class PostFxOptionError extends ValidationError {
   readonly option: string;
   readonly value: unknown;
@@ -24,6 +25,7 @@ export class PostFxOptionError extends ValidationError {
   }
 }
 
+/** Bloom: threshold, soft knee, intensity and radius. */
 export interface BloomOptions {
   /** Brightness (max of r, g, b) above which light blooms. Default 1. */
   threshold: number;
@@ -34,11 +36,13 @@ export interface BloomOptions {
   /** How far the bloom spreads, 0…1: each level's mix towards the wider levels below it. Default 0.85. */
   radius: number;
 }
+/** Tone mapping: operator and exposure. */
 export interface ToneMapOptions {
   operator: ToneOperator;
   /** Multiplies the HDR colour before the curve. Default 1. */
   exposure: number;
 }
+/** Grading: contrast, saturation, vignette. */
 export interface GradeOptions {
   /** Around mid-grey of the encoded image. Default 1. */
   contrast: number;
@@ -48,6 +52,7 @@ export interface GradeOptions {
   vignette: number;
 }
 
+/** One effect of a chain, as `bloom()`, `toneMap()` and `grade()` make them. */
 export type Effect =
   | { kind: 'bloom'; options: BloomOptions }
   | { kind: 'toneMap'; options: ToneMapOptions }
@@ -113,6 +118,7 @@ export interface ChainSettings {
   grade: GradeOptions;
 }
 
+/** The chain settings a list of effects amounts to (what the reference takes). */
 export function settingsOf(effects: readonly Effect[]): ChainSettings {
   if (!Array.isArray(effects))
     throw new PostFxOptionError(

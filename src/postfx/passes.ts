@@ -25,6 +25,7 @@ import {
   type PassOp,
 } from './shaders.js';
 
+/** Where post-processing passes run: compute or fragment. */
 export type PostPath = 'compute' | 'fragment';
 
 /** Who last wrote a texture, for the barrier the next reader declares. */

@@ -6,8 +6,10 @@ import type { TextureFormat } from '../rhi/core/formats.js';
 import { PostFxOptionError } from './options.js';
 import type { PostPath } from './passes.js';
 
+/** The HDR format asked for (`auto` takes rgba16float where it renders, else rgba8unorm). */
 export type HdrFormatRequest = 'auto' | 'rgba16float' | 'rgba8unorm';
 
+/** The path and HDR format a chain took, and why. */
 export interface PostChoice {
   path: PostPath;
   format: TextureFormat;

@@ -8,12 +8,14 @@ import { gaussianWeights, LUMA, srgbEncode, toneMapCpu } from './math.js';
 import type { ChainSettings } from './options.js';
 import { bloomLevels } from './chain.js';
 
+/** A CPU image: width, height and RGBA float data, for the references. */
 export interface RgbaImage {
   width: number;
   height: number;
   data: Float32Array;
 }
 
+/** How the reference rounds an image between passes, as the GPU format would. */
 export type Storage = 'rgba16float' | 'rgba8unorm' | 'float32';
 
 /** Rounds every value as a texture of `storage` would keep it. */
@@ -30,6 +32,7 @@ export function store(img: RgbaImage, storage: Storage): RgbaImage {
   return { ...img, data };
 }
 
+/** A CPU image filled by a function of the pixel position. */
 export function makeImage(
   width: number,
   height: number,
@@ -71,6 +74,7 @@ export function blurAxis(img: RgbaImage, radius: number, axis: 0 | 1): RgbaImage
   });
 }
 
+/** The CPU reference of the separable Gaussian blur. */
 export function blurReference(
   img: RgbaImage,
   radius: number,

@@ -9,8 +9,10 @@ export { NullDevice } from './null/device.js';
 export { WebGPUDevice, WebGPUUnavailableError } from './webgpu/device.js';
 export { WebGL2Device } from './webgl2/device.js';
 
+/** The backend `createDevice` is asked for (`auto`: WebGPU, else WebGL2). */
 export type BackendRequest = 'auto' | 'webgpu' | 'webgl2' | 'null';
 
+/** What `createDevice` takes: backend, canvas, a host-owned GPUDevice or GL context, and the device options. */
 export interface CreateDeviceOptions extends DeviceOptions {
   /** `auto` takes WebGPU when an adapter and a device can be had, else WebGL2. Default `auto`. */
   backend?: BackendRequest;

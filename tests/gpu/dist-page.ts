@@ -9,7 +9,8 @@ import path from 'node:path';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>
 <script type="module">
-import { createDevice, createParticleSystem, orbitCamera, BufferUsage } from './index.js';
+import { createDevice, BufferUsage } from './index.js';
+import { createParticleSystem, orbitCamera } from './particles.js';
 import { createPortableCompute } from './portable.js';
 const out = {};
 const WGSL = \`

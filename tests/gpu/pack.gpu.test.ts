@@ -83,9 +83,9 @@ describe('the packed package', () => {
     expect(install.status, install.stderr).toBe(0);
     writeFileSync(
       path.join(consumer, 'main.ts'),
-      `import { createDevice, createParticleSystem, BufferUsage, type Device } from 'ignis-rhi';
+      `import { createDevice, BufferUsage, type Device } from 'ignis-rhi';
 import { createPingPongRunner } from 'ignis-rhi/compute';
-import { orbitCamera } from 'ignis-rhi/particles';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
 import { bloom } from 'ignis-rhi/postfx';
 import { createPortableCompute, type PortableCompute } from 'ignis-rhi/portable';
 import { NullDevice, stepState } from 'ignis-rhi/testing';

@@ -16,7 +16,7 @@ import {
   floatToHalfBits,
   halfToFloat,
   LimitExceededError,
-} from '../../src/index.js';
+} from '../../src/all.js';
 
 describe('dispatch layout', () => {
   it('rounds up and splits into 2-D past the per-dimension limit', () => {

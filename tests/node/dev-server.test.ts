@@ -34,7 +34,7 @@ describe('npm run dev', () => {
     for (const demo of ['particles', 'hello-triangle', 'compute-boids']) {
       const res = await fetch(`${base}${demo}/main.ts`);
       expect(res.status, demo).toBe(200);
-      expect(await res.text()).toMatch(/src\/index\.(js|ts)/);
+      expect(await res.text()).toMatch(/src\/(\w+\/)?index\.(js|ts)/);
     }
     const thumb = await fetch(`${base}particles/thumbnail.png`);
     expect(thumb.headers.get('content-type')).toBe('image/png');

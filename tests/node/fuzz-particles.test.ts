@@ -4,7 +4,7 @@
 // generic error, never accepted. Fixed seed.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ParticleOptionError, type ParticleOptionsInput } from '../../src/index.js';
+import { ParticleOptionError, type ParticleOptionsInput } from '../../src/all.js';
 import { resolveOptions } from '../../src/particles/options.js';
 
 const SEED = 20261130;

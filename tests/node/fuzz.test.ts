@@ -13,7 +13,7 @@ import {
   TextureUsage,
   type Device,
   type RenderPipelineDescriptor,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import { wgslTypeSize } from '../../src/rhi/core/wgsl-layout.js';
 
 interface Case {

@@ -6,7 +6,7 @@ import {
   NullDevice,
   createDevice,
   traceCommands,
-} from '../../src/index.js';
+} from '../../src/all.js';
 
 describe('null backend', () => {
   it('is reachable through createDevice and says what it is', async () => {

@@ -11,7 +11,7 @@ import {
   NullDevice,
   ValidationError,
   TextureUsage,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import { stepStateFast } from '../../src/particles/cpu-step.js';
 import { packDrawParams, DrawParamsScratch } from '../../src/particles/draw.js';
 import { orbitCamera } from '../../src/particles/camera.js';

@@ -10,7 +10,7 @@ import {
   UsageError,
   ValidationError,
   type Buffer,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import {
   PortableKernelError,
   analyzeKernel,

@@ -17,7 +17,7 @@ import {
   settingsOf,
   toneMap,
   toneMapCpu,
-} from '../../src/index.js';
+} from '../../src/all.js';
 
 describe('post-process options', () => {
   it.each([

@@ -5,7 +5,7 @@ import {
   reflectWorkgroupSize,
   NullDevice,
   ValidationError,
-} from '../../src/index.js';
+} from '../../src/all.js';
 import { deriveSamplerTypes } from '../../src/rhi/core/reflect.js';
 
 const BOIDS_STYLE = `

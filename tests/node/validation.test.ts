@@ -11,7 +11,7 @@ import {
   EncoderStateError,
   UnsupportedFeatureError,
   RhiError,
-} from '../../src/index.js';
+} from '../../src/all.js';
 
 const device = new NullDevice({ limits: { maxBufferSize: 1024, maxTextureDimension2D: 256 } });
 

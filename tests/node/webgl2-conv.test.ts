@@ -9,7 +9,7 @@ import {
   floatToHalf,
   GL,
 } from '../../src/rhi/webgl2/conv.js';
-import { TEXTURE_FORMATS as ALL_FORMATS, FORMAT_INFO } from '../../src/index.js';
+import { TEXTURE_FORMATS as ALL_FORMATS, FORMAT_INFO } from '../../src/all.js';
 import { instrumentVertexShader, parseInfoLog } from '../../src/rhi/webgl2/shader-module.js';
 
 describe('WebGL2 conversion tables', () => {

@@ -1,6 +1,6 @@
 // The WebGL2 backend's shadow state, checked on a recording fake of the GL context.
 import { describe, expect, it } from 'vitest';
-import { BufferUsage, CommandBuffer, TextureUsage, WebGL2Device } from '../../src/index.js';
+import { BufferUsage, CommandBuffer, TextureUsage, WebGL2Device } from '../../src/all.js';
 import { createFakeGL } from './fake-gl.js';
 
 const VS =

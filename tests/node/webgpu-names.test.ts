@@ -7,7 +7,7 @@ import {
   TextureUsage,
   ValidationError,
   traceCommands,
-} from '../../src/index.js';
+} from '../../src/all.js';
 
 const WGSL = /* wgsl */ `
 @group(0) @binding(0) var<storage, read_write> data: array<u32>;

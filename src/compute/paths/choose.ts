@@ -11,9 +11,12 @@
 import { LimitExceededError, UnsupportedFeatureError } from '../../rhi/core/errors.js';
 import type { Caps } from '../../rhi/core/caps.js';
 
+/** An execution path: WebGPU compute, WebGL2 fragment ping-pong, or the CPU. */
 export type PathName = 'compute' | 'pingpong' | 'cpu';
+/** The precision state is kept in on a path (`f16` where float32 render targets are missing). */
 export type Precision = 'f32' | 'f16';
 
+/** What `choosePath` needs: the path asked for, whether a CPU form exists, the state attributes. */
 export interface PathRequest {
   /** 'auto' takes the first path that fits, in the order of the table. */
   path: 'auto' | PathName;
@@ -25,6 +28,7 @@ export interface PathRequest {
   label?: string;
 }
 
+/** The path `choosePath` took, its precision, and the reason in words. */
 export interface PathChoice {
   path: PathName;
   /** How state is stored on the GPU: 'f16' only for ping-pong without float32 render targets. */

@@ -16,6 +16,7 @@ import type { PathName, Precision } from './choose.js';
 
 /** Per-step values by uniform name (`dt`, the step index, forces…): always passed, never stored on the side. */
 export type StepParams = Readonly<Record<string, UniformValue>>;
+/** Per-element state on the CPU path: one Float32Array per attribute. */
 export type StateArrays = Record<string, Float32Array>;
 /** The CPU form of a kernel, per element: updates element `index` of `state` (4 floats per element) in place. */
 export type CpuKernel = (index: number, state: StateArrays, params: StepParams) => void;
@@ -23,6 +24,7 @@ export type CpuKernel = (index: number, state: StateArrays, params: StepParams) 
 export interface CpuStep {
   step(state: StateArrays, count: number, params: StepParams): void;
 }
+/** CPU forms of a reduction's predicates, by name. */
 export type CpuPredicates = Readonly<
   Record<string, (index: number, state: StateArrays) => boolean>
 >;
@@ -49,6 +51,7 @@ export interface PathContext {
   readonly uniforms: UniformBlock;
 }
 
+/** One execution path of a runner (compute, ping-pong or CPU): its state storage and how it steps. */
 export interface ExecutionPath {
   readonly name: PathName;
   readonly precision: Precision;

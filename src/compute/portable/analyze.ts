@@ -33,6 +33,7 @@ import {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type AstNode = any;
 
+/** One storage or uniform binding of a portable kernel, as the front end typed it. */
 export interface Binding {
   readonly name: string;
   readonly group: number;
@@ -54,6 +55,7 @@ export interface PortableFunction {
   readonly node: AstNode;
 }
 
+/** A portable kernel after analysis: its bindings, entry point and typed statements. */
 export interface PortableModule {
   readonly label: string;
   readonly code: string;
@@ -161,6 +163,7 @@ export function locate(code: string, line: number, token?: string, start?: numbe
   return `${line}:${at >= 0 ? at + 1 : Math.max(1, text.search(/\S/) + 1)}`;
 }
 
+/** A WGSL construct the portable front end cannot run on every path, with its line and column. */
 export class PortableKernelError extends KernelError {
   constructor(
     label: string,

@@ -15,6 +15,7 @@ import { glslName, wordsOf, type Scalar, type WType } from './types.js';
 /** Texels per row of every state texture: 16-byte texels × 256 = 4096-byte rows (a multiple of 256). */
 export const TEXELS_PER_ROW = 256;
 
+/** The GLSL ES 3.00 fragment program(s) a portable kernel becomes for the ping-pong path. */
 export interface GlslProgram {
   vertex: string;
   fragment: string;
@@ -382,6 +383,7 @@ function elementwiseShader(
   ].join('\n');
 }
 
+/** Prints an analysed portable kernel as GLSL fragment passes (split where outputs exceed the attachment limit). */
 export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
   const e = new GlslEmitter(m);
   const storage = m.bindings.filter((b) => b.space === 'storage');

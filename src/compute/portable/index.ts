@@ -2,6 +2,7 @@
  * Portable compute: ordinary WGSL compute shaders of the gather shape on WebGPU compute, a WebGL2
  * fragment ping-pong or the CPU (docs/compute.md, "Portable WGSL"). Its own entry point
  * (`ignis-rhi/portable`): the WGSL parser it carries is about 300 KB.
+ * @module ignis-rhi/portable
  */
 export {
   PortableCompute,

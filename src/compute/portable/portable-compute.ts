@@ -29,6 +29,7 @@ import { emitJs, type JsRunContext } from './js.js';
 import { runtime } from './runtime.js';
 import { sizeOf } from './types.js';
 
+/** Options of `createPortableCompute`: the WGSL, the element count, the buffers by binding name and the path. */
 export interface PortableComputeOptions {
   /** An ordinary WGSL compute shader, as written for WebGPU. */
   code: string;
@@ -50,6 +51,7 @@ interface Backend {
   destroy(): void;
 }
 
+/** An ordinary WGSL compute shader of the gather shape, run on compute, a fragment ping-pong or the CPU. */
 export class PortableCompute {
   readonly path: PathName;
   /** Why this path was taken, in words a user can act on. */
@@ -604,6 +606,7 @@ class CpuBackend implements Backend {
   destroy(): void {}
 }
 
+/** Analyses `options.code` and prepares it on the best path the device has (or the one asked for). */
 export function createPortableCompute(
   device: Device,
   options: PortableComputeOptions,

@@ -1,6 +1,8 @@
 import { ValidationError } from './errors.js';
 
+/** A backend: WebGPU, WebGL2 or the null backend. */
 export type BackendName = 'webgpu' | 'webgl2' | 'null';
+/** The shading language a backend takes. */
 export type ShaderLanguage = 'wgsl' | 'glsl';
 
 /** What a device can do. Code above the RHI reads these flags; it never compares backend names. */
@@ -32,6 +34,7 @@ export interface Features {
   readonly independentBlend: boolean;
 }
 
+/** The device limits Ignis checks against, named as in WebGPU. */
 export interface Limits {
   readonly maxTextureDimension2D: number;
   readonly maxBufferSize: number;
@@ -49,6 +52,7 @@ export interface Limits {
   readonly maxSampledTexturesPerShaderStage: number;
 }
 
+/** What the adapter says of itself (vendor, architecture, description, fallback). */
 export interface AdapterInfo {
   readonly vendor: string;
   readonly architecture: string;
@@ -56,6 +60,7 @@ export interface AdapterInfo {
   readonly isFallbackAdapter: boolean;
 }
 
+/** What a device can do: backend, shader language, features, limits, adapter. */
 export interface Caps {
   readonly backend: BackendName;
   readonly shaderLanguage: ShaderLanguage;

@@ -23,6 +23,7 @@ import type {
   RenderPassDescriptor,
 } from './descriptors.js';
 
+/** `auto` inserts barriers where a hazard is seen; `explicit` throws `MissingBarrierError` instead. */
 export type BarrierMode = 'auto' | 'explicit';
 
 /**
@@ -42,6 +43,7 @@ export interface PassRecorder {
   end(command: Command): void;
 }
 
+/** A barrier: work in `from` scope becomes visible to work in `to` scope. */
 export interface BarrierDescriptor {
   from: BarrierScope;
   to: BarrierScope;
@@ -480,6 +482,7 @@ export class CommandEncoder {
   }
 }
 
+/** Recorded commands as one readable line each (for tests and debugging). */
 export function traceCommands(commands: readonly Command[]): string[] {
   return commands.map((c) => {
     switch (c.type) {

@@ -17,6 +17,7 @@ export type BoundResource =
   | { kind: 'storage-texture'; texture: Texture }
   | { kind: 'sampler'; sampler: Sampler };
 
+/** What a barrier orders: a kind of GPU access (storage write, vertex read, …). */
 export type BarrierScope =
   | 'compute-write'
   | 'compute-read'
@@ -27,6 +28,7 @@ export type BarrierScope =
   | 'copy-read'
   | 'indirect-read';
 
+/** Every barrier scope. */
 export const BARRIER_SCOPES: readonly BarrierScope[] = [
   'compute-write',
   'compute-read',

@@ -3,6 +3,7 @@ import { ValidationError } from './errors.js';
 import type { BindingLayoutEntry, ComputePipelineDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
+/** A compute shader and its binding layout (`device.createComputePipeline`). */
 export abstract class ComputePipeline extends Resource {
   readonly kind = 'compute-pipeline' as const;
   readonly descriptor: ComputePipelineDescriptor;

@@ -10,6 +10,7 @@ export interface Labeled {
   label?: string;
 }
 
+/** What `createBuffer` takes: size, usage flags, mapped at creation, label. */
 export interface BufferDescriptor extends Labeled {
   /** Bytes; a positive multiple of 4 within `limits.maxBufferSize`. */
   size: number;
@@ -18,6 +19,7 @@ export interface BufferDescriptor extends Labeled {
   mappedAtCreation?: boolean;
 }
 
+/** A texture's size, format, usage, mip levels and samples. */
 export interface TextureDescriptor extends Labeled {
   size: { width: number; height: number };
   format: TextureFormat;
@@ -36,11 +38,15 @@ export interface CreateTextureDescriptor extends Omit<TextureDescriptor, 'size'>
     | readonly [number, number?, number?];
 }
 
+/** What a sampler does outside [0, 1]. */
 export type AddressMode = 'clamp-to-edge' | 'repeat' | 'mirror-repeat';
+/** How a sampler filters. */
 export type FilterMode = 'nearest' | 'linear';
+/** A depth comparison. */
 export type CompareFunction =
   'never' | 'less' | 'equal' | 'less-equal' | 'greater' | 'not-equal' | 'greater-equal' | 'always';
 
+/** What `createSampler` takes: address modes, filters, LOD clamp, comparison. */
 export interface SamplerDescriptor extends Labeled {
   addressModeU?: AddressMode;
   addressModeV?: AddressMode;
@@ -51,8 +57,10 @@ export interface SamplerDescriptor extends Labeled {
   lodMaxClamp?: number;
 }
 
+/** A shader stage. */
 export type ShaderStage = 'vertex' | 'fragment' | 'compute';
 
+/** What `createShaderModule` takes: code, language (WGSL or GLSL) and stage for GLSL. */
 export interface ShaderModuleDescriptor extends Labeled {
   code: string;
   /** Defaults to the device's `caps.shaderLanguage`. */
@@ -61,6 +69,7 @@ export interface ShaderModuleDescriptor extends Labeled {
   stage?: ShaderStage;
 }
 
+/** The format of a vertex attribute. */
 export type VertexFormat =
   | 'float32'
   | 'float32x2'
@@ -71,6 +80,7 @@ export type VertexFormat =
   | 'unorm8x4'
   | 'uint8x4';
 
+/** One vertex attribute: format, byte offset, shader location. */
 export interface VertexAttribute {
   format: VertexFormat;
   offset: number;
@@ -78,12 +88,14 @@ export interface VertexAttribute {
   shaderLocation: number;
 }
 
+/** One vertex buffer of a pipeline: stride, step mode, attributes. */
 export interface VertexBufferLayout {
   arrayStride: number;
   stepMode?: 'vertex' | 'instance';
   attributes: VertexAttribute[];
 }
 
+/** A blend factor. */
 export type BlendFactor =
   | 'zero'
   | 'one'
@@ -95,17 +107,21 @@ export type BlendFactor =
   | 'one-minus-dst'
   | 'dst-alpha'
   | 'one-minus-dst-alpha';
+/** A blend operation. */
 export type BlendOperation = 'add' | 'subtract' | 'reverse-subtract' | 'min' | 'max';
+/** One blend equation: operation and source/destination factors. */
 export interface BlendComponent {
   operation?: BlendOperation;
   srcFactor?: BlendFactor;
   dstFactor?: BlendFactor;
 }
+/** Blending of one colour target: a colour and an alpha component. */
 export interface BlendState {
   color: BlendComponent;
   alpha: BlendComponent;
 }
 
+/** One colour target of a render pipeline: format, blend, write mask. */
 export interface ColorTargetState {
   format: TextureFormat;
   blend?: BlendState;
@@ -117,6 +133,7 @@ export interface ColorTargetState {
 export type BindingType =
   'uniform' | 'storage' | 'read-only-storage' | 'texture' | 'sampler' | 'storage-texture';
 
+/** One slot of a pipeline's binding layout: binding number, kind and what it takes. */
 export interface BindingLayoutEntry {
   /** The slot: `@group(0) @binding(n)` in WGSL. */
   binding: number;
@@ -138,12 +155,14 @@ export interface BindingLayoutEntry {
   minBindingSize?: number;
 }
 
+/** Depth testing of a render pipeline: format, write, compare function. */
 export interface DepthStencilState {
   format: TextureFormat;
   depthWriteEnabled?: boolean;
   depthCompare?: CompareFunction;
 }
 
+/** What `createRenderPipeline` takes: vertex and fragment stages, primitive, depth, multisample. */
 export interface RenderPipelineDescriptor extends Labeled {
   /** WebGPU's `'auto'` (what Ignis always does: the layout is reflected from WGSL or given as `bindings`). */
   layout?: 'auto';
@@ -160,6 +179,7 @@ export interface RenderPipelineDescriptor extends Labeled {
   bindings?: BindingLayoutEntry[];
 }
 
+/** What `createComputePipeline` takes: the compute stage and its layout. */
 export interface ComputePipelineDescriptor extends Labeled {
   /** WebGPU's `'auto'` (see RenderPipelineDescriptor.layout). */
   layout?: 'auto';
@@ -167,9 +187,12 @@ export interface ComputePipelineDescriptor extends Labeled {
   bindings?: BindingLayoutEntry[];
 }
 
+/** What a pass does with an attachment at its start. */
 export type LoadOp = 'load' | 'clear';
+/** What a pass does with an attachment at its end. */
 export type StoreOp = 'store' | 'discard';
 
+/** One colour attachment of a render pass: texture (or WebGPU `view`), resolve target, load/store, clear value. */
 export interface RenderPassColorAttachment {
   /** The texture drawn into (WebGPU's `view`: either name works, a texture is its own view). */
   texture?: Texture;
@@ -183,6 +206,7 @@ export interface RenderPassColorAttachment {
     readonly [number, number, number, number] | { r: number; g: number; b: number; a: number };
 }
 
+/** The depth attachment of a render pass and its load/store/clear. */
 export interface RenderPassDepthStencilAttachment {
   /** The depth texture (WebGPU's `view`: either name works). */
   texture?: Texture;
@@ -192,27 +216,32 @@ export interface RenderPassDepthStencilAttachment {
   depthClearValue?: number;
 }
 
+/** Timestamp queries a pass writes at its start and end. */
 export interface PassTimestampWrites {
   querySet: QuerySet;
   beginningOfPassWriteIndex?: number;
   endOfPassWriteIndex?: number;
 }
 
+/** What `beginRenderPass` takes: attachments, timestamps, label. */
 export interface RenderPassDescriptor extends Labeled {
   colorAttachments: RenderPassColorAttachment[];
   depthStencilAttachment?: RenderPassDepthStencilAttachment;
   timestampWrites?: PassTimestampWrites;
 }
 
+/** What `beginComputePass` takes: timestamps and a label. */
 export interface ComputePassDescriptor extends Labeled {
   timestampWrites?: PassTimestampWrites;
 }
 
+/** What `createQuerySet` takes: type (timestamp) and count. */
 export interface QuerySetDescriptor extends Labeled {
   type: 'timestamp';
   count: number;
 }
 
+/** A buffer side of a texture copy: buffer, offset, row pitch. */
 export interface ImageCopyBuffer {
   buffer: Buffer;
   offset?: number;
@@ -221,17 +250,20 @@ export interface ImageCopyBuffer {
   rowsPerImage?: number;
 }
 
+/** A texture side of a copy: texture, mip level, origin. */
 export interface ImageCopyTexture {
   texture: Texture;
   mipLevel?: number;
   origin?: { x?: number; y?: number };
 }
 
+/** A width and a height in texels. */
 export interface Extent2D {
   width: number;
   height: number;
 }
 
+/** How texel data is laid out in memory: offset and row pitch. */
 export interface ImageDataLayout {
   offset?: number;
   bytesPerRow: number;

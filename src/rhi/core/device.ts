@@ -34,6 +34,7 @@ import type {
   CreateTextureDescriptor,
 } from './descriptors.js';
 
+/** Options every backend takes (barriers, frames in flight, restrictions, debug, host copies). */
 export interface DeviceOptions {
   /** How passes are ordered: `auto` inserts barriers, `explicit` checks the ones you declare. */
   barriers?: BarrierMode;
@@ -57,14 +58,18 @@ export interface DeviceOptions {
   hostShadows?: boolean;
 }
 
+/** How many live resources of a kind and their bytes. */
 export interface KindStats {
   count: number;
   bytes: number;
 }
+/** Live resources per kind, and the total (`device.stats()`). */
 export type DeviceStats = Record<ResourceKind, KindStats> & { total: KindStats };
 
+/** A listener of `device.onError`. */
 export type ErrorListener = (error: RhiError) => void;
 
+/** Why a device was lost. */
 export interface DeviceLostInfo {
   reason: 'destroyed' | 'unknown' | 'context-lost';
   message: string;
@@ -102,6 +107,7 @@ function normalizeTextureSize(desc: CreateTextureDescriptor): TextureDescriptor 
   return { ...desc, size: { width: width as number, height: height as number } };
 }
 
+/** A device on one backend: creates resources, records and submits work, reports errors and loss. */
 export abstract class Device {
   abstract readonly caps: Caps;
   abstract readonly queue: Queue;

@@ -16,8 +16,10 @@ export type RhiErrorCode =
   | 'out-of-memory'
   | 'backend';
 
+/** The offending values an error carries. */
 export type ErrorDetails = Record<string, unknown>;
 
+/** The base of every Ignis error: a `code`, the resource `label` and the offending values in `details`. */
 export class RhiError extends Error {
   readonly code: RhiErrorCode;
   readonly label: string | undefined;
@@ -69,6 +71,7 @@ export class UsageError extends RhiError {
   }
 }
 
+/** A destroyed resource used, naming the resource and the operation. */
 export class DestroyedResourceError extends RhiError {
   readonly operation: string;
   constructor(kind: string, operation: string, label?: string) {
@@ -105,12 +108,14 @@ export class UnsupportedFeatureError extends RhiError {
   }
 }
 
+/** One compiler message with its line and the source line. */
 export interface ShaderDiagnostic {
   readonly line: number;
   readonly message: string;
   readonly sourceLine: string;
 }
 
+/** A shader that did not compile, with every diagnostic and its line. */
 export class ShaderCompileError extends RhiError {
   readonly diagnostics: readonly ShaderDiagnostic[];
   constructor(stage: string, diagnostics: ShaderDiagnostic[], label?: string) {
@@ -144,6 +149,7 @@ export class MissingBarrierError extends RhiError {
   }
 }
 
+/** A call on a lost or destroyed device. */
 export class DeviceLostError extends RhiError {
   readonly reason: string;
   constructor(reason: string, message: string) {
@@ -152,6 +158,7 @@ export class DeviceLostError extends RhiError {
   }
 }
 
+/** The GPU ran out of memory creating a resource. */
 export class OutOfMemoryError extends RhiError {
   constructor(message: string, label?: string) {
     super('out-of-memory', message, label);

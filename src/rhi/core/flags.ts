@@ -24,8 +24,10 @@ export const BufferUsage = {
   /** Destination of `resolveQuerySet`. */
   QUERY_RESOLVE: 0x0200,
 } as const;
+/** A combination of `BufferUsage` bits. */
 export type BufferUsageFlags = number;
 
+/** Texture usage bits (the same values as `GPUTextureUsage`). */
 export const TextureUsage = {
   /** Source of a copy; also what `texture.read()` needs. */
   COPY_SRC: 0x01,
@@ -38,6 +40,7 @@ export const TextureUsage = {
   /** Color or depth attachment of a render pass. */
   RENDER_ATTACHMENT: 0x10,
 } as const;
+/** A combination of `TextureUsage` bits. */
 export type TextureUsageFlags = number;
 
 export const ALL_BUFFER_USAGE_BITS = 0x03ff;

@@ -13,8 +13,10 @@ export type ColorFormat =
   | 'r32float'
   | 'rg32float'
   | 'rgba32float';
+/** A depth format. */
 export type DepthStencilFormat =
   'depth16unorm' | 'depth24plus' | 'depth24plus-stencil8' | 'depth32float';
+/** Every texture format Ignis supports, colour and depth. */
 export type TextureFormat = ColorFormat | DepthStencilFormat;
 
 export interface FormatInfo {
@@ -58,13 +60,16 @@ export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
   depth32float: { bytesPerTexel: 0, components: 1, kind: 'depth', float32: true, half: false },
 };
 
+/** Every supported texture format. */
 export const TEXTURE_FORMATS = Object.keys(FORMAT_INFO) as TextureFormat[];
 
+/** Whether a format is a depth format. */
 export function isDepthFormat(format: TextureFormat): format is DepthStencilFormat {
   const kind = FORMAT_INFO[format].kind;
   return kind === 'depth' || kind === 'depth-stencil';
 }
 
+/** Whether a value names a supported texture format. */
 export function isTextureFormat(value: unknown): value is TextureFormat {
   // an own entry: `value in FORMAT_INFO` accepted 'toString' and '__proto__'
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(FORMAT_INFO, value);

@@ -83,6 +83,7 @@ function trackShadow(c: Command): void {
   }
 }
 
+/** Bytes to upload: an ArrayBuffer or any view of one. */
 export type ArrayBufferSource = ArrayBuffer | ArrayBufferView;
 
 /**

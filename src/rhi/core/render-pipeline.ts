@@ -3,6 +3,7 @@ import { VERTEX_FORMAT_BYTES } from './formats.js';
 import type { BindingLayoutEntry, RenderPipelineDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
+/** Vertex and fragment shaders, their fixed-function state and binding layout (`device.createRenderPipeline`). */
 export abstract class RenderPipeline extends Resource {
   readonly kind = 'render-pipeline' as const;
   readonly descriptor: RenderPipelineDescriptor;

@@ -1,6 +1,7 @@
 import { DestroyedResourceError, DeviceLostError } from './errors.js';
 import type { Device } from './device.js';
 
+/** The kind of a GPU resource, as `device.stats()` counts them. */
 export type ResourceKind =
   | 'buffer'
   | 'texture'

@@ -4,6 +4,7 @@ import type { Device } from './device.js';
 
 export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label'>>;
 
+/** How textures are filtered and addressed (`device.createSampler`). */
 export abstract class Sampler extends Resource {
   readonly kind = 'sampler' as const;
   readonly descriptor: ResolvedSamplerDescriptor;

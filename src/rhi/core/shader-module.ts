@@ -4,6 +4,7 @@ import type { ShaderModuleDescriptor, ShaderStage } from './descriptors.js';
 import type { ShaderLanguage } from './caps.js';
 import type { Device } from './device.js';
 
+/** Compiled shader code and its reflected bindings (`device.createShaderModule`). */
 export abstract class ShaderModule extends Resource {
   readonly kind = 'shader-module' as const;
   readonly code: string;

@@ -7,6 +7,7 @@ import { validateTextureRegion } from './validate/copy.js';
 import type { TextureDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
+/** Which part of a texture `texture.read()` reads: mip level, origin, size. */
 export interface TextureReadOptions {
   mipLevel?: number;
   origin?: { x?: number; y?: number };

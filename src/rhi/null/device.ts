@@ -19,6 +19,7 @@ import type {
   TextureDescriptor,
 } from '../core/descriptors.js';
 
+/** Options of the null device: limits and features to pretend. */
 export interface NullDeviceOptions extends DeviceOptions {
   /** Override limits, e.g. to test validation against small ones. */
   limits?: Partial<Limits>;
@@ -26,6 +27,7 @@ export interface NullDeviceOptions extends DeviceOptions {
   features?: Partial<Caps['features']>;
 }
 
+/** A device with no GPU: validates and records everything, runs transfers on ArrayBuffers; for tests. */
 export class NullDevice extends Device {
   readonly caps: Caps;
   readonly queue = new NullQueue();

@@ -83,6 +83,7 @@ export async function createWebGPUDevice(options: WebGPUDeviceOptions = {}): Pro
   return new WebGPUDevice(gpu, info, isFallbackAdapter, options);
 }
 
+/** A device on WebGPU; `gpu` is its GPUDevice. */
 export class WebGPUDevice extends Device {
   readonly caps: Caps;
   readonly queue: WebGPUQueue;

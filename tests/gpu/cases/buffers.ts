@@ -1,4 +1,4 @@
-import { BufferUsage, DestroyedResourceError, UsageError } from '../../../src/index.js';
+import { BufferUsage, DestroyedResourceError, UsageError } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 

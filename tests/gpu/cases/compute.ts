@@ -7,7 +7,7 @@ import {
   createDevice,
   type Device,
   type Buffer,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene } from '../page/scenes.js';

@@ -6,7 +6,7 @@ import {
   type Device,
   type ElementwiseMode,
   type StateArrays,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual } from '../page/assert.js';
 import { integrator, integratorCpu, initialState, PARAMS } from '../page/integrator.js';

@@ -5,7 +5,7 @@ import { defineCases, type Case } from '../page/case.js';
 import { AssertionError } from '../page/assert.js';
 import { SCENES } from '../page/equality-scenes.js';
 import { SIZE } from '../page/scenes.js';
-import type { WebGL2Device } from '../../../src/index.js';
+import type { WebGL2Device } from '../../../src/all.js';
 
 function toPng(data: Uint8Array): string {
   const canvas = document.createElement('canvas');

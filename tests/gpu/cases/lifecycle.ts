@@ -15,10 +15,10 @@ import {
   orbitCamera,
   type RhiError,
   type WebGPUDevice,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import type { Device, RenderPipeline, ShaderModule } from '../../../src/index.js';
+import type { Device, RenderPipeline, ShaderModule } from '../../../src/all.js';
 
 /** A small pipeline with the modules it was made from, so the churn can destroy both. */
 function pipelineWithModules(device: Device): {

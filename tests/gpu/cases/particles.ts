@@ -9,7 +9,7 @@ import {
   ValidationError,
   type Device,
   type ParticleSystem,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
 import {

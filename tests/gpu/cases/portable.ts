@@ -2,7 +2,7 @@
 // CPU path. Integer kernels must agree bit for bit; the flock within the tolerances stated below.
 import { defineCases, type CaseContext } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { BufferUsage, createParticleSystem, type Buffer, type Device } from '../../../src/index.js';
+import { BufferUsage, createParticleSystem, type Buffer, type Device } from '../../../src/all.js';
 import { createPortableCompute } from '../../../src/compute/portable/index.js';
 import type { PathName } from '../../../src/compute/index.js';
 import { WgslExec, WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';

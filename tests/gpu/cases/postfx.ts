@@ -23,7 +23,7 @@ import {
   type PostPath,
   type RgbaImage,
   type Texture,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual } from '../page/assert.js';
 

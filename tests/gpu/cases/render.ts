@@ -11,7 +11,7 @@ import {
   WebGL2Device,
   createDevice,
   type RhiError,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import {

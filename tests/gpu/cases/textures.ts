@@ -1,4 +1,4 @@
-import { BufferUsage, TextureUsage, ValidationError } from '../../../src/index.js';
+import { BufferUsage, TextureUsage, ValidationError } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assertArrayEqual, assertEqual, assertThrows, assertClose } from '../page/assert.js';
 

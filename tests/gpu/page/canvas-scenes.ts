@@ -1,6 +1,6 @@
 // Scenes drawn straight into the canvas surface, for page screenshots compared across backends:
 // the cases where a canvas used to be special on WebGL2 (depth, MSAA resolve, MRT).
-import { TextureUsage, type Device, type Texture } from '../../../src/index.js';
+import { TextureUsage, type Device, type Texture } from '../../../src/all.js';
 import { createScenePipeline, vertexBuffer } from './scenes.js';
 
 // a triangle whose edges avoid pixel centres, with a different colour per vertex (orientation shows)

@@ -1,4 +1,4 @@
-import type { CreateDeviceOptions, Device, Features } from '../../../src/index.js';
+import type { CreateDeviceOptions, Device, Features } from '../../../src/all.js';
 
 export interface CaseContext {
   /** The backend this run is on ('webgpu' for cross-backend cases, which open their own devices). */

@@ -6,7 +6,7 @@ import {
   type AddressMode,
   type FilterMode,
   type BlendState,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { SIZE, createScenePipeline, pixel, renderScene, target, vertexBuffer } from './scenes.js';
 
 export interface Scene {

@@ -1,6 +1,6 @@
 // Browser side of the GPU test tier: lists the cases of a module and runs one on one backend.
 // The Node side (tests/gpu/harness.ts) turns each (case, backend) into a vitest test.
-import { createDevice, type Device, type Features } from '../../../src/index.js';
+import { createDevice, type Device, type Features } from '../../../src/all.js';
 import type { Case, CaseContext } from './case.js';
 import { createScenePipeline, vertexBuffer } from './scenes.js';
 import { drawCanvasScene, type CanvasSceneName } from './canvas-scenes.js';

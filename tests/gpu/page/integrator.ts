@@ -1,6 +1,6 @@
 // An element-wise integrator with two attributes, written once in the kernel language, and its
 // CPU form: the workload of the fallback-equivalence tests.
-import { defineKernel, type CpuKernel } from '../../../src/index.js';
+import { defineKernel, type CpuKernel } from '../../../src/all.js';
 
 export const integrator = defineKernel({
   label: 'integrator',

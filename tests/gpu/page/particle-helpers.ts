@@ -5,7 +5,7 @@ import {
   type Device,
   type ParticleOptionsInput,
   type ParticleSystem,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 import { fromHalfs } from '../../../src/compute/index.js';
 
 export const IMAGE = 128;

@@ -9,7 +9,7 @@ import {
   type Texture,
   type BlendState,
   type TextureFormat,
-} from '../../../src/index.js';
+} from '../../../src/all.js';
 
 export const SIZE = 64;
 
