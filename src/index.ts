@@ -47,6 +47,16 @@ export {
   type TextureReadOptions,
 } from './rhi/core/texture.js';
 export { Sampler } from './rhi/core/sampler.js';
+export {
+  BindGroup,
+  BindGroupLayout,
+  type BindGroupDescriptor,
+  type BindGroupEntry,
+  type BindGroupLayoutDescriptor,
+  type BindingResource,
+  type BufferBinding,
+} from './rhi/core/bind-group.js';
+export { MAX_BIND_GROUPS } from './rhi/core/slots.js';
 export { ShaderModule } from './rhi/core/shader-module.js';
 export { RenderPipeline } from './rhi/core/render-pipeline.js';
 export { ComputePipeline } from './rhi/core/compute-pipeline.js';

@@ -1,7 +1,10 @@
 // The boids simulation through Ignis: two STORAGE|VERTEX buffers ping-ponged by a compute pass,
-// drawn as instances straight from the buffer the step wrote. Shared by the demo and the test.
+// drawn as instances straight from the buffer the step wrote. Shared by the demo and the test. As in
+// the webgpu-samples original, each direction of the ping-pong is a bind group made once from the
+// pipeline's layout (`getBindGroupLayout(0)`) and set per step.
 import {
   BufferUsage,
+  type BindGroup,
   type Buffer,
   type CommandEncoder,
   type ComputePipeline,
@@ -73,6 +76,8 @@ export class Boids {
   readonly shape: Buffer;
   readonly sim: ComputePipeline;
   readonly draw: RenderPipeline | null;
+  /** `groups[i]` reads buffer i and writes the other. */
+  readonly groups: [BindGroup, BindGroup];
   /** Index of the buffer holding the latest state. */
   current: 0 | 1 = 0;
 
@@ -114,6 +119,17 @@ export class Boids {
         entryPoint: 'main',
       },
     });
+    this.groups = ([0, 1] as const).map((i) =>
+      device.createBindGroup({
+        label: `boids ${i} -> ${1 - i}`,
+        layout: this.sim.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: this.params },
+          { binding: 1, resource: this.buffers[i] },
+          { binding: 2, resource: this.buffers[i === 0 ? 1 : 0] },
+        ],
+      }),
+    ) as [BindGroup, BindGroup];
     if (targetFormat) {
       const module = device.createShaderModule({ label: 'draw.wgsl', code: drawWgsl });
       this.draw = device.createRenderPipeline({
@@ -146,9 +162,7 @@ export class Boids {
   step(encoder: CommandEncoder): void {
     const pass = encoder.beginComputePass({ label: 'boids' });
     pass.setPipeline(this.sim);
-    pass.setUniformBuffer(0, this.params);
-    pass.setStorageBuffer(1, this.#buffer(this.current));
-    pass.setStorageBuffer(2, this.#buffer(this.current === 0 ? 1 : 0));
+    pass.setBindGroup(0, this.groups[this.current]);
     pass.dispatchThreads(this.count);
     pass.end();
     this.current = this.current === 0 ? 1 : 0;

@@ -4,6 +4,7 @@ import {
   layoutFromReflection,
   reflectWorkgroupSize,
   NullDevice,
+  LimitExceededError,
   ValidationError,
 } from '../../src/all.js';
 import { deriveSamplerTypes } from '../../src/rhi/core/reflect.js';
@@ -42,16 +43,29 @@ describe('WGSL reflection', () => {
       ),
     ).toEqual([256, 1, 1]);
   });
-  it('a binding outside group 0 is a typed error naming it', () => {
+  it('bindings of every group are reflected into the layout; @group(4) is over the limit', () => {
     const d = new NullDevice();
     const module = d.createShaderModule({
-      code: '@group(1) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }',
+      code: '@group(0) @binding(0) var<uniform> a: vec4f; @group(1) @binding(0) var<uniform> u: vec4f; @group(3) @binding(2) var<storage, read> s: array<f32>; @compute @workgroup_size(1) fn main() { _ = a; _ = u; _ = s[0]; }',
     });
-    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
-      ValidationError,
+    const pipeline = d.createComputePipeline({ label: 'groups', compute: { module } });
+    expect(pipeline.bindings.map((b) => [b.group ?? 0, b.binding, b.type])).toEqual([
+      [0, 0, 'uniform'],
+      [1, 0, 'uniform'],
+      [3, 2, 'read-only-storage'],
+    ]);
+    expect(pipeline.getBindGroupLayout(3).entries.map((e) => [e.binding, e.type])).toEqual([
+      [2, 'read-only-storage'],
+    ]);
+    expect(pipeline.getBindGroupLayout(2).entries).toEqual([]);
+    const far = d.createShaderModule({
+      code: '@group(4) @binding(0) var<uniform> u: vec4f; @compute @workgroup_size(1) fn main() { _ = u; }',
+    });
+    expect(() => d.createComputePipeline({ label: 'g4', compute: { module: far } })).toThrow(
+      LimitExceededError,
     );
-    expect(() => d.createComputePipeline({ label: 'g1', compute: { module } })).toThrow(
-      /"u" is declared in @group\(1\); Ignis binds resources by slot into @group\(0\) only/,
+    expect(() => d.createComputePipeline({ label: 'g4', compute: { module: far } })).toThrow(
+      /"u" in @group\(4\)/,
     );
   });
 });

@@ -10,6 +10,9 @@ import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
 import type { PassRecorder } from './command-encoder.js';
+import { MAX_BIND_GROUPS, slotName, slotOf } from './slots.js';
+import { BindGroup } from './bind-group.js';
+import type { Device } from './device.js';
 
 /**
  * The slot table shared by render and compute passes: `set*(slot, resource)` stages a resource,
@@ -17,8 +20,8 @@ import type { PassRecorder } from './command-encoder.js';
  */
 export class SlotTable {
   readonly slots = new Map<number, BoundResource>();
-  readonly #writable = new Map<Buffer, number>();
-  readonly #used = new Map<Buffer, number>();
+  readonly #writable = new Map<Buffer, string>();
+  readonly #used = new Map<Buffer, string>();
 
   constructor(
     private readonly recorder: PassRecorder,
@@ -43,99 +46,68 @@ export class SlotTable {
 
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
     this.#slot(slot);
-    requireResource(buffer, 'buffer', `setUniformBuffer(${slot})`, this.recorder.device);
-    requireBufferUsage(
-      buffer.usage,
-      BufferUsage.UNIFORM,
-      `setUniformBuffer(${slot})`,
-      buffer.label,
-    );
-    const s = size ?? buffer.size - offset;
-    validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
-    const limits = this.recorder.device.caps.limits;
-    if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
-      throw new ValidationError(
-        'uniform-offset-alignment',
-        `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`,
-        buffer.label,
-        { offset },
-      );
-    }
-    if (s > limits.maxUniformBufferBindingSize) {
-      throw new ValidationError(
-        'uniform-binding-size',
-        `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`,
-        buffer.label,
-        { size: s },
-      );
-    }
-    this.#bind(slot, { kind: 'uniform', buffer, offset, size: s });
+    const op = `setUniformBuffer(${slot})`;
+    this.#bind(slot, uniformBinding(this.recorder.device, op, buffer, offset, size));
   }
 
   storage(slot: number, buffer: Buffer, access: StorageAccess, offset = 0, size?: number): void {
     this.#slot(slot);
-    requireResource(buffer, 'buffer', `setStorageBuffer(${slot})`, this.recorder.device);
-    requireBufferUsage(
-      buffer.usage,
-      BufferUsage.STORAGE,
-      `setStorageBuffer(${slot})`,
-      buffer.label,
-    );
-    const s = size ?? buffer.size - offset;
-    validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
-    const limits = this.recorder.device.caps.limits;
-    if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
-      throw new ValidationError(
-        'storage-offset-alignment',
-        `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`,
-        buffer.label,
-        { offset },
-      );
-    }
-    if (s > limits.maxStorageBufferBindingSize) {
-      throw new ValidationError(
-        'storage-binding-size',
-        `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`,
-        buffer.label,
-        { size: s },
-      );
-    }
-    this.#bind(slot, { kind: 'storage', buffer, offset, size: s, access });
+    const op = `setStorageBuffer(${slot})`;
+    this.#bind(slot, storageBinding(this.recorder.device, op, buffer, access, offset, size));
   }
 
   texture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    requireResource(texture, 'texture', `setTexture(${slot})`, this.recorder.device);
-    requireTextureUsage(
-      texture.usage,
-      TextureUsage.TEXTURE_BINDING,
-      `setTexture(${slot})`,
-      texture.label,
-    );
-    this.#bind(slot, { kind: 'texture', texture });
+    this.#bind(slot, textureBinding(this.recorder.device, `setTexture(${slot})`, texture));
   }
 
   storageTexture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    requireResource(texture, 'texture', `setStorageTexture(${slot})`, this.recorder.device);
-    requireTextureUsage(
-      texture.usage,
-      TextureUsage.STORAGE_BINDING,
-      `setStorageTexture(${slot})`,
-      texture.label,
-    );
-    this.#bind(slot, { kind: 'storage-texture', texture });
+    const op = `setStorageTexture(${slot})`;
+    this.#bind(slot, storageTextureBinding(this.recorder.device, op, texture));
   }
 
   sampler(slot: number, sampler: Sampler): void {
     this.#slot(slot);
-    requireResource(sampler, 'sampler', `setSampler(${slot})`, this.recorder.device);
-    this.#bind(slot, { kind: 'sampler', sampler });
+    this.#bind(slot, samplerBinding(this.recorder.device, `setSampler(${slot})`, sampler));
+  }
+
+  /** `setBindGroup(index, group)`: group `index`'s slots take the group's resources. */
+  group(index: number, group: BindGroup, dynamicOffsets?: Iterable<number>): void {
+    if (dynamicOffsets !== undefined && [...dynamicOffsets].length > 0)
+      throw new ValidationError(
+        'bind-group-dynamic-offsets',
+        `setBindGroup(${index}) with dynamic offsets: Ignis has none; bind the buffer at its offset with setUniformBuffer/setStorageBuffer, or make one group per offset`,
+        this.passLabel,
+        { index },
+      );
+    if (!Number.isInteger(index) || index < 0 || index >= MAX_BIND_GROUPS)
+      throw new ValidationError(
+        'bind-group-index',
+        `setBindGroup index ${String(index)} must be an integer from 0 to ${MAX_BIND_GROUPS - 1}`,
+        this.passLabel,
+        { index },
+      );
+    if (!(group instanceof BindGroup))
+      throw new ValidationError(
+        'bind-group-index',
+        `setBindGroup(${index}) takes a bind group from device.createBindGroup(), got ${String(group)}`,
+        this.passLabel,
+        { index },
+      );
+    if (group.device !== this.recorder.device)
+      throw new ValidationError(
+        'bind-group-device',
+        `Bind group "${group.label}" was created on another device`,
+        this.passLabel,
+      );
+    for (const [binding, resource] of group.resources)
+      this.#bind(slotOf({ group: index, binding }), resource);
   }
 
   /** The texture suits the slot: depth for depth slots, filterable floats, the storage format. */
   #checkTexture(entry: BindingLayoutEntry, texture: Texture, pipelineLabel: string): void {
-    const at = `slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
+    const at = `slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
     const depth = isDepthFormat(texture.format);
     if (entry.type === 'storage-texture') {
       if (entry.format && entry.format !== texture.format) {
@@ -168,7 +140,7 @@ export class SlotTable {
       entry.samplerBinding !== undefined
     ) {
       // GL samples an unfilterable texture through a linear sampler as black, silently
-      const bound = this.slots.get(entry.samplerBinding);
+      const bound = this.slots.get(slotOf({ group: entry.group, binding: entry.samplerBinding }));
       const d = bound?.kind === 'sampler' ? bound.sampler.descriptor : undefined;
       if (d && (d.magFilter === 'linear' || d.minFilter === 'linear')) {
         throw new UnsupportedFeatureError(
@@ -211,13 +183,14 @@ export class SlotTable {
     writable.clear();
     used.clear();
     for (const entry of layout) {
-      const bound = this.slots.get(entry.binding);
+      const bound = this.slots.get(slotOf(entry));
       if (!bound) {
         throw new ValidationError(
           'binding-missing',
-          `Slot ${entry.binding} (${entry.type}${entry.name ? ` "${entry.name}"` : ''}) of pipeline "${pipelineLabel}" has nothing bound`,
+          `Slot ${slotName(entry)} (${entry.type}${entry.name ? ` "${entry.name}"` : ''}) of pipeline "${pipelineLabel}" has nothing bound${entry.group ? ` (setBindGroup(${entry.group}, …))` : ''}`,
           this.passLabel,
           {
+            group: entry.group ?? 0,
             binding: entry.binding,
             type: entry.type,
           },
@@ -227,7 +200,7 @@ export class SlotTable {
       if (bound.kind !== expected) {
         throw new ValidationError(
           'binding-kind',
-          `Slot ${entry.binding} of pipeline "${pipelineLabel}" expects ${entry.type}, but a ${bound.kind} is bound`,
+          `Slot ${slotName(entry)} of pipeline "${pipelineLabel}" expects ${entry.type}, but a ${bound.kind} is bound`,
           this.passLabel,
           {
             binding: entry.binding,
@@ -248,7 +221,7 @@ export class SlotTable {
       if (bound.kind === 'storage' && entry.type === 'storage' && access === 'read') {
         throw new ValidationError(
           'binding-access',
-          `Slot ${entry.binding} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`,
+          `Slot ${slotName(entry)} of pipeline "${pipelineLabel}" is read_write in the shader but was bound with access 'read'`,
           this.passLabel,
           {
             binding: entry.binding,
@@ -262,7 +235,7 @@ export class SlotTable {
       )
         throw new ValidationError(
           'binding-min-size',
-          `Slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" reads a ${entry.minBindingSize}-byte uniform struct, but ${bound.size} bytes of "${bound.buffer.label}" are bound`,
+          `Slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" reads a ${entry.minBindingSize}-byte uniform struct, but ${bound.size} bytes of "${bound.buffer.label}" are bound`,
           this.passLabel,
           { binding: entry.binding, size: bound.size, minBindingSize: entry.minBindingSize },
         );
@@ -276,7 +249,7 @@ export class SlotTable {
         if (linear.length > 0) {
           throw new ValidationError(
             'binding-sampler-filtering',
-            `Sampler "${bound.sampler.label}" filters linearly (${linear.join(', ')}) but slot ${entry.binding}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" is non-filtering (it samples an 'unfilterable-float' texture); use 'nearest'`,
+            `Sampler "${bound.sampler.label}" filters linearly (${linear.join(', ')}) but slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" is non-filtering (it samples an 'unfilterable-float' texture); use 'nearest'`,
             this.passLabel,
             { binding: entry.binding, linear },
           );
@@ -290,11 +263,11 @@ export class SlotTable {
         if (clash !== undefined)
           throw new ValidationError(
             'binding-writable-alias',
-            `Buffer "${bound.buffer.label}" is bound at slots ${clash} and ${entry.binding} of pipeline "${pipelineLabel}", at least once as writable storage: WebGPU forbids a writable binding and another use of one buffer in the same draw or dispatch`,
+            `Buffer "${bound.buffer.label}" is bound at slots ${clash} and ${slotName(entry)} of pipeline "${pipelineLabel}", at least once as writable storage: WebGPU forbids a writable binding and another use of one buffer in the same draw or dispatch`,
             this.passLabel,
-            { slots: [clash, entry.binding] },
+            { slots: [clash, slotName(entry)] },
           );
-        map.set(bound.buffer, entry.binding);
+        map.set(bound.buffer, slotName(entry));
       }
       switch (bound.kind) {
         case 'uniform':
@@ -316,4 +289,89 @@ export class SlotTable {
       }
     }
   }
+}
+
+/** Checks a uniform buffer binding (usage, range, offset alignment, size limit): what the slot holds. */
+export function uniformBinding(
+  device: Device,
+  op: string,
+  buffer: Buffer,
+  offset = 0,
+  size?: number,
+): BoundResource {
+  requireResource(buffer, 'buffer', op, device);
+  requireBufferUsage(buffer.usage, BufferUsage.UNIFORM, op, buffer.label);
+  const s = size ?? buffer.size - offset;
+  validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
+  const limits = device.caps.limits;
+  if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
+    throw new ValidationError(
+      'uniform-offset-alignment',
+      `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`,
+      buffer.label,
+      { offset },
+    );
+  }
+  if (s > limits.maxUniformBufferBindingSize) {
+    throw new ValidationError(
+      'uniform-binding-size',
+      `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`,
+      buffer.label,
+      { size: s },
+    );
+  }
+  return { kind: 'uniform', buffer, offset, size: s };
+}
+
+/** Checks a storage buffer binding (usage, range, offset alignment, size limit). */
+export function storageBinding(
+  device: Device,
+  op: string,
+  buffer: Buffer,
+  access: StorageAccess,
+  offset = 0,
+  size?: number,
+): BoundResource {
+  requireResource(buffer, 'buffer', op, device);
+  requireBufferUsage(buffer.usage, BufferUsage.STORAGE, op, buffer.label);
+  const s = size ?? buffer.size - offset;
+  validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
+  const limits = device.caps.limits;
+  if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
+    throw new ValidationError(
+      'storage-offset-alignment',
+      `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`,
+      buffer.label,
+      { offset },
+    );
+  }
+  if (s > limits.maxStorageBufferBindingSize) {
+    throw new ValidationError(
+      'storage-binding-size',
+      `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`,
+      buffer.label,
+      { size: s },
+    );
+  }
+  return { kind: 'storage', buffer, offset, size: s, access };
+}
+
+/** Checks a sampled texture binding (TEXTURE_BINDING usage). */
+export function textureBinding(device: Device, op: string, texture: Texture): BoundResource {
+  requireResource(texture, 'texture', op, device);
+  requireTextureUsage(texture.usage, TextureUsage.TEXTURE_BINDING, op, texture.label);
+  return { kind: 'texture', texture };
+}
+
+/** Checks a storage texture binding (STORAGE_BINDING usage). */
+export function storageTextureBinding(device: Device, op: string, texture: Texture): BoundResource {
+  requireResource(texture, 'texture', op, device);
+  requireTextureUsage(texture.usage, TextureUsage.STORAGE_BINDING, op, texture.label);
+  return { kind: 'storage-texture', texture };
+}
+
+/** Checks a sampler binding. */
+export function samplerBinding(device: Device, op: string, sampler: Sampler): BoundResource {
+  requireResource(sampler, 'sampler', op, device);
+  return { kind: 'sampler', sampler };
 }

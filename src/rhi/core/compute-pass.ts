@@ -1,3 +1,4 @@
+import { BindGroup } from './bind-group.js';
 import { BufferUsage } from './flags.js';
 import { requireResource } from './validate/resource.js';
 import {
@@ -104,6 +105,15 @@ export class ComputePass {
   setSampler(slot: number, sampler: Sampler): void {
     this.#open('setSampler');
     this.#slots.sampler(slot, sampler);
+  }
+
+  /**
+   * Binds `group`'s resources to `@group(index)` (WebGPU's `setBindGroup`); group 0 can also be
+   * filled slot by slot. Dynamic offsets are not supported: a typed error says what to do instead.
+   */
+  setBindGroup(index: number, group: BindGroup, dynamicOffsets?: Iterable<number>): void {
+    this.#open('setBindGroup');
+    this.#slots.group(index, group, dynamicOffsets);
   }
 
   setStorageTexture(slot: number, texture: Texture): void {

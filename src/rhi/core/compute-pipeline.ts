@@ -1,3 +1,4 @@
+import { groupLayout, type BindGroupLayout } from './bind-group.js';
 import { Resource } from './resource.js';
 import { ValidationError } from './errors.js';
 import type { BindingLayoutEntry, ComputePipelineDescriptor } from './descriptors.js';
@@ -15,6 +16,11 @@ export abstract class ComputePipeline extends Resource {
     this.descriptor = desc;
     this.bindings = bindings;
     this.workgroupSize = reflectWorkgroupSize(desc.compute.module.code, desc.compute.entryPoint);
+  }
+
+  /** The slots of group `index` of this pipeline's layout, for `device.createBindGroup`. */
+  getBindGroupLayout(index: number): BindGroupLayout {
+    return groupLayout(this.bindings, index, this.label);
   }
 }
 

@@ -135,7 +135,9 @@ export type BindingType =
 
 /** One slot of a pipeline's binding layout: binding number, kind and what it takes. */
 export interface BindingLayoutEntry {
-  /** The slot: `@group(0) @binding(n)` in WGSL. */
+  /** The bind group, `@group(g)` in WGSL (0 to 3; default 0: the group slot binding fills). */
+  group?: number;
+  /** The slot: `@binding(n)` in WGSL. */
   binding: number;
   type: BindingType;
   /** GLSL: the uniform block or sampler uniform this slot feeds (GLSL ES 3.00 has no binding qualifier). */
@@ -175,7 +177,7 @@ export interface RenderPipelineDescriptor extends Labeled {
   };
   depthStencil?: DepthStencilState;
   multisample?: { count?: number };
-  /** The flat slot layout. Optional for WGSL (reflected from `@group(0)` declarations); GLSL needs names. */
+  /** The slot layout. Optional for WGSL (reflected from its `@group @binding` declarations); GLSL needs names. */
   bindings?: BindingLayoutEntry[];
 }
 

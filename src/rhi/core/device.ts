@@ -10,6 +10,12 @@ import { validateShaderModuleDescriptor } from './validate/shader-module.js';
 import { validateQuerySetDescriptor } from './validate/query-set.js';
 import { isPositiveInteger } from './validate/buffer.js';
 import { CommandEncoder, type BarrierMode } from './command-encoder.js';
+import {
+  BindGroup,
+  BindGroupLayout,
+  type BindGroupDescriptor,
+  type BindGroupLayoutDescriptor,
+} from './bind-group.js';
 import type { Caps, FeatureRestrictions } from './caps.js';
 import type { Resource, ResourceKind } from './resource.js';
 import type { Buffer } from './buffer.js';
@@ -340,6 +346,21 @@ export abstract class Device {
     this.#assertUsable('createQuerySet', desc);
     validateQuerySetDescriptor(desc, this.caps);
     return this.#track(this.createQuerySetImpl(desc), () => this.createQuerySetImpl(desc));
+  }
+
+  /** The slots of one bind group, for `createBindGroup` (or read one from a pipeline: `getBindGroupLayout`). */
+  createBindGroupLayout(desc: BindGroupLayoutDescriptor): BindGroupLayout {
+    this.#assertUsable('createBindGroupLayout', desc);
+    return new BindGroupLayout(desc);
+  }
+
+  /**
+   * Resources for one group's slots, checked now (usage, ranges, alignment, kinds) and bound with
+   * `pass.setBindGroup(index, group)`.
+   */
+  createBindGroup(desc: BindGroupDescriptor): BindGroup {
+    this.#assertUsable('createBindGroup', desc);
+    return new BindGroup(this, desc);
   }
 
   createCommandEncoder(desc: Labeled = {}): CommandEncoder {

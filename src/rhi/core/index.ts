@@ -14,6 +14,16 @@ export {
   type TextureReadOptions,
 } from './texture.js';
 export { Sampler } from './sampler.js';
+export {
+  BindGroup,
+  BindGroupLayout,
+  type BindGroupDescriptor,
+  type BindGroupEntry,
+  type BindGroupLayoutDescriptor,
+  type BindingResource,
+  type BufferBinding,
+} from './bind-group.js';
+export { MAX_BIND_GROUPS } from './slots.js';
 export { ShaderModule } from './shader-module.js';
 export { RenderPipeline } from './render-pipeline.js';
 export { ComputePipeline, reflectWorkgroupSize } from './compute-pipeline.js';

@@ -1,4 +1,5 @@
 import type { BindingLayoutEntry, BindingType } from './descriptors.js';
+import { slotOf } from './slots.js';
 
 /** One `@group(g) @binding(b) var<…> name: type;` declaration found in WGSL source. */
 export interface WgslBinding {
@@ -13,8 +14,8 @@ const DECLARATION =
   /((?:@(?:group|binding)\s*\(\s*\d+\s*\)\s*){2})var\s*(?:<\s*([\w\s,]+)\s*>)?\s*(\w+)\s*:\s*([^;]+);/g;
 
 /**
- * Reflects the resource declarations of a WGSL module, so that slot binding reaches every
- * `@group(0) @binding(n)` of WGSL written for raw WebGPU without the user restating a layout.
+ * Reflects the resource declarations of a WGSL module, so that slot binding and bind groups reach
+ * every `@group(g) @binding(n)` of WGSL written for raw WebGPU without the user restating a layout.
  * Comments are stripped first; attribute order (`@group @binding` or `@binding @group`) is free.
  */
 export function reflectWgslBindings(source: string): WgslBinding[] {
@@ -40,12 +41,12 @@ function bindingTypeOf(space: string, wgslType: string): BindingType {
   return 'texture';
 }
 
-/** Turns reflected group-0 declarations into the flat slot layout a pipeline uses. */
+/** Turns reflected declarations into the slot layout a pipeline uses (every group). */
 export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingLayoutEntry[] {
   return bindings
-    .filter((b) => b.group === 0)
     .map((b): BindingLayoutEntry => {
       const entry: BindingLayoutEntry = { binding: b.binding, type: b.type, name: b.name };
+      if (b.group !== 0) entry.group = b.group;
       if (b.type === 'texture' && /texture_depth/.test(b.wgslType)) entry.sampleType = 'depth';
       if (b.type === 'texture' && /<\s*u32\s*>/.test(b.wgslType)) entry.sampleType = 'uint';
       if (b.type === 'texture' && /<\s*i32\s*>/.test(b.wgslType)) entry.sampleType = 'sint';
@@ -57,7 +58,7 @@ export function layoutFromReflection(bindings: readonly WgslBinding[]): BindingL
       }
       return entry;
     })
-    .sort((a, b) => a.binding - b.binding);
+    .sort((a, b) => slotOf(a) - slotOf(b));
 }
 
 /** `textureSample*(texture, sampler, …)` calls of WGSL source: which sampler samples which texture. */
@@ -86,7 +87,12 @@ export function deriveSamplerTypes(
     if (e.type !== 'sampler' || e.samplerType) return e;
     const sampled = [
       ...uses.filter((u) => u.sampler === e.name).map((u) => byName.get(u.texture)),
-      ...entries.filter((t) => t.type === 'texture' && t.samplerBinding === e.binding),
+      ...entries.filter(
+        (t) =>
+          t.type === 'texture' &&
+          t.samplerBinding === e.binding &&
+          (t.group ?? 0) === (e.group ?? 0),
+      ),
     ];
     const unfilterable = sampled.some((t) => t?.sampleType === 'unfilterable-float');
     return { ...e, samplerType: unfilterable ? 'non-filtering' : 'filtering' };

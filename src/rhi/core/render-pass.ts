@@ -1,3 +1,4 @@
+import { BindGroup } from './bind-group.js';
 import { BufferUsage } from './flags.js';
 import { requireResource } from './validate/resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
@@ -165,6 +166,29 @@ export class RenderPass {
   setSampler(slot: number, sampler: Sampler): void {
     this.#open('setSampler');
     this.#slots.sampler(slot, sampler);
+  }
+
+  /**
+   * Binds `group`'s resources to `@group(index)` (WebGPU's `setBindGroup`); group 0 can also be
+   * filled slot by slot. Dynamic offsets are not supported: a typed error says what to do instead.
+   */
+  setBindGroup(index: number, group: BindGroup, dynamicOffsets?: Iterable<number>): void {
+    this.#open('setBindGroup');
+    if (group instanceof BindGroup)
+      for (const r of group.resources.values())
+        if (
+          r.kind === 'texture' &&
+          this.#desc.colorAttachments.some(
+            (a) => a.texture === r.texture || a.resolveTarget === r.texture,
+          )
+        )
+          throw new ValidationError(
+            'feedback-loop',
+            `Texture "${r.texture.label}" of bind group "${group.label}" is sampled while it is an attachment of this pass`,
+            this.label,
+            { index },
+          );
+    this.#slots.group(index, group, dynamicOffsets);
   }
 
   setViewport(

@@ -1,3 +1,4 @@
+import { groupLayout, type BindGroupLayout } from './bind-group.js';
 import { Resource } from './resource.js';
 import { VERTEX_FORMAT_BYTES } from './formats.js';
 import type { BindingLayoutEntry, RenderPipelineDescriptor } from './descriptors.js';
@@ -20,5 +21,10 @@ export abstract class RenderPipeline extends Resource {
     this.vertexBufferExtents = (desc.vertex.buffers ?? []).map((b) =>
       Math.max(0, ...b.attributes.map((a) => a.offset + VERTEX_FORMAT_BYTES[a.format])),
     );
+  }
+
+  /** The slots of group `index` of this pipeline's layout, for `device.createBindGroup`. */
+  getBindGroupLayout(index: number): BindGroupLayout {
+    return groupLayout(this.bindings, index, this.label);
   }
 }

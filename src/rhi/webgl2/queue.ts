@@ -351,20 +351,20 @@ export class WebGL2Queue extends Queue {
       };
     }
     state.bindVertexArray(p.vao.vao);
-    for (const b of pipe.bindings) {
-      const r = p.slots.get(b.binding);
+    for (const b of pipe.uniformBlocks) {
+      const r = p.slots.get(b.slot);
       if (r?.kind !== 'uniform') continue;
-      const needed = pipe.uniformBlockSizes.get(b.binding) ?? 0;
-      const key = `${pipe.id}:${b.binding}:${r.buffer.id}:${r.size}`;
+      const needed = b.size;
+      const key = `${pipe.id}:${b.slot}:${r.buffer.id}:${r.size}`;
       if (r.size < needed && !this.#reported.has(key)) {
         this.#reported.add(key);
         // GL would reject the draw with INVALID_OPERATION and draw nothing: say so instead
         this.device.reportError(
           new BackendError(
-            `uniform block "${b.name}" at slot ${b.binding} needs ${needed} bytes but ${r.size} are bound ("${r.buffer.label}")`,
+            `uniform block "${b.name}" at slot ${b.slot} needs ${needed} bytes but ${r.size} are bound ("${r.buffer.label}")`,
             pipe.label,
             {
-              slot: b.binding,
+              slot: b.slot,
               needed,
               bound: r.size,
             },
@@ -372,7 +372,7 @@ export class WebGL2Queue extends Queue {
         );
       }
       state.bindUniformBuffer(
-        b.binding,
+        b.point,
         (r.buffer as WebGL2Buffer).gl,
         r.buffer.id,
         r.offset,
@@ -380,10 +380,10 @@ export class WebGL2Queue extends Queue {
       );
     }
     for (const u of pipe.textureUnits) {
-      const r = p.slots.get(u.binding);
+      const r = p.slots.get(u.slot);
       if (r?.kind !== 'texture') continue;
       state.bindTexture(u.unit, (r.texture as WebGL2Texture).glTexture);
-      const s = u.samplerBinding === undefined ? undefined : p.slots.get(u.samplerBinding);
+      const s = u.samplerSlot === undefined ? undefined : p.slots.get(u.samplerSlot);
       state.bindSampler(
         u.unit,
         s?.kind === 'sampler' ? (s.sampler as WebGL2Sampler).gl : this.device.defaultSampler,

@@ -9,13 +9,22 @@ import { BLEND_FACTORS, BLEND_OPERATIONS, COMPARE_FUNCTIONS, GL, TOPOLOGIES } fr
 import { parseInfoLog, type WebGL2ShaderModule } from './shader-module.js';
 import type { BlendGL } from './state.js';
 import type { WebGL2Device } from './device.js';
+import { slotOf } from '../core/slots.js';
 
 export interface TextureUnit {
-  /** Texture slot. */
-  readonly binding: number;
+  /** The texture's slot (flat: `slotOf(entry)`). */
+  readonly slot: number;
   readonly unit: number;
-  /** Sampler slot whose sampler object goes on the same unit (undefined: the default sampler). */
-  readonly samplerBinding: number | undefined;
+  /** The slot of the sampler whose sampler object goes on the same unit (undefined: the default sampler). */
+  readonly samplerSlot: number | undefined;
+}
+
+/** A uniform block of the program: its slot, the GL binding point it was given, its size. */
+export interface UniformBlock {
+  readonly slot: number;
+  readonly point: number;
+  readonly name: string;
+  readonly size: number;
 }
 
 function blendComponent(c: BlendComponent): [number, number, number] {
@@ -41,7 +50,8 @@ export class WebGL2RenderPipeline extends RenderPipeline {
   readonly frontFace: number;
   readonly textureUnits: readonly TextureUnit[];
   /** Bytes each uniform block needs (GL's UNIFORM_BLOCK_DATA_SIZE), by slot. */
-  readonly uniformBlockSizes = new Map<number, number>();
+  /** The uniform blocks, each on its own binding point (numbered per program: slots of every group fit GL's few points). */
+  readonly uniformBlocks: UniformBlock[] = [];
   readonly #device: WebGL2Device;
 
   constructor(
@@ -92,15 +102,27 @@ export class WebGL2RenderPipeline extends RenderPipeline {
       if (b.type === 'uniform' && b.name) {
         const index = gl.getUniformBlockIndex(program, b.name);
         if (index !== gl.INVALID_INDEX) {
-          gl.uniformBlockBinding(program, index, b.binding);
-          this.uniformBlockSizes.set(
-            b.binding,
-            Number(gl.getActiveUniformBlockParameter(program, index, gl.UNIFORM_BLOCK_DATA_SIZE)),
-          );
+          const point = this.uniformBlocks.length;
+          gl.uniformBlockBinding(program, index, point);
+          this.uniformBlocks.push({
+            slot: slotOf(b),
+            point,
+            name: b.name,
+            size: Number(
+              gl.getActiveUniformBlockParameter(program, index, gl.UNIFORM_BLOCK_DATA_SIZE),
+            ),
+          });
         }
       } else if (b.type === 'texture' && b.name) {
         const unit = units.length;
-        units.push({ binding: b.binding, unit, samplerBinding: b.samplerBinding });
+        units.push({
+          slot: slotOf(b),
+          unit,
+          samplerSlot:
+            b.samplerBinding === undefined
+              ? undefined
+              : slotOf({ group: b.group, binding: b.samplerBinding }),
+        });
         const location = gl.getUniformLocation(program, b.name);
         if (location) gl.uniform1i(location, unit);
       }

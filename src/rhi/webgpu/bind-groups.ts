@@ -1,20 +1,34 @@
 import { bindGroupLayoutEntry, layoutKey } from './conv.js';
 import { ResourceCache } from '../core/resource-cache.js';
+import { slotOf } from '../core/slots.js';
 import type { BindingLayoutEntry } from '../core/descriptors.js';
 import type { BoundResource } from '../core/commands.js';
 import type { WebGPUBuffer } from './buffer.js';
 import type { WebGPUTexture } from './texture.js';
 import type { WebGPUSampler } from './sampler.js';
 
+/** One group of a pipeline's layout: its index, WebGPU layout, cache key and slots. */
+export interface GroupLayout {
+  readonly index: number;
+  readonly layout: GPUBindGroupLayout;
+  readonly key: string;
+  readonly entries: readonly BindingLayoutEntry[];
+}
+
+/** A pipeline's WebGPU layout: its groups up to the last one it uses, and the pipeline layout. */
+export interface PipelineLayout {
+  readonly key: string;
+  readonly groups: readonly GroupLayout[];
+  readonly gpu: GPUPipelineLayout;
+}
+
 /**
  * Layouts deduplicated by their slots, and bind groups cached by (layout, bound resources). A bind
  * group is created only on a miss; destroying a resource evicts the groups that reference it.
  */
 export class BindGroupCache {
-  readonly #layouts = new Map<
-    string,
-    { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout }
-  >();
+  readonly #layouts = new Map<string, GPUBindGroupLayout>();
+  readonly #pipelineLayouts = new Map<string, PipelineLayout>();
   readonly #groups = new ResourceCache<GPUBindGroup>();
   hits = 0;
 
@@ -25,41 +39,50 @@ export class BindGroupCache {
 
   constructor(private readonly device: GPUDevice) {}
 
-  layoutFor(
-    entries: readonly BindingLayoutEntry[],
-    stages: 'render' | 'compute',
-  ): { layout: GPUBindGroupLayout | null; pipelineLayout: GPUPipelineLayout; key: string } {
-    const key = layoutKey(entries, stages);
-    let found = this.#layouts.get(key);
-    if (!found) {
-      const layout =
-        entries.length > 0
-          ? this.device.createBindGroupLayout({
-              label: key,
-              entries: entries.map((e) => bindGroupLayoutEntry(e, stages)),
-            })
-          : null;
-      const pipelineLayout = this.device.createPipelineLayout({
-        label: key,
-        bindGroupLayouts: layout ? [layout] : [],
-      });
-      found = { layout, pipelineLayout };
-      this.#layouts.set(key, found);
+  /**
+   * The WebGPU layouts of a pipeline's slots: one bind group layout per group its shaders use
+   * (empty ones fill the gaps), and the pipeline layout of them all. Both are shared by every
+   * pipeline with the same slots.
+   */
+  layoutFor(entries: readonly BindingLayoutEntry[], stages: 'render' | 'compute'): PipelineLayout {
+    const key = `${stages}|${entries.map((e) => `${e.group ?? 0}/`).join('')}${layoutKey(entries, stages)}`;
+    const found = this.#pipelineLayouts.get(key);
+    if (found) return found;
+    const count = Math.max(0, ...entries.map((e) => (e.group ?? 0) + 1));
+    const groups: GroupLayout[] = [];
+    for (let index = 0; index < count; index++) {
+      const mine = entries.filter((e) => (e.group ?? 0) === index);
+      const groupKey = layoutKey(mine, stages);
+      let layout = this.#layouts.get(groupKey);
+      if (!layout) {
+        layout = this.device.createBindGroupLayout({
+          label: groupKey,
+          entries: mine.map((e) => bindGroupLayoutEntry(e, stages)),
+        });
+        this.#layouts.set(groupKey, layout);
+      }
+      groups.push({ index, layout, key: groupKey, entries: mine });
     }
-    return { ...found, key };
+    const layout: PipelineLayout = {
+      key,
+      groups, // an unused group below a used one still needs a (empty) bind group set
+      gpu: this.device.createPipelineLayout({
+        label: key,
+        bindGroupLayouts: groups.map((g) => g.layout),
+      }),
+    };
+    this.#pipelineLayouts.set(key, layout);
+    return layout;
   }
 
-  /** The bind group for `layout` with `slots` (only the layout's slots are used). */
-  get(
-    layoutKeyValue: string,
-    layout: GPUBindGroupLayout,
-    entries: readonly BindingLayoutEntry[],
-    slots: ReadonlyMap<number, BoundResource>,
-  ): GPUBindGroup {
-    let key = layoutKeyValue;
+  /** The bind group of `group` with what `slots` hold (only the group's slots are used). */
+  get(group: GroupLayout, slots: ReadonlyMap<number, BoundResource>): GPUBindGroup {
+    let key = group.key;
     const ids: number[] = [];
+    const layout = group.layout;
+    const entries = group.entries;
     for (const e of entries) {
-      const r = slots.get(e.binding) as BoundResource;
+      const r = slots.get(slotOf(e)) as BoundResource;
       const id = resourceId(r);
       ids.push(id);
       key += `|${e.binding}:${id}`;
@@ -70,14 +93,14 @@ export class BindGroupCache {
       this.hits++;
       return hit;
     }
-    const group = this.device.createBindGroup({
+    const made = this.device.createBindGroup({
       layout,
       entries: entries.map((e) => ({
         binding: e.binding,
-        resource: gpuResource(slots.get(e.binding) as BoundResource),
+        resource: gpuResource(slots.get(slotOf(e)) as BoundResource),
       })),
     });
-    return this.#groups.set(key, group, ids);
+    return this.#groups.set(key, made, ids);
   }
 
   evict(resourceIdValue: number): void {

@@ -1,12 +1,13 @@
 import { ComputePipeline } from '../core/compute-pipeline.js';
 import type { BindingLayoutEntry, ComputePipelineDescriptor } from '../core/descriptors.js';
 import type { WebGPUDevice } from './device.js';
+import type { PipelineLayout } from './bind-groups.js';
 import type { WebGPUShaderModule } from './shader-module.js';
 
 export class WebGPUComputePipeline extends ComputePipeline {
   readonly gpu: GPUComputePipeline;
-  readonly layout: GPUBindGroupLayout | null;
-  readonly layoutKey: string;
+  /** The WebGPU layout of its slots, one bind group layout per group. */
+  readonly layout: PipelineLayout;
 
   constructor(
     device: WebGPUDevice,
@@ -14,13 +15,11 @@ export class WebGPUComputePipeline extends ComputePipeline {
     bindings: BindingLayoutEntry[],
   ) {
     super(device, desc, bindings);
-    const { layout, pipelineLayout, key } = device.bindGroups.layoutFor(bindings, 'compute');
-    this.layout = layout;
-    this.layoutKey = key;
+    this.layout = device.bindGroups.layoutFor(bindings, 'compute');
     this.gpu = device.scoped('createComputePipeline', desc.label, () =>
       device.gpu.createComputePipeline({
         label: desc.label,
-        layout: pipelineLayout,
+        layout: this.layout.gpu,
         compute: {
           module: (desc.compute.module as WebGPUShaderModule).gpu,
           entryPoint: desc.compute.entryPoint,

@@ -83,14 +83,10 @@ export class WebGPUQueue extends Queue {
     const slots = new Map<number, BoundResource>();
     let dirty = true;
     const flush = (): void => {
-      if (!dirty || !pipeline || !pipeline.layout) return;
-      const group = this.device.bindGroups.get(
-        pipeline.layoutKey,
-        pipeline.layout,
-        pipeline.bindings,
-        slots,
-      );
-      (render ?? compute)?.setBindGroup(0, group);
+      if (!dirty || !pipeline) return;
+      const pass = render ?? compute;
+      for (const g of pipeline.layout.groups)
+        pass?.setBindGroup(g.index, this.device.bindGroups.get(g, slots));
       dirty = false;
     };
     for (const c of cb.commands) {
@@ -141,14 +137,14 @@ export class WebGPUQueue extends Queue {
         case 'setRenderPipeline': {
           const next = c.pipeline as WebGPURenderPipeline;
           within(render, c).setPipeline(next.gpu);
-          if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
+          if (!pipeline || pipeline.layout.key !== next.layout.key) dirty = true;
           pipeline = next;
           break;
         }
         case 'setComputePipeline': {
           const next = c.pipeline as WebGPUComputePipeline;
           within(compute, c).setPipeline(next.gpu);
-          if (!pipeline || pipeline.layoutKey !== next.layoutKey) dirty = true;
+          if (!pipeline || pipeline.layout.key !== next.layout.key) dirty = true;
           pipeline = next;
           break;
         }

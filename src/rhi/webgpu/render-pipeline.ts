@@ -1,12 +1,13 @@
 import { RenderPipeline } from '../core/render-pipeline.js';
 import type { BindingLayoutEntry, RenderPipelineDescriptor } from '../core/descriptors.js';
 import type { WebGPUDevice } from './device.js';
+import type { PipelineLayout } from './bind-groups.js';
 import type { WebGPUShaderModule } from './shader-module.js';
 
 export class WebGPURenderPipeline extends RenderPipeline {
   readonly gpu: GPURenderPipeline;
-  readonly layout: GPUBindGroupLayout | null;
-  readonly layoutKey: string;
+  /** The WebGPU layout of its slots, one bind group layout per group. */
+  readonly layout: PipelineLayout;
 
   constructor(
     device: WebGPUDevice,
@@ -14,15 +15,13 @@ export class WebGPURenderPipeline extends RenderPipeline {
     bindings: BindingLayoutEntry[],
   ) {
     super(device, desc, bindings);
-    const { layout, pipelineLayout, key } = device.bindGroups.layoutFor(bindings, 'render');
-    this.layout = layout;
-    this.layoutKey = key;
+    this.layout = device.bindGroups.layoutFor(bindings, 'render');
     const vertexModule = desc.vertex.module as WebGPUShaderModule;
     const fragment = desc.fragment;
     this.gpu = device.scoped('createRenderPipeline', desc.label, () =>
       device.gpu.createRenderPipeline({
         label: desc.label,
-        layout: pipelineLayout,
+        layout: this.layout.gpu,
         vertex: {
           module: vertexModule.gpu,
           entryPoint: desc.vertex.entryPoint,

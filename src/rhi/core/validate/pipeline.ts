@@ -1,6 +1,7 @@
 import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
 import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
 import { deriveSamplerTypes, layoutFromReflection, wgslStaticUse } from '../reflect.js';
+import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP, slotName, slotOf } from '../slots.js';
 import { reflectWorkgroupSize } from '../compute-pipeline.js';
 import type { Caps } from '../caps.js';
 import type {
@@ -46,7 +47,6 @@ function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: st
 }
 
 /** WebGPU's `maxBindingsPerBindGroup` (1000 in every implementation): @binding numbers stay below it. */
-const MAX_BINDINGS_PER_BIND_GROUP = 1000;
 
 /** WebGPU's `layout`: only 'auto' (Ignis reflects the layout, or takes `bindings`). */
 function checkLayout(layout: unknown, label: string | undefined): void {
@@ -84,36 +84,38 @@ export function resolveBindings(
 ): BindingLayoutEntry[] {
   const modules = [...new Set(stages.map((s) => s.module))];
   const reflected = stages.flatMap(usedBindings);
-  const other = reflected.find((b) => b.group !== 0);
+  const other = reflected.find((b) => b.group >= MAX_BIND_GROUPS);
   if (other) {
-    throw new ValidationError(
-      'binding-group',
-      `"${other.name}" is declared in @group(${other.group}); Ignis binds resources by slot into @group(0) only. Move it to @group(0) with a free @binding`,
+    throw new LimitExceededError(
+      'maxBindGroups',
+      other.group,
+      MAX_BIND_GROUPS - 1,
+      `"${other.name}" in @group(${other.group})`,
       label,
-      { group: other.group, binding: other.binding, name: other.name },
     );
   }
   const bySlot = new Map<number, BindingLayoutEntry>();
   for (const entry of layoutFromReflection(reflected)) {
-    const prev = bySlot.get(entry.binding);
+    const prev = bySlot.get(slotOf(entry));
     if (prev && prev.type !== entry.type) {
       throw new ValidationError(
         'binding-conflict',
-        `Slot ${entry.binding} is ${prev.type} in one stage and ${entry.type} in another`,
+        `Slot ${slotName(entry)} is ${prev.type} in one stage and ${entry.type} in another`,
         label,
         {
+          group: entry.group ?? 0,
           binding: entry.binding,
         },
       );
     }
-    bySlot.set(entry.binding, entry);
+    bySlot.set(slotOf(entry), entry);
   }
   // a uniform binding must hold the whole struct the shader reads (WebGPU's minBindingSize)
   for (const st of stages)
     if (st.module.language === 'wgsl')
       for (const b of usedBindings(st)) {
-        const entry = bySlot.get(b.binding);
-        if (b.group !== 0 || entry?.type !== 'uniform') continue;
+        const entry = bySlot.get(slotOf(b));
+        if (entry?.type !== 'uniform') continue;
         const size = wgslTypeSize(st.module.code, b.wgslType);
         if (size !== undefined) entry.minBindingSize = Math.max(entry.minBindingSize ?? 0, size);
       }
@@ -135,10 +137,21 @@ export function resolveBindings(
         { binding: entry.binding },
       );
     }
-    bySlot.set(entry.binding, { ...bySlot.get(entry.binding), ...entry });
+    if (
+      entry.group !== undefined &&
+      (!Number.isInteger(entry.group) || entry.group < 0 || entry.group >= MAX_BIND_GROUPS)
+    )
+      throw new LimitExceededError(
+        'maxBindGroups',
+        Number(entry.group),
+        MAX_BIND_GROUPS - 1,
+        `bindings entry ${entry.binding} in group ${String(entry.group)}`,
+        label,
+      );
+    bySlot.set(slotOf(entry), { ...bySlot.get(slotOf(entry)), ...entry });
   }
   const sources = modules.filter((m) => m.language === 'wgsl').map((m) => m.code);
-  return deriveSamplerTypes([...bySlot.values()], sources).sort((a, b) => a.binding - b.binding);
+  return deriveSamplerTypes([...bySlot.values()], sources).sort((a, b) => slotOf(a) - slotOf(b));
 }
 
 export function validateRenderPipelineDescriptor(
