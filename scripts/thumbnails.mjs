@@ -8,8 +8,11 @@ import { ensureSetup, ROOT } from './setup.mjs';
 ensureSetup();
 const { launchBrowser, openPage, startServer } = await import('./browser.mjs');
 
-const demos = readdirSync(path.join(ROOT, 'demos')).filter((d) =>
-  existsSync(path.join(ROOT, 'demos', d, 'meta.ts')),
+// `npm run thumbnails -- <demo> …` renders only those
+const only = process.argv.slice(2);
+const demos = readdirSync(path.join(ROOT, 'demos')).filter(
+  (d) =>
+    existsSync(path.join(ROOT, 'demos', d, 'meta.ts')) && (only.length === 0 || only.includes(d)),
 );
 const { browser } = await launchBrowser();
 const { server, url } = await startServer();

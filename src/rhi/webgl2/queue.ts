@@ -264,6 +264,8 @@ export class WebGL2Queue extends Queue {
 
   #beginPass(pass: ResolvedRenderPass): PassState {
     const { gl, state } = this.device;
+    for (const a of pass.colorAttachments)
+      if (a.loadOp === 'load') this.device.surface?.loadFromCanvas(a.texture as WebGL2Texture);
     const fbo = this.device.framebuffers.forPass(pass);
     state.bindDrawFramebuffer(fbo);
     state.viewport(0, 0, pass.width, pass.height);

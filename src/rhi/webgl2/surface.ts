@@ -70,6 +70,32 @@ export class WebGL2Surface implements Surface {
     if (t && commandBuffers.some((cb) => cb.writes(t))) this.present(t);
   }
 
+  /**
+   * On a context the host shares (`createDevice({ gl })`), the host may have drawn into the canvas
+   * since Ignis last presented (three.js rendering its scene, say): a pass that loads the canvas
+   * texture starts from what the canvas shows, copied back by one y-flipping blit. On a context
+   * Ignis owns, the canvas only ever shows the texture, so nothing is copied.
+   */
+  loadFromCanvas(texture: WebGL2Texture): void {
+    if (this.device.ownsContext || texture !== this.#texture) return;
+    const { gl, state, framebuffers } = this.device;
+    state.bindReadFramebuffer(null);
+    state.bindDrawFramebuffer(framebuffers.single(texture, 0));
+    state.scissorTest(false);
+    gl.blitFramebuffer(
+      0,
+      0,
+      texture.width,
+      texture.height,
+      0,
+      texture.height,
+      texture.width,
+      0,
+      gl.COLOR_BUFFER_BIT,
+      gl.NEAREST,
+    );
+  }
+
   present(texture: WebGL2Texture): void {
     const { gl, state, framebuffers } = this.device;
     framebuffers.bindForRead(texture, 0);
