@@ -112,7 +112,7 @@ export async function createThreeWithIgnis(
     destroy() {
       particles?.destroy();
       device?.destroy();
-      renderer.dispose();
+      void renderer.dispose();
     },
   };
 }
