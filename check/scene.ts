@@ -1,0 +1,22 @@
+// The scene contract of ignis-check (and of ignis-bench to come): a module exporting `create`,
+// which builds the scene on the device the kit made for a rung and returns what a frame does.
+import type { Device } from '../src/index.js';
+
+/** Parameters from the command line (`--params count=1e4,seed=2`), numbers where they parse. */
+export type SceneParams = Readonly<Record<string, string | number>>;
+
+export interface Scene {
+  /** Records and submits one frame of `dt` seconds into `device.surface`. */
+  frame(dt: number): void;
+  /** Frees what `create` made. */
+  destroy(): void;
+  /** Optional state to compare between rungs as numbers (a particle state, a buffer's contents). */
+  read?(): Promise<ArrayBuffer | ArrayBufferView | readonly number[]>;
+}
+
+/** What a scene module exports. */
+export type CreateScene = (
+  device: Device,
+  canvas: HTMLCanvasElement,
+  params: SceneParams,
+) => Scene | Promise<Scene>;

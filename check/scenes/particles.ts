@@ -1,0 +1,35 @@
+// The particle system as an ignis-check scene: each rung takes its own path (compute, ping-pong at
+// f32 or f16, CPU), so the check compares the fallbacks' images and states. ?params: count, seed.
+import type { Device } from '../../src/index.js';
+import { createParticleSystem, orbitCamera } from '../../src/particles/index.js';
+import type { Scene, SceneParams } from '../scene.js';
+
+export async function create(
+  device: Device,
+  canvas: HTMLCanvasElement,
+  params: SceneParams,
+): Promise<Scene> {
+  const ps = await createParticleSystem(device, {
+    count: Number(params['count'] ?? 4096),
+    seed: Number(params['seed'] ?? 1),
+    drawMode: 'instanced',
+  });
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
+  const surface = device.surface!;
+  return {
+    frame(dt) {
+      const encoder = device.createCommandEncoder();
+      ps.update(encoder, dt);
+      const pass = encoder.beginRenderPass({
+        colorAttachments: [
+          { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+        ],
+      });
+      ps.draw(pass, camera);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+    },
+    destroy: () => ps.destroy(),
+    read: async () => (await ps.read()).position,
+  };
+}

@@ -1,0 +1,104 @@
+// ignis-check end to end: the CLI (scripts/ignis-check.mjs) run as a user runs it, on the
+// repository's scenes and on broken ones; exit codes, the report and the diff images checked.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function check(args: string[]): {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  out: string;
+} {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-check-'));
+  const r = spawnSync(process.execPath, ['scripts/ignis-check.mjs', ...args, '--out', out], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, out };
+}
+
+interface Row {
+  rung: string;
+  error?: string;
+  differing?: number;
+  pixelsOk?: boolean;
+  stateOk?: boolean;
+  diff?: string;
+}
+const report = (out: string): { status: string; rows: Row[] } =>
+  JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
+    status: string;
+    rows: Row[];
+  };
+
+describe('ignis-check', () => {
+  it('passes a scene that draws alike on every rung, with a report of every rung', () => {
+    const r = check(['check/scenes/triangle.ts']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const { status, rows } = report(r.out);
+    expect(status).toBe('ok');
+    expect(rows.map((x) => x.rung)).toEqual([
+      'webgpu',
+      'webgpu-no-compute',
+      'webgl2',
+      'webgl2-half-float',
+      'cpu',
+    ]);
+    expect(rows.slice(1).every((x) => x.differing === 0)).toBe(true);
+    const html = readFileSync(path.join(r.out, 'report.html'), 'utf8');
+    for (const x of rows) expect(existsSync(path.join(r.out, `${x.rung}.png`)), x.rung).toBe(true);
+    expect(html).toContain('webgl2-diff.png');
+  }, 240_000);
+
+  it("runs the particle system's paths (compute, fragment, ping-pong, CPU) and compares images and states", () => {
+    const r = check([
+      'check/scenes/particles.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2,cpu',
+      '--params',
+      'count=2048',
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(
+      report(r.out)
+        .rows.slice(1)
+        .every((x) => x.pixelsOk && x.stateOk),
+    ).toBe(true);
+  }, 240_000);
+
+  it('fails on a fallback that draws differently, and the diff image shows where', () => {
+    const r = check(['tests/gpu/fixtures/broken-fallback.ts', '--rungs', 'webgpu,webgl2']);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/webgl2 +\d+ pixels differ — MISMATCH/);
+    const row = report(r.out).rows.find((x) => x.rung === 'webgl2') as Row;
+    expect(row.pixelsOk).toBe(false);
+    const diff = PNG.sync.read(readFileSync(path.join(r.out, row.diff as string)));
+    let red = 0;
+    for (let i = 0; i < diff.data.length; i += 4)
+      if (diff.data[i] === 255 && diff.data[i + 1] === 0) red++;
+    expect(red).toBe(diff.width * diff.height); // the whole frame differs
+  }, 240_000);
+
+  it('names the scene and the rung when a module is not a scene or a frame throws; bad options are errors', () => {
+    const none = check(['tests/gpu/fixtures/no-create.ts', '--rungs', 'webgpu']);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toMatch(
+      /scene tests\/gpu\/fixtures\/no-create.ts, rung webgpu: the scene module exports no create\(device, canvas, params\) function \(it exports: scene\)/,
+    );
+    const throws = check(['tests/gpu/fixtures/throws-in-frame.ts', '--rungs', 'webgl2']);
+    expect(throws.status).toBe(2);
+    expect(throws.stdout).toMatch(/rung webgl2: the frame broke \(at frame 0\)/);
+    const bad = check(['check/scenes/triangle.ts', '--params', 'count']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--params entry "count" is not name=value/);
+    const rung = check(['check/scenes/triangle.ts', '--rungs', 'webgpu,vulkan']);
+    expect(rung.stderr).toMatch(/unknown rung vulkan/);
+  }, 240_000);
+});
