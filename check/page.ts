@@ -1,6 +1,8 @@
-// One rung of ignis-check in the page: ?scene=<module URL>&rung=<name>&frames=N&dt=S&width=W&height=H
-// &params=<JSON>. Makes the device on the canvas for the rung, runs the scene's frames with a fixed
-// dt, and leaves the outcome in window.__check (the CLI screenshots the canvas then).
+// One rung of ignis-check (or ignis-bench) in the page: ?scene=<module URL>&rung=<name>&frames=N
+// &dt=S&width=W&height=H&params=<JSON>[&mode=bench&warmup=W]. Makes the device on the canvas for
+// the rung, runs the scene's frames with a fixed dt, and leaves the outcome in window.__check (the
+// check CLI screenshots the canvas then). In bench mode every frame after the warm-up is timed:
+// CPU (the scene's frame call: recording and submitting) and end to end (until the GPU is done).
 import { createDevice } from '../src/index.js';
 import { RUNGS } from './rungs.js';
 import type { CreateScene, Scene } from './scene.js';
@@ -12,6 +14,8 @@ interface Outcome {
   backend?: string;
   fallbackReason?: string;
   state?: number[] | null;
+  cpuMs?: number[];
+  e2eMs?: number[];
 }
 const report = (o: Outcome): void => {
   (window as unknown as { __check: Outcome }).__check = o;
@@ -43,10 +47,21 @@ try {
   );
   const frames = Number(q.get('frames') ?? 10);
   const dt = Number(q.get('dt') ?? 1 / 60);
-  for (let i = 0; i < frames; i++) {
+  const bench = q.get('mode') === 'bench';
+  const warmup = bench ? Number(q.get('warmup') ?? 5) : 0;
+  const cpuMs: number[] = [];
+  const e2eMs: number[] = [];
+  for (let i = 0; i < warmup + frames; i++) {
     stage = `frame ${i}`;
     await device.beginFrame();
+    const t0 = performance.now();
     scene.frame(dt);
+    if (!bench) continue;
+    const t1 = performance.now();
+    await device.queue.onSubmittedWorkDone();
+    if (i < warmup) continue;
+    cpuMs.push(t1 - t0);
+    e2eMs.push(performance.now() - t0);
   }
   stage = 'read';
   await device.queue.onSubmittedWorkDone();
@@ -57,6 +72,7 @@ try {
     done: true,
     backend: device.caps.backend,
     fallbackReason: device.fallbackReason ?? undefined,
+    ...(bench ? { cpuMs, e2eMs } : {}),
     state:
       state === null
         ? null

@@ -7,90 +7,23 @@
 //     [--size 256x256] [--params count=4096,seed=2] [--tolerance 2] [--max-diff 0.005]
 //     [--state-tolerance 1e-3] [--timeout 60] [--out ignis-check-report]
 import path from 'node:path';
-import { URLSearchParams } from 'node:url';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import { ensureSetup, ROOT } from './setup.mjs';
-
-const RUNG_NAMES = ['webgpu', 'webgpu-no-compute', 'webgl2', 'webgl2-half-float', 'cpu'];
+import { ensureSetup } from './setup.mjs';
+import { number, parseParams, parseSceneArgs } from './scene-args.mjs';
 
 export function parseArgs(argv) {
-  const o = {
-    rungs: RUNG_NAMES,
-    frames: 10,
-    dt: 1 / 60,
-    width: 256,
-    height: 256,
-    params: {},
-    tolerance: 2,
-    maxDiff: 0.005,
-    stateTolerance: 1e-3,
-    timeout: 60,
-    out: 'ignis-check-report',
-  };
-  const fail = (msg) => {
-    throw new Error(`ignis-check: ${msg}`);
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => argv[++i] ?? fail(`${a} needs a value`);
-    const num = (v, name) => {
-      const n = Number(v);
-      if (!Number.isFinite(n) || n < 0) fail(`${name} ${v} is not a non-negative number`);
-      return n;
-    };
-    switch (a) {
-      case '--rungs': {
-        o.rungs = next().split(',').filter(Boolean);
-        const bad = o.rungs.filter((r) => !RUNG_NAMES.includes(r));
-        if (bad.length)
-          fail(`unknown rung ${bad.join(', ')}; the rungs are ${RUNG_NAMES.join(', ')}`);
-        break;
-      }
-      case '--frames':
-        o.frames = Math.max(1, Math.round(num(next(), '--frames')));
-        break;
-      case '--dt':
-        o.dt = num(next(), '--dt');
-        break;
-      case '--size': {
-        const v = next();
-        const m = /^(\d+)x(\d+)$/.exec(v);
-        if (!m) fail(`--size ${v} must be WIDTHxHEIGHT`);
-        o.width = Number(m[1]);
-        o.height = Number(m[2]);
-        break;
-      }
-      case '--params':
-        for (const pair of next().split(',').filter(Boolean)) {
-          const eq = pair.indexOf('=');
-          if (eq <= 0) fail(`--params entry "${pair}" is not name=value`);
-          const v = pair.slice(eq + 1);
-          o.params[pair.slice(0, eq)] = v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
-        }
-        break;
-      case '--tolerance':
-        o.tolerance = num(next(), '--tolerance');
-        break;
-      case '--max-diff':
-        o.maxDiff = num(next(), '--max-diff');
-        break;
-      case '--state-tolerance':
-        o.stateTolerance = num(next(), '--state-tolerance');
-        break;
-      case '--timeout':
-        o.timeout = num(next(), '--timeout');
-        break;
-      case '--out':
-        o.out = next();
-        break;
-      default:
-        if (a.startsWith('--')) fail(`unknown option ${a}`);
-        if (o.scene) fail(`one scene at a time (got ${o.scene} and ${a})`);
-        o.scene = a;
-    }
-  }
-  if (!o.scene) fail('no scene module given: npm run ignis-check -- <scene.ts>');
-  return o;
+  return parseSceneArgs(
+    'ignis-check',
+    argv,
+    { params: {}, tolerance: 2, maxDiff: 0.005, stateTolerance: 1e-3, out: 'ignis-check-report' },
+    {
+      '--params': (o, v, fail) => Object.assign(o.params, parseParams(v, '--params', fail)),
+      '--tolerance': (o, v, fail) => (o.tolerance = number(v, '--tolerance', fail)),
+      '--max-diff': (o, v, fail) => (o.maxDiff = number(v, '--max-diff', fail)),
+      '--state-tolerance': (o, v, fail) =>
+        (o.stateTolerance = number(v, '--state-tolerance', fail)),
+    },
+  );
 }
 
 /** Pixels of two same-sized RGBA images that differ by more than `tolerance` in a channel, and a diff image. */
@@ -115,71 +48,38 @@ export function compareImages(a, b, tolerance, PNG) {
 export async function runCheck(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-check: scene ${o.scene} not found`);
-  const { launchBrowser } = await import('./browser.mjs');
-  const { createServer } = await import('vite');
+  const { startSceneRunner } = await import('./scene-runner.mjs');
   const { PNG } = await import('pngjs');
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
-  const server = await createServer({
-    root: ROOT,
-    configFile: false,
-    logLevel: 'error',
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      hmr: false,
-      watch: null,
-      fs: { allow: [ROOT, path.dirname(scenePath)] },
-    },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
-  await server.listen();
-  const address = server.httpServer.address();
-  const base = `http://127.0.0.1:${address.port}`;
-  const { browser } = await launchBrowser();
+  const runner = await startSceneRunner(scenePath);
   const rows = [];
   try {
     for (const rung of o.rungs) {
-      const page = await browser.newPage();
-      const pageErrors = [];
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-      await page.setViewport({ width: o.width, height: o.height });
-      const q = new URLSearchParams({
-        scene: `/@fs${scenePath}`,
-        rung,
-        frames: String(o.frames),
-        dt: String(o.dt),
-        width: String(o.width),
-        height: String(o.height),
-        params: JSON.stringify(o.params),
-      });
       const row = { rung, image: `${rung}.png` };
-      try {
-        await page.goto(`${base}/check/index.html?${q}`, { waitUntil: 'load' });
-        await page.waitForFunction(() => window.__check !== undefined, {
-          timeout: o.timeout * 1000,
-        });
-        const outcome = await page.evaluate(() => window.__check);
-        if (outcome.error) row.error = `${outcome.error} (at ${outcome.stage})`;
-        else {
-          row.backend = outcome.backend;
-          row.state = outcome.state;
-          const canvas = await page.$('canvas');
-          const file = path.join(out, row.image);
-          await canvas.screenshot({ path: file });
-        }
-      } catch (e) {
-        row.error = /Waiting failed|timeout/i.test(String(e))
-          ? `no result within ${o.timeout} s (--timeout)${pageErrors.length ? `; page errors: ${pageErrors.join('; ')}` : ''}`
-          : String(e.message ?? e);
+      const r = await runner.runRung(
+        o.scene,
+        rung,
+        {
+          frames: String(o.frames),
+          dt: String(o.dt),
+          width: String(o.width),
+          height: String(o.height),
+          params: JSON.stringify(o.params),
+        },
+        o.timeout,
+      );
+      if (r.error) row.error = r.error;
+      else {
+        row.backend = r.outcome.backend;
+        row.state = r.outcome.state;
+        await (await r.page.$('canvas')).screenshot({ path: path.join(out, row.image) });
+        await r.page.close();
       }
-      if (row.error) row.error = `scene ${o.scene}, rung ${rung}: ${row.error}`;
       rows.push(row);
-      await page.close();
     }
   } finally {
-    await browser.close();
-    await server.close();
+    await runner.close();
   }
   // compare every rung with the first that ran
   const first = rows.find((r) => !r.error);

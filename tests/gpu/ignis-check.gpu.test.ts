@@ -101,4 +101,56 @@ describe('ignis-check', () => {
     const rung = check(['check/scenes/triangle.ts', '--rungs', 'webgpu,vulkan']);
     expect(rung.stderr).toMatch(/unknown rung vulkan/);
   }, 240_000);
+
+  it('ignis-bench times a parameter grid on each rung and gates on a saved run', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
+    const bench = (extra: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          'scripts/ignis-bench.mjs',
+          'check/scenes/particles.ts',
+          '--param',
+          'count=512,2048',
+          '--rungs',
+          'webgpu,webgl2',
+          '--frames',
+          '4',
+          '--warmup',
+          '2',
+          '--repeat',
+          '1',
+          ...extra,
+        ],
+        { cwd: ROOT, encoding: 'utf8', timeout: 240_000 },
+      );
+    const first = bench(['--out', out]);
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
+      rows: Array<{ key: string; backend: string; frames: number; e2eMs: number; cpuMs: number }>;
+    };
+    expect(saved.rows.map((r) => r.key)).toEqual([
+      'webgpu count=512',
+      'webgpu count=2048',
+      'webgl2 count=512',
+      'webgl2 count=2048',
+    ]);
+    for (const r of saved.rows) {
+      expect(r.frames).toBe(4);
+      expect(r.e2eMs).toBeGreaterThan(0);
+      expect(r.cpuMs).toBeGreaterThan(0);
+      expect(r.e2eMs).toBeGreaterThanOrEqual(r.cpuMs);
+    }
+    // a threshold of 0 makes every cell a regression against the saved run: exit 1, said per row
+    const gated = bench([
+      '--out',
+      `${out}-2`,
+      '--check',
+      path.join(out, 'bench.json'),
+      '--threshold',
+      '0',
+    ]);
+    expect(gated.status, gated.stdout + gated.stderr).toBe(1);
+    expect(gated.stdout).toMatch(/REGRESSED/);
+  }, 240_000);
 });

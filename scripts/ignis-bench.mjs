@@ -1,0 +1,182 @@
+// ignis-bench: frame times of a scene module (check/scene.ts) over a grid of parameters and rungs
+// in headless Chromium — interleaved repeats (every cell once per repeat, in turn), warm-up frames,
+// per-frame CPU time (the scene's frame call) and end-to-end time (until the GPU is done), medians.
+// Writes <out>/bench.json and <out>/bench.md; `--check <saved bench.json>` exits 1 when a cell's
+// median end-to-end time is above the saved one by more than `--threshold` (a CI regression gate).
+//   npm run ignis-bench -- <scene.ts> [--param count=1000,10000 …] [--rungs webgpu,webgl2]
+//     [--frames 20] [--warmup 5] [--repeat 3] [--size 256x256] [--timeout 120]
+//     [--check saved.json] [--threshold 1.5] [--out ignis-bench-report]
+import path from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ensureSetup } from './setup.mjs';
+import { number, parseParams, parseSceneArgs } from './scene-args.mjs';
+
+export function parseArgs(argv) {
+  return parseSceneArgs(
+    'ignis-bench',
+    argv,
+    {
+      rungs: ['webgpu', 'webgl2'],
+      frames: 20,
+      warmup: 5,
+      repeat: 3,
+      timeout: 120,
+      grid: {},
+      threshold: 1.5,
+      out: 'ignis-bench-report',
+    },
+    {
+      // --param name=v1,v2 adds an axis to the grid (repeat it for more axes)
+      '--param': (o, v, fail) => {
+        const eq = v.indexOf('=');
+        if (eq <= 0) fail(`--param ${v} is not name=value[,value…]`);
+        const values = Object.values(
+          parseParams(
+            v
+              .slice(eq + 1)
+              .split(',')
+              .map((x, i) => `${i}=${x}`)
+              .join(','),
+            '--param',
+            fail,
+          ),
+        );
+        if (values.length === 0) fail(`--param ${v} has no values`);
+        o.grid[v.slice(0, eq)] = values;
+      },
+      '--warmup': (o, v, fail) => (o.warmup = Math.round(number(v, '--warmup', fail))),
+      '--repeat': (o, v, fail) => (o.repeat = Math.max(1, Math.round(number(v, '--repeat', fail)))),
+      '--threshold': (o, v, fail) => (o.threshold = number(v, '--threshold', fail)),
+      '--check': (o, v) => (o.check = v),
+    },
+  );
+}
+
+/** Every combination of the grid's values, as params objects (one empty one for no grid). */
+export function gridCells(grid) {
+  return Object.entries(grid).reduce(
+    (cells, [name, values]) => cells.flatMap((c) => values.map((v) => ({ ...c, [name]: v }))),
+    [{}],
+  );
+}
+
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+const cellKey = (rung, params) =>
+  `${rung} ${Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`.trim();
+
+export async function runBench(o) {
+  const scenePath = path.resolve(o.scene);
+  if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
+  const saved = o.check ? JSON.parse(readFileSync(o.check, 'utf8')) : null;
+  const { startSceneRunner } = await import('./scene-runner.mjs');
+  const runner = await startSceneRunner(scenePath);
+  const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
+  const samples = new Map(
+    cells.map((c) => [cellKey(c.rung, c.params), { cpu: [], e2e: [], repeats: [] }]),
+  );
+  const errors = [];
+  try {
+    for (let r = 0; r < o.repeat; r++)
+      for (const c of cells) {
+        const key = cellKey(c.rung, c.params);
+        const got = await runner.runRung(
+          o.scene,
+          c.rung,
+          {
+            mode: 'bench',
+            frames: String(o.frames),
+            warmup: String(o.warmup),
+            dt: String(o.dt),
+            width: String(o.width),
+            height: String(o.height),
+            params: JSON.stringify(c.params),
+          },
+          o.timeout,
+        );
+        if (got.error) {
+          errors.push(`${got.error} (${key}, repeat ${r + 1})`);
+          continue;
+        }
+        const s = samples.get(key);
+        s.backend = got.outcome.backend;
+        s.cpu.push(...got.outcome.cpuMs);
+        s.e2e.push(...got.outcome.e2eMs);
+        s.repeats.push(median(got.outcome.e2eMs));
+        await got.page.close();
+      }
+  } finally {
+    await runner.close();
+  }
+  const rows = cells.map((c) => {
+    const key = cellKey(c.rung, c.params);
+    const s = samples.get(key);
+    const row = {
+      key,
+      rung: c.rung,
+      params: c.params,
+      backend: s.backend ?? null,
+      frames: s.e2e.length,
+      e2eMs: median(s.e2e),
+      cpuMs: median(s.cpu),
+      repeatMedians: s.repeats,
+    };
+    const before = saved?.rows?.find((x) => x.key === key);
+    if (before && Number.isFinite(row.e2eMs)) {
+      row.ratio = row.e2eMs / before.e2eMs;
+      row.regressed = row.ratio > o.threshold;
+    }
+    return row;
+  });
+  const out = path.resolve(o.out);
+  mkdirSync(out, { recursive: true });
+  const result = {
+    scene: o.scene,
+    date: new Date().toISOString(),
+    options: { ...o },
+    rows,
+    errors,
+  };
+  writeFileSync(path.join(out, 'bench.json'), JSON.stringify(result, null, 2));
+  const fmt = (v) => (Number.isFinite(v) ? v.toFixed(3) : '—');
+  const md = [
+    `# ignis-bench: ${o.scene}`,
+    '',
+    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done.${saved ? ` Against ${o.check}: a regression is a ratio above ${o.threshold}.` : ''}`,
+    '',
+    `| rung | params | backend | e2e ms | CPU ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
+    `|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
+    ...rows.map(
+      (r) =>
+        `| ${r.rung} | ${
+          Object.entries(r.params)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ') || '—'
+        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
+    ),
+    ...(errors.length ? ['', ...errors.map((e) => `- error: ${e}`)] : []),
+  ].join('\n');
+  writeFileSync(path.join(out, 'bench.md'), `${md}\n`);
+  return { rows, errors, out, md };
+}
+
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
+) {
+  let o;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  ensureSetup();
+  const { rows, errors, md } = await runBench(o);
+  console.log(md);
+  process.exit(errors.length ? 2 : rows.some((r) => r.regressed) ? 1 : 0);
+}

@@ -1,0 +1,72 @@
+// The command line of ignis-check and ignis-bench: one parser over a table of options. Node
+// built-ins only (the CLIs parse their arguments before setup has installed anything).
+
+/** The rungs of check/rungs.ts, in ladder order (tests/node/scene-kit.test.ts keeps them equal). */
+export const RUNG_NAMES = ['webgpu', 'webgpu-no-compute', 'webgl2', 'webgl2-half-float', 'cpu'];
+
+/** The options both CLIs take: name → how its value is read into `o`. */
+const COMMON = {
+  '--rungs': (o, v, fail) => {
+    o.rungs = v.split(',').filter(Boolean);
+    const bad = o.rungs.filter((r) => !RUNG_NAMES.includes(r));
+    if (bad.length) fail(`unknown rung ${bad.join(', ')}; the rungs are ${RUNG_NAMES.join(', ')}`);
+  },
+  '--frames': (o, v, fail) => (o.frames = Math.max(1, Math.round(number(v, '--frames', fail)))),
+  '--dt': (o, v, fail) => (o.dt = number(v, '--dt', fail)),
+  '--size': (o, v, fail) => {
+    const m = /^(\d+)x(\d+)$/.exec(v);
+    if (!m) fail(`--size ${v} must be WIDTHxHEIGHT`);
+    o.width = Number(m[1]);
+    o.height = Number(m[2]);
+  },
+  '--timeout': (o, v, fail) => (o.timeout = number(v, '--timeout', fail)),
+  '--out': (o, v) => (o.out = v),
+};
+
+export function number(v, name, fail) {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) fail(`${name} ${v} is not a non-negative number`);
+  return n;
+}
+
+/** `name=value,…` → `{ name: value }` (numbers where they parse). */
+export function parseParams(text, option, fail) {
+  const out = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) fail(`${option} entry "${pair}" is not name=value`);
+    const v = pair.slice(eq + 1);
+    out[pair.slice(0, eq)] = v !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  return out;
+}
+
+/**
+ * Parses `argv` for `tool` (its name, in messages) into `defaults` extended by the common options
+ * and `own` (option → reader); one positional argument, the scene. Throws an Error naming the tool.
+ */
+export function parseSceneArgs(tool, argv, defaults, own) {
+  const o = {
+    rungs: RUNG_NAMES,
+    frames: 10,
+    dt: 1 / 60,
+    width: 256,
+    height: 256,
+    timeout: 60,
+    ...defaults,
+  };
+  const fail = (msg) => {
+    throw new Error(`${tool}: ${msg}`);
+  };
+  const readers = { ...COMMON, ...own };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const reader = readers[a];
+    if (reader) reader(o, argv[++i] ?? fail(`${a} needs a value`), fail);
+    else if (a.startsWith('--')) fail(`unknown option ${a}`);
+    else if (o.scene) fail(`one scene at a time (got ${o.scene} and ${a})`);
+    else o.scene = a;
+  }
+  if (!o.scene) fail(`no scene module given: npm run ${tool} -- <scene.ts>`);
+  return o;
+}

@@ -1,0 +1,61 @@
+// What ignis-check and ignis-bench share: a Vite server over the repository (and the scene's
+// folder) and one headless Chromium, and `runRung`, which opens check/index.html for a scene on
+// one rung, waits for its outcome within a time limit and hands back the page (to screenshot) or
+// an error that names the scene and the rung. Loaded after setup (it imports vite and puppeteer).
+import path from 'node:path';
+import { URLSearchParams } from 'node:url';
+import { createServer } from 'vite';
+import { ROOT } from './setup.mjs';
+import { launchBrowser } from './browser.mjs';
+
+export async function startSceneRunner(scenePath) {
+  const server = await createServer({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'error',
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      hmr: false,
+      watch: null,
+      fs: { allow: [ROOT, path.dirname(scenePath)] },
+    },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  await server.listen();
+  const base = `http://127.0.0.1:${server.httpServer.address().port}`;
+  const { browser } = await launchBrowser();
+  return {
+    /**
+     * Runs the scene on `rung` (query: frames, dt, width, height, params, mode, warmup); returns
+     * `{ outcome, page }` (close the page when done) or `{ error }`.
+     */
+    async runRung(sceneLabel, rung, query, timeoutSeconds) {
+      const page = await browser.newPage();
+      const pageErrors = [];
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await page.setViewport({ width: Number(query.width), height: Number(query.height) });
+      const q = new URLSearchParams({ scene: `/@fs${scenePath}`, rung, ...query });
+      let error;
+      try {
+        await page.goto(`${base}/check/index.html?${q}`, { waitUntil: 'load' });
+        await page.waitForFunction(() => window.__check !== undefined, {
+          timeout: timeoutSeconds * 1000,
+        });
+        const outcome = await page.evaluate(() => window.__check);
+        if (!outcome.error) return { outcome, page };
+        error = `${outcome.error} (at ${outcome.stage})`;
+      } catch (e) {
+        error = /Waiting failed|timeout/i.test(String(e))
+          ? `no result within ${timeoutSeconds} s (--timeout)${pageErrors.length ? `; page errors: ${pageErrors.join('; ')}` : ''}`
+          : String(e.message ?? e);
+      }
+      await page.close();
+      return { error: `scene ${sceneLabel}, rung ${rung}: ${error}` };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
