@@ -73,6 +73,22 @@ describe('ignis-check', () => {
     ).toBe(true);
   }, 240_000);
 
+  it('runs the particles through the post-process chain: compute and fragment passes, WebGPU and WebGL2, alike', () => {
+    const r = check([
+      'check/scenes/postfx.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2',
+      '--params',
+      'count=2048',
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(
+      report(r.out)
+        .rows.slice(1)
+        .map((x) => x.differing),
+    ).toEqual([0, 0]);
+  }, 240_000);
+
   it('fails on a fallback that draws differently, and the diff image shows where', () => {
     const r = check(['tests/gpu/fixtures/broken-fallback.ts', '--rungs', 'webgpu,webgl2']);
     expect(r.status, r.stdout + r.stderr).toBe(1);
