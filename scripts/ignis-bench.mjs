@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
-import { number, parseParams, parseSceneArgs } from './scene-args.mjs';
+import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
   return parseSceneArgs(
@@ -164,19 +164,8 @@ export async function runBench(o) {
   return { rows, errors, out, md };
 }
 
-if (
-  process.argv[1] &&
-  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
-) {
-  let o;
-  try {
-    o = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  ensureSetup();
+await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {
   const { rows, errors, md } = await runBench(o);
   console.log(md);
-  process.exit(errors.length ? 2 : rows.some((r) => r.regressed) ? 1 : 0);
-}
+  return errors.length ? 2 : rows.some((r) => r.regressed) ? 1 : 0;
+});

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
-import { number, parseParams, parseSceneArgs } from './scene-args.mjs';
+import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
   return parseSceneArgs(
@@ -149,23 +149,12 @@ ${rows.map((r) => `<tr><td>${esc(r.rung)}${r.backend ? `<br><small>${esc(r.backe
 </table>`;
 }
 
-if (
-  process.argv[1] &&
-  path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)
-) {
-  let o;
-  try {
-    o = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  ensureSetup();
+await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {
   const { status, rows, out } = await runCheck(o);
   for (const r of rows)
     console.log(
       `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
     );
   console.log(`${status}: ${path.relative(process.cwd(), path.join(out, 'report.html'))}`);
-  process.exit(status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2);
-}
+  return status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2;
+});

@@ -1,5 +1,8 @@
-// The command line of ignis-check and ignis-bench: one parser over a table of options. Node
-// built-ins only (the CLIs parse their arguments before setup has installed anything).
+// The command line of ignis-check and ignis-bench: one parser over a table of options, and the
+// entry point both share. Node built-ins only (the CLIs parse their arguments before setup has
+// installed anything).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The rungs of check/rungs.ts, in ladder order (tests/node/scene-kit.test.ts keeps them equal). */
 export const RUNG_NAMES = ['webgpu', 'webgpu-no-compute', 'webgl2', 'webgl2-half-float', 'cpu'];
@@ -69,4 +72,22 @@ export function parseSceneArgs(tool, argv, defaults, own) {
   }
   if (!o.scene) fail(`no scene module given: npm run ${tool} -- <scene.ts>`);
   return o;
+}
+
+/**
+ * A CLI's entry point, when `moduleUrl` is the script node was started with: parses the arguments
+ * (a bad one: its message and exit 2), runs `setup`, then `run(options)`, whose result is the exit
+ * code.
+ */
+export async function runCli(moduleUrl, parse, setup, run) {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  let o;
+  try {
+    o = parse(process.argv.slice(2));
+  } catch (e) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  setup();
+  process.exit(await run(o));
 }

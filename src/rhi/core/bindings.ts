@@ -291,6 +291,60 @@ export class SlotTable {
   }
 }
 
+/** The rules of a buffer binding, per kind: usage bit, range rule, alignment and size limits. */
+const BUFFER_BINDINGS = {
+  uniform: {
+    name: 'Uniform',
+    usage: BufferUsage.UNIFORM,
+    rangeRule: 'uniform-binding',
+    alignRule: 'uniform-offset-alignment',
+    sizeRule: 'uniform-binding-size',
+    alignment: 'minUniformBufferOffsetAlignment',
+    maximum: 'maxUniformBufferBindingSize',
+  },
+  storage: {
+    name: 'Storage',
+    usage: BufferUsage.STORAGE,
+    rangeRule: 'storage-binding',
+    alignRule: 'storage-offset-alignment',
+    sizeRule: 'storage-binding-size',
+    alignment: 'minStorageBufferOffsetAlignment',
+    maximum: 'maxStorageBufferBindingSize',
+  },
+} as const;
+
+/** Checks a buffer binding of `kind` (usage, range, offset alignment, size limit); returns its size. */
+function bufferBinding(
+  kind: keyof typeof BUFFER_BINDINGS,
+  device: Device,
+  op: string,
+  buffer: Buffer,
+  offset: number,
+  size: number | undefined,
+): number {
+  const rules = BUFFER_BINDINGS[kind];
+  requireResource(buffer, 'buffer', op, device);
+  requireBufferUsage(buffer.usage, rules.usage, op, buffer.label);
+  const s = size ?? buffer.size - offset;
+  validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label);
+  const limits = device.caps.limits;
+  if (offset % limits[rules.alignment] !== 0)
+    throw new ValidationError(
+      rules.alignRule,
+      `${rules.name} binding offset ${offset} must be a multiple of limits.${rules.alignment} (${limits[rules.alignment]})`,
+      buffer.label,
+      { offset },
+    );
+  if (s > limits[rules.maximum])
+    throw new ValidationError(
+      rules.sizeRule,
+      `${rules.name} binding of ${s} bytes exceeds limits.${rules.maximum} (${limits[rules.maximum]})`,
+      buffer.label,
+      { size: s },
+    );
+  return s;
+}
+
 /** Checks a uniform buffer binding (usage, range, offset alignment, size limit): what the slot holds. */
 export function uniformBinding(
   device: Device,
@@ -299,27 +353,7 @@ export function uniformBinding(
   offset = 0,
   size?: number,
 ): BoundResource {
-  requireResource(buffer, 'buffer', op, device);
-  requireBufferUsage(buffer.usage, BufferUsage.UNIFORM, op, buffer.label);
-  const s = size ?? buffer.size - offset;
-  validateBufferRange('uniform-binding', buffer.size, offset, s, buffer.label);
-  const limits = device.caps.limits;
-  if (offset % limits.minUniformBufferOffsetAlignment !== 0) {
-    throw new ValidationError(
-      'uniform-offset-alignment',
-      `Uniform binding offset ${offset} must be a multiple of limits.minUniformBufferOffsetAlignment (${limits.minUniformBufferOffsetAlignment})`,
-      buffer.label,
-      { offset },
-    );
-  }
-  if (s > limits.maxUniformBufferBindingSize) {
-    throw new ValidationError(
-      'uniform-binding-size',
-      `Uniform binding of ${s} bytes exceeds limits.maxUniformBufferBindingSize (${limits.maxUniformBufferBindingSize})`,
-      buffer.label,
-      { size: s },
-    );
-  }
+  const s = bufferBinding('uniform', device, op, buffer, offset, size);
   return { kind: 'uniform', buffer, offset, size: s };
 }
 
@@ -332,27 +366,7 @@ export function storageBinding(
   offset = 0,
   size?: number,
 ): BoundResource {
-  requireResource(buffer, 'buffer', op, device);
-  requireBufferUsage(buffer.usage, BufferUsage.STORAGE, op, buffer.label);
-  const s = size ?? buffer.size - offset;
-  validateBufferRange('storage-binding', buffer.size, offset, s, buffer.label);
-  const limits = device.caps.limits;
-  if (offset % limits.minStorageBufferOffsetAlignment !== 0) {
-    throw new ValidationError(
-      'storage-offset-alignment',
-      `Storage binding offset ${offset} must be a multiple of limits.minStorageBufferOffsetAlignment (${limits.minStorageBufferOffsetAlignment})`,
-      buffer.label,
-      { offset },
-    );
-  }
-  if (s > limits.maxStorageBufferBindingSize) {
-    throw new ValidationError(
-      'storage-binding-size',
-      `Storage binding of ${s} bytes exceeds limits.maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`,
-      buffer.label,
-      { size: s },
-    );
-  }
+  const s = bufferBinding('storage', device, op, buffer, offset, size);
   return { kind: 'storage', buffer, offset, size: s, access };
 }
 

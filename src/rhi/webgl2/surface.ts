@@ -78,30 +78,26 @@ export class WebGL2Surface implements Surface {
    */
   loadFromCanvas(texture: WebGL2Texture): void {
     if (this.device.ownsContext || texture !== this.#texture) return;
-    const { gl, state, framebuffers } = this.device;
+    const { state, framebuffers } = this.device;
     state.bindReadFramebuffer(null);
     state.bindDrawFramebuffer(framebuffers.single(texture, 0));
-    state.scissorTest(false);
-    gl.blitFramebuffer(
-      0,
-      0,
-      texture.width,
-      texture.height,
-      0,
-      texture.height,
-      texture.width,
-      0,
-      gl.COLOR_BUFFER_BIT,
-      gl.NEAREST,
-    );
+    this.#blitFlipped(texture);
   }
 
   present(texture: WebGL2Texture): void {
-    const { gl, state, framebuffers } = this.device;
+    const { state, framebuffers } = this.device;
     framebuffers.bindForRead(texture, 0);
     state.bindDrawFramebuffer(null);
+    this.#blitFlipped(texture);
+  }
+
+  /**
+   * Copies the bound read framebuffer into the bound draw framebuffer upside down: texture rows are
+   * WebGPU's (top row first in memory, i.e. GL's y = 0), the window's are GL's.
+   */
+  #blitFlipped(texture: WebGL2Texture): void {
+    const { gl, state } = this.device;
     state.scissorTest(false);
-    // texture rows are WebGPU's (top row first in memory, i.e. GL's y = 0): flip them onto the window
     gl.blitFramebuffer(
       0,
       0,

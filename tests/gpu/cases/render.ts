@@ -262,86 +262,57 @@ export const cases = defineCases({
       );
     },
   },
-  'WebGPU validation errors the GPU reports reach device.onError': {
-    cross: true,
-    async run(ctx) {
-      const device = await ctx.open('webgpu');
-      const errors: RhiError[] = [];
-      device.onError((e) => errors.push(e));
-      // a texture binding with a sample type the texture cannot satisfy: only the GPU sees it
-      const module = device.createShaderModule({
-        code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }',
-      });
-      const pipeline = device.createComputePipeline({ compute: { module } });
-      const tex = device.createTexture({
-        size: { width: 1, height: 1 },
-        format: 'rgba8unorm',
-        usage: TextureUsage.TEXTURE_BINDING,
-      });
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pipeline);
-      pass.setTexture(0, tex);
-      pass.dispatch(1);
-      pass.end();
-      device.queue.submit([enc.finish()]);
-      await device.queue.onSubmittedWorkDone();
-      await new Promise((r) => setTimeout(r, 50));
-      assert(
-        errors.length > 0 && errors[0]?.code === 'backend',
-        `a BackendError was reported (${errors.map((e) => e.message).join('; ')})`,
-      );
-    },
-  },
-  'a WebGPU submit opens an error scope only with debug, which then names queue.submit': {
-    cross: true,
-    async run(ctx) {
-      const errorsOf = async (debug: boolean) => {
-        const device = (await ctx.open('webgpu', { debug })) as WebGPUDevice;
-        const errors: RhiError[] = [];
-        device.onError((e) => errors.push(e));
-        const module = device.createShaderModule({
-          code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }',
-        });
-        const pipeline = device.createComputePipeline({ compute: { module } });
-        const tex = device.createTexture({
-          size: { width: 1, height: 1 },
-          format: 'rgba8unorm',
-          usage: TextureUsage.TEXTURE_BINDING,
-        });
-        const gpu = device.gpu;
-        const push = gpu.pushErrorScope.bind(gpu);
-        let scopes = 0;
-        gpu.pushErrorScope = (filter) => {
-          scopes++;
-          push(filter);
+  'WebGPU validation errors the GPU reports reach device.onError; a submit opens an error scope only with debug, which then names queue.submit':
+    {
+      cross: true,
+      async run(ctx) {
+        const errorsOf = async (debug: boolean) => {
+          const device = (await ctx.open('webgpu', { debug })) as WebGPUDevice;
+          const errors: RhiError[] = [];
+          device.onError((e) => errors.push(e));
+          const module = device.createShaderModule({
+            code: '@group(0) @binding(0) var t: texture_2d<u32>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); }',
+          });
+          const pipeline = device.createComputePipeline({ compute: { module } });
+          // a texture binding with a sample type the texture cannot satisfy: only the GPU sees it
+          const tex = device.createTexture({
+            size: { width: 1, height: 1 },
+            format: 'rgba8unorm',
+            usage: TextureUsage.TEXTURE_BINDING,
+          });
+          const gpu = device.gpu;
+          const push = gpu.pushErrorScope.bind(gpu);
+          let scopes = 0;
+          gpu.pushErrorScope = (filter) => {
+            scopes++;
+            push(filter);
+          };
+          const enc = device.createCommandEncoder({ label: 'bad sample type' });
+          const pass = enc.beginComputePass();
+          pass.setPipeline(pipeline);
+          pass.setTexture(0, tex);
+          pass.dispatch(1);
+          pass.end();
+          device.queue.submit([enc.finish()]);
+          await device.queue.onSubmittedWorkDone();
+          await new Promise((r) => setTimeout(r, 50));
+          return { scopes, errors };
         };
-        const enc = device.createCommandEncoder({ label: 'bad sample type' });
-        const pass = enc.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setTexture(0, tex);
-        pass.dispatch(1);
-        pass.end();
-        device.queue.submit([enc.finish()]);
-        await device.queue.onSubmittedWorkDone();
-        await new Promise((r) => setTimeout(r, 50));
-        return { scopes, errors };
-      };
-      const plain = await errorsOf(false);
-      assert(plain.scopes === 0, `no error scope per submit without debug (saw ${plain.scopes})`);
-      assert(
-        plain.errors.length >= 1 && plain.errors.every((e) => e.code === 'backend'),
-        `the rejected submit still reaches onError (${plain.errors.map((e) => e.message).join('; ')})`,
-      );
-      const debug = await errorsOf(true);
-      assert(debug.scopes === 1, `one error scope per submit with debug (saw ${debug.scopes})`);
-      assert(
-        debug.errors.length === 1 &&
-          /queue\.submit "bad sample type": /.test(debug.errors[0]?.message ?? ''),
-        `with debug the error names the call and the label (${debug.errors.map((e) => e.message).join('; ')})`,
-      );
+        const plain = await errorsOf(false);
+        assert(plain.scopes === 0, `no error scope per submit without debug (saw ${plain.scopes})`);
+        assert(
+          plain.errors.length >= 1 && plain.errors.every((e) => e.code === 'backend'),
+          `the rejected submit still reaches onError (${plain.errors.map((e) => e.message).join('; ')})`,
+        );
+        const debug = await errorsOf(true);
+        assert(debug.scopes === 1, `one error scope per submit with debug (saw ${debug.scopes})`);
+        assert(
+          debug.errors.length === 1 &&
+            /queue\.submit "bad sample type": /.test(debug.errors[0]?.message ?? ''),
+          `with debug the error names the call and the label (${debug.errors.map((e) => e.message).join('; ')})`,
+        );
+      },
     },
-  },
   'beginFrame() keeps at most maxFramesInFlight submissions on the GPU': {
     async run({ device }) {
       const pipeline = createScenePipeline(device, { program: 'color' });
