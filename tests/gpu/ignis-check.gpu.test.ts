@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
+// @ts-expect-error: a plain .mjs script without declarations
+import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -168,5 +170,24 @@ describe('ignis-check', () => {
     ]);
     expect(gated.status, gated.stdout + gated.stderr).toBe(1);
     expect(gated.stdout).toMatch(/REGRESSED/);
+  }, 240_000);
+
+  it("renderOnEveryRung: the same check from a test file, with each rung's image", async () => {
+    const result = (await renderOnEveryRung('tests/gpu/fixtures/broken-fallback.ts', {
+      rungs: ['webgpu', 'webgl2'],
+      frames: 2,
+    })) as {
+      status: string;
+      rungs: Array<{ rung: string; png: Buffer | null; pixelsOk?: boolean }>;
+    };
+    expect(result.status).toBe('mismatch');
+    expect(result.rungs.map((r) => [r.rung, r.pixelsOk])).toEqual([
+      ['webgpu', undefined],
+      ['webgl2', false],
+    ]);
+    // the images themselves: the clear colours the scene chose per backend
+    const [gpu, gl] = result.rungs.map((r) => PNG.sync.read(r.png as Buffer));
+    expect([gpu!.data[0], gpu!.data[2]]).toEqual([26, 77]);
+    expect([gl!.data[0], gl!.data[2]]).toEqual([77, 26]);
   }, 240_000);
 });
