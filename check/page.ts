@@ -5,10 +5,11 @@
 // CPU (the scene's frame call: recording and submitting) and end to end (until the GPU is done).
 import { createDevice } from '../src/index.js';
 import { RUNGS } from './rungs.js';
-import type { CreateScene, Scene } from './scene.js';
+import type { CreateScene, Scene, SceneNeeds } from './scene.js';
 
 interface Outcome {
   done?: true;
+  skipped?: string;
   error?: string;
   stage?: string;
   backend?: string;
@@ -24,7 +25,9 @@ const report = (o: Outcome): void => {
 const q = new URLSearchParams(location.search);
 const sceneUrl = q.get('scene') ?? '';
 let stage = 'load';
-try {
+
+/** The rung, start to end: the outcome the CLI reads. */
+async function run(): Promise<Outcome> {
   const rung = RUNGS.find((r) => r.name === q.get('rung'));
   if (!rung) throw new Error(`unknown rung ${q.get('rung')}`);
   const canvas = document.getElementById('canvas') as HTMLCanvasElement;
@@ -32,13 +35,23 @@ try {
   canvas.height = Number(q.get('height') ?? 256);
   canvas.style.width = `${canvas.width}px`;
   canvas.style.height = `${canvas.height}px`;
-  const mod = (await import(/* @vite-ignore */ sceneUrl)) as { create?: CreateScene };
+  const mod = (await import(/* @vite-ignore */ sceneUrl)) as {
+    create?: CreateScene;
+    needs?: SceneNeeds;
+  };
   if (typeof mod.create !== 'function')
     throw new Error(
       `the scene module exports no create(device, canvas, params) function (it exports: ${Object.keys(mod).join(', ') || 'nothing'})`,
     );
   stage = 'device';
   const device = await createDevice({ backend: rung.backend, canvas, restrict: rung.restrict });
+  const missing = (mod.needs ?? []).filter((f) => !device.caps.features[f]);
+  if (missing.length > 0) {
+    return {
+      skipped: `the scene needs ${missing.join(', ')}: caps.features.${missing[0]} is false on this rung`,
+      backend: device.caps.backend,
+    };
+  }
   stage = 'create';
   const scene: Scene = await mod.create(
     device,
@@ -68,7 +81,7 @@ try {
   const state = scene.read ? await scene.read() : null;
   stage = 'destroy';
   scene.destroy();
-  report({
+  return {
     done: true,
     backend: device.caps.backend,
     fallbackReason: device.fallbackReason ?? undefined,
@@ -83,7 +96,11 @@ try {
                 ArrayBuffer.isView(state) ? state.buffer.slice(0) : (state as ArrayBuffer),
               ),
             ],
-  });
+  };
+}
+
+try {
+  report(await run());
 } catch (e) {
   report({ error: e instanceof Error ? e.message : String(e), stage });
 }

@@ -1,6 +1,6 @@
 // The scene contract of ignis-check (and of ignis-bench to come): a module exporting `create`,
 // which builds the scene on the device the kit made for a rung and returns what a frame does.
-import type { Device } from '../src/index.js';
+import type { Device, Features } from '../src/index.js';
 
 /** Parameters from the command line (`--params count=1e4,seed=2`), numbers where they parse. */
 export type SceneParams = Readonly<Record<string, string | number>>;
@@ -13,6 +13,12 @@ export interface Scene {
   /** Optional state to compare between rungs as numbers (a particle state, a buffer's contents). */
   read?(): Promise<ArrayBuffer | ArrayBufferView | readonly number[]>;
 }
+
+/**
+ * What a scene module may export beside `create`: the features it needs (`export const needs =
+ * ['compute']`). A rung without one of them is skipped, saying which, instead of failing.
+ */
+export type SceneNeeds = ReadonlyArray<keyof Features>;
 
 /** What a scene module exports. */
 export type CreateScene = (

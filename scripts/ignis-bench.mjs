@@ -104,6 +104,11 @@ export async function runBench(o) {
         }
         const s = samples.get(key);
         s.backend = got.outcome.backend;
+        if (got.outcome.skipped) {
+          s.skipped = got.outcome.skipped;
+          await got.page.close();
+          continue;
+        }
         s.cpu.push(...got.outcome.cpuMs);
         s.e2e.push(...got.outcome.e2eMs);
         s.repeats.push(median(got.outcome.e2eMs));
@@ -120,6 +125,7 @@ export async function runBench(o) {
       rung: c.rung,
       params: c.params,
       backend: s.backend ?? null,
+      ...(s.skipped ? { skipped: s.skipped } : {}),
       frames: s.e2e.length,
       e2eMs: median(s.e2e),
       cpuMs: median(s.cpu),
@@ -152,7 +158,7 @@ export async function runBench(o) {
     `|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
     ...rows.map(
       (r) =>
-        `| ${r.rung} | ${
+        `| ${r.rung}${r.skipped ? ` (skipped: ${r.skipped})` : ''} | ${
           Object.entries(r.params)
             .map(([k, v]) => `${k}=${v}`)
             .join(', ') || '—'

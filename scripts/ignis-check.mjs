@@ -70,7 +70,10 @@ export async function runCheck(o) {
         o.timeout,
       );
       if (r.error) row.error = r.error;
-      else {
+      else if (r.outcome.skipped) {
+        row.skipped = r.outcome.skipped;
+        await r.page.close();
+      } else {
         row.backend = r.outcome.backend;
         row.state = r.outcome.state;
         await (await r.page.$('canvas')).screenshot({ path: path.join(out, row.image) });
@@ -82,13 +85,13 @@ export async function runCheck(o) {
     await runner.close();
   }
   // compare every rung with the first that ran
-  const first = rows.find((r) => !r.error);
+  const first = rows.find((r) => !r.error && !r.skipped);
   const read = (r) => PNG.sync.read(readFileSync(path.join(out, r.image)));
   let mismatch = false;
   if (first) {
     const ref = read(first);
     for (const r of rows) {
-      if (r.error || r === first) continue;
+      if (r.error || r.skipped || r === first) continue;
       const img = read(r);
       const { differing, diff } = compareImages(ref, img, o.tolerance, PNG);
       r.differing = differing;
@@ -133,6 +136,7 @@ function html(o, status, rows, first) {
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const cell = (r) => {
     if (r.error) return `<td colspan="3" class="bad">${esc(r.error)}</td>`;
+    if (r.skipped) return `<td colspan="3">skipped: ${esc(r.skipped)}</td>`;
     const verdict =
       r === first
         ? 'reference'
@@ -153,7 +157,7 @@ await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {
   const { status, rows, out } = await runCheck(o);
   for (const r of rows)
     console.log(
-      `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
+      `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.skipped ? `skipped: ${r.skipped}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
     );
   console.log(`${status}: ${path.relative(process.cwd(), path.join(out, 'report.html'))}`);
   return status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2;

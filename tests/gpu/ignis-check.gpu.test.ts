@@ -91,6 +91,19 @@ describe('ignis-check', () => {
     ).toEqual([0, 0]);
   }, 240_000);
 
+  it('skips the rungs a scene cannot run on (boids needs compute), saying why', () => {
+    const r = check(['check/scenes/boids.ts', '--rungs', 'webgpu,webgl2']);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /webgl2 +skipped: the scene needs compute: caps.features.compute is false on this rung/,
+    );
+    const rows = report(r.out).rows as Array<Row & { skipped?: string }>;
+    expect(rows.map((x) => [x.rung, x.skipped === undefined])).toEqual([
+      ['webgpu', true],
+      ['webgl2', false],
+    ]);
+  }, 240_000);
+
   it('fails on a fallback that draws differently, and the diff image shows where', () => {
     const r = check(['tests/gpu/fixtures/broken-fallback.ts', '--rungs', 'webgpu,webgl2']);
     expect(r.status, r.stdout + r.stderr).toBe(1);
