@@ -61,6 +61,31 @@ describe('bind groups', () => {
     expect(bound).toEqual(['0 uniform params', '1000 storage a', '1001 storage b']);
   });
 
+  it('setBindGroup replaces everything bound at its index, as in WebGPU', () => {
+    const { device, pipeline, storage, params } = setup();
+    const other = device.createBindGroup({
+      layout: device.createBindGroupLayout({ entries: [{ binding: 5, type: 'uniform' }] }),
+      entries: [{ binding: 5, resource: params }],
+    });
+    const pass = device.createCommandEncoder().beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setUniformBuffer(0, params); // slot 0 of group 0 …
+    pass.setBindGroup(
+      1,
+      device.createBindGroup({
+        layout: pipeline.getBindGroupLayout(1),
+        entries: [
+          { binding: 0, resource: storage('a') },
+          { binding: 1, resource: storage('b') },
+        ],
+      }),
+    );
+    pass.setBindGroup(0, other); // … is gone once a group is set at index 0
+    expect(() => pass.dispatch(1)).toThrow(
+      /Slot 0 \(uniform "params"\) of pipeline "scale" has nothing bound/,
+    );
+  });
+
   it('a draw without a group the pipeline uses names the slot and the call', () => {
     const { device, pipeline, params } = setup();
     const enc = device.createCommandEncoder();

@@ -10,7 +10,7 @@ import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
 import type { PassRecorder } from './command-encoder.js';
-import { MAX_BIND_GROUPS, slotName, slotOf } from './slots.js';
+import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP, slotName, slotOf } from './slots.js';
 import { BindGroup } from './bind-group.js';
 import type { Device } from './device.js';
 
@@ -90,7 +90,7 @@ export class SlotTable {
       );
     if (!(group instanceof BindGroup))
       throw new ValidationError(
-        'bind-group-index',
+        'resource-kind',
         `setBindGroup(${index}) takes a bind group from device.createBindGroup(), got ${String(group)}`,
         this.passLabel,
         { index },
@@ -101,6 +101,10 @@ export class SlotTable {
         `Bind group "${group.label}" was created on another device`,
         this.passLabel,
       );
+    // as in WebGPU the group replaces everything bound at that index, slot by slot or by group
+    const first = slotOf({ group: index, binding: 0 });
+    for (const slot of this.slots.keys())
+      if (slot >= first && slot < first + MAX_BINDINGS_PER_BIND_GROUP) this.slots.delete(slot);
     for (const [binding, resource] of group.resources)
       this.#bind(slotOf({ group: index, binding }), resource);
   }
