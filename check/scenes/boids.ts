@@ -22,7 +22,7 @@ export function create(device: Device, _canvas: HTMLCanvasElement, params: Scene
       pass.end();
       device.queue.submit([encoder.finish()]);
     },
-    destroy() {},
+    destroy: () => boids.destroy(),
     read: () => boids.read(),
   };
 }

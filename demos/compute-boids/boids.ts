@@ -180,4 +180,11 @@ export class Boids {
   read(): Promise<ArrayBuffer> {
     return this.#buffer(this.current).read();
   }
+
+  /** Frees the buffers and pipelines (bind groups hold no GPU object of their own). */
+  destroy(): void {
+    for (const b of [...this.buffers, this.params, this.shape]) b.destroy();
+    this.sim.destroy();
+    this.draw?.destroy();
+  }
 }
