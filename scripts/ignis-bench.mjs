@@ -74,7 +74,7 @@ export async function runBench(o) {
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
   const saved = o.check ? JSON.parse(readFileSync(o.check, 'utf8')) : null;
   const { startSceneRunner } = await import('./scene-runner.mjs');
-  const runner = await startSceneRunner(scenePath);
+  const runner = await startSceneRunner(scenePath, { gpu: o.gpu });
   const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
   const samples = new Map(
     cells.map((c) => [cellKey(c.rung, c.params), { cpu: [], e2e: [], repeats: [] }]),

@@ -52,7 +52,7 @@ export async function runCheck(o) {
   const { PNG } = await import('pngjs');
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
-  const runner = await startSceneRunner(scenePath);
+  const runner = await startSceneRunner(scenePath, { gpu: o.gpu });
   const rows = [];
   try {
     for (const rung of o.rungs) {

@@ -26,6 +26,9 @@ const COMMON = {
   '--out': (o, v) => (o.out = v),
 };
 
+/** Flags without a value. */
+const SWITCHES = { '--gpu': (o) => (o.gpu = true) };
+
 export function number(v, name, fail) {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) fail(`${name} ${v} is not a non-negative number`);
@@ -56,6 +59,7 @@ export function parseSceneArgs(tool, argv, defaults, own) {
     width: 256,
     height: 256,
     timeout: 60,
+    gpu: false,
     ...defaults,
   };
   const fail = (msg) => {
@@ -65,7 +69,8 @@ export function parseSceneArgs(tool, argv, defaults, own) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const reader = readers[a];
-    if (reader) reader(o, argv[++i] ?? fail(`${a} needs a value`), fail);
+    if (SWITCHES[a]) SWITCHES[a](o);
+    else if (reader) reader(o, argv[++i] ?? fail(`${a} needs a value`), fail);
     else if (a.startsWith('--')) fail(`unknown option ${a}`);
     else if (o.scene) fail(`one scene at a time (got ${o.scene} and ${a})`);
     else o.scene = a;

@@ -8,7 +8,8 @@ import { createServer } from 'vite';
 import { ROOT } from './setup.mjs';
 import { launchBrowser } from './browser.mjs';
 
-export async function startSceneRunner(scenePath) {
+/** `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs). */
+export async function startSceneRunner(scenePath, { gpu = false } = {}) {
   const server = await createServer({
     root: ROOT,
     configFile: false,
@@ -24,7 +25,7 @@ export async function startSceneRunner(scenePath) {
   });
   await server.listen();
   const base = `http://127.0.0.1:${server.httpServer.address().port}`;
-  const { browser } = await launchBrowser();
+  const { browser } = await launchBrowser({ gpu });
   return {
     /**
      * Runs the scene on `rung` (query: frames, dt, width, height, params, mode, warmup); returns

@@ -28,6 +28,11 @@ describe('scene kit command lines', () => {
     expect((gridCells as (g: unknown) => unknown[])({})).toEqual([{}]);
   });
 
+  it('--gpu asks for a hardware adapter; SwiftShader by default', () => {
+    expect((checkArgs as Parse)(['a.ts'])['gpu']).toBe(false);
+    expect((benchArgs as Parse)(['a.ts', '--gpu'])['gpu']).toBe(true);
+  });
+
   it('option errors name the tool, the option and the value', () => {
     expect(() => (checkArgs as Parse)([])).toThrow(/ignis-check: no scene module given/);
     expect(() => (checkArgs as Parse)(['a.ts', 'b.ts'])).toThrow(/one scene at a time/);
