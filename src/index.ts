@@ -55,6 +55,7 @@ export {
   type BindGroupLayoutDescriptor,
   type BindingResource,
   type BufferBinding,
+  type WebGPULayoutEntry,
 } from './rhi/core/bind-group.js';
 export { MAX_BIND_GROUPS } from './rhi/core/slots.js';
 export { ShaderModule } from './rhi/core/shader-module.js';

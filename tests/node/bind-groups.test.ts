@@ -175,6 +175,36 @@ describe('bind groups', () => {
     expect(() => pipeline.getBindGroupLayout(7)).toThrow(/index 7 must be an integer from 0 to 3/);
   });
 
+  it("createBindGroupLayout takes WebGPU's entry shape too (visibility ignored)", () => {
+    const { device, pipeline } = setup();
+    const layout = device.createBindGroupLayout({
+      entries: [
+        { binding: 1, visibility: 4, buffer: { type: 'read-only-storage' } },
+        { binding: 0, visibility: 4, buffer: { type: 'storage' } },
+      ],
+    });
+    expect(layout.entries).toEqual(
+      pipeline.getBindGroupLayout(1).entries.map(({ name: _n, ...e }) => e),
+    );
+    const other = device.createBindGroupLayout({
+      entries: [
+        { binding: 0, buffer: {} },
+        { binding: 1, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 2, sampler: { type: 'non-filtering' } },
+        { binding: 3, storageTexture: { format: 'rgba8unorm' } },
+      ],
+    });
+    expect(other.entries.map((e) => [e.type, e.sampleType ?? e.samplerType ?? e.format])).toEqual([
+      ['uniform', undefined],
+      ['texture', 'unfilterable-float'],
+      ['sampler', 'non-filtering'],
+      ['storage-texture', 'rgba8unorm'],
+    ]);
+    expect(() =>
+      device.createBindGroupLayout({ entries: [{ binding: 0, visibility: 1 }] }),
+    ).toThrow(/or WebGPU's buffer \/ texture \/ sampler \/ storageTexture member/);
+  });
+
   it('a group from a read-only layout cannot feed a read_write slot (layouts compared by value)', () => {
     const { device, pipeline, storage, params } = setup();
     const readOnly = device.createBindGroupLayout({

@@ -14,9 +14,46 @@ import type { Device } from './device.js';
 import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
 
-/** What `createBindGroupLayout` takes: the slots of one group (their `group` is ignored). */
+/**
+ * A layout entry in WebGPU's shape (`GPUBindGroupLayoutEntry`): one of `buffer`, `texture`,
+ * `sampler`, `storageTexture`; `visibility` is accepted and not needed (Ignis derives it).
+ */
+export interface WebGPULayoutEntry {
+  binding: number;
+  visibility?: number;
+  buffer?: { type?: 'uniform' | 'storage' | 'read-only-storage' };
+  texture?: { sampleType?: BindingLayoutEntry['sampleType'] };
+  sampler?: { type?: BindingLayoutEntry['samplerType'] };
+  storageTexture?: { format?: BindingLayoutEntry['format'] };
+}
+
+/**
+ * What `createBindGroupLayout` takes: the slots of one group, in Ignis's shape (`{ binding, type }`)
+ * or WebGPU's (`{ binding, visibility, buffer: { type } }`, …); a slot's `group` is ignored.
+ */
 export interface BindGroupLayoutDescriptor extends Labeled {
-  entries: BindingLayoutEntry[];
+  entries: Array<BindingLayoutEntry | WebGPULayoutEntry>;
+}
+
+/** A WebGPU-shaped layout entry in Ignis's shape; Ignis-shaped ones as they are. */
+function ignisEntry(e: BindingLayoutEntry | WebGPULayoutEntry): BindingLayoutEntry {
+  if (!e || typeof e !== 'object' || 'type' in e) return e as BindingLayoutEntry;
+  const w = e;
+  const base = { binding: w.binding };
+  if (w.buffer) return { ...base, type: w.buffer.type ?? 'uniform' };
+  if (w.texture)
+    return w.texture.sampleType
+      ? { ...base, type: 'texture', sampleType: w.texture.sampleType }
+      : { ...base, type: 'texture' };
+  if (w.sampler)
+    return w.sampler.type
+      ? { ...base, type: 'sampler', samplerType: w.sampler.type }
+      : { ...base, type: 'sampler' };
+  if (w.storageTexture)
+    return w.storageTexture.format
+      ? { ...base, type: 'storage-texture', format: w.storageTexture.format }
+      : { ...base, type: 'storage-texture' };
+  return e as BindingLayoutEntry; // no resource member: the type check below names it
 }
 
 /** A buffer range bound in a group (WebGPU's `GPUBufferBinding`); a `Buffer` alone is all of it. */
@@ -69,8 +106,9 @@ export class BindGroupLayout {
         `createBindGroupLayout takes { entries: [...] }, got ${String(desc?.entries)}`,
         label,
       );
+    const entries = desc.entries.map(ignisEntry);
     const seen = new Set<number>();
-    for (const e of desc.entries) {
+    for (const e of entries) {
       if (
         !Number.isInteger(e?.binding) ||
         e.binding < 0 ||
@@ -92,13 +130,13 @@ export class BindGroupLayout {
       if (!TYPES.includes(e.type))
         throw new ValidationError(
           'bind-group-layout',
-          `Bind group layout entry ${e.binding} has type ${String(e.type)}; one of ${TYPES.join(', ')}`,
+          `Bind group layout entry ${e.binding} has type ${String(e.type)}; one of ${TYPES.join(', ')} (or WebGPU's buffer / texture / sampler / storageTexture member)`,
           label,
           { binding: e.binding, type: e.type },
         );
       seen.add(e.binding);
     }
-    this.entries = desc.entries
+    this.entries = entries
       .map(({ group: _group, ...entry }) => entry)
       .sort((a, b) => a.binding - b.binding);
   }

@@ -22,6 +22,7 @@ export {
   type BindGroupLayoutDescriptor,
   type BindingResource,
   type BufferBinding,
+  type WebGPULayoutEntry,
 } from './bind-group.js';
 export { MAX_BIND_GROUPS } from './slots.js';
 export { ShaderModule } from './shader-module.js';
