@@ -126,6 +126,15 @@ describe('ignis-check', () => {
     const throws = check(['tests/gpu/fixtures/throws-in-frame.ts', '--rungs', 'webgl2']);
     expect(throws.status).toBe(2);
     expect(throws.stdout).toMatch(/rung webgl2: the frame broke \(at frame 0\)/);
+    const hangs = check([
+      'tests/gpu/fixtures/never-ready.ts',
+      '--rungs',
+      'webgpu',
+      '--timeout',
+      '3',
+    ]);
+    expect(hangs.status).toBe(2);
+    expect(hangs.stdout).toMatch(/rung webgpu: no result within 3 s \(--timeout\)/);
     const bad = check(['check/scenes/triangle.ts', '--params', 'count']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--params entry "count" is not name=value/);
