@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { LIB_ENTRIES } from './scripts/entries.mjs';
 
 // `npm run build`: the library as ES modules in dist/ (shader sources inlined as strings), importable
 // from a plain <script type="module"> with no bundler. Type declarations come from tsc.
@@ -11,14 +12,7 @@ export default defineConfig({
     target: 'es2022',
     // the root and the subpath entries (package.json "exports"); code they share lands in chunks
     lib: {
-      entry: {
-        index: 'src/index.ts',
-        compute: 'src/compute/index.ts',
-        portable: 'src/compute/portable/index.ts',
-        particles: 'src/particles/index.ts',
-        postfx: 'src/postfx/index.ts',
-        testing: 'src/testing.ts',
-      },
+      entry: LIB_ENTRIES,
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },

@@ -1,77 +1,20 @@
-// An SVG line chart of e2e median frame time against particle count, log-log, one line per
-// path@backend/draw series. No dependency: the chart is a few dozen SVG elements.
-const COLORS = [
-  '#e6550d',
-  '#3182bd',
-  '#31a354',
-  '#756bb1',
-  '#de2d26',
-  '#636363',
-  '#fd8d3c',
-  '#6baed6',
-];
+// The particle benchmark's chart: e2e median frame time against particle count, log-log, one line
+// per path@backend/draw series (instanced dashed), drawn by the scene kit's line chart.
+import { lineChartSvg } from '../scripts/chart.mjs';
 
 export function chartSvg(rows, title) {
   const ok = rows.filter((r) => !r.skipped && r.e2eMs && (r.kind ?? 'particles') === 'particles');
-  const W = 760;
-  const H = 440;
-  const m = { l: 70, r: 220, t: 40, b: 50 };
   const series = new Map();
   for (const r of ok) {
     const key = `${r.path}@${r.backend} ${r.drawMode}`;
     if (!series.has(key)) series.set(key, []);
     series.get(key).push([r.count, r.e2eMs.median]);
   }
-  const xs = ok.map((r) => r.count);
-  const ys = ok.map((r) => r.e2eMs.median);
-  if (xs.length === 0)
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="80"><text x="10" y="40">no measured rows</text></svg>`;
-  const lx = [Math.log10(Math.min(...xs)) - 0.1, Math.log10(Math.max(...xs)) + 0.1];
-  const ly = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
-  if (ly[0] === ly[1]) ly[1]++;
-  const px = (x) => m.l + ((Math.log10(x) - lx[0]) / (lx[1] - lx[0])) * (W - m.l - m.r);
-  const py = (y) => H - m.b - ((Math.log10(y) - ly[0]) / (ly[1] - ly[0])) * (H - m.t - m.b);
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${W}" height="${H}" fill="#fff"/>`,
-    `<text x="${m.l}" y="22" font-size="14">${title}</text>`,
-  ];
-  for (let e = ly[0]; e <= ly[1]; e++) {
-    const y = py(10 ** e);
-    parts.push(
-      `<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#ddd"/><text x="${m.l - 8}" y="${y + 4}" text-anchor="end">${10 ** e >= 1 ? 10 ** e : (10 ** e).toFixed(-e)} ms</text>`,
-    );
-  }
-  for (const c of [...new Set(xs)].sort((a, b) => a - b)) {
-    const x = px(c);
-    parts.push(
-      `<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/><text x="${x}" y="${H - m.b + 18}" text-anchor="middle">${c >= 1e6 ? `${c / 1e6}M` : c >= 1e3 ? `${c / 1e3}k` : c}</text>`,
-    );
-  }
-  parts.push(
-    `<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" text-anchor="middle">particles (log)</text>`,
-  );
-  parts.push(
-    `<text x="16" y="${(m.t + H - m.b) / 2}" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})" text-anchor="middle">e2e median frame time (log)</text>`,
-  );
-  let i = 0;
-  for (const [key, points] of series) {
-    const color = COLORS[i % COLORS.length];
-    const dash = key.endsWith('instanced') ? ' stroke-dasharray="6 4"' : '';
-    const sorted = points.sort((a, b) => a[0] - b[0]);
-    parts.push(
-      `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${sorted.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
-    );
-    for (const [x, y] of sorted)
-      parts.push(
-        `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${color}"/>`,
-      );
-    const ly2 = m.t + 10 + i * 18;
-    parts.push(
-      `<line x1="${W - m.r + 14}" x2="${W - m.r + 40}" y1="${ly2}" y2="${ly2}" stroke="${color}" stroke-width="2"${dash}/><text x="${W - m.r + 46}" y="${ly2 + 4}">${key}</text>`,
-    );
-    i++;
-  }
-  parts.push('</svg>');
-  return parts.join('\n');
+  return lineChartSvg({
+    title,
+    xLabel: 'particles',
+    yLabel: 'e2e median frame time',
+    series,
+    dashed: (key) => key.endsWith('instanced'),
+  });
 }

@@ -2,10 +2,11 @@
 // &dt=S&width=W&height=H&params=<JSON>[&mode=bench&warmup=W]. Makes the device on the canvas for
 // the rung, runs the scene's frames with a fixed dt, and leaves the outcome in window.__check (the
 // check CLI screenshots the canvas then). In bench mode every frame after the warm-up is timed:
-// CPU (the scene's frame call: recording and submitting) and end to end (until the GPU is done).
-import { createDevice } from '../src/index.js';
+// CPU (the scene's frame call: recording and submitting), end to end (until the GPU is done) and,
+// where the device has timestamp queries, GPU time (the passes the scene began, summed).
+import { createDevice, type CommandEncoder, type Device, type QuerySet } from 'ignis-rhi';
 import { RUNGS } from './rungs.js';
-import type { CreateScene, Scene, SceneNeeds } from './scene.js';
+import type { CreateScene, Scene, SceneNeeds } from 'ignis-rhi/testing';
 
 interface Outcome {
   done?: true;
@@ -17,6 +18,9 @@ interface Outcome {
   state?: number[] | null;
   cpuMs?: number[];
   e2eMs?: number[];
+  gpuMs?: number[];
+  /** Passes per frame beyond the timestamp slots (not in gpuMs). */
+  untimedPasses?: number;
 }
 const report = (o: Outcome): void => {
   (window as unknown as { __check: Outcome }).__check = o;
@@ -25,6 +29,61 @@ const report = (o: Outcome): void => {
 const q = new URLSearchParams(location.search);
 const sceneUrl = q.get('scene') ?? '';
 let stage = 'load';
+
+/** Timestamp pairs per frame; passes beyond them are counted as untimed. */
+const TIMED_PASSES = 64;
+
+/**
+ * GPU time without the scene's help: every pass the scene begins without timestamps of its own
+ * gets a pair from one query set (the device's encoder is wrapped). `frameMs()` sums this frame's
+ * intervals once the GPU is done; null when a WebGL2 interval was disjoint.
+ */
+function timePasses(device: Device): {
+  startFrame(): void;
+  frameMs(): Promise<number | null>;
+  untimed: number;
+} {
+  const querySet: QuerySet = device.createQuerySet({
+    label: 'ignis-bench pass timestamps',
+    type: 'timestamp',
+    count: 2 * TIMED_PASSES,
+  });
+  let used = 0;
+  const state = {
+    untimed: 0,
+    startFrame: () => {
+      used = 0;
+    },
+    frameMs: async (): Promise<number | null> => {
+      const t = await querySet.readTimestamps();
+      let ns = 0;
+      for (let k = 0; k < used; k++) ns += (t[2 * k + 1] as number) - (t[2 * k] as number);
+      return Number.isFinite(ns) && ns >= 0 ? ns / 1e6 : null;
+    },
+  };
+  const slot = ():
+    | { querySet: QuerySet; beginningOfPassWriteIndex: number; endOfPassWriteIndex: number }
+    | undefined => {
+    if (used === TIMED_PASSES) {
+      state.untimed++;
+      return undefined;
+    }
+    const k = used++;
+    return { querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 };
+  };
+  const create = device.createCommandEncoder.bind(device);
+  device.createCommandEncoder = (desc?: Parameters<Device['createCommandEncoder']>[0]) => {
+    const encoder: CommandEncoder = create(desc);
+    const render = encoder.beginRenderPass.bind(encoder);
+    const compute = encoder.beginComputePass.bind(encoder);
+    encoder.beginRenderPass = (d) =>
+      render(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+    encoder.beginComputePass = (d = {}) =>
+      compute(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+    return encoder;
+  };
+  return state;
+}
 
 /** The rung, start to end: the outcome the CLI reads. */
 async function run(): Promise<Outcome> {
@@ -64,9 +123,12 @@ async function run(): Promise<Outcome> {
   const warmup = bench ? Number(q.get('warmup') ?? 5) : 0;
   const cpuMs: number[] = [];
   const e2eMs: number[] = [];
+  const gpuMs: number[] = [];
+  const timer = bench && device.caps.features.timestampQuery ? timePasses(device) : null;
   for (let i = 0; i < warmup + frames; i++) {
     stage = `frame ${i}`;
     await device.beginFrame();
+    timer?.startFrame();
     const t0 = performance.now();
     scene.frame(dt);
     if (!bench) continue;
@@ -75,6 +137,8 @@ async function run(): Promise<Outcome> {
     if (i < warmup) continue;
     cpuMs.push(t1 - t0);
     e2eMs.push(performance.now() - t0);
+    const gpu = await timer?.frameMs();
+    if (gpu !== undefined && gpu !== null) gpuMs.push(gpu);
   }
   stage = 'read';
   await device.queue.onSubmittedWorkDone();
@@ -85,7 +149,7 @@ async function run(): Promise<Outcome> {
     done: true,
     backend: device.caps.backend,
     fallbackReason: device.fallbackReason ?? undefined,
-    ...(bench ? { cpuMs, e2eMs } : {}),
+    ...(bench ? { cpuMs, e2eMs, gpuMs, untimedPasses: timer?.untimed ?? 0 } : {}),
     state:
       state === null
         ? null

@@ -1,6 +1,6 @@
 // The fallback ladder as ignis-check walks it: each rung a backend and the features turned off, so
 // one machine runs every path a user's hardware might take (docs/testing-your-scenes.md).
-import type { FeatureRestrictions } from '../src/index.js';
+import type { FeatureRestrictions } from 'ignis-rhi';
 
 export interface Rung {
   readonly name: string;

@@ -6,15 +6,20 @@ import path from 'node:path';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ROOT, ensureSetup } from './setup.mjs';
+import { ENTRIES as LIBRARY } from './entries.mjs';
 
-/** The package's entry points and the source each is built from (vite.lib.config.ts). */
+/**
+ * The package's entry points and the source each is built from (scripts/entries.mjs), and the
+ * scene kit's Node entry, whose declarations are written by hand.
+ */
 export const ENTRIES = {
-  'ignis-rhi': 'src/index.ts',
-  'ignis-rhi/compute': 'src/compute/index.ts',
-  'ignis-rhi/portable': 'src/compute/portable/index.ts',
-  'ignis-rhi/particles': 'src/particles/index.ts',
-  'ignis-rhi/postfx': 'src/postfx/index.ts',
-  'ignis-rhi/testing': 'src/testing.ts',
+  ...Object.fromEntries(
+    Object.entries(LIBRARY).map(([sub, [source]]) => [
+      sub ? `ignis-rhi/${sub}` : 'ignis-rhi',
+      source,
+    ]),
+  ),
+  'ignis-rhi/kit': 'scripts/scene-kit.d.mts',
 };
 
 export const REPORT = path.join(ROOT, 'api', 'report.md');

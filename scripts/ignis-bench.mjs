@@ -1,14 +1,18 @@
-// ignis-bench: frame times of a scene module (check/scene.ts) over a grid of parameters and rungs
+#!/usr/bin/env node
+// ignis-bench: frame times of a scene module (src/scene.ts) over a grid of parameters and rungs
 // in headless Chromium — interleaved repeats (every cell once per repeat, in turn), warm-up frames,
-// per-frame CPU time (the scene's frame call) and end-to-end time (until the GPU is done), medians.
-// Writes <out>/bench.json and <out>/bench.md; `--check <saved bench.json>` exits 1 when a cell's
-// median end-to-end time is above the saved one by more than `--threshold` (a CI regression gate).
+// per-frame CPU time (the scene's frame call), end-to-end time (until the GPU is done) and GPU time
+// (timestamp queries on the scene's passes, where the rung has them), medians. Writes
+// <out>/bench.json, <out>/bench.md and <out>/bench.svg (against the first numeric grid axis);
+// `--check <saved bench.json>` exits 1 when a cell's median end-to-end time is above the saved
+// one by more than `--threshold` (a CI regression gate).
 //   npm run ignis-bench -- <scene.ts> [--param count=1000,10000 …] [--rungs webgpu,webgl2]
 //     [--frames 20] [--warmup 5] [--repeat 3] [--size 256x256] [--timeout 120]
 //     [--check saved.json] [--threshold 1.5] [--out ignis-bench-report]
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
+import { lineChartSvg } from './chart.mjs';
 import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
@@ -77,7 +81,10 @@ export async function runBench(o) {
   const runner = await startSceneRunner(scenePath, { gpu: o.gpu });
   const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
   const samples = new Map(
-    cells.map((c) => [cellKey(c.rung, c.params), { cpu: [], e2e: [], repeats: [] }]),
+    cells.map((c) => [
+      cellKey(c.rung, c.params),
+      { cpu: [], e2e: [], gpu: [], repeats: [], untimed: 0 },
+    ]),
   );
   const errors = [];
   try {
@@ -111,6 +118,8 @@ export async function runBench(o) {
         }
         s.cpu.push(...got.outcome.cpuMs);
         s.e2e.push(...got.outcome.e2eMs);
+        s.gpu.push(...got.outcome.gpuMs);
+        s.untimed = Math.max(s.untimed, got.outcome.untimedPasses);
         s.repeats.push(median(got.outcome.e2eMs));
         await got.page.close();
       }
@@ -129,6 +138,8 @@ export async function runBench(o) {
       frames: s.e2e.length,
       e2eMs: median(s.e2e),
       cpuMs: median(s.cpu),
+      gpuMs: median(s.gpu),
+      ...(s.untimed ? { untimedPasses: s.untimed } : {}),
       repeatMedians: s.repeats,
     };
     const before = saved?.rows?.find((x) => x.key === key);
@@ -148,26 +159,52 @@ export async function runBench(o) {
     errors,
   };
   writeFileSync(path.join(out, 'bench.json'), JSON.stringify(result, null, 2));
+  writeFileSync(path.join(out, 'bench.svg'), chart(o, rows));
   const fmt = (v) => (Number.isFinite(v) ? v.toFixed(3) : '—');
   const md = [
     `# ignis-bench: ${o.scene}`,
     '',
-    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done.${saved ? ` Against ${o.check}: a regression is a ratio above ${o.threshold}.` : ''}`,
+    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none).${saved ? ` Against ${o.check}: a regression is a ratio above ${o.threshold}.` : ''}`,
     '',
-    `| rung | params | backend | e2e ms | CPU ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
-    `|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
+    `| rung | params | backend | e2e ms | CPU ms | GPU ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
+    `|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
     ...rows.map(
       (r) =>
         `| ${r.rung}${r.skipped ? ` (skipped: ${r.skipped})` : ''} | ${
           Object.entries(r.params)
             .map(([k, v]) => `${k}=${v}`)
             .join(', ') || '—'
-        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
+        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${fmt(r.gpuMs)}${r.untimedPasses ? ` (${r.untimedPasses} passes untimed)` : ''} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
     ),
     ...(errors.length ? ['', ...errors.map((e) => `- error: ${e}`)] : []),
   ].join('\n');
   writeFileSync(path.join(out, 'bench.md'), `${md}\n`);
   return { rows, errors, out, md };
+}
+
+/**
+ * e2e medians against the first grid axis whose values are all numbers (one line per rung and
+ * combination of the other axes); a note instead when the grid has no such axis.
+ */
+export function chart(o, rows) {
+  const axis = Object.keys(o.grid).find((k) => o.grid[k].every((v) => typeof v === 'number'));
+  const series = new Map();
+  for (const r of rows) {
+    if (!axis || !Number.isFinite(r.e2eMs)) continue;
+    const rest = Object.entries(r.params)
+      .filter(([k]) => k !== axis)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    const label = `${r.rung}${rest ? ` ${rest}` : ''}`;
+    if (!series.has(label)) series.set(label, []);
+    series.get(label).push([r.params[axis], r.e2eMs]);
+  }
+  return lineChartSvg({
+    title: `ignis-bench: ${path.basename(o.scene)}${axis ? '' : ' (no numeric --param axis to plot)'}`,
+    xLabel: axis ?? '—',
+    yLabel: 'e2e median frame time',
+    series,
+  });
 }
 
 await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // ignis-check: runs a scene module (check/scene.ts) on every rung of the fallback ladder
 // (check/rungs.ts) in headless Chromium, screenshots each, compares every rung with the first
 // (per-channel tolerance and a share of differing pixels, and the scene's read() state if it has

@@ -1,6 +1,7 @@
 // The command line of ignis-check and ignis-bench: one parser over a table of options, and the
 // entry point both share. Node built-ins only (the CLIs parse their arguments before setup has
 // installed anything).
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,7 +76,7 @@ export function parseSceneArgs(tool, argv, defaults, own) {
     else if (o.scene) fail(`one scene at a time (got ${o.scene} and ${a})`);
     else o.scene = a;
   }
-  if (!o.scene) fail(`no scene module given: npm run ${tool} -- <scene.ts>`);
+  if (!o.scene) fail(`no scene module given: npx ${tool} <scene.ts>`);
   return o;
 }
 
@@ -85,7 +86,9 @@ export function parseSceneArgs(tool, argv, defaults, own) {
  * code.
  */
 export async function runCli(moduleUrl, parse, setup, run) {
-  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  // npx starts a bin through a link in node_modules/.bin: compare the files the paths lead to
+  const started = process.argv[1] && realpathSync(path.resolve(process.argv[1]));
+  if (started !== realpathSync(fileURLToPath(moduleUrl))) return;
   let o;
   try {
     o = parse(process.argv.slice(2));

@@ -29,6 +29,7 @@ export async function renderOnEveryRung(scene, options = {}) {
       rung: r.rung,
       backend: r.backend,
       error: r.error,
+      skipped: r.skipped,
       differing: r.differing,
       share: r.share,
       pixelsOk: r.pixelsOk,

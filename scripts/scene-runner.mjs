@@ -5,8 +5,18 @@
 import path from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { createServer } from 'vite';
-import { ROOT } from './setup.mjs';
+import { INSTALLED, ROOT } from './setup.mjs';
 import { launchBrowser } from './browser.mjs';
+import { ENTRIES } from './entries.mjs';
+
+/**
+ * `ignis-rhi` and its subpaths, for the page and the scene alike (one copy of the library): the
+ * sources in the repository, the built files in an installed package.
+ */
+const LIBRARY_ALIASES = Object.entries(ENTRIES).map(([subpath, [source, built]]) => ({
+  find: new RegExp(`^ignis-rhi${subpath ? `/${subpath}` : ''}$`),
+  replacement: path.join(ROOT, INSTALLED ? `dist/${built}.js` : source),
+}));
 
 /** `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs). */
 export async function startSceneRunner(scenePath, { gpu = false } = {}) {
@@ -14,12 +24,13 @@ export async function startSceneRunner(scenePath, { gpu = false } = {}) {
     root: ROOT,
     configFile: false,
     logLevel: 'error',
+    resolve: { alias: LIBRARY_ALIASES },
     server: {
       host: '127.0.0.1',
       port: 0,
       hmr: false,
       watch: null,
-      fs: { allow: [ROOT, path.dirname(scenePath)] },
+      fs: { allow: [ROOT, process.cwd(), path.dirname(scenePath)] },
     },
     optimizeDeps: { noDiscovery: true, include: [] },
   });

@@ -9,6 +9,15 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * True when these scripts run from an installed package (node_modules/ignis-rhi, for `npx
+ * ignis-check`): no sources, the library is dist/, and the user's project installs the packages.
+ */
+export const INSTALLED = !existsSync(path.join(ROOT, 'src', 'index.ts'));
+
+/** What the scene kit loads from the user's project when installed (optional peer dependencies). */
+const KIT_PEERS = ['vite', 'puppeteer-core', 'pngjs'];
+
 const BROWSER_CANDIDATES = [
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
@@ -109,8 +118,27 @@ export function browserVersion(executable) {
   }
 }
 
+/** Installed mode: the kit's peer dependencies must resolve from the user's project. */
+export function ensureKitPeers() {
+  const missing = KIT_PEERS.filter((name) => {
+    try {
+      import.meta.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return;
+  const { peerDependencies = {} } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  fail(
+    `the scene kit (ignis-check, ignis-bench) needs ${missing.join(', ')}, which your project does not have`,
+    `npm install --save-dev ${missing.map((m) => `${m}@${peerDependencies[m] ?? 'latest'}`).join(' ')}`,
+  );
+}
+
 export function ensureSetup({ npmOnly = false } = {}) {
-  ensureNodeModules();
+  if (INSTALLED) ensureKitPeers();
+  else ensureNodeModules();
   if (npmOnly) return null;
   const browser = ensureBrowser();
   process.env.CHROME_PATH = browser;

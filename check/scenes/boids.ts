@@ -1,8 +1,8 @@
 // The webgpu-samples flock (demos/compute-boids) as an ignis-check scene: it needs compute, so the
 // rungs without it are skipped, saying so. ?params: count.
-import type { Device } from '../../src/index.js';
+import type { Device } from 'ignis-rhi';
 import { Boids } from '../../demos/compute-boids/boids.js';
-import type { Scene, SceneNeeds, SceneParams } from '../scene.js';
+import type { Scene, SceneNeeds, SceneParams } from 'ignis-rhi/testing';
 
 export const needs: SceneNeeds = ['compute'];
 

@@ -1,8 +1,8 @@
 // The particle system as an ignis-check scene: each rung takes its own path (compute, ping-pong at
 // f32 or f16, CPU), so the check compares the fallbacks' images and states. ?params: count, seed.
-import type { Device } from '../../src/index.js';
-import { createParticleSystem, orbitCamera } from '../../src/particles/index.js';
-import type { Scene, SceneParams } from '../scene.js';
+import type { Device } from 'ignis-rhi';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
 export async function create(
   device: Device,

@@ -1,10 +1,10 @@
 // The particle fountain through the post-process chain (bloom, AgX, grading) as an ignis-check
 // scene: each rung takes its own particle path and post path (compute or fragment passes, f16 or
 // 8-bit HDR targets), so the check compares the whole frame of every fallback. ?params: count.
-import type { Device } from '../../src/index.js';
-import { createParticleSystem, orbitCamera } from '../../src/particles/index.js';
-import { bloom, createPostProcess, grade, toneMap } from '../../src/postfx/index.js';
-import type { Scene, SceneParams } from '../scene.js';
+import type { Device } from 'ignis-rhi';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import { bloom, createPostProcess, grade, toneMap } from 'ignis-rhi/postfx';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
 export async function create(
   device: Device,

@@ -1,7 +1,7 @@
 // The smallest scene for ignis-check: one triangle in the device's shading language, the same on
 // every rung. (A scene is any module that exports `create`: check/scene.ts.)
-import { BufferUsage, type Device } from '../../src/index.js';
-import type { Scene } from '../scene.js';
+import { BufferUsage, type Device } from 'ignis-rhi';
+import type { Scene } from 'ignis-rhi/testing';
 
 const WGSL = /* wgsl */ `
 @vertex fn vs(@location(0) p: vec2f) -> @builtin(position) vec4f { return vec4f(p, 0.0, 1.0); }

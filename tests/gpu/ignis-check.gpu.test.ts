@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-// @ts-expect-error: a plain .mjs script without declarations
 import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -142,7 +141,7 @@ describe('ignis-check', () => {
     expect(rung.stderr).toMatch(/unknown rung vulkan/);
   }, 240_000);
 
-  it('ignis-bench times a parameter grid on each rung and gates on a saved run', () => {
+  it('ignis-bench times a parameter grid on each rung (CPU, e2e, GPU timestamps), charts it, and gates on a saved run', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
     const bench = (extra: string[]) =>
       spawnSync(
@@ -167,7 +166,14 @@ describe('ignis-check', () => {
     const first = bench(['--out', out]);
     expect(first.status, first.stdout + first.stderr).toBe(0);
     const saved = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
-      rows: Array<{ key: string; backend: string; frames: number; e2eMs: number; cpuMs: number }>;
+      rows: Array<{
+        key: string;
+        backend: string;
+        frames: number;
+        e2eMs: number;
+        cpuMs: number;
+        gpuMs: number;
+      }>;
     };
     expect(saved.rows.map((r) => r.key)).toEqual([
       'webgpu count=512',
@@ -180,7 +186,14 @@ describe('ignis-check', () => {
       expect(r.e2eMs).toBeGreaterThan(0);
       expect(r.cpuMs).toBeGreaterThan(0);
       expect(r.e2eMs).toBeGreaterThanOrEqual(r.cpuMs);
+      // GPU time from the timestamps the page put on the scene's passes (both backends have them
+      // on SwiftShader): measured, so only its presence is asserted
+      expect(r.gpuMs).toBeGreaterThan(0);
     }
+    // the chart: e2e against count, one line per rung
+    const svg = readFileSync(path.join(out, 'bench.svg'), 'utf8');
+    expect(svg.match(/<polyline/g)).toHaveLength(2);
+    expect(svg).toContain('>count (log)<');
     // a threshold of 0 makes every cell a regression against the saved run: exit 1, said per row
     const gated = bench([
       '--out',
@@ -195,20 +208,17 @@ describe('ignis-check', () => {
   }, 240_000);
 
   it("renderOnEveryRung: the same check from a test file, with each rung's image", async () => {
-    const result = (await renderOnEveryRung('tests/gpu/fixtures/broken-fallback.ts', {
+    const result = await renderOnEveryRung('tests/gpu/fixtures/broken-fallback.ts', {
       rungs: ['webgpu', 'webgl2'],
       frames: 2,
-    })) as {
-      status: string;
-      rungs: Array<{ rung: string; png: Buffer | null; pixelsOk?: boolean }>;
-    };
+    });
     expect(result.status).toBe('mismatch');
     expect(result.rungs.map((r) => [r.rung, r.pixelsOk])).toEqual([
       ['webgpu', undefined],
       ['webgl2', false],
     ]);
     // the images themselves: the clear colours the scene chose per backend
-    const [gpu, gl] = result.rungs.map((r) => PNG.sync.read(r.png as Buffer));
+    const [gpu, gl] = result.rungs.map((r) => PNG.sync.read(Buffer.from(r.png!)));
     expect([gpu!.data[0], gpu!.data[2]]).toEqual([26, 77]);
     expect([gl!.data[0], gl!.data[2]]).toEqual([77, 26]);
   }, 240_000);

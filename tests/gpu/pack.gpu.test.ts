@@ -1,7 +1,9 @@
 // The package as a user gets it: `npm pack` on a copy of the tree (prepack builds dist/), the
 // tarball's contents, and a scratch project that installs it and type-checks a consumer with
 // plain tsc and skipLibCheck: false (the declarations must bring @webgpu/types themselves), then
-// runs the installed dist/ in the browser on both backends.
+// runs the installed dist/ in the browser on both backends. Then a second scratch project installs
+// the tarball with the scene kit's peers and runs `npx ignis-check` and `npx ignis-bench` on a
+// scene of its own, as docs/testing-your-scenes.md tells users to.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -15,12 +17,31 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import { expectedDistResult, runDistInBrowser } from './dist-page.js';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** The kit's files beside dist/ (package.json "files"). */
+const KIT_FILES = [
+  'check/index.html',
+  'check/page.ts',
+  'check/rungs.ts',
+  'scripts/browser.mjs',
+  'scripts/entries.mjs',
+  'scripts/ignis-bench.mjs',
+  'scripts/ignis-check.mjs',
+  'scripts/scene-args.mjs',
+  'scripts/scene-kit.d.mts',
+  'scripts/scene-kit.mjs',
+  'scripts/scene-runner.mjs',
+  'scripts/setup.mjs',
+];
+let tarball = '';
+/** A project that installed the tarball and typescript only (no kit peers). */
+let bareConsumer = '';
 
 describe('the packed package', () => {
-  it('packs dist, README, LICENSE and CHANGELOG only; a consumer installs it, type-checks, and runs it in the browser', async () => {
+  it('packs dist, the scene kit, README, LICENSE and CHANGELOG only; a consumer installs it, type-checks, and runs it in the browser', async () => {
     // a copy of the tracked tree, so the build never touches this dist/. Its node_modules is a
     // folder of links to this one's packages (never one link to the folder: an `npm ci` there
     // would empty this node_modules through it) plus a copy of npm's marker, newer than the
@@ -62,15 +83,13 @@ describe('the packed package', () => {
     const paths = (info[0]?.files ?? []).map((f) => f.path);
     expect(paths).toContain('dist/index.js');
     expect(paths).toContain('dist/index.d.ts');
-    expect(paths.filter((p) => !p.startsWith('dist/')).sort()).toEqual([
-      'CHANGELOG.md',
-      'LICENSE',
-      'README.md',
-      'package.json',
-    ]);
-    const tarball = path.join(out, info[0]?.filename as string);
+    expect(paths.filter((p) => !p.startsWith('dist/')).sort()).toEqual(
+      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...KIT_FILES].sort(),
+    );
+    tarball = path.join(out, info[0]?.filename as string);
 
     const consumer = mkdtempSync(path.join(os.tmpdir(), 'ignis-consumer-'));
+    bareConsumer = consumer;
     writeFileSync(
       path.join(consumer, 'package.json'),
       JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
@@ -88,9 +107,13 @@ import { createPingPongRunner } from 'ignis-rhi/compute';
 import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
 import { bloom } from 'ignis-rhi/postfx';
 import { createPortableCompute, type PortableCompute } from 'ignis-rhi/portable';
-import { NullDevice, stepState } from 'ignis-rhi/testing';
+import { NullDevice, stepState, type CreateScene } from 'ignis-rhi/testing';
+import { renderOnEveryRung, type RenderOnEveryRungResult } from 'ignis-rhi/kit';
 export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState, createPortableCompute];
 export type Portable = PortableCompute;
+export const create: CreateScene = (device) => ({ frame: () => device.queue.submit([]), destroy: () => {} });
+export const kit: (scene: string) => Promise<RenderOnEveryRungResult['status']> = async (scene) =>
+  (await renderOnEveryRung(scene, { rungs: ['webgl2'] })).status;
 export async function start(canvas: HTMLCanvasElement): Promise<Device> {
   const device = await createDevice({ backend: 'auto', canvas });
   device.createBuffer({ size: 16, usage: BufferUsage.VERTEX });
@@ -133,4 +156,147 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
     expect(errors).toEqual([]);
     expect(result).toEqual(expectedDistResult());
   }, 300_000);
+
+  it('a scratch project installs the tarball and the kit peers, writes a scene, and runs npx ignis-check and npx ignis-bench headless', async () => {
+    expect(tarball, 'the packing test above ran').not.toBe('');
+    // without the peers, the CLI says what to install instead of failing on an import
+    const bare = spawnSync('npx', ['--no-install', 'ignis-check', 'scene.ts'], {
+      cwd: bareConsumer,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toMatch(/needs vite, puppeteer-core, pngjs/);
+    expect(bare.stderr).toMatch(/npm install --save-dev vite@\^8/);
+
+    const project = mkdtempSync(path.join(os.tmpdir(), 'ignis-kit-user-'));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'kit-user', private: true, type: 'module' }),
+    );
+    const peers = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const install = spawnSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        tarball,
+        ...['vite', 'puppeteer-core', 'pngjs'].map((p) => `${p}@${peers.devDependencies[p]}`),
+      ],
+      { cwd: project, encoding: 'utf8', timeout: 240_000 },
+    );
+    expect(install.status, install.stderr).toBe(0);
+    mkdirSync(path.join(project, 'scenes'));
+    writeFileSync(
+      path.join(project, 'scenes/sparks.ts'),
+      `import type { Device } from 'ignis-rhi';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
+
+export async function create(device: Device, canvas: HTMLCanvasElement, params: SceneParams): Promise<Scene> {
+  const ps = await createParticleSystem(device, { count: Number(params.count ?? 512), drawMode: 'instanced' });
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
+  return {
+    frame(dt) {
+      const encoder = device.createCommandEncoder();
+      ps.update(encoder, dt);
+      const pass = encoder.beginRenderPass({
+        colorAttachments: [{ texture: device.surface!.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      });
+      ps.draw(pass, camera);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+    },
+    destroy: () => ps.destroy(),
+    read: async () => (await ps.read()).position,
+  };
+}
+`,
+    );
+    const npx = (args: string[]) =>
+      spawnSync('npx', ['--no-install', ...args], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+    const check = npx([
+      'ignis-check',
+      'scenes/sparks.ts',
+      '--rungs',
+      'webgpu,webgl2',
+      '--frames',
+      '3',
+      '--out',
+      'report',
+    ]);
+    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(project, 'report/report.json'), 'utf8')) as {
+      status: string;
+      rows: Array<{ rung: string; backend: string; differing?: number; stateWorst?: number }>;
+    };
+    expect(report.status).toBe('ok');
+    expect(report.rows.map((r) => [r.rung, r.backend])).toEqual([
+      ['webgpu', 'webgpu'],
+      ['webgl2', 'webgl2'],
+    ]);
+    // the state was compared, not only the pixels
+    expect(report.rows[1]?.stateWorst).toBeLessThanOrEqual(1e-3);
+    // the PNG is the scene's image: particles lit some pixels of the black clear
+    const image = PNG.sync.read(readFileSync(path.join(project, 'report/webgpu.png')));
+    let lit = 0;
+    for (let i = 0; i < image.data.length; i += 4) if (image.data[i]! > 0) lit++;
+    expect(lit).toBeGreaterThan(20);
+
+    const bench = npx([
+      'ignis-bench',
+      'scenes/sparks.ts',
+      '--param',
+      'count=256,1024',
+      '--rungs',
+      'webgpu',
+      '--frames',
+      '3',
+      '--warmup',
+      '1',
+      '--repeat',
+      '1',
+      '--out',
+      'bench',
+    ]);
+    expect(bench.status, `${bench.stdout}${bench.stderr}`).toBe(0);
+    const result = JSON.parse(readFileSync(path.join(project, 'bench/bench.json'), 'utf8')) as {
+      rows: Array<{ key: string; frames: number; e2eMs: number }>;
+    };
+    expect(result.rows.map((r) => [r.key, r.frames])).toEqual([
+      ['webgpu count=256', 3],
+      ['webgpu count=1024', 3],
+    ]);
+    for (const r of result.rows) expect(r.e2eMs).toBeGreaterThan(0);
+
+    // and the vitest helper, imported from the package as users do
+    writeFileSync(
+      path.join(project, 'kit.mjs'),
+      `import { renderOnEveryRung } from 'ignis-rhi/kit';
+const r = await renderOnEveryRung('scenes/sparks.ts', { rungs: ['webgpu', 'webgl2'], frames: 2 });
+console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung, x.png ? x.png.length > 0 : null]) }));
+`,
+    );
+    const kit = spawnSync(process.execPath, ['kit.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    expect(kit.status, kit.stderr).toBe(0);
+    expect(JSON.parse(kit.stdout.trim().split('\n').pop()!)).toEqual({
+      status: 'ok',
+      rungs: [
+        ['webgpu', true],
+        ['webgl2', true],
+      ],
+    });
+  }, 400_000);
 });

@@ -1,10 +1,13 @@
-// The scene contract of ignis-check (and of ignis-bench to come): a module exporting `create`,
-// which builds the scene on the device the kit made for a rung and returns what a frame does.
-import type { Device, Features } from '../src/index.js';
+// The scene contract of the scene kit (ignis-check, ignis-bench, renderOnEveryRung): a module
+// exporting `create`, which builds the scene on the device the kit made for a rung and returns
+// what a frame does. Exported from `ignis-rhi/testing` for users' scenes.
+import type { Device } from './rhi/core/device.js';
+import type { Features } from './rhi/core/caps.js';
 
 /** Parameters from the command line (`--params count=1e4,seed=2`), numbers where they parse. */
 export type SceneParams = Readonly<Record<string, string | number>>;
 
+/** A scene as `create` returns it: what the kit calls each frame, and at the end. */
 export interface Scene {
   /** Records and submits one frame of `dt` seconds into `device.surface`. */
   frame(dt: number): void;

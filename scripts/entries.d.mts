@@ -1,0 +1,3 @@
+// Types of entries.mjs (for vite.lib.config.ts).
+export declare const ENTRIES: Readonly<Record<string, readonly [source: string, built: string]>>;
+export declare const LIB_ENTRIES: Readonly<Record<string, string>>;

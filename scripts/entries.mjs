@@ -1,0 +1,19 @@
+// The package's entry points: the subpath users import (package.json "exports"), the source file
+// it is built from (vite.lib.config.ts) and the built file in dist/. The scene kit aliases
+// `ignis-rhi…` imports to the sources in the repository and to dist/ in an installed package.
+// Node built-ins only.
+
+/** subpath ('' for the root) → [source in the repository, name of the built file in dist/] */
+export const ENTRIES = {
+  '': ['src/index.ts', 'index'],
+  compute: ['src/compute/index.ts', 'compute'],
+  portable: ['src/compute/portable/index.ts', 'portable'],
+  particles: ['src/particles/index.ts', 'particles'],
+  postfx: ['src/postfx/index.ts', 'postfx'],
+  testing: ['src/testing.ts', 'testing'],
+};
+
+/** The build's entries for vite's `build.lib.entry`: built name → source. */
+export const LIB_ENTRIES = Object.fromEntries(
+  Object.values(ENTRIES).map(([source, built]) => [built, source]),
+);
