@@ -16,7 +16,7 @@ import { lineChartSvg } from './chart.mjs';
 import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
-  return parseSceneArgs(
+  const o = parseSceneArgs(
     'ignis-bench',
     argv,
     {
@@ -27,6 +27,7 @@ export function parseArgs(argv) {
       timeout: 120,
       grid: {},
       threshold: 1.5,
+      runtime: 'browser',
       out: 'ignis-bench-report',
     },
     {
@@ -52,8 +53,15 @@ export function parseArgs(argv) {
       '--repeat': (o, v, fail) => (o.repeat = Math.max(1, Math.round(number(v, '--repeat', fail)))),
       '--threshold': (o, v, fail) => (o.threshold = number(v, '--threshold', fail)),
       '--check': (o, v) => (o.check = v),
+      '--runtime': (o, v, fail) => {
+        if (v !== 'browser' && v !== 'deno') fail(`--runtime ${v} is not browser or deno`);
+        o.runtime = v;
+      },
     },
   );
+  // Deno has WebGPU only: its default is the webgpu rung
+  if (o.runtime === 'deno' && !argv.includes('--rungs')) o.rungs = ['webgpu'];
+  return o;
 }
 
 /** Every combination of the grid's values, as params objects (one empty one for no grid). */
@@ -77,8 +85,10 @@ export async function runBench(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
   const saved = o.check ? JSON.parse(readFileSync(o.check, 'utf8')) : null;
-  const { startSceneRunner } = await import('./scene-runner.mjs');
-  const runner = await startSceneRunner(scenePath, { gpu: o.gpu });
+  const runner =
+    o.runtime === 'deno'
+      ? await (await import('./deno-scene-runner.mjs')).startDenoSceneRunner(scenePath, o)
+      : await (await import('./scene-runner.mjs')).startSceneRunner(scenePath, o);
   const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
   const samples = new Map(
     cells.map((c) => [
@@ -111,6 +121,7 @@ export async function runBench(o) {
         }
         const s = samples.get(key);
         s.backend = got.outcome.backend;
+        s.adapter = got.outcome.adapter;
         if (got.outcome.skipped) {
           s.skipped = got.outcome.skipped;
           await got.page.close();
@@ -134,6 +145,7 @@ export async function runBench(o) {
       rung: c.rung,
       params: c.params,
       backend: s.backend ?? null,
+      adapter: s.adapter ?? null,
       ...(s.skipped ? { skipped: s.skipped } : {}),
       frames: s.e2e.length,
       e2eMs: median(s.e2e),
@@ -165,6 +177,8 @@ export async function runBench(o) {
     `# ignis-bench: ${o.scene}`,
     '',
     `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none).${saved ? ` Against ${o.check}: a regression is a ratio above ${o.threshold}.` : ''}`,
+    '',
+    `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : 'headless Chromium'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
     '',
     `| rung | params | backend | e2e ms | CPU ms | GPU ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
     `|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
@@ -207,7 +221,14 @@ export function chart(o, rows) {
   });
 }
 
-await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {
+// under Deno neither Chromium nor the browser-side peers are needed, and with a built library in
+// $IGNIS_DIST not even the npm packages (a GPU server may have no registry to install them from)
+const setup = (o) => {
+  if (o.runtime !== 'deno') ensureSetup();
+  else if (!process.env.IGNIS_DIST) ensureSetup({ npmOnly: true, peers: [] });
+};
+
+await runCli(import.meta.url, parseArgs, setup, async (o) => {
   const { rows, errors, md } = await runBench(o);
   console.log(md);
   return errors.length ? 2 : rows.some((r) => r.regressed) ? 1 : 0;

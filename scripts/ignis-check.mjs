@@ -154,7 +154,7 @@ ${rows.map((r) => `<tr><td>${esc(r.rung)}${r.backend ? `<br><small>${esc(r.backe
 </table>`;
 }
 
-await runCli(import.meta.url, parseArgs, ensureSetup, async (o) => {
+await runCli(import.meta.url, parseArgs, () => ensureSetup(), async (o) => {
   const { status, rows, out } = await runCheck(o);
   for (const r of rows)
     console.log(

@@ -82,7 +82,7 @@ export function parseSceneArgs(tool, argv, defaults, own) {
 
 /**
  * A CLI's entry point, when `moduleUrl` is the script node was started with: parses the arguments
- * (a bad one: its message and exit 2), runs `setup`, then `run(options)`, whose result is the exit
+ * (a bad one: its message and exit 2), runs `setup(options)`, then `run(options)`, whose result is the exit
  * code.
  */
 export async function runCli(moduleUrl, parse, setup, run) {
@@ -96,6 +96,6 @@ export async function runCli(moduleUrl, parse, setup, run) {
     console.error(e.message);
     process.exit(2);
   }
-  setup();
+  setup(o);
   process.exit(await run(o));
 }

@@ -1,7 +1,8 @@
 // What ignis-check and ignis-bench share: a Vite server over the repository (and the scene's
 // folder) and one headless Chromium, and `runRung`, which opens check/index.html for a scene on
 // one rung, waits for its outcome within a time limit and hands back the page (to screenshot) or
-// an error that names the scene and the rung. Loaded after setup (it imports vite and puppeteer).
+// an error that names the scene and the rung (deno-scene-runner.mjs: the same under Deno). Loaded
+// after setup (it imports vite and puppeteer).
 import path from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { createServer } from 'vite';

@@ -118,9 +118,9 @@ export function browserVersion(executable) {
   }
 }
 
-/** Installed mode: the kit's peer dependencies must resolve from the user's project. */
-export function ensureKitPeers() {
-  const missing = KIT_PEERS.filter((name) => {
+/** Installed mode: the kit's peer dependencies (`peers`) must resolve from the user's project. */
+export function ensureKitPeers(peers = KIT_PEERS) {
+  const missing = peers.filter((name) => {
     try {
       import.meta.resolve(name);
       return false;
@@ -129,15 +129,21 @@ export function ensureKitPeers() {
     }
   });
   if (missing.length === 0) return;
-  const { peerDependencies = {} } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const { peerDependencies = {} } = JSON.parse(
+    readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+  );
   fail(
     `the scene kit (ignis-check, ignis-bench) needs ${missing.join(', ')}, which your project does not have`,
     `npm install --save-dev ${missing.map((m) => `${m}@${peerDependencies[m] ?? 'latest'}`).join(' ')}`,
   );
 }
 
-export function ensureSetup({ npmOnly = false } = {}) {
-  if (INSTALLED) ensureKitPeers();
+/**
+ * In the repository: npm packages, then (unless `npmOnly`) a browser. Installed: the kit's `peers`
+ * (default: all of them), then the browser.
+ */
+export function ensureSetup({ npmOnly = false, peers = KIT_PEERS } = {}) {
+  if (INSTALLED) ensureKitPeers(peers);
   else ensureNodeModules();
   if (npmOnly) return null;
   const browser = ensureBrowser();

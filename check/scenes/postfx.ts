@@ -25,6 +25,7 @@ export async function create(
     frame(dt) {
       const encoder = device.createCommandEncoder();
       ps.update(encoder, dt);
+      ps.prepareDraw(encoder, camera, post.target);
       const pass = encoder.beginRenderPass({
         colorAttachments: [{ texture: post.target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
       });

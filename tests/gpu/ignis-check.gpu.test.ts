@@ -207,6 +207,65 @@ describe('ignis-check', () => {
     expect(gated.stdout).toMatch(/REGRESSED/);
   }, 240_000);
 
+  it("ignis-bench --runtime deno: the same scene under Deno's WebGPU (offscreen), WebGL2 rungs skipped, errors named", () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-deno-'));
+    const bench = (scene: string, extra: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          'scripts/ignis-bench.mjs',
+          scene,
+          '--runtime',
+          'deno',
+          '--frames',
+          '3',
+          '--warmup',
+          '1',
+          '--repeat',
+          '1',
+          ...extra,
+        ],
+        { cwd: ROOT, encoding: 'utf8', timeout: 240_000 },
+      );
+    const r = bench('check/scenes/particles.ts', [
+      '--param',
+      'count=256,1024',
+      '--rungs',
+      'webgpu,webgl2',
+      '--out',
+      out,
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
+      rows: Array<{
+        key: string;
+        adapter: string | null;
+        skipped?: string;
+        frames: number;
+        e2eMs: number;
+        gpuMs: number;
+      }>;
+    };
+    expect(json.rows.map((x) => [x.key, x.frames])).toEqual([
+      ['webgpu count=256', 3],
+      ['webgpu count=1024', 3],
+      ['webgl2 count=256', 0],
+      ['webgl2 count=1024', 0],
+    ]);
+    for (const row of json.rows.slice(0, 2)) {
+      expect(row.adapter).toMatch(/SwiftShader/);
+      expect(row.e2eMs).toBeGreaterThan(0);
+      expect(row.gpuMs).toBeGreaterThan(0);
+    }
+    for (const row of json.rows.slice(2)) expect(row.skipped).toMatch(/Deno has WebGPU only/);
+    // a frame that throws: exit 2, the scene, the rung, the runtime and the frame named
+    const broken = bench('tests/gpu/fixtures/throws-in-frame.ts', ['--out', `${out}-2`]);
+    expect(broken.status).toBe(2);
+    expect(broken.stdout).toMatch(
+      /scene tests\/gpu\/fixtures\/throws-in-frame.ts, rung webgpu \(Deno\): .* \(at frame 0\)/,
+    );
+  }, 240_000);
+
   it("renderOnEveryRung: the same check from a test file, with each rung's image", async () => {
     const result = await renderOnEveryRung('tests/gpu/fixtures/broken-fallback.ts', {
       rungs: ['webgpu', 'webgl2'],

@@ -23,10 +23,14 @@ import { expectedDistResult, runDistInBrowser } from './dist-page.js';
 const ROOT = path.resolve(__dirname, '../..');
 /** The kit's files beside dist/ (package.json "files"). */
 const KIT_FILES = [
+  'check/deno-scene.ts',
   'check/index.html',
   'check/page.ts',
+  'check/run-scene.ts',
   'check/rungs.ts',
   'scripts/browser.mjs',
+  'scripts/chart.mjs',
+  'scripts/deno.mjs',
   'scripts/entries.mjs',
   'scripts/ignis-bench.mjs',
   'scripts/ignis-check.mjs',

@@ -1,0 +1,180 @@
+// One rung of a scene, wherever it runs: the page (check/page.ts, in Chromium) and Deno
+// (check/deno-scene.ts, on a headless GPU server). Loads the scene module, makes the device on the
+// canvas for the rung, runs the scene's frames with a fixed dt and returns the outcome the CLIs
+// read. In bench mode every frame after the warm-up is timed: CPU (the scene's frame call:
+// recording and submitting), end to end (until the GPU is done) and, where the device has
+// timestamp queries, GPU time (the passes the scene began, summed).
+import { createDevice, type CommandEncoder, type Device, type QuerySet } from 'ignis-rhi';
+import type { CreateScene, Scene, SceneNeeds } from 'ignis-rhi/testing';
+import { RUNGS } from './rungs.js';
+
+/** What a rung ends with. */
+export interface Outcome {
+  done?: true;
+  skipped?: string;
+  error?: string;
+  stage?: string;
+  backend?: string;
+  /** What the adapter says of itself (vendor, architecture, description). */
+  adapter?: string;
+  fallbackReason?: string;
+  state?: number[] | null;
+  cpuMs?: number[];
+  e2eMs?: number[];
+  gpuMs?: number[];
+  /** Passes per frame beyond the timestamp slots (not in gpuMs). */
+  untimedPasses?: number;
+}
+
+/** What the CLI asks of a rung. */
+export interface RungQuery {
+  scene: string;
+  rung: string;
+  frames: number;
+  dt: number;
+  params: Record<string, string | number>;
+  bench: boolean;
+  warmup: number;
+}
+
+/** Timestamp pairs per frame; passes beyond them are counted as untimed. */
+const TIMED_PASSES = 64;
+
+/**
+ * GPU time without the scene's help: every pass the scene begins without timestamps of its own
+ * gets a pair from one query set (the device's encoder is wrapped). `frameMs()` sums this frame's
+ * intervals once the GPU is done; null when a WebGL2 interval was disjoint.
+ */
+function timePasses(device: Device): {
+  startFrame(): void;
+  frameMs(): Promise<number | null>;
+  untimed: number;
+} {
+  const querySet: QuerySet = device.createQuerySet({
+    label: 'ignis-bench pass timestamps',
+    type: 'timestamp',
+    count: 2 * TIMED_PASSES,
+  });
+  let used = 0;
+  const state = {
+    untimed: 0,
+    startFrame: () => {
+      used = 0;
+    },
+    frameMs: async (): Promise<number | null> => {
+      const t = await querySet.readTimestamps();
+      let ns = 0;
+      for (let k = 0; k < used; k++) ns += (t[2 * k + 1] as number) - (t[2 * k] as number);
+      return Number.isFinite(ns) && ns >= 0 ? ns / 1e6 : null;
+    },
+  };
+  const slot = ():
+    | { querySet: QuerySet; beginningOfPassWriteIndex: number; endOfPassWriteIndex: number }
+    | undefined => {
+    if (used === TIMED_PASSES) {
+      state.untimed++;
+      return undefined;
+    }
+    const k = used++;
+    return { querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 };
+  };
+  const create = device.createCommandEncoder.bind(device);
+  device.createCommandEncoder = (desc?: Parameters<Device['createCommandEncoder']>[0]) => {
+    const encoder: CommandEncoder = create(desc);
+    const render = encoder.beginRenderPass.bind(encoder);
+    const compute = encoder.beginComputePass.bind(encoder);
+    encoder.beginRenderPass = (d) =>
+      render(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+    encoder.beginComputePass = (d = {}) =>
+      compute(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+    return encoder;
+  };
+  return state;
+}
+
+/** Runs one rung; an error becomes `{ error, stage }` (the stage: load, device, create, frame n…). */
+export async function runRung(q: RungQuery, canvas: HTMLCanvasElement): Promise<Outcome> {
+  const progress = { stage: 'load' };
+  try {
+    return await run(q, canvas, progress);
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e), stage: progress.stage };
+  }
+}
+
+async function run(
+  q: RungQuery,
+  canvas: HTMLCanvasElement,
+  progress: { stage: string },
+): Promise<Outcome> {
+  const rung = RUNGS.find((r) => r.name === q.rung);
+  if (!rung) throw new Error(`unknown rung ${q.rung}`);
+  const mod = (await import(/* @vite-ignore */ q.scene)) as {
+    create?: CreateScene;
+    needs?: SceneNeeds;
+  };
+  if (typeof mod.create !== 'function')
+    throw new Error(
+      `the scene module exports no create(device, canvas, params) function (it exports: ${Object.keys(mod).join(', ') || 'nothing'})`,
+    );
+  progress.stage = 'device';
+  const device = await createDevice({ backend: rung.backend, canvas, restrict: rung.restrict });
+  const missing = (mod.needs ?? []).filter((f) => !device.caps.features[f]);
+  if (missing.length > 0) {
+    return {
+      skipped: `the scene needs ${missing.join(', ')}: caps.features.${missing[0]} is false on this rung`,
+      backend: device.caps.backend,
+    };
+  }
+  progress.stage = 'create';
+  const scene: Scene = await mod.create(device, canvas, q.params as never);
+  const { frames, dt, bench } = q;
+  const warmup = bench ? q.warmup : 0;
+  const cpuMs: number[] = [];
+  const e2eMs: number[] = [];
+  const gpuMs: number[] = [];
+  const timer = bench && device.caps.features.timestampQuery ? timePasses(device) : null;
+  for (let i = 0; i < warmup + frames; i++) {
+    progress.stage = `frame ${i}`;
+    await device.beginFrame();
+    timer?.startFrame();
+    const t0 = performance.now();
+    scene.frame(dt);
+    if (!bench) continue;
+    const t1 = performance.now();
+    await device.queue.onSubmittedWorkDone();
+    if (i < warmup) continue;
+    cpuMs.push(t1 - t0);
+    e2eMs.push(performance.now() - t0);
+    const gpu = await timer?.frameMs();
+    if (gpu !== undefined && gpu !== null) gpuMs.push(gpu);
+  }
+  progress.stage = 'read';
+  await device.queue.onSubmittedWorkDone();
+  const state = scene.read ? await scene.read() : null;
+  progress.stage = 'destroy';
+  scene.destroy();
+  return {
+    done: true,
+    backend: device.caps.backend,
+    adapter: [
+      device.caps.adapter.vendor,
+      device.caps.adapter.architecture,
+      device.caps.adapter.description,
+    ]
+      .filter(Boolean)
+      .join(' '),
+    fallbackReason: device.fallbackReason ?? undefined,
+    ...(bench ? { cpuMs, e2eMs, gpuMs, untimedPasses: timer?.untimed ?? 0 } : {}),
+    state:
+      state === null
+        ? null
+        : Array.isArray(state)
+          ? [...(state as number[])]
+          : [
+              ...new Float32Array(
+                ArrayBuffer.isView(state) ? state.buffer.slice(0) : (state as ArrayBuffer),
+              ),
+            ],
+  };
+}
