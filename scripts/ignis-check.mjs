@@ -154,12 +154,17 @@ ${rows.map((r) => `<tr><td>${esc(r.rung)}${r.backend ? `<br><small>${esc(r.backe
 </table>`;
 }
 
-await runCli(import.meta.url, parseArgs, () => ensureSetup(), async (o) => {
-  const { status, rows, out } = await runCheck(o);
-  for (const r of rows)
-    console.log(
-      `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.skipped ? `skipped: ${r.skipped}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
-    );
-  console.log(`${status}: ${path.relative(process.cwd(), path.join(out, 'report.html'))}`);
-  return status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2;
-});
+await runCli(
+  import.meta.url,
+  parseArgs,
+  () => ensureSetup(),
+  async (o) => {
+    const { status, rows, out } = await runCheck(o);
+    for (const r of rows)
+      console.log(
+        `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.skipped ? `skipped: ${r.skipped}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
+      );
+    console.log(`${status}: ${path.relative(process.cwd(), path.join(out, 'report.html'))}`);
+    return status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2;
+  },
+);
