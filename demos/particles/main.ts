@@ -12,11 +12,14 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
+import { fireworks } from './presets.js';
 
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
 const settings = {
+  /** fountain: the continuous default; fireworks: emission over time (?preset=fireworks). */
+  preset: url.get('preset') === 'fireworks' ? 'fireworks' : 'fountain',
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
   drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
@@ -57,6 +60,9 @@ function colors(): ParticleOptionsInput['colors'] {
 }
 
 function options(): ParticleOptionsInput {
+  // the fireworks preset brings its own emitter, forces and look; the panel picks path and draw
+  if (settings.preset === 'fireworks')
+    return { ...fireworks(settings.count), path: settings.path, drawMode: settings.drawMode };
   return {
     count: settings.count,
     path: settings.path,
@@ -101,9 +107,12 @@ function preroll(system: ParticleSystem): number {
   return steps;
 }
 
+/** The last error of a control (a typed error from Ignis), shown in the info line until the next change. */
+let notice = '';
 let ps: ParticleSystem = await createParticleSystem(device, options());
 let prerolled = preroll(ps);
 let structure = JSON.stringify([
+  settings.preset,
   settings.count,
   settings.path,
   settings.drawMode,
@@ -114,6 +123,7 @@ let structure = JSON.stringify([
 
 async function rebuild(): Promise<void> {
   const next = JSON.stringify([
+    settings.preset,
     settings.count,
     settings.path,
     settings.drawMode,
@@ -130,13 +140,29 @@ async function rebuild(): Promise<void> {
       structure = next;
     } else ps.setOptions(options());
   } catch (e) {
-    info.textContent = `${(e as Error).name}: ${(e as Error).message}`;
+    notice = `${(e as Error).name}: ${(e as Error).message}`;
   }
 }
 
 const pane = dockedPane('particles');
 const meter = new FrameMeter(pane);
 const sim = pane.addFolder({ title: 'system' });
+sim.addBinding(settings, 'preset', {
+  options: { 'fountain (continuous)': 'fountain', 'fireworks (emission)': 'fireworks' },
+});
+// emission over time (the fireworks): stop lets the sparks die out, start resumes, reset empties
+const emitterControl = (title: string, act: (p: ParticleSystem) => void): void => {
+  sim.addButton({ title }).on('click', () => {
+    try {
+      act(ps);
+    } catch (e) {
+      notice = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+  });
+};
+emitterControl('stop emitting', (p) => p.stop());
+emitterControl('start emitting', (p) => p.start());
+emitterControl('reset', (p) => p.reset());
 sim.addBinding(settings, 'count', {
   options: {
     '1k': 1000,
@@ -180,7 +206,10 @@ for (const key of ['color0', 'color1', 'color2', 'color3'] as const)
 pane.addBinding(settings, 'orbit');
 pane.addBinding(settings, 'scene');
 const scenery = new Scenery(device, surface.format, DEFAULT_OPTIONS.floorY);
-pane.on('change', () => void rebuild());
+pane.on('change', () => {
+  notice = '';
+  void rebuild();
+});
 
 let last = performance.now();
 let frames = 0;
@@ -216,7 +245,8 @@ async function frame(): Promise<void> {
   pass.end();
   device.queue.submit([encoder.finish()]);
   frames++;
-  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} (${ps.drawModeReason}) · ${ps.count.toLocaleString()} particles · ${meter.text()}`;
+  const emission = ps.options.emitRate !== null || ps.options.bursts.length > 0;
+  info.textContent = `${device.caps.backend} · ${ps.path} (${ps.reason}) · ${ps.drawMode} (${ps.drawModeReason}) · ${ps.count.toLocaleString()} particles${emission ? (ps.emitting ? ' · emitting' : ' · not emitting') : ''} · ${meter.text()}${notice ? ` · ${notice}` : ''}`;
   Object.assign(window, { __frames: frames, __prerolled: prerolled });
   // ?frames=N stops after N frames (tests look at the first frame with ?frames=1)
   if (frames < Number(url.get('frames') ?? Infinity)) requestAnimationFrame(() => void frame());

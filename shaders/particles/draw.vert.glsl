@@ -48,6 +48,8 @@ void main() {
   float halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   vec2 c = CORNERS[cornerIndex];
   gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
+  // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
+  if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   vColor = gradient(t);
   vUv = c;
 }

@@ -44,7 +44,9 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32) -> VertexOut {
   let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let c = corner(cornerIndex);
   let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
-  return VertexOut(position, gradient(t), c);
+  // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
+  let culled = vec4f(2.0, 2.0, 2.0, 1.0);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c);
 }
 
 @fragment

@@ -29,6 +29,8 @@ fn splat(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) gro
   if (i >= ps.count) { return; }
   let p = positions[i];
   let v = velocities[i];
+  // a dead slot (emission: life < 0) adds nothing
+  if (v.w <= 0.0) { return; }
   let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let clip = ps.viewProjection * vec4f(p.xyz, 1.0);

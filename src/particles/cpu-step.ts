@@ -10,6 +10,7 @@
 import type { ParticleOptions } from './options.js';
 import type { ParticleState } from './reference.js';
 import { accelerate, pcg, stepBase } from './reference.js';
+import { emits, type EmitRange } from './emission.js';
 
 const f = Math.fround;
 const TWO_PI = 6.2831855;
@@ -85,7 +86,12 @@ export function stepStateFast(
   n: number,
   dt: number,
   state: ParticleState,
+  emit?: EmitRange,
 ): void {
+  const emission = emits(o);
+  const emitStart = emit?.start ?? 0;
+  const emitCount = emission ? (emit?.count ?? 0) : 0;
+  const capacity = o.count;
   const pos = state.position;
   const vel = state.velocity;
   const base = stepBase(o.seed, n);
@@ -100,6 +106,13 @@ export function stepStateFast(
   const time = n * dt;
   const acc = ACCELERATION;
   for (let i = 0, at = 0; i < o.count; i++, at += 4) {
+    if (emission) {
+      if ((i + capacity - emitStart) % capacity < emitCount) {
+        spawn(base, i, pos, vel);
+        continue;
+      }
+      if ((vel[at + 3] as number) < 0) continue;
+    }
     let x = pos[at] as number;
     let y = pos[at + 1] as number;
     let z = pos[at + 2] as number;
@@ -121,7 +134,11 @@ export function stepStateFast(
     z = f(z + f(vz * dt));
     const age = f((pos[at + 3] as number) + dt);
     if (age >= (vel[at + 3] as number) || y < floorY) {
-      spawn(base, i, pos, vel);
+      if (emission) {
+        pos[at] = pos[at + 1] = pos[at + 2] = pos[at + 3] = 0;
+        vel[at] = vel[at + 1] = vel[at + 2] = 0;
+        vel[at + 3] = -1;
+      } else spawn(base, i, pos, vel);
       continue;
     }
     pos[at] = x;

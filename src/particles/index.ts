@@ -5,6 +5,13 @@
  */
 export { createParticleSystem, ParticleSystem, type ParticleStats } from './system.js';
 export {
+  EmissionSchedule,
+  emittedBetween,
+  type Burst,
+  type BurstInput,
+  type EmitRange,
+} from './emission.js';
+export {
   DEFAULT_OPTIONS,
   MAX_ATTRACTORS,
   ParticleOptionError,

@@ -6,6 +6,7 @@
 import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
 import type { ParticleOptions } from './options.js';
+import { emits, type EmitRange } from './emission.js';
 
 const HELPERS = `
 u32 pcg(u32 v) {
@@ -80,7 +81,7 @@ export function kernelKey(o: ParticleOptions): string {
         .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
         .join(',')}`
     : '';
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
 }
 
 export function particleKernel(o: ParticleOptions): Kernel {
@@ -105,6 +106,8 @@ export function particleKernel(o: ParticleOptions): Kernel {
     ['turbulence', 'f32'],
     ['frequency', 'f32'],
   ];
+  const emission = emits(o);
+  if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
   for (let a = 0; a < attractors; a++) uniforms.push([`attractor${a}`, 'vec4f']);
   const forces: string[] = [];
   if (attractors > 0 || turbulence) {
@@ -141,20 +144,30 @@ fn spawn(index: u32) -> Particle {
 fn behavior(index: u32, p: Particle) -> Particle {
     vec4f position = p.position;
     vec4f velocity = p.velocity;
-    let born = spawn(index);
+    ${emission ? '' : 'let born = spawn(index);'}
     vec3f v = velocity.xyz + params.gravity * params.dt;
     ${forces.join('\n    ')}
     v = v * max(0.0, 1.0 - params.drag * params.dt);
     vec3f x = position.xyz + v * params.dt;
     f32 age = position.w + params.dt;
     bool dead = age >= velocity.w || x.y < params.floorY;
-    return Particle(select(vec4f(x, age), born.position, dead), select(vec4f(v, velocity.w), born.velocity, dead));
+    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead));
 }
 `;
   const gather = o.behavior?.reads === 'all';
   const behaviorUniforms = Object.entries(o.behavior?.uniforms ?? {});
   for (const [name, value] of behaviorUniforms) uniforms.push([name, behaviorUniformType(value)]);
-  const body = `
+  // emission: a dead slot (life < 0) stays dead, and the step's slots of the ring are born
+  const body = emission
+    ? `
+    let next = behavior(index, Particle(position, velocity));
+    bool asleep = velocity.w < 0.0;
+    let born = spawn(index);
+    bool emitted = (index + params.count - params.emitStart) % params.count < params.emitCount;
+    position = select(select(next.position, vec4f(0.0), asleep), born.position, emitted);
+    velocity = select(select(next.velocity, ${DEAD_VELOCITY}, asleep), born.velocity, emitted);
+  `
+    : `
     let next = behavior(index, Particle(position, velocity));
     position = next.position;
     velocity = next.velocity;
@@ -170,12 +183,16 @@ fn behavior(index: u32, p: Particle) -> Particle {
   });
 }
 
-/** The uniform values of step `stepIndex` (n ≥ 1). */
+/** A dead slot's velocity: life -1, so `age < life` (alive) is false whatever its age. */
+const DEAD_VELOCITY = 'vec4f(0.0, 0.0, 0.0, -1.0)';
+
+/** The uniform values of step `stepIndex` (n ≥ 1); `emit`: the slots it emits (emission only). */
 export function kernelParams(
   o: ParticleOptions,
   stepIndex: number,
   dt: number,
   time: number,
+  emit: EmitRange = { start: 0, count: 0 },
 ): Record<string, UniformValue> {
   const values: Record<string, UniformValue> = {
     seed: o.seed,
@@ -196,6 +213,10 @@ export function kernelParams(
     turbulence: o.turbulence.strength,
     frequency: o.turbulence.frequency,
   };
+  if (emits(o)) {
+    values['emitStart'] = emit.start;
+    values['emitCount'] = emit.count;
+  }
   o.attractors.forEach((a, i) => (values[`attractor${i}`] = [...a.position, a.strength]));
   for (const [name, value] of Object.entries(o.behavior?.uniforms ?? {}))
     values[name] = Array.isArray(value) ? [...value] : (value as number);

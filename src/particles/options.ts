@@ -1,5 +1,6 @@
 /** Options of a particle system, their defaults (the canonical rule of docs/particles.md) and checks. */
 import { ValidationError } from '../rhi/core/errors.js';
+import type { Burst, BurstInput } from './emission.js';
 
 export type Vec3 = readonly [number, number, number];
 export type Vec4 = readonly [number, number, number, number];
@@ -27,7 +28,21 @@ export interface Attractor {
 
 /** Every option of a particle system, resolved (docs/particles.md lists them). */
 export interface ParticleOptions {
+  /** Particle slots (the capacity). Continuous (no `emitRate`/`bursts`): all alive, each respawning where it dies. */
   count: number;
+  /**
+   * Particles emitted per second; with it (or `bursts`) every slot starts dead and lives only
+   * once emitted (docs/particles.md, "Emission"). null (default): continuous.
+   */
+  emitRate: number | null;
+  /** Particles emitted at once, at times into the emitter's cycle. */
+  bursts: readonly Burst[];
+  /** Seconds of one emitter cycle: bursts fire within it; without `loop`, emission stops after it. */
+  duration: number;
+  /** Whether the emitter cycle repeats (default true). */
+  loop: boolean;
+  /** Seconds simulated (in steps of 1/60 s) before the first update, so the first frame is not empty. */
+  prewarm: number;
   seed: number;
   path: 'auto' | ParticlePath;
   drawMode: 'auto' | DrawMode;
@@ -107,11 +122,18 @@ export const CANONICAL_UNIFORMS = [
   'frequency',
   'count',
   'width',
+  'emitStart',
+  'emitCount',
 ];
 
 /** The options a particle system gets for everything it is not given. */
 export const DEFAULT_OPTIONS: ParticleOptions = {
   count: 100_000,
+  emitRate: null,
+  bursts: [],
+  duration: 5,
+  loop: true,
+  prewarm: 0,
   seed: 1,
   path: 'auto',
   drawMode: 'auto',
@@ -143,7 +165,10 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
 };
 
 /** What `createParticleSystem` takes: any subset of the options (nested emitter/turbulence partial too). */
-export type ParticleOptionsInput = Partial<Omit<ParticleOptions, 'emitter' | 'turbulence'>> & {
+export type ParticleOptionsInput = Partial<
+  Omit<ParticleOptions, 'emitter' | 'turbulence' | 'bursts'>
+> & {
+  bursts?: readonly BurstInput[];
   emitter?: Partial<EmitterOptions>;
   turbulence?: Partial<ParticleOptions['turbulence']>;
 };
@@ -179,6 +204,40 @@ function vector(option: string, v: unknown, n: number): void {
   v.forEach((x, i) => finite(`${option}[${i}]`, x));
 }
 
+/** Bursts with their defaults, each value checked. */
+function resolveBursts(input: unknown): Burst[] {
+  if (!Array.isArray(input))
+    throw new ParticleOptionError(
+      'bursts',
+      input,
+      'must be an array of { time, count, cycles?, interval? }',
+    );
+  return input.map((b: unknown, i) => {
+    if (!b || typeof b !== 'object' || Array.isArray(b))
+      throw new ParticleOptionError(
+        `bursts[${i}]`,
+        b,
+        'must be { time, count, cycles?, interval? }',
+      );
+    const burst = { cycles: 1, interval: 0.1, ...(b as BurstInput) };
+    for (const key of ['time', 'count', 'cycles', 'interval'] as const) {
+      finite(`bursts[${i}].${key}`, burst[key]);
+      if (burst[key] < 0)
+        throw new ParticleOptionError(`bursts[${i}].${key}`, burst[key], 'must not be negative');
+    }
+    for (const key of ['count', 'cycles'] as const)
+      if (!Number.isInteger(burst[key]))
+        throw new ParticleOptionError(`bursts[${i}].${key}`, burst[key], 'must be an integer');
+    if (burst.cycles > 1 && burst.interval <= 0)
+      throw new ParticleOptionError(
+        `bursts[${i}].interval`,
+        burst.interval,
+        `must be positive when the burst repeats (cycles ${burst.cycles})`,
+      );
+    return burst;
+  });
+}
+
 /** Merges over the defaults and checks every value; throws `ParticleOptionError` naming the option. */
 export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOptions {
   if (!input || typeof input !== 'object')
@@ -193,7 +252,24 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     ...input,
     emitter: { ...DEFAULT_OPTIONS.emitter, ...input.emitter },
     turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
+    bursts: resolveBursts(input.bursts === undefined ? [] : input.bursts),
   } as ParticleOptions;
+  if (o.emitRate !== null) {
+    finite('emitRate', o.emitRate);
+    if (o.emitRate < 0)
+      throw new ParticleOptionError(
+        'emitRate',
+        o.emitRate,
+        'must not be negative (or null: continuous)',
+      );
+  }
+  finite('duration', o.duration);
+  if (o.duration <= 0) throw new ParticleOptionError('duration', o.duration, 'must be positive');
+  if (typeof o.loop !== 'boolean')
+    throw new ParticleOptionError('loop', o.loop, 'must be true or false');
+  finite('prewarm', o.prewarm);
+  if (o.prewarm < 0 || o.prewarm > 60)
+    throw new ParticleOptionError('prewarm', o.prewarm, 'must be from 0 to 60 seconds');
   if (typeof o.count !== 'number' || !Number.isInteger(o.count) || o.count < 1)
     throw new ParticleOptionError('count', o.count, 'must be a positive integer');
   if (typeof o.seed !== 'number' || !Number.isInteger(o.seed) || o.seed < 0 || o.seed > 0xffffffff)

@@ -4,6 +4,7 @@
  * update of the CPU path. See docs/particles.md for the rule itself.
  */
 import type { ParticleOptions } from './options.js';
+import { emits, type EmitRange } from './emission.js';
 
 const f = Math.fround;
 
@@ -95,6 +96,11 @@ export interface ParticleState {
 export function createState(o: ParticleOptions): ParticleState {
   const position = new Float32Array(4 * o.count);
   const velocity = new Float32Array(4 * o.count);
+  if (emits(o)) {
+    // emission: every slot dead (life -1) until the schedule emits it
+    for (let i = 0; i < o.count; i++) velocity[4 * i + 3] = -1;
+    return { position, velocity };
+  }
   const base = stepBase(o.seed, 0);
   for (let i = 0; i < o.count; i++) {
     const r7 = spawn(o, base, i, position, velocity);
@@ -160,7 +166,16 @@ export function accelerate(
   out[2] = az;
 }
 
-/** Step n ≥ 1 of particle i, in place. */
+/** Whether slot i is among the `emit` range's slots (the ring wraps at `capacity`). */
+export function isEmitted(emit: EmitRange, capacity: number, i: number): boolean {
+  return (i + capacity - emit.start) % capacity < emit.count;
+}
+
+/**
+ * Step n ≥ 1 of particle i, in place. `emit` (emission only): the step's emitted slots; a particle
+ * that dies becomes dead (zeros, life -1) instead of respawning, a dead one stays dead, and an
+ * emitted slot is spawned.
+ */
 export function stepParticle(
   o: ParticleOptions,
   n: number,
@@ -169,8 +184,16 @@ export function stepParticle(
   i: number,
   pos: Float32Array,
   vel: Float32Array,
+  emit?: EmitRange,
 ): void {
   const at = 4 * i;
+  if (emit) {
+    if (isEmitted(emit, o.count, i)) {
+      spawn(o, base, i, pos, vel);
+      return;
+    }
+    if ((vel[at + 3] as number) < 0) return;
+  }
   dt = f(dt);
   let x = pos[at] as number;
   let y = pos[at + 1] as number;
@@ -195,15 +218,29 @@ export function stepParticle(
   const age = f((pos[at + 3] as number) + dt);
   const life = vel[at + 3] as number;
   if (age >= life || y < f(o.floorY)) {
-    spawn(o, base, i, pos, vel);
+    if (emit) {
+      pos.set([0, 0, 0, 0], at);
+      vel.set([0, 0, 0, -1], at);
+    } else spawn(o, base, i, pos, vel);
     return;
   }
   pos.set([x, y, z, age], at);
   vel.set([vx, vy, vz, life], at);
 }
 
-/** Advances a whole state by one step (step index n ≥ 1). */
-export function stepState(o: ParticleOptions, n: number, dt: number, state: ParticleState): void {
+/**
+ * Advances a whole state by one step (step index n ≥ 1). With emission (`emitRate` or `bursts`),
+ * `emit` is the step's slots (an `EmissionSchedule`'s `advance`); none emitted when left out.
+ */
+export function stepState(
+  o: ParticleOptions,
+  n: number,
+  dt: number,
+  state: ParticleState,
+  emit?: EmitRange,
+): void {
   const base = stepBase(o.seed, n);
-  for (let i = 0; i < o.count; i++) stepParticle(o, n, dt, base, i, state.position, state.velocity);
+  const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
+  for (let i = 0; i < o.count; i++)
+    stepParticle(o, n, dt, base, i, state.position, state.velocity, range);
 }

@@ -41,6 +41,7 @@ import { kernelKey, kernelParams, particleKernel } from './kernel.js';
 import { KernelError } from '../compute/kernel-error.js';
 import { createState } from './reference.js';
 import { stepStateFast } from './cpu-step.js';
+import { EmissionSchedule, emits } from './emission.js';
 import { choosePath, type PathChoice } from '../compute/paths/choose.js';
 import {
   createDrawPipeline,
@@ -65,12 +66,19 @@ interface PassShape {
   blending: 'additive' | 'alpha';
 }
 
-/** Counts read back from a particle system (alive, newborn, rising). */
+/** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
 export interface ParticleStats {
+  /** The capacity: particle slots. */
   count: number;
-  /** Particles with age < life (all of them right after an update: the dead respawn). */
+  /** Particles with age < life (continuous: all of them right after an update, the dead respawn). */
   alive: number;
-  /** Particles (re)spawned by the last update (age exactly 0). */
+  /** Particles the last update emitted (emission only; 0 when continuous). */
+  emitted: number;
+  /** Particles emitted since creation or `reset()` (emission only). */
+  emittedTotal: number;
+  /** Whether the emitter runs: false after `stop()`, or when a non-looping one has finished. */
+  emitting: boolean;
+  /** Particles (re)spawned by the last update (age exactly 0, alive). */
   newborn: number;
   /** Particles moving upwards. */
   rising: number;
@@ -92,6 +100,10 @@ export class ParticleSystem {
   #options: ParticleOptions;
   #stepIndex = 0;
   #time = 0;
+  /** Emission over time (`emitRate`/`bursts`); null when continuous. */
+  #emission: EmissionSchedule | null;
+  /** Whether the `prewarm` seconds have been simulated (at the first update). */
+  #prewarmed = false;
   readonly #runner: ElementwiseRunner;
   #stopRestore: () => void = () => {};
   #lastRead: { position: Float32Array; velocity: Float32Array } | null = null;
@@ -119,6 +131,7 @@ export class ParticleSystem {
     this.device = device;
     this.#options = options;
     this.count = options.count;
+    this.#emission = emits(options) ? new EmissionSchedule() : null;
     const requested = options.path;
     let choice: PathChoice;
     try {
@@ -158,10 +171,21 @@ export class ParticleSystem {
           ? undefined
           : {
               step: (state, _count, params) =>
-                stepStateFast(this.#options, params.stepIndex as number, params.dt as number, {
-                  position: state.position as Float32Array,
-                  velocity: state.velocity as Float32Array,
-                }),
+                stepStateFast(
+                  this.#options,
+                  params.stepIndex as number,
+                  params.dt as number,
+                  {
+                    position: state.position as Float32Array,
+                    velocity: state.velocity as Float32Array,
+                  },
+                  this.#emission
+                    ? {
+                        start: params['emitStart'] as number,
+                        count: params['emitCount'] as number,
+                      }
+                    : undefined,
+                ),
             },
       });
     } catch (e) {
@@ -315,14 +339,65 @@ export class ParticleSystem {
         'particle system',
         { dt },
       );
+    if (!this.#prewarmed) {
+      this.#prewarmed = true;
+      const steps = Math.round(this.#options.prewarm * 60);
+      for (let i = 0; i < steps; i++) this.#advance(encoder, 1 / 60);
+    }
+    this.#advance(encoder, dt, options.timestampWrites);
+    this.#runner.barrierForDraw(encoder);
+  }
+
+  /** One step: the emitter's slots for it, then the update. */
+  #advance(encoder: CommandEncoder, dt: number, timestampWrites?: PassTimestampWrites): void {
     this.#stepIndex++;
     this.#time += dt;
+    const emit = this.#emission?.advance(this.#options, dt);
     this.#runner.step(
       encoder,
-      kernelParams(this.#options, this.#stepIndex, dt, this.#time),
-      options.timestampWrites,
+      kernelParams(this.#options, this.#stepIndex, dt, this.#time, emit),
+      timestampWrites,
     );
-    this.#runner.barrierForDraw(encoder);
+  }
+
+  #needsEmission(op: string): EmissionSchedule {
+    this.#assertAlive(op);
+    if (!this.#emission)
+      throw new ValidationError(
+        'particles-continuous',
+        `${op} needs emission over time: this system is continuous (every particle alive, respawning); create it with emitRate or bursts`,
+        'particle system',
+        { op },
+      );
+    return this.#emission;
+  }
+
+  /** Resumes emission after `stop()`; a non-looping emitter that has finished starts its cycle again. */
+  start(): void {
+    const e = this.#needsEmission('start');
+    if (e.finished(this.#options)) e.clock = 0;
+    e.playing = true;
+  }
+
+  /** Stops emitting: no new particles; the living ones live out their lives. */
+  stop(): void {
+    this.#needsEmission('stop').playing = false;
+  }
+
+  /** Whether the emitter runs (false after `stop()` or when a non-looping one has finished; true when continuous). */
+  get emitting(): boolean {
+    return !this.#emission || (this.#emission.playing && !this.#emission.finished(this.#options));
+  }
+
+  /**
+   * Back to the state at creation: every particle as then (dead, with emission), the emitter's
+   * clock at 0 and playing, `prewarm` simulated again at the next update. Steps go on counting.
+   */
+  reset(): void {
+    this.#assertAlive('reset');
+    if (this.#emission) this.#emission = new EmissionSchedule();
+    this.#prewarmed = false;
+    this.#seed();
   }
 
   /** Convenience: records an update alone and submits it. */
@@ -575,20 +650,25 @@ export class ParticleSystem {
     const counts = await this.#runner.reduce(
       {
         alive: 'position.w < velocity.w',
-        newborn: 'position.w == 0.0',
+        newborn: 'position.w == 0.0 && velocity.w > 0.0',
         rising: 'velocity.y > 0.0',
       },
       {
         alive: (i, s) =>
           ((s.position as Float32Array)[4 * i + 3] as number) <
           ((s.velocity as Float32Array)[4 * i + 3] as number),
-        newborn: (i, s) => (s.position as Float32Array)[4 * i + 3] === 0,
+        newborn: (i, s) =>
+          (s.position as Float32Array)[4 * i + 3] === 0 &&
+          ((s.velocity as Float32Array)[4 * i + 3] as number) > 0,
         rising: (i, s) => ((s.velocity as Float32Array)[4 * i + 1] as number) > 0,
       },
     );
     return {
       count: this.count,
       alive: counts.alive as number,
+      emitted: this.#emission?.emittedLastStep ?? 0,
+      emittedTotal: this.#emission?.emittedTotal ?? 0,
+      emitting: this.emitting,
       newborn: counts.newborn as number,
       rising: counts.rising as number,
     };

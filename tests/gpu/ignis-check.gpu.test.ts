@@ -74,6 +74,27 @@ describe('ignis-check', () => {
     ).toBe(true);
   }, 240_000);
 
+  it('fireworks (emission over time: a rate, bursts, a looping cycle) look and step alike on compute, fragment and CPU paths', () => {
+    const r = check([
+      'check/scenes/fireworks.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2,cpu',
+      '--frames',
+      '40',
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(
+      report(r.out)
+        .rows.slice(1)
+        .every((x) => x.pixelsOk && x.stateOk),
+    ).toBe(true);
+    // and there is something to compare: the shell lit a few hundred pixels
+    const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
+    let lit = 0;
+    for (let i = 0; i < image.data.length; i += 4) if (image.data[i + 2]! > 40) lit++;
+    expect(lit).toBeGreaterThan(200);
+  }, 240_000);
+
   it('runs the particles through the post-process chain: compute and fragment passes, WebGPU and WebGL2, alike', () => {
     const r = check([
       'check/scenes/postfx.ts',

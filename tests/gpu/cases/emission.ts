@@ -1,0 +1,167 @@
+// Emission over time on every path of each backend: the GPU paths against the TypeScript reference
+// under the same schedule (rate, bursts, a looping cycle, the ring wrapping), dead slots drawing
+// nothing in every draw mode, stop/start, reset and prewarm. The schedule itself: tests/node.
+import {
+  EmissionSchedule,
+  createParticleSystem,
+  createState,
+  resolveOptions,
+  stepState,
+  type Device,
+  type ParticleOptionsInput,
+  type ParticleSystem,
+} from '../../../src/all.js';
+import { defineCases } from '../page/case.js';
+import { assert, assertEqual } from '../page/assert.js';
+import { coverage, drawImage, pathsOf } from '../page/particle-helpers.js';
+
+const DT = 1 / 60;
+
+/** A fireworks-like emitter: a trickle, a burst that repeats, a one-second looping cycle. */
+const EMITTER: ParticleOptionsInput = {
+  count: 1500,
+  seed: 5,
+  emitRate: 600,
+  bursts: [
+    { time: 0.1, count: 500 },
+    { time: 0.5, count: 150, cycles: 3, interval: 0.1 },
+  ],
+  duration: 1,
+  lifeMin: 0.4,
+  lifeMax: 1.1,
+  emitter: { shape: 'sphere', position: [0, 0, 0], radius: 0.5 },
+};
+
+async function steps(device: Device, ps: ParticleSystem, n: number): Promise<void> {
+  const enc = device.createCommandEncoder();
+  for (let k = 0; k < n; k++) ps.update(enc, DT);
+  device.queue.submit([enc.finish()]);
+  await device.queue.onSubmittedWorkDone();
+}
+
+/** Alive slots (age < life) of a state. */
+function aliveIn(s: { position: Float32Array; velocity: Float32Array }, count: number): number {
+  let alive = 0;
+  for (let i = 0; i < count; i++)
+    if ((s.position[4 * i + 3] as number) < (s.velocity[4 * i + 3] as number)) alive++;
+  return alive;
+}
+
+export const cases = defineCases({
+  'every path emits the slots the reference does and agrees with it after 90 steps (the ring wraps)':
+    {
+      async run({ device }) {
+        const o = resolveOptions(EMITTER);
+        const reference = createState(o);
+        const schedule = new EmissionSchedule();
+        for (let n = 1; n <= 90; n++) stepState(o, n, DT, reference, schedule.advance(o, DT));
+        assert(
+          schedule.emittedTotal > o.count,
+          `the ring wrapped (${schedule.emittedTotal} emitted)`,
+        );
+        const expectedAlive = aliveIn(reference, o.count);
+        assert(expectedAlive > 0 && expectedAlive < o.count, `some alive: ${expectedAlive}`);
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...EMITTER, path });
+          await steps(device, ps, 90);
+          const state = await ps.read();
+          let diverged = 0;
+          for (let i = 0; i < o.count; i++)
+            for (let c = 0; c < 4; c++) {
+              const a = state.position[4 * i + c] as number;
+              const b = reference.position[4 * i + c] as number;
+              const va = state.velocity[4 * i + c] as number;
+              const vb = reference.velocity[4 * i + c] as number;
+              if (
+                !(Math.abs(a - b) <= 1e-3 * Math.max(1, Math.abs(b))) ||
+                !(Math.abs(va - vb) <= 1e-3 * Math.max(1, Math.abs(vb)))
+              ) {
+                diverged++;
+                break;
+              }
+            }
+          console.log(`${device.caps.backend}/${path}: ${diverged} of ${o.count} slots diverged`);
+          // rounding may flip a death test a step early or late (tests/gpu/cases/particles.ts)
+          assert(diverged <= 3, `${path}: ${diverged} slots differ from the reference`);
+          const stats = await ps.stats();
+          assert(
+            Math.abs(stats.alive - expectedAlive) <= 3,
+            `${path}: alive ${stats.alive} vs reference ${expectedAlive}`,
+          );
+          assertEqual(stats.emittedTotal, schedule.emittedTotal, `${path}: emittedTotal`);
+          assertEqual(stats.emitted, schedule.emittedLastStep, `${path}: emitted by the last step`);
+          ps.destroy();
+        }
+      },
+    },
+
+  'dead slots draw nothing in any draw mode; a burst lights pixels': {
+    async run({ device }) {
+      for (const path of pathsOf(device)) {
+        for (const drawMode of ['instanced', 'pulled', 'splat'] as const) {
+          if (drawMode === 'splat' && (path !== 'compute' || !device.caps.features.compute))
+            continue;
+          // emission with nothing emitted yet: every slot dead, at the origin, in front of the camera
+          const ps = await createParticleSystem(device, {
+            count: 400,
+            path,
+            drawMode,
+            emitRate: 0,
+            bursts: [{ time: 0.5, count: 200 }],
+            size: 0.5,
+            emitter: { shape: 'sphere', position: [0, -2, 0], radius: 1 },
+          });
+          await steps(device, ps, 2);
+          const before = coverage(await drawImage(device, ps)).lit;
+          assertEqual(before, 0, `${path}/${drawMode}: lit pixels with every slot dead`);
+          await steps(device, ps, 30);
+          const after = coverage(await drawImage(device, ps)).lit;
+          assert(after > 50, `${path}/${drawMode}: the burst lit ${after} pixels`);
+          ps.destroy();
+        }
+      }
+    },
+  },
+
+  'stop() lets the living die out and emits nothing; start() emits again; reset() empties; prewarm fills the first frame':
+    {
+      async run({ device }) {
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, {
+            count: 800,
+            path,
+            emitRate: 300,
+            lifeMin: 0.2,
+            lifeMax: 0.5,
+          });
+          await steps(device, ps, 30);
+          const running = await ps.stats();
+          assert(running.alive > 50, `${path}: alive while emitting (${running.alive})`);
+          ps.stop();
+          await steps(device, ps, 40);
+          const stopped = await ps.stats();
+          assertEqual(stopped.alive, 0, `${path}: alive 0.67 s after stop() (lives ≤ 0.5 s)`);
+          assertEqual(stopped.emitted, 0, `${path}: emitted while stopped`);
+          ps.start();
+          await steps(device, ps, 10);
+          assert((await ps.stats()).alive > 0, `${path}: emitting again after start()`);
+          ps.reset();
+          assertEqual((await ps.stats()).alive, 0, `${path}: alive after reset()`);
+          ps.destroy();
+
+          // prewarm: one second simulated at the first update, as the reference does it
+          const input = { count: 600, path, emitRate: 200, lifeMin: 1, lifeMax: 2, prewarm: 1 };
+          const warm = await createParticleSystem(device, input);
+          await steps(device, warm, 1);
+          const o = resolveOptions(input);
+          const reference = createState(o);
+          const schedule = new EmissionSchedule();
+          for (let n = 1; n <= 61; n++) stepState(o, n, DT, reference, schedule.advance(o, DT));
+          const alive = (await warm.stats()).alive;
+          assertEqual(alive, aliveIn(reference, o.count), `${path}: alive after prewarm + 1 step`);
+          assertEqual(warm.stepIndex, 61, `${path}: steps taken`);
+          warm.destroy();
+        }
+      },
+    },
+});
