@@ -19,7 +19,7 @@ export async function create(
   const camera = orbitCamera({
     aspect: canvas.width / canvas.height,
     distance: 12,
-    target: [0, 0, 0],
+    target: [0, -3.5, 0],
   });
   const surface = device.surface!;
   return {

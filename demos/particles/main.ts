@@ -12,14 +12,14 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
-import { fireworks } from './presets.js';
+import { fireworks, sparks } from './presets.js';
 
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
 const settings = {
-  /** fountain: the continuous default; fireworks: emission over time (?preset=fireworks). */
-  preset: url.get('preset') === 'fireworks' ? 'fireworks' : 'fountain',
+  /** fountain: the continuous default; fireworks: emission over time; sparks: velocity streaks (?preset=). */
+  preset: (['fireworks', 'sparks'] as const).find((p) => p === url.get('preset')) ?? 'fountain',
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
   drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
@@ -61,8 +61,10 @@ function colors(): ParticleOptionsInput['colors'] {
 
 function options(): ParticleOptionsInput {
   // the fireworks preset brings its own emitter, forces and look; the panel picks path and draw
-  if (settings.preset === 'fireworks')
-    return { ...fireworks(settings.count), path: settings.path, drawMode: settings.drawMode };
+  if (settings.preset !== 'fountain') {
+    const preset = settings.preset === 'fireworks' ? fireworks : sparks;
+    return { ...preset(settings.count), path: settings.path, drawMode: settings.drawMode };
+  }
   return {
     count: settings.count,
     path: settings.path,
@@ -148,7 +150,11 @@ const pane = dockedPane('particles');
 const meter = new FrameMeter(pane);
 const sim = pane.addFolder({ title: 'system' });
 sim.addBinding(settings, 'preset', {
-  options: { 'fountain (continuous)': 'fountain', 'fireworks (emission)': 'fireworks' },
+  options: {
+    'fountain (continuous)': 'fountain',
+    'fireworks (emission)': 'fireworks',
+    'sparks (velocity streaks)': 'sparks',
+  },
 });
 // emission over time (the fireworks): stop lets the sparks die out, start resumes, reset empties
 const emitterControl = (title: string, act: (p: ParticleSystem) => void): void => {

@@ -15,6 +15,8 @@ layout(std140) uniform DrawParams {
   uint count;
   uint targetWidth;  // drawMode 'splat' (WebGPU only)
   uint targetHeight;
+  vec4 viewRight;    // the camera's right axis in the world; w: stretch
+  vec4 viewUp;       // the camera's up axis in the world; w: 1 for billboard 'velocity'
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
@@ -32,6 +34,17 @@ vec4 gradient(float t) {
   return mix(c, ps.colors[3], f.z);
 }
 
+// a corner in the camera plane: as it is (camera-facing), or (billboard 'velocity') on axes that
+// follow the velocity's projection on the camera plane, the long one stretched with its speed
+vec2 billboard(vec2 c, vec3 velocity) {
+  if (ps.viewUp.w < 0.5) return c;
+  vec2 onScreen = vec2(dot(velocity, ps.viewRight.xyz), dot(velocity, ps.viewUp.xyz));
+  float speed = length(onScreen);
+  vec2 along = speed > 1e-5 ? onScreen / speed : vec2(0.0, 1.0);
+  vec2 across = vec2(along.y, -along.x);
+  return across * c.x + along * (c.y * (1.0 + ps.viewRight.w * speed));
+}
+
 void main() {
 #ifdef PULLED
   int particle = gl_VertexID / 6;
@@ -47,7 +60,7 @@ void main() {
   float t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   float halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   vec2 c = CORNERS[cornerIndex];
-  gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
+  gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (billboard(c, v.xyz) * halfSize);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   vColor = gradient(t);

@@ -18,6 +18,9 @@ struct DrawParams {
   // the target's size in pixels (drawMode 'splat')
   targetWidth: u32,
   targetHeight: u32,
+  // the camera's right and up axes in the world; w: stretch, and 1 for billboard 'velocity'
+  viewRight: vec4f,
+  viewUp: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 
@@ -39,11 +42,22 @@ fn gradient(t: f32) -> vec4f {
   return mix(c, ps.colors[3], f.z);
 }
 
+// a corner in the camera plane: as it is (camera-facing), or (billboard 'velocity') on axes that
+// follow the velocity's projection on the camera plane, the long one stretched with its speed
+fn billboard(c: vec2f, velocity: vec3f) -> vec2f {
+  if (ps.viewUp.w < 0.5) { return c; }
+  let onScreen = vec2f(dot(velocity, ps.viewRight.xyz), dot(velocity, ps.viewUp.xyz));
+  let speed = length(onScreen);
+  let along = select(vec2f(0.0, 1.0), onScreen / speed, speed > 1e-5);
+  let across = vec2f(along.y, -along.x);
+  return across * c.x + along * (c.y * (1.0 + ps.viewRight.w * speed));
+}
+
 fn shade(p: vec4f, v: vec4f, cornerIndex: u32) -> VertexOut {
   let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let c = corner(cornerIndex);
-  let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (c * halfSize);
+  let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (billboard(c, v.xyz) * halfSize);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
   return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c);

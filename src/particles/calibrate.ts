@@ -111,6 +111,7 @@ export async function measureDrawModes(
       ctx.stateWidth,
       count,
       size,
+      o,
     ),
   );
   const splat = modes.includes('splat') ? own(new SplatDraw(device)) : null;

@@ -31,7 +31,8 @@ export function provisionalMode(caps: Caps): DrawMode {
 }
 
 export interface SplatEligibility {
-  blending: 'additive' | 'alpha';
+  /** Why the options' look rules a splat out (`splatBlocker`), or null. */
+  look: string | null;
   /** The state is in storage buffers (compute path, or CPU path with storage buffers). */
   buffers: boolean;
   /** The frame loop calls `ps.prepareDraw()` (where the splat's compute pass is recorded). */
@@ -49,8 +50,8 @@ export function candidateModes(
   const notes: string[] = [];
   const why = !caps.features.compute
     ? `no compute on ${caps.backend}`
-    : splat.blending !== 'additive'
-      ? 'blending is not additive'
+    : splat.look !== null
+      ? `drawMode 'splat' ${splat.look}`
       : !splat.buffers
         ? 'the state is in textures'
         : splat.depth

@@ -201,6 +201,8 @@ const DRAW_PARAMS = {
   width: 52, //         4: u32, state texture width
   count: 53, //         4: u32, particles
   target: 54, //        4 * 2: u32 × 2, the target's size in pixels (splat)
+  viewRight: 56, //     4 * 4: vec4f, the camera's right axis in the world (xyz), stretch (w)
+  viewUp: 60, //        4 * 4: vec4f, the camera's up axis in the world (xyz), 1 for billboard 'velocity' (w)
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -211,7 +213,9 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // sizes
   4 + // width
   4 + // count
-  4 * 2; // target width and height (a multiple of 16 in all: std140 needs none)
+  4 * 2 + // target width and height (a multiple of 16 here: the vec4s below need no padding)
+  4 * 4 + // viewRight
+  4 * 4; // viewUp: 256 bytes, the whole ring slot
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -221,6 +225,7 @@ export class DrawParamsScratch {
 }
 
 const NO_TARGET = { width: 0, height: 0 } as const;
+const CAMERA_FACING = { billboard: 'camera', stretch: 0 } as const;
 
 /**
  * Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. The
@@ -236,6 +241,7 @@ export function packDrawParams(
   width: number,
   count: number,
   target: { readonly width: number; readonly height: number } = NO_TARGET,
+  look: { readonly billboard: 'camera' | 'velocity'; readonly stretch: number } = CAMERA_FACING,
 ): ArrayBuffer {
   const f = into.f32;
   const v = camera.view;
@@ -260,5 +266,12 @@ export function packDrawParams(
   into.u32[DRAW_PARAMS.count] = count;
   into.u32[DRAW_PARAMS.target] = target.width;
   into.u32[DRAW_PARAMS.target + 1] = target.height;
+  // the view matrix's first two rows: the camera's right and up axes in world space
+  for (let i = 0; i < 3; i++) {
+    f[DRAW_PARAMS.viewRight + i] = v[4 * i] as number;
+    f[DRAW_PARAMS.viewUp + i] = v[4 * i + 1] as number;
+  }
+  f[DRAW_PARAMS.viewRight + 3] = look.stretch;
+  f[DRAW_PARAMS.viewUp + 3] = look.billboard === 'velocity' ? 1 : 0;
   return into.buffer;
 }

@@ -68,6 +68,13 @@ export interface ParticleOptions {
   sizeOverLife: readonly [number, number];
   blending: 'additive' | 'alpha';
   /**
+   * `camera` (default): quads facing the camera. `velocity`: quads whose long axis follows the
+   * particle's velocity on screen (sparks, rain), `stretch` longer per unit of speed.
+   */
+  billboard: 'camera' | 'velocity';
+  /** `billboard: 'velocity'`: the quad's length is (1 + stretch · on-screen speed) times its size. */
+  stretch: number;
+  /**
    * A user-written update in WGSL replacing the canonical rule on every path (docs/particles.md,
    * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
    */
@@ -160,6 +167,8 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   size: 0.07,
   sizeOverLife: [1, 0.4],
   blending: 'additive',
+  billboard: 'camera',
+  stretch: 0,
   behavior: null,
   onRestore: 'reseed',
 };
@@ -202,6 +211,18 @@ function vector(option: string, v: unknown, n: number): void {
   if (!Array.isArray(v) || v.length !== n)
     throw new ParticleOptionError(option, v, `must be an array of ${n} numbers`);
   v.forEach((x, i) => finite(`${option}[${i}]`, x));
+}
+
+/**
+ * Why options cannot be drawn by the splat (a sum of round camera-facing discs), or null: the
+ * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
+ */
+export function splatBlocker(o: Pick<ParticleOptions, 'blending' | 'billboard'>): string | null {
+  if (o.blending !== 'additive')
+    return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
+  if (o.billboard !== 'camera')
+    return `needs billboard 'camera' (a splat adds round camera-facing discs; billboard is '${String(o.billboard)}')`;
+  return null;
 }
 
 /** Bursts with their defaults, each value checked. */
@@ -282,12 +303,12 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
       o.drawMode,
       "must be 'auto', 'instanced', 'pulled' or 'splat'",
     );
-  if (o.drawMode === 'splat' && o.blending !== 'additive')
-    throw new ParticleOptionError(
-      'drawMode',
-      o.drawMode,
-      `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`,
-    );
+  if (o.billboard !== 'camera' && o.billboard !== 'velocity')
+    throw new ParticleOptionError('billboard', o.billboard, "must be 'camera' or 'velocity'");
+  finite('stretch', o.stretch);
+  if (o.stretch < 0) throw new ParticleOptionError('stretch', o.stretch, 'must not be negative');
+  const blocker = o.drawMode === 'splat' ? splatBlocker(o) : null;
+  if (blocker) throw new ParticleOptionError('drawMode', o.drawMode, blocker);
   if (!['box', 'point', 'sphere', 'cone'].includes(o.emitter.shape))
     throw new ParticleOptionError(
       'emitter.shape',

@@ -33,6 +33,7 @@ import {
   resolveOptions,
   ParticleOptionError,
   type DrawMode,
+  splatBlocker,
   type ParticleOptions,
   type ParticleOptionsInput,
   type ParticlePath,
@@ -288,20 +289,21 @@ export class ParticleSystem {
       emitter: { ...this.#options.emitter, ...input.emitter },
       turbulence: { ...this.#options.turbulence, ...input.turbulence },
     });
+    const blocker = splatBlocker(next);
     if (
-      next.blending !== 'additive' &&
+      blocker !== null &&
       this.#options.drawMode === 'auto' &&
       (this.#drawMode === 'splat' || this.#measured === 'splat')
     ) {
-      // auto measured splat fastest, but a splat only adds: back to the fastest raster mode
+      // auto measured splat fastest, but the new look rules a splat out: the fastest raster mode
       this.#drawMode = this.#rasterFallback;
       this.#measured = null;
-      this.#drawModeReason = `${this.#drawModeReason}; blending '${next.blending}' rules out splat, so ${this.#rasterFallback}`;
-    } else if (this.#drawMode === 'splat' && next.blending !== 'additive')
+      this.#drawModeReason = `${this.#drawModeReason}; a splat ${blocker}, so ${this.#rasterFallback}`;
+    } else if (this.#drawMode === 'splat' && blocker !== null)
       throw new ParticleOptionError(
-        'blending',
-        next.blending,
-        "cannot change while drawMode is 'splat' (a splat adds: it draws additive particles only)",
+        next.blending !== 'additive' ? 'blending' : 'billboard',
+        next.blending !== 'additive' ? next.blending : next.billboard,
+        `cannot change while drawMode is 'splat': a splat ${blocker}`,
       );
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
       if (next[key] !== this.#options[key])
@@ -471,6 +473,7 @@ export class ParticleSystem {
       this.#runner.size.width,
       this.count,
       target,
+      o,
     );
     this.device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
     return offset;
@@ -589,7 +592,7 @@ export class ParticleSystem {
   async #calibrate(shape: PassShape, camera: Camera, width: number, height: number): Promise<void> {
     const device = this.device;
     const { modes, notes } = candidateModes(device.caps, {
-      blending: shape.blending,
+      look: splatBlocker({ blending: shape.blending, billboard: this.#options.billboard }),
       buffers: this.#state === 'buffers',
       prepared: this.#prepareSeen,
       depth: shape.depthFormat !== undefined,
@@ -617,9 +620,10 @@ export class ParticleSystem {
           this.#recordRaster(pass, mode, shape, uniforms, offset, n),
       });
       if (this.#destroyed) return;
-      if (this.#options.blending !== 'additive' && best.mode === 'splat') {
+      const blocker = splatBlocker(this.#options);
+      if (blocker !== null && best.mode === 'splat') {
         this.#measured = best.raster;
-        this.#drawModeReason = `${best.reason}; blending is now '${this.#options.blending}', so ${best.raster}`;
+        this.#drawModeReason = `${best.reason}; the options changed (a splat ${blocker}), so ${best.raster}`;
       } else {
         this.#measured = best.mode;
         this.#drawModeReason = best.reason;

@@ -208,25 +208,26 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
-    it(`particles fireworks preset: emission over time on the backend's path, sparks lit [${backend}]`, async () => {
-      const errors: string[] = [];
-      const page = await open(
-        `demos/particles/?backend=${backend}&preset=fireworks&count=20000&scene=0&panel=closed`,
-        errors,
-      );
-      await page.waitForFunction(
-        () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30,
-        { timeout: 60_000 },
-      );
-      const info = await page.$eval('#info', (e) => e.textContent ?? '');
-      expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
-      expect(info).toContain('· emitting');
-      const lit = await litPixels(page);
-      console.log(`particles demo fireworks [${backend}]: ${lit} lit pixels`);
-      expect(lit).toBeGreaterThan(50);
-      expect(errors).toEqual([]);
-      await page.close();
-    });
+    for (const preset of ['fireworks', 'sparks'] as const)
+      it(`particles ${preset} preset (${preset === 'fireworks' ? 'emission over time' : 'velocity streaks'}) runs on the backend's path and lights pixels [${backend}]`, async () => {
+        const errors: string[] = [];
+        const page = await open(
+          `demos/particles/?backend=${backend}&preset=${preset}&count=20000&scene=0&panel=closed`,
+          errors,
+        );
+        await page.waitForFunction(
+          () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30,
+          { timeout: 60_000 },
+        );
+        const info = await page.$eval('#info', (e) => e.textContent ?? '');
+        expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
+        expect(info).toContain('· emitting');
+        const lit = await litPixels(page);
+        console.log(`particles demo ${preset} [${backend}]: ${lit} lit pixels`);
+        expect(lit).toBeGreaterThan(50);
+        expect(errors).toEqual([]);
+        await page.close();
+      });
     it(`particles sit in a scene: a floor and a pillar with depth, and the particles in front of the floor [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(

@@ -253,3 +253,26 @@ describe('onRestore option', () => {
     expect(() => resolveOptions({ onRestore: 'keep' as 'reseed' })).toThrow(/onRestore = keep/);
   });
 });
+
+describe('billboard options', () => {
+  it('bad values name the option; a splat of velocity billboards is an error, and auto leaves splat out saying why', async () => {
+    expect(() => resolveOptions({ billboard: 'sideways' as never })).toThrow(
+      /billboard = sideways/,
+    );
+    expect(() => resolveOptions({ stretch: -1 })).toThrow(/stretch = -1 must not be negative/);
+    expect(() => resolveOptions({ drawMode: 'splat', billboard: 'velocity' })).toThrow(
+      /drawMode = splat needs billboard 'camera'/,
+    );
+    const { candidateModes } = await import('../../src/particles/draw-mode.js');
+    const { splatBlocker } = await import('../../src/particles/options.js');
+    const caps = new NullDevice().caps;
+    const { modes, notes } = candidateModes(caps, {
+      look: splatBlocker({ blending: 'additive', billboard: 'velocity' }),
+      buffers: true,
+      prepared: true,
+      depth: false,
+    });
+    expect(modes).toEqual(['instanced', 'pulled']);
+    expect(notes.join()).toMatch(/splat not measured: drawMode 'splat' needs billboard 'camera'/);
+  });
+});

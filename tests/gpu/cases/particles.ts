@@ -420,6 +420,73 @@ const pathCases = defineCases({
       }
     },
   },
+  'billboard velocity: a rising particle is drawn as a streak along its motion, stretch times longer; camera-facing stays round':
+    {
+      async run({ device }) {
+        /** Lit pixels' bounding box (width, height) of one particle rising at 3 units/s. */
+        const extent = async (
+          path: 'compute' | 'pingpong' | 'cpu',
+          drawMode: 'instanced' | 'pulled',
+          look: { billboard?: 'camera' | 'velocity'; stretch?: number },
+        ): Promise<[number, number]> => {
+          const ps = await stepped(
+            device,
+            {
+              count: 1,
+              path,
+              drawMode,
+              emitter: { shape: 'box', position: [0, -2, 0], radius: 0 },
+              speedMin: 3,
+              speedMax: 3,
+              spread: 0,
+              gravity: [0, 0, 0],
+              drag: 0,
+              lifeMin: 100,
+              lifeMax: 100,
+              size: 0.6,
+              sizeOverLife: [1, 1],
+              ...look,
+            },
+            1,
+          );
+          const img = await drawImage(device, ps);
+          ps.destroy();
+          let [x0, x1, y0, y1] = [IMAGE, -1, IMAGE, -1];
+          for (let y = 0; y < IMAGE; y++)
+            for (let x = 0; x < IMAGE; x++)
+              if ((img[4 * (y * IMAGE + x)] as number) > 20) {
+                x0 = Math.min(x0, x);
+                x1 = Math.max(x1, x);
+                y0 = Math.min(y0, y);
+                y1 = Math.max(y1, y);
+              }
+          return [x1 - x0 + 1, y1 - y0 + 1];
+        };
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const [w, h] = await extent(path, drawMode, {});
+            const [ws, hs] = await extent(path, drawMode, { billboard: 'velocity', stretch: 1 });
+            const [w0, h0] = await extent(path, drawMode, { billboard: 'velocity', stretch: 0 });
+            console.log(
+              `${path}/${drawMode}: camera ${w}×${h}, velocity stretch 1 ${ws}×${hs}, stretch 0 ${w0}×${h0}`,
+            );
+            assert(
+              w > 3 && Math.abs(w - h) <= 2,
+              `${path}/${drawMode}: a round particle, ${w}×${h}`,
+            );
+            // 1 + stretch · speed = 4 times as long, as wide as before
+            assert(Math.abs(ws - w) <= 2, `${path}/${drawMode}: the streak's width ${ws} vs ${w}`);
+            assert(
+              hs >= 3 * h && hs <= 5 * h,
+              `${path}/${drawMode}: the streak's length ${hs} vs ${h}`,
+            );
+            assert(
+              Math.abs(w0 - w) <= 2 && Math.abs(h0 - h) <= 2,
+              `${path}/${drawMode}: stretch 0`,
+            );
+          }
+      },
+    },
   'colour over life shows in pixels and size changes coverage': {
     async run({ device }) {
       const blue = [
