@@ -126,6 +126,10 @@ async function run(
       backend: device.caps.backend,
     };
   }
+  // what the GPU or a backend reported (an invalid shader, a failed submit): a rung with errors
+  // fails, even when its image happens to match
+  const reported: string[] = [];
+  device.onError((e) => reported.push(`${e.name}: ${e.message}`));
   progress.stage = 'create';
   const scene: Scene = await mod.create(device, canvas, q.params as never);
   const { frames, dt, bench } = q;
@@ -154,6 +158,9 @@ async function run(
   const state = scene.read ? await scene.read() : null;
   progress.stage = 'destroy';
   scene.destroy();
+  progress.stage = 'the frames';
+  if (reported.length > 0)
+    throw new Error(`the device reported ${reported.length} error(s); the first: ${reported[0]}`);
   return {
     done: true,
     backend: device.caps.backend,

@@ -1,9 +1,22 @@
-#version 300 es
+// The particle's look for WebGL2: the soft disc, or (draw.ts adds `#define SPRITE` after the
+// #version line, for options.texture) the flipbook frame's texel tinted by the colour over life.
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
+in vec4 vCells;
+in vec4 vFade;
 out vec4 outColor;
+#ifdef SPRITE
+uniform highp sampler2D sprite;
+#endif
 void main() {
+#ifdef SPRITE
+  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
+  vec4 a = texture(sprite, vCells.xy + local);
+  vec4 b = texture(sprite, vCells.zw + local);
+  outColor = vColor * mix(a, b, vFade.x);
+#else
   float r2 = dot(vUv, vUv);
   outColor = vec4(vColor.rgb, vColor.a * (1.0 - smoothstep(0.25, 1.0, r2)));
+#endif
 }

@@ -17,11 +17,15 @@ layout(std140) uniform DrawParams {
   uint targetHeight;
   vec4 viewRight;    // the camera's right axis in the world; w: stretch
   vec4 viewUp;       // the camera's up axis in the world; w: 1 for billboard 'velocity'
+  vec4 sprite;       // flipbook: columns, rows, frames per unit of speed, flags (1: by speed, 2: fade)
+  vec4 spin;         // angle at birth in [x, y], spin in [z, w] radians per second
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
 out vec4 vColor;
-out vec2 vUv;
+out vec2 vUv;     // the corner before any rotation: the disc's falloff and the sprite's uv
+out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw), top-left uv
+out vec4 vFade;   // x: the cross-fade into the next frame, yz: a cell's size in uv
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 // instanced mode draws a 4-vertex triangle strip: strip vertex i uses corner STRIP[i]
@@ -32,6 +36,32 @@ vec4 gradient(float t) {
   vec4 c = mix(ps.colors[0], ps.colors[1], f.x);
   c = mix(c, ps.colors[2], f.y);
   return mix(c, ps.colors[3], f.z);
+}
+
+uint pcg(uint v) {
+  uint s = v * 747796405u + 2891336453u;
+  uint w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
+  return (w >> 22u) ^ w;
+}
+
+// the particle's angle: its own random start and spin (hashed from its slot and its life), the
+// spin applied over its age
+float angleOf(uint id, float life, float age) {
+  uint h = pcg((id * 747796405u) ^ floatBitsToUint(life));
+  vec2 r = vec2(float(h & 0xffffu), float(h >> 16u)) / 65535.0;
+  return mix(ps.spin.x, ps.spin.y, r.x) + mix(ps.spin.z, ps.spin.w, r.y) * age;
+}
+
+vec2 rotate(vec2 c, float angle) {
+  float s = sin(angle);
+  float k = cos(angle);
+  return vec2(c.x * k - c.y * s, c.x * s + c.y * k);
+}
+
+// the top-left uv of flipbook frame `frame` (left to right, top to bottom)
+vec2 cellOf(float frame) {
+  float row = floor(frame / ps.sprite.x);
+  return vec2(frame - row * ps.sprite.x, row) / ps.sprite.xy;
 }
 
 // a corner in the camera plane: as it is (camera-facing), or (billboard 'velocity') on axes that
@@ -60,7 +90,14 @@ void main() {
   float t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   float halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   vec2 c = CORNERS[cornerIndex];
-  gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (billboard(c, v.xyz) * halfSize);
+  vec2 turned = rotate(c, angleOf(uint(particle), v.w, p.w));
+  gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (billboard(turned, v.xyz) * halfSize);
+  uint flags = uint(ps.sprite.w);
+  float frames = ps.sprite.x * ps.sprite.y;
+  float f = clamp((flags & 1u) != 0u ? length(v.xyz) * ps.sprite.z : t * frames, 0.0, frames - 1.0);
+  float frame = floor(f);
+  vCells = vec4(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
+  vFade = vec4((flags & 2u) != 0u ? f - frame : 0.0, 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   vColor = gradient(t);

@@ -21,14 +21,49 @@ struct DrawParams {
   // the camera's right and up axes in the world; w: stretch, and 1 for billboard 'velocity'
   viewRight: vec4f,
   viewUp: vec4f,
+  // the flipbook: columns, rows, frames per unit of speed, flags (1: frames by speed, 2: cross-fade)
+  sprite: vec4f,
+  // angle at birth in [x, y] radians, spin in [z, w] radians per second
+  spin: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 
 struct VertexOut {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
+  // the corner, (-1, -1) to (1, 1), before any rotation: the disc's falloff and the sprite's uv
   @location(1) uv: vec2f,
+  // the flipbook: the top-left uv of this frame's cell (xy) and of the next one (zw)
+  @location(2) cells: vec4f,
+  // x: the cross-fade into the next frame, yz: a cell's size in uv
+  @location(3) fade: vec4f,
 };
+
+fn pcg(v: u32) -> u32 {
+  let s = v * 747796405u + 2891336453u;
+  let w = ((s >> ((s >> 28u) + 4u)) ^ s) * 277803737u;
+  return (w >> 22u) ^ w;
+}
+
+// the particle's angle: its own random start and spin (hashed from its slot and its life, so a
+// respawn turns differently), the spin applied over its age
+fn angleOf(id: u32, life: f32, age: f32) -> f32 {
+  let h = pcg((id * 747796405u) ^ bitcast<u32>(life));
+  let r = vec2f(f32(h & 0xffffu), f32(h >> 16u)) / 65535.0;
+  return mix(ps.spin.x, ps.spin.y, r.x) + mix(ps.spin.z, ps.spin.w, r.y) * age;
+}
+
+fn rotate(c: vec2f, angle: f32) -> vec2f {
+  let s = sin(angle);
+  let k = cos(angle);
+  return vec2f(c.x * k - c.y * s, c.x * s + c.y * k);
+}
+
+// the top-left uv of flipbook frame `frame` (left to right, top to bottom)
+fn cellOf(frame: f32) -> vec2f {
+  let row = floor(frame / ps.sprite.x);
+  return vec2f(frame - row * ps.sprite.x, row) / ps.sprite.xy;
+}
 
 fn corner(i: u32) -> vec2f {
   var corners = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
@@ -53,14 +88,21 @@ fn billboard(c: vec2f, velocity: vec3f) -> vec2f {
   return across * c.x + along * (c.y * (1.0 + ps.viewRight.w * speed));
 }
 
-fn shade(p: vec4f, v: vec4f, cornerIndex: u32) -> VertexOut {
+fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let c = corner(cornerIndex);
-  let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (billboard(c, v.xyz) * halfSize);
+  let turned = rotate(c, angleOf(id, v.w, p.w));
+  let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (billboard(turned, v.xyz) * halfSize);
+  let flags = u32(ps.sprite.w);
+  let frames = ps.sprite.x * ps.sprite.y;
+  let f = clamp(select(t * frames, length(v.xyz) * ps.sprite.z, (flags & 1u) != 0u), 0.0, frames - 1.0);
+  let frame = floor(f);
+  let cells = vec4f(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
+  let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade);
 }
 
 @fragment

@@ -19,6 +19,7 @@ import type { TextureFormat } from '../rhi/core/formats.js';
 import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
 import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
+import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
 import type { DrawMode } from './options.js';
 
 export type StateKind = 'buffers' | 'textures';
@@ -28,9 +29,9 @@ const STRIP = 'var strip = array<u32, 4>(0u, 1u, 5u, 2u);';
 
 const VS_ATTRIBUTES = /* wgsl */ `
 @vertex
-fn vs(@builtin(vertex_index) vertex: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> VertexOut {
+fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> VertexOut {
   ${STRIP}
-  return shade(p, v, strip[vertex]);
+  return shade(p, v, strip[vertex], instance);
 }
 `;
 
@@ -40,7 +41,7 @@ const VS_STORAGE_PULLED = /* wgsl */ `
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32) -> VertexOut {
   let particle = vertex / 6u;
-  return shade(positions[particle], velocities[particle], vertex - particle * 6u);
+  return shade(positions[particle], velocities[particle], vertex - particle * 6u, particle);
 }
 `;
 
@@ -53,7 +54,7 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
   let particle = ${pulled ? 'vertex / 6u' : 'instance'};
   let cornerIndex = ${pulled ? 'vertex - particle * 6u' : 'strip[vertex]'};
   let texel = vec2i(i32(particle % ps.width), i32(particle / ps.width));
-  return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex);
+  return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex, particle);
 }
 `;
 
@@ -78,11 +79,13 @@ export interface DrawPipelineKey {
   depthFormat: TextureFormat | undefined;
   sampleCount: number;
   blending: 'additive' | 'alpha';
+  /** An image per particle (options.texture) instead of the disc: bindings 3 (texture) and 4 (sampler). */
+  textured: boolean;
 }
 
-/** The cache key of a pipeline for `key` (one pipeline per distinct pass shape). */
+/** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
 export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -112,7 +115,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: drawFragGlsl,
+      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${drawFragGlsl}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -126,6 +129,12 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
         { binding: 0, type: 'uniform', name: 'DrawParams' },
         { binding: 1, type: 'texture', name: 'positionState' },
         { binding: 2, type: 'texture', name: 'velocityState' },
+        ...(key.textured
+          ? [
+              { binding: 3, type: 'texture' as const, name: 'sprite', samplerBinding: 4 },
+              { binding: 4, type: 'sampler' as const, name: 'sprite' },
+            ]
+          : []),
       ],
     });
     return { pipeline, modules: [vs, fs] };
@@ -138,7 +147,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
         : VS_ATTRIBUTES;
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode})`,
-    code: drawWgsl + vertex,
+    code: drawWgsl + vertex + (key.textured ? spriteWgsl : ''),
   });
   const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
   const pipeline = device.createRenderPipeline({
@@ -161,7 +170,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
           ]
         : [],
     },
-    fragment: { module, entryPoint: 'fs', targets },
+    fragment: { module, entryPoint: key.textured ? 'fsSprite' : 'fs', targets },
     multisample,
     primitive,
     depthStencil,
@@ -177,8 +186,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
   return { pipeline, modules: [module] };
 }
 
-/** Bytes of the DrawParams uniform (rounded to the 256-byte offset alignment for the ring). */
-export const DRAW_PARAMS_SLOT = 256;
+/** Bytes of a DrawParams ring slot (DRAW_PARAMS_BYTES rounded up to the 256-byte offset alignment). */
+export const DRAW_PARAMS_SLOT = 512;
 
 /** A camera as particle draws take it: view and projection matrices (column-major). */
 export interface Camera {
@@ -203,6 +212,8 @@ const DRAW_PARAMS = {
   target: 54, //        4 * 2: u32 × 2, the target's size in pixels (splat)
   viewRight: 56, //     4 * 4: vec4f, the camera's right axis in the world (xyz), stretch (w)
   viewUp: 60, //        4 * 4: vec4f, the camera's up axis in the world (xyz), 1 for billboard 'velocity' (w)
+  sprite: 64, //        4 * 4: vec4f, flipbook columns, rows, frames per unit of speed, flags
+  spin: 68, //          4 * 4: vec4f, angle at birth [min, max], spin [min, max]
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -215,7 +226,9 @@ export const DRAW_PARAMS_BYTES =
   4 + // count
   4 * 2 + // target width and height (a multiple of 16 here: the vec4s below need no padding)
   4 * 4 + // viewRight
-  4 * 4; // viewUp: 256 bytes, the whole ring slot
+  4 * 4 + // viewUp
+  4 * 4 + // sprite
+  4 * 4; // spin
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -225,7 +238,28 @@ export class DrawParamsScratch {
 }
 
 const NO_TARGET = { width: 0, height: 0 } as const;
-const CAMERA_FACING = { billboard: 'camera', stretch: 0 } as const;
+/** What packDrawParams reads of the options' look (ParticleOptions has all of it). */
+export interface DrawLook {
+  readonly billboard: 'camera' | 'velocity';
+  readonly stretch: number;
+  readonly spriteSheet: {
+    readonly columns: number;
+    readonly rows: number;
+    readonly frameOver: 'life' | 'speed';
+    readonly speedScale: number;
+    readonly blend: boolean;
+  };
+  readonly rotation: readonly [number, number];
+  readonly angularVelocity: readonly [number, number];
+}
+
+const PLAIN_LOOK: DrawLook = {
+  billboard: 'camera',
+  stretch: 0,
+  spriteSheet: { columns: 1, rows: 1, frameOver: 'life', speedScale: 1, blend: false },
+  rotation: [0, 0],
+  angularVelocity: [0, 0],
+};
 
 /**
  * Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. The
@@ -241,7 +275,7 @@ export function packDrawParams(
   width: number,
   count: number,
   target: { readonly width: number; readonly height: number } = NO_TARGET,
-  look: { readonly billboard: 'camera' | 'velocity'; readonly stretch: number } = CAMERA_FACING,
+  look: DrawLook = PLAIN_LOOK,
 ): ArrayBuffer {
   const f = into.f32;
   const v = camera.view;
@@ -273,5 +307,14 @@ export function packDrawParams(
   }
   f[DRAW_PARAMS.viewRight + 3] = look.stretch;
   f[DRAW_PARAMS.viewUp + 3] = look.billboard === 'velocity' ? 1 : 0;
+  const sheet = look.spriteSheet;
+  f[DRAW_PARAMS.sprite] = sheet.columns;
+  f[DRAW_PARAMS.sprite + 1] = sheet.rows;
+  f[DRAW_PARAMS.sprite + 2] = sheet.speedScale;
+  f[DRAW_PARAMS.sprite + 3] = (sheet.frameOver === 'speed' ? 1 : 0) | (sheet.blend ? 2 : 0);
+  f[DRAW_PARAMS.spin] = look.rotation[0];
+  f[DRAW_PARAMS.spin + 1] = look.rotation[1];
+  f[DRAW_PARAMS.spin + 2] = look.angularVelocity[0];
+  f[DRAW_PARAMS.spin + 3] = look.angularVelocity[1];
   return into.buffer;
 }

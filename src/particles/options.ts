@@ -1,6 +1,7 @@
 /** Options of a particle system, their defaults (the canonical rule of docs/particles.md) and checks. */
 import { ValidationError } from '../rhi/core/errors.js';
 import type { Burst, BurstInput } from './emission.js';
+import type { Texture } from '../rhi/core/texture.js';
 
 export type Vec3 = readonly [number, number, number];
 export type Vec4 = readonly [number, number, number, number];
@@ -75,6 +76,17 @@ export interface ParticleOptions {
   /** `billboard: 'velocity'`: the quad's length is (1 + stretch · on-screen speed) times its size. */
   stretch: number;
   /**
+   * An image for every particle instead of the soft disc (a texture of this device with
+   * `TEXTURE_BINDING` usage, filterable), tinted by the colour over life; null: the disc.
+   */
+  texture: Texture | null;
+  /** The texture as a flipbook: `columns` × `rows` frames, read left to right, top to bottom. */
+  spriteSheet: SpriteSheet;
+  /** Each particle's angle at birth, uniform in [min, max] radians (the quad turns; the disc looks the same). */
+  rotation: readonly [number, number];
+  /** Each particle's spin, uniform in [min, max] radians per second. */
+  angularVelocity: readonly [number, number];
+  /**
    * A user-written update in WGSL replacing the canonical rule on every path (docs/particles.md,
    * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
    */
@@ -85,6 +97,18 @@ export interface ParticleOptions {
    * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
    */
   onRestore: 'reseed' | 'last-read';
+}
+
+/** A flipbook: frames in a grid, chosen over life or by speed, optionally blended. */
+export interface SpriteSheet {
+  columns: number;
+  rows: number;
+  /** `life`: the frames play once over the particle's life; `speed`: frame = speed · `speedScale`. */
+  frameOver: 'life' | 'speed';
+  /** `frameOver: 'speed'`: frames per unit of speed (world units per second). */
+  speedScale: number;
+  /** Cross-fade each frame into the next (smooth, at two texture reads a pixel). */
+  blend: boolean;
 }
 
 export interface ParticleBehavior {
@@ -169,14 +193,19 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   blending: 'additive',
   billboard: 'camera',
   stretch: 0,
+  texture: null,
+  spriteSheet: { columns: 1, rows: 1, frameOver: 'life', speedScale: 1, blend: false },
+  rotation: [0, 0],
+  angularVelocity: [0, 0],
   behavior: null,
   onRestore: 'reseed',
 };
 
 /** What `createParticleSystem` takes: any subset of the options (nested emitter/turbulence partial too). */
 export type ParticleOptionsInput = Partial<
-  Omit<ParticleOptions, 'emitter' | 'turbulence' | 'bursts'>
+  Omit<ParticleOptions, 'emitter' | 'turbulence' | 'bursts' | 'spriteSheet'>
 > & {
+  spriteSheet?: Partial<SpriteSheet>;
   bursts?: readonly BurstInput[];
   emitter?: Partial<EmitterOptions>;
   turbulence?: Partial<ParticleOptions['turbulence']>;
@@ -217,11 +246,14 @@ function vector(option: string, v: unknown, n: number): void {
  * Why options cannot be drawn by the splat (a sum of round camera-facing discs), or null: the
  * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
  */
-export function splatBlocker(o: Pick<ParticleOptions, 'blending' | 'billboard'>): string | null {
+export function splatBlocker(
+  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture'>,
+): string | null {
   if (o.blending !== 'additive')
     return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
   if (o.billboard !== 'camera')
     return `needs billboard 'camera' (a splat adds round camera-facing discs; billboard is '${String(o.billboard)}')`;
+  if (o.texture !== null) return 'needs no texture (a splat adds round discs, not images)';
   return null;
 }
 
@@ -263,7 +295,7 @@ function resolveBursts(input: unknown): Burst[] {
 export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOptions {
   if (!input || typeof input !== 'object')
     throw new ParticleOptionError('options', input, 'must be an object of particle options');
-  for (const key of ['emitter', 'turbulence'] as const) {
+  for (const key of ['emitter', 'turbulence', 'spriteSheet'] as const) {
     const v = (input as Record<string, unknown>)[key];
     if (v !== undefined && (!v || typeof v !== 'object' || Array.isArray(v)))
       throw new ParticleOptionError(key, v, 'must be an object');
@@ -273,6 +305,7 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     ...input,
     emitter: { ...DEFAULT_OPTIONS.emitter, ...input.emitter },
     turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
+    spriteSheet: { ...DEFAULT_OPTIONS.spriteSheet, ...input.spriteSheet },
     bursts: resolveBursts(input.bursts === undefined ? [] : input.bursts),
   } as ParticleOptions;
   if (o.emitRate !== null) {
@@ -306,6 +339,43 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   if (o.billboard !== 'camera' && o.billboard !== 'velocity')
     throw new ParticleOptionError('billboard', o.billboard, "must be 'camera' or 'velocity'");
   finite('stretch', o.stretch);
+  const t = o.texture as unknown;
+  if (t !== null && (!t || typeof t !== 'object' || (t as { kind?: unknown }).kind !== 'texture'))
+    throw new ParticleOptionError('texture', t, 'must be null or a texture of this device');
+  const sheet = o.spriteSheet;
+  for (const key of ['columns', 'rows'] as const)
+    if (!Number.isInteger(sheet[key]) || sheet[key] < 1 || sheet[key] > 64)
+      throw new ParticleOptionError(
+        `spriteSheet.${key}`,
+        sheet[key],
+        'must be an integer from 1 to 64',
+      );
+  if (sheet.frameOver !== 'life' && sheet.frameOver !== 'speed')
+    throw new ParticleOptionError(
+      'spriteSheet.frameOver',
+      sheet.frameOver,
+      "must be 'life' or 'speed'",
+    );
+  finite('spriteSheet.speedScale', sheet.speedScale);
+  if (sheet.speedScale < 0)
+    throw new ParticleOptionError(
+      'spriteSheet.speedScale',
+      sheet.speedScale,
+      'must not be negative',
+    );
+  if (typeof sheet.blend !== 'boolean')
+    throw new ParticleOptionError('spriteSheet.blend', sheet.blend, 'must be true or false');
+  if (t === null && sheet.columns * sheet.rows > 1)
+    throw new ParticleOptionError(
+      'spriteSheet',
+      `${sheet.columns}×${sheet.rows}`,
+      "needs a texture (the flipbook's frames are in it)",
+    );
+  for (const key of ['rotation', 'angularVelocity'] as const) {
+    vector(key, o[key], 2);
+    if ((o[key][0] as number) > (o[key][1] as number))
+      throw new ParticleOptionError(key, o[key], 'must be [min, max] with min ≤ max');
+  }
   if (o.stretch < 0) throw new ParticleOptionError('stretch', o.stretch, 'must not be negative');
   const blocker = o.drawMode === 'splat' ? splatBlocker(o) : null;
   if (blocker) throw new ParticleOptionError('drawMode', o.drawMode, blocker);

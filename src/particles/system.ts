@@ -25,7 +25,9 @@ import type { Texture } from '../rhi/core/texture.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
-import type { TextureFormat } from '../rhi/core/formats.js';
+import { FORMAT_INFO, type TextureFormat } from '../rhi/core/formats.js';
+import { TextureUsage } from '../rhi/core/flags.js';
+import type { Sampler } from '../rhi/core/sampler.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { UniformRing } from '../compute/uniform-ring.js';
@@ -65,6 +67,8 @@ interface PassShape {
   depthFormat: TextureFormat | undefined;
   sampleCount: number;
   blending: 'additive' | 'alpha';
+  /** options.texture is set: the sprite pipeline. */
+  textured: boolean;
 }
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
@@ -105,6 +109,8 @@ export class ParticleSystem {
   #emission: EmissionSchedule | null;
   /** Whether the `prewarm` seconds have been simulated (at the first update). */
   #prewarmed = false;
+  /** The linear sampler of options.texture, made at the first textured draw. */
+  #spriteSampler: Sampler | null = null;
   readonly #runner: ElementwiseRunner;
   #stopRestore: () => void = () => {};
   #lastRead: { position: Float32Array; velocity: Float32Array } | null = null;
@@ -129,6 +135,7 @@ export class ParticleSystem {
   #rasterFallback: 'instanced' | 'pulled' = 'pulled';
 
   constructor(device: Device, options: ParticleOptions) {
+    checkTexture(device, options.texture);
     this.device = device;
     this.#options = options;
     this.count = options.count;
@@ -320,6 +327,7 @@ export class ParticleSystem {
         'changes the update kernel; create a new system',
       );
     }
+    checkTexture(this.device, next.texture);
     this.#options = next;
   }
 
@@ -425,6 +433,7 @@ export class ParticleSystem {
       depthFormat: pass.depthStencilFormat,
       sampleCount: pass.sampleCount,
       blending: this.#options.blending,
+      textured: this.#options.texture !== null,
     };
   }
 
@@ -437,7 +446,8 @@ export class ParticleSystem {
       last.shape.format === shape.format &&
       last.shape.depthFormat === shape.depthFormat &&
       last.shape.sampleCount === shape.sampleCount &&
-      last.shape.blending === shape.blending
+      last.shape.blending === shape.blending &&
+      last.shape.textured === shape.textured
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
@@ -577,6 +587,18 @@ export class ParticleSystem {
       pass.setTexture(1, t.position as Texture);
       pass.setTexture(2, t.velocity as Texture);
     }
+    const sprite = this.#options.texture;
+    if (shape.textured && sprite) {
+      pass.setTexture(3, sprite);
+      pass.setSampler(
+        4,
+        (this.#spriteSampler ??= this.device.createSampler({
+          label: 'particles sprite',
+          magFilter: 'linear',
+          minFilter: 'linear',
+        })),
+      );
+    }
     if (mode === 'instanced') pass.draw(4, count);
     else pass.draw(6 * count);
   }
@@ -592,7 +614,7 @@ export class ParticleSystem {
   async #calibrate(shape: PassShape, camera: Camera, width: number, height: number): Promise<void> {
     const device = this.device;
     const { modes, notes } = candidateModes(device.caps, {
-      look: splatBlocker({ blending: shape.blending, billboard: this.#options.billboard }),
+      look: splatBlocker({ ...this.#options, blending: shape.blending }),
       buffers: this.#state === 'buffers',
       prepared: this.#prepareSeen,
       depth: shape.depthFormat !== undefined,
@@ -685,6 +707,7 @@ export class ParticleSystem {
     this.#runner.destroy();
     this.#drawRing.destroy();
     this.#splat?.destroy();
+    this.#spriteSampler?.destroy();
     for (const r of this.#calibrationResources.splice(0)) r.destroy();
     // a measurement never started leaves nothing waiting: the mode stays the provisional one
     if (this.#calibration === 'waiting') this.#resolveDecided(this.#drawMode);
@@ -693,6 +716,25 @@ export class ParticleSystem {
       for (const m of p.modules) m.destroy();
     }
   }
+}
+
+/** options.texture must be a live, filterable texture of this device that shaders may sample. */
+function checkTexture(device: Device, texture: Texture | null): void {
+  if (texture === null) return;
+  if (texture.device !== device)
+    throw new ParticleOptionError('texture', texture.label, 'belongs to another device');
+  if (texture.destroyed) throw new ParticleOptionError('texture', texture.label, 'is destroyed');
+  if ((texture.usage & TextureUsage.TEXTURE_BINDING) === 0)
+    throw new ParticleOptionError('texture', texture.label, 'needs TextureUsage.TEXTURE_BINDING');
+  const info = FORMAT_INFO[texture.format];
+  if (info.kind !== 'unorm' && !(info.kind === 'float' && info.half))
+    throw new ParticleOptionError(
+      'texture',
+      texture.label,
+      `has format ${texture.format}, which cannot be filtered; use an 8-bit unorm or a 16-bit float format`,
+    );
+  if (texture.sampleCount !== 1)
+    throw new ParticleOptionError('texture', texture.label, 'is multisampled');
 }
 
 /** Creates a particle system; every option is checked first (`ParticleOptionError` names it). */

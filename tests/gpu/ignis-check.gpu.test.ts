@@ -137,7 +137,7 @@ describe('ignis-check', () => {
     expect(red).toBe(diff.width * diff.height); // the whole frame differs
   }, 240_000);
 
-  it('names the scene and the rung when a module is not a scene or a frame throws; bad options are errors', () => {
+  it('names the scene and the rung when a module is not a scene, a frame throws or the GPU reports an error; bad options are errors', () => {
     const none = check(['tests/gpu/fixtures/no-create.ts', '--rungs', 'webgpu']);
     expect(none.status).toBe(2);
     expect(none.stdout).toMatch(
@@ -155,6 +155,13 @@ describe('ignis-check', () => {
     ]);
     expect(hangs.status).toBe(2);
     expect(hangs.stdout).toMatch(/rung webgpu: no result within 3 s \(--timeout\)/);
+    // an error the GPU reports (a shader that does not compile) fails the rung with its message,
+    // where the image alone (the clear colour) would have been compared
+    const shader = check(['tests/gpu/fixtures/bad-shader.ts', '--rungs', 'webgpu']);
+    expect(shader.status).toBe(2);
+    expect(shader.stdout).toMatch(
+      /rung webgpu: the device reported \d+ error\(s\); the first: ShaderCompileError: \[bad.wgsl\].*requires parenthesis/,
+    );
     const bad = check(['check/scenes/triangle.ts', '--params', 'count']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--params entry "count" is not name=value/);

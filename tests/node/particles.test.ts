@@ -267,12 +267,74 @@ describe('billboard options', () => {
     const { splatBlocker } = await import('../../src/particles/options.js');
     const caps = new NullDevice().caps;
     const { modes, notes } = candidateModes(caps, {
-      look: splatBlocker({ blending: 'additive', billboard: 'velocity' }),
+      look: splatBlocker({ blending: 'additive', billboard: 'velocity', texture: null }),
       buffers: true,
       prepared: true,
       depth: false,
     });
     expect(modes).toEqual(['instanced', 'pulled']);
     expect(notes.join()).toMatch(/splat not measured: drawMode 'splat' needs billboard 'camera'/);
+  });
+});
+
+describe('sprite options', () => {
+  it('bad flipbooks, angles and textures are ParticleOptionErrors naming the option', async () => {
+    const errorOf = async (f: () => unknown): Promise<ParticleOptionError> => {
+      try {
+        await f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ParticleOptionError);
+        return e as ParticleOptionError;
+      }
+      throw new Error('accepted');
+    };
+    expect((await errorOf(() => resolveOptions({ spriteSheet: { columns: 2 } }))).option).toBe(
+      'spriteSheet',
+    );
+    expect((await errorOf(() => resolveOptions({ spriteSheet: { rows: 0 } }))).option).toBe(
+      'spriteSheet.rows',
+    );
+    expect(
+      (await errorOf(() => resolveOptions({ spriteSheet: { frameOver: 'age' as never } }))).option,
+    ).toBe('spriteSheet.frameOver');
+    expect((await errorOf(() => resolveOptions({ rotation: [1, 0] }))).option).toBe('rotation');
+    expect((await errorOf(() => resolveOptions({ angularVelocity: [0] as never }))).option).toBe(
+      'angularVelocity',
+    );
+    expect((await errorOf(() => resolveOptions({ texture: {} as never }))).option).toBe('texture');
+
+    const d = new NullDevice();
+    const texture = (usage: number, format: 'rgba8unorm' | 'rgba32float' = 'rgba8unorm') =>
+      d.createTexture({ label: 'sprite', size: { width: 4, height: 4 }, format, usage });
+    const usable = texture(TextureUsage.TEXTURE_BINDING);
+    const noBinding = await errorOf(() =>
+      createParticleSystem(d, { count: 4, texture: texture(TextureUsage.COPY_DST) }),
+    );
+    expect(noBinding.message).toMatch(/needs TextureUsage.TEXTURE_BINDING/);
+    const float = await errorOf(() =>
+      createParticleSystem(d, {
+        count: 4,
+        texture: texture(TextureUsage.TEXTURE_BINDING, 'rgba32float'),
+      }),
+    );
+    expect(float.message).toMatch(/rgba32float, which cannot be filtered/);
+    const other = await errorOf(() =>
+      createParticleSystem(new NullDevice(), { count: 4, texture: usable }),
+    );
+    expect(other.message).toMatch(/belongs to another device/);
+    const splat = await errorOf(() =>
+      createParticleSystem(d, { count: 4, texture: usable, drawMode: 'splat' }),
+    );
+    expect([splat.option, splat.message]).toEqual([
+      'drawMode',
+      expect.stringMatching(/needs no texture/),
+    ]);
+    // a usable one works, and can be swapped or removed on a live system
+    const ps = await createParticleSystem(d, { count: 4, path: 'cpu', texture: usable });
+    ps.setOptions({ texture: null });
+    expect(() => ps.setOptions({ texture: texture(TextureUsage.COPY_DST) })).toThrow(
+      ParticleOptionError,
+    );
+    ps.destroy();
   });
 });
