@@ -12,14 +12,16 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
-import { fireworks, sparks } from './presets.js';
+import { fire, fireworks, flameSheet, sparks } from './presets.js';
+import type { Texture } from '../../src/index.js';
 
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
 const settings = {
   /** fountain: the continuous default; fireworks: emission over time; sparks: velocity streaks (?preset=). */
-  preset: (['fireworks', 'sparks'] as const).find((p) => p === url.get('preset')) ?? 'fountain',
+  preset:
+    (['fireworks', 'sparks', 'fire'] as const).find((p) => p === url.get('preset')) ?? 'fountain',
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
   drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
@@ -59,11 +61,19 @@ function colors(): ParticleOptionsInput['colors'] {
   return [c(settings.color0), c(settings.color1), c(settings.color2), c(settings.color3)];
 }
 
+/** The fire preset's flipbook, drawn at its first use. */
+let flames: Texture | undefined;
+
 function options(): ParticleOptionsInput {
   // the fireworks preset brings its own emitter, forces and look; the panel picks path and draw
   if (settings.preset !== 'fountain') {
-    const preset = settings.preset === 'fireworks' ? fireworks : sparks;
-    return { ...preset(settings.count), path: settings.path, drawMode: settings.drawMode };
+    const preset =
+      settings.preset === 'fireworks'
+        ? fireworks(settings.count)
+        : settings.preset === 'sparks'
+          ? sparks(settings.count)
+          : fire(settings.count, (flames ??= flameSheet(device)));
+    return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }
   return {
     count: settings.count,
@@ -154,6 +164,7 @@ sim.addBinding(settings, 'preset', {
     'fountain (continuous)': 'fountain',
     'fireworks (emission)': 'fireworks',
     'sparks (velocity streaks)': 'sparks',
+    'fire (flipbook sprites)': 'fire',
   },
 });
 // emission over time (the fireworks): stop lets the sparks die out, start resumes, reset empties

@@ -1,6 +1,7 @@
 // The particles demo's presets beyond the default fountain (a continuous system): options a person
 // would recognise, each a function of the particle count. check/scenes/fireworks.ts runs the
 // fireworks on every fallback rung in the tests.
+import { TextureUsage, type Device, type Texture } from '../../src/index.js';
 import type { ParticleOptionsInput } from '../../src/particles/index.js';
 
 /** Fireworks (?preset=fireworks): emission over time, sized by `count`. */
@@ -58,4 +59,73 @@ export function sparks(count: number, seed = 1): ParticleOptionsInput {
       [0.6, 0.1, 0.05, 0],
     ],
   };
+}
+
+/**
+ * Fire (?preset=fire): soft flame sprites from a 4 × 4 flipbook (`flameSheet`), cross-faded,
+ * turning as they rise.
+ */
+export function fire(count: number, sheet: Texture, seed = 1): ParticleOptionsInput {
+  return {
+    count,
+    seed,
+    emitter: { shape: 'box', position: [0, -8.5, 0], radius: 0.8 },
+    spread: 0.3,
+    speedMin: 1.5,
+    speedMax: 3,
+    lifeMin: 0.9,
+    lifeMax: 1.6,
+    gravity: [0, 2, 0],
+    drag: 0.5,
+    size: 1.1,
+    sizeOverLife: [0.6, 1.4],
+    texture: sheet,
+    spriteSheet: { columns: 4, rows: 4, blend: true },
+    rotation: [-Math.PI, Math.PI],
+    angularVelocity: [-1.2, 1.2],
+    colors: [
+      [1, 0.9, 0.5, 0.16],
+      [1, 0.5, 0.15, 0.14],
+      [0.7, 0.15, 0.05, 0.1],
+      [0.2, 0.05, 0.03, 0],
+    ],
+  };
+}
+
+/**
+ * A flame flipbook drawn here rather than shipped as an image: 16 frames of 32 × 32 texels, a soft
+ * blob with licking tongues that grows and fades over the frames (white: the particle's colour
+ * over life tints it).
+ */
+export function flameSheet(device: Device): Texture {
+  const cell = 32;
+  const size = 4 * cell;
+  const data = new Uint8Array(4 * size * size);
+  for (let frame = 0; frame < 16; frame++) {
+    const t = frame / 15;
+    const [cx, cy] = [(frame % 4) * cell, Math.floor(frame / 4) * cell];
+    for (let y = 0; y < cell; y++)
+      for (let x = 0; x < cell; x++) {
+        const dx = (x + 0.5) / cell - 0.5;
+        const dy = (y + 0.5) / cell - 0.5;
+        const angle = Math.atan2(dy, dx);
+        const reach = (0.22 + 0.22 * t) * (1 + 0.3 * (1 - t) * Math.sin(5 * angle + 9 * t));
+        const r = Math.hypot(dx, dy) / reach;
+        const alpha = Math.max(0, 1 - r * r) ** 1.5 * (1 - 0.6 * t);
+        data.set([255, 255, 255, Math.round(255 * alpha)], 4 * ((cy + y) * size + cx + x));
+      }
+  }
+  const texture = device.createTexture({
+    label: 'flame flipbook',
+    size: { width: size, height: size },
+    format: 'rgba8unorm',
+    usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+  });
+  device.queue.writeTexture(
+    { texture },
+    data,
+    { bytesPerRow: 4 * size },
+    { width: size, height: size },
+  );
+  return texture;
 }
