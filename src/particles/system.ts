@@ -96,7 +96,7 @@ export class ParticleSystem {
   readonly path: ParticlePath;
   /** Why this path was taken. */
   readonly reason: string;
-  readonly count: number;
+  #count: number;
   readonly device: Device;
   /** GPU bytes per particle of the state (docs/particles.md, "Paths and memory"). */
   readonly bytesPerParticle: number;
@@ -111,7 +111,9 @@ export class ParticleSystem {
   #prewarmed = false;
   /** The linear sampler of options.texture, made at the first textured draw. */
   #spriteSampler: Sampler | null = null;
-  readonly #runner: ElementwiseRunner;
+  #runner: ElementwiseRunner;
+  /** A `setCapacity` is reading the state back: every other call waits for it (an error says so). */
+  #resizing = false;
   #stopRestore: () => void = () => {};
   #lastRead: { position: Float32Array; velocity: Float32Array } | null = null;
   readonly #state: StateKind;
@@ -138,7 +140,7 @@ export class ParticleSystem {
     checkTexture(device, options.texture);
     this.device = device;
     this.#options = options;
-    this.count = options.count;
+    this.#count = options.count;
     this.#emission = emits(options) ? new EmissionSchedule() : null;
     const requested = options.path;
     let choice: PathChoice;
@@ -168,10 +170,39 @@ export class ParticleSystem {
       this.#drawModeReason = 'chosen in the options';
       this.#decided = Promise.resolve(options.drawMode);
     }
+    this.#runner = this.#makeRunner(options, choice.path);
+    this.reason = choice.reason;
+    this.#state = Object.keys(this.#runner.buffers).length > 0 ? 'buffers' : 'textures';
+    if (
+      options.drawMode === 'splat' &&
+      (!device.caps.features.compute || this.#state !== 'buffers')
+    ) {
+      this.#runner.destroy();
+      throw new ParticleOptionError(
+        'drawMode',
+        'splat',
+        !device.caps.features.compute
+          ? `needs caps.features.compute, which is false on ${device.caps.backend}; use 'auto', 'instanced' or 'pulled'`
+          : `needs the state in storage buffers; the ${choice.path} path keeps it in textures here`,
+      );
+    }
+    this.bytesPerParticle = this.#runner.bytesPerElement.gpu;
+    this.hostBytesPerParticle = this.#runner.bytesPerElement.host;
+    this.#seed();
+    // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
+    // creation (step 0's spawn); steps and time go on from where they were
+    this.#stopRestore = device.onRestored(() =>
+      this.#seed(this.#options.onRestore === 'last-read'),
+    );
+    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
+  }
+
+  /** The update's runner for `options` on `path` (its kernel, its state, the CPU loop). */
+  #makeRunner(options: ParticleOptions, path: ParticlePath): ElementwiseRunner {
     try {
-      this.#runner = new ElementwiseRunner(device, particleKernel(options), {
+      return new ElementwiseRunner(this.device, particleKernel(options), {
         count: options.count,
-        mode: choice.path,
+        mode: path,
         label: 'particles',
         // the canonical rule as a tight loop (bit-identical to reference.ts); the step's values
         // (its index, dt) arrive as parameters. A behaviour runs its JavaScript translation.
@@ -203,34 +234,10 @@ export class ParticleSystem {
         throw new ParticleOptionError(
           'count',
           options.count,
-          `exceeds what the ${choice.path} path can hold on this device: ${e.message}`,
+          `exceeds what the ${path} path can hold on this device: ${e.message}`,
         );
       throw e;
     }
-    this.reason = choice.reason;
-    this.#state = Object.keys(this.#runner.buffers).length > 0 ? 'buffers' : 'textures';
-    if (
-      options.drawMode === 'splat' &&
-      (!device.caps.features.compute || this.#state !== 'buffers')
-    ) {
-      this.#runner.destroy();
-      throw new ParticleOptionError(
-        'drawMode',
-        'splat',
-        !device.caps.features.compute
-          ? `needs caps.features.compute, which is false on ${device.caps.backend}; use 'auto', 'instanced' or 'pulled'`
-          : `needs the state in storage buffers; the ${choice.path} path keeps it in textures here`,
-      );
-    }
-    this.bytesPerParticle = this.#runner.bytesPerElement.gpu;
-    this.hostBytesPerParticle = this.#runner.bytesPerElement.host;
-    this.#seed();
-    // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
-    // creation (step 0's spawn); steps and time go on from where they were
-    this.#stopRestore = device.onRestored(() =>
-      this.#seed(this.#options.onRestore === 'last-read'),
-    );
-    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
   }
 
   /** The state as at creation, or (`onRestore: 'last-read'`) what the last read() returned. */
@@ -281,6 +288,50 @@ export class ParticleSystem {
         `${op} on a destroyed particle system`,
         'particle system',
       );
+    if (this.#resizing)
+      throw new ValidationError(
+        'particles-resizing',
+        `${op} while setCapacity() is moving the state: await it first`,
+        'particle system',
+        { op },
+      );
+  }
+
+  /** Particle slots: the capacity (all alive when continuous). `setCapacity` changes it. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /**
+   * Changes the capacity of a live system, keeping its particles: slots below the new count keep
+   * what they hold (read back from the GPU, written into the new state); new slots are dead with
+   * emission (the emitter fills them next) or spawned as at creation when continuous. Other calls
+   * on the system are errors until it resolves.
+   */
+  async setCapacity(count: number): Promise<void> {
+    this.#assertAlive('setCapacity');
+    const next = resolveOptions({ ...this.#options, count });
+    if (count === this.#count) return;
+    this.#resizing = true;
+    try {
+      const old = await this.#runner.read();
+      if (this.#destroyed) return;
+      const runner = this.#makeRunner(next, this.path);
+      const state = createState(next);
+      const keep = Math.min(count, this.#count);
+      state.position.set((old.position as Float32Array).subarray(0, 4 * keep));
+      state.velocity.set((old.velocity as Float32Array).subarray(0, 4 * keep));
+      runner.write('position', state.position);
+      runner.write('velocity', state.velocity);
+      this.#runner.destroy();
+      this.#runner = runner;
+      this.#options = next;
+      this.#count = count;
+      // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
+      if (this.#emission) this.#emission.head = count > keep ? keep : this.#emission.head % count;
+    } finally {
+      this.#resizing = false;
+    }
   }
 
   /**
@@ -317,7 +368,9 @@ export class ParticleSystem {
         throw new ParticleOptionError(
           key,
           next[key],
-          'cannot change on a live system; create a new one',
+          key === 'count'
+            ? 'changes the capacity: await ps.setCapacity(count) (it moves the state)'
+            : 'cannot change on a live system; create a new one',
         );
     }
     if (kernelKey(next) !== kernelKey(this.#options)) {

@@ -164,4 +164,55 @@ export const cases = defineCases({
         }
       },
     },
+
+  'setCapacity keeps the particles that fit; new slots are dead with emission, spawned when continuous; calls meanwhile are errors':
+    {
+      async run({ device }) {
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, {
+            count: 500,
+            path,
+            emitRate: 600,
+            lifeMin: 2,
+            lifeMax: 3,
+          });
+          await steps(device, ps, 60);
+          const before = await ps.read();
+          assertEqual(aliveIn(before, 500), 500, `${path}: the ring full before growing`);
+          const growing = ps.setCapacity(2000);
+          let refused = '';
+          try {
+            ps.step(DT);
+          } catch (e) {
+            refused = (e as Error).message;
+          }
+          assert(/while setCapacity\(\) is moving the state/.test(refused), `${path}: ${refused}`);
+          await growing;
+          assertEqual(ps.count, 2000, `${path}: count`);
+          const after = await ps.read();
+          for (let i = 0; i < 4 * 500; i++)
+            if (
+              after.position[i] !== before.position[i] ||
+              after.velocity[i] !== before.velocity[i]
+            )
+              throw new Error(`${path}: slot ${Math.floor(i / 4)} changed in setCapacity`);
+          assertEqual(aliveIn(after, 2000), 500, `${path}: the new slots are dead`);
+          // the emitter fills the new slots: more alive than the old capacity
+          await steps(device, ps, 60);
+          const grown = (await ps.stats()).alive;
+          assert(grown > 1000, `${path}: ${grown} alive after growing`);
+          await ps.setCapacity(300);
+          assertEqual((await ps.stats()).alive <= 300, true, `${path}: shrunk`);
+          ps.destroy();
+
+          // continuous: the new slots live at once
+          const fountain = await createParticleSystem(device, { count: 400, path });
+          await steps(device, fountain, 5);
+          await fountain.setCapacity(1000);
+          await steps(device, fountain, 1);
+          assertEqual((await fountain.stats()).alive, 1000, `${path}: continuous, all alive`);
+          fountain.destroy();
+        }
+      },
+    },
 });
