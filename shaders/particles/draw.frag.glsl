@@ -1,13 +1,25 @@
 // The particle's look for WebGL2: the soft disc, or (draw.ts adds `#define SPRITE` after the
-// #version line, for options.texture) the flipbook frame's texel tinted by the colour over life.
+// #version line, for options.texture) the flipbook frame's texel tinted by the colour over life;
+// with `#define SOFT` (options.softParticles) faded as it nears the scene's depth (soft.wgsl says how).
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
 in vec4 vCells;
 in vec4 vFade;
+flat in vec4 vSoft;
 out vec4 outColor;
 #ifdef SPRITE
 uniform highp sampler2D sprite;
+#endif
+#ifdef SOFT
+uniform highp sampler2D sceneDepth;
+float softness() {
+  float scene = texelFetch(sceneDepth, ivec2(gl_FragCoord.xy), 0).r;
+  float gap = vSoft.z / (scene + vSoft.y) - vSoft.z / (gl_FragCoord.z + vSoft.y);
+  return clamp(gap / vSoft.x, 0.0, 1.0);
+}
+#else
+float softness() { return 1.0; }
 #endif
 void main() {
 #ifdef SPRITE
@@ -19,4 +31,5 @@ void main() {
   float r2 = dot(vUv, vUv);
   outColor = vec4(vColor.rgb, vColor.a * (1.0 - smoothstep(0.25, 1.0, r2)));
 #endif
+  outColor.a *= softness();
 }

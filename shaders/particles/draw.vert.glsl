@@ -19,6 +19,7 @@ layout(std140) uniform DrawParams {
   vec4 viewUp;       // the camera's up axis in the world; w: 1 for billboard 'velocity'
   vec4 sprite;       // flipbook: columns, rows, frames per unit of speed, flags (1: by speed, 2: fade)
   vec4 spin;         // angle at birth in [x, y], spin in [z, w] radians per second
+  vec4 soft;         // soft particles: fade distance (0: off), projection [2][2] and [3][2]
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
@@ -26,6 +27,7 @@ out vec4 vColor;
 out vec2 vUv;     // the corner before any rotation: the disc's falloff and the sprite's uv
 out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw), top-left uv
 out vec4 vFade;   // x: the cross-fade into the next frame, yz: a cell's size in uv
+flat out vec4 vSoft;  // ps.soft, for the fragment stage
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 // instanced mode draws a 4-vertex triangle strip: strip vertex i uses corner STRIP[i]
@@ -98,6 +100,7 @@ void main() {
   float frame = floor(f);
   vCells = vec4(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
   vFade = vec4((flags & 2u) != 0u ? f - frame : 0.0, 1.0 / ps.sprite.xy, 0.0);
+  vSoft = ps.soft;
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   vColor = gradient(t);

@@ -25,6 +25,8 @@ struct DrawParams {
   sprite: vec4f,
   // angle at birth in [x, y] radians, spin in [z, w] radians per second
   spin: vec4f,
+  // soft particles: x the fade distance (0: off), y and z the projection's [2][2] and [3][2]
+  soft: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 
@@ -37,6 +39,8 @@ struct VertexOut {
   @location(2) cells: vec4f,
   // x: the cross-fade into the next frame, yz: a cell's size in uv
   @location(3) fade: vec4f,
+  // soft particles: ps.soft, handed to the fragment stage
+  @location(4) @interpolate(flat) soft: vec4f,
 };
 
 fn pcg(v: u32) -> u32 {
@@ -102,11 +106,12 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft);
 }
 
-@fragment
-fn fs(in: VertexOut) -> @location(0) vec4f {
+// the soft disc; sprite.wgsl has the textured look. The fragment entry point (draw.ts) multiplies
+// the look's alpha by `softness` (soft.wgsl, or 1)
+fn disc(in: VertexOut) -> vec4f {
   let r2 = dot(in.uv, in.uv);
   return vec4f(in.color.rgb, in.color.a * (1.0 - smoothstep(0.25, 1.0, r2)));
 }

@@ -4,8 +4,7 @@
 @group(0) @binding(3) var sprite: texture_2d<f32>;
 @group(0) @binding(4) var spriteSampler: sampler;
 
-@fragment
-fn fsSprite(in: VertexOut) -> @location(0) vec4f {
+fn sprited(in: VertexOut) -> vec4f {
   let local = (vec2f(in.uv.x, -in.uv.y) * 0.5 + 0.5) * in.fade.yz;
   let a = textureSample(sprite, spriteSampler, in.cells.xy + local);
   let b = textureSample(sprite, spriteSampler, in.cells.zw + local);

@@ -20,6 +20,7 @@ import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
 import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
 import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
+import softWgsl from '../../shaders/particles/soft.wgsl?raw';
 import type { DrawMode } from './options.js';
 
 export type StateKind = 'buffers' | 'textures';
@@ -81,11 +82,13 @@ export interface DrawPipelineKey {
   blending: 'additive' | 'alpha';
   /** An image per particle (options.texture) instead of the disc: bindings 3 (texture) and 4 (sampler). */
   textured: boolean;
+  /** Soft particles (options.softParticles): the scene depth at binding 5. */
+  soft: boolean;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
 export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -115,7 +118,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${drawFragGlsl}`,
+      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${drawFragGlsl}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -135,6 +138,16 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
               { binding: 4, type: 'sampler' as const, name: 'sprite' },
             ]
           : []),
+        ...(key.soft
+          ? [
+              {
+                binding: 5,
+                type: 'texture' as const,
+                name: 'sceneDepth',
+                sampleType: 'depth' as const,
+              },
+            ]
+          : []),
       ],
     });
     return { pipeline, modules: [vs, fs] };
@@ -147,7 +160,16 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
         : VS_ATTRIBUTES;
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode})`,
-    code: drawWgsl + vertex + (key.textured ? spriteWgsl : ''),
+    code:
+      drawWgsl +
+      vertex +
+      (key.textured ? spriteWgsl : '') +
+      (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
+      `@fragment fn fs(in: VertexOut) -> @location(0) vec4f {
+  let c = ${key.textured ? 'sprited' : 'disc'}(in);
+  return vec4f(c.rgb, c.a * softness(in));
+}
+`,
   });
   const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
   const pipeline = device.createRenderPipeline({
@@ -170,7 +192,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
           ]
         : [],
     },
-    fragment: { module, entryPoint: key.textured ? 'fsSprite' : 'fs', targets },
+    fragment: { module, entryPoint: 'fs', targets },
     multisample,
     primitive,
     depthStencil,
@@ -214,6 +236,7 @@ const DRAW_PARAMS = {
   viewUp: 60, //        4 * 4: vec4f, the camera's up axis in the world (xyz), 1 for billboard 'velocity' (w)
   sprite: 64, //        4 * 4: vec4f, flipbook columns, rows, frames per unit of speed, flags
   spin: 68, //          4 * 4: vec4f, angle at birth [min, max], spin [min, max]
+  soft: 72, //          4 * 4: vec4f, soft particles: distance (0: off), projection [2][2], [3][2]
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -228,7 +251,8 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // viewRight
   4 * 4 + // viewUp
   4 * 4 + // sprite
-  4 * 4; // spin
+  4 * 4 + // spin
+  4 * 4; // soft
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -251,6 +275,7 @@ export interface DrawLook {
   };
   readonly rotation: readonly [number, number];
   readonly angularVelocity: readonly [number, number];
+  readonly softParticles: { readonly distance: number } | null;
 }
 
 const PLAIN_LOOK: DrawLook = {
@@ -259,6 +284,7 @@ const PLAIN_LOOK: DrawLook = {
   spriteSheet: { columns: 1, rows: 1, frameOver: 'life', speedScale: 1, blend: false },
   rotation: [0, 0],
   angularVelocity: [0, 0],
+  softParticles: null,
 };
 
 /**
@@ -316,5 +342,9 @@ export function packDrawParams(
   f[DRAW_PARAMS.spin + 1] = look.rotation[1];
   f[DRAW_PARAMS.spin + 2] = look.angularVelocity[0];
   f[DRAW_PARAMS.spin + 3] = look.angularVelocity[1];
+  f[DRAW_PARAMS.soft] = look.softParticles?.distance ?? 0;
+  f[DRAW_PARAMS.soft + 1] = p[10] as number;
+  f[DRAW_PARAMS.soft + 2] = p[14] as number;
+  f[DRAW_PARAMS.soft + 3] = 0;
   return into.buffer;
 }

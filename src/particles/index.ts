@@ -22,6 +22,8 @@ export {
   type DrawMode,
   type Attractor,
   type EmitterOptions,
+  type SpriteSheet,
+  type SoftParticles,
 } from './options.js';
 export { orbitCamera, type OrbitCamera } from './camera.js';
 export type { Camera } from './draw.js';

@@ -87,6 +87,13 @@ export interface ParticleOptions {
   /** Each particle's spin, uniform in [min, max] radians per second. */
   angularVelocity: readonly [number, number];
   /**
+   * Soft particles: fade where a particle nears the scene's depth, over `distance` world units,
+   * and vanish behind it. `depth`: the scene's depth texture (a depth format with
+   * `TEXTURE_BINDING`, the size of the target), drawn before; the particles' pass must not have
+   * it attached. null: off.
+   */
+  softParticles: SoftParticles | null;
+  /**
    * A user-written update in WGSL replacing the canonical rule on every path (docs/particles.md,
    * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
    */
@@ -97,6 +104,13 @@ export interface ParticleOptions {
    * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
    */
   onRestore: 'reseed' | 'last-read';
+}
+
+/** The scene depth soft particles fade against, and over what distance. */
+export interface SoftParticles {
+  depth: Texture;
+  /** World units over which a particle fades out as it nears the scene's surface. */
+  distance: number;
 }
 
 /** A flipbook: frames in a grid, chosen over life or by speed, optionally blended. */
@@ -197,6 +211,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   spriteSheet: { columns: 1, rows: 1, frameOver: 'life', speedScale: 1, blend: false },
   rotation: [0, 0],
   angularVelocity: [0, 0],
+  softParticles: null,
   behavior: null,
   onRestore: 'reseed',
 };
@@ -247,13 +262,15 @@ function vector(option: string, v: unknown, n: number): void {
  * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
  */
 export function splatBlocker(
-  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture'>,
+  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture' | 'softParticles'>,
 ): string | null {
   if (o.blending !== 'additive')
     return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
   if (o.billboard !== 'camera')
     return `needs billboard 'camera' (a splat adds round camera-facing discs; billboard is '${String(o.billboard)}')`;
   if (o.texture !== null) return 'needs no texture (a splat adds round discs, not images)';
+  if (o.softParticles !== null)
+    return 'needs no softParticles (a splat does not read the scene depth)';
   return null;
 }
 
@@ -371,6 +388,20 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
       `${sheet.columns}×${sheet.rows}`,
       "needs a texture (the flipbook's frames are in it)",
     );
+  const soft = o.softParticles as unknown;
+  if (soft !== null) {
+    const d = (soft as { depth?: { kind?: unknown } } | undefined)?.depth;
+    if (!soft || typeof soft !== 'object' || !d || d.kind !== 'texture')
+      throw new ParticleOptionError(
+        'softParticles',
+        soft,
+        'must be null or { depth: the scene depth texture, distance }',
+      );
+    const distance = (soft as SoftParticles).distance;
+    finite('softParticles.distance', distance);
+    if (distance <= 0)
+      throw new ParticleOptionError('softParticles.distance', distance, 'must be positive');
+  }
   for (const key of ['rotation', 'angularVelocity'] as const) {
     vector(key, o[key], 2);
     if ((o[key][0] as number) > (o[key][1] as number))

@@ -37,6 +37,7 @@ import {
   type DrawMode,
   splatBlocker,
   type ParticleOptions,
+  type SoftParticles,
   type ParticleOptionsInput,
   type ParticlePath,
 } from './options.js';
@@ -69,6 +70,8 @@ interface PassShape {
   blending: 'additive' | 'alpha';
   /** options.texture is set: the sprite pipeline. */
   textured: boolean;
+  /** options.softParticles is set: the scene depth is read. */
+  soft: boolean;
 }
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
@@ -138,6 +141,7 @@ export class ParticleSystem {
 
   constructor(device: Device, options: ParticleOptions) {
     checkTexture(device, options.texture);
+    checkSceneDepth(device, options.softParticles);
     this.device = device;
     this.#options = options;
     this.#count = options.count;
@@ -381,6 +385,7 @@ export class ParticleSystem {
       );
     }
     checkTexture(this.device, next.texture);
+    checkSceneDepth(this.device, next.softParticles);
     this.#options = next;
   }
 
@@ -487,6 +492,7 @@ export class ParticleSystem {
       sampleCount: pass.sampleCount,
       blending: this.#options.blending,
       textured: this.#options.texture !== null,
+      soft: this.#options.softParticles !== null,
     };
   }
 
@@ -500,7 +506,8 @@ export class ParticleSystem {
       last.shape.depthFormat === shape.depthFormat &&
       last.shape.sampleCount === shape.sampleCount &&
       last.shape.blending === shape.blending &&
-      last.shape.textured === shape.textured
+      last.shape.textured === shape.textured &&
+      last.shape.soft === shape.soft
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
@@ -652,6 +659,17 @@ export class ParticleSystem {
         })),
       );
     }
+    const soft = this.#options.softParticles;
+    if (shape.soft && soft) {
+      if (soft.depth.width !== pass.width || soft.depth.height !== pass.height)
+        throw new ValidationError(
+          'particles-soft-depth',
+          `softParticles.depth is ${soft.depth.width}x${soft.depth.height}; the pass draws ${pass.width}x${pass.height}: the scene depth must be the target's size`,
+          'particle system',
+          { depth: [soft.depth.width, soft.depth.height], pass: [pass.width, pass.height] },
+        );
+      pass.setTexture(5, soft.depth);
+    }
     if (mode === 'instanced') pass.draw(4, count);
     else pass.draw(6 * count);
   }
@@ -788,6 +806,25 @@ function checkTexture(device: Device, texture: Texture | null): void {
     );
   if (texture.sampleCount !== 1)
     throw new ParticleOptionError('texture', texture.label, 'is multisampled');
+}
+
+/** options.softParticles.depth must be a live depth texture of this device that shaders may read. */
+function checkSceneDepth(device: Device, soft: SoftParticles | null): void {
+  if (soft === null) return;
+  const depth = soft.depth;
+  const why =
+    depth.device !== device
+      ? 'belongs to another device'
+      : depth.destroyed
+        ? 'is destroyed'
+        : (depth.usage & TextureUsage.TEXTURE_BINDING) === 0
+          ? 'needs TextureUsage.TEXTURE_BINDING'
+          : FORMAT_INFO[depth.format].kind !== 'depth'
+            ? `has format ${depth.format}; the scene depth is a depth format (depth24plus, depth32float)`
+            : depth.sampleCount !== 1
+              ? 'is multisampled'
+              : null;
+  if (why) throw new ParticleOptionError('softParticles.depth', depth.label, why);
 }
 
 /** Creates a particle system; every option is checked first (`ParticleOptionError` names it). */

@@ -267,7 +267,12 @@ describe('billboard options', () => {
     const { splatBlocker } = await import('../../src/particles/options.js');
     const caps = new NullDevice().caps;
     const { modes, notes } = candidateModes(caps, {
-      look: splatBlocker({ blending: 'additive', billboard: 'velocity', texture: null }),
+      look: splatBlocker({
+        blending: 'additive',
+        billboard: 'velocity',
+        texture: null,
+        softParticles: null,
+      }),
       buffers: true,
       prepared: true,
       depth: false,
@@ -336,5 +341,35 @@ describe('sprite options', () => {
       ParticleOptionError,
     );
     ps.destroy();
+  });
+});
+
+describe('soft particles options', () => {
+  it('name the option: no depth texture, a distance of 0, a colour texture, no binding usage, a splat', async () => {
+    const d = new NullDevice();
+    const tex = (format: 'depth24plus' | 'rgba8unorm', usage = TextureUsage.TEXTURE_BINDING) =>
+      d.createTexture({ label: 'scene', size: { width: 8, height: 8 }, format, usage });
+    const depth = tex('depth24plus', TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT);
+    expect(() => resolveOptions({ softParticles: {} as never })).toThrow(
+      /softParticles = \{\} must be null or \{ depth/,
+    );
+    expect(() => resolveOptions({ softParticles: { depth, distance: 0 } })).toThrow(
+      /softParticles.distance = 0 must be positive/,
+    );
+    await expect(
+      createParticleSystem(d, {
+        count: 4,
+        softParticles: { depth: tex('rgba8unorm'), distance: 1 },
+      }),
+    ).rejects.toThrow(/softParticles.depth = scene has format rgba8unorm/);
+    await expect(
+      createParticleSystem(d, {
+        count: 4,
+        softParticles: { depth: tex('depth24plus', TextureUsage.RENDER_ATTACHMENT), distance: 1 },
+      }),
+    ).rejects.toThrow(/needs TextureUsage.TEXTURE_BINDING/);
+    expect(() =>
+      resolveOptions({ drawMode: 'splat', softParticles: { depth, distance: 1 } }),
+    ).toThrow(/needs no softParticles/);
   });
 });

@@ -148,8 +148,12 @@ export class RenderPass {
 
   setTexture(slot: number, texture: Texture): void {
     this.#open('setTexture');
-    for (const a of this.#desc.colorAttachments) {
-      if (a.texture === texture || a.resolveTarget === texture) {
+    const attached = [
+      ...this.#desc.colorAttachments,
+      ...(this.#desc.depthStencilAttachment ? [this.#desc.depthStencilAttachment] : []),
+    ];
+    for (const a of attached) {
+      if (a.texture === texture || ('resolveTarget' in a && a.resolveTarget === texture)) {
         throw new ValidationError(
           'feedback-loop',
           `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`,

@@ -812,6 +812,112 @@ const sceneCases = defineCases({
           }
       },
     },
+  'soft particles fade as they near the scene depth and vanish behind it (every path, both raster modes)':
+    {
+      async run({ device }) {
+        const size = { width: IMAGE, height: IMAGE };
+        const depth = device.createTexture({
+          label: 'scene depth',
+          size,
+          format: 'depth24plus',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+        });
+        const color = device.createTexture({
+          label: 'scene colour',
+          size,
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT,
+        });
+        const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
+        // a wall across the view at view distance d: its depth is P[3][2] / d - P[2][2]
+        const wallAt = (d: number): void => {
+          const p = CAMERA.projection;
+          const z = (p[14] as number) / d - (p[10] as number);
+          // prettier-ignore
+          const quad = [[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]].flatMap(([x, y]) => [x as number, y as number, z, 0, 0, 0, 1]);
+          const vertices = vertexBuffer(device, quad);
+          const enc = device.createCommandEncoder();
+          const pass = enc.beginRenderPass({
+            colorAttachments: [{ texture: color, loadOp: 'clear' }],
+            depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
+          });
+          pass.setPipeline(pipeline);
+          pass.setVertexBuffer(0, vertices);
+          pass.draw(6);
+          pass.end();
+          device.queue.submit([enc.finish()]);
+          vertices.destroy();
+        };
+        // one still white particle at the camera's target, 10 units away
+        const one = {
+          count: 1,
+          bursts: [{ time: 0, count: 1 }],
+          emitter: { shape: 'box', position: [0, -2, 0], radius: 0 },
+          speedMin: 0,
+          speedMax: 0,
+          spread: 0,
+          gravity: [0, 0, 0],
+          drag: 0,
+          lifeMin: 100,
+          lifeMax: 100,
+          size: 1,
+          sizeOverLife: [1, 1],
+          colors: [
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+          ],
+        } as const;
+        const centre = async (options: object): Promise<number> => {
+          const ps = await stepped(device, { ...one, ...options }, 2);
+          const img = await drawImage(device, ps);
+          ps.destroy();
+          return img[4 * ((IMAGE / 2) * IMAGE + IMAGE / 2)] as number;
+        };
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const what = `${device.caps.backend}/${path}/${drawMode}`;
+            const soft = { path, drawMode, softParticles: { depth, distance: 1 } };
+            const hard = await centre({ path, drawMode });
+            assert(hard > 240, `${what}: the particle unfaded (${hard})`);
+            wallAt(12); // 2 units behind the particle: more than the fade distance
+            const clear = await centre(soft);
+            wallAt(10.5); // half the fade distance behind it
+            const half = await centre(soft);
+            wallAt(9); // in front of it
+            const hidden = await centre(soft);
+            console.log(
+              `${what}: unfaded ${hard}, wall 2 behind ${clear}, 0.5 behind ${half}, in front ${hidden}`,
+            );
+            assert(Math.abs(clear - hard) <= 3, `${what}: a wall 2 behind leaves it (${clear})`);
+            assert(
+              Math.abs(half - hard / 2) <= 12,
+              `${what}: a wall 0.5 behind halves it (${half})`,
+            );
+            assertEqual(hidden, 0, `${what}: behind the wall it vanishes`);
+          }
+        // the scene depth may not be the depth attachment of the pass that samples it
+        const ps = await createParticleSystem(device, {
+          ...one,
+          softParticles: { depth, distance: 1 },
+        });
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({
+          colorAttachments: [{ texture: color, loadOp: 'clear' }],
+          depthStencilAttachment: { texture: depth, depthLoadOp: 'load' },
+        });
+        await assertThrows(
+          () => ps.draw(pass, CAMERA),
+          ValidationError,
+          /sampled at slot 5 while it is an attachment/,
+          'the scene depth sampled while attached',
+        );
+        pass.end();
+        ps.destroy();
+        for (const t of [depth, color]) t.destroy();
+      },
+    },
 });
 
 export const cases = { ...pathCases, ...sceneCases };
