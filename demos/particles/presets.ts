@@ -1,6 +1,6 @@
 // The particles demo's presets beyond the default fountain (a continuous system): options a person
-// would recognise, each a function of the particle count. check/scenes/fireworks.ts runs the
-// fireworks on every fallback rung in the tests.
+// would recognise, each a function of the particle count. check/scenes/presets.ts runs each on
+// every fallback rung in the tests.
 import { TextureUsage, type Device, type Texture } from '../../src/index.js';
 import type { ParticleOptionsInput } from '../../src/particles/index.js';
 

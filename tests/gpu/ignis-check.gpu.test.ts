@@ -74,26 +74,38 @@ describe('ignis-check', () => {
     ).toBe(true);
   }, 240_000);
 
-  it('fireworks (emission over time: a rate, bursts, a looping cycle) look and step alike on compute, fragment and CPU paths', () => {
-    const r = check([
-      'check/scenes/fireworks.ts',
-      '--rungs',
-      'webgpu,webgpu-no-compute,webgl2,cpu',
-      '--frames',
-      '40',
-    ]);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(
-      report(r.out)
-        .rows.slice(1)
-        .every((x) => x.pixelsOk && x.stateOk),
-    ).toBe(true);
-    // and there is something to compare: the shell lit a few hundred pixels
-    const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
-    let lit = 0;
-    for (let i = 0; i < image.data.length; i += 4) if (image.data[i + 2]! > 40) lit++;
-    expect(lit).toBeGreaterThan(200);
-  }, 240_000);
+  it('the demo presets (fireworks: emission; sparks: velocity streaks; fire: flipbook sprites) look and step alike on compute, fragment and CPU paths', () => {
+    for (const [preset, extra] of [
+      ['fireworks', []],
+      ['sparks', []],
+      // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
+      // a few pixels by 3/255
+      ['fire', ['--tolerance', '4']],
+    ] as const) {
+      const r = check([
+        'check/scenes/presets.ts',
+        '--rungs',
+        'webgpu,webgpu-no-compute,webgl2,cpu',
+        '--frames',
+        '40',
+        '--params',
+        `preset=${preset}`,
+        ...extra,
+      ]);
+      expect(r.status, `${preset}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(
+        report(r.out)
+          .rows.slice(1)
+          .every((x) => x.pixelsOk && x.stateOk),
+      ).toBe(true);
+      // and there is something to compare: the preset lit a few hundred pixels
+      const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
+      let lit = 0;
+      for (let i = 0; i < image.data.length; i += 4)
+        if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! > 120) lit++;
+      expect(lit, preset).toBeGreaterThan(200);
+    }
+  }, 400_000);
 
   it('runs the particles through the post-process chain: compute and fragment passes, WebGPU and WebGL2, alike', () => {
     const r = check([

@@ -347,8 +347,10 @@ describe('sprite options', () => {
 describe('soft particles options', () => {
   it('name the option: no depth texture, a distance of 0, a colour texture, no binding usage, a splat', async () => {
     const d = new NullDevice();
-    const tex = (format: 'depth24plus' | 'rgba8unorm', usage = TextureUsage.TEXTURE_BINDING) =>
-      d.createTexture({ label: 'scene', size: { width: 8, height: 8 }, format, usage });
+    const tex = (
+      format: 'depth24plus' | 'rgba8unorm',
+      usage: number = TextureUsage.TEXTURE_BINDING,
+    ) => d.createTexture({ label: 'scene', size: { width: 8, height: 8 }, format, usage });
     const depth = tex('depth24plus', TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT);
     expect(() => resolveOptions({ softParticles: {} as never })).toThrow(
       /softParticles = \{\} must be null or \{ depth/,

@@ -1,0 +1,54 @@
+// The particles demo's presets as an ignis-check scene (demos/particles/presets.ts): fireworks
+// (emission over time: a trickle, a shell burst, a crackle of repeated bursts, a looping cycle),
+// sparks (velocity-aligned streaks) and fire (a flipbook of flame sprites, turning), each on the
+// rung's particle path, so the check compares images and states between WebGPU compute, the
+// fragment ping-pong and the CPU. ?params: preset (fireworks), count, seed.
+import type { Device } from 'ignis-rhi';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import { fire, fireworks, flameSheet, sparks } from '../../demos/particles/presets.js';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
+
+export async function create(
+  device: Device,
+  canvas: HTMLCanvasElement,
+  params: SceneParams,
+): Promise<Scene> {
+  const count = Number(params['count'] ?? 3000);
+  const seed = Number(params['seed'] ?? 1);
+  const preset = String(params['preset'] ?? 'fireworks');
+  const sheet = preset === 'fire' ? flameSheet(device) : null;
+  const options =
+    preset === 'fireworks'
+      ? fireworks(count, seed)
+      : preset === 'sparks'
+        ? sparks(count, seed)
+        : preset === 'fire' && sheet
+          ? fire(count, sheet, seed)
+          : null;
+  if (!options) throw new Error(`unknown preset ${preset}: fireworks, sparks or fire`);
+  const ps = await createParticleSystem(device, { ...options, drawMode: 'instanced' });
+  // the fireworks close up; sparks and fire as the demo frames them
+  const camera = orbitCamera({
+    aspect: canvas.width / canvas.height,
+    ...(preset === 'fireworks' ? { distance: 12, target: [0, -3.5, 0] as const } : {}),
+  });
+  const surface = device.surface!;
+  return {
+    frame(dt) {
+      const encoder = device.createCommandEncoder();
+      ps.update(encoder, dt);
+      const target = surface.getCurrentTexture();
+      const pass = encoder.beginRenderPass({
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      });
+      ps.draw(pass, camera);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+    },
+    destroy() {
+      ps.destroy();
+      sheet?.destroy();
+    },
+    read: async () => (await ps.read()).position,
+  };
+}
