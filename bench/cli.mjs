@@ -1,7 +1,7 @@
 // The benchmark's command line, shared by `npm run bench` and `npm start` (both through thin entry
 // points in scripts/ that install what is missing first). Prints a compact table a person can read
 // in a terminal, with the hardware named next to it; the full results go to files.
-import { launchBrowser, startServer } from '../scripts/browser.mjs';
+import { FRAME_TIMING_FLAGS, launchBrowser, startServer } from '../scripts/browser.mjs';
 import {
   parseArgs,
   runBench,
@@ -15,13 +15,6 @@ import {
   compareRuns,
 } from './runner.mjs';
 
-/** Frames are measured with vsync and the frame-rate limit off (docs/benchmarks.md); precise heap numbers. */
-const BENCH_FLAGS = [
-  '--disable-gpu-vsync',
-  '--disable-frame-rate-limit',
-  '--enable-precise-memory-info',
-];
-
 export async function main(argv) {
   let o;
   try {
@@ -34,7 +27,7 @@ export async function main(argv) {
     const { runDeno } = await import('./deno-runner.mjs');
     return runDeno(o);
   }
-  const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: BENCH_FLAGS });
+  const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: FRAME_TIMING_FLAGS });
   const { server, url } = await startServer();
   let result;
   try {

@@ -22,6 +22,8 @@ export interface Outcome {
   cpuMs?: number[];
   e2eMs?: number[];
   gpuMs?: number[];
+  /** Intervals between requestAnimationFrame callbacks of a free-running loop (browser only). */
+  rafMs?: number[];
   /** Passes per frame beyond the timestamp slots (not in gpuMs). */
   untimedPasses?: number;
 }
@@ -92,6 +94,27 @@ function timePasses(device: Device): {
   return state;
 }
 
+/** `frames` + 1 rAF callbacks, each beginFrame() then a frame; the intervals between them. */
+async function rafIntervals(
+  device: Device,
+  scene: Scene,
+  dt: number,
+  frames: number,
+  progress: { stage: string },
+): Promise<number[]> {
+  const intervals: number[] = [];
+  let last = -1;
+  for (let i = 0; i <= frames; i++) {
+    progress.stage = `rAF frame ${i}`;
+    const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+    if (last >= 0) intervals.push(now - last);
+    last = now;
+    await device.beginFrame();
+    scene.frame(dt);
+  }
+  return intervals;
+}
+
 /** Runs one rung; an error becomes `{ error, stage }` (the stage: load, device, create, frame n…). */
 export async function runRung(q: RungQuery, canvas: HTMLCanvasElement): Promise<Outcome> {
   const progress = { stage: 'load' };
@@ -153,6 +176,12 @@ async function run(
     const gpu = await timer?.frameMs();
     if (gpu !== undefined && gpu !== null) gpuMs.push(gpu);
   }
+  // steady state (a browser only): intervals between requestAnimationFrame callbacks of a loop that,
+  // like an app, only waits in beginFrame() when frames in flight are still on the GPU
+  const rafMs =
+    bench && typeof requestAnimationFrame === 'function'
+      ? await rafIntervals(device, scene, dt, frames, progress)
+      : [];
   progress.stage = 'read';
   await device.queue.onSubmittedWorkDone();
   const state = scene.read ? await scene.read() : null;
@@ -172,7 +201,7 @@ async function run(
       .filter(Boolean)
       .join(' '),
     fallbackReason: device.fallbackReason ?? undefined,
-    ...(bench ? { cpuMs, e2eMs, gpuMs, untimedPasses: timer?.untimed ?? 0 } : {}),
+    ...(bench ? { cpuMs, e2eMs, gpuMs, rafMs, untimedPasses: timer?.untimed ?? 0 } : {}),
     state:
       state === null
         ? null

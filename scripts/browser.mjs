@@ -22,6 +22,13 @@ export const COMMON_FLAGS = [
   '--disable-sync',
 ];
 
+/** For frame timing: vsync and the frame-rate limit off (docs/benchmarks.md), precise heap numbers. */
+export const FRAME_TIMING_FLAGS = [
+  '--disable-gpu-vsync',
+  '--disable-frame-rate-limit',
+  '--enable-precise-memory-info',
+];
+
 /** `gpu: true` drops the SwiftShader flags to use a hardware adapter. `extraFlags` e.g. vsync off. */
 export function browserFlags({ gpu = false, extraFlags = [] } = {}) {
   return [

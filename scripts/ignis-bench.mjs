@@ -53,6 +53,8 @@ export function parseArgs(argv) {
       '--repeat': (o, v, fail) => (o.repeat = Math.max(1, Math.round(number(v, '--repeat', fail)))),
       '--threshold': (o, v, fail) => (o.threshold = number(v, '--threshold', fail)),
       '--check': (o, v) => (o.check = v),
+      // the same comparison with the saved run, reported without failing
+      '--compare': (o, v) => (o.compare = v),
       '--runtime': (o, v, fail) => {
         if (v !== 'browser' && v !== 'deno') fail(`--runtime ${v} is not browser or deno`);
         o.runtime = v;
@@ -84,16 +86,19 @@ const cellKey = (rung, params) =>
 export async function runBench(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
-  const saved = o.check ? JSON.parse(readFileSync(o.check, 'utf8')) : null;
+  const savedPath = o.check ?? o.compare;
+  const saved = savedPath ? JSON.parse(readFileSync(savedPath, 'utf8')) : null;
   const runner =
     o.runtime === 'deno'
       ? await (await import('./deno-scene-runner.mjs')).startDenoSceneRunner(scenePath, o)
-      : await (await import('./scene-runner.mjs')).startSceneRunner(scenePath, o);
+      : await (
+          await import('./scene-runner.mjs')
+        ).startSceneRunner(scenePath, { ...o, timing: true });
   const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
   const samples = new Map(
     cells.map((c) => [
       cellKey(c.rung, c.params),
-      { cpu: [], e2e: [], gpu: [], repeats: [], untimed: 0 },
+      { cpu: [], e2e: [], gpu: [], raf: [], repeats: [], untimed: 0 },
     ]),
   );
   const errors = [];
@@ -130,6 +135,7 @@ export async function runBench(o) {
         s.cpu.push(...got.outcome.cpuMs);
         s.e2e.push(...got.outcome.e2eMs);
         s.gpu.push(...got.outcome.gpuMs);
+        s.raf.push(...(got.outcome.rafMs ?? []));
         s.untimed = Math.max(s.untimed, got.outcome.untimedPasses);
         s.repeats.push(median(got.outcome.e2eMs));
         await got.page.close();
@@ -151,13 +157,14 @@ export async function runBench(o) {
       e2eMs: median(s.e2e),
       cpuMs: median(s.cpu),
       gpuMs: median(s.gpu),
+      rafMs: median(s.raf),
       ...(s.untimed ? { untimedPasses: s.untimed } : {}),
       repeatMedians: s.repeats,
     };
     const before = saved?.rows?.find((x) => x.key === key);
     if (before && Number.isFinite(row.e2eMs)) {
       row.ratio = row.e2eMs / before.e2eMs;
-      row.regressed = row.ratio > o.threshold;
+      row.regressed = Boolean(o.check) && row.ratio > o.threshold;
     }
     return row;
   });
@@ -176,19 +183,19 @@ export async function runBench(o) {
   const md = [
     `# ignis-bench: ${o.scene}`,
     '',
-    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none).${saved ? ` Against ${o.check}: a regression is a ratio above ${o.threshold}.` : ''}`,
+    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none); rAF: the interval between requestAnimationFrame callbacks of a free-running loop (browser only).${saved ? ` Against ${savedPath}${o.check ? `: a regression is a ratio above ${o.threshold}` : ' (--compare: reported, not gated)'}.` : ''}`,
     '',
     `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : 'headless Chromium'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
     '',
-    `| rung | params | backend | e2e ms | CPU ms | GPU ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
-    `|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
+    `| rung | params | backend | e2e ms | CPU ms | GPU ms | rAF ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
+    `|---|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
     ...rows.map(
       (r) =>
         `| ${r.rung}${r.skipped ? ` (skipped: ${r.skipped})` : ''} | ${
           Object.entries(r.params)
             .map(([k, v]) => `${k}=${v}`)
             .join(', ') || '—'
-        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${fmt(r.gpuMs)}${r.untimedPasses ? ` (${r.untimedPasses} passes untimed)` : ''} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
+        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${fmt(r.gpuMs)}${r.untimedPasses ? ` (${r.untimedPasses} passes untimed)` : ''} | ${fmt(r.rafMs)} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
     ),
     ...(errors.length ? ['', ...errors.map((e) => `- error: ${e}`)] : []),
   ].join('\n');

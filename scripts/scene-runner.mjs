@@ -7,7 +7,7 @@ import path from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { createServer } from 'vite';
 import { INSTALLED, ROOT } from './setup.mjs';
-import { launchBrowser } from './browser.mjs';
+import { FRAME_TIMING_FLAGS, launchBrowser } from './browser.mjs';
 import { ENTRIES } from './entries.mjs';
 
 /**
@@ -19,8 +19,11 @@ const LIBRARY_ALIASES = Object.entries(ENTRIES).map(([subpath, [source, built]])
   replacement: path.join(ROOT, INSTALLED ? `dist/${built}.js` : source),
 }));
 
-/** `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs). */
-export async function startSceneRunner(scenePath, { gpu = false } = {}) {
+/**
+ * `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs);
+ * `timing: true` (ignis-bench) turns vsync and the frame-rate limit off.
+ */
+export async function startSceneRunner(scenePath, { gpu = false, timing = false } = {}) {
   const server = await createServer({
     root: ROOT,
     configFile: false,
@@ -37,7 +40,7 @@ export async function startSceneRunner(scenePath, { gpu = false } = {}) {
   });
   await server.listen();
   const base = `http://127.0.0.1:${server.httpServer.address().port}`;
-  const { browser } = await launchBrowser({ gpu });
+  const { browser } = await launchBrowser({ gpu, extraFlags: timing ? FRAME_TIMING_FLAGS : [] });
   return {
     /**
      * Runs the scene on `rung` (query: frames, dt, width, height, params, mode, warmup); returns

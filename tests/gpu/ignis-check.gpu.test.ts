@@ -181,7 +181,7 @@ describe('ignis-check', () => {
     expect(rung.stderr).toMatch(/unknown rung vulkan/);
   }, 240_000);
 
-  it('ignis-bench times a parameter grid on each rung (CPU, e2e, GPU timestamps), charts it, and gates on a saved run', () => {
+  it('ignis-bench times a parameter grid on each rung (CPU, e2e, GPU timestamps, rAF), charts it, gates on a saved run (--check) or compares with it (--compare)', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
     const bench = (extra: string[]) =>
       spawnSync(
@@ -213,6 +213,7 @@ describe('ignis-check', () => {
         e2eMs: number;
         cpuMs: number;
         gpuMs: number;
+        rafMs: number;
       }>;
     };
     expect(saved.rows.map((r) => r.key)).toEqual([
@@ -229,6 +230,8 @@ describe('ignis-check', () => {
       // GPU time from the timestamps the page put on the scene's passes (both backends have them
       // on SwiftShader): measured, so only its presence is asserted
       expect(r.gpuMs).toBeGreaterThan(0);
+      // and the free-running requestAnimationFrame loop's intervals
+      expect(r.rafMs).toBeGreaterThan(0);
     }
     // the chart: e2e against count, one line per rung
     const svg = readFileSync(path.join(out, 'bench.svg'), 'utf8');
@@ -245,6 +248,18 @@ describe('ignis-check', () => {
     ]);
     expect(gated.status, gated.stdout + gated.stderr).toBe(1);
     expect(gated.stdout).toMatch(/REGRESSED/);
+    // --compare reports the same ratios without gating
+    const compared = bench([
+      '--out',
+      `${out}-3`,
+      '--compare',
+      path.join(out, 'bench.json'),
+      '--threshold',
+      '0',
+    ]);
+    expect(compared.status, compared.stdout + compared.stderr).toBe(0);
+    expect(compared.stdout).toMatch(/\d\.\d\d×/);
+    expect(compared.stdout).not.toMatch(/REGRESSED/);
   }, 240_000);
 
   it("ignis-bench --runtime deno: the same scene under Deno's WebGPU (offscreen), WebGL2 rungs skipped, errors named", () => {

@@ -21,6 +21,7 @@ import {
   imageDiff,
   pathsOf,
   stepped,
+  ONE_STILL_PARTICLE,
 } from '../page/particle-helpers.js';
 import { createScenePipeline, vertexBuffer } from '../page/scenes.js';
 
@@ -848,27 +849,8 @@ const sceneCases = defineCases({
           device.queue.submit([enc.finish()]);
           vertices.destroy();
         };
-        // one still white particle at the camera's target, 10 units away
-        const one = {
-          count: 1,
-          bursts: [{ time: 0, count: 1 }],
-          emitter: { shape: 'box', position: [0, -2, 0], radius: 0 },
-          speedMin: 0,
-          speedMax: 0,
-          spread: 0,
-          gravity: [0, 0, 0],
-          drag: 0,
-          lifeMin: 100,
-          lifeMax: 100,
-          size: 1,
-          sizeOverLife: [1, 1],
-          colors: [
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-          ],
-        } as const;
+        // one still white particle at the camera's target, 10 units away, living on
+        const one = { ...ONE_STILL_PARTICLE, lifeMin: 100, lifeMax: 100, size: 1 };
         const centre = async (options: object): Promise<number> => {
           const ps = await stepped(device, { ...one, ...options }, 2);
           const img = await drawImage(device, ps);

@@ -9,7 +9,13 @@ import {
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { IMAGE, drawImage, pathsOf, stepped } from '../page/particle-helpers.js';
+import {
+  IMAGE,
+  ONE_STILL_PARTICLE,
+  drawImage,
+  pathsOf,
+  stepped,
+} from '../page/particle-helpers.js';
 
 type Rgb = [number, number, number];
 const RED: Rgb = [255, 0, 0];
@@ -39,27 +45,7 @@ function sheet(device: Device, cells: Rgb[][], size = 8): Texture {
   return texture;
 }
 
-/** One particle born at step 1 at the camera's target, still, white, a quarter of the image wide. */
-const ONE: ParticleOptionsInput = {
-  count: 1,
-  bursts: [{ time: 0, count: 1 }],
-  emitter: { shape: 'box', position: [0, -2, 0], radius: 0 },
-  speedMin: 0,
-  speedMax: 0,
-  spread: 0,
-  gravity: [0, 0, 0],
-  drag: 0,
-  lifeMin: 1,
-  lifeMax: 1,
-  size: 2,
-  sizeOverLife: [1, 1],
-  colors: [
-    [1, 1, 1, 1],
-    [1, 1, 1, 1],
-    [1, 1, 1, 1],
-    [1, 1, 1, 1],
-  ],
-};
+const ONE = ONE_STILL_PARTICLE;
 
 /** The colour at (x, y) of the image of `options` after `steps` steps of `dt`. */
 async function colourAt(

@@ -113,3 +113,28 @@ export function imageDiff(
   }
   return { differ, worst };
 }
+
+/**
+ * One particle, born at step 1 (a burst) at CAMERA's target (10 units away, at the image's
+ * centre), still, white and opaque, of a 1 s life and `size` 2: a probe of the draw's look.
+ */
+export const ONE_STILL_PARTICLE: ParticleOptionsInput = {
+  count: 1,
+  bursts: [{ time: 0, count: 1 }],
+  emitter: { shape: 'box', position: [0, -2, 0], radius: 0 },
+  speedMin: 0,
+  speedMax: 0,
+  spread: 0,
+  gravity: [0, 0, 0],
+  drag: 0,
+  lifeMin: 1,
+  lifeMax: 1,
+  size: 2,
+  sizeOverLife: [1, 1],
+  colors: [
+    [1, 1, 1, 1],
+    [1, 1, 1, 1],
+    [1, 1, 1, 1],
+    [1, 1, 1, 1],
+  ],
+};
