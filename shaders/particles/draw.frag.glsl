@@ -1,13 +1,17 @@
 // The particle's look for WebGL2: the soft disc, or (draw.ts adds `#define SPRITE` after the
 // #version line, for options.texture) the flipbook frame's texel tinted by the colour over life;
-// with `#define SOFT` (options.softParticles) faded as it nears the scene's depth (soft.wgsl says how).
+// with `#define SOFT` (options.softParticles) faded as it nears the scene's depth (soft.wgsl says how);
+// with `#define LOOK` the user's look (options.look, translated by src/particles/look.ts) replaces
+// the marker line after the outputs, and IGNIS_LOOK is the call that colours the fragment.
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
 in vec4 vCells;
 in vec4 vFade;
 flat in vec4 vSoft;
+flat in vec2 vAgeLife;
 out vec4 outColor;
+// IGNIS-LOOK-CODE
 #ifdef SPRITE
 uniform highp sampler2D sprite;
 #endif
@@ -22,7 +26,9 @@ float softness() {
 float softness() { return 1.0; }
 #endif
 void main() {
-#ifdef SPRITE
+#if defined(LOOK)
+  outColor = IGNIS_LOOK;
+#elif defined(SPRITE)
   vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
   vec4 a = texture(sprite, vCells.xy + local);
   vec4 b = texture(sprite, vCells.zw + local);

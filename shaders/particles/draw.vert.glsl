@@ -28,6 +28,7 @@ out vec2 vUv;     // the corner before any rotation: the disc's falloff and the 
 out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw), top-left uv
 out vec4 vFade;   // x: the cross-fade into the next frame, yz: a cell's size in uv
 flat out vec4 vSoft;  // ps.soft, for the fragment stage
+flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 // instanced mode draws a 4-vertex triangle strip: strip vertex i uses corner STRIP[i]
@@ -101,6 +102,7 @@ void main() {
   vCells = vec4(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
   vFade = vec4((flags & 2u) != 0u ? f - frame : 0.0, 1.0 / ps.sprite.xy, 0.0);
   vSoft = ps.soft;
+  vAgeLife = vec2(p.w, v.w);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   vColor = gradient(t);

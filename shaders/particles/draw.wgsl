@@ -41,6 +41,8 @@ struct VertexOut {
   @location(3) fade: vec4f,
   // soft particles: ps.soft, handed to the fragment stage
   @location(4) @interpolate(flat) soft: vec4f,
+  // the particle's age and life (a custom look's p.age, p.life)
+  @location(5) @interpolate(flat) ageLife: vec2f,
 };
 
 fn pcg(v: u32) -> u32 {
@@ -106,7 +108,7 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w));
 }
 
 // the soft disc; sprite.wgsl has the textured look. The fragment entry point (draw.ts) multiplies

@@ -21,6 +21,7 @@ import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
 import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
 import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
 import softWgsl from '../../shaders/particles/soft.wgsl?raw';
+import { LOOK_STRUCT, type CompiledLook } from './look.js';
 import type { DrawMode } from './options.js';
 
 export type StateKind = 'buffers' | 'textures';
@@ -84,11 +85,13 @@ export interface DrawPipelineKey {
   textured: boolean;
   /** Soft particles (options.softParticles): the scene depth at binding 5. */
   soft: boolean;
+  /** A custom look (options.look), compiled for both languages; null: the disc or the sprite. */
+  look: CompiledLook | null;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
 export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -118,7 +121,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${drawFragGlsl}`,
+      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -164,9 +167,10 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
       drawWgsl +
       vertex +
       (key.textured ? spriteWgsl : '') +
+      (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
       `@fragment fn fs(in: VertexOut) -> @location(0) vec4f {
-  let c = ${key.textured ? 'sprited' : 'disc'}(in);
+  let c = ${key.look ? 'look(ParticleFragment(in.color, in.uv, in.ageLife.x, in.ageLife.y))' : key.textured ? 'sprited(in)' : 'disc(in)'};
   return vec4f(c.rgb, c.a * softness(in));
 }
 `,

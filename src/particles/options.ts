@@ -94,6 +94,12 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
+   * Your own look in WGSL: `fn look(p: ParticleFragment) -> vec4f` (`p.color`: the colour over
+   * life, `p.uv`: the corner from (-1, -1) to (1, 1), `p.age`, `p.life`), returning the
+   * fragment's colour and alpha, instead of the disc or the texture. null: the disc or `texture`.
+   */
+  look: { code: string } | null;
+  /**
    * A user-written update in WGSL replacing the canonical rule on every path (docs/particles.md,
    * "Behaviours"); null for the canonical rule (itself written as such a behaviour).
    */
@@ -212,6 +218,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   rotation: [0, 0],
   angularVelocity: [0, 0],
   softParticles: null,
+  look: null,
   behavior: null,
   onRestore: 'reseed',
 };
@@ -262,7 +269,7 @@ function vector(option: string, v: unknown, n: number): void {
  * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
  */
 export function splatBlocker(
-  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture' | 'softParticles'>,
+  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture' | 'softParticles' | 'look'>,
 ): string | null {
   if (o.blending !== 'additive')
     return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
@@ -271,6 +278,7 @@ export function splatBlocker(
   if (o.texture !== null) return 'needs no texture (a splat adds round discs, not images)';
   if (o.softParticles !== null)
     return 'needs no softParticles (a splat does not read the scene depth)';
+  if (o.look !== null) return 'needs no look (a splat adds round discs)';
   return null;
 }
 
@@ -401,6 +409,21 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     finite('softParticles.distance', distance);
     if (distance <= 0)
       throw new ParticleOptionError('softParticles.distance', distance, 'must be positive');
+  }
+  const look = o.look as unknown;
+  if (look !== null) {
+    if (!look || typeof look !== 'object' || typeof (look as { code?: unknown }).code !== 'string')
+      throw new ParticleOptionError(
+        'look',
+        look,
+        'must be null or { code: WGSL defining look(p) }',
+      );
+    if (o.texture !== null)
+      throw new ParticleOptionError(
+        'look',
+        '(its WGSL)',
+        'and texture both set the look: give one (a look may draw anything a texture would)',
+      );
   }
   for (const key of ['rotation', 'angularVelocity'] as const) {
     vector(key, o[key], 2);

@@ -59,6 +59,7 @@ import {
   type StateKind,
 } from './draw.js';
 import { SplatDraw } from './splat.js';
+import { compileLook, type CompiledLook } from './look.js';
 import { candidateModes, provisionalMode, isSoftwareAdapter } from './draw-mode.js';
 import { measureDrawModes } from './calibrate.js';
 
@@ -72,6 +73,8 @@ interface PassShape {
   textured: boolean;
   /** options.softParticles is set: the scene depth is read. */
   soft: boolean;
+  /** options.look, compiled (null: the disc or the sprite). */
+  look: CompiledLook | null;
 }
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
@@ -112,6 +115,8 @@ export class ParticleSystem {
   #emission: EmissionSchedule | null;
   /** Whether the `prewarm` seconds have been simulated (at the first update). */
   #prewarmed = false;
+  /** options.look compiled for both shader languages. */
+  #look: CompiledLook | null;
   /** The linear sampler of options.texture, made at the first textured draw. */
   #spriteSampler: Sampler | null = null;
   #runner: ElementwiseRunner;
@@ -142,6 +147,7 @@ export class ParticleSystem {
   constructor(device: Device, options: ParticleOptions) {
     checkTexture(device, options.texture);
     checkSceneDepth(device, options.softParticles);
+    this.#look = options.look ? compileLook(options.look.code) : null;
     this.device = device;
     this.#options = options;
     this.#count = options.count;
@@ -386,6 +392,8 @@ export class ParticleSystem {
     }
     checkTexture(this.device, next.texture);
     checkSceneDepth(this.device, next.softParticles);
+    if (next.look?.code !== this.#options.look?.code)
+      this.#look = next.look ? compileLook(next.look.code) : null;
     this.#options = next;
   }
 
@@ -493,6 +501,7 @@ export class ParticleSystem {
       blending: this.#options.blending,
       textured: this.#options.texture !== null,
       soft: this.#options.softParticles !== null,
+      look: this.#look,
     };
   }
 
@@ -507,7 +516,8 @@ export class ParticleSystem {
       last.shape.sampleCount === shape.sampleCount &&
       last.shape.blending === shape.blending &&
       last.shape.textured === shape.textured &&
-      last.shape.soft === shape.soft
+      last.shape.soft === shape.soft &&
+      last.shape.look === shape.look
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;

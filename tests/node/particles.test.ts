@@ -272,6 +272,7 @@ describe('billboard options', () => {
         billboard: 'velocity',
         texture: null,
         softParticles: null,
+        look: null,
       }),
       buffers: true,
       prepared: true,
@@ -373,5 +374,49 @@ describe('soft particles options', () => {
     expect(() =>
       resolveOptions({ drawMode: 'splat', softParticles: { depth, distance: 1 } }),
     ).toThrow(/needs no softParticles/);
+  });
+});
+
+describe('custom look', () => {
+  it('code that WebGL2 cannot run, a missing look(), or a look beside a texture are ParticleOptionErrors naming look', async () => {
+    const d = new NullDevice();
+    const failing = async (look: { code: string }, texture = false): Promise<string> => {
+      try {
+        await createParticleSystem(d, {
+          count: 4,
+          look,
+          ...(texture
+            ? {
+                texture: d.createTexture({
+                  size: { width: 2, height: 2 },
+                  format: 'rgba8unorm',
+                  usage: TextureUsage.TEXTURE_BINDING,
+                }),
+              }
+            : {}),
+        });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ParticleOptionError);
+        expect((e as ParticleOptionError).option).toBe('look');
+        return (e as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    // derivatives are fragment-only: not in the portable subset the translator takes
+    expect(
+      await failing({
+        code: 'fn look(p: ParticleFragment) -> vec4f { return vec4f(dpdx(p.uv.x)); }',
+      }),
+    ).toMatch(/cannot be used on every backend.*dpdx/);
+    expect(
+      await failing({ code: 'fn shade(p: ParticleFragment) -> vec4f { return p.color; }' }),
+    ).toMatch(/look/);
+    expect(
+      await failing({ code: 'fn look(p: ParticleFragment) -> vec4f { return p.color; }' }, true),
+    ).toMatch(/and texture both set the look/);
+    // a good one is accepted, and the splat refuses it
+    const ok = { code: 'fn look(p: ParticleFragment) -> vec4f { return p.color * p.uv.x; }' };
+    (await createParticleSystem(d, { count: 4, path: 'cpu', look: ok })).destroy();
+    expect(() => resolveOptions({ drawMode: 'splat', look: ok })).toThrow(/needs no look/);
   });
 });

@@ -383,6 +383,23 @@ function elementwiseShader(
   ].join('\n');
 }
 
+/**
+ * The functions of an analysed module (its structs, constants and helpers with them) as GLSL a
+ * shader can include and call — a particle's custom look. User names are prefixed in GLSL:
+ * `names` gives a function's (`fn`), a struct's (`struct`) and a member's (`member`).
+ */
+export function emitGlslFunctions(m: PortableModule): {
+  code: string;
+  names: { fn(n: string): string; struct(n: string): string; member(n: string): string };
+} {
+  const e = new GlslEmitter(m);
+  const { structs, consts, fns } = declarations(m, e);
+  return {
+    code: [...structs, HELPERS, ...consts, ...e.selects, ...fns].join('\n'),
+    names: { fn: F, struct: S, member: M },
+  };
+}
+
 /** Prints an analysed portable kernel as GLSL fragment passes (split where outputs exceed the attachment limit). */
 export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
   const e = new GlslEmitter(m);

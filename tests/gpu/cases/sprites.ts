@@ -179,4 +179,39 @@ export const cases = defineCases({
       texture.destroy();
     },
   },
+
+  'a custom look in WGSL colours the whole quad from uv, age and life (every path, both raster modes; translated on WebGL2)':
+    {
+      async run({ device }) {
+        // red on the left half, blue on the right, green the fraction of life lived; a square
+        const look = {
+          code: `fn look(p: ParticleFragment) -> vec4f {
+  let right = p.uv.x > 0.0;
+  return vec4f(select(1.0, 0.0, right), p.age / p.life, select(0.0, 1.0, right), 1.0);
+}`,
+        };
+        const d = 10; // pixels from the centre: well inside the 32-pixel quad
+        const probes: Array<[number, number]> = [
+          [IMAGE / 2 - d, IMAGE / 2],
+          [IMAGE / 2 + d, IMAGE / 2],
+          // a corner of the square, outside the disc the default look would draw
+          [IMAGE / 2 + 14, IMAGE / 2 + 14],
+        ];
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const what = `${path}/${drawMode}`;
+            // born at step 1: after 6 steps of 0.1 s it is 0.5 s into its 1 s life
+            const [left, right, corner] = await colourAt(
+              device,
+              { ...ONE, path, drawMode, look },
+              6,
+              0.1,
+              probes,
+            );
+            near(left!, [255, 128, 0], `${what}: left half`);
+            near(right!, [0, 128, 255], `${what}: right half`);
+            near(corner!, [0, 128, 255], `${what}: the quad's corner (a square, not the disc)`);
+          }
+      },
+    },
 });
