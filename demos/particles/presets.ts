@@ -35,7 +35,7 @@ export function fireworks(count: number, seed = 1): ParticleOptionsInput {
   };
 }
 
-/** Sparks (?preset=sparks): a grinder's shower, each spark a streak along its motion. */
+/** Sparks (?preset=sparks): a grinder's shower, each spark a streak along its motion, bouncing off the floor. */
 export function sparks(count: number, seed = 1): ParticleOptionsInput {
   return {
     count,
@@ -52,6 +52,8 @@ export function sparks(count: number, seed = 1): ParticleOptionsInput {
     sizeOverLife: [1, 0.5],
     billboard: 'velocity',
     stretch: 0.3,
+    // the demo's floor (floorY -10): sparks skip along it instead of vanishing
+    bounce: { restitution: 0.35, friction: 0.3 },
     colors: [
       [1, 1, 0.85, 1],
       [1, 0.8, 0.3, 1],

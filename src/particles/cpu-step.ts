@@ -102,6 +102,9 @@ export function stepStateFast(
   const gz = f(f(o.gravity[2]) * dt);
   const keep = f(Math.max(0, f(1 - f(f(o.drag) * dt))));
   const floorY = f(o.floorY);
+  const bounce = o.bounce !== null;
+  const along = f(1 - (o.bounce?.friction ?? 0));
+  const restitution = f(o.bounce?.restitution ?? 0);
   const forces = o.attractors.length > 0 || o.turbulence.strength !== 0;
   const time = n * dt;
   const acc = ACCELERATION;
@@ -133,7 +136,13 @@ export function stepStateFast(
     y = f(y + f(vy * dt));
     z = f(z + f(vz * dt));
     const age = f((pos[at + 3] as number) + dt);
-    if (age >= (vel[at + 3] as number) || y < floorY) {
+    if (bounce && y < floorY) {
+      y = floorY;
+      vx = f(vx * along);
+      vy = f(-vy * restitution);
+      vz = f(vz * along);
+    }
+    if (age >= (vel[at + 3] as number) || (!bounce && y < floorY)) {
       if (emission) {
         pos[at] = pos[at + 1] = pos[at + 2] = pos[at + 3] = 0;
         vel[at] = vel[at + 1] = vel[at + 2] = 0;

@@ -81,7 +81,7 @@ export function kernelKey(o: ParticleOptions): string {
         .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
         .join(',')}`
     : '';
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${o.bounce ? ':bounce' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
 }
 
 export function particleKernel(o: ParticleOptions): Kernel {
@@ -106,6 +106,7 @@ export function particleKernel(o: ParticleOptions): Kernel {
     ['turbulence', 'f32'],
     ['frequency', 'f32'],
   ];
+  if (o.bounce) uniforms.push(['restitution', 'f32'], ['keepAlong', 'f32']);
   const emission = emits(o);
   if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
   for (let a = 0; a < attractors; a++) uniforms.push([`attractor${a}`, 'vec4f']);
@@ -150,7 +151,14 @@ fn behavior(index: u32, p: Particle) -> Particle {
     v = v * max(0.0, 1.0 - params.drag * params.dt);
     vec3f x = position.xyz + v * params.dt;
     f32 age = position.w + params.dt;
-    bool dead = age >= velocity.w || x.y < params.floorY;
+    ${
+      o.bounce
+        ? `bool hit = x.y < params.floorY;
+    x = select(x, vec3f(x.x, params.floorY, x.z), hit);
+    v = select(v, vec3f(v.x * params.keepAlong, -v.y * params.restitution, v.z * params.keepAlong), hit);
+    bool dead = age >= velocity.w;`
+        : 'bool dead = age >= velocity.w || x.y < params.floorY;'
+    }
     return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead));
 }
 `;
@@ -213,6 +221,10 @@ export function kernelParams(
     turbulence: o.turbulence.strength,
     frequency: o.turbulence.frequency,
   };
+  if (o.bounce) {
+    values['restitution'] = o.bounce.restitution;
+    values['keepAlong'] = 1 - o.bounce.friction;
+  }
   if (emits(o)) {
     values['emitStart'] = emit.start;
     values['emitCount'] = emit.count;

@@ -57,6 +57,11 @@ export interface ParticleOptions {
   gravity: Vec3;
   drag: number;
   floorY: number;
+  /**
+   * Particles that reach `floorY` bounce instead of dying: the vertical speed reversed and scaled
+   * by `restitution` (0..1), the horizontal speed scaled by 1 − `friction` (0..1). null: they die.
+   */
+  bounce: { restitution: number; friction: number } | null;
   /** Up to 8. */
   attractors: readonly Attractor[];
   /** Curl-noise turbulence: acceleration = strength · curl(A)(frequency · x, time); off at strength 0. */
@@ -175,6 +180,8 @@ export const CANONICAL_UNIFORMS = [
   'width',
   'emitStart',
   'emitCount',
+  'restitution',
+  'keepAlong',
 ];
 
 /** The options a particle system gets for everything it is not given. */
@@ -199,6 +206,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   gravity: [0, -9.8, 0],
   drag: 0.1,
   floorY: -10,
+  bounce: null,
   attractors: [],
   turbulence: { strength: 0, frequency: 1 },
   colors: [
@@ -409,6 +417,17 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     finite('softParticles.distance', distance);
     if (distance <= 0)
       throw new ParticleOptionError('softParticles.distance', distance, 'must be positive');
+  }
+  const bounce = o.bounce as unknown;
+  if (bounce !== null) {
+    if (!bounce || typeof bounce !== 'object')
+      throw new ParticleOptionError('bounce', bounce, 'must be null or { restitution, friction }');
+    for (const key of ['restitution', 'friction'] as const) {
+      const v = (bounce as Record<string, unknown>)[key];
+      finite(`bounce.${key}`, v);
+      if ((v as number) < 0 || (v as number) > 1)
+        throw new ParticleOptionError(`bounce.${key}`, v, 'must be from 0 to 1');
+    }
   }
   const look = o.look as unknown;
   if (look !== null) {

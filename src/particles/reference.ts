@@ -217,7 +217,16 @@ export function stepParticle(
   z = f(z + f(vz * dt));
   const age = f((pos[at + 3] as number) + dt);
   const life = vel[at + 3] as number;
-  if (age >= life || y < f(o.floorY)) {
+  const floorY = f(o.floorY);
+  if (o.bounce && y < floorY) {
+    // bounce off the floor: on it, the vertical speed reversed and damped, the rest slowed
+    const along = f(1 - o.bounce.friction);
+    y = floorY;
+    vx = f(vx * along);
+    vy = f(-vy * f(o.bounce.restitution));
+    vz = f(vz * along);
+  }
+  if (age >= life || (!o.bounce && y < floorY)) {
     if (emit) {
       pos.set([0, 0, 0, 0], at);
       vel.set([0, 0, 0, -1], at);

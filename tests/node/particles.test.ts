@@ -199,6 +199,10 @@ describe('the CPU path loop (cpu-step.ts)', () => {
       },
     ],
     ['short lives, strong drag', { lifeMin: 0.05, lifeMax: 0.2, drag: 3 }],
+    [
+      'bouncing off a high floor',
+      { floorY: -6, bounce: { restitution: 0.6, friction: 0.2 }, lifeMin: 3, lifeMax: 4 },
+    ],
   ])('%s: bit-identical to the reference over 150 steps', (_name, input) => {
     const o = resolveOptions({ count: 2000, seed: 7, ...input });
     const a = createState(o);
@@ -418,5 +422,31 @@ describe('custom look', () => {
     const ok = { code: 'fn look(p: ParticleFragment) -> vec4f { return p.color * p.uv.x; }' };
     (await createParticleSystem(d, { count: 4, path: 'cpu', look: ok })).destroy();
     expect(() => resolveOptions({ drawMode: 'splat', look: ok })).toThrow(/needs no look/);
+  });
+});
+
+describe('bounce option', () => {
+  it('keeps particles above the floor in the reference, and bad values name the option', () => {
+    const o = resolveOptions({
+      count: 500,
+      floorY: -6,
+      bounce: { restitution: 0.5, friction: 0.1 },
+      lifeMin: 5,
+      lifeMax: 6,
+    });
+    const s = createState(o);
+    let bounced = 0;
+    for (let n = 1; n <= 120; n++) {
+      stepState(o, n, 1 / 60, s);
+      for (let i = 0; i < o.count; i++) if (s.position[4 * i + 1] === Math.fround(-6)) bounced++;
+    }
+    for (let i = 0; i < o.count; i++) expect(s.position[4 * i + 1]).toBeGreaterThanOrEqual(-6);
+    expect(bounced).toBeGreaterThan(0);
+    expect(() => resolveOptions({ bounce: { restitution: 1.5, friction: 0 } })).toThrow(
+      /bounce.restitution = 1.5 must be from 0 to 1/,
+    );
+    expect(() => resolveOptions({ bounce: { restitution: 0.5 } as never })).toThrow(
+      /bounce.friction = undefined must be a finite number/,
+    );
   });
 });

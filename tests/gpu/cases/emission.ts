@@ -215,4 +215,50 @@ export const cases = defineCases({
         }
       },
     },
+
+  'bounce: particles reaching the floor bounce on every path as the reference does, and stay above it':
+    {
+      async run({ device }) {
+        const input: ParticleOptionsInput = {
+          count: 2000,
+          seed: 9,
+          // spawned above the floor (the default emitter sits at y = -5.5)
+          emitter: { position: [0, -2, 0] },
+          floorY: -3,
+          bounce: { restitution: 0.55, friction: 0.25 },
+          lifeMin: 4,
+          lifeMax: 5,
+          speedMin: 3,
+          speedMax: 5,
+        };
+        const o = resolveOptions(input);
+        const reference = createState(o);
+        for (let n = 1; n <= 90; n++) stepState(o, n, DT, reference);
+        let onFloor = 0;
+        for (let i = 0; i < o.count; i++) if (reference.position[4 * i + 1] === -3) onFloor++;
+        assert(onFloor > 0, `the reference bounced particles (${onFloor} on the floor)`);
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...input, path });
+          await steps(device, ps, 90);
+          const state = await ps.read();
+          let diverged = 0;
+          let below = 0;
+          for (let i = 0; i < o.count; i++) {
+            if ((state.position[4 * i + 1] as number) < -3) below++;
+            for (let c = 0; c < 4; c++) {
+              const a = state.position[4 * i + c] as number;
+              const b = reference.position[4 * i + c] as number;
+              if (!(Math.abs(a - b) <= 1e-3 * Math.max(1, Math.abs(b)))) {
+                diverged++;
+                break;
+              }
+            }
+          }
+          console.log(`${device.caps.backend}/${path}: bounce, ${diverged} of ${o.count} diverged`);
+          assertEqual(below, 0, `${path}: particles below the floor`);
+          assert(diverged / o.count < 0.001, `${path}: ${diverged} differ from the reference`);
+          ps.destroy();
+        }
+      },
+    },
 });
