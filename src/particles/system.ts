@@ -357,6 +357,7 @@ export class ParticleSystem {
       emitter: { ...this.#options.emitter, ...input.emitter },
       turbulence: { ...this.#options.turbulence, ...input.turbulence },
     });
+    // (a look a splat cannot draw under drawMode 'splat' was refused by resolveOptions above)
     const blocker = splatBlocker(next);
     if (
       blocker !== null &&
@@ -367,12 +368,7 @@ export class ParticleSystem {
       this.#drawMode = this.#rasterFallback;
       this.#measured = null;
       this.#drawModeReason = `${this.#drawModeReason}; a splat ${blocker}, so ${this.#rasterFallback}`;
-    } else if (this.#drawMode === 'splat' && blocker !== null)
-      throw new ParticleOptionError(
-        next.blending !== 'additive' ? 'blending' : 'billboard',
-        next.blending !== 'additive' ? next.blending : next.billboard,
-        `cannot change while drawMode is 'splat': a splat ${blocker}`,
-      );
+    }
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
       if (next[key] !== this.#options[key])
         throw new ParticleOptionError(

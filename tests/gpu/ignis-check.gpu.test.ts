@@ -39,6 +39,16 @@ const report = (out: string): { status: string; rows: Row[] } =>
     rows: Row[];
   };
 
+/** The check passed, and every rung after the first matched it in pixels and in state. */
+function expectEveryRungMatches(r: ReturnType<typeof check>, what = ''): void {
+  expect(r.status, `${what}${r.stdout}${r.stderr}`).toBe(0);
+  expect(
+    report(r.out)
+      .rows.slice(1)
+      .every((x) => x.pixelsOk && x.stateOk),
+  ).toBe(true);
+}
+
 describe('ignis-check', () => {
   it('passes a scene that draws alike on every rung, with a report of every rung', () => {
     const r = check(['check/scenes/triangle.ts']);
@@ -66,12 +76,7 @@ describe('ignis-check', () => {
       '--params',
       'count=2048',
     ]);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(
-      report(r.out)
-        .rows.slice(1)
-        .every((x) => x.pixelsOk && x.stateOk),
-    ).toBe(true);
+    expectEveryRungMatches(r);
   }, 240_000);
 
   it('the demo presets (fireworks: emission; sparks: velocity streaks; fire: flipbook sprites) look and step alike on compute, fragment and CPU paths', () => {
@@ -92,12 +97,7 @@ describe('ignis-check', () => {
         `preset=${preset}`,
         ...extra,
       ]);
-      expect(r.status, `${preset}: ${r.stdout}${r.stderr}`).toBe(0);
-      expect(
-        report(r.out)
-          .rows.slice(1)
-          .every((x) => x.pixelsOk && x.stateOk),
-      ).toBe(true);
+      expectEveryRungMatches(r, `${preset}: `);
       // and there is something to compare: the preset lit a few hundred pixels
       const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
       let lit = 0;

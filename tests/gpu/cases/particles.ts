@@ -694,6 +694,11 @@ const pathCases = defineCases({
  * half after them. Depth-tested particles leave the left half as the occluder drew it; particles
  * that do not write depth leave the late quad whole.
  */
+/** Two triangles from x0 to x1 across the clip space's height at depth z, in colour c (color3d). */
+// prettier-ignore
+const quad = (x0: number, x1: number, z: number, c: number[]): number[] =>
+  [[x0, -1], [x1, -1], [x1, 1], [x0, -1], [x1, 1], [x0, 1]].flatMap(([x, y]) => [x as number, y as number, z, ...c]);
+
 async function sceneWithDepth(
   device: Device,
   ps: ParticleSystem,
@@ -713,9 +718,6 @@ async function sceneWithDepth(
     usage: TextureUsage.RENDER_ATTACHMENT,
   });
   const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
-  // prettier-ignore
-  const quad = (x0: number, x1: number, z: number, c: number[]): number[] =>
-    [[x0, -1], [x1, -1], [x1, 1], [x0, -1], [x1, 1], [x0, 1]].flatMap(([x, y]) => [x as number, y as number, z, ...c]);
   const before = vertexBuffer(device, quad(-1, 0, 0, [0, 0, 0.5, 1]));
   const after = vertexBuffer(device, quad(0, 1, 0.5, [0, 0.5, 0, 1]));
   const enc = device.createCommandEncoder();
@@ -834,9 +836,7 @@ const sceneCases = defineCases({
         const wallAt = (d: number): void => {
           const p = CAMERA.projection;
           const z = (p[14] as number) / d - (p[10] as number);
-          // prettier-ignore
-          const quad = [[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]].flatMap(([x, y]) => [x as number, y as number, z, 0, 0, 0, 1]);
-          const vertices = vertexBuffer(device, quad);
+          const vertices = vertexBuffer(device, quad(-1, 1, z, [0, 0, 0, 1]));
           const enc = device.createCommandEncoder();
           const pass = enc.beginRenderPass({
             colorAttachments: [{ texture: color, loadOp: 'clear' }],
