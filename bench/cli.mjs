@@ -53,7 +53,7 @@ export async function main(argv) {
     `full results: ${files.md} (every column, p95/p99, the claims), ${files.json}, ${files.chart}`,
   );
   console.log(
-    `screenshots:  ${o.out}/<scenario>.png (particles_…, post_…, blur_…, frame_…), each labelled`,
+    `screenshots:  ${o.out}/particles/<rung>_<params>.png (the particle suite, run by the scene kit; its own report beside them), ${o.out}/<scenario>.png (post_…, blur_…, frame_…, each labelled)`,
   );
   let code = result.rows.some((r) => !r.skipped) ? 0 : 1;
   if (o.compare) {

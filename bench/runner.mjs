@@ -1,12 +1,22 @@
 // Node side of the benchmark: builds scenarios from options, runs them interleaved (A B C A B C …)
 // in headless Chromium, aggregates medians and percentiles, and writes JSON, a markdown table, an
 // SVG chart and screenshots. Shared by `npm run bench`, `npm start` and the smoke test.
+// The particle suite is one use of the scene kit: ignis-bench's runner over the particle scene
+// (check/scenes/particles.ts, a cell per path, draw mode and count); the other suites run their
+// workloads in the bench page (bench/page/).
 import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { chartSvg } from './chart.mjs';
+import { runBench as runScene } from '../scripts/ignis-bench.mjs';
+
+/** The particle suite's scene: the one ignis-check runs on every rung in `npm test`. */
+export const PARTICLE_SCENE = fileURLToPath(
+  new URL('../check/scenes/particles.ts', import.meta.url),
+);
 
 export const DEFAULT_BACKEND = { compute: 'webgpu', pingpong: 'webgl2', cpu: 'webgpu' };
 
@@ -225,6 +235,28 @@ export function parseArgs(argv) {
   return o;
 }
 
+/**
+ * The particle suite's cells for the scene kit: a rung (the backend) and the scene's params (path,
+ * draw mode, count, preroll) per path × draw mode × count, with the scenario id of each.
+ */
+export function particleCells(o) {
+  if (!o.suites.includes('particles')) return [];
+  const out = [];
+  for (const count of o.counts)
+    for (const p of o.paths)
+      for (const draw of o.draw) {
+        const [pathName, b] = p.split('@');
+        const backend = b ?? DEFAULT_BACKEND[pathName];
+        out.push({
+          id: `particles/${pathName}@${backend}/${draw}/${count}`,
+          rung: backend,
+          params: { count, path: pathName, draw, preroll: o.preroll },
+        });
+      }
+  return out;
+}
+
+/** The page suites' scenarios (every suite but particles, which runs as a scene). */
 export function buildScenarios(o) {
   const out = [];
   const common = {
@@ -234,25 +266,6 @@ export function buildScenarios(o) {
     tooSlowMs: o.tooSlowMs,
     preroll: o.preroll,
   };
-  if (o.suites.includes('particles'))
-    for (const count of o.counts)
-      for (const p of o.paths)
-        for (const drawMode of o.draw) {
-          const [pathName, b] = p.split('@');
-          const backend = b ?? DEFAULT_BACKEND[pathName];
-          const id = `particles/${pathName}@${backend}/${drawMode}/${count}`;
-          out.push({
-            ...common,
-            kind: 'particles',
-            id,
-            path: pathName,
-            backend,
-            drawMode,
-            count,
-            width: o.size[0],
-            height: o.size[1],
-          });
-        }
   if (o.suites.includes('post'))
     for (const [width, height] of o.postSizes)
       for (const [postPath, backend] of POST_PATHS) {
@@ -437,10 +450,111 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The particle suite through the scene kit: ignis-bench's runner over the particle scene, the
+ * cells interleaved `repeat` times, in `browser`; its own report lands in <out>/particles/. Returns
+ * the suite's rows in the benchmark's row format.
+ */
+async function runParticleSuite(o, browser) {
+  const cells = particleCells(o);
+  if (cells.length === 0) return [];
+  const out = path.join(o.out, 'particles');
+  const t0 = Date.now();
+  const { rows, errors } = await runScene(
+    {
+      scene: PARTICLE_SCENE,
+      rungs: [],
+      grid: {},
+      runtime: 'browser',
+      frames: o.frames,
+      warmup: o.warmup,
+      repeat: o.repeat,
+      dt: 1 / 60,
+      width: o.size[0],
+      height: o.size[1],
+      budgetMs: o.budgetMs,
+      tooSlowMs: o.tooSlowMs,
+      timeout: o.scenarioTimeoutMs / 1000,
+      screenshots: true,
+      threshold: 1.5,
+      out,
+    },
+    {
+      browser,
+      cells: cells.map(({ rung, params }) => ({ rung, params })),
+      onCell: (done, total) => {
+        if (!o.quiet)
+          process.stdout.write(
+            `\r\x1b[K[particles ${done}/${total}] ${cells[(done - 1) % cells.length].id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+          );
+      },
+    },
+  );
+  if (!o.quiet) process.stdout.write('\r\x1b[K');
+  return cells.map((c, i) => particleRow(o, c, rows[i], errors, out));
+}
+
+/** A scene-kit row of the particle suite as a benchmark row (the columns the tables read). */
+function particleRow(o, cell, r, errors, out) {
+  const base = {
+    scenario: cell.id,
+    kind: 'particles',
+    postPath: null,
+    radius: null,
+    size: `${o.size[0]}x${o.size[1]}`,
+    path: cell.params.path,
+    drawMode: cell.params.draw,
+    backend: cell.rung,
+    count: cell.params.count,
+    adapter: r.adapter,
+  };
+  if (r.skipped || r.frames === 0)
+    return {
+      ...base,
+      frames: 0,
+      e2eMs: null,
+      rafMs: null,
+      gpuMs: null,
+      cpuMs: null,
+      gpuBytes: null,
+      heapBytes: null,
+      visiblePixels: null,
+      alive: null,
+      skipped: r.skipped ?? errors.find((e) => e.includes(`(${r.key},`)) ?? 'not run',
+    };
+  // the update is the kernel's pass ('particles step'; the CPU path has none), the draw the rest
+  // of the frame's passes (the draw pass, and the splat's compute pass)
+  const passes = Object.entries(r.gpuPassMs);
+  const update = r.gpuPassMs['particles step'] ?? null;
+  const drawn = passes.filter(([label]) => label !== 'particles step');
+  const draw = drawn.length > 0 ? drawn.reduce((sum, [, ms]) => sum + ms, 0) : null;
+  const info = r.info ?? {};
+  const mid = median(r.repeatMedians);
+  return {
+    ...base,
+    frames: r.frames,
+    e2eMs: { median: round(r.e2eMs), p95: round(r.e2eP95Ms), p99: round(r.e2eP99Ms) },
+    rafMs: { median: round(r.rafMs), p95: round(r.rafP95Ms) },
+    gpuMs: passes.length > 0 ? { update: round(update), draw: round(draw) } : null,
+    cpuMs: round(r.cpuMs),
+    gpuSpansMs: passes.length > 0 ? { update: round(update), draw: round(draw) } : null,
+    describe: `${info.path} (${info.pathReason}), ${info.drawn} (${info.drawModeReason})`,
+    drawn: info.drawn ?? null,
+    gpuBytes: r.gpuBytes ?? null,
+    heapBytes: r.heapBytes ?? null,
+    visiblePixels: r.screenshot ? visiblePixels(readFileSync(path.join(out, r.screenshot))) : null,
+    alive: info.alive ?? null,
+    repeatMedians: r.repeatMedians.map((v) => round(v)),
+    spread: round((Math.max(...r.repeatMedians) - Math.min(...r.repeatMedians)) / mid),
+    screenshot: r.screenshot ? `particles/${r.screenshot}` : null,
+  };
+}
+
 /** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
 export async function runBench(o, { browser, url, flags, log = console.log }) {
-  const scenarios = buildScenarios(o);
   mkdirSync(o.out, { recursive: true });
+  const particleRows = await runParticleSuite(o, browser);
+  const scenarios = buildScenarios(o);
   const samples = new Map(scenarios.map((s) => [s.id, []]));
   const shots = new Map();
   const total = scenarios.length * o.repeat;
@@ -506,11 +620,15 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
       samples.get(s.id).push(m);
     }
   }
-  if (!o.quiet)
+  if (!o.quiet && total > 0)
     process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-  const rows = scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id)));
+  const rows = [
+    ...particleRows,
+    ...scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id))),
+  ];
   const adapters = {};
   const caps = {};
+  for (const r of particleRows) if (r.adapter) adapters[r.backend] = r.adapter;
   for (const list of samples.values())
     for (const m of list) {
       if (m.backend) adapters[m.backend] = m.adapter;

@@ -1,5 +1,6 @@
 // One rung of ignis-check (or ignis-bench) in the page: ?scene=<module URL>&rung=<name>&frames=N
-// &dt=S&width=W&height=H&params=<JSON>[&mode=bench&warmup=W]. Sizes the canvas, runs the rung
+// &dt=S&width=W&height=H&params=<JSON>[&mode=bench&warmup=W
+// &budgetMs=B&tooSlowMs=T]. Sizes the canvas, runs the rung
 // (check/run-scene.ts) and leaves the outcome in window.__check (the check CLI screenshots the
 // canvas then).
 import { runRung, type Outcome } from './run-scene.js';
@@ -19,6 +20,8 @@ const outcome: Outcome = await runRung(
     params: JSON.parse(q.get('params') ?? '{}') as Record<string, string | number>,
     bench: q.get('mode') === 'bench',
     warmup: Number(q.get('warmup') ?? 5),
+    ...(q.has('budgetMs') ? { budgetMs: Number(q.get('budgetMs')) } : {}),
+    ...(q.has('tooSlowMs') ? { tooSlowMs: Number(q.get('tooSlowMs')) } : {}),
   },
   canvas,
 );

@@ -3,9 +3,9 @@
 // canvas for the rung, runs the scene's frames with a fixed dt and returns the outcome the CLIs
 // read. In bench mode every frame after the warm-up is timed: CPU (the scene's frame call:
 // recording and submitting), end to end (until the GPU is done) and, where the device has
-// timestamp queries, GPU time (the passes the scene began, summed).
+// timestamp queries, GPU time (the passes the scene began, summed, and per pass label).
 import { createDevice, type CommandEncoder, type Device, type QuerySet } from 'ignis-rhi';
-import type { CreateScene, Scene, SceneNeeds } from 'ignis-rhi/testing';
+import type { CreateScene, Scene, SceneInfo, SceneNeeds } from 'ignis-rhi/testing';
 import { RUNGS } from './rungs.js';
 
 /** What a rung ends with. */
@@ -22,6 +22,14 @@ export interface Outcome {
   cpuMs?: number[];
   e2eMs?: number[];
   gpuMs?: number[];
+  /** GPU ms per frame of the passes with each label (summed when several share one). */
+  gpuPassMs?: Record<string, number[]>;
+  /** What the scene's `info()` said after the measured frames. */
+  info?: SceneInfo;
+  /** Bytes of GPU memory the device had allocated after the measured frames. */
+  gpuBytes?: number;
+  /** The JavaScript heap in use after the measured frames, where the runtime tells (Chromium). */
+  heapBytes?: number;
   /** Intervals between requestAnimationFrame callbacks of a free-running loop (browser only). */
   rafMs?: number[];
   /** Passes per frame beyond the timestamp slots (not in gpuMs). */
@@ -37,19 +45,30 @@ export interface RungQuery {
   params: Record<string, string | number>;
   bench: boolean;
   warmup: number;
+  /** Bench: stop measuring a metric after this many ms once 5 frames are in (default: no limit). */
+  budgetMs?: number;
+  /** Bench: skip the rung when a warm-up frame takes longer than this many ms (default: no limit). */
+  tooSlowMs?: number;
 }
 
 /** Timestamp pairs per frame; passes beyond them are counted as untimed. */
 const TIMED_PASSES = 64;
 
+/** One frame's GPU time: the sum, and per pass label. */
+interface FrameGpuTime {
+  total: number;
+  passes: Record<string, number>;
+}
+
 /**
  * GPU time without the scene's help: every pass the scene begins without timestamps of its own
- * gets a pair from one query set (the device's encoder is wrapped). `frameMs()` sums this frame's
- * intervals once the GPU is done; null when a WebGL2 interval was disjoint.
+ * gets a pair from one query set (the device's encoder is wrapped), and its label is kept.
+ * `frameMs()` sums this frame's intervals once the GPU is done; null when a WebGL2 interval was
+ * disjoint.
  */
 function timePasses(device: Device): {
   startFrame(): void;
-  frameMs(): Promise<number | null>;
+  frameMs(): Promise<FrameGpuTime | null>;
   untimed: number;
 } {
   const querySet: QuerySet = device.createQuerySet({
@@ -58,19 +77,28 @@ function timePasses(device: Device): {
     count: 2 * TIMED_PASSES,
   });
   let used = 0;
+  const labels: string[] = [];
   const state = {
     untimed: 0,
     startFrame: () => {
       used = 0;
     },
-    frameMs: async (): Promise<number | null> => {
+    frameMs: async (): Promise<FrameGpuTime | null> => {
       const t = await querySet.readTimestamps();
-      let ns = 0;
-      for (let k = 0; k < used; k++) ns += (t[2 * k + 1] as number) - (t[2 * k] as number);
-      return Number.isFinite(ns) && ns >= 0 ? ns / 1e6 : null;
+      const passes: Record<string, number> = {};
+      let total = 0;
+      for (let k = 0; k < used; k++) {
+        const ms = ((t[2 * k + 1] as number) - (t[2 * k] as number)) / 1e6;
+        if (!Number.isFinite(ms) || ms < 0) return null;
+        total += ms;
+        passes[labels[k]!] = (passes[labels[k]!] ?? 0) + ms;
+      }
+      return { total, passes };
     },
   };
-  const slot = ():
+  const slot = (
+    label: string | undefined,
+  ):
     | { querySet: QuerySet; beginningOfPassWriteIndex: number; endOfPassWriteIndex: number }
     | undefined => {
     if (used === TIMED_PASSES) {
@@ -78,6 +106,7 @@ function timePasses(device: Device): {
       return undefined;
     }
     const k = used++;
+    labels[k] = label ?? 'unlabelled pass';
     return { querySet, beginningOfPassWriteIndex: 2 * k, endOfPassWriteIndex: 2 * k + 1 };
   };
   const create = device.createCommandEncoder.bind(device);
@@ -86,25 +115,31 @@ function timePasses(device: Device): {
     const render = encoder.beginRenderPass.bind(encoder);
     const compute = encoder.beginComputePass.bind(encoder);
     encoder.beginRenderPass = (d) =>
-      render(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+      render(d.timestampWrites ? d : { ...d, timestampWrites: slot(d.label) });
     encoder.beginComputePass = (d = {}) =>
-      compute(d.timestampWrites ? d : { ...d, timestampWrites: slot() });
+      compute(d.timestampWrites ? d : { ...d, timestampWrites: slot(d.label) });
     return encoder;
   };
   return state;
 }
 
-/** `frames` + 1 rAF callbacks, each beginFrame() then a frame; the intervals between them. */
+/**
+ * `frames` + 1 rAF callbacks (fewer once `budgetMs` has passed with 5 intervals in), each
+ * beginFrame() then a frame; the intervals between them.
+ */
 async function rafIntervals(
   device: Device,
   scene: Scene,
   dt: number,
   frames: number,
+  budgetMs: number,
   progress: { stage: string },
 ): Promise<number[]> {
   const intervals: number[] = [];
   let last = -1;
+  const start = performance.now();
   for (let i = 0; i <= frames; i++) {
+    if (intervals.length >= 5 && performance.now() - start > budgetMs) break;
     progress.stage = `rAF frame ${i}`;
     const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
     if (last >= 0) intervals.push(now - last);
@@ -160,8 +195,13 @@ async function run(
   const cpuMs: number[] = [];
   const e2eMs: number[] = [];
   const gpuMs: number[] = [];
+  const gpuPassMs: Record<string, number[]> = {};
   const timer = bench && device.caps.features.timestampQuery ? timePasses(device) : null;
+  const budgetMs = q.budgetMs ?? Infinity;
+  let measuring = 0;
   for (let i = 0; i < warmup + frames; i++) {
+    if (i === warmup) measuring = performance.now();
+    else if (i >= warmup + 5 && performance.now() - measuring > budgetMs) break;
     progress.stage = `frame ${i}`;
     await device.beginFrame();
     timer?.startFrame();
@@ -170,21 +210,37 @@ async function run(
     if (!bench) continue;
     const t1 = performance.now();
     await device.queue.onSubmittedWorkDone();
-    if (i < warmup) continue;
+    const took = performance.now() - t0;
+    if (i < warmup) {
+      if (took > (q.tooSlowMs ?? Infinity)) {
+        scene.destroy();
+        return {
+          skipped: `too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${((q.tooSlowMs ?? 0) / 1000).toFixed(1)} s)`,
+          backend: device.caps.backend,
+        };
+      }
+      continue;
+    }
     cpuMs.push(t1 - t0);
-    e2eMs.push(performance.now() - t0);
+    e2eMs.push(took);
     const gpu = await timer?.frameMs();
-    if (gpu !== undefined && gpu !== null) gpuMs.push(gpu);
+    if (!gpu) continue;
+    gpuMs.push(gpu.total);
+    for (const [label, ms] of Object.entries(gpu.passes)) (gpuPassMs[label] ??= []).push(ms);
   }
   // steady state (a browser only): intervals between requestAnimationFrame callbacks of a loop that,
   // like an app, only waits in beginFrame() when frames in flight are still on the GPU
   const rafMs =
     bench && typeof requestAnimationFrame === 'function'
-      ? await rafIntervals(device, scene, dt, frames, progress)
+      ? await rafIntervals(device, scene, dt, frames, budgetMs, progress)
       : [];
   progress.stage = 'read';
   await device.queue.onSubmittedWorkDone();
   const state = scene.read ? await scene.read() : null;
+  progress.stage = 'info';
+  const info = bench && scene.info ? await scene.info() : undefined;
+  const gpuBytes = device.stats().total.bytes;
+  const heapBytes = (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize;
   progress.stage = 'destroy';
   scene.destroy();
   progress.stage = 'the frames';
@@ -201,7 +257,19 @@ async function run(
       .filter(Boolean)
       .join(' '),
     fallbackReason: device.fallbackReason ?? undefined,
-    ...(bench ? { cpuMs, e2eMs, gpuMs, rafMs, untimedPasses: timer?.untimed ?? 0 } : {}),
+    ...(bench
+      ? {
+          cpuMs,
+          e2eMs,
+          gpuMs,
+          gpuPassMs,
+          rafMs,
+          untimedPasses: timer?.untimed ?? 0,
+          gpuBytes,
+          heapBytes,
+        }
+      : {}),
+    ...(info ? { info } : {}),
     state:
       state === null
         ? null

@@ -44,6 +44,8 @@ export async function startDenoSceneRunner(scenePath, { gpu = false } = {}) {
         params: JSON.parse(query.params),
         bench: query.mode === 'bench',
         warmup: Number(query.warmup ?? 0),
+        ...(query.budgetMs !== undefined ? { budgetMs: Number(query.budgetMs) } : {}),
+        ...(query.tooSlowMs !== undefined ? { tooSlowMs: Number(query.tooSlowMs) } : {}),
       };
       const args = [
         'run',

@@ -8,7 +8,9 @@
 // one by more than `--threshold` (a CI regression gate).
 //   npm run ignis-bench -- <scene.ts> [--param count=1000,10000 …] [--rungs webgpu,webgl2]
 //     [--frames 20] [--warmup 5] [--repeat 3] [--size 256x256] [--timeout 120]
+//     [--budget-ms 6000] [--too-slow-ms 5000] [--screenshots]
 //     [--check saved.json] [--threshold 1.5] [--out ignis-bench-report]
+// `npm run bench`'s particle suite is this runner over check/scenes/particles.ts (bench/runner.mjs).
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
@@ -52,6 +54,10 @@ export function parseArgs(argv) {
       '--warmup': (o, v, fail) => (o.warmup = Math.round(number(v, '--warmup', fail))),
       '--repeat': (o, v, fail) => (o.repeat = Math.max(1, Math.round(number(v, '--repeat', fail)))),
       '--threshold': (o, v, fail) => (o.threshold = number(v, '--threshold', fail)),
+      // stop measuring a cell's metric after this long once 5 frames are in
+      '--budget-ms': (o, v, fail) => (o.budgetMs = number(v, '--budget-ms', fail)),
+      // skip a cell whose warm-up frame takes longer than this
+      '--too-slow-ms': (o, v, fail) => (o.tooSlowMs = number(v, '--too-slow-ms', fail)),
       '--check': (o, v) => (o.check = v),
       // the same comparison with the saved run, reported without failing
       '--compare': (o, v) => (o.compare = v),
@@ -60,6 +66,8 @@ export function parseArgs(argv) {
         o.runtime = v;
       },
     },
+    // a PNG of each cell's last frame, on the last repeat (browser runtime)
+    { '--screenshots': (o) => (o.screenshots = true) },
   );
   // Deno has WebGPU only: its default is the webgpu rung
   if (o.runtime === 'deno' && !argv.includes('--rungs')) o.rungs = ['webgpu'];
@@ -74,16 +82,27 @@ export function gridCells(grid) {
   );
 }
 
-const median = (v) => {
+/** The p-th percentile of `v`, interpolated between the nearest ranks (NaN for none). */
+export function percentile(v, p) {
+  if (v.length === 0) return NaN;
   const s = [...v].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
-};
+  const rank = (p / 100) * (s.length - 1);
+  const lo = Math.floor(rank);
+  return s[lo] + (s[Math.ceil(rank)] - s[lo]) * (rank - lo);
+}
+const median = (v) => percentile(v, 50);
 const cellKey = (rung, params) =>
   `${rung} ${Object.entries(params)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')}`.trim();
 
-export async function runBench(o) {
+/**
+ * Runs the grid (every rung × every combination of `o.grid`, or the `cells` given: `{ rung,
+ * params }` each), `o.repeat` times interleaved; writes bench.json, bench.md and bench.svg into
+ * `o.out` and returns `{ rows, errors, out, md }`. `browser`: a puppeteer Browser to open the pages
+ * in instead of launching one; `onCell(done, total, key)`: progress.
+ */
+export async function runBench(o, { browser, cells: given, onCell } = {}) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
   const savedPath = o.check ?? o.compare;
@@ -93,19 +112,24 @@ export async function runBench(o) {
       ? await (await import('./deno-scene-runner.mjs')).startDenoSceneRunner(scenePath, o)
       : await (
           await import('./scene-runner.mjs')
-        ).startSceneRunner(scenePath, { ...o, timing: true });
-  const cells = o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
+        ).startSceneRunner(scenePath, { ...o, timing: true, browser });
+  const cells =
+    given ?? o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
   const samples = new Map(
     cells.map((c) => [
       cellKey(c.rung, c.params),
-      { cpu: [], e2e: [], gpu: [], raf: [], repeats: [], untimed: 0 },
+      { cpu: [], e2e: [], gpu: [], raf: [], passes: {}, repeats: [], untimed: 0 },
     ]),
   );
+  const out = path.resolve(o.out);
+  mkdirSync(out, { recursive: true });
   const errors = [];
+  let done = 0;
   try {
     for (let r = 0; r < o.repeat; r++)
       for (const c of cells) {
         const key = cellKey(c.rung, c.params);
+        onCell?.(++done, o.repeat * cells.length, key);
         const got = await runner.runRung(
           o.scene,
           c.rung,
@@ -117,6 +141,8 @@ export async function runBench(o) {
             width: String(o.width),
             height: String(o.height),
             params: JSON.stringify(c.params),
+            ...(o.budgetMs !== undefined ? { budgetMs: String(o.budgetMs) } : {}),
+            ...(o.tooSlowMs !== undefined ? { tooSlowMs: String(o.tooSlowMs) } : {}),
           },
           o.timeout,
         );
@@ -125,19 +151,29 @@ export async function runBench(o) {
           continue;
         }
         const s = samples.get(key);
-        s.backend = got.outcome.backend;
-        s.adapter = got.outcome.adapter;
-        if (got.outcome.skipped) {
-          s.skipped = got.outcome.skipped;
+        const m = got.outcome;
+        s.backend = m.backend;
+        s.adapter = m.adapter;
+        if (m.skipped) {
+          s.skipped = m.skipped;
           await got.page.close();
           continue;
         }
-        s.cpu.push(...got.outcome.cpuMs);
-        s.e2e.push(...got.outcome.e2eMs);
-        s.gpu.push(...got.outcome.gpuMs);
-        s.raf.push(...(got.outcome.rafMs ?? []));
-        s.untimed = Math.max(s.untimed, got.outcome.untimedPasses);
-        s.repeats.push(median(got.outcome.e2eMs));
+        s.cpu.push(...m.cpuMs);
+        s.e2e.push(...m.e2eMs);
+        s.gpu.push(...m.gpuMs);
+        s.raf.push(...(m.rafMs ?? []));
+        for (const [label, ms] of Object.entries(m.gpuPassMs ?? {}))
+          (s.passes[label] ??= []).push(...ms);
+        s.untimed = Math.max(s.untimed, m.untimedPasses);
+        s.repeats.push(median(m.e2eMs));
+        s.info = m.info;
+        s.gpuBytes = m.gpuBytes;
+        s.heapBytes = m.heapBytes;
+        if (o.screenshots && r === o.repeat - 1 && got.page.screenshot) {
+          s.screenshot = `${key.replace(/[^\w.=-]+/g, '_')}.png`;
+          await got.page.screenshot({ path: path.join(out, s.screenshot), type: 'png' });
+        }
         await got.page.close();
       }
   } finally {
@@ -155,11 +191,19 @@ export async function runBench(o) {
       ...(s.skipped ? { skipped: s.skipped } : {}),
       frames: s.e2e.length,
       e2eMs: median(s.e2e),
+      e2eP95Ms: percentile(s.e2e, 95),
+      e2eP99Ms: percentile(s.e2e, 99),
       cpuMs: median(s.cpu),
       gpuMs: median(s.gpu),
+      gpuPassMs: Object.fromEntries(Object.entries(s.passes).map(([k, v]) => [k, median(v)])),
       rafMs: median(s.raf),
+      rafP95Ms: percentile(s.raf, 95),
       ...(s.untimed ? { untimedPasses: s.untimed } : {}),
       repeatMedians: s.repeats,
+      ...(s.info ? { info: s.info } : {}),
+      ...(s.gpuBytes !== undefined ? { gpuBytes: s.gpuBytes } : {}),
+      ...(s.heapBytes !== undefined ? { heapBytes: s.heapBytes } : {}),
+      ...(s.screenshot ? { screenshot: s.screenshot } : {}),
     };
     const before = saved?.rows?.find((x) => x.key === key);
     if (before && Number.isFinite(row.e2eMs)) {
@@ -168,8 +212,6 @@ export async function runBench(o) {
     }
     return row;
   });
-  const out = path.resolve(o.out);
-  mkdirSync(out, { recursive: true });
   const result = {
     scene: o.scene,
     date: new Date().toISOString(),
@@ -183,19 +225,23 @@ export async function runBench(o) {
   const md = [
     `# ignis-bench: ${o.scene}`,
     '',
-    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none); rAF: the interval between requestAnimationFrame callbacks of a free-running loop (browser only).${saved ? ` Against ${savedPath}${o.check ? `: a regression is a ratio above ${o.threshold}` : ' (--compare: reported, not gated)'}.` : ''}`,
+    `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none), summed and by pass label; rAF: the interval between requestAnimationFrame callbacks of a free-running loop (browser only).${saved ? ` Against ${savedPath}${o.check ? `: a regression is a ratio above ${o.threshold}` : ' (--compare: reported, not gated)'}.` : ''}`,
     '',
     `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : 'headless Chromium'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
     '',
-    `| rung | params | backend | e2e ms | CPU ms | GPU ms | rAF ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
-    `|---|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
+    `| rung | params | backend | e2e ms | CPU ms | GPU ms | GPU ms by pass | rAF ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
+    `|---|---|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
     ...rows.map(
       (r) =>
         `| ${r.rung}${r.skipped ? ` (skipped: ${r.skipped})` : ''} | ${
           Object.entries(r.params)
             .map(([k, v]) => `${k}=${v}`)
             .join(', ') || '—'
-        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${fmt(r.gpuMs)}${r.untimedPasses ? ` (${r.untimedPasses} passes untimed)` : ''} | ${fmt(r.rafMs)} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
+        } | ${r.backend ?? '—'} | ${fmt(r.e2eMs)} | ${fmt(r.cpuMs)} | ${fmt(r.gpuMs)}${r.untimedPasses ? ` (${r.untimedPasses} passes untimed)` : ''} | ${
+          Object.entries(r.gpuPassMs)
+            .map(([k, v]) => `${k}: ${fmt(v)}`)
+            .join('; ') || '—'
+        } | ${fmt(r.rafMs)} | ${r.repeatMedians.map(fmt).join(', ')}${saved ? ` | ${r.ratio === undefined ? 'not in saved run' : `${r.ratio.toFixed(2)}×${r.regressed ? ' REGRESSED' : ''}`} |` : ' |'}`,
     ),
     ...(errors.length ? ['', ...errors.map((e) => `- error: ${e}`)] : []),
   ].join('\n');

@@ -49,10 +49,11 @@ export function parseParams(text, option, fail) {
 }
 
 /**
- * Parses `argv` for `tool` (its name, in messages) into `defaults` extended by the common options
- * and `own` (option → reader); one positional argument, the scene. Throws an Error naming the tool.
+ * Parses `argv` for `tool` (its name, in messages) into `defaults` extended by the common options,
+ * `own` (option → reader) and `ownSwitches` (flag → setter); one positional argument, the scene.
+ * Throws an Error naming the tool.
  */
-export function parseSceneArgs(tool, argv, defaults, own) {
+export function parseSceneArgs(tool, argv, defaults, own, ownSwitches = {}) {
   const o = {
     rungs: RUNG_NAMES,
     frames: 10,
@@ -67,10 +68,11 @@ export function parseSceneArgs(tool, argv, defaults, own) {
     throw new Error(`${tool}: ${msg}`);
   };
   const readers = { ...COMMON, ...own };
+  const switches = { ...SWITCHES, ...ownSwitches };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const reader = readers[a];
-    if (SWITCHES[a]) SWITCHES[a](o);
+    if (switches[a]) switches[a](o);
     else if (reader) reader(o, argv[++i] ?? fail(`${a} needs a value`), fail);
     else if (a.startsWith('--')) fail(`unknown option ${a}`);
     else if (o.scene) fail(`one scene at a time (got ${o.scene} and ${a})`);

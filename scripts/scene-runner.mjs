@@ -21,9 +21,13 @@ const LIBRARY_ALIASES = Object.entries(ENTRIES).map(([subpath, [source, built]])
 
 /**
  * `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs);
- * `timing: true` (ignis-bench) turns vsync and the frame-rate limit off.
+ * `timing: true` (ignis-bench) turns vsync and the frame-rate limit off; `browser`: a puppeteer
+ * Browser already running to open the pages in (left running by `close()`).
  */
-export async function startSceneRunner(scenePath, { gpu = false, timing = false } = {}) {
+export async function startSceneRunner(
+  scenePath,
+  { gpu = false, timing = false, browser: given } = {},
+) {
   const server = await createServer({
     root: ROOT,
     configFile: false,
@@ -40,7 +44,8 @@ export async function startSceneRunner(scenePath, { gpu = false, timing = false 
   });
   await server.listen();
   const base = `http://127.0.0.1:${server.httpServer.address().port}`;
-  const { browser } = await launchBrowser({ gpu, extraFlags: timing ? FRAME_TIMING_FLAGS : [] });
+  const browser =
+    given ?? (await launchBrowser({ gpu, extraFlags: timing ? FRAME_TIMING_FLAGS : [] })).browser;
   return {
     /**
      * Runs the scene on `rung` (query: frames, dt, width, height, params, mode, warmup); returns
@@ -70,7 +75,7 @@ export async function startSceneRunner(scenePath, { gpu = false, timing = false 
       return { error: `scene ${sceneLabel}, rung ${rung}: ${error}` };
     },
     async close() {
-      await browser.close();
+      if (!given) await browser.close();
       await server.close();
     },
   };

@@ -3,7 +3,7 @@
 // the library's default drawMode 'auto' (the table says what it measured fastest), then the same
 // particles through the post-process chain as one frame on each backend, a short run — in
 // headless Chromium, prints a compact frame-time table, and writes the full results (markdown,
-// JSON, chart) and a labelled screenshot per path in output/.
+// JSON, chart) and a screenshot per path in output/ (the particles' in output/particles/).
 // Same code path as `npm run bench`; extra arguments are passed on (e.g. `npm start -- --counts 20000`).
 // Imports nothing but Node built-ins and setup.mjs before setup has run: on a fresh clone
 // node_modules does not exist yet (tests/node/entry-points.test.ts holds it to that).

@@ -15,7 +15,16 @@ export interface Scene {
   destroy(): void;
   /** Optional state to compare between rungs as numbers (a particle state, a buffer's contents). */
   read?(): Promise<ArrayBuffer | ArrayBufferView | readonly number[]>;
+  /**
+   * Optional facts about the scene for ignis-bench's report, asked once after the measured frames:
+   * what it chose at run time (a draw mode, a path) and counts (particles alive). Kept per cell
+   * in bench.json.
+   */
+  info?(): SceneInfo | Promise<SceneInfo>;
 }
+
+/** What `Scene.info` reports: names and plain values. */
+export type SceneInfo = Readonly<Record<string, string | number | boolean | null>>;
 
 /**
  * What a scene module may export beside `create`: the features it needs (`export const needs =

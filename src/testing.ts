@@ -25,4 +25,4 @@ export {
   type RgbaImage,
   type Storage,
 } from './postfx/reference.js';
-export type { Scene, SceneParams, SceneNeeds, CreateScene } from './scene.js';
+export type { Scene, SceneInfo, SceneParams, SceneNeeds, CreateScene } from './scene.js';

@@ -1,14 +1,15 @@
-// Browser side of the benchmark: runs one scenario (a particle system on one path, draw mode and
-// count, drawn to a canvas of the given size) and returns its measurements. The Node side
-// (bench/runner.mjs) interleaves scenarios and repeats, aggregates and writes the results.
+// Browser side of the benchmark: runs one scenario (the post chain, a blur, a whole frame, a CPU
+// loop, the portable flock or a hand-written reference, drawn to a canvas of the given size) and
+// returns its measurements. The Node side (bench/runner.mjs) interleaves scenarios and repeats,
+// aggregates and writes the results.
 import { createDevice, type Device, type QuerySet } from '../../src/all.js';
 import { createWorkload, type Workload } from './workloads.js';
 import { runReference } from './reference.js';
 
 export interface Scenario {
   id: string;
-  /** particles: update + draw; post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone. */
-  kind: 'particles' | 'post' | 'blur' | 'frame' | 'cpu' | 'reference' | 'portable';
+  /** post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone (particles alone: a scene, check/scenes/particles.ts). */
+  kind: 'post' | 'blur' | 'frame' | 'cpu' | 'reference' | 'portable';
   /** cpu: which loop (`ignis` the CPU path's, `reference` the oracle, `plain` a hand-written one). */
   path: 'compute' | 'pingpong' | 'cpu' | 'fragment' | 'ignis' | 'plain' | 'reference';
   /** frame: the particles' path (the post chain's is `postPath`). */

@@ -1,6 +1,7 @@
 // What a benchmark scenario runs each frame, behind one interface so the measuring loops in
-// bench.ts are shared: particles (update + draw), the post-process chain alone, the blur alone,
-// and a whole frame (particles drawn into the HDR target, then the chain).
+// bench.ts are shared: the post-process chain alone, the blur alone, a whole frame (particles
+// drawn into the HDR target, then the chain), the CPU loops and the portable flock. (Particles
+// alone run as a scene through the scene kit: check/scenes/particles.ts.)
 import {
   blur,
   bloom,
@@ -171,42 +172,6 @@ export async function createWorkload(device: Device, s: Scenario): Promise<Workl
   if (s.kind === 'portable') return portable(device, s);
   const surface = device.surface!;
   const camera = orbitCamera({ aspect: s.width / s.height });
-  if (s.kind === 'particles') {
-    const { ps, preroll } = await particles(device, s);
-    const hasUpdatePass = ps.path !== 'cpu';
-    return {
-      pairs: 3,
-      // pair 2: the splat's compute pass, part of the draw
-      get drawn() {
-        return ps.drawMode;
-      },
-      get spans(): Record<string, number[]> {
-        const draw = ps.drawMode === 'splat' ? [1, 2] : [1];
-        return hasUpdatePass ? { update: [0], draw } : { draw };
-      },
-      get describe() {
-        return `${ps.path} (${ps.reason}), ${ps.drawMode} (${ps.drawModeReason})`;
-      },
-      ready: async () => void (await ps.drawModeDecided),
-      frame(q) {
-        const encoder = device.createCommandEncoder({ label: 'bench frame' });
-        ps.update(encoder, DT, hasUpdatePass && q ? { timestampWrites: ts(q, 0) } : {});
-        const target = surface.getCurrentTexture();
-        ps.prepareDraw(encoder, camera, target, q ? { timestampWrites: ts(q, 2) } : {});
-        const pass = encoder.beginRenderPass({
-          label: 'bench draw',
-          colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-          timestampWrites: ts(q, 1),
-        });
-        ps.draw(pass, camera);
-        pass.end();
-        device.queue.submit([encoder.finish()]);
-      },
-      preroll,
-      alive: async () => (await ps.stats()).alive,
-      destroy: () => ps.destroy(),
-    };
-  }
   if (s.kind === 'post' || s.kind === 'frame') {
     const post = createPostProcess(device, {
       width: s.width,

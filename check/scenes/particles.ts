@@ -1,8 +1,16 @@
-// The particle system as an ignis-check scene: each rung takes its own path (compute, ping-pong at
-// f32 or f16, CPU), so the check compares the fallbacks' images and states. ?params: count, seed,
-// draw (a draw mode: instanced, pulled, splat, auto).
+// The particle system as an ignis-check / ignis-bench scene: each rung takes its own path
+// (compute, ping-pong at f32 or f16, CPU), so the check compares the fallbacks' images and states.
+// `npm run bench`'s particle suite is ignis-bench over this scene (bench/runner.mjs).
+// ?params: count, seed, draw (instanced, pulled, splat, auto), path (auto, compute, pingpong, cpu:
+// the rung's best by default), preroll (update-only steps of 0.1 s before the first frame, to reach
+// the fountain's steady state).
 import type { Device } from 'ignis-rhi';
-import { createParticleSystem, orbitCamera, type DrawMode } from 'ignis-rhi/particles';
+import {
+  createParticleSystem,
+  orbitCamera,
+  type DrawMode,
+  type ParticleOptions,
+} from 'ignis-rhi/particles';
 import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
 export async function create(
@@ -15,24 +23,45 @@ export async function create(
     seed: Number(params['seed'] ?? 1),
     // instanced by default: the mode every rung has, so the rungs' images compare
     drawMode: (params['draw'] ?? 'instanced') as DrawMode,
+    path: (params['path'] ?? 'auto') as ParticleOptions['path'],
   });
   const camera = orbitCamera({ aspect: canvas.width / canvas.height });
   const surface = device.surface!;
+  for (let i = 0, steps = Number(params['preroll'] ?? 0); i < steps; i += 10) {
+    const encoder = device.createCommandEncoder({ label: 'particles preroll' });
+    for (let k = i; k < Math.min(steps, i + 10); k++) ps.update(encoder, 0.1);
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+  }
+  const frame = (dt: number): void => {
+    const encoder = device.createCommandEncoder({ label: 'particles frame' });
+    ps.update(encoder, dt);
+    const target = surface.getCurrentTexture();
+    // the splat draw mode accumulates here, before the pass (a no-op for the raster modes)
+    ps.prepareDraw(encoder, camera, target);
+    const pass = encoder.beginRenderPass({
+      label: 'particles draw',
+      colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    });
+    ps.draw(pass, camera);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  };
+  if (params['draw'] === 'auto') {
+    // 'auto' measures the modes at its first draw: decide before the kit's frames (and timings)
+    frame(1 / 60);
+    await ps.drawModeDecided;
+  }
   return {
-    frame(dt) {
-      const encoder = device.createCommandEncoder();
-      ps.update(encoder, dt);
-      const target = surface.getCurrentTexture();
-      // the splat draw mode accumulates here, before the pass (a no-op for the raster modes)
-      ps.prepareDraw(encoder, camera, target);
-      const pass = encoder.beginRenderPass({
-        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-      });
-      ps.draw(pass, camera);
-      pass.end();
-      device.queue.submit([encoder.finish()]);
-    },
+    frame,
     destroy: () => ps.destroy(),
     read: async () => (await ps.read()).position,
+    info: async () => ({
+      path: ps.path,
+      pathReason: ps.reason,
+      drawn: ps.drawMode,
+      drawModeReason: ps.drawModeReason,
+      alive: (await ps.stats()).alive,
+    }),
   };
 }

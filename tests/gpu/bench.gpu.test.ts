@@ -87,6 +87,11 @@ describe('benchmark smoke run', () => {
     expect(readFileSync(files.chart, 'utf8')).toMatch(/<polyline/);
     expect(readFileSync(files.md, 'utf8')).toMatch(/\| compute@webgpu \| pulled \| 1500 \|/);
     for (const r of result.rows) expect(existsSync(path.join(out, r.screenshot))).toBe(true);
+    // the particle suite is one use of the scene kit: its report is ignis-bench's, cell by cell
+    const kit = JSON.parse(readFileSync(path.join(out, 'particles', 'bench.json'), 'utf8'));
+    expect(kit.scene).toMatch(/check[/\\]scenes[/\\]particles\.ts$/);
+    expect(kit.rows).toHaveLength(8);
+    expect(kit.rows[0].key).toBe('webgpu count=1500 path=compute draw=pulled preroll=5');
 
     const same = compareRuns(result.rows, files.json, 0.15);
     expect(same.slower).toEqual([]);

@@ -181,7 +181,7 @@ describe('ignis-check', () => {
     expect(rung.stderr).toMatch(/unknown rung vulkan/);
   }, 240_000);
 
-  it('ignis-bench times a parameter grid on each rung (CPU, e2e, GPU timestamps, rAF), charts it, gates on a saved run (--check) or compares with it (--compare)', () => {
+  it('ignis-bench times a parameter grid on each rung (CPU, e2e, GPU timestamps per pass, rAF), keeps what the scene reports and a screenshot per cell, charts it, gates on a saved run (--check) or compares with it (--compare)', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-'));
     const bench = (extra: string[]) =>
       spawnSync(
@@ -203,7 +203,7 @@ describe('ignis-check', () => {
         ],
         { cwd: ROOT, encoding: 'utf8', timeout: 240_000 },
       );
-    const first = bench(['--out', out]);
+    const first = bench(['--out', out, '--screenshots']);
     expect(first.status, first.stdout + first.stderr).toBe(0);
     const saved = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
       rows: Array<{
@@ -213,7 +213,10 @@ describe('ignis-check', () => {
         e2eMs: number;
         cpuMs: number;
         gpuMs: number;
+        gpuPassMs: Record<string, number>;
         rafMs: number;
+        info: Record<string, unknown>;
+        screenshot: string;
       }>;
     };
     expect(saved.rows.map((r) => r.key)).toEqual([
@@ -230,6 +233,17 @@ describe('ignis-check', () => {
       // GPU time from the timestamps the page put on the scene's passes (both backends have them
       // on SwiftShader): measured, so only its presence is asserted
       expect(r.gpuMs).toBeGreaterThan(0);
+      // per pass, by the labels the scene gave them: the update's pass and the draw pass
+      expect(Object.keys(r.gpuPassMs).sort()).toEqual(['particles draw', 'particles step']);
+      for (const ms of Object.values(r.gpuPassMs)) expect(ms).toBeGreaterThan(0);
+      // what the scene's info() said: the path each rung took, the particles alive
+      expect(r.info).toMatchObject({
+        path: r.backend === 'webgpu' ? 'compute' : 'pingpong',
+        drawn: 'instanced',
+        alive: Number(r.key.split('=')[1]),
+      });
+      // the last frame of each cell, as the canvas showed it
+      expect(readFileSync(path.join(out, r.screenshot)).subarray(1, 4).toString()).toBe('PNG');
       // and the free-running requestAnimationFrame loop's intervals
       expect(r.rafMs).toBeGreaterThan(0);
     }
@@ -248,7 +262,8 @@ describe('ignis-check', () => {
     ]);
     expect(gated.status, gated.stdout + gated.stderr).toBe(1);
     expect(gated.stdout).toMatch(/REGRESSED/);
-    // --compare reports the same ratios without gating
+    // --compare reports the same ratios without gating; a budget of 0 ms stops each cell's
+    // measuring once 5 frames are in, however many were asked for
     const compared = bench([
       '--out',
       `${out}-3`,
@@ -256,10 +271,18 @@ describe('ignis-check', () => {
       path.join(out, 'bench.json'),
       '--threshold',
       '0',
+      '--frames',
+      '40',
+      '--budget-ms',
+      '0',
     ]);
     expect(compared.status, compared.stdout + compared.stderr).toBe(0);
     expect(compared.stdout).toMatch(/\d\.\d\d×/);
     expect(compared.stdout).not.toMatch(/REGRESSED/);
+    const budgeted = JSON.parse(readFileSync(path.join(`${out}-3`, 'bench.json'), 'utf8')) as {
+      rows: Array<{ frames: number }>;
+    };
+    expect(budgeted.rows.map((r) => r.frames)).toEqual([5, 5, 5, 5]);
   }, 240_000);
 
   it("ignis-bench --runtime deno: the same scene under Deno's WebGPU (offscreen), WebGL2 rungs skipped, errors named", () => {
