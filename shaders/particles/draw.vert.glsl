@@ -1,7 +1,8 @@
 // Camera-facing particle quads for WebGL2: the particle state is read from the ping-pong (or CPU
 // upload) textures with texelFetch. src/particles/draw.ts adds `#define PULLED` for the pulled mode
 // (one non-instanced draw of 6·count vertices) after the #version line; otherwise one instanced
-// draw of a 4-vertex triangle strip.
+// draw of a 4-vertex triangle strip. `#define SORTED` (options.sort): the i-th particle drawn is
+// the slot the depth sort put at entry i (src/particles/sort.ts: y + 2048 z of sortOrder's texel i).
 precision highp float;
 precision highp int;
 layout(std140) uniform DrawParams {
@@ -10,7 +11,7 @@ layout(std140) uniform DrawParams {
   vec4 colors[4];
   vec4 colorStops;
   vec4 colorScale;     // 1 / (stops[i + 1] - stops[i])
-  vec4 sizes;
+  vec4 sizes;        // birth and death factors, world size, the sort order's texture width
   uint width;
   uint count;
   uint targetWidth;  // drawMode 'splat' (WebGPU only)
@@ -23,6 +24,9 @@ layout(std140) uniform DrawParams {
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
+#ifdef SORTED
+uniform highp sampler2D sortOrder;
+#endif
 out vec4 vColor;
 out vec2 vUv;     // the corner before any rotation: the disc's falloff and the sprite's uv
 out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw), top-left uv
@@ -80,11 +84,18 @@ vec2 billboard(vec2 c, vec3 velocity) {
 
 void main() {
 #ifdef PULLED
-  int particle = gl_VertexID / 6;
-  int cornerIndex = gl_VertexID - particle * 6;
+  int drawn = gl_VertexID / 6;
+  int cornerIndex = gl_VertexID - drawn * 6;
 #else
-  int particle = gl_InstanceID;
+  int drawn = gl_InstanceID;
   int cornerIndex = STRIP[gl_VertexID];
+#endif
+#ifdef SORTED
+  int sw = int(ps.sizes.w);
+  vec4 entry = texelFetch(sortOrder, ivec2(drawn - (drawn / sw) * sw, drawn / sw), 0);
+  int particle = int(entry.y) + 2048 * int(entry.z);
+#else
+  int particle = drawn;
 #endif
   int w = int(ps.width);
   ivec2 texel = ivec2(particle - (particle / w) * w, particle / w);

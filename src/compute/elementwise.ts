@@ -149,6 +149,15 @@ export class ElementwiseRunner {
     return this.#path.textures;
   }
 
+  /**
+   * The CPU path's arrays as the last step left them, without a copy (null on the GPU paths); read
+   * them only: `write` replaces them. For work that follows the step on the CPU (the particle
+   * system's depth sort).
+   */
+  get host(): Readonly<StateArrays> | null {
+    return this.#path instanceof CpuPath ? this.#path.state : null;
+  }
+
   /** GPU bytes the state takes per element; JS bytes for the CPU path's arrays. */
   get bytesPerElement(): { gpu: number; host: number } {
     return { gpu: this.#path.gpuBytesPerElement, host: this.#path.hostBytesPerElement };

@@ -47,14 +47,40 @@ fn vs(@builtin(vertex_index) vertex: u32) -> VertexOut {
 }
 `;
 
-const VS_TEXTURE = (pulled: boolean): string => /* wgsl */ `
-@group(0) @binding(1) var positionState: texture_2d<f32>;
-@group(0) @binding(2) var velocityState: texture_2d<f32>;
+/**
+ * Sorted draws (options.sort): the i-th particle drawn is slot `entries[i]` of the depth sort
+ * (sort.ts: the slot in two 11-bit halves, y + 2048 z), read from storage in both modes.
+ */
+const VS_STORAGE_SORTED = (pulled: boolean): string => /* wgsl */ `
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
+@group(0) @binding(6) var<storage, read> sortOrder: array<vec4f>;
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
   ${STRIP}
-  let particle = ${pulled ? 'vertex / 6u' : 'instance'};
-  let cornerIndex = ${pulled ? 'vertex - particle * 6u' : 'strip[vertex]'};
+  let drawn = ${pulled ? 'vertex / 6u' : 'instance'};
+  let entry = sortOrder[drawn];
+  let particle = u32(entry.y) + 2048u * u32(entry.z);
+  return shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle);
+}
+`;
+
+const VS_TEXTURE = (pulled: boolean, sorted: boolean): string => /* wgsl */ `
+@group(0) @binding(1) var positionState: texture_2d<f32>;
+@group(0) @binding(2) var velocityState: texture_2d<f32>;
+${sorted ? '@group(0) @binding(6) var sortOrder: texture_2d<f32>;' : ''}
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  ${STRIP}
+  let drawn = ${pulled ? 'vertex / 6u' : 'instance'};
+  let cornerIndex = ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'};
+  ${
+    sorted
+      ? `let sortWidth = u32(ps.sizes.w);
+  let entry = textureLoad(sortOrder, vec2i(i32(drawn % sortWidth), i32(drawn / sortWidth)), 0);
+  let particle = u32(entry.y) + 2048u * u32(entry.z);`
+      : 'let particle = drawn;'
+  }
   let texel = vec2i(i32(particle % ps.width), i32(particle / ps.width));
   return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex, particle);
 }
@@ -87,11 +113,13 @@ export interface DrawPipelineKey {
   soft: boolean;
   /** A custom look (options.look), compiled for both languages; null: the disc or the sprite. */
   look: CompiledLook | null;
+  /** Back to front (options.sort): particle i drawn is slot `order[i]`, binding 6. */
+  sorted: boolean;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
 export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -112,8 +140,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
-    const header =
-      key.mode === 'pulled' ? '#version 300 es\n#define PULLED\n' : '#version 300 es\n';
+    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
       code: header + drawVertGlsl,
@@ -151,16 +178,19 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
               },
             ]
           : []),
+        ...(key.sorted ? [{ binding: 6, type: 'texture' as const, name: 'sortOrder' }] : []),
       ],
     });
     return { pipeline, modules: [vs, fs] };
   }
   const vertex =
     key.state === 'textures'
-      ? VS_TEXTURE(key.mode === 'pulled')
-      : key.mode === 'pulled'
-        ? VS_STORAGE_PULLED
-        : VS_ATTRIBUTES;
+      ? VS_TEXTURE(key.mode === 'pulled', key.sorted)
+      : key.sorted
+        ? VS_STORAGE_SORTED(key.mode === 'pulled')
+        : key.mode === 'pulled'
+          ? VS_STORAGE_PULLED
+          : VS_ATTRIBUTES;
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode})`,
     code:
@@ -175,7 +205,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
 }
 `,
   });
-  const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced';
+  const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced' && !key.sorted;
   const pipeline = device.createRenderPipeline({
     label,
     vertex: {
@@ -202,7 +232,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     depthStencil,
     bindings:
       key.state === 'textures'
-        ? [1, 2].map((binding) => ({
+        ? [1, 2, ...(key.sorted ? [6] : [])].map((binding) => ({
             binding,
             type: 'texture' as const,
             sampleType: 'unfilterable-float' as const,
@@ -232,7 +262,7 @@ const DRAW_PARAMS = {
   colors: 24, //        4 * 16: array<vec4f, 4>, colour at each stop
   colorStops: 40, //    4 * 4: vec4f, life fraction of each colour
   colorScale: 44, //    4 * 4: vec4f, 1 / (stop[i + 1] - stop[i])
-  sizes: 48, //         4 * 4: vec4f, x size at birth, y at death (factors), z world size, w unused
+  sizes: 48, //         4 * 4: vec4f, x size at birth, y at death (factors), z world size, w the sort order's texture width
   width: 52, //         4: u32, state texture width
   count: 53, //         4: u32, particles
   target: 54, //        4 * 2: u32 × 2, the target's size in pixels (splat)
@@ -306,6 +336,7 @@ export function packDrawParams(
   count: number,
   target: { readonly width: number; readonly height: number } = NO_TARGET,
   look: DrawLook = PLAIN_LOOK,
+  sortWidth = 0,
 ): ArrayBuffer {
   const f = into.f32;
   const v = camera.view;
@@ -325,7 +356,7 @@ export function packDrawParams(
       1 / Math.max((stops[i + 1] as number) - (stops[i] as number), 1e-6);
   f[DRAW_PARAMS.colorScale + 3] = 0;
   f.set(sizes, DRAW_PARAMS.sizes);
-  f[DRAW_PARAMS.sizes + 3] = 0;
+  f[DRAW_PARAMS.sizes + 3] = sortWidth;
   into.u32[DRAW_PARAMS.width] = width;
   into.u32[DRAW_PARAMS.count] = count;
   into.u32[DRAW_PARAMS.target] = target.width;

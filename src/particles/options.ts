@@ -74,6 +74,13 @@ export interface ParticleOptions {
   sizeOverLife: readonly [number, number];
   blending: 'additive' | 'alpha';
   /**
+   * `blending: 'alpha'`: draw back to front, sorted by view depth on the GPU every frame in
+   * `prepareDraw` (a bitonic sort: compute passes on WebGPU, fragment passes over a float texture
+   * on the fragment path; the CPU path sorts in JavaScript). Call `prepareDraw` after `update` and
+   * before the pass each frame. Default false (unsorted: slot order).
+   */
+  sort: boolean;
+  /**
    * `camera` (default): quads facing the camera. `velocity`: quads whose long axis follows the
    * particle's velocity on screen (sparks, rain), `stretch` longer per unit of speed.
    */
@@ -219,6 +226,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   size: 0.07,
   sizeOverLife: [1, 0.4],
   blending: 'additive',
+  sort: false,
   billboard: 'camera',
   stretch: 0,
   texture: null,
@@ -512,6 +520,14 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   finite('turbulence.frequency', o.turbulence.frequency);
   if (!['additive', 'alpha'].includes(o.blending))
     throw new ParticleOptionError('blending', o.blending, "must be 'additive' or 'alpha'");
+  if (typeof o.sort !== 'boolean')
+    throw new ParticleOptionError('sort', o.sort, 'must be true or false');
+  if (o.sort && o.blending !== 'alpha')
+    throw new ParticleOptionError(
+      'sort',
+      o.sort,
+      "orders alpha blending: with blending 'additive' the order does not change the image (set blending: 'alpha', or leave sort off)",
+    );
   if (o.onRestore !== 'reseed' && o.onRestore !== 'last-read')
     throw new ParticleOptionError('onRestore', o.onRestore, "must be 'reseed' or 'last-read'");
   if (o.behavior !== null) {

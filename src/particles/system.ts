@@ -59,6 +59,7 @@ import {
   type StateKind,
 } from './draw.js';
 import { SplatDraw } from './splat.js';
+import { DepthSort } from './sort.js';
 import { compileLook, type CompiledLook } from './look.js';
 import { candidateModes, provisionalMode, isSoftwareAdapter } from './draw-mode.js';
 import { measureDrawModes } from './calibrate.js';
@@ -75,6 +76,8 @@ interface PassShape {
   soft: boolean;
   /** options.look, compiled (null: the disc or the sprite). */
   look: CompiledLook | null;
+  /** options.sort: drawn back to front through the depth sort's order. */
+  sorted: boolean;
 }
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
@@ -139,6 +142,10 @@ export class ParticleSystem {
   #resolveDecided: (mode: DrawMode) => void = () => {};
   #prepareSeen = false;
   #splat: SplatDraw | null = null;
+  /** options.sort: the depth sort, made at the first prepareDraw (again after setCapacity). */
+  #sort: DepthSort | null = null;
+  /** The step the order was last made for (-1: never): a sorted draw needs this step's. */
+  #sortedStep = -1;
   /** What a running measurement made; destroyed with the system if it is still running. */
   readonly #calibrationResources: Array<{ destroy(): void }> = [];
   /** auto: the fastest raster mode measured (what a splat falls back to when blending turns to alpha). */
@@ -335,6 +342,9 @@ export class ParticleSystem {
       runner.write('velocity', state.velocity);
       this.#runner.destroy();
       this.#runner = runner;
+      this.#sort?.destroy();
+      this.#sort = null;
+      this.#sortedStep = -1;
       this.#options = next;
       this.#count = count;
       // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
@@ -390,6 +400,10 @@ export class ParticleSystem {
     checkSceneDepth(this.device, next.softParticles);
     if (next.look?.code !== this.#options.look?.code)
       this.#look = next.look ? compileLook(next.look.code) : null;
+    if (!next.sort && this.#sort) {
+      this.#sort.destroy();
+      this.#sort = null;
+    }
     this.#options = next;
   }
 
@@ -498,6 +512,7 @@ export class ParticleSystem {
       textured: this.#options.texture !== null,
       soft: this.#options.softParticles !== null,
       look: this.#look,
+      sorted: this.#options.sort,
     };
   }
 
@@ -513,7 +528,8 @@ export class ParticleSystem {
       last.shape.blending === shape.blending &&
       last.shape.textured === shape.textured &&
       last.shape.soft === shape.soft &&
-      last.shape.look === shape.look
+      last.shape.look === shape.look &&
+      last.shape.sorted === shape.sorted
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
@@ -550,6 +566,7 @@ export class ParticleSystem {
       this.count,
       target,
       o,
+      this.#sort?.width ?? 0,
     );
     this.device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
     return offset;
@@ -563,10 +580,11 @@ export class ParticleSystem {
   }
 
   /**
-   * Records what the draw mode needs before the render pass: in `splat` mode, the compute pass that
+   * Records what the draw needs before the render pass: with `sort`, the depth sort of this
+   * frame's particles seen from `camera` (sort.ts); in `splat` mode, the compute pass that
    * accumulates every particle into a buffer the size of `target` (the texture the pass draws
-   * into, or its size); in the raster modes, nothing. Call it every frame, after `update` and
-   * before the pass: under `drawMode: 'auto'` a loop that calls it lets `splat` be measured too.
+   * into, or its size); otherwise nothing. Call it every frame, after `update` and before the
+   * pass: under `drawMode: 'auto'` a loop that calls it lets `splat` be measured too.
    */
   prepareDraw(
     encoder: CommandEncoder,
@@ -586,6 +604,11 @@ export class ParticleSystem {
       );
     this.#prepareSeen = true;
     this.#applyMeasured();
+    if (this.#options.sort) {
+      this.#sort ??= new DepthSort(this.device, this.count, this.path);
+      this.#sort.record(encoder, camera.view, { runner: this.#runner, count: this.count });
+      this.#sortedStep = this.#stepIndex;
+    }
     if (this.#drawMode !== 'splat') return;
     const buffers = this.#runner.buffers;
     const offset = this.#writeParams(camera, { width, height });
@@ -610,6 +633,13 @@ export class ParticleSystem {
     this.#assertAlive('draw');
     this.#checkCamera(camera);
     const shape = this.#shape(pass);
+    if (shape.sorted && (!this.#sort || this.#sortedStep !== this.#stepIndex))
+      throw new ValidationError(
+        'particles-sort-unprepared',
+        `sort: true draws in the order prepareDraw made; call ps.prepareDraw(encoder, camera, target) after update and before the pass (${this.#sort ? `the order is from step ${this.#sortedStep}, the state at step ${this.#stepIndex}` : 'no order has been made yet'})`,
+        'particle system',
+        { sortedStep: this.#sortedStep, stepIndex: this.#stepIndex },
+      );
     if (!this.#prepareSeen) this.#applyMeasured();
     if (this.#calibration === 'waiting') {
       this.#calibration = 'running';
@@ -640,8 +670,13 @@ export class ParticleSystem {
     pass.setPipeline(this.#pipeline(mode, shape));
     pass.setUniformBuffer(0, uniforms, offset, DRAW_PARAMS_BYTES);
     const buffers = this.#runner.buffers;
+    const order = shape.sorted ? this.#sort?.order : undefined;
     if (this.#state === 'buffers') {
-      if (mode === 'instanced') {
+      if (order) {
+        pass.setStorageBuffer(1, buffers.position as Buffer);
+        pass.setStorageBuffer(2, buffers.velocity as Buffer);
+        pass.setStorageBuffer(6, order as Buffer);
+      } else if (mode === 'instanced') {
         pass.setVertexBuffer(0, buffers.position as Buffer);
         pass.setVertexBuffer(1, buffers.velocity as Buffer);
       } else {
@@ -652,6 +687,7 @@ export class ParticleSystem {
       const t = this.#runner.textures;
       pass.setTexture(1, t.position as Texture);
       pass.setTexture(2, t.velocity as Texture);
+      if (order) pass.setTexture(6, order as Texture);
     }
     const sprite = this.#options.texture;
     if (shape.textured && sprite) {
@@ -747,6 +783,23 @@ export class ParticleSystem {
     return out;
   }
 
+  /**
+   * `sort: true`: the slots in the order the last `prepareDraw` sorted them — the order they are
+   * drawn in, farthest from its camera first, dead slots last. For tests and tools, not per frame.
+   */
+  async sortOrder(): Promise<Uint32Array> {
+    this.#assertAlive('sortOrder');
+    if (!this.#sort)
+      throw new ValidationError(
+        'particles-sort-unprepared',
+        this.#options.sort
+          ? 'sortOrder() before the first prepareDraw: no order has been made yet'
+          : 'sortOrder() needs sort: true (this system draws in slot order)',
+        'particle system',
+      );
+    return this.#sort.read();
+  }
+
   /** Counts from a small GPU reduction (16 bytes read back), never a full readback. */
   async stats(): Promise<ParticleStats> {
     this.#assertAlive('stats');
@@ -784,6 +837,7 @@ export class ParticleSystem {
     this.#runner.destroy();
     this.#drawRing.destroy();
     this.#splat?.destroy();
+    this.#sort?.destroy();
     this.#spriteSampler?.destroy();
     for (const r of this.#calibrationResources.splice(0)) r.destroy();
     // a measurement never started leaves nothing waiting: the mode stays the provisional one

@@ -67,6 +67,10 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
   badEnum(['auto', 'compute', 'pingpong', 'cpu']).map((path) => k('path', { path })),
   badEnum(['auto', 'instanced', 'pulled', 'splat']).map((drawMode) => k('drawMode', { drawMode })),
   badEnum(['additive', 'alpha']).map((blending) => k('blending', { blending })),
+  fc
+    .oneof(fc.constantFrom(0, 1, 'true', null), fc.double({ noNaN: true }))
+    .map((sort) => k('sort', { blending: 'alpha', sort })),
+  fc.constant(k('sort', { sort: true })), // additive blending: the order changes nothing
   badEnum(['reseed', 'last-read']).map((onRestore) => k('onRestore', { onRestore })),
   badEnum(['box', 'point', 'sphere', 'cone']).map((shape) =>
     k('emitter.shape', { emitter: { shape } }),

@@ -450,3 +450,28 @@ describe('bounce option', () => {
     );
   });
 });
+
+describe('sort options', () => {
+  it('sort orders alpha blending only; a sorted draw needs prepareDraw; sortOrder needs sort', async () => {
+    expect(() => resolveOptions({ sort: true })).toThrow(
+      /sort = true orders alpha blending: with blending 'additive' the order does not change the image/,
+    );
+    expect(() => resolveOptions({ blending: 'alpha', sort: 'yes' as never })).toThrow(
+      /sort = yes must be true or false/,
+    );
+    const d = new NullDevice();
+    const plain = await createParticleSystem(d, { count: 4, path: 'cpu' });
+    await expect(plain.sortOrder()).rejects.toThrow(/sortOrder\(\) needs sort: true/);
+    // turning blending back to additive on a sorted system is refused like at creation
+    const sorted = await createParticleSystem(d, {
+      count: 4,
+      path: 'cpu',
+      blending: 'alpha',
+      sort: true,
+    });
+    expect(() => sorted.setOptions({ blending: 'additive' })).toThrow(ParticleOptionError);
+    sorted.setOptions({ sort: false, blending: 'additive' });
+    plain.destroy();
+    sorted.destroy();
+  });
+});

@@ -62,6 +62,11 @@ export class CpuPath implements ExecutionPath {
     this.hostBytesPerElement = attributes.length * 16;
   }
 
+  /** The arrays as the last step or write left them (read-only: `write` replaces them). */
+  get state(): Readonly<StateArrays> {
+    return this.#state;
+  }
+
   #upload(name: string): void {
     const data = this.#state[name] as Float32Array;
     const buffer = this.buffers[name];

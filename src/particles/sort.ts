@@ -1,0 +1,299 @@
+/**
+ * Back-to-front order for alpha-blended particles (`sort: true`), made every frame in
+ * `ps.prepareDraw` from the camera it is given:
+ *
+ * 1. **Keys:** entry i = (view depth of slot i, slot, last), `last` set for dead slots and for the
+ *    padding up to a power of two so they sort after the living (shaders/particles/sort-keys*);
+ * 2. **Bitonic sort** of the entries, ascending by (last, depth, slot) — farthest first, as view depth
+ *    is negative in front of the camera: log2(n)·(log2(n)+1)/2 compare-exchange steps, each one
+ *    gather kernel (every entry reads its partner i ^ j and keeps the smaller or the larger) run by
+ *    an ElementwiseRunner: as compute passes on WebGPU, and as the classic fragment-pass bitonic
+ *    sort over a float texture on the fragment path (WebGL2, or WebGPU without compute);
+ * 3. the draw reads `slot = entries[i]` instead of `i` (draw.ts, `sorted`).
+ *
+ * The CPU path sorts its own arrays in JavaScript (the same keys, the same order) and uploads the
+ * entries. The slot is stored in two 11-bit halves, exact in a half-float texture too; ties in
+ * depth are broken by slot, so the order is one total order on every path.
+ */
+import { ValidationError } from '../rhi/core/errors.js';
+import type { Buffer } from '../rhi/core/buffer.js';
+import type { Texture } from '../rhi/core/texture.js';
+import type { Device } from '../rhi/core/device.js';
+import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
+import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { ShaderModule } from '../rhi/core/shader-module.js';
+import { defineKernel } from '../compute/kernel.js';
+import { ElementwiseRunner, type ElementwiseMode } from '../compute/elementwise.js';
+import { UniformRing } from '../compute/uniform-ring.js';
+import sortKeysWgsl from '../../shaders/particles/sort-keys.wgsl?raw';
+import sortKeysTextureWgsl from '../../shaders/particles/sort-keys-texture.wgsl?raw';
+import sortKeysGlsl from '../../shaders/particles/sort-keys.frag.glsl?raw';
+
+/** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), 0). */
+const HALF = 2048;
+/** Bytes of the SortKeys uniform block (vec4f + 4 × u32). */
+const KEYS_BYTES = 32;
+
+/** One compare-exchange step of the bitonic sort over (depth, slot) entries. */
+const SORT_KERNEL = defineKernel({
+  label: 'particles sort',
+  attributes: ['entry'],
+  uniforms: [
+    ['j', 'u32'],
+    ['k', 'u32'],
+  ],
+  gather: true,
+  helpers: `
+bool sortsBefore(vec4f a, vec4f b) {
+  return a.w < b.w || (a.w == b.w && (a.x < b.x || (a.x == b.x && (a.z < b.z || (a.z == b.z && a.y < b.y)))));
+}`,
+  body: `
+u32 partner = index ^ params.j;
+vec4f other = ignisElement(partner).entry;
+bool ascending = (index & params.k) == 0u;
+bool keepSmaller = (index < partner) == ascending;
+entry = select(entry, other, sortsBefore(other, entry) == keepSmaller);
+`,
+});
+
+/** Where the particles' state is: the particle runner, whose buffers or textures the keys read. */
+export interface SortSource {
+  readonly runner: ElementwiseRunner;
+  readonly count: number;
+}
+
+/** The smallest power of two ≥ n. */
+const powerOfTwo = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1)));
+
+/** Depth sort of one particle system's slots; `order` is what the draw reads. */
+export class DepthSort {
+  readonly #device: Device;
+  readonly #runner: ElementwiseRunner;
+  readonly #count: number;
+  /** Entries: `count` rounded up to a power of two. */
+  readonly total: number;
+  readonly #ring: UniformRing;
+  readonly #scratch = new ArrayBuffer(KEYS_BYTES);
+  readonly #modules: ShaderModule[] = [];
+  #compute: ComputePipeline | null = null;
+  #fragment: RenderPipeline | null = null;
+  /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
+  #host: { keys: Float32Array; order: Uint32Array; entries: Float32Array } | null = null;
+
+  /** `mode`: the particle runner's (compute → compute passes, pingpong → fragment passes, cpu → JS). */
+  constructor(device: Device, count: number, mode: ElementwiseMode) {
+    this.#device = device;
+    this.#count = count;
+    this.total = powerOfTwo(count);
+    this.#runner = new ElementwiseRunner(device, SORT_KERNEL, {
+      count: this.total,
+      mode,
+      label: 'particles sort',
+    });
+    if (this.#runner.precision === 'f16' && this.total > HALF * HALF)
+      throw new ValidationError(
+        'particles-sort-count',
+        `sort keeps slots in half-float textures on this device (no float32 render targets): at most ${HALF * HALF} particles, not ${count}`,
+        'particle system',
+        { count },
+      );
+    this.#ring = new UniformRing(device, 4, 256, 'particles sort keys');
+  }
+
+  /** The entries the draw reads (storage buffer or texture, as the particle state). */
+  get order(): Buffer | Texture {
+    const r = this.#runner;
+    return (r.buffers.entry ?? r.textures.entry) as Buffer | Texture;
+  }
+
+  /** Texel width of the entries' texture (element i at (i % width, i / width)). */
+  get width(): number {
+    return this.#runner.size.width;
+  }
+
+  /** GPU bytes of the entries (and the sort's copy of them). */
+  get bytes(): number {
+    return this.#runner.bytesPerElement.gpu * this.total;
+  }
+
+  /**
+   * Records the keys of `source`'s current state seen from `view` (column-major 4×4) and the sort,
+   * then the barrier the draw needs. The CPU path sorts now, in JavaScript.
+   */
+  record(encoder: CommandEncoder, view: ArrayLike<number>, source: SortSource): void {
+    // view depth = third row of the view matrix · (p, 1)
+    const viewZ = [view[2], view[6], view[10], view[14]] as number[];
+    if (this.#runner.mode === 'cpu') this.#sortOnHost(viewZ, source);
+    else {
+      this.#keys(encoder, viewZ, source);
+      for (let k = 2; k <= this.total; k *= 2)
+        for (let j = k / 2; j >= 1; j /= 2) this.#runner.step(encoder, { j, k });
+    }
+    this.#runner.barrierForDraw(encoder);
+  }
+
+  /** The slots in draw order after the last `record` (for tests and tools). */
+  async read(): Promise<Uint32Array> {
+    const entries = (await this.#runner.read()).entry as Float32Array;
+    const slots = new Uint32Array(this.#count);
+    for (let i = 0; i < this.#count; i++)
+      slots[i] = (entries[4 * i + 1] as number) + HALF * (entries[4 * i + 2] as number);
+    return slots;
+  }
+
+  #uniforms(viewZ: number[], particleWidth: number): number {
+    const f = new Float32Array(this.#scratch);
+    const u = new Uint32Array(this.#scratch);
+    f.set(viewZ);
+    u[4] = this.#count;
+    u[5] = this.total;
+    u[6] = particleWidth;
+    u[7] = this.width;
+    const offset = this.#ring.take();
+    this.#device.queue.writeBuffer(this.#ring.buffer, offset, this.#scratch);
+    return offset;
+  }
+
+  #keys(encoder: CommandEncoder, viewZ: number[], source: SortSource): void {
+    const device = this.#device;
+    const state = source.runner;
+    const offset = this.#uniforms(viewZ, state.size.width);
+    if (this.#runner.mode === 'compute') {
+      const positions = state.buffers.position as Buffer;
+      const velocities = state.buffers.velocity as Buffer;
+      const entries = this.#runner.buffers.entry as Buffer;
+      encoder.barrier({
+        from: 'compute-write',
+        to: 'compute-read',
+        resources: [positions, velocities],
+      });
+      if (!this.#compute) {
+        const module = device.createShaderModule({ label: 'sort-keys.wgsl', code: sortKeysWgsl });
+        this.#modules.push(module);
+        this.#compute = device.createComputePipeline({
+          label: 'particles sort keys',
+          compute: { module, entryPoint: 'main' },
+        });
+      }
+      const pass = encoder.beginComputePass({ label: 'particles sort keys' });
+      pass.setPipeline(this.#compute);
+      pass.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
+      pass.setStorageBuffer(1, positions, { access: 'read' });
+      pass.setStorageBuffer(2, velocities, { access: 'read' });
+      pass.setStorageBuffer(3, entries, { access: 'read-write' });
+      pass.dispatchThreads(this.total, 64);
+      pass.end();
+      return;
+    }
+    const positions = state.textures.position as Texture;
+    const velocities = state.textures.velocity as Texture;
+    const target = this.#runner.textures.entry as Texture;
+    encoder.barrier({
+      from: 'render-write',
+      to: 'fragment-read',
+      resources: [positions, velocities],
+    });
+    this.#fragment ??= this.#fragmentPipeline(target);
+    const pass = encoder.beginRenderPass({
+      label: 'particles sort keys',
+      colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+    });
+    pass.setPipeline(this.#fragment);
+    pass.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
+    pass.setTexture(1, positions);
+    pass.setTexture(2, velocities);
+    pass.draw(3);
+    pass.end();
+  }
+
+  #fragmentPipeline(target: Texture): RenderPipeline {
+    const device = this.#device;
+    const targets = [{ format: target.format }];
+    if (device.caps.shaderLanguage === 'glsl') {
+      const vs = device.createShaderModule({
+        label: 'particles sort keys.vert',
+        code: SORT_KERNEL.glslVertex,
+        stage: 'vertex',
+      });
+      const fs = device.createShaderModule({
+        label: 'sort-keys.frag.glsl',
+        code: `#version 300 es\n${sortKeysGlsl}`,
+        stage: 'fragment',
+      });
+      this.#modules.push(vs, fs);
+      return device.createRenderPipeline({
+        label: 'particles sort keys',
+        vertex: { module: vs },
+        fragment: { module: fs, targets },
+        bindings: [
+          { binding: 0, type: 'uniform', name: 'SortKeys' },
+          { binding: 1, type: 'texture', name: 'positionState' },
+          { binding: 2, type: 'texture', name: 'velocityState' },
+        ],
+      });
+    }
+    const module = device.createShaderModule({
+      label: 'sort-keys-texture.wgsl',
+      code: sortKeysTextureWgsl,
+    });
+    this.#modules.push(module);
+    return device.createRenderPipeline({
+      label: 'particles sort keys',
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets },
+      bindings: [1, 2].map((binding) => ({
+        binding,
+        type: 'texture' as const,
+        sampleType: 'unfilterable-float' as const,
+      })),
+    });
+  }
+
+  /** The CPU path: the same keys and order in JavaScript, uploaded as the entries. */
+  #sortOnHost(viewZ: number[], source: SortSource): void {
+    const host = source.runner.host;
+    if (!host) throw new Error('particles sort: the CPU path has no host state');
+    const p = host.position as Float32Array;
+    const v = host.velocity as Float32Array;
+    const n = this.#count;
+    const h = (this.#host ??= {
+      keys: new Float32Array(n),
+      order: new Uint32Array(n),
+      entries: new Float32Array(4 * this.total),
+    });
+    const [zx, zy, zz, zw] = viewZ as [number, number, number, number];
+    const keys = h.keys;
+    for (let i = 0; i < n; i++) {
+      const x = p[4 * i] as number;
+      const y = p[4 * i + 1] as number;
+      const z = p[4 * i + 2] as number;
+      // the dead after the living: their key is +Infinity here (no half-float texture holds it)
+      keys[i] = (v[4 * i + 3] as number) <= 0 ? Infinity : zx * x + zy * y + zz * z + zw;
+      h.order[i] = i;
+    }
+    h.order.sort((a, b) => {
+      const ka = keys[a] as number;
+      const kb = keys[b] as number;
+      return ka < kb ? -1 : ka > kb ? 1 : a - b;
+    });
+    const e = h.entries;
+    for (let i = 0; i < this.total; i++) {
+      const slot = i < n ? (h.order[i] as number) : i;
+      const key = i < n ? (keys[slot] as number) : Infinity;
+      e[4 * i] = Number.isFinite(key) ? key : 0;
+      e[4 * i + 1] = slot % HALF;
+      e[4 * i + 2] = Math.floor(slot / HALF);
+      e[4 * i + 3] = Number.isFinite(key) ? 0 : 1;
+    }
+    this.#runner.write('entry', e);
+  }
+
+  destroy(): void {
+    this.#runner.destroy();
+    this.#ring.destroy();
+    this.#compute?.destroy();
+    this.#fragment?.destroy();
+    for (const m of this.#modules) m.destroy();
+  }
+}
