@@ -52,7 +52,7 @@ export interface RungQuery {
 }
 
 /** Timestamp pairs per frame; passes beyond them are counted as untimed. */
-const TIMED_PASSES = 64;
+const TIMED_PASSES = 512;
 
 /** One frame's GPU time: the sum, and per pass label. */
 interface FrameGpuTime {

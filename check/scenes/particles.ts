@@ -3,7 +3,8 @@
 // `npm run bench`'s particle suite is ignis-bench over this scene (bench/runner.mjs).
 // ?params: count, seed, draw (instanced, pulled, splat, auto), path (auto, compute, pingpong, cpu:
 // the rung's best by default), preroll (update-only steps of 0.1 s before the first frame, to reach
-// the fountain's steady state).
+// the fountain's steady state), sort (1: alpha blending, sorted back to front every frame; 0:
+// alpha unsorted; absent: the default additive look).
 import type { Device } from 'ignis-rhi';
 import {
   createParticleSystem,
@@ -24,6 +25,9 @@ export async function create(
     // instanced by default: the mode every rung has, so the rungs' images compare
     drawMode: (params['draw'] ?? 'instanced') as DrawMode,
     path: (params['path'] ?? 'auto') as ParticleOptions['path'],
+    ...(params['sort'] !== undefined
+      ? { blending: 'alpha' as const, sort: Number(params['sort']) === 1 }
+      : {}),
   });
   const camera = orbitCamera({ aspect: canvas.width / canvas.height });
   const surface = device.surface!;

@@ -5,10 +5,13 @@
  * 1. **Keys:** entry i = (view depth of slot i, slot, last), `last` set for dead slots and for the
  *    padding up to a power of two so they sort after the living (shaders/particles/sort-keys*);
  * 2. **Bitonic sort** of the entries, ascending by (last, depth, slot) — farthest first, as view depth
- *    is negative in front of the camera: log2(n)·(log2(n)+1)/2 compare-exchange steps, each one
- *    gather kernel (every entry reads its partner i ^ j and keeps the smaller or the larger) run by
- *    an ElementwiseRunner: as compute passes on WebGPU, and as the classic fragment-pass bitonic
- *    sort over a float texture on the fragment path (WebGL2, or WebGPU without compute);
+ *    is negative in front of the camera: log2(n)·(log2(n)+1)/2 compare-exchange steps. On the
+ *    compute path a thread owns a pair and the steps at short distances run in workgroup memory
+ *    (shaders/particles/sort-bitonic.wgsl: 78 dispatches for 2^20 entries, in one pass, from a
+ *    uniform buffer of their (j, k) written once). On the fragment path (WebGL2, or WebGPU without
+ *    compute) it is the classic fragment-pass bitonic sort over a float texture: each step one
+ *    gather kernel (every entry reads its partner i ^ j and keeps the smaller or the larger) run
+ *    by an ElementwiseRunner;
  * 3. the draw reads `slot = entries[i]` instead of `i` (draw.ts, `sorted`).
  *
  * The CPU path sorts its own arrays in JavaScript (the same keys, the same order) and uploads the
@@ -29,11 +32,46 @@ import { UniformRing } from '../compute/uniform-ring.js';
 import sortKeysWgsl from '../../shaders/particles/sort-keys.wgsl?raw';
 import sortKeysTextureWgsl from '../../shaders/particles/sort-keys-texture.wgsl?raw';
 import sortKeysGlsl from '../../shaders/particles/sort-keys.frag.glsl?raw';
+import bitonicWgsl from '../../shaders/particles/sort-bitonic.wgsl?raw';
+import { BufferUsage } from '../rhi/core/flags.js';
+import { readBuffer } from '../compute/paths/state.js';
 
 /** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), 0). */
 const HALF = 2048;
 /** Bytes of the SortKeys uniform block (vec4f + 4 × u32). */
 const KEYS_BYTES = 32;
+/** Entries a workgroup of the compute sort holds (sort-bitonic.wgsl's BLOCK). */
+const BLOCK = 512;
+/** Bytes between two dispatches' Step uniforms (the uniform offset alignment). */
+const STEP_STRIDE = 256;
+
+/**
+ * The compute sort's dispatches for `total` entries (a power of two ≥ BLOCK): the whole network
+ * up to k = BLOCK in workgroup memory (k = 0), then per stage k the steps at distance ≥ BLOCK one
+ * dispatch each, and its tail in workgroup memory.
+ */
+export function computeSortSteps(
+  total: number,
+): Array<{ kind: 'local' | 'global'; j: number; k: number }> {
+  const steps: Array<{ kind: 'local' | 'global'; j: number; k: number }> = [
+    { kind: 'local', j: 0, k: 0 },
+  ];
+  for (let k = 2 * BLOCK; k <= total; k *= 2) {
+    for (let j = k / 2; j >= BLOCK; j /= 2) steps.push({ kind: 'global', j, k });
+    steps.push({ kind: 'local', j: BLOCK / 2, k });
+  }
+  return steps;
+}
+
+/** The compute path's sort: the entries in a storage buffer, the steps' uniforms written once. */
+interface ComputeSort {
+  entries: Buffer;
+  steps: Buffer;
+  plan: ReturnType<typeof computeSortSteps>;
+  keys: ComputePipeline;
+  global: ComputePipeline;
+  local: ComputePipeline;
+}
 
 /** One compare-exchange step of the bitonic sort over (depth, slot) entries. */
 const SORT_KERNEL = defineKernel({
@@ -69,14 +107,16 @@ const powerOfTwo = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(n, 1
 /** Depth sort of one particle system's slots; `order` is what the draw reads. */
 export class DepthSort {
   readonly #device: Device;
-  readonly #runner: ElementwiseRunner;
+  /** The fragment path's entries and sort steps; the CPU path's entries (uploaded). */
+  readonly #runner: ElementwiseRunner | null;
+  /** The compute path's. */
+  readonly #compute: ComputeSort | null;
   readonly #count: number;
   /** Entries: `count` rounded up to a power of two. */
   readonly total: number;
   readonly #ring: UniformRing;
   readonly #scratch = new ArrayBuffer(KEYS_BYTES);
   readonly #modules: ShaderModule[] = [];
-  #compute: ComputePipeline | null = null;
   #fragment: RenderPipeline | null = null;
   /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
   #host: { keys: Float32Array; order: Uint32Array; entries: Float32Array } | null = null;
@@ -85,7 +125,15 @@ export class DepthSort {
   constructor(device: Device, count: number, mode: ElementwiseMode) {
     this.#device = device;
     this.#count = count;
+    this.#ring = new UniformRing(device, 4, 256, 'particles sort keys');
+    if (mode === 'compute') {
+      this.total = Math.max(BLOCK, powerOfTwo(count));
+      this.#runner = null;
+      this.#compute = this.#computeSort();
+      return;
+    }
     this.total = powerOfTwo(count);
+    this.#compute = null;
     this.#runner = new ElementwiseRunner(device, SORT_KERNEL, {
       count: this.total,
       mode,
@@ -98,23 +146,55 @@ export class DepthSort {
         'particle system',
         { count },
       );
-    this.#ring = new UniformRing(device, 4, 256, 'particles sort keys');
+  }
+
+  #computeSort(): ComputeSort {
+    const device = this.#device;
+    const plan = computeSortSteps(this.total);
+    const steps = device.createBuffer({
+      label: 'particles sort steps',
+      size: STEP_STRIDE * plan.length,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
+    const data = new Uint32Array((STEP_STRIDE / 4) * plan.length);
+    plan.forEach((s, i) => data.set([s.j, s.k, this.total, 0], (STEP_STRIDE / 4) * i));
+    device.queue.writeBuffer(steps, 0, data);
+    const keysModule = device.createShaderModule({ label: 'sort-keys.wgsl', code: sortKeysWgsl });
+    const bitonic = device.createShaderModule({ label: 'sort-bitonic.wgsl', code: bitonicWgsl });
+    this.#modules.push(keysModule, bitonic);
+    return {
+      entries: device.createBuffer({
+        label: 'particles sort entries',
+        size: 16 * this.total,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+      }),
+      steps,
+      plan,
+      keys: device.createComputePipeline({
+        label: 'particles sort keys',
+        compute: { module: keysModule, entryPoint: 'main' },
+      }),
+      global: device.createComputePipeline({
+        label: 'particles sort global step',
+        compute: { module: bitonic, entryPoint: 'globalStep' },
+      }),
+      local: device.createComputePipeline({
+        label: 'particles sort local steps',
+        compute: { module: bitonic, entryPoint: 'localSteps' },
+      }),
+    };
   }
 
   /** The entries the draw reads (storage buffer or texture, as the particle state). */
   get order(): Buffer | Texture {
-    const r = this.#runner;
+    if (this.#compute) return this.#compute.entries;
+    const r = this.#runner as ElementwiseRunner;
     return (r.buffers.entry ?? r.textures.entry) as Buffer | Texture;
   }
 
-  /** Texel width of the entries' texture (element i at (i % width, i / width)). */
+  /** Texel width of the entries' texture (element i at (i % width, i / width)); 0 in a buffer. */
   get width(): number {
-    return this.#runner.size.width;
-  }
-
-  /** GPU bytes of the entries (and the sort's copy of them). */
-  get bytes(): number {
-    return this.#runner.bytesPerElement.gpu * this.total;
+    return this.#runner?.size.width ?? 0;
   }
 
   /**
@@ -124,18 +204,58 @@ export class DepthSort {
   record(encoder: CommandEncoder, view: ArrayLike<number>, source: SortSource): void {
     // view depth = third row of the view matrix · (p, 1)
     const viewZ = [view[2], view[6], view[10], view[14]] as number[];
-    if (this.#runner.mode === 'cpu') this.#sortOnHost(viewZ, source);
-    else {
-      this.#keys(encoder, viewZ, source);
-      for (let k = 2; k <= this.total; k *= 2)
-        for (let j = k / 2; j >= 1; j /= 2) this.#runner.step(encoder, { j, k });
+    if (this.#compute) {
+      this.#sortOnCompute(encoder, viewZ, source, this.#compute);
+      return;
     }
-    this.#runner.barrierForDraw(encoder);
+    const runner = this.#runner as ElementwiseRunner;
+    if (runner.mode === 'cpu') this.#sortOnHost(viewZ, source, runner);
+    else {
+      this.#keysByFragment(encoder, viewZ, source, runner);
+      for (let k = 2; k <= this.total; k *= 2)
+        for (let j = k / 2; j >= 1; j /= 2) runner.step(encoder, { j, k });
+    }
+    runner.barrierForDraw(encoder);
+  }
+
+  /** Keys, then every step of the network: dispatches of one compute pass. */
+  #sortOnCompute(
+    encoder: CommandEncoder,
+    viewZ: number[],
+    source: SortSource,
+    c: ComputeSort,
+  ): void {
+    const offset = this.#uniforms(viewZ, 0);
+    const positions = source.runner.buffers.position as Buffer;
+    const velocities = source.runner.buffers.velocity as Buffer;
+    encoder.barrier({
+      from: 'compute-write',
+      to: 'compute-read',
+      resources: [positions, velocities],
+    });
+    const pass = encoder.beginComputePass({ label: 'particles sort' });
+    pass.setPipeline(c.keys);
+    pass.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
+    pass.setStorageBuffer(1, positions, { access: 'read' });
+    pass.setStorageBuffer(2, velocities, { access: 'read' });
+    pass.setStorageBuffer(3, c.entries, { access: 'read-write' });
+    pass.dispatchThreads(this.total, 64);
+    // (dispatches of one pass see each other's storage writes)
+    c.plan.forEach((step, i) => {
+      pass.setPipeline(step.kind === 'local' ? c.local : c.global);
+      pass.setUniformBuffer(0, c.steps, STEP_STRIDE * i, 16);
+      pass.setStorageBuffer(1, c.entries, { access: 'read-write' });
+      pass.dispatchThreads(this.total / 2, 256);
+    });
+    pass.end();
+    encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: [c.entries] });
   }
 
   /** The slots in draw order after the last `record` (for tests and tools). */
   async read(): Promise<Uint32Array> {
-    const entries = (await this.#runner.read()).entry as Float32Array;
+    const entries = this.#compute
+      ? await readBuffer(this.#compute.entries)
+      : ((await (this.#runner as ElementwiseRunner).read()).entry as Float32Array);
     const slots = new Uint32Array(this.#count);
     for (let i = 0; i < this.#count; i++)
       slots[i] = (entries[4 * i + 1] as number) + HALF * (entries[4 * i + 2] as number);
@@ -155,40 +275,18 @@ export class DepthSort {
     return offset;
   }
 
-  #keys(encoder: CommandEncoder, viewZ: number[], source: SortSource): void {
-    const device = this.#device;
+  /** The fragment path's keys: one fullscreen pass into the runner's current entries. */
+  #keysByFragment(
+    encoder: CommandEncoder,
+    viewZ: number[],
+    source: SortSource,
+    runner: ElementwiseRunner,
+  ): void {
     const state = source.runner;
     const offset = this.#uniforms(viewZ, state.size.width);
-    if (this.#runner.mode === 'compute') {
-      const positions = state.buffers.position as Buffer;
-      const velocities = state.buffers.velocity as Buffer;
-      const entries = this.#runner.buffers.entry as Buffer;
-      encoder.barrier({
-        from: 'compute-write',
-        to: 'compute-read',
-        resources: [positions, velocities],
-      });
-      if (!this.#compute) {
-        const module = device.createShaderModule({ label: 'sort-keys.wgsl', code: sortKeysWgsl });
-        this.#modules.push(module);
-        this.#compute = device.createComputePipeline({
-          label: 'particles sort keys',
-          compute: { module, entryPoint: 'main' },
-        });
-      }
-      const pass = encoder.beginComputePass({ label: 'particles sort keys' });
-      pass.setPipeline(this.#compute);
-      pass.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
-      pass.setStorageBuffer(1, positions, { access: 'read' });
-      pass.setStorageBuffer(2, velocities, { access: 'read' });
-      pass.setStorageBuffer(3, entries, { access: 'read-write' });
-      pass.dispatchThreads(this.total, 64);
-      pass.end();
-      return;
-    }
     const positions = state.textures.position as Texture;
     const velocities = state.textures.velocity as Texture;
-    const target = this.#runner.textures.entry as Texture;
+    const target = runner.textures.entry as Texture;
     encoder.barrier({
       from: 'render-write',
       to: 'fragment-read',
@@ -251,7 +349,7 @@ export class DepthSort {
   }
 
   /** The CPU path: the same keys and order in JavaScript, uploaded as the entries. */
-  #sortOnHost(viewZ: number[], source: SortSource): void {
+  #sortOnHost(viewZ: number[], source: SortSource, runner: ElementwiseRunner): void {
     const host = source.runner.host;
     if (!host) throw new Error('particles sort: the CPU path has no host state');
     const p = host.position as Float32Array;
@@ -286,13 +384,20 @@ export class DepthSort {
       e[4 * i + 2] = Math.floor(slot / HALF);
       e[4 * i + 3] = Number.isFinite(key) ? 0 : 1;
     }
-    this.#runner.write('entry', e);
+    runner.write('entry', e);
   }
 
   destroy(): void {
-    this.#runner.destroy();
+    this.#runner?.destroy();
     this.#ring.destroy();
-    this.#compute?.destroy();
+    if (this.#compute) {
+      const c = this.#compute;
+      c.entries.destroy();
+      c.steps.destroy();
+      c.keys.destroy();
+      c.global.destroy();
+      c.local.destroy();
+    }
     this.#fragment?.destroy();
     for (const m of this.#modules) m.destroy();
   }
