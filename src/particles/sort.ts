@@ -35,6 +35,7 @@ import sortKeysGlsl from '../../shaders/particles/sort-keys.frag.glsl?raw';
 import bitonicWgsl from '../../shaders/particles/sort-bitonic.wgsl?raw';
 import { BufferUsage } from '../rhi/core/flags.js';
 import { readBuffer } from '../compute/paths/state.js';
+import { isSoftwareAdapter } from './draw-mode.js';
 
 /** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), 0). */
 const HALF = 2048;
@@ -46,16 +47,23 @@ const BLOCK = 512;
 const STEP_STRIDE = 256;
 
 /**
- * The compute sort's dispatches for `total` entries (a power of two ≥ BLOCK): the whole network
- * up to k = BLOCK in workgroup memory (k = 0), then per stage k the steps at distance ≥ BLOCK one
- * dispatch each, and its tail in workgroup memory.
+ * The compute sort's dispatches for `total` entries (a power of two ≥ BLOCK). `local`: the whole
+ * network up to k = BLOCK in workgroup memory (k = 0), then per stage k the steps at distance
+ * ≥ BLOCK one dispatch each and its tail in workgroup memory. Without: every step a dispatch in
+ * the storage buffer — for software adapters, where workgroup barriers cost more than passes over
+ * memory (docs/particles.md, "Sorted alpha blending", has the figures of both).
  */
 export function computeSortSteps(
   total: number,
+  local: boolean,
 ): Array<{ kind: 'local' | 'global'; j: number; k: number }> {
-  const steps: Array<{ kind: 'local' | 'global'; j: number; k: number }> = [
-    { kind: 'local', j: 0, k: 0 },
-  ];
+  const steps: Array<{ kind: 'local' | 'global'; j: number; k: number }> = [];
+  if (!local) {
+    for (let k = 2; k <= total; k *= 2)
+      for (let j = k / 2; j >= 1; j /= 2) steps.push({ kind: 'global', j, k });
+    return steps;
+  }
+  steps.push({ kind: 'local', j: 0, k: 0 });
   for (let k = 2 * BLOCK; k <= total; k *= 2) {
     for (let j = k / 2; j >= BLOCK; j /= 2) steps.push({ kind: 'global', j, k });
     steps.push({ kind: 'local', j: BLOCK / 2, k });
@@ -121,15 +129,24 @@ export class DepthSort {
   /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
   #host: { keys: Float32Array; order: Uint32Array; entries: Float32Array } | null = null;
 
-  /** `mode`: the particle runner's (compute → compute passes, pingpong → fragment passes, cpu → JS). */
-  constructor(device: Device, count: number, mode: ElementwiseMode) {
+  /**
+   * `mode`: the particle runner's (compute → compute passes, pingpong → fragment passes, cpu →
+   * JS). `local` (compute): the short-distance steps in workgroup memory; by default on hardware
+   * adapters only (computeSortSteps).
+   */
+  constructor(
+    device: Device,
+    count: number,
+    mode: ElementwiseMode,
+    local = !isSoftwareAdapter(device.caps),
+  ) {
     this.#device = device;
     this.#count = count;
     this.#ring = new UniformRing(device, 4, 256, 'particles sort keys');
     if (mode === 'compute') {
       this.total = Math.max(BLOCK, powerOfTwo(count));
       this.#runner = null;
-      this.#compute = this.#computeSort();
+      this.#compute = this.#computeSort(local);
       return;
     }
     this.total = powerOfTwo(count);
@@ -148,9 +165,9 @@ export class DepthSort {
       );
   }
 
-  #computeSort(): ComputeSort {
+  #computeSort(local: boolean): ComputeSort {
     const device = this.#device;
-    const plan = computeSortSteps(this.total);
+    const plan = computeSortSteps(this.total, local);
     const steps = device.createBuffer({
       label: 'particles sort steps',
       size: STEP_STRIDE * plan.length,

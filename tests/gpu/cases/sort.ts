@@ -9,6 +9,9 @@ import {
   type ParticleOptionsInput,
   type ParticleSystem,
 } from '../../../src/all.js';
+import { defineKernel } from '../../../src/compute/kernel.js';
+import { ElementwiseRunner } from '../../../src/compute/elementwise.js';
+import { DepthSort } from '../../../src/particles/sort.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual } from '../page/assert.js';
 import {
@@ -95,6 +98,47 @@ async function image(
 }
 
 export const cases = defineCases({
+  'the compute sort with and without workgroup memory: the order of a JS sort, ties by slot': {
+    needs: ['compute'],
+    async run({ device }) {
+      // depths with many ties (40 distinct values) and a third of the slots dead, sorted as
+      // 2^14 entries: many stages at long distances and the local tail of each
+      const n = 10_000;
+      const state = defineKernel({
+        label: 'state',
+        attributes: ['position', 'velocity'],
+        body: '',
+      });
+      const runner = new ElementwiseRunner(device, state, { count: n, mode: 'compute' });
+      const p = new Float32Array(4 * n);
+      const v = new Float32Array(4 * n);
+      for (let i = 0; i < n; i++) {
+        p[4 * i + 2] = -((i * 7919) % 40) / 4;
+        v[4 * i + 3] = i % 3 === 0 ? -1 : 1;
+      }
+      runner.write('position', p);
+      runner.write('velocity', v);
+      const want = Array.from({ length: n }, (_, i) => i).sort(
+        (a, b) =>
+          Number(v[4 * a + 3]! <= 0) - Number(v[4 * b + 3]! <= 0) ||
+          p[4 * a + 2]! - p[4 * b + 2]! ||
+          a - b,
+      );
+      const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      for (const local of [true, false]) {
+        const sort = new DepthSort(device, n, 'compute', local);
+        const enc = device.createCommandEncoder();
+        sort.record(enc, identity, { runner, count: n });
+        device.queue.submit([enc.finish()]);
+        const got = Array.from(await sort.read());
+        const first = got.findIndex((s, i) => s !== want[i]);
+        assertEqual(first, -1, `local ${local}: first entry out of order`);
+        sort.destroy();
+      }
+      runner.destroy();
+    },
+  },
+
   'sort: back to front by view depth on every path, the dead last (against a CPU sort of the state)':
     {
       async run({ device }) {
