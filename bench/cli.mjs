@@ -9,6 +9,7 @@ import {
   postTable,
   cpuTable,
   portableTable,
+  sortTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -42,6 +43,7 @@ export async function main(argv) {
     cpuTable(result.rows),
     referenceTable(result.rows),
     portableTable(result.rows),
+    sortTable(result.rows),
   ]
     .filter(Boolean)
     .join('\n');

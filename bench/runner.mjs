@@ -45,6 +45,7 @@ export const DEFAULTS = {
   radii: [4, 8, 16, 32],
   frameCounts: [100_000],
   cpuCounts: [100_000],
+  sortCounts: [100_000, 1_000_000],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
   /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
@@ -53,7 +54,21 @@ export const DEFAULTS = {
   scenarioTimeoutMs: 300_000,
 };
 
-export const SUITES = ['particles', 'post', 'blur', 'frame', 'cpu', 'reference', 'portable'];
+export const SUITES = [
+  'particles',
+  'post',
+  'blur',
+  'frame',
+  'cpu',
+  'reference',
+  'portable',
+  'sort',
+];
+/** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
+export const SORT_PATHS = [
+  ['compute', 'webgpu'],
+  ['pingpong', 'webgl2'],
+];
 /** Where the portable flock runs: its WGSL as is, its GLSL translation, its JavaScript translation. */
 export const PORTABLE_PATHS = [
   ['compute', 'webgpu'],
@@ -97,6 +112,8 @@ const USAGE = `npm run bench -- [options]
   --radii 4,8,16,32               blur radii (blur at the first post size)
   --frame-counts 100000           particle counts of the whole frame (at --size)
   --cpu-counts 100000             particle counts of the cpu suite
+  --sort-counts 100000,1000000    particle counts of the sort suite (alpha blending drawn unsorted
+                                  and sorted back to front: the depth sort's cost, per path)
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
@@ -164,6 +181,9 @@ export function parseArgs(argv) {
         break;
       case '--cpu-counts':
         o.cpuCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--sort-counts':
+        o.sortCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--out':
         o.out = next();
@@ -236,23 +256,35 @@ export function parseArgs(argv) {
 }
 
 /**
- * The particle suite's cells for the scene kit: a rung (the backend) and the scene's params (path,
- * draw mode, count, preroll) per path × draw mode × count, with the scenario id of each.
+ * The cells of the suites that run as scenes (the particle scene): `particles` (per path × draw
+ * mode × count) and `sort` (alpha blending unsorted and sorted, per path and count) — a rung (the
+ * backend) and the scene's params each, with the scenario id.
  */
 export function particleCells(o) {
-  if (!o.suites.includes('particles')) return [];
   const out = [];
-  for (const count of o.counts)
-    for (const p of o.paths)
-      for (const draw of o.draw) {
-        const [pathName, b] = p.split('@');
-        const backend = b ?? DEFAULT_BACKEND[pathName];
-        out.push({
-          id: `particles/${pathName}@${backend}/${draw}/${count}`,
-          rung: backend,
-          params: { count, path: pathName, draw, preroll: o.preroll },
-        });
-      }
+  if (o.suites.includes('particles'))
+    for (const count of o.counts)
+      for (const p of o.paths)
+        for (const draw of o.draw) {
+          const [pathName, b] = p.split('@');
+          const backend = b ?? DEFAULT_BACKEND[pathName];
+          out.push({
+            id: `particles/${pathName}@${backend}/${draw}/${count}`,
+            kind: 'particles',
+            rung: backend,
+            params: { count, path: pathName, draw, preroll: o.preroll },
+          });
+        }
+  if (o.suites.includes('sort'))
+    for (const count of o.sortCounts)
+      for (const [pathName, backend] of SORT_PATHS)
+        for (const sort of [0, 1])
+          out.push({
+            id: `sort/${pathName}@${backend}/pulled/${count}/${sort ? 'sorted' : 'unsorted'}`,
+            kind: 'sort',
+            rung: backend,
+            params: { count, path: pathName, draw: 'pulled', preroll: o.preroll, sort },
+          });
   return out;
 }
 
@@ -494,11 +526,28 @@ async function runParticleSuite(o, browser) {
   return cells.map((c, i) => particleRow(o, c, rows[i], errors, out));
 }
 
+/** A row that was not measured: its measurements null, and why. */
+function skippedRow(base, skipped) {
+  return {
+    ...base,
+    frames: 0,
+    e2eMs: null,
+    rafMs: null,
+    gpuMs: null,
+    cpuMs: null,
+    gpuBytes: null,
+    heapBytes: null,
+    visiblePixels: null,
+    alive: null,
+    skipped,
+  };
+}
+
 /** A scene-kit row of the particle suite as a benchmark row (the columns the tables read). */
 function particleRow(o, cell, r, errors, out) {
   const base = {
     scenario: cell.id,
-    kind: 'particles',
+    kind: cell.kind,
     postPath: null,
     radius: null,
     size: `${o.size[0]}x${o.size[1]}`,
@@ -509,25 +558,17 @@ function particleRow(o, cell, r, errors, out) {
     adapter: r.adapter,
   };
   if (r.skipped || r.frames === 0)
-    return {
-      ...base,
-      frames: 0,
-      e2eMs: null,
-      rafMs: null,
-      gpuMs: null,
-      cpuMs: null,
-      gpuBytes: null,
-      heapBytes: null,
-      visiblePixels: null,
-      alive: null,
-      skipped: r.skipped ?? errors.find((e) => e.includes(`(${r.key},`)) ?? 'not run',
-    };
-  // the update is the kernel's pass ('particles step'; the CPU path has none), the draw the rest
-  // of the frame's passes (the draw pass, and the splat's compute pass)
+    return skippedRow(base, r.skipped ?? errors.find((e) => e.includes(`(${r.key},`)) ?? 'not run');
+  // the update is the kernel's pass ('particles step'; the CPU path has none), the sort its
+  // passes ('particles sort…'), the draw the rest of the frame's (the draw pass, and the splat's
+  // compute pass)
   const passes = Object.entries(r.gpuPassMs);
+  const sum = (list) => (list.length > 0 ? list.reduce((t, [, ms]) => t + ms, 0) : null);
   const update = r.gpuPassMs['particles step'] ?? null;
-  const drawn = passes.filter(([label]) => label !== 'particles step');
-  const draw = drawn.length > 0 ? drawn.reduce((sum, [, ms]) => sum + ms, 0) : null;
+  const sorting = passes.filter(([label]) => label.startsWith('particles sort'));
+  const draw = sum(
+    passes.filter(([label]) => label !== 'particles step' && !label.startsWith('particles sort')),
+  );
   const info = r.info ?? {};
   const mid = median(r.repeatMedians);
   return {
@@ -537,7 +578,14 @@ function particleRow(o, cell, r, errors, out) {
     rafMs: { median: round(r.rafMs), p95: round(r.rafP95Ms) },
     gpuMs: passes.length > 0 ? { update: round(update), draw: round(draw) } : null,
     cpuMs: round(r.cpuMs),
-    gpuSpansMs: passes.length > 0 ? { update: round(update), draw: round(draw) } : null,
+    gpuSpansMs:
+      passes.length > 0
+        ? {
+            update: round(update),
+            draw: round(draw),
+            ...(sorting.length > 0 ? { sort: round(sum(sorting)) } : {}),
+          }
+        : null,
     describe: `${info.path} (${info.pathReason}), ${info.drawn} (${info.drawModeReason})`,
     drawn: info.drawn ?? null,
     gpuBytes: r.gpuBytes ?? null,
@@ -666,21 +714,7 @@ function aggregate(s, runs, shot) {
     count: s.count,
   };
   const ok = runs.filter((m) => !m.skipped);
-  if (ok.length === 0) {
-    return {
-      ...base,
-      frames: 0,
-      e2eMs: null,
-      rafMs: null,
-      gpuMs: null,
-      cpuMs: null,
-      gpuBytes: null,
-      heapBytes: null,
-      visiblePixels: null,
-      alive: null,
-      skipped: runs[0]?.skipped ?? 'not run',
-    };
-  }
+  if (ok.length === 0) return skippedRow(base, runs[0]?.skipped ?? 'not run');
   const all = (k) => ok.flatMap((m) => m[k] ?? []);
   const e2e = all('e2eMs');
   const raf = all('rafMs');
@@ -743,6 +777,31 @@ const mb = (v) => (v === null || v === undefined ? '—' : (v / 2 ** 20).toFixed
 const isParticles = (r) => (r.kind ?? 'particles') === 'particles';
 /** The draw column: the mode asked for, and under `auto` what it chose. */
 const drawLabel = (r) => (r.drawMode === 'auto' && r.drawn ? `auto→${r.drawn}` : r.drawMode);
+
+/** The sort suite: alpha blending unsorted and sorted, e2e and the sort's GPU time, per path. */
+export function sortTable(rows) {
+  const sort = rows.filter((r) => r.kind === 'sort');
+  if (sort.length === 0) return '';
+  const out = [
+    '\nSorted alpha blending (pulled draw): the frame unsorted and sorted back to front, and the depth sort alone (GPU ms of its passes, medians):\n',
+    '| path@backend | count | unsorted e2e ms | sorted e2e ms | sorted / unsorted | sort GPU ms | draw GPU ms | sorted CPU ms |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of sort.filter((x) => x.scenario.endsWith('/sorted'))) {
+    const base = sort.find((x) => x.scenario === r.scenario.replace(/sorted$/, 'unsorted'));
+    const where = `${r.path}@${r.backend}`;
+    if (r.skipped || !base || base.skipped) {
+      out.push(
+        `| ${where} | ${r.count} | ${base?.skipped ? `skipped: ${base.skipped}` : fmt(base?.e2eMs?.median)} | ${r.skipped ? `skipped: ${r.skipped}` : fmt(r.e2eMs.median)} | | | | |`,
+      );
+      continue;
+    }
+    out.push(
+      `| ${where} | ${r.count} | ${fmt(base.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${fmt(r.gpuSpansMs?.sort, 3)} | ${fmt(r.gpuSpansMs?.draw, 3)} | ${fmt(r.cpuMs, 3)} |`,
+    );
+  }
+  return out.join('\n');
+}
 
 /** The cpu suite: JS ms per step of each loop, and each against the plain hand-written one. */
 export function cpuTable(rows) {
@@ -975,6 +1034,7 @@ export function writeOutputs(o, result) {
     cpuTable(result.rows),
     referenceTable(result.rows),
     portableTable(result.rows),
+    sortTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);
@@ -1020,9 +1080,7 @@ export function referenceTable(rows) {
 }
 
 export function postTable(rows) {
-  const post = rows.filter(
-    (r) => !isParticles(r) && r.kind !== 'cpu' && r.kind !== 'reference' && r.kind !== 'portable',
-  );
+  const post = rows.filter((r) => ['post', 'blur', 'frame'].includes(r.kind));
   if (post.length === 0) return '';
   const head =
     '| scenario | path@backend | size | frame ms (e2e median) | GPU ms: bloom | tone map + grade | blur H + V | particles update + draw | CPU ms |';

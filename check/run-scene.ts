@@ -69,6 +69,7 @@ interface FrameGpuTime {
 function timePasses(device: Device): {
   startFrame(): void;
   frameMs(): Promise<FrameGpuTime | null>;
+  /** The most passes one frame began beyond the timestamp slots. */
   untimed: number;
 } {
   const querySet: QuerySet = device.createQuerySet({
@@ -77,13 +78,19 @@ function timePasses(device: Device): {
     count: 2 * TIMED_PASSES,
   });
   let used = 0;
+  // only the frames between startFrame() and frameMs() are timed (not the rAF loop's)
+  let timing = false;
+  let untimedNow = 0;
   const labels: string[] = [];
   const state = {
     untimed: 0,
     startFrame: () => {
       used = 0;
+      untimedNow = 0;
+      timing = true;
     },
     frameMs: async (): Promise<FrameGpuTime | null> => {
+      timing = false;
       const t = await querySet.readTimestamps();
       const passes: Record<string, number> = {};
       let total = 0;
@@ -101,8 +108,9 @@ function timePasses(device: Device): {
   ):
     | { querySet: QuerySet; beginningOfPassWriteIndex: number; endOfPassWriteIndex: number }
     | undefined => {
+    if (!timing) return undefined;
     if (used === TIMED_PASSES) {
-      state.untimed++;
+      state.untimed = Math.max(state.untimed, ++untimedNow);
       return undefined;
     }
     const k = used++;

@@ -1,11 +1,20 @@
 // The particles demo's presets as an ignis-check scene (demos/particles/presets.ts): fireworks
 // (emission over time: a trickle, a shell burst, a crackle of repeated bursts, a looping cycle),
-// sparks (velocity-aligned streaks) and fire (a flipbook of flame sprites, turning), each on the
+// sparks (velocity-aligned streaks), fire (a flipbook of flame sprites, turning) and smoke (alpha
+// puffs sorted back to front every frame), each on the
 // rung's particle path, so the check compares images and states between WebGPU compute, the
-// fragment ping-pong and the CPU. ?params: preset (fireworks), count, seed.
+// fragment ping-pong and the CPU. ?params: preset (fireworks), count, seed, sort (0: smoke
+// unsorted, for the docs' side-by-side picture).
 import type { Device } from 'ignis-rhi';
 import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
-import { fire, fireworks, flameSheet, sparks } from '../../demos/particles/presets.js';
+import {
+  fire,
+  fireworks,
+  flameSheet,
+  puffTexture,
+  smoke,
+  sparks,
+} from '../../demos/particles/presets.js';
 import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
 export async function create(
@@ -16,7 +25,8 @@ export async function create(
   const count = Number(params['count'] ?? 3000);
   const seed = Number(params['seed'] ?? 1);
   const preset = String(params['preset'] ?? 'fireworks');
-  const sheet = preset === 'fire' ? flameSheet(device) : null;
+  const sheet =
+    preset === 'fire' ? flameSheet(device) : preset === 'smoke' ? puffTexture(device) : null;
   const options =
     preset === 'fireworks'
       ? fireworks(count, seed)
@@ -24,9 +34,15 @@ export async function create(
         ? sparks(count, seed)
         : preset === 'fire' && sheet
           ? fire(count, sheet, seed)
-          : null;
-  if (!options) throw new Error(`unknown preset ${preset}: fireworks, sparks or fire`);
-  const ps = await createParticleSystem(device, { ...options, drawMode: 'instanced' });
+          : preset === 'smoke' && sheet
+            ? smoke(count, sheet, seed)
+            : null;
+  if (!options) throw new Error(`unknown preset ${preset}: fireworks, sparks, fire or smoke`);
+  const ps = await createParticleSystem(device, {
+    ...options,
+    drawMode: 'instanced',
+    ...(params['sort'] !== undefined ? { sort: Number(params['sort']) === 1 } : {}),
+  });
   // the fireworks close up; sparks and fire as the demo frames them
   const camera = orbitCamera({
     aspect: canvas.width / canvas.height,
@@ -38,6 +54,8 @@ export async function create(
       const encoder = device.createCommandEncoder();
       ps.update(encoder, dt);
       const target = surface.getCurrentTexture();
+      // smoke sorts its puffs here (a no-op for the others' instanced draws)
+      ps.prepareDraw(encoder, camera, target);
       const pass = encoder.beginRenderPass({
         colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
       });

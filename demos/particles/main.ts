@@ -12,7 +12,7 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
-import { fire, fireworks, flameSheet, sparks } from './presets.js';
+import { fire, fireworks, flameSheet, puffTexture, smoke, sparks } from './presets.js';
 import type { Texture } from '../../src/index.js';
 
 const { url, canvas, info, device } = await openDemo();
@@ -21,7 +21,8 @@ const surface = device.surface!;
 const settings = {
   /** fountain: the continuous default; fireworks: emission over time; sparks: velocity streaks (?preset=). */
   preset:
-    (['fireworks', 'sparks', 'fire'] as const).find((p) => p === url.get('preset')) ?? 'fountain',
+    (['fireworks', 'sparks', 'fire', 'smoke'] as const).find((p) => p === url.get('preset')) ??
+    'fountain',
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
   drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
@@ -61,8 +62,9 @@ function colors(): ParticleOptionsInput['colors'] {
   return [c(settings.color0), c(settings.color1), c(settings.color2), c(settings.color3)];
 }
 
-/** The fire preset's flipbook, drawn at its first use. */
+/** The fire preset's flipbook and the smoke's puff, drawn at their first use. */
 let flames: Texture | undefined;
+let puff: Texture | undefined;
 
 function options(): ParticleOptionsInput {
   // the fireworks preset brings its own emitter, forces and look; the panel picks path and draw
@@ -72,7 +74,9 @@ function options(): ParticleOptionsInput {
         ? fireworks(settings.count)
         : settings.preset === 'sparks'
           ? sparks(settings.count)
-          : fire(settings.count, (flames ??= flameSheet(device)));
+          : settings.preset === 'smoke'
+            ? smoke(settings.count, (puff ??= puffTexture(device)))
+            : fire(settings.count, (flames ??= flameSheet(device)));
     return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }
   return {
@@ -165,6 +169,7 @@ sim.addBinding(settings, 'preset', {
     'fireworks (emission)': 'fireworks',
     'sparks (velocity streaks)': 'sparks',
     'fire (flipbook sprites)': 'fire',
+    'smoke (sorted alpha)': 'smoke',
   },
 });
 // emission over time (the fireworks): stop lets the sparks die out, start resumes, reset empties

@@ -95,6 +95,76 @@ export function fire(count: number, sheet: Texture, seed = 1): ParticleOptionsIn
 }
 
 /**
+ * Smoke (?preset=smoke): grey puffs (`puffTexture`) that rise, spread, grow and turn, drawn with
+ * alpha blending sorted back to front every frame (`sort`: a puff nearer the camera hides the
+ * ones behind it, whatever their slots).
+ */
+export function smoke(count: number, puff: Texture, seed = 1): ParticleOptionsInput {
+  return {
+    count,
+    seed,
+    emitRate: count / 4.5,
+    prewarm: 3,
+    emitter: { shape: 'sphere', position: [0, -8.5, 0], radius: 0.5 },
+    spread: 0.35,
+    speedMin: 1.5,
+    speedMax: 2.5,
+    lifeMin: 3,
+    lifeMax: 4.5,
+    gravity: [0.6, 0.8, 0],
+    drag: 0.35,
+    size: 0.7,
+    sizeOverLife: [0.5, 3],
+    texture: puff,
+    rotation: [-Math.PI, Math.PI],
+    angularVelocity: [-0.3, 0.3],
+    blending: 'alpha',
+    sort: true,
+    colors: [
+      [0.62, 0.58, 0.55, 0],
+      [0.55, 0.53, 0.52, 0.4],
+      [0.4, 0.4, 0.43, 0.22],
+      [0.3, 0.3, 0.33, 0],
+    ],
+    colorStops: [0, 0.08, 0.55, 1],
+  };
+}
+
+/**
+ * A smoke puff drawn here rather than shipped as an image: 64 × 64 texels, a soft round blob
+ * broken by a few octaves of value noise (white: the colour over life tints it).
+ */
+export function puffTexture(device: Device): Texture {
+  const size = 64;
+  const lattice = (x: number, y: number, seed: number): number => {
+    let h = (x * 374761393 + y * 668265263 + seed * 2147483647) | 0;
+    h = Math.imul(h ^ (h >>> 13), 1274126177);
+    return ((h ^ (h >>> 16)) >>> 0) / 4294967295;
+  };
+  const noise = (x: number, y: number, seed: number): number => {
+    const [ix, iy] = [Math.floor(x), Math.floor(y)];
+    const [fx, fy] = [x - ix, y - iy];
+    const [sx, sy] = [fx * fx * (3 - 2 * fx), fy * fy * (3 - 2 * fy)];
+    const top = lattice(ix, iy, seed) * (1 - sx) + lattice(ix + 1, iy, seed) * sx;
+    const bottom = lattice(ix, iy + 1, seed) * (1 - sx) + lattice(ix + 1, iy + 1, seed) * sx;
+    return top * (1 - sy) + bottom * sy;
+  };
+  const data = new Uint8Array(4 * size * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const [u, v] = [(x + 0.5) / size - 0.5, (y + 0.5) / size - 0.5];
+      const fbm =
+        0.5 * noise(u * 6, v * 6, 1) +
+        0.3 * noise(u * 12, v * 12, 2) +
+        0.2 * noise(u * 24, v * 24, 3);
+      const r = Math.hypot(u, v) / 0.5;
+      const alpha = Math.max(0, 1 - r * r) ** 1.4 * Math.min(1, 0.35 + fbm);
+      data.set([255, 255, 255, Math.round(255 * alpha)], 4 * (y * size + x));
+    }
+  return imageTexture(device, 'smoke puff', size, data);
+}
+
+/**
  * A flame flipbook drawn here rather than shipped as an image: 16 frames of 32 × 32 texels, a soft
  * blob with licking tongues that grows and fades over the frames (white: the particle's colour
  * over life tints it).
@@ -117,8 +187,13 @@ export function flameSheet(device: Device): Texture {
         data.set([255, 255, 255, Math.round(255 * alpha)], 4 * ((cy + y) * size + cx + x));
       }
   }
+  return imageTexture(device, 'flame flipbook', size, data);
+}
+
+/** A square rgba8unorm texture of `size`² texels holding `data`, for sprites. */
+function imageTexture(device: Device, label: string, size: number, data: Uint8Array): Texture {
   const texture = device.createTexture({
-    label: 'flame flipbook',
+    label,
     size: { width: size, height: size },
     format: 'rgba8unorm',
     usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,

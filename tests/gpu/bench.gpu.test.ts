@@ -12,6 +12,7 @@ import {
   compareRuns,
   percentile,
   markdownTable,
+  sortTable,
   // @ts-expect-error plain ESM module without types
 } from '../../bench/runner.mjs';
 
@@ -202,6 +203,40 @@ describe('benchmark smoke run', () => {
     }
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
     expect(md).toMatch(/\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+  }, 300_000);
+
+  it('the sort suite: alpha unsorted and sorted per path, the depth sort timed by its passes', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-sort-'));
+    const o = parseArgs(
+      '--suites sort --sort-counts 2000 --frames 3 --warmup 1 --repeat 1 --preroll 3 --size 160x96 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const result = await runShared(o);
+    type Row = {
+      scenario: string;
+      skipped?: string;
+      backend: string;
+      e2eMs: { median: number };
+      gpuSpansMs: { update: number; draw: number; sort?: number } | null;
+    };
+    const rows = result.rows as Row[];
+    expect(rows.map((r) => r.scenario)).toEqual([
+      'sort/compute@webgpu/pulled/2000/unsorted',
+      'sort/compute@webgpu/pulled/2000/sorted',
+      'sort/pingpong@webgl2/pulled/2000/unsorted',
+      'sort/pingpong@webgl2/pulled/2000/sorted',
+    ]);
+    for (const r of rows) {
+      expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
+      expect(r.e2eMs.median).toBeGreaterThan(0);
+      // the sort's passes are timed where it runs; an unsorted frame has none
+      if (r.scenario.endsWith('/unsorted')) expect(r.gpuSpansMs?.sort).toBeUndefined();
+      else if (r.backend === 'webgpu') expect(r.gpuSpansMs?.sort).toBeGreaterThan(0);
+    }
+    expect(sortTable(result.rows)).toMatch(
+      /\| compute@webgpu \| 2000 \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d× \| \d/,
+    );
   }, 300_000);
 
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {

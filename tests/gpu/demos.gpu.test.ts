@@ -208,8 +208,8 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
-    for (const preset of ['fireworks', 'sparks', 'fire'] as const)
-      it(`particles ${preset} preset (${{ fireworks: 'emission over time', sparks: 'velocity streaks', fire: 'flipbook sprites' }[preset]}) runs on the backend's path and lights pixels [${backend}]`, async () => {
+    for (const preset of ['fireworks', 'sparks', 'fire', 'smoke'] as const)
+      it(`particles ${preset} preset (${{ fireworks: 'emission over time', sparks: 'velocity streaks', fire: 'flipbook sprites', smoke: 'sorted alpha' }[preset]}) runs on the backend's path and lights pixels [${backend}]`, async () => {
         const errors: string[] = [];
         const page = await open(
           `demos/particles/?backend=${backend}&preset=${preset}&count=20000&scene=0&panel=closed`,

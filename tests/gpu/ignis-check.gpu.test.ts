@@ -79,13 +79,14 @@ describe('ignis-check', () => {
     expectEveryRungMatches(r);
   }, 240_000);
 
-  it('the demo presets (fireworks: emission; sparks: velocity streaks; fire: flipbook sprites) look and step alike on compute, fragment and CPU paths', () => {
+  it('the demo presets (fireworks: emission; sparks: velocity streaks; fire: flipbook sprites; smoke: sorted alpha) look and step alike on compute, fragment and CPU paths', () => {
     for (const [preset, extra] of [
       ['fireworks', []],
       ['sparks', []],
       // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
       // a few pixels by 3/255
       ['fire', ['--tolerance', '4']],
+      ['smoke', ['--tolerance', '4']],
     ] as const) {
       const r = check([
         'check/scenes/presets.ts',
@@ -283,6 +284,43 @@ describe('ignis-check', () => {
       rows: Array<{ frames: number }>;
     };
     expect(budgeted.rows.map((r) => r.frames)).toEqual([5, 5, 5, 5]);
+  }, 240_000);
+
+  it('ignis-bench times up to 512 passes a frame and counts the rest of each frame as untimed (never the rAF loop’s passes)', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-passes-'));
+    const r = spawnSync(
+      process.execPath,
+      [
+        'scripts/ignis-bench.mjs',
+        'tests/gpu/fixtures/many-passes.ts',
+        '--param',
+        'passes=200,600',
+        '--rungs',
+        'webgpu',
+        '--frames',
+        '4',
+        '--warmup',
+        '1',
+        '--repeat',
+        '1',
+        '--size',
+        '32x32',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 240_000 },
+    );
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const rows = (
+      JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
+        rows: Array<{ untimedPasses?: number; gpuPassMs: Record<string, number> }>;
+      }
+    ).rows;
+    // 200 a frame: all timed, although the rAF loop's 5 frames begin 1,000 more
+    expect(rows[0]!.untimedPasses).toBeUndefined();
+    expect(rows[0]!.gpuPassMs['clear']).toBeGreaterThan(0);
+    // 600 a frame: 88 beyond the 512 timestamp pairs
+    expect(rows[1]!.untimedPasses).toBe(88);
   }, 240_000);
 
   it("ignis-bench --runtime deno: the same scene under Deno's WebGPU (offscreen), WebGL2 rungs skipped, errors named", () => {
