@@ -37,7 +37,7 @@ import { BufferUsage } from '../rhi/core/flags.js';
 import { readBuffer } from '../compute/paths/state.js';
 import { isSoftwareAdapter } from './draw-mode.js';
 
-/** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), 0). */
+/** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), last). */
 const HALF = 2048;
 /** Bytes of the SortKeys uniform block (vec4f + 4 × u32). */
 const KEYS_BYTES = 32;
@@ -124,6 +124,8 @@ export class DepthSort {
   readonly total: number;
   readonly #ring: UniformRing;
   readonly #scratch = new ArrayBuffer(KEYS_BYTES);
+  readonly #scratchF32 = new Float32Array(this.#scratch);
+  readonly #scratchU32 = new Uint32Array(this.#scratch);
   readonly #modules: ShaderModule[] = [];
   #fragment: RenderPipeline | null = null;
   /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
@@ -280,9 +282,8 @@ export class DepthSort {
   }
 
   #uniforms(viewZ: number[], particleWidth: number): number {
-    const f = new Float32Array(this.#scratch);
-    const u = new Uint32Array(this.#scratch);
-    f.set(viewZ);
+    const u = this.#scratchU32;
+    this.#scratchF32.set(viewZ);
     u[4] = this.#count;
     u[5] = this.total;
     u[6] = particleWidth;

@@ -76,8 +76,11 @@ describe('a fresh clone', () => {
         );
         for (const f of ['latest.md', 'latest.json', 'chart.svg'])
           expect(existsSync(path.join(dir, 'out', f)), f).toBe(true);
-        const shots = readdirSync(path.join(dir, 'out')).filter((f) => f.endsWith('.png'));
-        expect(shots).toHaveLength(5);
+        // the particle rows run through the scene kit: a screenshot per path in out/particles/
+        const pngs = (d: string): string[] => readdirSync(d).filter((f) => f.endsWith('.png'));
+        expect(pngs(path.join(dir, 'out', 'particles'))).toHaveLength(3);
+        const shots = pngs(path.join(dir, 'out'));
+        expect(shots).toHaveLength(2);
         expect(shots.filter((f) => f.startsWith('frame_'))).toHaveLength(2);
       } finally {
         rmSync(dir, { recursive: true, force: true });
