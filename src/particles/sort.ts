@@ -128,6 +128,8 @@ export class DepthSort {
   readonly #scratchU32 = new Uint32Array(this.#scratch);
   readonly #modules: ShaderModule[] = [];
   #fragment: RenderPipeline | null = null;
+  /** Stops the restore listener (the compute path's step uniforms are written again). */
+  #stopRestore: () => void = () => {};
   /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
   #host: { keys: Float32Array; order: Uint32Array; entries: Float32Array } | null = null;
 
@@ -178,6 +180,8 @@ export class DepthSort {
     const data = new Uint32Array((STEP_STRIDE / 4) * plan.length);
     plan.forEach((s, i) => data.set([s.j, s.k, this.total, 0], (STEP_STRIDE / 4) * i));
     device.queue.writeBuffer(steps, 0, data);
+    // written once: after device.restore() buffers come back zeroed, so again then
+    this.#stopRestore = device.onRestored(() => device.queue.writeBuffer(steps, 0, data));
     const keysModule = device.createShaderModule({ label: 'sort-keys.wgsl', code: sortKeysWgsl });
     const bitonic = device.createShaderModule({ label: 'sort-bitonic.wgsl', code: bitonicWgsl });
     this.#modules.push(keysModule, bitonic);
@@ -406,6 +410,7 @@ export class DepthSort {
   }
 
   destroy(): void {
+    this.#stopRestore();
     this.#runner?.destroy();
     this.#ring.destroy();
     if (this.#compute) {

@@ -8,6 +8,7 @@ import {
   type Device,
   type ParticleOptionsInput,
   type ParticleSystem,
+  type WebGPUDevice,
 } from '../../../src/all.js';
 import { defineKernel } from '../../../src/compute/kernel.js';
 import { ElementwiseRunner } from '../../../src/compute/elementwise.js';
@@ -212,6 +213,26 @@ export const cases = defineCases({
       b.ps.destroy();
     },
   },
+
+  'after a device loss and restore the compute sort still sorts (its step uniforms written again)':
+    {
+      needs: ['compute'],
+      async run({ backend }) {
+        const canvas = document.createElement('canvas');
+        // no host shadows: buffers come back zeroed, as in an application
+        const device = await createDevice({ backend, canvas });
+        device.onError(() => {}); // the loss is reported here
+        const { ps } = await image(device, { path: 'compute' });
+        (device as WebGPUDevice).gpu.destroy();
+        await device.lost;
+        await device.restore();
+        for (let i = 0; i < 40; i++) ps.step(1 / 60);
+        await drawImage(device, ps);
+        await checkOrder(ps, `${backend} compute after restore`, 1e-5);
+        ps.destroy();
+        device.destroy();
+      },
+    },
 
   'a sorted draw without this step’s prepareDraw is an error naming it': {
     async run({ device }) {
