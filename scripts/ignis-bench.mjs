@@ -71,6 +71,10 @@ export function parseArgs(argv) {
   );
   // Deno has WebGPU only: its default is the webgpu rung
   if (o.runtime === 'deno' && !argv.includes('--rungs')) o.rungs = ['webgpu'];
+  if (o.runtime === 'deno' && o.screenshots)
+    throw new Error(
+      'ignis-bench: --screenshots needs the browser runtime (under Deno nothing is presented to take a picture of)',
+    );
   return o;
 }
 

@@ -46,6 +46,9 @@ describe('scene kit command lines', () => {
     expect(() => (benchArgs as Parse)(['a.ts', '--param', 'count'])).toThrow(
       /ignis-bench: --param count is not name=value/,
     );
+    expect(() => (benchArgs as Parse)(['s.ts', '--runtime', 'deno', '--screenshots'])).toThrow(
+      /--screenshots needs the browser runtime/,
+    );
     expect(() => (benchArgs as Parse)(['a.ts', '--colour', 'red'])).toThrow(
       /unknown option --colour/,
     );
