@@ -25,12 +25,22 @@ import type {
   CpuStep,
   ExecutionPath,
   PathContext,
+  SceneDepthArray,
   StateArrays,
+  StepInputs,
   StepParams,
   UniformBlock,
 } from './paths/path.js';
 
-export type { CpuKernel, CpuPredicates, CpuStep, StateArrays, StepParams } from './paths/path.js';
+export type {
+  CpuKernel,
+  CpuPredicates,
+  CpuStep,
+  SceneDepthArray,
+  StateArrays,
+  StepInputs,
+  StepParams,
+} from './paths/path.js';
 /** The path an element-wise runner is asked to take (`auto` chooses). */
 export type ElementwiseMode = PathName;
 
@@ -48,7 +58,8 @@ export interface ElementwiseOptions {
 
 /** Uniform slots a runner starts with; the ring doubles when one submit records more steps. */
 const UNIFORM_SLOTS = 16;
-const SLOT_BYTES = 256;
+/** Slots are multiples of the uniform offset alignment (256 bytes). */
+const SLOT_ALIGN = 256;
 
 /** The kernel's uniform block in a ring of per-submit slots, with `count` and `width` always set. */
 function uniformBlock(
@@ -58,7 +69,8 @@ function uniformBlock(
   count: number,
   width: number,
 ): UniformBlock & { destroy(): void } {
-  const ring = new UniformRing(device, UNIFORM_SLOTS, SLOT_BYTES, `${label} uniforms`);
+  const slotBytes = Math.max(1, Math.ceil(kernel.uniforms.size / SLOT_ALIGN)) * SLOT_ALIGN;
+  const ring = new UniformRing(device, UNIFORM_SLOTS, slotBytes, `${label} uniforms`);
   const packer = new UniformPacker(kernel.uniforms);
   const fixed = { count, width };
   return {
@@ -200,9 +212,21 @@ export class ElementwiseRunner {
     encoder: CommandEncoder,
     params: StepParams = {},
     timestampWrites?: PassTimestampWrites,
+    inputs: StepInputs = {},
   ): void {
     this.#assertAlive('step');
-    this.#path.step(encoder, params, timestampWrites);
+    if (this.#kernel.descriptor.sceneDepth) {
+      const depth = inputs.sceneDepth;
+      const gpu = this.mode !== 'cpu';
+      const isArray = !!depth && (depth as SceneDepthArray).data instanceof Float32Array;
+      if (!depth || gpu === isArray)
+        throw new ValidationError(
+          'runner-scene-depth',
+          `the kernel reads the scene depth (ignisSceneDepth): pass inputs.sceneDepth, ${gpu ? `a depth texture on the ${this.mode} path` : 'a { data: Float32Array, width, height } array on the CPU path'} (got ${depth ? (isArray ? 'an array' : 'a texture') : 'none'})`,
+          this.label,
+        );
+    }
+    this.#path.step(encoder, params, timestampWrites, inputs);
   }
 
   /** Records the barrier a draw that reads the state after `step` needs (none on the CPU path). */

@@ -43,7 +43,16 @@ export interface KernelDescriptor {
    * state for it; the ping-pong reads its source textures; the CPU a copy of the arrays).
    */
   gather?: boolean;
+  /**
+   * The body and helpers may call `ignisSceneDepth(x: i32, y: i32) -> f32`: texel (x, y) of the
+   * scene's depth (0 near … 1 far; clamped to the edges) given to each step
+   * (`runner.step(…, { sceneDepth })`): a depth texture on the GPU paths, an array on the CPU.
+   */
+  sceneDepth?: boolean;
 }
+
+/** The binding of the scene's depth texture in a kernel with `sceneDepth` of `n` attributes. */
+export const sceneDepthBinding = (n: number): number => 1 + 2 * n;
 
 /** A defined kernel: its descriptor and the sources generated for each path. */
 export interface Kernel {
@@ -128,8 +137,18 @@ export function defineKernel(desc: KernelDescriptor): Kernel {
 
   const gather = desc.gather === true;
   const n = attributes.length;
+  const depth = desc.sceneDepth === true;
+  // ignisSceneDepth(x, y) in WGSL, for both GPU variants
+  const wgslDepth = depth
+    ? `@group(0) @binding(${sceneDepthBinding(n)}) var _ignis_depth: texture_depth_2d;
+fn ignisSceneDepth(x: i32, y: i32) -> f32 {
+  let size = vec2i(textureDimensions(_ignis_depth));
+  return textureLoad(_ignis_depth, clamp(vec2i(x, y), vec2i(0), size - 1), 0);
+}
+`
+    : '';
   const wgslCompute = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read_write> _ignis_${a}: array<vec4f>;`).join('\n')}
-${gather ? `${attributes.map((a, i) => `@group(0) @binding(${n + 1 + i}) var<storage, read> _ignis_prev_${a}: array<vec4f>;`).join('\n')}\n${wgslGather(attributes, 'storage', '_ignis_prev_')}` : ''}${toWgsl(helpers)}
+${gather ? `${attributes.map((a, i) => `@group(0) @binding(${n + 1 + i}) var<storage, read> _ignis_prev_${a}: array<vec4f>;`).join('\n')}\n${wgslGather(attributes, 'storage', '_ignis_prev_')}` : ''}${wgslDepth}${toWgsl(helpers)}
 @compute @workgroup_size(${wg})
 fn main(@builtin(global_invocation_id) _ignis_gid: vec3u, @builtin(num_workgroups) _ignis_groups: vec3u) {
   let index = _ignis_gid.x + _ignis_gid.y * _ignis_groups.x * ${wg}u;
@@ -143,7 +162,7 @@ ${attributes.map((a) => `  _ignis_${a}[index] = ${a};`).join('\n')}
 `;
 
   const wgslFragment = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
-${gather ? wgslGather(attributes, 'texture', '_ignis_') : ''}${toWgsl(helpers)}
+${gather ? wgslGather(attributes, 'texture', '_ignis_') : ''}${wgslDepth}${toWgsl(helpers)}
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
   return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
@@ -171,7 +190,7 @@ void main() {
   // (ignisElement's body here only types it: each emitter implements it for its path)
   const wgslTranslated = `${wgslUniformStruct(uniforms)}struct IgnisState { ${attributes.map((a) => `${a}: vec4f`).join(', ')} };
 @group(0) @binding(1) var<storage, read_write> ignisStates: array<IgnisState>;
-${gather ? 'fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(' + attributes.map(() => 'vec4f(f32(j))').join(', ') + ');\n}\n' : ''}${toWgsl(helpers)}
+${gather ? 'fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(' + attributes.map(() => 'vec4f(f32(j))').join(', ') + ');\n}\n' : ''}${depth ? 'fn ignisSceneDepth(x: i32, y: i32) -> f32 {\n  return f32(x + y);\n}\n' : ''}${toWgsl(helpers)}
 fn ignisUpdate(index: u32, ignisIn: IgnisState) -> IgnisState {
 ${attributes.map((a) => `  var ${a} = ignisIn.${a};`).join('\n')}
 ${toWgsl(desc.body)}
@@ -194,9 +213,9 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
       );
     throw e;
   }
-  const glslFragment = emitGlslElementwise(translated, attributes, gather);
+  const glslFragment = emitGlslElementwise(translated, attributes, gather, depth);
   const cpu = {
-    step: new Function('$', emitJsElementwise(translated, attributes, gather))(
+    step: new Function('$', emitJsElementwise(translated, attributes, gather, depth))(
       runtime,
     ) as CpuStep['step'],
   };

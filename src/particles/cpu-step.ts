@@ -11,6 +11,7 @@ import type { ParticleOptions } from './options.js';
 import type { ParticleState } from './reference.js';
 import { accelerate, pcg, stepBase } from './reference.js';
 import { emits, type EmitRange } from './emission.js';
+import { collide, collisionFrame } from './collision.js';
 
 const f = Math.fround;
 const TWO_PI = 6.2831855;
@@ -106,6 +107,7 @@ export function stepStateFast(
   const along = f(1 - (o.bounce?.friction ?? 0));
   const restitution = f(o.bounce?.restitution ?? 0);
   const forces = o.attractors.length > 0 || o.turbulence.strength !== 0;
+  const collision = o.collision ? collisionFrame(o.collision) : null;
   const time = n * dt;
   const acc = ACCELERATION;
   for (let i = 0, at = 0; i < o.count; i++, at += 4) {
@@ -136,6 +138,11 @@ export function stepStateFast(
     y = f(y + f(vy * dt));
     z = f(z + f(vz * dt));
     const age = f((pos[at + 3] as number) + dt);
+    if (collision) {
+      const s = [x, y, z, vx, vy, vz];
+      collide(collision, pos[at] as number, pos[at + 1] as number, pos[at + 2] as number, s);
+      [x, y, z, vx, vy, vz] = s as [number, number, number, number, number, number];
+    }
     if (bounce && y < floorY) {
       y = floorY;
       vx = f(vx * along);

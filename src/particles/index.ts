@@ -24,6 +24,9 @@ export {
   type EmitterOptions,
   type SpriteSheet,
   type SoftParticles,
+  type CollisionInput,
 } from './options.js';
+export type { ParticleCollision } from './collision.js';
+export type { SceneDepthArray } from '../compute/paths/path.js';
 export { orbitCamera, type OrbitCamera } from './camera.js';
 export type { Camera } from './draw.js';

@@ -7,6 +7,7 @@ import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
 import type { ParticleOptions } from './options.js';
 import { emits, type EmitRange } from './emission.js';
+import { collisionUniforms } from './collision.js';
 
 const HELPERS = `
 u32 pcg(u32 v) {
@@ -68,6 +69,54 @@ fn particle(j: u32) -> Particle {
 }
 `;
 
+/**
+ * `collision`: the scene's surface normal at depth texel (x, y), in world space — from the view
+ * positions of the neighbouring texels (central differences, unprojected with the projection's
+ * P00, P11, P22, P32 in `cproj`), turned towards the camera, rotated by the view's axes.
+ */
+const SCENE_NORMAL = `
+vec3f viewPointAt(i32 x, i32 y) {
+    f32 d = params.cproj.w / (ignisSceneDepth(x, y) + params.cproj.z);
+    f32 ndcX = (f32(x) + 0.5) / params.csize.x * 2.0 - 1.0;
+    f32 ndcY = 1.0 - (f32(y) + 0.5) / params.csize.y * 2.0;
+    return vec3f(ndcX * d / params.cproj.x, ndcY * d / params.cproj.y, -d);
+}
+vec3f sceneNormal(i32 x, i32 y) {
+    i32 w = i32(params.csize.x) - 1;
+    i32 h = i32(params.csize.y) - 1;
+    vec3f across = viewPointAt(min(x + 1, w), y) - viewPointAt(max(x - 1, 0), y);
+    vec3f up = viewPointAt(x, max(y - 1, 0)) - viewPointAt(x, min(y + 1, h));
+    vec3f c = cross(across, up);
+    f32 len = length(c);
+    vec3f nv = select(vec3f(0.0, 0.0, 1.0), c / max(len, 1e-20), len > 1e-12);
+    nv = select(nv, -nv, dot(nv, viewPointAt(x, y)) > 0.0);
+    return params.cright.xyz * nv.x + params.cup.xyz * nv.y + params.cback.xyz * nv.z;
+}
+`;
+
+/**
+ * `collision`: where the stepped position lies just behind the scene's depth (within `thickness`
+ * of the surface, seen from the collision camera), the particle stays where it was and its
+ * velocity bounces off the surface: the normal part reversed × restitution, the rest × (1 −
+ * friction). reference.ts `collide` is the same in JavaScript.
+ */
+const COLLIDE = `
+    vec4f clip = params.cvp0 * x.x + params.cvp1 * x.y + params.cvp2 * x.z + params.cvp3;
+    f32 cw = max(clip.w, 0.0001);
+    f32 u = clip.x / cw * 0.5 + 0.5;
+    f32 t = 0.5 - clip.y / cw * 0.5;
+    bool inside = clip.w > 0.0001 && u >= 0.0 && u < 1.0 && t >= 0.0 && t < 1.0;
+    i32 px = i32(floor(clamp(u, 0.0, 1.0) * params.csize.x));
+    i32 py = i32(floor(clamp(t, 0.0, 1.0) * params.csize.y));
+    f32 zs = ignisSceneDepth(px, py);
+    f32 surface = params.cproj.w / (zs + params.cproj.z);
+    bool hitScene = inside && zs < 1.0 && clip.w > surface && clip.w < surface + params.cparams.x;
+    vec3f n = sceneNormal(px, py);
+    f32 vn = dot(v, n);
+    vec3f bounced = (v - n * vn) * params.cparams.z - n * (vn * params.cparams.y);
+    v = select(v, bounced, hitScene && vn < 0.0);
+    x = select(x, position.xyz, hitScene);`;
+
 /** A behaviour uniform's type: f32 for a number, vecNf for N numbers. */
 function behaviorUniformType(v: number | readonly number[]): UniformType {
   return Array.isArray(v) ? (`vec${v.length}f` as UniformType) : 'f32';
@@ -81,7 +130,7 @@ export function kernelKey(o: ParticleOptions): string {
         .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
         .join(',')}`
     : '';
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${o.bounce ? ':bounce' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
+  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${o.bounce ? ':bounce' : ''}${o.collision ? ':collision' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
 }
 
 export function particleKernel(o: ParticleOptions): Kernel {
@@ -107,6 +156,19 @@ export function particleKernel(o: ParticleOptions): Kernel {
     ['frequency', 'f32'],
   ];
   if (o.bounce) uniforms.push(['restitution', 'f32'], ['keepAlong', 'f32']);
+  if (o.collision)
+    uniforms.push(
+      ['cvp0', 'vec4f'],
+      ['cvp1', 'vec4f'],
+      ['cvp2', 'vec4f'],
+      ['cvp3', 'vec4f'],
+      ['cproj', 'vec4f'],
+      ['cright', 'vec4f'],
+      ['cup', 'vec4f'],
+      ['cback', 'vec4f'],
+      ['csize', 'vec4f'],
+      ['cparams', 'vec4f'],
+    );
   const emission = emits(o);
   if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
   for (let a = 0; a < attractors; a++) uniforms.push([`attractor${a}`, 'vec4f']);
@@ -151,6 +213,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     v = v * max(0.0, 1.0 - params.drag * params.dt);
     vec3f x = position.xyz + v * params.dt;
     f32 age = position.w + params.dt;
+    ${o.collision ? COLLIDE : ''}
     ${
       o.bounce
         ? `bool hit = x.y < params.floorY;
@@ -184,9 +247,10 @@ fn behavior(index: u32, p: Particle) -> Particle {
     label: 'particles',
     attributes: ['position', 'velocity'],
     uniforms,
-    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${o.behavior ? o.behavior.code : canonical}`,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${o.collision && !o.behavior ? SCENE_NORMAL : ''}${o.behavior ? o.behavior.code : canonical}`,
     body,
     gather,
+    sceneDepth: o.collision !== null && !o.behavior,
     workgroupSize: 64,
   });
 }
@@ -225,6 +289,7 @@ export function kernelParams(
     values['restitution'] = o.bounce.restitution;
     values['keepAlong'] = 1 - o.bounce.friction;
   }
+  if (o.collision) Object.assign(values, collisionUniforms(o.collision));
   if (emits(o)) {
     values['emitStart'] = emit.start;
     values['emitCount'] = emit.count;

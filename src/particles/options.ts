@@ -2,6 +2,8 @@
 import { ValidationError } from '../rhi/core/errors.js';
 import type { Burst, BurstInput } from './emission.js';
 import type { Texture } from '../rhi/core/texture.js';
+import type { SceneDepthArray } from '../compute/paths/path.js';
+import type { ParticleCollision } from './collision.js';
 
 export type Vec3 = readonly [number, number, number];
 export type Vec4 = readonly [number, number, number, number];
@@ -62,6 +64,14 @@ export interface ParticleOptions {
    * by `restitution` (0..1), the horizontal speed scaled by 1 − `friction` (0..1). null: they die.
    */
   bounce: { restitution: number; friction: number } | null;
+  /**
+   * Screen-space collisions with the scene's depth: `{ depth, camera, restitution = 0.3,
+   * friction = 0.1, thickness = 0.5 }` — particles that go just behind the surface the depth holds
+   * (seen from `camera`, the one it was drawn with) bounce off it. `depth`: a depth texture
+   * (`TEXTURE_BINDING`) on the GPU paths, `{ data: Float32Array, width, height }` on the CPU path.
+   * Part of the canonical rule (a `behavior` replaces it). null: off.
+   */
+  collision: ParticleCollision | null;
   /** Up to 8. */
   attractors: readonly Attractor[];
   /** Curl-noise turbulence: acceleration = strength · curl(A)(frequency · x, time); off at strength 0. */
@@ -214,6 +224,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
   drag: 0.1,
   floorY: -10,
   bounce: null,
+  collision: null,
   attractors: [],
   turbulence: { strength: 0, frequency: 1 },
   colors: [
@@ -241,13 +252,70 @@ export const DEFAULT_OPTIONS: ParticleOptions = {
 
 /** What `createParticleSystem` takes: any subset of the options (nested emitter/turbulence partial too). */
 export type ParticleOptionsInput = Partial<
-  Omit<ParticleOptions, 'emitter' | 'turbulence' | 'bursts' | 'spriteSheet'>
+  Omit<ParticleOptions, 'emitter' | 'turbulence' | 'bursts' | 'spriteSheet' | 'collision'>
 > & {
+  collision?: CollisionInput | null;
   spriteSheet?: Partial<SpriteSheet>;
   bursts?: readonly BurstInput[];
   emitter?: Partial<EmitterOptions>;
   turbulence?: Partial<ParticleOptions['turbulence']>;
 };
+
+/** `collision` as given: restitution, friction and thickness may be left out. */
+export type CollisionInput = Pick<ParticleCollision, 'depth' | 'camera'> &
+  Partial<Omit<ParticleCollision, 'depth' | 'camera'>>;
+
+/** `collision` with its defaults, each value checked (the depth's kind against the path: system.ts). */
+function resolveCollision(c: CollisionInput | null): ParticleCollision | null {
+  if (c === null) return null;
+  if (!c || typeof c !== 'object')
+    throw new ParticleOptionError(
+      'collision',
+      c,
+      'must be null or { depth, camera, restitution?, friction?, thickness? }',
+    );
+  const out = { restitution: 0.3, friction: 0.1, thickness: 0.5, ...c };
+  const depth = out.depth as unknown;
+  const isArray = !!depth && (depth as SceneDepthArray).data instanceof Float32Array;
+  const isTexture = !!depth && (depth as Texture).kind === 'texture';
+  if (!isArray && !isTexture)
+    throw new ParticleOptionError(
+      'collision.depth',
+      depth,
+      'must be the scene depth texture, or { data: Float32Array, width, height } on the CPU path',
+    );
+  if (isArray) {
+    const { data, width, height } = depth as SceneDepthArray;
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
+      throw new ParticleOptionError(
+        'collision.depth',
+        `${String(width)}x${String(height)}`,
+        'needs a positive integer width and height',
+      );
+    if (data.length !== width * height)
+      throw new ParticleOptionError(
+        'collision.depth.data',
+        data.length,
+        `must hold width × height = ${width * height} depths`,
+      );
+  }
+  const cam = out.camera as unknown as { view?: ArrayLike<number>; projection?: ArrayLike<number> };
+  if (!cam || cam.view?.length !== 16 || cam.projection?.length !== 16)
+    throw new ParticleOptionError(
+      'collision.camera',
+      out.camera,
+      'must be { view, projection }: 4×4 matrices, the camera the depth was drawn with',
+    );
+  for (const key of ['restitution', 'friction'] as const) {
+    finite(`collision.${key}`, out[key]);
+    if (out[key] < 0 || out[key] > 1)
+      throw new ParticleOptionError(`collision.${key}`, out[key], 'must be from 0 to 1');
+  }
+  finite('collision.thickness', out.thickness);
+  if (out.thickness <= 0)
+    throw new ParticleOptionError('collision.thickness', out.thickness, 'must be positive');
+  return out;
+}
 
 /** A bad option: `option` names it (dotted path), `value` holds it. */
 export class ParticleOptionError extends ValidationError {
@@ -348,7 +416,14 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     turbulence: { ...DEFAULT_OPTIONS.turbulence, ...input.turbulence },
     spriteSheet: { ...DEFAULT_OPTIONS.spriteSheet, ...input.spriteSheet },
     bursts: resolveBursts(input.bursts === undefined ? [] : input.bursts),
+    collision: resolveCollision(input.collision ?? null),
   } as ParticleOptions;
+  if (o.collision && o.behavior)
+    throw new ParticleOptionError(
+      'collision',
+      '{ … }',
+      'is part of the canonical rule, which a behavior replaces: collide in your behavior, or leave one out',
+    );
   if (o.emitRate !== null) {
     finite('emitRate', o.emitRate);
     if (o.emitRate < 0)

@@ -5,6 +5,7 @@
  */
 import type { ParticleOptions } from './options.js';
 import { emits, type EmitRange } from './emission.js';
+import { collide, collisionFrame, type CollisionFrame } from './collision.js';
 
 const f = Math.fround;
 
@@ -185,6 +186,8 @@ export function stepParticle(
   pos: Float32Array,
   vel: Float32Array,
   emit?: EmitRange,
+  /** `collision`: the step's constants (stepState makes them once a step). */
+  collision: CollisionFrame | null = o.collision ? collisionFrame(o.collision) : null,
 ): void {
   const at = 4 * i;
   if (emit) {
@@ -216,6 +219,11 @@ export function stepParticle(
   y = f(y + f(vy * dt));
   z = f(z + f(vz * dt));
   const age = f((pos[at + 3] as number) + dt);
+  if (collision) {
+    const s = [x, y, z, vx, vy, vz];
+    collide(collision, pos[at] as number, pos[at + 1] as number, pos[at + 2] as number, s);
+    [x, y, z, vx, vy, vz] = s as [number, number, number, number, number, number];
+  }
   const life = vel[at + 3] as number;
   const floorY = f(o.floorY);
   if (o.bounce && y < floorY) {
@@ -250,6 +258,7 @@ export function stepState(
 ): void {
   const base = stepBase(o.seed, n);
   const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
+  const collision = o.collision ? collisionFrame(o.collision) : null;
   for (let i = 0; i < o.count; i++)
-    stepParticle(o, n, dt, base, i, state.position, state.velocity, range);
+    stepParticle(o, n, dt, base, i, state.position, state.velocity, range, collision);
 }

@@ -60,6 +60,7 @@ import {
 } from './draw.js';
 import { SplatDraw } from './splat.js';
 import { DepthSort } from './sort.js';
+import type { ParticleCollision } from './collision.js';
 import { compileLook, type CompiledLook } from './look.js';
 import { candidateModes, provisionalMode, isSoftwareAdapter } from './draw-mode.js';
 import { measureDrawModes } from './calibrate.js';
@@ -176,6 +177,7 @@ export class ParticleSystem {
       throw new ParticleOptionError('path', requested, why);
     }
     this.path = choice.path;
+    checkCollision(device, options.collision, choice.path);
     if (options.drawMode === 'auto') {
       this.#drawMode = provisionalMode(device.caps);
       this.#drawModeReason = `provisional (${isSoftwareAdapter(device.caps) ? 'a software adapter' : 'a hardware adapter'}): measured at the first draw`;
@@ -398,6 +400,7 @@ export class ParticleSystem {
     }
     checkTexture(this.device, next.texture);
     checkSceneDepth(this.device, next.softParticles);
+    checkCollision(this.device, next.collision, this.path);
     if (next.look?.code !== this.#options.look?.code)
       this.#look = next.look ? compileLook(next.look.code) : null;
     if (!next.sort && this.#sort) {
@@ -443,6 +446,7 @@ export class ParticleSystem {
       encoder,
       kernelParams(this.#options, this.#stepIndex, dt, this.#time, emit),
       timestampWrites,
+      this.#options.collision ? { sceneDepth: this.#options.collision.depth } : {},
     );
   }
 
@@ -868,10 +872,36 @@ function checkTexture(device: Device, texture: Texture | null): void {
     throw new ParticleOptionError('texture', texture.label, 'is multisampled');
 }
 
+/**
+ * options.collision.depth: on the GPU paths a depth texture of this device (checked as the soft
+ * particles' is), on the CPU path an array.
+ */
+function checkCollision(device: Device, c: ParticleCollision | null, path: ParticlePath): void {
+  if (c === null) return;
+  const texture = (c.depth as Texture).kind === 'texture';
+  if (path === 'cpu' && texture)
+    throw new ParticleOptionError(
+      'collision.depth',
+      (c.depth as Texture).label,
+      'is a texture, but the CPU path reads the scene depth from { data: Float32Array, width, height }',
+    );
+  if (path !== 'cpu' && !texture)
+    throw new ParticleOptionError(
+      'collision.depth',
+      '{ data, width, height }',
+      `is an array, but the ${path} path reads the scene depth from a depth texture`,
+    );
+  if (texture) depthTextureProblem(device, c.depth as Texture, 'collision.depth');
+}
+
 /** options.softParticles.depth must be a live depth texture of this device that shaders may read. */
 function checkSceneDepth(device: Device, soft: SoftParticles | null): void {
   if (soft === null) return;
-  const depth = soft.depth;
+  depthTextureProblem(device, soft.depth, 'softParticles.depth');
+}
+
+/** A scene depth texture's problem, as a ParticleOptionError naming `option`. */
+function depthTextureProblem(device: Device, depth: Texture, option: string): void {
   const why =
     depth.device !== device
       ? 'belongs to another device'
@@ -884,7 +914,7 @@ function checkSceneDepth(device: Device, soft: SoftParticles | null): void {
             : depth.sampleCount !== 1
               ? 'is multisampled'
               : null;
-  if (why) throw new ParticleOptionError('softParticles.depth', depth.label, why);
+  if (why) throw new ParticleOptionError(option, depth.label, why);
 }
 
 /** Creates a particle system; every option is checked first (`ParticleOptionError` names it). */

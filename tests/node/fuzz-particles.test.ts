@@ -71,6 +71,15 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
     .oneof(fc.constantFrom(0, 1, 'true', null), fc.double({ noNaN: true }))
     .map((sort) => k('sort', { blending: 'alpha', sort })),
   fc.constant(k('sort', { sort: true })), // additive blending: the order changes nothing
+  fc.oneof(fc.double({ max: 0, noNaN: true }), notFinite).map((thickness) =>
+    k('collision.thickness', {
+      collision: {
+        depth: { data: new Float32Array(1), width: 1, height: 1 },
+        camera: { view: new Float32Array(16), projection: new Float32Array(16) },
+        thickness,
+      },
+    }),
+  ),
   badEnum(['reseed', 'last-read']).map((onRestore) => k('onRestore', { onRestore })),
   badEnum(['box', 'point', 'sphere', 'cone']).map((shape) =>
     k('emitter.shape', { emitter: { shape } }),

@@ -475,3 +475,55 @@ describe('sort options', () => {
     sorted.destroy();
   });
 });
+
+describe('collision options', () => {
+  it('name the option: depth, camera, ranges, a behavior beside it, the depth kind against the path', async () => {
+    const d = new NullDevice();
+    const camera = orbitCamera({ aspect: 1 });
+    const array = { data: new Float32Array(4), width: 2, height: 2 };
+    expect(() => resolveOptions({ collision: { depth: {} as never, camera } })).toThrow(
+      /collision.depth = .* must be the scene depth texture, or \{ data: Float32Array, width, height \}/,
+    );
+    expect(() => resolveOptions({ collision: { depth: { ...array, width: 3 }, camera } })).toThrow(
+      /collision.depth.data = 4 must hold width × height = 6 depths/,
+    );
+    expect(() => resolveOptions({ collision: { depth: array, camera: {} as never } })).toThrow(
+      /collision.camera = .* must be \{ view, projection \}/,
+    );
+    expect(() => resolveOptions({ collision: { depth: array, camera, restitution: 2 } })).toThrow(
+      /collision.restitution = 2 must be from 0 to 1/,
+    );
+    expect(() => resolveOptions({ collision: { depth: array, camera, thickness: 0 } })).toThrow(
+      /collision.thickness = 0 must be positive/,
+    );
+    expect(() =>
+      resolveOptions({
+        collision: { depth: array, camera },
+        behavior: { code: 'fn behavior(index: u32, p: Particle) -> Particle { return p; }' },
+      }),
+    ).toThrow(/collision = .* is part of the canonical rule, which a behavior replaces/);
+    // the defaults
+    expect(resolveOptions({ collision: { depth: array, camera } }).collision).toMatchObject({
+      restitution: 0.3,
+      friction: 0.1,
+      thickness: 0.5,
+    });
+    // the CPU path reads an array; a texture there is refused, naming the path
+    const depth = d.createTexture({
+      label: 'scene depth',
+      size: { width: 2, height: 2 },
+      format: 'depth24plus',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    });
+    await expect(
+      createParticleSystem(d, { count: 4, path: 'cpu', collision: { depth, camera } }),
+    ).rejects.toThrow(/collision.depth = scene depth is a texture, but the CPU path reads/);
+    const ps = await createParticleSystem(d, {
+      count: 4,
+      path: 'cpu',
+      collision: { depth: array, camera },
+    });
+    ps.step(1 / 60);
+    ps.destroy();
+  });
+});

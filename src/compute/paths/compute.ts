@@ -11,7 +11,9 @@ import type { ShaderModule } from '../../rhi/core/shader-module.js';
 import type { PassTimestampWrites } from '../../rhi/core/descriptors.js';
 import { wgslReduceCompute, type Predicates } from '../reduce.js';
 import { createStateBuffers, readBuffer } from './state.js';
-import type { ExecutionPath, PathContext, StateArrays, StepParams } from './path.js';
+import type { Texture } from '../../rhi/core/texture.js';
+import { sceneDepthBinding } from '../kernel.js';
+import type { ExecutionPath, PathContext, StateArrays, StepInputs, StepParams } from './path.js';
 
 export class ComputePath implements ExecutionPath {
   readonly name = 'compute' as const;
@@ -90,7 +92,12 @@ export class ComputePath implements ExecutionPath {
     this.#ctx.device.queue.writeBuffer(this.buffers[name] as Buffer, 0, data);
   }
 
-  step(encoder: CommandEncoder, params: StepParams, timestampWrites?: PassTimestampWrites): void {
+  step(
+    encoder: CommandEncoder,
+    params: StepParams,
+    timestampWrites?: PassTimestampWrites,
+    inputs?: StepInputs,
+  ): void {
     const { kernel, count, label, uniforms } = this.#ctx;
     const offset = uniforms.write(params);
     // each step reads what the previous one wrote (a no-op barrier where none did)
@@ -126,6 +133,8 @@ export class ComputePath implements ExecutionPath {
       const p = this.#previous[a];
       if (p) pass.setStorageBuffer(attributes.length + 1 + i, p, { access: 'read' });
     });
+    if (kernel.descriptor.sceneDepth)
+      pass.setTexture(sceneDepthBinding(attributes.length), inputs?.sceneDepth as Texture);
     pass.dispatchThreads(count, kernel.workgroupSize);
     pass.end();
   }

@@ -15,6 +15,7 @@ import type {
   ExecutionPath,
   PathContext,
   StateArrays,
+  StepInputs,
   StepParams,
 } from './path.js';
 import type { Predicates } from '../reduce.js';
@@ -79,8 +80,13 @@ export class CpuPath implements ExecutionPath {
     this.#upload(name);
   }
 
-  step(_encoder: CommandEncoder, params: StepParams): void {
-    this.#step.step(this.#state, this.#ctx.count, params);
+  step(
+    _encoder: CommandEncoder,
+    params: StepParams,
+    _timestampWrites?: unknown,
+    inputs?: StepInputs,
+  ): void {
+    this.#step.step(this.#state, this.#ctx.count, params, inputs);
     for (const a of this.#ctx.kernel.descriptor.attributes) this.#upload(a);
   }
 

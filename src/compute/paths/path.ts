@@ -20,9 +20,20 @@ export type StepParams = Readonly<Record<string, UniformValue>>;
 export type StateArrays = Record<string, Float32Array>;
 /** The CPU form of a kernel, per element: updates element `index` of `state` (4 floats per element) in place. */
 export type CpuKernel = (index: number, state: StateArrays, params: StepParams) => void;
+/** The scene's depth for the CPU path: `data[y * width + x]`, 0 near … 1 far (what a depth texture holds). */
+export interface SceneDepthArray {
+  readonly data: Float32Array;
+  readonly width: number;
+  readonly height: number;
+}
+/** What a step reads besides the state: the scene's depth, for kernels with `sceneDepth`. */
+export interface StepInputs {
+  /** A depth texture on the GPU paths; an array on the CPU path. */
+  readonly sceneDepth?: Texture | SceneDepthArray;
+}
 /** The CPU form of a kernel, per step: updates all `count` elements of `state` in place (a plain loop is fastest). */
 export interface CpuStep {
-  step(state: StateArrays, count: number, params: StepParams): void;
+  step(state: StateArrays, count: number, params: StepParams, inputs?: StepInputs): void;
 }
 /** CPU forms of a reduction's predicates, by name. */
 export type CpuPredicates = Readonly<
@@ -66,7 +77,12 @@ export interface ExecutionPath {
   /** Replaces attribute `name` (4 floats per element, already validated). */
   write(name: string, data: Float32Array): void;
   /** Records one step into `encoder` (the CPU path runs it now and uploads). */
-  step(encoder: CommandEncoder, params: StepParams, timestampWrites?: PassTimestampWrites): void;
+  step(
+    encoder: CommandEncoder,
+    params: StepParams,
+    timestampWrites?: PassTimestampWrites,
+    inputs?: StepInputs,
+  ): void;
   /** Records the barrier a draw reading the state after `step` needs (none for the CPU path: its writes are uploads). */
   barrierForDraw(encoder: CommandEncoder): void;
   read(): Promise<StateArrays>;

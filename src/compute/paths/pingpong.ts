@@ -21,7 +21,15 @@ import {
   stateFormat,
   uploadTexture,
 } from './state.js';
-import type { CpuPredicates, ExecutionPath, PathContext, StateArrays, StepParams } from './path.js';
+import type {
+  CpuPredicates,
+  ExecutionPath,
+  PathContext,
+  StateArrays,
+  StepInputs,
+  StepParams,
+} from './path.js';
+import { sceneDepthBinding } from '../kernel.js';
 import { countOnHost } from './cpu.js';
 
 /** A fragment pipeline over the state textures, in the device's shader language, with the modules it made. */
@@ -57,6 +65,7 @@ export class PingPongPath implements ExecutionPath {
       attributes.map(() => stateFormat(ctx)),
       'triangle-list',
       false,
+      k.descriptor.sceneDepth === true,
     );
   }
 
@@ -72,7 +81,9 @@ export class PingPongPath implements ExecutionPath {
     formats: TextureFormat[],
     topology: 'triangle-list' | 'point-list',
     additive: boolean,
+    sceneDepth = false,
   ): FragmentProgram {
+    const depthBinding = sceneDepthBinding(this.#ctx.kernel.descriptor.attributes.length);
     const device = this.#ctx.device;
     const attributes = this.#ctx.kernel.descriptor.attributes;
     const one = { srcFactor: 'one' as const, dstFactor: 'one' as const };
@@ -103,6 +114,16 @@ export class PingPongPath implements ExecutionPath {
             type: 'texture' as const,
             name: `_ignis_${a}`,
           })),
+          ...(sceneDepth
+            ? [
+                {
+                  binding: depthBinding,
+                  type: 'texture' as const,
+                  name: '_ignis_depth',
+                  sampleType: 'depth' as const,
+                },
+              ]
+            : []),
         ],
       });
       return { pipeline, modules: [vs, fs] };
@@ -113,11 +134,16 @@ export class PingPongPath implements ExecutionPath {
       vertex: { module, entryPoint: 'vs' },
       fragment: { module, entryPoint: 'fs', targets },
       primitive: { topology },
-      bindings: attributes.map((_, i) => ({
-        binding: i + 1,
-        type: 'texture' as const,
-        sampleType: 'unfilterable-float' as const,
-      })),
+      bindings: [
+        ...attributes.map((_, i) => ({
+          binding: i + 1,
+          type: 'texture' as const,
+          sampleType: 'unfilterable-float' as const,
+        })),
+        ...(sceneDepth
+          ? [{ binding: depthBinding, type: 'texture' as const, sampleType: 'depth' as const }]
+          : []),
+      ],
     });
     return { pipeline, modules: [module] };
   }
@@ -126,7 +152,12 @@ export class PingPongPath implements ExecutionPath {
     uploadTexture(this.#ctx, this.textures[name] as Texture, data);
   }
 
-  step(encoder: CommandEncoder, params: StepParams, timestampWrites?: PassTimestampWrites): void {
+  step(
+    encoder: CommandEncoder,
+    params: StepParams,
+    timestampWrites?: PassTimestampWrites,
+    inputs?: StepInputs,
+  ): void {
     const { label, uniforms, kernel } = this.#ctx;
     const attributes = kernel.descriptor.attributes;
     const offset = uniforms.write(params);
@@ -145,6 +176,8 @@ export class PingPongPath implements ExecutionPath {
     pass.setPipeline(this.#step.pipeline);
     pass.setUniformBuffer(0, uniforms.buffer, offset, uniforms.size);
     attributes.forEach((a, i) => pass.setTexture(i + 1, src[a] as Texture));
+    if (kernel.descriptor.sceneDepth)
+      pass.setTexture(sceneDepthBinding(attributes.length), inputs?.sceneDepth as Texture);
     pass.draw(3);
     pass.end();
     this.#current = this.#current === 0 ? 1 : 0;

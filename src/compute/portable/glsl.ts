@@ -314,8 +314,9 @@ export function emitGlslElementwise(
   m: PortableModule,
   attributes: readonly string[],
   gather = false,
+  sceneDepth = false,
 ): string {
-  return elementwiseShader(m, attributes, gather, [
+  return elementwiseShader(m, attributes, gather, sceneDepth, [
     ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
     'void main() {',
     '  ivec2 texel = ivec2(gl_FragCoord.xy);',
@@ -336,7 +337,7 @@ export function emitGlslReduceVertex(
   attributes: readonly string[],
   gather = false,
 ): string {
-  return elementwiseShader(m, attributes, gather, [
+  return elementwiseShader(m, attributes, gather, false, [
     'flat out vec4 _ignis_hits;',
     'void main() {',
     '  uint index = uint(gl_VertexID);',
@@ -356,6 +357,7 @@ function elementwiseShader(
   m: PortableModule,
   attributes: readonly string[],
   gather: boolean,
+  sceneDepth: boolean,
   main: string[],
 ): string {
   const e = new GlslEmitter(m);
@@ -366,7 +368,15 @@ function elementwiseShader(
   ivec2 texel = ivec2(int(j % width), int(j / width));
   return ${state(attributes)};
 }`;
-  const { structs, consts, fns } = declarations(m, e, gather ? { ignisElement: element } : {});
+  // ignisSceneDepth(x, y): texel (x, y) of the scene's depth texture, clamped to its edges
+  const depth = `float ${F('ignisSceneDepth')}(int x, int y) {
+  ivec2 size = textureSize(_ignis_depth, 0);
+  return texelFetch(_ignis_depth, clamp(ivec2(x, y), ivec2(0), size - 1), 0).r;
+}`;
+  const { structs, consts, fns } = declarations(m, e, {
+    ...(gather ? { ignisElement: element } : {}),
+    ...(sceneDepth ? { ignisSceneDepth: depth } : {}),
+  });
   return [
     '#version 300 es',
     'precision highp float;',
@@ -375,6 +385,7 @@ function elementwiseShader(
     ...structs,
     `layout(std140) uniform Params { ${glslType(params.type)} ${F(params.name)}; };`,
     ...attributes.map((a) => `uniform highp sampler2D _ignis_${a};`),
+    ...(sceneDepth ? ['uniform highp sampler2D _ignis_depth;'] : []),
     HELPERS,
     ...consts,
     ...e.selects,

@@ -307,6 +307,7 @@ export function emitJsElementwise(
   m: PortableModule,
   attributes: readonly string[],
   gather = false,
+  sceneDepth = false,
 ): string {
   const e = new JsEmitter(m);
   const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
@@ -321,10 +322,16 @@ export function emitJsElementwise(
     '"use strict";',
     `let ${F(params.name)};`,
     attributes.map((_, i) => `let P${i};`).join(' '),
+    'let D;',
   ];
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
   for (const f of m.functions)
-    if (gather && f.name === 'ignisElement')
+    if (sceneDepth && f.name === 'ignisSceneDepth')
+      // the step's depth array (inputs.sceneDepth), clamped to its edges; far where there is none
+      out.push(
+        `function ${F('ignisSceneDepth')}(x, y) {\n  if (!D) return 1;\n  const cx = Math.min(Math.max(x, 0), D.width - 1);\n  const cy = Math.min(Math.max(y, 0), D.height - 1);\n  return D.data[cy * D.width + cx];\n}`,
+      );
+    else if (gather && f.name === 'ignisElement')
       // element j before this step: from the copies made at the start of the step
       out.push(
         `function ${F('ignisElement')}(j) {\n  const b = 4 * j;\n  return { ${attributes.map((a, i) => `${a}: [P${i}[b], P${i}[b + 1], P${i}[b + 2], P${i}[b + 3]]`).join(', ')} };\n}`,
@@ -342,8 +349,9 @@ export function emitJsElementwise(
           : `${mb.name}: ${convert(mb.name, mb.type)}`,
     )
     .join(', ');
-  out.push(`return function step(state, count, params) {
+  out.push(`return function step(state, count, params, inputs) {
   ${F(params.name)} = { ${fields} };
+  D = inputs && inputs.sceneDepth;
 ${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];${gather ? ` P${i} = A${i}.slice();` : ''}`).join('\n')}
   for (let i = 0; i < count; i++) {
     const b = 4 * i;
