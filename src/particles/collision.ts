@@ -135,8 +135,7 @@ function sceneNormal(c: CollisionFrame, x: number, y: number): void {
   viewPointAt(c, x, y, A);
   if (f(f(f(nx * A[0]!) + f(ny * A[1]!)) + f(nz * A[2]!)) > 0) [nx, ny, nz] = [-nx, -ny, -nz];
   const m = c.axes;
-  for (let i = 0; i < 3; i++)
-    N[i] = f(f(f(m[i]! * nx) + f(m[4 + i]! * ny)) + f(m[8 + i]! * nz));
+  for (let i = 0; i < 3; i++) N[i] = f(f(f(m[i]! * nx) + f(m[4 + i]! * ny)) + f(m[8 + i]! * nz));
 }
 
 /**
