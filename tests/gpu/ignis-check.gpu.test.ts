@@ -108,6 +108,17 @@ describe('ignis-check', () => {
     }
   }, 400_000);
 
+  it('particles bounce off a slope through the scene depth (collision) alike on compute, fragment and CPU rungs (the CPU reading the depth as an array)', () => {
+    const r = check([
+      'check/scenes/collision.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2,cpu',
+      '--frames',
+      '60',
+    ]);
+    expectEveryRungMatches(r);
+  }, 240_000);
+
   it('runs the particles through the post-process chain: compute and fragment passes, WebGPU and WebGL2, alike', () => {
     const r = check([
       'check/scenes/postfx.ts',
