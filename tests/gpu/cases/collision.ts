@@ -15,7 +15,7 @@ import { createState, stepState } from '../../../src/testing.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
 import { CAMERA, IMAGE, ONE_STILL_PARTICLE, pathsOf, stepped } from '../page/particle-helpers.js';
-import { createScenePipeline, vertexBuffer } from '../page/scenes.js';
+import { drawDepth } from '../page/scenes.js';
 import { mat4, vec4 } from 'wgpu-matrix';
 
 /** The wall's view distance (the particle starts at the camera's target, 10 units away). */
@@ -80,19 +80,7 @@ function wallTexture(device: Device, vertices = wallVertices()): Texture {
     format: 'rgba8unorm',
     usage: TextureUsage.RENDER_ATTACHMENT,
   });
-  const buffer = vertexBuffer(device, vertices);
-  const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
-  const enc = device.createCommandEncoder();
-  const pass = enc.beginRenderPass({
-    colorAttachments: [{ texture: color, loadOp: 'clear' }],
-    depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
-  });
-  pass.setPipeline(pipeline);
-  pass.setVertexBuffer(0, buffer);
-  pass.draw(6);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  buffer.destroy();
+  drawDepth(device, depth, color, vertices);
   color.destroy();
   return depth;
 }

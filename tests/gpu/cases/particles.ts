@@ -23,7 +23,7 @@ import {
   stepped,
   ONE_STILL_PARTICLE,
 } from '../page/particle-helpers.js';
-import { createScenePipeline, vertexBuffer } from '../page/scenes.js';
+import { createScenePipeline, drawDepth, vertexBuffer } from '../page/scenes.js';
 
 const COUNT = 10_000;
 const STEPS = 60;
@@ -831,23 +831,11 @@ const sceneCases = defineCases({
           format: 'rgba8unorm',
           usage: TextureUsage.RENDER_ATTACHMENT,
         });
-        const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
         // a wall across the view at view distance d: its depth is P[3][2] / d - P[2][2]
         const wallAt = (d: number): void => {
           const p = CAMERA.projection;
           const z = (p[14] as number) / d - (p[10] as number);
-          const vertices = vertexBuffer(device, quad(-1, 1, z, [0, 0, 0, 1]));
-          const enc = device.createCommandEncoder();
-          const pass = enc.beginRenderPass({
-            colorAttachments: [{ texture: color, loadOp: 'clear' }],
-            depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
-          });
-          pass.setPipeline(pipeline);
-          pass.setVertexBuffer(0, vertices);
-          pass.draw(6);
-          pass.end();
-          device.queue.submit([enc.finish()]);
-          vertices.destroy();
+          drawDepth(device, depth, color, quad(-1, 1, z, [0, 0, 0, 1]));
         };
         // one still white particle at the camera's target, 10 units away, living on
         const one = { ...ONE_STILL_PARTICLE, lifeMin: 100, lifeMax: 100, size: 1 };

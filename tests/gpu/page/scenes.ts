@@ -227,6 +227,31 @@ export function createScenePipeline(device: Device, o: PipelineOptions): RenderP
   });
 }
 
+/**
+ * Draws `vertices` (color3d: clip-space xyz + rgba, 6 a quad) into the depth attachment `depth`
+ * (cleared to 1) and `color` (cleared): a scene depth for particles to read.
+ */
+export function drawDepth(
+  device: Device,
+  depth: Texture,
+  color: Texture,
+  vertices: number[],
+): void {
+  const pipeline = createScenePipeline(device, { program: 'color3d', depthCompare: 'less' });
+  const buffer = vertexBuffer(device, vertices);
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: color, loadOp: 'clear' }],
+    depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
+  });
+  pass.setPipeline(pipeline);
+  pass.setVertexBuffer(0, buffer);
+  pass.draw(vertices.length / 7);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  buffer.destroy();
+}
+
 export function vertexBuffer(
   device: Device,
   data: number[],
