@@ -143,30 +143,33 @@ function sceneNormal(c: CollisionFrame, x: number, y: number): void {
  * `x0, y0, z0`) with the scene's depth, in place: COLLIDE in kernel.ts.
  */
 export function collide(c: CollisionFrame, x0: number, y0: number, z0: number, s: number[]): void {
-  const [x, y, z] = s as [number, number, number];
+  const x = s[0]!;
+  const y = s[1]!;
+  const z = s[2]!;
   const vp = c.vp;
-  const clip = [0, 1, 2, 3].map((r) =>
-    f(f(f(f(vp[r]! * x) + f(vp[4 + r]! * y)) + f(vp[8 + r]! * z)) + vp[12 + r]!),
-  ) as [number, number, number, number];
-  const cw = Math.max(clip[3], f(0.0001));
-  const u = f(f(f(clip[0] / cw) * 0.5) + 0.5);
-  const t = f(0.5 - f(f(clip[1] / cw) * 0.5));
-  const inside = clip[3] > f(0.0001) && u >= 0 && u < 1 && t >= 0 && t < 1;
+  // clip = P · V · (x, y, z, 1): rows 0, 1 and 3 are all the test needs (no allocation: the CPU
+  // path runs this per particle per step)
+  const row = (r: number): number =>
+    f(f(f(f(vp[r]! * x) + f(vp[4 + r]! * y)) + f(vp[8 + r]! * z)) + vp[12 + r]!);
+  const clipX = row(0);
+  const clipY = row(1);
+  const clipW = row(3);
+  const cw = Math.max(clipW, f(0.0001));
+  const u = f(f(f(clipX / cw) * 0.5) + 0.5);
+  const t = f(0.5 - f(f(clipY / cw) * 0.5));
+  const inside = clipW > f(0.0001) && u >= 0 && u < 1 && t >= 0 && t < 1;
   if (!inside) return;
   const px = Math.floor(f(Math.min(Math.max(u, 0), 1) * c.size[0]));
   const py = Math.floor(f(Math.min(Math.max(t, 0), 1) * c.size[1]));
   const zs = depthAt(c, px, py);
   const surface = f(c.proj[3]! / f(zs + c.proj[2]!));
-  if (!(zs < 1 && clip[3] > surface && clip[3] < f(surface + c.thickness))) return;
+  if (!(zs < 1 && clipW > surface && clipW < f(surface + c.thickness))) return;
   sceneNormal(c, px, py);
-  const [vx, vy, vz] = [s[3]!, s[4]!, s[5]!];
-  const vn = f(f(f(vx * N[0]!) + f(vy * N[1]!)) + f(vz * N[2]!));
+  const vn = f(f(f(s[3]! * N[0]!) + f(s[4]! * N[1]!)) + f(s[5]! * N[2]!));
   if (vn < 0) {
     const scale = f(vn * c.restitution);
-    for (let i = 0; i < 3; i++) {
-      const v = [vx, vy, vz][i]!;
-      s[3 + i] = f(f(f(v - f(N[i]! * vn)) * c.keep) - f(N[i]! * scale));
-    }
+    for (let i = 0; i < 3; i++)
+      s[3 + i] = f(f(f(s[3 + i]! - f(N[i]! * vn)) * c.keep) - f(N[i]! * scale));
   }
   s[0] = x0;
   s[1] = y0;

@@ -80,6 +80,8 @@ function spawner(
 }
 
 const ACCELERATION = new Float64Array(3);
+/** `collision`: one particle's stepped position and velocity, collided in place. */
+const COLLIDED = [0, 0, 0, 0, 0, 0];
 
 /** Advances `state` by step n ≥ 1 of `dt` seconds: bit-identical to reference.ts `stepState`. */
 export function stepStateFast(
@@ -139,9 +141,20 @@ export function stepStateFast(
     z = f(z + f(vz * dt));
     const age = f((pos[at + 3] as number) + dt);
     if (collision) {
-      const s = [x, y, z, vx, vy, vz];
+      const s = COLLIDED;
+      s[0] = x;
+      s[1] = y;
+      s[2] = z;
+      s[3] = vx;
+      s[4] = vy;
+      s[5] = vz;
       collide(collision, pos[at] as number, pos[at + 1] as number, pos[at + 2] as number, s);
-      [x, y, z, vx, vy, vz] = s as [number, number, number, number, number, number];
+      x = s[0]!;
+      y = s[1]!;
+      z = s[2]!;
+      vx = s[3]!;
+      vy = s[4]!;
+      vz = s[5]!;
     }
     if (bounce && y < floorY) {
       y = floorY;
