@@ -18,10 +18,37 @@ import type { Device } from './device.js';
  * The slot table shared by render and compute passes: `set*(slot, resource)` stages a resource,
  * checked against its usage flags at once and against the pipeline's layout at draw/dispatch.
  */
+/**
+ * Scratch of `SlotTable.check`, shared by every table (a check runs to the end before another
+ * starts): the buffers of a draw's bindings, each with its layout entry and whether it is bound
+ * writable. Arrays emptied by length: a draw binds a handful, and clearing a Map allocates.
+ */
+const BOUND_BUFFERS: Buffer[] = [];
+const BOUND_ENTRIES: BindingLayoutEntry[] = [];
+const BOUND_WRITABLE: boolean[] = [];
+
+/** The entry of a buffer bound with the other kind of use (writable vs not) in this draw, if any. */
+function aliasOf(buffer: Buffer, writable: boolean): BindingLayoutEntry | undefined {
+  for (let i = 0; i < BOUND_BUFFERS.length; i++)
+    if (BOUND_BUFFERS[i] === buffer && BOUND_WRITABLE[i] !== writable) return BOUND_ENTRIES[i];
+  return undefined;
+}
+
+/** `setUniformBuffer(3)` and the like, made once per slot: they name the call in errors. */
+const OPERATION_NAMES = new Map<string, string[]>();
+function operationName(method: string, slot: number): string {
+  let names = OPERATION_NAMES.get(method);
+  if (!names) OPERATION_NAMES.set(method, (names = []));
+  return (names[slot] ??= `${method}(${slot})`);
+}
+
+/** How errors name a slot of a pipeline (made only for an error: checks run per draw). */
+function slotAt(entry: BindingLayoutEntry, pipelineLabel: string): string {
+  return `slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
+}
+
 export class SlotTable {
   readonly slots = new Map<number, BoundResource>();
-  readonly #writable = new Map<Buffer, string>();
-  readonly #used = new Map<Buffer, string>();
 
   constructor(
     private readonly recorder: PassRecorder,
@@ -46,30 +73,32 @@ export class SlotTable {
 
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
     this.#slot(slot);
-    const op = `setUniformBuffer(${slot})`;
+    const op = operationName('setUniformBuffer', slot);
     this.#bind(slot, uniformBinding(this.recorder.device, op, buffer, offset, size));
   }
 
   storage(slot: number, buffer: Buffer, access: StorageAccess, offset = 0, size?: number): void {
     this.#slot(slot);
-    const op = `setStorageBuffer(${slot})`;
+    const op = operationName('setStorageBuffer', slot);
     this.#bind(slot, storageBinding(this.recorder.device, op, buffer, access, offset, size));
   }
 
   texture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    this.#bind(slot, textureBinding(this.recorder.device, `setTexture(${slot})`, texture));
+    const op = operationName('setTexture', slot);
+    this.#bind(slot, textureBinding(this.recorder.device, op, texture));
   }
 
   storageTexture(slot: number, texture: Texture): void {
     this.#slot(slot);
-    const op = `setStorageTexture(${slot})`;
+    const op = operationName('setStorageTexture', slot);
     this.#bind(slot, storageTextureBinding(this.recorder.device, op, texture));
   }
 
   sampler(slot: number, sampler: Sampler): void {
     this.#slot(slot);
-    this.#bind(slot, samplerBinding(this.recorder.device, `setSampler(${slot})`, sampler));
+    const op = operationName('setSampler', slot);
+    this.#bind(slot, samplerBinding(this.recorder.device, op, sampler));
   }
 
   /** `setBindGroup(index, group)`: group `index`'s slots take the group's resources. */
@@ -111,13 +140,12 @@ export class SlotTable {
 
   /** The texture suits the slot: depth for depth slots, filterable floats, the storage format. */
   #checkTexture(entry: BindingLayoutEntry, texture: Texture, pipelineLabel: string): void {
-    const at = `slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
     const depth = isDepthFormat(texture.format);
     if (entry.type === 'storage-texture') {
       if (entry.format && entry.format !== texture.format) {
         throw new ValidationError(
           'binding-storage-format',
-          `Texture "${texture.label}" is ${texture.format} but ${at} is a ${entry.format} storage texture`,
+          `Texture "${texture.label}" is ${texture.format} but ${slotAt(entry, pipelineLabel)} is a ${entry.format} storage texture`,
           this.passLabel,
           {
             format: texture.format,
@@ -131,7 +159,7 @@ export class SlotTable {
     if (depth !== (sampleType === 'depth')) {
       throw new ValidationError(
         'binding-sample-type',
-        `Texture "${texture.label}" (${texture.format}) cannot be bound at ${at}, which samples ${sampleType === 'depth' ? 'a depth texture' : `'${sampleType}' texels`}`,
+        `Texture "${texture.label}" (${texture.format}) cannot be bound at ${slotAt(entry, pipelineLabel)}, which samples ${sampleType === 'depth' ? 'a depth texture' : `'${sampleType}' texels`}`,
         this.passLabel,
         { format: texture.format, sampleType },
       );
@@ -150,7 +178,7 @@ export class SlotTable {
         throw new UnsupportedFeatureError(
           'float32Filterable',
           caps.backend,
-          `${texture.format} texture "${texture.label}" at ${at} is sampled with a linear sampler; use a nearest one`,
+          `${texture.format} texture "${texture.label}" at ${slotAt(entry, pipelineLabel)} is sampled with a linear sampler; use a nearest one`,
           this.passLabel,
         );
       }
@@ -164,7 +192,7 @@ export class SlotTable {
       throw new UnsupportedFeatureError(
         'float32Filterable',
         caps.backend,
-        `${texture.format} texture "${texture.label}" at ${at} needs a slot declared with sampleType 'unfilterable-float' (read it with textureLoad or a nearest sampler)`,
+        `${texture.format} texture "${texture.label}" at ${slotAt(entry, pipelineLabel)} needs a slot declared with sampleType 'unfilterable-float' (read it with textureLoad or a nearest sampler)`,
         this.passLabel,
       );
     }
@@ -181,11 +209,10 @@ export class SlotTable {
     writeScope: BarrierScope | null,
   ): void {
     // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
-    // (uniform or read-only storage) in the same draw or dispatch (maps reused: this runs per draw)
-    const writable = this.#writable;
-    const used = this.#used;
-    writable.clear();
-    used.clear();
+    // (uniform or read-only storage) in the same draw or dispatch
+    BOUND_BUFFERS.length = 0;
+    BOUND_ENTRIES.length = 0;
+    BOUND_WRITABLE.length = 0;
     for (const entry of layout) {
       const bound = this.slots.get(slotOf(entry));
       if (!bound) {
@@ -260,18 +287,18 @@ export class SlotTable {
         }
       }
       if (bound.kind === 'uniform' || bound.kind === 'storage') {
-        const map = access === 'read-write' ? writable : used;
-        const other = (access === 'read-write' ? used : writable).get(bound.buffer);
         // (writable and writable together is allowed: both are the 'storage' usage)
-        const clash = other;
+        const clash = aliasOf(bound.buffer, access === 'read-write');
         if (clash !== undefined)
           throw new ValidationError(
             'binding-writable-alias',
-            `Buffer "${bound.buffer.label}" is bound at slots ${clash} and ${slotName(entry)} of pipeline "${pipelineLabel}", at least once as writable storage: WebGPU forbids a writable binding and another use of one buffer in the same draw or dispatch`,
+            `Buffer "${bound.buffer.label}" is bound at slots ${slotName(clash)} and ${slotName(entry)} of pipeline "${pipelineLabel}", at least once as writable storage: WebGPU forbids a writable binding and another use of one buffer in the same draw or dispatch`,
             this.passLabel,
-            { slots: [clash, slotName(entry)] },
+            { slots: [slotName(clash), slotName(entry)] },
           );
-        map.set(bound.buffer, slotName(entry));
+        BOUND_BUFFERS.push(bound.buffer);
+        BOUND_ENTRIES.push(entry);
+        BOUND_WRITABLE.push(access === 'read-write');
       }
       switch (bound.kind) {
         case 'uniform':

@@ -1,4 +1,5 @@
 import type { Command } from './commands.js';
+import type { CommandSink } from './command-encoder.js';
 import type { Texture } from './texture.js';
 
 /**
@@ -12,6 +13,8 @@ export class CommandBuffer {
     readonly commands: readonly Command[],
     /** The device whose encoder recorded it (none for a hand-made buffer in tests). */
     readonly device?: { readonly isLost: boolean },
+    /** The backend's encoder that translated the commands while they were recorded, if any. */
+    readonly encoded?: CommandSink,
   ) {}
 
   get submitted(): boolean {

@@ -43,6 +43,18 @@ export interface PassRecorder {
   end(command: Command): void;
 }
 
+/**
+ * A backend's encoder that translates each command as it is recorded (WebGPU, into one
+ * `GPUCommandEncoder`), so that a submit only submits. Core hands it every command in order after
+ * validating it, except the barriers it inserts before a pass it has already handed over (a
+ * backend with a sink orders passes itself). Backends without one replay the list at submit.
+ */
+export interface CommandSink {
+  write(command: Command): void;
+  /** Called by `encoder.finish()`: the last command was written. */
+  finish(): void;
+}
+
 /** A barrier: work in `from` scope becomes visible to work in `to` scope. */
 export interface BarrierDescriptor {
   from: BarrierScope;
@@ -63,6 +75,7 @@ export class CommandEncoder {
   readonly label: string;
   readonly #commands: Command[] = [];
   readonly #hazards = new HazardTracker();
+  readonly #sink: CommandSink | undefined;
   #state: 'recording' | 'in-pass' | 'finished' = 'recording';
   #debugDepth = 0;
   #passBegin = 0;
@@ -71,8 +84,16 @@ export class CommandEncoder {
     readonly device: Device,
     label: string | undefined,
     readonly barrierMode: BarrierMode,
+    sink?: CommandSink,
   ) {
     this.label = label ?? '';
+    this.#sink = sink;
+  }
+
+  /** Appends a validated command, and hands it to the backend's sink when it has one. */
+  #push(command: Command): void {
+    this.#commands.push(command);
+    this.#sink?.write(command);
   }
 
   get state(): 'recording' | 'in-pass' | 'finished' {
@@ -123,7 +144,7 @@ export class CommandEncoder {
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
     const pass = resolveRenderPass(desc, label, this.device.caps.limits, this.device);
     this.#startPass(label);
-    this.#commands.push({ type: 'beginRenderPass', pass });
+    this.#push({ type: 'beginRenderPass', pass });
     for (const a of pass.colorAttachments) {
       this.#hazards.write(a.texture, 'render-write');
       if (a.resolveTarget) this.#hazards.write(a.resolveTarget, 'render-write');
@@ -153,7 +174,7 @@ export class CommandEncoder {
     }
     if (desc.timestampWrites) this.#checkTimestamps(desc.timestampWrites.querySet, label);
     this.#startPass(label);
-    this.#commands.push({ type: 'beginComputePass', label, timestampWrites: desc.timestampWrites });
+    this.#push({ type: 'beginComputePass', label, timestampWrites: desc.timestampWrites });
     return new ComputePass(this.#recorder(), label);
   }
 
@@ -186,7 +207,7 @@ export class CommandEncoder {
       device: this.device,
       record: (command) => {
         check();
-        this.#commands.push(command);
+        this.#push(command);
       },
       trackRead: (resource, scopes) => {
         check();
@@ -199,7 +220,7 @@ export class CommandEncoder {
       end: (command) => {
         check();
         open = false;
-        this.#commands.push(command);
+        this.#push(command);
         this.#hazards.endPass();
         this.#state = 'recording';
       },
@@ -246,7 +267,7 @@ export class CommandEncoder {
       requireResource(r, r instanceof Resource ? r.kind : 'buffer', 'barrier', this.device),
     );
     this.#hazards.barrier(desc.from, desc.to, desc.resources);
-    this.#commands.push({
+    this.#push({
       type: 'barrier',
       from: desc.from,
       to: desc.to,
@@ -434,14 +455,14 @@ export class CommandEncoder {
     this.#hazards.beginPass(label);
     for (const r of reads) this.#trackRead(r, ['copy-read']);
     for (const w of writes) this.#hazards.write(w, 'copy-write');
-    this.#commands.push(command);
+    this.#push(command);
     this.#hazards.endPass();
   }
 
   pushDebugGroup(label: string): void {
     this.#assertRecording('pushDebugGroup');
     this.#debugDepth++;
-    this.#commands.push({ type: 'pushDebugGroup', label });
+    this.#push({ type: 'pushDebugGroup', label });
   }
 
   popDebugGroup(): void {
@@ -453,7 +474,7 @@ export class CommandEncoder {
         this.label,
       );
     this.#debugDepth--;
-    this.#commands.push({ type: 'popDebugGroup' });
+    this.#push({ type: 'popDebugGroup' });
   }
 
   finish(): CommandBuffer {
@@ -473,7 +494,9 @@ export class CommandEncoder {
       );
     }
     this.#state = 'finished';
-    return new CommandBuffer(this.label, this.#commands.slice(), this.device);
+    this.#sink?.finish();
+    // the list itself: nothing records into a finished encoder
+    return new CommandBuffer(this.label, this.#commands, this.device, this.#sink);
   }
 
   /** One line per command; barriers say whether they were declared or inserted. */

@@ -9,7 +9,7 @@ import { validateSamplerDescriptor } from './validate/sampler.js';
 import { validateShaderModuleDescriptor } from './validate/shader-module.js';
 import { validateQuerySetDescriptor } from './validate/query-set.js';
 import { isPositiveInteger } from './validate/buffer.js';
-import { CommandEncoder, type BarrierMode } from './command-encoder.js';
+import { CommandEncoder, type BarrierMode, type CommandSink } from './command-encoder.js';
 import {
   BindGroup,
   BindGroupLayout,
@@ -365,7 +365,20 @@ export abstract class Device {
 
   createCommandEncoder(desc: Labeled = {}): CommandEncoder {
     this.#assertUsable('createCommandEncoder', desc);
-    return new CommandEncoder(this, desc.label, this.barrierMode);
+    return new CommandEncoder(
+      this,
+      desc.label,
+      this.barrierMode,
+      this.createCommandSink(desc.label),
+    );
+  }
+
+  /**
+   * Backend: an encoder that translates commands as they are recorded (see `CommandSink`), or
+   * undefined to replay the recorded list at submit (the default).
+   */
+  protected createCommandSink(_label: string | undefined): CommandSink | undefined {
+    return undefined;
   }
 
   /**

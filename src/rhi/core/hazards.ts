@@ -8,10 +8,11 @@ export interface TrackedResource {
   readonly kind: string;
 }
 
+/** The last write of a resource (updated in place: tracking runs for every pass of every frame). */
 interface WriteRecord {
-  readonly passIndex: number;
-  readonly passLabel: string;
-  readonly scope: BarrierScope;
+  passIndex: number;
+  passLabel: string;
+  scope: BarrierScope;
 }
 
 interface BarrierRecord {
@@ -37,7 +38,8 @@ export interface Hazard {
  */
 export class HazardTracker {
   readonly #lastWrite = new Map<number, WriteRecord>();
-  readonly #pending = new Map<number, { resource: TrackedResource; scope: BarrierScope }>();
+  /** This pass's writes: resource id → scope. */
+  readonly #pending = new Map<number, BarrierScope>();
   readonly #barriers: BarrierRecord[] = [];
   #passCount = 0;
   #currentLabel = '';
@@ -71,14 +73,18 @@ export class HazardTracker {
   read(resource: TrackedResource, scopes: readonly BarrierScope[]): Hazard | undefined {
     const write = this.#lastWrite.get(resource.id);
     if (!write) return undefined;
-    const covered = this.#barriers.some(
-      (b) =>
-        b.afterPass > write.passIndex &&
+    // a loop, not some(): this runs for every bound resource of every draw
+    const barriers = this.#barriers;
+    for (let i = barriers.length - 1; i >= 0; i--) {
+      const b = barriers[i] as BarrierRecord;
+      if (b.afterPass <= write.passIndex) break; // recorded in order: the rest are older
+      if (
         b.from === write.scope &&
         scopes.includes(b.to) &&
-        (b.resources === undefined || b.resources.has(resource.id)),
-    );
-    if (covered) return undefined;
+        (b.resources === undefined || b.resources.has(resource.id))
+      )
+        return undefined;
+    }
     return { resource, from: write.scope, to: scopes[0] as BarrierScope };
   }
 
@@ -97,14 +103,22 @@ export class HazardTracker {
 
   /** A write in the current pass; it becomes visible to later passes when the pass ends. */
   write(resource: TrackedResource, scope: BarrierScope): void {
-    this.#pending.set(resource.id, { resource, scope });
+    this.#pending.set(resource.id, scope);
   }
 
   endPass(): void {
     const passIndex = this.#passCount;
-    for (const [id, { scope }] of this.#pending) {
-      this.#lastWrite.set(id, { passIndex, passLabel: this.#currentLabel, scope });
-    }
+    const passLabel = this.#currentLabel;
+    const lastWrite = this.#lastWrite;
+    // forEach, not for-of over entries: no [key, value] array per write
+    this.#pending.forEach((scope, id) => {
+      const record = lastWrite.get(id);
+      if (record) {
+        record.passIndex = passIndex;
+        record.passLabel = passLabel;
+        record.scope = scope;
+      } else lastWrite.set(id, { passIndex, passLabel, scope });
+    });
     this.#pending.clear();
     this.#passCount++;
   }

@@ -35,6 +35,7 @@ export {
   traceCommands,
   type BarrierDescriptor,
   type BarrierMode,
+  type CommandSink,
   type PassRecorder,
 } from './command-encoder.js';
 export { RenderPass } from './render-pass.js';

@@ -234,7 +234,9 @@ export abstract class Queue {
         'submit-command-buffers',
         `queue.submit takes an array of command buffers, got ${String(commandBuffers)}`,
       );
-    for (const cb of commandBuffers) {
+    // indexed loops: this runs for every command of every frame, and allocates nothing
+    for (let i = 0; i < commandBuffers.length; i++) {
+      const cb = commandBuffers[i];
       if (!(cb instanceof CommandBuffer))
         throw new ValidationError(
           'submit-command-buffers',
@@ -250,11 +252,15 @@ export abstract class Queue {
         throw new DeviceLostError('lost', 'queue.submit after the device was lost or destroyed');
       if (cb.submitted)
         throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
-      for (const c of cb.commands) assertCommandAlive(c);
+      const commands = cb.commands;
+      for (let k = 0; k < commands.length; k++) assertCommandAlive(commands[k] as Command);
     }
-    for (const cb of commandBuffers) {
+    for (let i = 0; i < commandBuffers.length; i++) {
+      const cb = commandBuffers[i] as CommandBuffer;
       cb.markSubmitted();
-      for (const c of cb.commands) {
+      const commands = cb.commands;
+      for (let k = 0; k < commands.length; k++) {
+        const c = commands[k] as Command;
         const t =
           c.type === 'beginRenderPass'
             ? c.pass.timestampWrites

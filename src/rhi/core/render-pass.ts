@@ -23,6 +23,7 @@ import type { Sampler } from './sampler.js';
 import type { TextureFormat } from './formats.js';
 
 const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
+const VERTEX_READ_SCOPES = ['vertex-read'] as const;
 
 /**
  * Records draws into one render pass. Resources are bound one by one to a slot; the pipeline's
@@ -232,8 +233,10 @@ export class RenderPass {
         this.label,
       );
     pipeline.assertAlive(operation);
-    const layouts = pipeline.descriptor.vertex.buffers ?? [];
-    layouts.forEach((layout, slot) => {
+    const layouts = pipeline.descriptor.vertex.buffers;
+    // a loop, not forEach: this runs for every draw
+    for (let slot = 0; layouts && slot < layouts.length; slot++) {
+      const layout = layouts[slot] as (typeof layouts)[number];
       const bound = this.#vertexBuffers.get(slot);
       if (!bound) {
         throw new ValidationError(
@@ -253,8 +256,8 @@ export class RenderPass {
         layout.stepMode === 'instance' ? lastInstance : lastVertex,
         this.label,
       );
-      this.#recorder.trackRead(buffer, ['vertex-read']);
-    });
+      this.#recorder.trackRead(buffer, VERTEX_READ_SCOPES);
+    }
     this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
     return pipeline;
   }
@@ -307,7 +310,7 @@ export class RenderPass {
       this.label,
       index.offset,
     );
-    this.#recorder.trackRead(index.buffer, ['vertex-read']);
+    this.#recorder.trackRead(index.buffer, VERTEX_READ_SCOPES);
     this.#recorder.record({
       type: 'drawIndexed',
       indexCount,

@@ -23,6 +23,13 @@ export interface PipelineLayout {
 }
 
 /**
+ * A trie over the numbers that name a bind group's resources, entry by entry (the resource's id;
+ * a buffer's offset and size too): a lookup compares numbers and allocates nothing. The group is
+ * stored under key -1 of the last node.
+ */
+type Trie = Map<number, Trie | GPUBindGroup>;
+
+/**
  * Layouts deduplicated by their slots, and bind groups cached by (layout, bound resources). A bind
  * group is created only on a miss; destroying a resource evicts the groups that reference it.
  */
@@ -30,6 +37,8 @@ export class BindGroupCache {
   readonly #layouts = new Map<string, GPUBindGroupLayout>();
   readonly #pipelineLayouts = new Map<string, PipelineLayout>();
   readonly #groups = new ResourceCache<GPUBindGroup>();
+  /** Per group layout key: the groups found so far, for a lookup without building the string key. */
+  readonly #memo = new Map<string, Trie>();
   hits = 0;
 
   /** Bind groups created so far; a steady frame adds none. */
@@ -77,6 +86,43 @@ export class BindGroupCache {
 
   /** The bind group of `group` with what `slots` hold (only the group's slots are used). */
   get(group: GroupLayout, slots: ReadonlyMap<number, BoundResource>): GPUBindGroup {
+    const memo = this.#walk(group, slots, false);
+    if (memo) {
+      this.hits++;
+      return memo;
+    }
+    const found = this.#find(group, slots);
+    this.#walk(group, slots, found);
+    return found;
+  }
+
+  /**
+   * Follows the trie of `group` along what `slots` hold: returns the group stored there, or
+   * undefined. With `store`, makes the path and stores `store` at its end.
+   */
+  #walk(
+    group: GroupLayout,
+    slots: ReadonlyMap<number, BoundResource>,
+    store: GPUBindGroup | false,
+  ): GPUBindGroup | undefined {
+    let node = this.#memo.get(group.key);
+    if (!node) {
+      if (!store) return undefined;
+      this.#memo.set(group.key, (node = new Map()));
+    }
+    for (const e of group.entries) {
+      const r = slots.get(slotOf(e)) as BoundResource;
+      node = step(node, resourceId(r), store);
+      if (node && (r.kind === 'uniform' || r.kind === 'storage'))
+        node = step(step(node, r.offset, store), r.size, store);
+      if (!node) return undefined;
+    }
+    if (store) node.set(-1, store);
+    return node.get(-1) as GPUBindGroup | undefined;
+  }
+
+  /** The cached group under its string key, created on a miss. */
+  #find(group: GroupLayout, slots: ReadonlyMap<number, BoundResource>): GPUBindGroup {
     let key = group.key;
     const ids: number[] = [];
     const layout = group.layout;
@@ -104,8 +150,17 @@ export class BindGroupCache {
   }
 
   evict(resourceIdValue: number): void {
-    this.#groups.evict(resourceIdValue);
+    // the trie is only a shortcut to the cache: forgetting it all is simpler than pruning it
+    if (this.#groups.evict(resourceIdValue) > 0) this.#memo.clear();
   }
+}
+
+/** The child of `node` under `key` (made when `make`); undefined when `node` is. */
+function step(node: Trie | undefined, key: number, make: unknown): Trie | undefined {
+  if (!node) return undefined;
+  let next = node.get(key) as Trie | undefined;
+  if (!next && make) node.set(key, (next = new Map()));
+  return next;
 }
 
 function resourceId(r: BoundResource): number {

@@ -27,6 +27,7 @@ import { WebGPUQueue } from './queue.js';
 import { WebGPUSurface } from './surface.js';
 import { BindGroupCache } from './bind-groups.js';
 import { ReadbackPool } from './readback.js';
+import { WebGPUCommandEncoder } from './command-encoder.js';
 
 export interface WebGPUDeviceOptions extends DeviceOptions {
   canvas?: HTMLCanvasElement | OffscreenCanvas;
@@ -236,6 +237,16 @@ export class WebGPUDevice extends Device {
   ): WebGPUComputePipeline {
     return new WebGPUComputePipeline(this, desc, bindings);
   }
+  /**
+   * Commands go into a GPUCommandEncoder as they are recorded, so a submit only submits. With
+   * `debug` they are replayed at submit instead, inside an error scope that names the submit.
+   */
+  protected override createCommandSink(
+    label: string | undefined,
+  ): WebGPUCommandEncoder | undefined {
+    return this.debug ? undefined : new WebGPUCommandEncoder(this, label ?? '');
+  }
+
   protected createQuerySetImpl(desc: QuerySetDescriptor): WebGPUQuerySet {
     return new WebGPUQuerySet(this, desc);
   }

@@ -217,6 +217,43 @@ export const cases = defineCases({
         device.destroy();
       },
     },
+  'a command buffer finished before a loss and submitted after restore() draws on the restored device':
+    {
+      async run({ backend }) {
+        const canvas = document.createElement('canvas');
+        const device = await createDevice({ backend, canvas });
+        device.onError(() => {}); // the loss is reported there; this case looks at the image
+        const target = device.createTexture({
+          size: { width: 8, height: 8 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        });
+        const enc = device.createCommandEncoder({ label: 'recorded before the loss' });
+        enc
+          .beginRenderPass({
+            colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 1, 0, 1] }],
+          })
+          .end();
+        const cb = enc.finish();
+        const ext =
+          device instanceof WebGL2Device ? device.gl.getExtension('WEBGL_lose_context') : null;
+        if (ext) ext.loseContext();
+        else (device as WebGPUDevice).gpu.destroy();
+        await device.lost;
+        await new Promise((r) => setTimeout(r, 50));
+        ext?.restoreContext();
+        await device.restore();
+        // (WebGPU encoded it into the lost GPUDevice's encoder while recording: it is replayed)
+        device.queue.submit([cb]);
+        const pixels = (await target.read()) as Uint8Array;
+        assertEqual(
+          Array.from(pixels.subarray(0, 4)).join(),
+          '0,255,0,255',
+          'the pass cleared the restored target green',
+        );
+        device.destroy();
+      },
+    },
   'after a real loss every call is a DeviceLostError and every promise settles': {
     async run({ backend }) {
       const canvas = document.createElement('canvas');

@@ -313,6 +313,62 @@ export const cases = defineCases({
         );
       },
     },
+  'WebGPU encodes commands as they are recorded (a submit only submits); with debug, and on WebGL2, nothing reaches the GPU before the submit':
+    {
+      cross: true,
+      async run(ctx) {
+        /** Backend calls made while recording one draw, and after its submit; the image's pixel. */
+        const frame = async (
+          backend: 'webgpu' | 'webgl2',
+          debug: boolean,
+        ): Promise<{ recording: number; submitted: number; inside: number[] }> => {
+          const device = await ctx.open(backend, { debug });
+          const proto = (backend === 'webgpu'
+            ? GPURenderPassEncoder.prototype
+            : WebGL2RenderingContext.prototype) as unknown as Record<string, unknown>;
+          const name = backend === 'webgpu' ? 'draw' : 'drawArraysInstanced';
+          const original = proto[name] as (...a: unknown[]) => unknown;
+          let calls = 0;
+          proto[name] = function (this: unknown, ...a: unknown[]) {
+            calls++;
+            return original.apply(this, a);
+          };
+          try {
+            const pipeline = createScenePipeline(device, { program: 'color' });
+            const vb = vertexBuffer(device, TRIANGLE);
+            const t = target(device);
+            const enc = device.createCommandEncoder();
+            const pass = enc.beginRenderPass({
+              colorAttachments: [{ texture: t, loadOp: 'clear', clearValue: [0, 0, 1, 1] }],
+            });
+            pass.setPipeline(pipeline);
+            pass.setVertexBuffer(0, vb);
+            pass.draw(3);
+            pass.end();
+            const cb = enc.finish();
+            const recording = calls;
+            device.queue.submit([cb]);
+            const submitted = calls;
+            const inside = pixel((await t.read()) as Uint8Array, 4, 4);
+            return { recording, submitted, inside };
+          } finally {
+            proto[name] = original;
+          }
+        };
+        const immediate = await frame('webgpu', false);
+        assertEqual(immediate.recording, 1, 'WebGPU: the draw was encoded when it was recorded');
+        assertEqual(immediate.submitted, 1, 'WebGPU: the submit encodes nothing again');
+        assertArrayEqual(immediate.inside, [255, 0, 0, 255], 'WebGPU: the triangle is drawn');
+        const replayed = await frame('webgpu', true);
+        assertEqual(replayed.recording, 0, 'WebGPU with debug: nothing encoded while recording');
+        assertEqual(replayed.submitted, 1, 'WebGPU with debug: encoded at the submit');
+        assertArrayEqual(replayed.inside, [255, 0, 0, 255], 'WebGPU with debug: the triangle');
+        const gl = await frame('webgl2', false);
+        assertEqual(gl.recording, 0, 'WebGL2: no GL call while recording');
+        assertEqual(gl.submitted, 1, 'WebGL2: the draw runs at the submit');
+        assertArrayEqual(gl.inside, [255, 0, 0, 255], 'WebGL2: the triangle is drawn');
+      },
+    },
   'beginFrame() keeps at most maxFramesInFlight submissions on the GPU': {
     async run({ device }) {
       const pipeline = createScenePipeline(device, { program: 'color' });

@@ -1,0 +1,242 @@
+import { outsidePass, unreachable, type BoundResource, type Command } from '../core/commands.js';
+import type { CommandSink } from '../core/command-encoder.js';
+import type { Buffer } from '../core/buffer.js';
+import type { CommandBuffer } from '../core/command-buffer.js';
+import type { Texture } from '../core/texture.js';
+import type { PassTimestampWrites } from '../core/descriptors.js';
+import type { WebGPUDevice } from './device.js';
+import type { WebGPUBuffer } from './buffer.js';
+import type { WebGPUTexture } from './texture.js';
+import type { WebGPURenderPipeline } from './render-pipeline.js';
+import type { WebGPUComputePipeline } from './compute-pipeline.js';
+import type { WebGPUQuerySet } from './query-set.js';
+
+const gpuBuffer = (b: Buffer): GPUBuffer => (b as WebGPUBuffer).gpu;
+const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
+
+function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampWrites | undefined {
+  if (!t) return undefined;
+  return {
+    querySet: (t.querySet as WebGPUQuerySet).gpu,
+    beginningOfPassWriteIndex: t.beginningOfPassWriteIndex,
+    endOfPassWriteIndex: t.endOfPassWriteIndex,
+  };
+}
+
+/** The open pass encoder; a pass command outside one is a bug (no closure: this runs per command). */
+function within<T>(pass: T | null, c: Command): T {
+  return pass ?? outsidePass(c);
+}
+
+/**
+ * Translates Ignis commands into one `GPUCommandEncoder`, one exhaustive switch. Used two ways:
+ * while recording (core's encoder hands each validated command over as it is recorded, so a
+ * submit only submits), and to replay a finished command list at submit (with `debug`, where the
+ * submit runs in an error scope that names it, and for a command buffer recorded before a
+ * `device.restore()`, whose GPUCommandEncoder belonged to the lost GPUDevice).
+ */
+export class WebGPUCommandEncoder implements CommandSink {
+  /** The GPUDevice this encodes for: a command buffer of another one is replayed instead. */
+  readonly gpuDevice: GPUDevice;
+  readonly #device: WebGPUDevice;
+  readonly #encoder: GPUCommandEncoder;
+  readonly #debug: boolean;
+  #render: GPURenderPassEncoder | null = null;
+  #compute: GPUComputePassEncoder | null = null;
+  #pipeline: WebGPURenderPipeline | WebGPUComputePipeline | null = null;
+  readonly #slots = new Map<number, BoundResource>();
+  #dirty = true;
+
+  constructor(device: WebGPUDevice, label: string) {
+    this.#device = device;
+    this.gpuDevice = device.gpu;
+    this.#encoder = device.gpu.createCommandEncoder({ label });
+    this.#debug = device.debug;
+  }
+
+  /** Sets the bind groups the pipeline's layout needs from the slots, when they changed. */
+  #flush(): void {
+    const pipeline = this.#pipeline;
+    if (!this.#dirty || !pipeline) return;
+    const pass = this.#render ?? this.#compute;
+    for (const g of pipeline.layout.groups)
+      pass?.setBindGroup(g.index, this.#device.bindGroups.get(g, this.#slots));
+    this.#dirty = false;
+  }
+
+  #beginPass(): void {
+    this.#slots.clear();
+    this.#pipeline = null;
+    this.#dirty = true;
+  }
+
+  #finished: GPUCommandBuffer | null = null;
+
+  finish(): void {
+    this.#finished = this.#encoder.finish();
+  }
+
+  /** The finished GPUCommandBuffer (after `finish()`). */
+  get commandBuffer(): GPUCommandBuffer {
+    if (!this.#finished)
+      throw new Error('WebGPUCommandEncoder.commandBuffer before finish() (a bug in Ignis)');
+    return this.#finished;
+  }
+
+  /** Replays a finished command list into a new encoder of `device`'s current GPUDevice. */
+  static replay(device: WebGPUDevice, cb: CommandBuffer): GPUCommandBuffer {
+    const writer = new WebGPUCommandEncoder(device, cb.label);
+    for (const c of cb.commands) writer.write(c);
+    writer.finish();
+    return writer.commandBuffer;
+  }
+
+  write(c: Command): void {
+    const encoder = this.#encoder;
+    switch (c.type) {
+      case 'beginRenderPass': {
+        const p = c.pass;
+        const depth = p.depthStencilAttachment;
+        this.#render = encoder.beginRenderPass({
+          label: p.label,
+          colorAttachments: p.colorAttachments.map((a) => ({
+            view: (a.texture as WebGPUTexture).view,
+            resolveTarget: a.resolveTarget ? (a.resolveTarget as WebGPUTexture).view : undefined,
+            loadOp: a.loadOp,
+            storeOp: a.storeOp,
+            clearValue: a.clearValue,
+          })),
+          depthStencilAttachment: depth
+            ? {
+                view: (depth.texture as WebGPUTexture).view,
+                depthLoadOp: depth.depthLoadOp,
+                depthStoreOp: depth.depthStoreOp,
+                depthClearValue: depth.depthClearValue,
+              }
+            : undefined,
+          timestampWrites: timestamps(p.timestampWrites),
+        });
+        this.#beginPass();
+        break;
+      }
+      case 'endRenderPass':
+        within(this.#render, c).end();
+        this.#render = null;
+        break;
+      case 'beginComputePass':
+        this.#compute = encoder.beginComputePass({
+          label: c.label,
+          timestampWrites: timestamps(c.timestampWrites),
+        });
+        this.#beginPass();
+        break;
+      case 'endComputePass':
+        within(this.#compute, c).end();
+        this.#compute = null;
+        break;
+      case 'setRenderPipeline': {
+        const next = c.pipeline as WebGPURenderPipeline;
+        within(this.#render, c).setPipeline(next.gpu);
+        if (!this.#pipeline || this.#pipeline.layout.key !== next.layout.key) this.#dirty = true;
+        this.#pipeline = next;
+        break;
+      }
+      case 'setComputePipeline': {
+        const next = c.pipeline as WebGPUComputePipeline;
+        within(this.#compute, c).setPipeline(next.gpu);
+        if (!this.#pipeline || this.#pipeline.layout.key !== next.layout.key) this.#dirty = true;
+        this.#pipeline = next;
+        break;
+      }
+      case 'setBinding':
+        if (!this.#render && !this.#compute) outsidePass(c);
+        this.#slots.set(c.slot, c.resource);
+        this.#dirty = true;
+        break;
+      case 'setVertexBuffer':
+        within(this.#render, c).setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
+        break;
+      case 'setIndexBuffer':
+        within(this.#render, c).setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
+        break;
+      case 'setViewport':
+        within(this.#render, c).setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
+        break;
+      case 'setScissorRect':
+        within(this.#render, c).setScissorRect(c.x, c.y, c.width, c.height);
+        break;
+      case 'draw':
+        this.#flush();
+        within(this.#render, c).draw(
+          c.vertexCount,
+          c.instanceCount,
+          c.firstVertex,
+          c.firstInstance,
+        );
+        break;
+      case 'drawIndexed':
+        this.#flush();
+        within(this.#render, c).drawIndexed(
+          c.indexCount,
+          c.instanceCount,
+          c.firstIndex,
+          c.baseVertex,
+          c.firstInstance,
+        );
+        break;
+      case 'dispatch':
+        this.#flush();
+        within(this.#compute, c).dispatchWorkgroups(c.x, c.y, c.z);
+        break;
+      case 'dispatchIndirect':
+        this.#flush();
+        within(this.#compute, c).dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
+        break;
+      case 'copyBufferToBuffer':
+        encoder.copyBufferToBuffer(
+          gpuBuffer(c.src),
+          c.srcOffset,
+          gpuBuffer(c.dst),
+          c.dstOffset,
+          c.size,
+        );
+        break;
+      case 'copyBufferToTexture':
+        encoder.copyBufferToTexture(
+          { buffer: gpuBuffer(c.src), offset: c.offset, bytesPerRow: c.bytesPerRow },
+          { texture: gpuTexture(c.dst), mipLevel: c.mipLevel, origin: [c.x, c.y] },
+          [c.size.width, c.size.height],
+        );
+        break;
+      case 'copyTextureToBuffer':
+        encoder.copyTextureToBuffer(
+          { texture: gpuTexture(c.src), mipLevel: c.mipLevel, origin: [c.x, c.y] },
+          { buffer: gpuBuffer(c.dst), offset: c.offset, bytesPerRow: c.bytesPerRow },
+          [c.size.width, c.size.height],
+        );
+        break;
+      case 'copyTextureToTexture':
+        encoder.copyTextureToTexture(
+          { texture: gpuTexture(c.src), mipLevel: c.srcMip, origin: [c.srcX, c.srcY] },
+          { texture: gpuTexture(c.dst), mipLevel: c.dstMip, origin: [c.dstX, c.dstY] },
+          [c.size.width, c.size.height],
+        );
+        break;
+      case 'pushDebugGroup':
+        encoder.pushDebugGroup(c.label);
+        break;
+      case 'popDebugGroup':
+        encoder.popDebugGroup();
+        break;
+      case 'barrier':
+        // WebGPU orders passes itself. With `debug`, the barrier is a marker for captures; by
+        // default nothing (a marker per barrier is a call across the binding: Deno pays ~10 µs).
+        // (Core inserts a barrier it finds at a draw before the pass's begin: a writer that
+        // encodes while recording never sees it, and has no `debug`, so writes no marker anyway.)
+        if (this.#debug) encoder.insertDebugMarker(`barrier ${c.from} -> ${c.to}`);
+        break;
+      default:
+        unreachable(c);
+    }
+  }
+}
