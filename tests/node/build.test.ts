@@ -48,4 +48,18 @@ describe('library build', () => {
     expect(device.caps.backend).toBe('null');
     expect(lib.BufferUsage.STORAGE).toBe(128);
   }, 60_000);
+
+  it('bench/cpu-overhead.mjs runs the built WebGPU backend over a stub GPUDevice and times both frames', () => {
+    // after the build above; times are reported, never asserted (they are the benchmark's)
+    const out = execFileSync(
+      process.execPath,
+      [path.join(root, 'bench/cpu-overhead.mjs'), '--frames', '200', '--rounds', '1'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    const m = /Ignis ([\d.]+), hand-written ([\d.]+); Ignis's own JavaScript (-?[\d.]+)/.exec(out);
+    expect(m, out).not.toBeNull();
+    const [ignis, raw] = [Number(m?.[1]), Number(m?.[2])];
+    expect(ignis).toBeGreaterThan(0);
+    expect(raw).toBeGreaterThan(0);
+  });
 });
