@@ -149,22 +149,21 @@ export class RenderPass {
 
   setTexture(slot: number, texture: Texture): void {
     this.#open('setTexture');
-    const attached = [
-      ...this.#desc.colorAttachments,
-      ...(this.#desc.depthStencilAttachment ? [this.#desc.depthStencilAttachment] : []),
-    ];
-    for (const a of attached) {
-      if (a.texture === texture || ('resolveTarget' in a && a.resolveTarget === texture)) {
-        throw new ValidationError(
-          'feedback-loop',
-          `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`,
-          this.label,
-          {
-            slot,
-          },
-        );
-      }
+    // no array of the attachments: this runs for every texture bound in every frame
+    // (what is not a texture at all is refused by the slot table, below)
+    const colors = this.#desc.colorAttachments;
+    let attached = texture != null && this.#desc.depthStencilAttachment?.texture === texture;
+    for (let i = 0; texture != null && i < colors.length && !attached; i++) {
+      const a = colors[i] as (typeof colors)[number];
+      attached = a.texture === texture || a.resolveTarget === texture;
     }
+    if (attached)
+      throw new ValidationError(
+        'feedback-loop',
+        `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`,
+        this.label,
+        { slot },
+      );
     this.#slots.texture(slot, texture);
   }
 

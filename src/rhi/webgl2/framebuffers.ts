@@ -51,6 +51,22 @@ export class FramebufferCache {
 
   /** The draw framebuffer of a pass (the canvas is a texture like any other: surface.ts). */
   forPass(pass: ResolvedRenderPass): WebGLFramebuffer {
+    // by numbers first (no key string or arrays: this runs for every pass)
+    const attachments = pass.colorAttachments;
+    const cache = this.#fbos.walk(false).step(-1).step(attachments.length);
+    for (let i = 0; i < attachments.length; i++)
+      cache.step((attachments[i] as (typeof attachments)[number]).texture.id);
+    const known = cache.step(pass.depthStencilAttachment?.texture.id ?? -1).found();
+    if (known) return known;
+    const fbo = this.#forPass(pass);
+    this.#fbos.walk(true).step(-1).step(attachments.length);
+    for (let i = 0; i < attachments.length; i++)
+      this.#fbos.step((attachments[i] as (typeof attachments)[number]).texture.id);
+    this.#fbos.step(pass.depthStencilAttachment?.texture.id ?? -1).keep(fbo);
+    return fbo;
+  }
+
+  #forPass(pass: ResolvedRenderPass): WebGLFramebuffer {
     const color = pass.colorAttachments.map((a) => ({
       texture: a.texture as WebGL2Texture,
       mip: 0,
@@ -62,8 +78,12 @@ export class FramebufferCache {
 
   /** A framebuffer with `texture` (level `mip`) as its only color attachment. */
   single(texture: WebGL2Texture, mip: number): WebGLFramebuffer {
+    const known = this.#fbos.walk(false).step(-2).step(texture.id).step(mip).found();
+    if (known) return known;
     const key = `s:${texture.id}:${mip}`;
-    return this.#fbos.get(key) ?? this.#create(key, [{ texture, mip }], undefined);
+    const fbo = this.#fbos.get(key) ?? this.#create(key, [{ texture, mip }], undefined);
+    this.#fbos.walk(true).step(-2).step(texture.id).step(mip).keep(fbo);
+    return fbo;
   }
 
   bindForRead(texture: WebGL2Texture, mip: number): void {

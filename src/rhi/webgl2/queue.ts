@@ -45,6 +45,8 @@ function inPass(pass: PassState | null, c: Command): PassState {
 export class WebGL2Queue extends Queue {
   /** Problems already reported, so a draw repeated every frame reports once. */
   readonly #reported = new Set<string>();
+  /** The clear colour handed to clearBufferfv (reused: a pass begins every frame). */
+  readonly #clearColor = new Float32Array(4);
   constructor(private readonly device: WebGL2Device) {
     super(device);
   }
@@ -90,7 +92,9 @@ export class WebGL2Queue extends Queue {
     const { gl, state } = this.device;
     let pass: PassState | null = null;
     const debug = this.device.debug;
-    for (const [index, c] of commands.entries()) {
+    // indexed: entries() would allocate a pair per command of every frame
+    for (let index = 0; index < commands.length; index++) {
+      const c = commands[index] as Command;
       if (debug && index > 0) this.#checkGLError(commands[index - 1] as Command, index - 1);
       switch (c.type) {
         case 'beginRenderPass': {
@@ -271,13 +275,21 @@ export class WebGL2Queue extends Queue {
     state.viewport(0, 0, pass.width, pass.height);
     gl.depthRange(0, 1);
     state.scissorTest(false);
-    const clears = pass.colorAttachments.some((a) => a.loadOp === 'clear');
-    if (clears) state.colorMask(0xf);
-    pass.colorAttachments.forEach((a, i) => {
-      if (a.loadOp !== 'clear') return;
+    const colors = pass.colorAttachments;
+    let masked = false;
+    for (let i = 0; i < colors.length; i++) {
+      const a = colors[i] as (typeof colors)[number];
+      if (a.loadOp !== 'clear') continue;
+      if (!masked) state.colorMask(0xf);
+      masked = true;
       const v = a.clearValue;
-      gl.clearBufferfv(gl.COLOR, i, [v[0], v[1], v[2], v[3]]);
-    });
+      const clear = this.#clearColor;
+      clear[0] = v[0];
+      clear[1] = v[1];
+      clear[2] = v[2];
+      clear[3] = v[3];
+      gl.clearBufferfv(gl.COLOR, i, clear);
+    }
     const ds = pass.depthStencilAttachment;
     if (ds && ds.depthLoadOp === 'clear') {
       state.depth(false, true, gl.LESS);
@@ -317,11 +329,15 @@ export class WebGL2Queue extends Queue {
         gl.NEAREST,
       );
     }
-    const discard = pass.colorAttachments
-      .map((a, i) => (a.storeOp === 'discard' ? gl.COLOR_ATTACHMENT0 + i : -1))
-      .filter((x) => x >= 0);
-    if (pass.depthStencilAttachment?.depthStoreOp === 'discard') discard.push(gl.DEPTH_ATTACHMENT);
-    if (discard.length > 0) {
+    // the list only when something is discarded (a pass ends every frame)
+    const colors = pass.colorAttachments;
+    const depthDiscarded = pass.depthStencilAttachment?.depthStoreOp === 'discard';
+    if (depthDiscarded || colors.some((a) => a.storeOp === 'discard')) {
+      const discard: number[] = [];
+      colors.forEach((a, i) => {
+        if (a.storeOp === 'discard') discard.push(gl.COLOR_ATTACHMENT0 + i);
+      });
+      if (depthDiscarded) discard.push(gl.DEPTH_ATTACHMENT);
       state.bindDrawFramebuffer(framebuffers.forPass(pass));
       gl.invalidateFramebuffer(gl.DRAW_FRAMEBUFFER, discard);
     }
@@ -338,7 +354,7 @@ export class WebGL2Queue extends Queue {
         'draw replayed without a pipeline; core checks it at record (a bug in Ignis)',
       );
     const { state } = this.device;
-    // look the VAO up (a string key) only when a vertex input changed since the last draw
+    // look the VAO up only when a vertex input changed since the last draw
     if (!p.vao || p.vao.firstInstance !== firstInstance || p.vao.baseVertex !== baseVertex) {
       p.vao = {
         vao: this.device.vaos.get(
@@ -357,8 +373,9 @@ export class WebGL2Queue extends Queue {
       const r = p.slots.get(b.slot);
       if (r?.kind !== 'uniform') continue;
       const needed = b.size;
-      const key = `${pipe.id}:${b.slot}:${r.buffer.id}:${r.size}`;
-      if (r.size < needed && !this.#reported.has(key)) {
+      // (the key only for a short block: this runs per block per draw)
+      const key = r.size < needed ? `${pipe.id}:${b.slot}:${r.buffer.id}:${r.size}` : '';
+      if (key && !this.#reported.has(key)) {
         this.#reported.add(key);
         // GL would reject the draw with INVALID_OPERATION and draw nothing: say so instead
         this.device.reportError(

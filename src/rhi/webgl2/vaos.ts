@@ -33,6 +33,46 @@ export class VertexArrayCache {
     baseVertex: number,
   ): WebGLVertexArrayObject {
     const layouts = pipeline.descriptor.vertex.buffers ?? [];
+    const known = this.#walk(pipeline, vertexBuffers, index, firstInstance, baseVertex, false);
+    if (known) return known;
+    const vao = this.#make(pipeline, vertexBuffers, index, firstInstance, baseVertex, layouts);
+    this.#walk(pipeline, vertexBuffers, index, firstInstance, baseVertex, true);
+    this.#vaos.keep(vao);
+    return vao;
+  }
+
+  /** Walks the cache's index by numbers (no key string: this runs for every draw). */
+  #walk(
+    pipeline: WebGL2RenderPipeline,
+    vertexBuffers: ReadonlyMap<number, VertexBinding>,
+    index: WebGL2Buffer | null,
+    firstInstance: number,
+    baseVertex: number,
+    make: boolean,
+  ): WebGLVertexArrayObject | undefined {
+    const cache = this.#vaos.walk(make);
+    cache
+      .step(pipeline.id)
+      .step(index?.id ?? -1)
+      .step(firstInstance)
+      .step(baseVertex);
+    const slots = pipeline.descriptor.vertex.buffers?.length ?? 0;
+    for (let slot = 0; slot < slots; slot++) {
+      const vb = vertexBuffers.get(slot) as VertexBinding;
+      cache.step(vb.buffer.id).step(vb.offset);
+    }
+    return cache.found();
+  }
+
+  /** The VAO under its string key, made on a miss. */
+  #make(
+    pipeline: WebGL2RenderPipeline,
+    vertexBuffers: ReadonlyMap<number, VertexBinding>,
+    index: WebGL2Buffer | null,
+    firstInstance: number,
+    baseVertex: number,
+    layouts: NonNullable<WebGL2RenderPipeline['descriptor']['vertex']['buffers']>,
+  ): WebGLVertexArrayObject {
     let key = `${pipeline.id}|${index?.id ?? ''}|${firstInstance}|${baseVertex}`;
     for (let slot = 0; slot < layouts.length; slot++) {
       const vb = vertexBuffers.get(slot) as VertexBinding;

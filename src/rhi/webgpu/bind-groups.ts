@@ -9,6 +9,8 @@ import type { WebGPUSampler } from './sampler.js';
 
 /** One group of a pipeline's layout: its index, WebGPU layout, cache key and slots. */
 export interface GroupLayout {
+  /** A number for this layout (its place in the bind-group cache's index by numbers). */
+  readonly id: number;
   readonly index: number;
   readonly layout: GPUBindGroupLayout;
   readonly key: string;
@@ -23,13 +25,6 @@ export interface PipelineLayout {
 }
 
 /**
- * A trie over the numbers that name a bind group's resources, entry by entry (the resource's id;
- * a buffer's offset and size too): a lookup compares numbers and allocates nothing. The group is
- * stored under key -1 of the last node.
- */
-type Trie = Map<number, Trie | GPUBindGroup>;
-
-/**
  * Layouts deduplicated by their slots, and bind groups cached by (layout, bound resources). A bind
  * group is created only on a miss; destroying a resource evicts the groups that reference it.
  */
@@ -37,8 +32,14 @@ export class BindGroupCache {
   readonly #layouts = new Map<string, GPUBindGroupLayout>();
   readonly #pipelineLayouts = new Map<string, PipelineLayout>();
   readonly #groups = new ResourceCache<GPUBindGroup>();
-  /** Per group layout key: the groups found so far, for a lookup without building the string key. */
-  readonly #memo = new Map<string, Trie>();
+  /** A number per group layout key. */
+  readonly #layoutIds = new Map<string, number>();
+
+  #groupIds(key: string): number {
+    let id = this.#layoutIds.get(key);
+    if (id === undefined) this.#layoutIds.set(key, (id = this.#layoutIds.size));
+    return id;
+  }
   hits = 0;
 
   /** Bind groups created so far; a steady frame adds none. */
@@ -70,7 +71,7 @@ export class BindGroupCache {
         });
         this.#layouts.set(groupKey, layout);
       }
-      groups.push({ index, layout, key: groupKey, entries: mine });
+      groups.push({ id: this.#groupIds(groupKey), index, layout, key: groupKey, entries: mine });
     }
     const layout: PipelineLayout = {
       key,
@@ -86,39 +87,29 @@ export class BindGroupCache {
 
   /** The bind group of `group` with what `slots` hold (only the group's slots are used). */
   get(group: GroupLayout, slots: ReadonlyMap<number, BoundResource>): GPUBindGroup {
-    const memo = this.#walk(group, slots, false);
-    if (memo) {
+    const hit = this.#walk(group, slots, false).found();
+    if (hit) {
       this.hits++;
-      return memo;
+      return hit;
     }
     const found = this.#find(group, slots);
-    this.#walk(group, slots, found);
+    this.#walk(group, slots, true).keep(found);
     return found;
   }
 
-  /**
-   * Follows the trie of `group` along what `slots` hold: returns the group stored there, or
-   * undefined. With `store`, makes the path and stores `store` at its end.
-   */
+  /** Walks the cache's index by numbers: the layout, then each entry's resource (and range). */
   #walk(
     group: GroupLayout,
     slots: ReadonlyMap<number, BoundResource>,
-    store: GPUBindGroup | false,
-  ): GPUBindGroup | undefined {
-    let node = this.#memo.get(group.key);
-    if (!node) {
-      if (!store) return undefined;
-      this.#memo.set(group.key, (node = new Map()));
-    }
+    make: boolean,
+  ): ResourceCache<GPUBindGroup> {
+    const cache = this.#groups.walk(make).step(group.id);
     for (const e of group.entries) {
       const r = slots.get(slotOf(e)) as BoundResource;
-      node = step(node, resourceId(r), store);
-      if (node && (r.kind === 'uniform' || r.kind === 'storage'))
-        node = step(step(node, r.offset, store), r.size, store);
-      if (!node) return undefined;
+      cache.step(resourceId(r));
+      if (r.kind === 'uniform' || r.kind === 'storage') cache.step(r.offset).step(r.size);
     }
-    if (store) node.set(-1, store);
-    return node.get(-1) as GPUBindGroup | undefined;
+    return cache;
   }
 
   /** The cached group under its string key, created on a miss. */
@@ -150,17 +141,8 @@ export class BindGroupCache {
   }
 
   evict(resourceIdValue: number): void {
-    // the trie is only a shortcut to the cache: forgetting it all is simpler than pruning it
-    if (this.#groups.evict(resourceIdValue) > 0) this.#memo.clear();
+    this.#groups.evict(resourceIdValue);
   }
-}
-
-/** The child of `node` under `key` (made when `make`); undefined when `node` is. */
-function step(node: Trie | undefined, key: number, make: unknown): Trie | undefined {
-  if (!node) return undefined;
-  let next = node.get(key) as Trie | undefined;
-  if (!next && make) node.set(key, (next = new Map()));
-  return next;
 }
 
 function resourceId(r: BoundResource): number {
