@@ -19,4 +19,34 @@ describe('ResourceCache', () => {
     cache.clear();
     expect(released).toContain('group(texture 3)');
   });
+
+  it('finds entries by a path of numbers, and forgets every path when a resource is evicted', () => {
+    const cache = new ResourceCache<string>();
+    const path = (make: boolean, ...numbers: number[]): ResourceCache<string> => {
+      cache.walk(make);
+      for (const n of numbers) cache.step(n);
+      return cache;
+    };
+    expect(path(false, 7, 1, 256).found()).toBeUndefined();
+    cache.set('7|1:256', 'group A', [1]);
+    path(true, 7, 1, 256).keep('group A');
+    cache.set('7|2:0', 'group B', [2]);
+    path(true, 7, 2, 0).keep('group B');
+    expect(path(false, 7, 1, 256).found()).toBe('group A');
+    expect(path(false, 7, 2, 0).found()).toBe('group B');
+    expect(path(false, 7, 1).found()).toBeUndefined(); // a prefix names nothing
+    expect(path(false, 7, 1, 256, 0).found()).toBeUndefined(); // nor does a longer path
+    expect(path(false, -1, 1, 256).found()).toBeUndefined();
+    // evicting resource 2 drops group B from the cache and the whole index with it
+    expect(cache.evict(2)).toBe(1);
+    expect(path(false, 7, 2, 0).found()).toBeUndefined();
+    expect(path(false, 7, 1, 256).found()).toBeUndefined();
+    expect(cache.get('7|1:256')).toBe('group A'); // still cached under its string key
+    // evicting an id nothing depends on keeps the index
+    path(true, 7, 1, 256).keep('group A');
+    expect(cache.evict(99)).toBe(0);
+    expect(path(false, 7, 1, 256).found()).toBe('group A');
+    cache.clear();
+    expect(path(false, 7, 1, 256).found()).toBeUndefined();
+  });
 });
