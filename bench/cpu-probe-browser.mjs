@@ -9,7 +9,12 @@ import { launchBrowser, startServer, openPage } from '../scripts/browser.mjs';
 const { browser } = await launchBrowser();
 const { server, url } = await startServer();
 const page = await openPage(browser, `${url}/bench/page/index.html?noop=1`);
-const out = await page.evaluate(async () => {
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const profiling = process.argv.includes('--profile') || process.argv.includes('--heap');
+const out = await page.evaluate(async (profiling) => {
   const lib = await import('/src/all.ts');
   const device = await lib.createDevice({ backend: 'webgpu' });
   const gpu = device.gpu;
@@ -122,6 +127,17 @@ const out = await page.evaluate(async () => {
     ignis: ignisFrame,
     replayOfIgnis: replay,
   };
+  if (profiling) {
+    // the profile is taken from Node around window.run(variant, frames)
+    window.run = async (name, n) => {
+      for (let r = 0; r < n / 50; r++) {
+        for (let i = 0; i < 50; i++) variants[name]();
+        await gpu.queue.onSubmittedWorkDone();
+      }
+    };
+    for (const name of Object.keys(variants)) await window.run(name, 1000); // JIT warm-up
+    return null;
+  }
   const res = { raw: [], rawRing: [], ignis: [], replayOfIgnis: [] };
   for (let r = 0; r < 60; r++) {
     for (const [name, f] of Object.entries(variants)) {
@@ -137,7 +153,60 @@ const out = await page.evaluate(async () => {
     calls: log.map((c) => c.name).join(','),
     ...Object.fromEntries(Object.entries(res).map(([k, v]) => [k, med(v)])),
   };
-});
-console.log(out);
+}, profiling);
+if (profiling) await profile(page);
+else console.log(out);
 await browser.close();
 await server.close();
+
+/** Self time (or, with --heap, bytes allocated) per function, per frame, for each variant asked for. */
+async function profile(page) {
+  const frames = Number(arg('frames', '10000'));
+  const top = Number(arg('top', '30'));
+  const heap = process.argv.includes('--heap');
+  const which = process.argv[process.argv.indexOf(heap ? '--heap' : '--profile') + 1];
+  const names = (which && !which.startsWith('--') ? which : 'ignis,raw').split(',');
+  const cdp = await page.target().createCDPSession();
+  const where = (f) =>
+    `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber}`;
+  const table = (totals, unit) => {
+    for (const [k, v] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top))
+      console.log(`${(v / frames).toFixed(unit === 'B' ? 0 : 2).padStart(8)} ${unit}  ${k}`);
+  };
+  for (const name of names) {
+    const totals = new Map();
+    const add = (k, v) => totals.set(k, (totals.get(k) ?? 0) + v);
+    if (heap) {
+      await cdp.send('HeapProfiler.enable');
+      await cdp.send('HeapProfiler.startSampling', {
+        samplingInterval: 64,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+      await page.evaluate((v, n) => window.run(v, n), name, frames);
+      const { profile: p } = await cdp.send('HeapProfiler.stopSampling');
+      const walk = (n) => {
+        add(where(n.callFrame), n.selfSize);
+        n.children.forEach(walk);
+      };
+      walk(p.head);
+      const bytes = [...totals.values()].reduce((a, b) => a + b, 0);
+      console.log(`== ${name}: ${(bytes / frames).toFixed(0)} bytes allocated per frame`);
+      table(totals, 'B');
+    } else {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 20 });
+      await cdp.send('Profiler.start');
+      await page.evaluate((v, n) => window.run(v, n), name, frames);
+      const { profile: p } = await cdp.send('Profiler.stop');
+      const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+      p.samples.forEach((id, i) => add(where(nodes.get(id).callFrame), p.timeDeltas[i] ?? 0));
+      let busy = 0;
+      for (const [k, v] of totals) if (!/^\((idle|program)\)/.test(k)) busy += v;
+      console.log(
+        `== ${name}: ${(busy / frames).toFixed(1)} µs of JavaScript and binding calls per frame`,
+      );
+      table(totals, 'µs');
+    }
+  }
+}

@@ -34,9 +34,12 @@ function aliasOf(buffer: Buffer, writable: boolean): BindingLayoutEntry | undefi
   return undefined;
 }
 
-/** `setUniformBuffer(3)` and the like, made once per slot: they name the call in errors. */
 const OPERATION_NAMES = new Map<string, string[]>();
-function operationName(method: string, slot: number): string {
+
+/** `setUniformBuffer(3)` and the like, made once per slot: they name the call in errors. */
+export function operationName(method: string, slot: number): string {
+  // cached for the slots real code uses; anything else (a fuzzer's slot) is made each time
+  if (!Number.isInteger(slot) || slot < 0 || slot >= 4096) return `${method}(${slot})`;
   let names = OPERATION_NAMES.get(method);
   if (!names) OPERATION_NAMES.set(method, (names = []));
   return (names[slot] ??= `${method}(${slot})`);

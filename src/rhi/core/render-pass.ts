@@ -2,7 +2,7 @@ import { BindGroup } from './bind-group.js';
 import { BufferUsage } from './flags.js';
 import { requireResource } from './validate/resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
-import { SlotTable } from './bindings.js';
+import { operationName, SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
 import { isNonNegativeInteger } from './validate/buffer.js';
 import {
@@ -81,8 +81,9 @@ export class RenderPass {
 
   setVertexBuffer(slot: number, buffer: Buffer, offset = 0): void {
     this.#open('setVertexBuffer');
-    requireResource(buffer, 'buffer', `setVertexBuffer(${slot})`, this.#recorder.device);
-    requireBufferUsage(buffer.usage, BufferUsage.VERTEX, `setVertexBuffer(${slot})`, buffer.label);
+    const op = operationName('setVertexBuffer', slot);
+    requireResource(buffer, 'buffer', op, this.#recorder.device);
+    requireBufferUsage(buffer.usage, BufferUsage.VERTEX, op, buffer.label);
     if (!isNonNegativeInteger(slot) || slot >= this.#recorder.device.caps.limits.maxVertexBuffers) {
       throw new ValidationError(
         'vertex-buffer-slot',
