@@ -102,7 +102,7 @@ function describe(ts, checker, name, symbol, decl, text) {
     const statics = checker
       .getPropertiesOfType(checker.getTypeOfSymbol(symbol))
       .map((m) => m.name)
-      .filter((n) => n !== 'prototype')
+      .filter((n) => n !== 'prototype' && !n.startsWith('#'))
       .sort();
     return `class \`${name}\`${statics.length ? ` static { ${statics.join(', ')} }` : ''} { ${members.join(', ')} }`;
   }

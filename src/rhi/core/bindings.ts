@@ -21,15 +21,18 @@ import type { Device } from './device.js';
 /**
  * Scratch of `SlotTable.check`, shared by every table (a check runs to the end before another
  * starts): the buffers of a draw's bindings, each with its layout entry and whether it is bound
- * writable. Arrays emptied by length: a draw binds a handful, and clearing a Map allocates.
+ * writable. Arrays reused up to `boundCount` (a draw binds a handful; clearing a Map, or emptying
+ * an array by its length, gives up its storage, so the next push allocates again). Entries past
+ * `boundCount` keep the last draws' buffers referenced until overwritten: a handful, harmless.
  */
 const BOUND_BUFFERS: Buffer[] = [];
 const BOUND_ENTRIES: BindingLayoutEntry[] = [];
 const BOUND_WRITABLE: boolean[] = [];
+let boundCount = 0;
 
 /** The entry of a buffer bound with the other kind of use (writable vs not) in this draw, if any. */
 function aliasOf(buffer: Buffer, writable: boolean): BindingLayoutEntry | undefined {
-  for (let i = 0; i < BOUND_BUFFERS.length; i++)
+  for (let i = 0; i < boundCount; i++)
     if (BOUND_BUFFERS[i] === buffer && BOUND_WRITABLE[i] !== writable) return BOUND_ENTRIES[i];
   return undefined;
 }
@@ -213,9 +216,7 @@ export class SlotTable {
   ): void {
     // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
     // (uniform or read-only storage) in the same draw or dispatch
-    BOUND_BUFFERS.length = 0;
-    BOUND_ENTRIES.length = 0;
-    BOUND_WRITABLE.length = 0;
+    boundCount = 0;
     for (const entry of layout) {
       const bound = this.slots.get(slotOf(entry));
       if (!bound) {
@@ -299,9 +300,10 @@ export class SlotTable {
             this.passLabel,
             { slots: [slotName(clash), slotName(entry)] },
           );
-        BOUND_BUFFERS.push(bound.buffer);
-        BOUND_ENTRIES.push(entry);
-        BOUND_WRITABLE.push(access === 'read-write');
+        BOUND_BUFFERS[boundCount] = bound.buffer;
+        BOUND_ENTRIES[boundCount] = entry;
+        BOUND_WRITABLE[boundCount] = access === 'read-write';
+        boundCount++;
       }
       switch (bound.kind) {
         case 'uniform':

@@ -196,35 +196,52 @@ export class CommandEncoder {
     this.#hazards.beginPass(label);
   }
 
-  /** The private door of the pass being begun; it closes when the pass ends. */
+  /**
+   * The private door of a pass: one object per pass with its methods on a prototype (a pass is
+   * begun every frame), declared in this class's body so that it reaches the encoder's private
+   * members. It closes when the pass ends.
+   */
+  static readonly #Door = class Door implements PassRecorder {
+    #open = true;
+    readonly #encoder: CommandEncoder;
+    constructor(encoder: CommandEncoder) {
+      this.#encoder = encoder;
+    }
+    get device(): Device {
+      return this.#encoder.device;
+    }
+    #check(): void {
+      if (!this.#open)
+        throw new EncoderStateError(
+          'a pass recorded after it ended',
+          'recording',
+          this.#encoder.label,
+        );
+    }
+    record(command: Command): void {
+      this.#check();
+      this.#encoder.#push(command);
+    }
+    trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
+      this.#check();
+      this.#encoder.#trackRead(resource, scopes);
+    }
+    trackWrite(resource: TrackedResource, scope: BarrierScope): void {
+      this.#check();
+      this.#encoder.#hazards.write(resource, scope);
+    }
+    end(command: Command): void {
+      this.#check();
+      this.#open = false;
+      const encoder = this.#encoder;
+      encoder.#push(command);
+      encoder.#hazards.endPass();
+      encoder.#state = 'recording';
+    }
+  };
+
   #recorder(): PassRecorder {
-    let open = true;
-    const check = (): void => {
-      if (!open)
-        throw new EncoderStateError('a pass recorded after it ended', 'recording', this.label);
-    };
-    return {
-      device: this.device,
-      record: (command) => {
-        check();
-        this.#push(command);
-      },
-      trackRead: (resource, scopes) => {
-        check();
-        this.#trackRead(resource, scopes);
-      },
-      trackWrite: (resource, scope) => {
-        check();
-        this.#hazards.write(resource, scope);
-      },
-      end: (command) => {
-        check();
-        open = false;
-        this.#push(command);
-        this.#hazards.endPass();
-        this.#state = 'recording';
-      },
-    };
+    return new CommandEncoder.#Door(this);
   }
 
   /**

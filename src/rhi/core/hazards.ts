@@ -38,8 +38,14 @@ export interface Hazard {
  */
 export class HazardTracker {
   readonly #lastWrite = new Map<number, WriteRecord>();
-  /** This pass's writes: resource id → scope. */
-  readonly #pending = new Map<number, BarrierScope>();
+  /**
+   * This pass's writes, resource id and scope side by side, the first `#pendingCount` of them: a
+   * pass writes a handful, and reused arrays allocate nothing where a Map's clear() would (or an
+   * array emptied by its length), every pass of every frame.
+   */
+  readonly #pendingIds: number[] = [];
+  readonly #pendingScopes: BarrierScope[] = [];
+  #pendingCount = 0;
   readonly #barriers: BarrierRecord[] = [];
   #passCount = 0;
   #currentLabel = '';
@@ -103,23 +109,31 @@ export class HazardTracker {
 
   /** A write in the current pass; it becomes visible to later passes when the pass ends. */
   write(resource: TrackedResource, scope: BarrierScope): void {
-    this.#pending.set(resource.id, scope);
+    const ids = this.#pendingIds;
+    let at = 0;
+    while (at < this.#pendingCount && ids[at] !== resource.id) at++;
+    ids[at] = resource.id;
+    this.#pendingScopes[at] = scope;
+    if (at === this.#pendingCount) this.#pendingCount++;
   }
 
   endPass(): void {
     const passIndex = this.#passCount;
     const passLabel = this.#currentLabel;
     const lastWrite = this.#lastWrite;
-    // forEach, not for-of over entries: no [key, value] array per write
-    this.#pending.forEach((scope, id) => {
+    const ids = this.#pendingIds;
+    const scopes = this.#pendingScopes;
+    for (let i = 0; i < this.#pendingCount; i++) {
+      const id = ids[i] as number;
+      const scope = scopes[i] as BarrierScope;
       const record = lastWrite.get(id);
       if (record) {
         record.passIndex = passIndex;
         record.passLabel = passLabel;
         record.scope = scope;
       } else lastWrite.set(id, { passIndex, passLabel, scope });
-    });
-    this.#pending.clear();
+    }
+    this.#pendingCount = 0;
     this.#passCount++;
   }
 }

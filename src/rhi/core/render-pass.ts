@@ -35,7 +35,8 @@ export class RenderPass {
   readonly #recorder: PassRecorder;
   readonly #desc: ResolvedRenderPass;
   readonly #slots: SlotTable;
-  readonly #vertexBuffers = new Map<number, { buffer: Buffer; offset: number }>();
+  /** Made at the first setVertexBuffer (a pass that pulls its vertices never needs one). */
+  #vertexBuffers: Map<number, { buffer: Buffer; offset: number }> | null = null;
   #pipeline: RenderPipeline | null = null;
   #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32'; offset: number } | null = null;
   #ended = false;
@@ -102,7 +103,7 @@ export class RenderPass {
         },
       );
     }
-    this.#vertexBuffers.set(slot, { buffer, offset });
+    (this.#vertexBuffers ??= new Map()).set(slot, { buffer, offset });
     this.#recorder.record({ type: 'setVertexBuffer', slot, buffer, offset });
   }
 
@@ -237,7 +238,7 @@ export class RenderPass {
     // a loop, not forEach: this runs for every draw
     for (let slot = 0; layouts && slot < layouts.length; slot++) {
       const layout = layouts[slot] as (typeof layouts)[number];
-      const bound = this.#vertexBuffers.get(slot);
+      const bound = this.#vertexBuffers?.get(slot);
       if (!bound) {
         throw new ValidationError(
           'vertex-buffer-missing',
