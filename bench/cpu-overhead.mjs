@@ -30,21 +30,15 @@ function stub(extra = {}) {
 }
 
 const never = new Promise(() => {});
-const limits = {
-  maxTextureDimension2D: 8192,
-  maxBufferSize: 2 ** 30,
-  maxComputeWorkgroupsPerDimension: 65535,
-  maxComputeInvocationsPerWorkgroup: 256,
-  maxComputeWorkgroupSizeX: 256,
-  maxStorageBufferBindingSize: 2 ** 30,
-  maxUniformBufferBindingSize: 65536,
-  minUniformBufferOffsetAlignment: 256,
-  minStorageBufferOffsetAlignment: 256,
-  maxColorAttachments: 8,
-  maxVertexBuffers: 8,
-  maxVertexAttributes: 16,
-  maxSampledTexturesPerShaderStage: 16,
-};
+const entries = ['index', 'particles', 'testing'];
+const lib = Object.assign(
+  {},
+  ...(await Promise.all(
+    entries.map((e) => import(pathToFileURL(join(ROOT, `dist/${e}.js`)).href)),
+  )),
+);
+// WebGPU's default-tier limits, as the null backend has them
+const limits = new lib.NullDevice().caps.limits;
 const gpuDevice = stub({
   label: 'stub',
   features: new Set(),
@@ -89,13 +83,6 @@ Object.assign(globalThis, {
   GPUOutOfMemoryError: class {},
 });
 
-const entries = ['index', 'particles', 'testing'];
-const lib = Object.assign(
-  {},
-  ...(await Promise.all(
-    entries.map((e) => import(pathToFileURL(join(ROOT, `dist/${e}.js`)).href)),
-  )),
-);
 const device = await lib.createDevice({ backend: 'webgpu', gpuDevice });
 const ps = await lib.createParticleSystem(device, { count: 1024, path: 'compute', drawMode: MODE });
 const camera = lib.orbitCamera({ aspect: 1 });
