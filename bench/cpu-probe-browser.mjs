@@ -1,13 +1,19 @@
-/* global GPUBufferUsage, performance -- this code runs in the page (page.evaluate) */
+/* global GPUBufferUsage, performance, crossOriginIsolated -- this code runs in the page (page.evaluate) */
 // Where Ignis's CPU time per frame goes in Chrome (issue 12): a draw-only particle frame through
 // Ignis, a hand-written WebGPU frame of the same calls with one bind group (raw) and with a 16-slot
 // uniform ring like Ignis's (rawRing), and an exact replay of the binding calls one Ignis frame
-// made (replayOfIgnis: the cost of Ignis's call pattern without its JavaScript). Bursts of 50
-// frames back to back, 50 rounds after 10 warm-up rounds, medians in µs per frame:
+// made (replayOfIgnis: the cost of Ignis's call pattern without its JavaScript). Controls: Ignis's
+// frame without `ps.draw` (ignisNoDraw), the raw frame's draw as a render bundle (rawBundle: a
+// draw validated once costs Chrome more per frame than the calls it replaces), and ~6 µs of plain
+// JavaScript alone (spinOnly) and before the raw frame (rawSpin): on 2 cores shared with
+// SwiftShader's threads, JavaScript between a burst's binding calls costs 2-3.5× its time alone,
+// so a frame's CPU time here grows with any JavaScript in it, not only Ignis's. The page is
+// cross-origin isolated (5 µs clock steps). Bursts of 50 frames back to back, 50 rounds after 10
+// warm-up rounds, medians in µs per frame:
 //   node bench/cpu-probe-browser.mjs
 import { launchBrowser, startServer, openPage } from '../scripts/browser.mjs';
 const { browser } = await launchBrowser();
-const { server, url } = await startServer();
+const { server, url } = await startServer({ crossOriginIsolated: true });
 const page = await openPage(browser, `${url}/bench/page/index.html?noop=1`);
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -90,6 +96,37 @@ const out = await page.evaluate(async (profiling) => {
     pass.end();
     device.queue.submit([enc.finish()]);
   };
+  const ignisNoDraw = () => {
+    const enc = device.createCommandEncoder();
+    ps.prepareDraw(enc, camera, target);
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    });
+    pass.end();
+    device.queue.submit([enc.finish()]);
+  };
+  const be = gpu.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+  be.setPipeline(pipeline);
+  be.setBindGroup(0, groups[0]);
+  be.setVertexBuffer(0, vb);
+  be.draw(4, 1024);
+  const bundles = [be.finish()];
+  const rawBundle = () => {
+    gpu.queue.writeBuffer(ring, 0, data);
+    const enc = gpu.createCommandEncoder();
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
+    });
+    pass.executeBundles(bundles);
+    pass.end();
+    gpu.queue.submit([enc.finish()]);
+  };
+  let sink = 0;
+  const spin = (k) => {
+    let s = 0;
+    for (let i = 0; i < k; i++) s += Math.sqrt(i + sink);
+    sink = s % 1;
+  };
   for (let i = 0; i < 40; i++) ignisFrame();
   // capture one Ignis frame's binding calls, then replay exactly them
   const log = [];
@@ -126,6 +163,13 @@ const out = await page.evaluate(async (profiling) => {
     rawRing: () => rawFrame(true),
     ignis: ignisFrame,
     replayOfIgnis: replay,
+    ignisNoDraw,
+    rawBundle,
+    spinOnly: () => spin(2000),
+    rawSpin: () => {
+      spin(2000);
+      rawFrame(false);
+    },
   };
   if (profiling) {
     // the profile is taken from Node around window.run(variant, frames)
@@ -138,7 +182,16 @@ const out = await page.evaluate(async (profiling) => {
     for (const name of Object.keys(variants)) await window.run(name, 1000); // JIT warm-up
     return null;
   }
-  const res = { raw: [], rawRing: [], ignis: [], replayOfIgnis: [] };
+  const res = {
+    raw: [],
+    rawRing: [],
+    ignis: [],
+    replayOfIgnis: [],
+    ignisNoDraw: [],
+    rawBundle: [],
+    spinOnly: [],
+    rawSpin: [],
+  };
   for (let r = 0; r < 60; r++) {
     for (const [name, f] of Object.entries(variants)) {
       const t0 = performance.now();
@@ -150,6 +203,7 @@ const out = await page.evaluate(async (profiling) => {
   }
   const med = (v) => v.sort((a, b) => a - b)[v.length >> 1].toFixed(1);
   return {
+    crossOriginIsolated,
     calls: log.map((c) => c.name).join(','),
     ...Object.fromEntries(Object.entries(res).map(([k, v]) => [k, med(v)])),
   };

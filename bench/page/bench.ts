@@ -47,7 +47,12 @@ export interface Measured {
   /** The draw mode used (what `auto` chose), where there are particles. */
   drawn?: string;
   /** The `reference` suite: the hand-written draw's e2e and CPU ms per frame. */
-  reference?: { e2eMs: number[]; cpuMs: number[] };
+  reference?: {
+    e2eMs: number[];
+    cpuMs: number[];
+    /** The hand-written frame after `jsUs` µs of plain JavaScript (reference.ts: the control). */
+    control: { cpuMs: number[]; jsUs: number };
+  };
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;

@@ -95,10 +95,37 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
 
 /** Particles in the CPU-time pair: the frame's recording and submit do not depend on the count. */
 const CPU_PAIR_COUNT = 1024;
-/** Frames recorded back to back per CPU sample: Chrome's clock has 0.1 ms steps. */
+/** Frames recorded back to back per CPU sample (the bench's pages are cross-origin isolated: 5 µs clock steps). */
 const CPU_BURST = 20;
 /** Frames of each drawn before the CPU samples. */
 const CPU_WARMUP_FRAMES = 400;
+/**
+ * The control: the hand-written frame after this much plain JavaScript (timed alone, with the GPU
+ * idle) — about Ignis's own JavaScript per frame on a quiet CPU (bench/cpu-overhead.mjs). On a
+ * machine whose cores the software GPU shares, JavaScript in a burst of frames costs more than its
+ * time alone; the control shows how much, whoever's JavaScript it is.
+ */
+const CONTROL_JS_US = 5;
+
+let spinSink = 0;
+/** `n` iterations of arithmetic the JIT cannot drop: plain JavaScript of a known length. */
+function spin(n: number): void {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += Math.sqrt(i + spinSink);
+  spinSink = s % 1;
+}
+
+/** Iterations of `spin` that take `us` microseconds alone (median of bursts, nothing else running). */
+function calibrateSpin(us: number): number {
+  const n = 4000;
+  const perIteration: number[] = [];
+  for (let r = 0; r < 40; r++) {
+    const t0 = performance.now();
+    for (let k = 0; k < 20; k++) spin(n);
+    perIteration.push((performance.now() - t0) / (20 * n));
+  }
+  return Math.max(1, Math.round(us / 1000 / median(perIteration)));
+}
 
 export async function runReference(
   device: Device,
@@ -126,8 +153,14 @@ export async function runReference(
   }
   // CPU time of a frame (record + submit): bursts of frames back to back on a small pair, so the
   // clock's steps and the software rasteriser's work on the same cores do not swamp it
-  const cpu = { ignis: [] as number[], raw: [] as number[] };
+  const cpu = { ignis: [] as number[], raw: [] as number[], control: [] as number[] };
   const small = await makePair(device, s, CPU_PAIR_COUNT);
+  await device.queue.onSubmittedWorkDone();
+  const spins = calibrateSpin(CONTROL_JS_US);
+  const control = (): void => {
+    spin(spins);
+    small.rawFrame();
+  };
   // steady state first: both frames compiled by the JIT, Ignis's ring of uniform slots and their
   // cached bind groups all made
   for (let i = 0; i < CPU_WARMUP_FRAMES; i += CPU_BURST) {
@@ -136,9 +169,10 @@ export async function runReference(
     await device.queue.onSubmittedWorkDone();
   }
   for (let i = 0; i < s.warmup + s.frames; i++) {
-    const order = i % 2 === 0 ? (['ignis', 'raw'] as const) : (['raw', 'ignis'] as const);
+    const order =
+      i % 2 === 0 ? (['ignis', 'raw', 'control'] as const) : (['control', 'raw', 'ignis'] as const);
     for (const who of order) {
-      const frame = who === 'ignis' ? small.ignisFrame : small.rawFrame;
+      const frame = who === 'ignis' ? small.ignisFrame : who === 'raw' ? small.rawFrame : control;
       const t0 = performance.now();
       for (let k = 0; k < CPU_BURST; k++) frame();
       const ms = (performance.now() - t0) / CPU_BURST;
@@ -158,7 +192,11 @@ export async function runReference(
     gpuSpansMs: null,
     describe: `Ignis ${s.backend === 'webgpu' ? 'compute' : 'pingpong'} ${mode} draw vs a hand-written ${device.caps.backend} draw; median e2e ${median(e2e.ignis).toFixed(2)} vs ${median(e2e.raw).toFixed(2)} ms`,
     drawn: mode,
-    reference: { e2eMs: e2e.raw, cpuMs: cpu.raw },
+    reference: {
+      e2eMs: e2e.raw,
+      cpuMs: cpu.raw,
+      control: { cpuMs: cpu.control, jsUs: CONTROL_JS_US },
+    },
     gpuBytes: device.stats().total.bytes,
     heapBytes: null,
     alive: s.count,

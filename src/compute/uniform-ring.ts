@@ -55,8 +55,11 @@ export class UniformRing {
     if (submits !== this.#submitCount) {
       this.#submitCount = submits;
       this.#used = 0;
-      for (const b of this.#retired) b.destroy();
-      this.#retired = [];
+      // no new array per submit when nothing was retired (take() runs every frame)
+      if (this.#retired.length > 0) {
+        for (const b of this.#retired) b.destroy();
+        this.#retired = [];
+      }
     }
     if (this.#used >= this.#slots) {
       this.#retired.push(this.#buffer);

@@ -322,9 +322,9 @@ const PLAIN_LOOK: DrawLook = {
 };
 
 /**
- * Packs DrawParams into `into` and returns its buffer. No allocation: it runs every frame. The
- * products a vertex would repeat are made here once: projection · view, and the reciprocals of the
- * colour stops' spans.
+ * Packs DrawParams into `into` and returns its buffer: the look (`packDrawLook`), then the camera
+ * and target (`packDrawCamera`). A caller that draws every frame packs the look only when it
+ * changes, and the camera every frame.
  */
 export function packDrawParams(
   into: DrawParamsScratch,
@@ -338,6 +338,20 @@ export function packDrawParams(
   look: DrawLook = PLAIN_LOOK,
   sortWidth = 0,
 ): ArrayBuffer {
+  packDrawLook(into, colors, stops, sizes, width, count, look, sortWidth);
+  return packDrawCamera(into, camera, target);
+}
+
+/**
+ * The camera's part of DrawParams (and the target's size): projection · view (the product a
+ * vertex would repeat, made once), the projection's corner axes, the camera's right and up axes,
+ * and the soft-particle depth terms. No allocation: it runs every frame. Returns `into.buffer`.
+ */
+export function packDrawCamera(
+  into: DrawParamsScratch,
+  camera: Camera,
+  target: { readonly width: number; readonly height: number } = NO_TARGET,
+): ArrayBuffer {
   const f = into.f32;
   const v = camera.view;
   const p = camera.projection;
@@ -349,6 +363,34 @@ export function packDrawParams(
       f[DRAW_PARAMS.viewProjection + 4 * c + r] = sum;
     }
   for (let i = 0; i < 8; i++) f[DRAW_PARAMS.cornerAxes + i] = p[i] as number;
+  into.u32[DRAW_PARAMS.target] = target.width;
+  into.u32[DRAW_PARAMS.target + 1] = target.height;
+  // the view matrix's first two rows: the camera's right and up axes in world space
+  for (let i = 0; i < 3; i++) {
+    f[DRAW_PARAMS.viewRight + i] = v[4 * i] as number;
+    f[DRAW_PARAMS.viewUp + i] = v[4 * i + 1] as number;
+  }
+  f[DRAW_PARAMS.soft + 1] = p[10] as number;
+  f[DRAW_PARAMS.soft + 2] = p[14] as number;
+  return into.buffer;
+}
+
+/**
+ * The look's part of DrawParams: colours and their stops (with the reciprocals of the stops'
+ * spans, made once here instead of per vertex), sizes, the state's width and count, billboard,
+ * sprite sheet, spin and soft-particle distance. Everything but what `packDrawCamera` writes.
+ */
+export function packDrawLook(
+  into: DrawParamsScratch,
+  colors: ReadonlyArray<readonly number[]>,
+  stops: readonly number[],
+  sizes: readonly [number, number, number],
+  width: number,
+  count: number,
+  look: DrawLook = PLAIN_LOOK,
+  sortWidth = 0,
+): void {
+  const f = into.f32;
   for (let i = 0; i < 4; i++) f.set(colors[i] as readonly number[], DRAW_PARAMS.colors + 4 * i);
   f.set(stops, DRAW_PARAMS.colorStops);
   for (let i = 0; i < 3; i++)
@@ -359,13 +401,6 @@ export function packDrawParams(
   f[DRAW_PARAMS.sizes + 3] = sortWidth;
   into.u32[DRAW_PARAMS.width] = width;
   into.u32[DRAW_PARAMS.count] = count;
-  into.u32[DRAW_PARAMS.target] = target.width;
-  into.u32[DRAW_PARAMS.target + 1] = target.height;
-  // the view matrix's first two rows: the camera's right and up axes in world space
-  for (let i = 0; i < 3; i++) {
-    f[DRAW_PARAMS.viewRight + i] = v[4 * i] as number;
-    f[DRAW_PARAMS.viewUp + i] = v[4 * i + 1] as number;
-  }
   f[DRAW_PARAMS.viewRight + 3] = look.stretch;
   f[DRAW_PARAMS.viewUp + 3] = look.billboard === 'velocity' ? 1 : 0;
   const sheet = look.spriteSheet;
@@ -378,8 +413,5 @@ export function packDrawParams(
   f[DRAW_PARAMS.spin + 2] = look.angularVelocity[0];
   f[DRAW_PARAMS.spin + 3] = look.angularVelocity[1];
   f[DRAW_PARAMS.soft] = look.softParticles?.distance ?? 0;
-  f[DRAW_PARAMS.soft + 1] = p[10] as number;
-  f[DRAW_PARAMS.soft + 2] = p[14] as number;
   f[DRAW_PARAMS.soft + 3] = 0;
-  return into.buffer;
 }

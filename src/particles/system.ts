@@ -50,7 +50,8 @@ import { choosePath, type PathChoice } from '../compute/paths/choose.js';
 import {
   createDrawPipeline,
   drawPipelineId,
-  packDrawParams,
+  packDrawCamera,
+  packDrawLook,
   DrawParamsScratch,
   DRAW_PARAMS_BYTES,
   DRAW_PARAMS_SLOT,
@@ -131,6 +132,14 @@ export class ParticleSystem {
   readonly #state: StateKind;
   readonly #drawRing: UniformRing;
   readonly #drawScratch = new DrawParamsScratch();
+  #lastShape: PassShape | null = null;
+  /** What the look's part of `#drawScratch` was packed from (see `#writeParams`). */
+  readonly #packedLook: {
+    options: ParticleOptions | null;
+    runner: unknown;
+    count: number;
+    sortWidth: number;
+  } = { options: null, runner: null, count: -1, sortWidth: -1 };
   readonly #pipelines = new Map<string, DrawPipeline>();
   #lastPipeline: { mode: DrawMode; shape: PassShape; pipeline: RenderPipeline } | null = null;
   #destroyed = false;
@@ -508,16 +517,36 @@ export class ParticleSystem {
         { attachments: formats },
       );
     }
-    return {
-      format: formats[0] as TextureFormat,
-      depthFormat: pass.depthStencilFormat,
-      sampleCount: pass.sampleCount,
-      blending: this.#options.blending,
-      textured: this.#options.texture !== null,
-      soft: this.#options.softParticles !== null,
+    const format = formats[0] as TextureFormat;
+    const depthFormat = pass.depthStencilFormat;
+    const sampleCount = pass.sampleCount;
+    const o = this.#options;
+    const textured = o.texture !== null;
+    const soft = o.softParticles !== null;
+    // the last shape again when nothing changed: a draw every frame makes no object for it
+    const last = this.#lastShape;
+    if (
+      last &&
+      last.format === format &&
+      last.depthFormat === depthFormat &&
+      last.sampleCount === sampleCount &&
+      last.blending === o.blending &&
+      last.textured === textured &&
+      last.soft === soft &&
+      last.look === this.#look &&
+      last.sorted === o.sort
+    )
+      return last;
+    return (this.#lastShape = {
+      format,
+      depthFormat,
+      sampleCount,
+      blending: o.blending,
+      textured,
+      soft,
       look: this.#look,
-      sorted: this.#options.sort,
-    };
+      sorted: o.sort,
+    });
   }
 
   /** The raster pipeline of `mode` for `shape`, made once (the last one is kept at hand: no key is built per frame). */
@@ -526,14 +555,15 @@ export class ParticleSystem {
     if (
       last &&
       last.mode === mode &&
-      last.shape.format === shape.format &&
-      last.shape.depthFormat === shape.depthFormat &&
-      last.shape.sampleCount === shape.sampleCount &&
-      last.shape.blending === shape.blending &&
-      last.shape.textured === shape.textured &&
-      last.shape.soft === shape.soft &&
-      last.shape.look === shape.look &&
-      last.shape.sorted === shape.sorted
+      (last.shape === shape ||
+        (last.shape.format === shape.format &&
+          last.shape.depthFormat === shape.depthFormat &&
+          last.shape.sampleCount === shape.sampleCount &&
+          last.shape.blending === shape.blending &&
+          last.shape.textured === shape.textured &&
+          last.shape.soft === shape.soft &&
+          last.shape.look === shape.look &&
+          last.shape.sorted === shape.sorted))
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
@@ -556,22 +586,40 @@ export class ParticleSystem {
     }
   }
 
-  /** Writes this draw's DrawParams into the next ring slot; returns its offset in `#drawRing.buffer`. */
+  /**
+   * Writes this draw's DrawParams into the next ring slot; returns its offset in
+   * `#drawRing.buffer`. The look's part is packed again only when what it is made of changed (the
+   * options object, replaced by every setOptions; the runner and count, by setCapacity; the sort
+   * order's width); the camera's part every draw.
+   */
   #writeParams(camera: Camera, target?: { width: number; height: number }): number {
     const o = this.#options;
+    const runner = this.#runner;
+    const sortWidth = this.#sort?.width ?? 0;
+    const look = this.#packedLook;
+    if (
+      look.options !== o ||
+      look.runner !== runner ||
+      look.count !== this.count ||
+      look.sortWidth !== sortWidth
+    ) {
+      packDrawLook(
+        this.#drawScratch,
+        o.colors,
+        o.colorStops,
+        [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
+        runner.size.width,
+        this.count,
+        o,
+        sortWidth,
+      );
+      look.options = o;
+      look.runner = runner;
+      look.count = this.count;
+      look.sortWidth = sortWidth;
+    }
     const offset = this.#drawRing.take();
-    const params = packDrawParams(
-      this.#drawScratch,
-      camera,
-      o.colors,
-      o.colorStops,
-      [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
-      this.#runner.size.width,
-      this.count,
-      target,
-      o,
-      this.#sort?.width ?? 0,
-    );
+    const params = packDrawCamera(this.#drawScratch, camera, target);
     this.device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
     return offset;
   }

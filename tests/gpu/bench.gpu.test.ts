@@ -188,7 +188,7 @@ describe('benchmark smoke run', () => {
       scenario: string;
       skipped?: string;
       e2eMs: { median: number };
-      reference?: { e2eMs: number; cpuMs: number };
+      reference?: { e2eMs: number; cpuMs: number; control: { cpuMs: number; jsUs: number } };
     };
     const rows = result.rows as Row[];
     expect(rows.map((r) => r.scenario)).toEqual([
@@ -200,9 +200,14 @@ describe('benchmark smoke run', () => {
       expect(r.e2eMs.median).toBeGreaterThan(0);
       expect(r.reference?.e2eMs).toBeGreaterThan(0);
       expect(r.reference?.cpuMs).toBeGreaterThan(0);
+      // the control (the hand-written frame after some plain JavaScript) is measured and reported
+      expect(r.reference?.control.jsUs).toBeGreaterThan(0);
+      expect(r.reference?.control.cpuMs).toBeGreaterThan(0);
     }
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
-    expect(md).toMatch(/\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \|/);
+    expect(md).toMatch(
+      /\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
+    );
   }, 300_000);
 
   it('the sort suite: alpha unsorted and sorted per path, the depth sort timed by its passes', async () => {

@@ -40,6 +40,7 @@ export class RenderPass {
   #pipeline: RenderPipeline | null = null;
   #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32'; offset: number } | null = null;
   #ended = false;
+  #colorFormats: readonly TextureFormat[] | null = null;
 
   constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
     this.#recorder = recorder;
@@ -56,8 +57,11 @@ export class RenderPass {
     return this.#desc.height;
   }
   /** Formats of the color attachments, in order (what a pipeline drawn here must target). */
-  get colorFormats(): string[] {
-    return this.#desc.colorAttachments.map((a) => a.texture.format);
+  get colorFormats(): readonly TextureFormat[] {
+    // made once per pass: a particle system asks at every draw
+    return (this.#colorFormats ??= Object.freeze(
+      this.#desc.colorAttachments.map((a) => a.texture.format),
+    ));
   }
   get sampleCount(): number {
     return this.#desc.sampleCount;

@@ -528,6 +528,35 @@ const pathCases = defineCases({
       );
     },
   },
+  // the look's part of the draw's uniforms is packed only when it changes: a stale one would keep
+  // the old colour and size here
+  'colour and size set by setOptions show at the next draw, as a system made with them draws them':
+    {
+      async run({ device }) {
+        const blue = [0, 0, 1, 1] as const;
+        const red = [1, 0, 0, 1] as const;
+        const ps = await stepped(device, { count: 1500, colors: [blue, blue, blue, blue] }, 10);
+        const before = coverage(await drawImage(device, ps));
+        ps.setOptions({ colors: [red, red, red, red], size: 0.2 });
+        const after = await drawImage(device, ps);
+        const made = await drawImage(
+          device,
+          await stepped(device, { count: 1500, colors: [red, red, red, red], size: 0.2 }, 10),
+        );
+        assert(
+          before.mean[2] > 50 && before.mean[0] === 0,
+          `blue before: mean ${before.mean.map((x) => x.toFixed(0))}`,
+        );
+        const a = coverage(after);
+        assert(
+          a.mean[0] > 50 && a.mean[2] === 0 && a.lit > before.lit,
+          `red and bigger after setOptions: mean ${a.mean.map((x) => x.toFixed(0))}, ${a.lit} pixels lit (before: ${before.lit})`,
+        );
+        let differing = 0;
+        for (let i = 0; i < after.length; i++) if (after[i] !== made[i]) differing++;
+        assertEqual(differing, 0, 'bytes differing from a system made with the new options');
+      },
+    },
   '1,000,000 particles create, step and draw on the GPU path of each backend': {
     async run({ device }) {
       const t0 = performance.now();
