@@ -61,5 +61,8 @@ describe('library build', () => {
     const [ignis, raw] = [Number(m?.[1]), Number(m?.[2])];
     expect(ignis).toBeGreaterThan(0);
     expect(raw).toBeGreaterThan(0);
+    expect(out, "the median of the rounds' ratios is reported").toMatch(
+      /Ignis ÷ hand-written [\d.]+× \(median of the rounds' ratios\)/,
+    );
   });
 });
