@@ -555,15 +555,9 @@ export class ParticleSystem {
     if (
       last &&
       last.mode === mode &&
-      (last.shape === shape ||
-        (last.shape.format === shape.format &&
-          last.shape.depthFormat === shape.depthFormat &&
-          last.shape.sampleCount === shape.sampleCount &&
-          last.shape.blending === shape.blending &&
-          last.shape.textured === shape.textured &&
-          last.shape.soft === shape.soft &&
-          last.shape.look === shape.look &&
-          last.shape.sorted === shape.sorted))
+      // #shape hands back the same object while nothing in it changes; another object goes
+      // through the cache by id below
+      last.shape === shape
     )
       return last.pipeline;
     const id = `${mode}|${drawPipelineId(shape)}`;
