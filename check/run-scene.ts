@@ -184,7 +184,15 @@ async function run(
       `the scene module exports no create(device, canvas, params) function (it exports: ${Object.keys(mod).join(', ') || 'nothing'})`,
     );
   progress.stage = 'device';
-  const device = await createDevice({ backend: rung.backend, canvas, restrict: rung.restrict });
+  let device: Device;
+  try {
+    device = await createDevice({ backend: rung.backend, canvas, restrict: rung.restrict });
+  } catch (e) {
+    // a browser without the rung's API (WebKit has no WebGPU on Linux): the rung cannot run here
+    if (e instanceof Error && /UnavailableError$/.test(e.name))
+      return { skipped: `this browser has no ${rung.backend}: ${e.message}` };
+    throw e;
+  }
   const missing = (mod.needs ?? []).filter((f) => !device.caps.features[f]);
   if (missing.length > 0) {
     return {

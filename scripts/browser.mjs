@@ -3,6 +3,7 @@
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import { ROOT, ensureSetup } from './setup.mjs';
+import { libraryAliases } from './entries.mjs';
 
 export const SWIFTSHADER_FLAGS = [
   '--enable-features=Vulkan',
@@ -67,6 +68,8 @@ export async function startServer({ crossOriginIsolated = false } = {}) {
     root: ROOT,
     configFile: false,
     logLevel: 'error',
+    // `import … from 'ignis-rhi/particles'` in a page (the docs' snippets) reaches the sources
+    resolve: { alias: libraryAliases(ROOT) },
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null, headers },
     optimizeDeps: { noDiscovery: true, include: [] },
   });

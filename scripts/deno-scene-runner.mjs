@@ -33,6 +33,8 @@ export async function startDenoSceneRunner(scenePath, { gpu = false } = {}) {
   const script = path.join(ROOT, 'check', 'deno-scene.ts');
   const page = { close: async () => {} };
   return {
+    engine: 'deno',
+    version: async () => `Deno ${process.env.DENO_VERSION ?? ''}`.trim(),
     async runRung(sceneLabel, rung, query, timeoutSeconds) {
       const q = {
         scene: pathToFileURL(scenePath).href,

@@ -2,6 +2,7 @@
 // it is built from (vite.lib.config.ts) and the built file in dist/. The scene kit aliases
 // `ignis-rhi…` imports to the sources in the repository and to dist/ in an installed package.
 // Node built-ins only.
+import path from 'node:path';
 
 /** subpath ('' for the root) → [source in the repository, name of the built file in dist/] */
 export const ENTRIES = {
@@ -17,3 +18,14 @@ export const ENTRIES = {
 export const LIB_ENTRIES = Object.fromEntries(
   Object.values(ENTRIES).map(([source, built]) => [built, source]),
 );
+
+/**
+ * Vite aliases for `ignis-rhi` and its subpaths, so a page and the code it imports share one copy
+ * of the library: the sources under `root`, or the built files when `built` (an installed package).
+ */
+export function libraryAliases(root, built = false) {
+  return Object.entries(ENTRIES).map(([subpath, [source, file]]) => ({
+    find: new RegExp(`^ignis-rhi${subpath ? `/${subpath}` : ''}$`),
+    replacement: path.join(root, built ? `dist/${file}.js` : source),
+  }));
+}

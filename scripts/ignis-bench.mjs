@@ -15,7 +15,7 @@ import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
 import { lineChartSvg } from './chart.mjs';
-import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
+import { number, parseParams, parseSceneArgs, rungCells, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
   const o = parseSceneArgs(
@@ -111,28 +111,54 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
   const savedPath = o.check ?? o.compare;
   const saved = savedPath ? JSON.parse(readFileSync(savedPath, 'utf8')) : null;
-  const runner =
-    o.runtime === 'deno'
-      ? await (await import('./deno-scene-runner.mjs')).startDenoSceneRunner(scenePath, o)
-      : await (
-          await import('./scene-runner.mjs')
-        ).startSceneRunner(scenePath, { ...o, timing: true, browser });
-  const cells =
-    given ?? o.rungs.flatMap((rung) => gridCells(o.grid).map((params) => ({ rung, params })));
+  const { chooseEngines, poolOf, startRunners, startSceneRunner } =
+    await import('./scene-runner.mjs');
+  let pool;
+  let engines = ['chromium'];
+  if (o.runtime === 'deno')
+    pool = poolOf(
+      await (await import('./deno-scene-runner.mjs')).startDenoSceneRunner(scenePath, o),
+    );
+  else if (browser)
+    pool = poolOf(await startSceneRunner(scenePath, { ...o, timing: true, browser }));
+  else {
+    engines = (await chooseEngines(o, 'ignis-bench')) ?? [];
+    const qualified = o.rungs.filter((r) => r.includes(':')).map((r) => r.split(':')[0]);
+    pool = await startRunners(scenePath, {
+      ...o,
+      timing: true,
+      connect: o.connect ?? [],
+      engines: [...new Set([...engines, ...qualified])],
+    });
+    if (o.connect && !o.browsers) engines = pool.engines;
+  }
+  const engineOf = pool.runners.length === 1 ? pool.runners[0].engine : null;
+  const cells = (
+    given ??
+    rungCells(o.rungs, engines).flatMap((cell) =>
+      gridCells(o.grid).map((params) => ({ ...cell, params })),
+    )
+  ).map((c) => ({
+    ...c,
+    engine: engineOf ?? c.engine ?? 'chromium',
+    label: c.label ?? c.rung,
+  }));
   const samples = new Map(
     cells.map((c) => [
-      cellKey(c.rung, c.params),
+      cellKey(c.label, c.params),
       { cpu: [], e2e: [], gpu: [], raf: [], passes: {}, repeats: [], untimed: 0 },
     ]),
   );
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
   const errors = [];
+  const versions = {};
   let done = 0;
   try {
+    for (const runner of pool.runners) versions[runner.engine] ??= await runner.version?.();
     for (let r = 0; r < o.repeat; r++)
-      for (const c of cells) {
-        const key = cellKey(c.rung, c.params);
+      await pool.run(cells, async (runner, c) => {
+        const key = cellKey(c.label, c.params);
         onCell?.(++done, o.repeat * cells.length, key);
         const got = await runner.runRung(
           o.scene,
@@ -152,7 +178,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         );
         if (got.error) {
           errors.push(`${got.error} (${key}, repeat ${r + 1})`);
-          continue;
+          return;
         }
         const s = samples.get(key);
         const m = got.outcome;
@@ -161,7 +187,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         if (m.skipped) {
           s.skipped = m.skipped;
           await got.page.close();
-          continue;
+          return;
         }
         s.cpu.push(...m.cpuMs);
         s.e2e.push(...m.e2eMs);
@@ -176,19 +202,20 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         s.heapBytes = m.heapBytes;
         if (o.screenshots && r === o.repeat - 1 && got.page.screenshot) {
           s.screenshot = `${key.replace(/[^\w.=-]+/g, '_')}.png`;
-          await got.page.screenshot({ path: path.join(out, s.screenshot), type: 'png' });
+          writeFileSync(path.join(out, s.screenshot), await got.page.screenshot('canvas'));
         }
         await got.page.close();
-      }
+      });
   } finally {
-    await runner.close();
+    await pool.close();
   }
   const rows = cells.map((c) => {
-    const key = cellKey(c.rung, c.params);
+    const key = cellKey(c.label, c.params);
     const s = samples.get(key);
     const row = {
       key,
-      rung: c.rung,
+      rung: c.label,
+      engine: c.engine,
       params: c.params,
       backend: s.backend ?? null,
       adapter: s.adapter ?? null,
@@ -220,6 +247,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
     scene: o.scene,
     date: new Date().toISOString(),
     options: { ...o },
+    engines: versions,
     rows,
     errors,
   };
@@ -231,7 +259,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
     '',
     `${o.frames} measured frames after ${o.warmup} warm-up frames, ${o.repeat} interleaved repeats, ${o.width}×${o.height}; medians over every measured frame. CPU: the scene's frame call (recording and submitting); e2e: until the GPU is done; GPU: the scene's passes by timestamp queries (— where the rung has none), summed and by pass label; rAF: the interval between requestAnimationFrame callbacks of a free-running loop (browser only).${saved ? ` Against ${savedPath}${o.check ? `: a regression is a ratio above ${o.threshold}` : ' (--compare: reported, not gated)'}.` : ''}`,
     '',
-    `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : 'headless Chromium'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
+    `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : Object.values(versions).filter(Boolean).join(', ') || 'a headless browser'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
     '',
     `| rung | params | backend | e2e ms | CPU ms | GPU ms | GPU ms by pass | rAF ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
     `|---|---|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
@@ -281,7 +309,7 @@ export function chart(o, rows) {
 // under Deno neither Chromium nor the browser-side peers are needed, and with a built library in
 // $IGNIS_DIST not even the npm packages (a GPU server may have no registry to install them from)
 const setup = (o) => {
-  if (o.runtime !== 'deno') ensureSetup();
+  if (o.runtime !== 'deno') ensureSetup(o.connect ? { npmOnly: true } : {});
   else if (!process.env.IGNIS_DIST) ensureSetup({ npmOnly: true, peers: [] });
 };
 

@@ -4,13 +4,16 @@
 // (per-channel tolerance and a share of differing pixels, and the scene's read() state if it has
 // one), writes <out>/report.html with the images and the diff images, and exits 1 on a mismatch,
 // 2 on an error (naming the scene and the rung). Every rung has a time limit.
-//   npm run ignis-check -- <scene.ts> [--rungs webgpu,webgl2,…] [--frames 10] [--dt 0.016667]
+// Rungs run in each browser engine of --browsers (default: those installed) or in browsers already
+// running elsewhere (--connect, sharded across the endpoints); the report has a column per engine.
+//   npm run ignis-check -- <scene.ts> [--rungs webgpu,webgl2,firefox:webgpu,…]
+//     [--browsers chromium,firefox,webkit] [--connect ws://…,http://…] [--frames 10] [--dt 0.016667]
 //     [--size 256x256] [--params count=4096,seed=2] [--tolerance 2] [--max-diff 0.005]
 //     [--state-tolerance 1e-3] [--timeout 60] [--out ignis-check-report]
 import path from 'node:path';
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { ensureSetup } from './setup.mjs';
-import { number, parseParams, parseSceneArgs, runCli } from './scene-args.mjs';
+import { number, parseParams, parseSceneArgs, rungCells, runCli } from './scene-args.mjs';
 
 export function parseArgs(argv) {
   return parseSceneArgs(
@@ -49,18 +52,28 @@ export function compareImages(a, b, tolerance, PNG) {
 export async function runCheck(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-check: scene ${o.scene} not found`);
-  const { startSceneRunner } = await import('./scene-runner.mjs');
+  const { chooseEngines, startRunners } = await import('./scene-runner.mjs');
   const { PNG } = await import('pngjs');
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
-  const runner = await startSceneRunner(scenePath, { gpu: o.gpu });
-  const rows = [];
+  const wanted = await chooseEngines(o, 'ignis-check');
+  const qualified = o.rungs.filter((r) => r.includes(':')).map((r) => r.split(':')[0]);
+  const pool = await startRunners(scenePath, {
+    gpu: o.gpu,
+    connect: o.connect ?? [],
+    engines: [...new Set([...(wanted ?? []), ...qualified])],
+  });
+  const browsers = wanted ?? pool.engines;
+  const cells = rungCells(o.rungs, browsers);
+  const versions = {};
+  let rows;
   try {
-    for (const rung of o.rungs) {
-      const row = { rung, image: `${rung}.png` };
+    for (const r of pool.runners) versions[r.engine] ??= await r.version();
+    rows = await pool.run(cells, async (runner, cell) => {
+      const row = { engine: cell.engine, rung: cell.rung, label: cell.label, image: image(cell) };
       const r = await runner.runRung(
         o.scene,
-        rung,
+        cell.rung,
         {
           frames: String(o.frames),
           dt: String(o.dt),
@@ -77,14 +90,19 @@ export async function runCheck(o) {
       } else {
         row.backend = r.outcome.backend;
         row.state = r.outcome.state;
-        await (await r.page.$('canvas')).screenshot({ path: path.join(out, row.image) });
+        writeFileSync(path.join(out, row.image), await r.page.screenshot('canvas'));
         await r.page.close();
       }
-      rows.push(row);
-    }
+      return row;
+    });
   } finally {
-    await runner.close();
+    await pool.close();
   }
+  rows = rows.map((r, i) =>
+    r.missing
+      ? { ...cells[i], image: image(cells[i]), error: `scene ${o.scene}: ${r.missing}` }
+      : r,
+  );
   // compare every rung with the first that ran
   const first = rows.find((r) => !r.error && !r.skipped);
   const read = (r) => PNG.sync.read(readFileSync(path.join(out, r.image)));
@@ -98,7 +116,7 @@ export async function runCheck(o) {
       r.differing = differing;
       r.share = differing / (ref.width * ref.height);
       if (diff) {
-        r.diff = `${r.rung}-diff.png`;
+        r.diff = image(r).replace(/\.png$/, '-diff.png');
         writeFileSync(path.join(out, r.diff), PNG.sync.write(diff));
       }
       r.pixelsOk = r.share <= o.maxDiff;
@@ -121,48 +139,60 @@ export async function runCheck(o) {
   const summary = rows.map((r) =>
     Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'state')),
   );
+  const engines = [...new Set(cells.map((c) => c.engine))];
   writeFileSync(
     path.join(out, 'report.json'),
     JSON.stringify(
-      { scene: o.scene, status, options: { ...o, scene: undefined }, rows: summary },
+      {
+        scene: o.scene,
+        status,
+        engines: Object.fromEntries(engines.map((e) => [e, versions[e] ?? 'not running'])),
+        options: { ...o, scene: undefined },
+        rows: summary,
+      },
       null,
       2,
     ),
   );
-  writeFileSync(path.join(out, 'report.html'), html(o, status, rows, first));
+  writeFileSync(path.join(out, 'report.html'), html(o, status, rows, first, engines, versions));
   return { status, rows, out };
 }
 
-function html(o, status, rows, first) {
+/** A rung's image file: `webgl2.png` in Chromium, `firefox-webgl2.png` in another engine. */
+const image = (cell) => `${cell.label.replace(':', '-')}.png`;
+
+function html(o, status, rows, first, engines, versions) {
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const cell = (r) => {
-    if (r.error) return `<td colspan="3" class="bad">${esc(r.error)}</td>`;
-    if (r.skipped) return `<td colspan="3">skipped: ${esc(r.skipped)}</td>`;
+    if (!r) return '<td>—</td>';
+    if (r.error) return `<td class="bad">${esc(r.error)}</td>`;
+    if (r.skipped) return `<td>skipped: ${esc(r.skipped)}</td>`;
     const verdict =
       r === first
         ? 'reference'
         : `${r.differing} pixels differ (${(100 * r.share).toFixed(2)}%, limit ${(100 * o.maxDiff).toFixed(2)}%)${r.stateWorst !== undefined ? `; state worst ${r.stateWorst}` : ''}`;
     const ok = r === first || (r.pixelsOk && r.stateOk !== false);
-    return `<td><img src="${r.image}"></td><td>${r.diff ? `<img src="${r.diff}">` : ''}</td><td class="${ok ? 'ok' : 'bad'}">${esc(verdict)}</td>`;
+    return `<td><img src="${r.image}">${r.diff ? `<img src="${r.diff}">` : ''}<br><small>${esc(r.backend ?? '')}</small><br><span class="${ok ? 'ok' : 'bad'}">${esc(verdict)}</span></td>`;
   };
+  const rungs = [...new Set(rows.map((r) => r.rung))];
   return `<!doctype html><meta charset="utf-8"><title>ignis-check ${esc(o.scene)}</title>
-<style>body{font:14px system-ui;background:#111;color:#ddd}td{padding:6px;vertical-align:top}img{image-rendering:pixelated;max-width:256px}.ok{color:#7d7}.bad{color:#f77}</style>
+<style>body{font:14px system-ui;background:#111;color:#ddd}td{padding:6px;vertical-align:top;max-width:540px}img{image-rendering:pixelated;max-width:256px;margin-right:4px}.ok{color:#7d7}.bad{color:#f77}</style>
 <h1>ignis-check: ${esc(o.scene)} — ${status}</h1>
-<p>${o.frames} frames of ${o.dt.toFixed(4)} s at ${o.width}×${o.height}; a pixel differs when a channel is more than ${o.tolerance}/255 away from the first rung's.</p>
-<table><tr><th>rung</th><th>image</th><th>diff with the first rung</th><th>verdict</th></tr>
-${rows.map((r) => `<tr><td>${esc(r.rung)}${r.backend ? `<br><small>${esc(r.backend)}</small>` : ''}</td>${cell(r)}</tr>`).join('\n')}
+<p>${o.frames} frames of ${o.dt.toFixed(4)} s at ${o.width}×${o.height}; every rung in every engine is compared with the first that ran (${esc(first ? first.label : 'none')}): a pixel differs when a channel is more than ${o.tolerance}/255 away. Beside each image, its diff (red: differing pixels).</p>
+<table><tr><th>rung</th>${engines.map((e) => `<th>${esc(e)}<br><small>${esc(versions[e] ?? 'not running')}</small></th>`).join('')}</tr>
+${rungs.map((rung) => `<tr><td>${esc(rung)}</td>${engines.map((e) => cell(rows.find((r) => r.rung === rung && r.engine === e))).join('')}</tr>`).join('\n')}
 </table>`;
 }
 
 await runCli(
   import.meta.url,
   parseArgs,
-  () => ensureSetup(),
+  (o) => ensureSetup(o.connect ? { npmOnly: true } : {}),
   async (o) => {
     const { status, rows, out } = await runCheck(o);
     for (const r of rows)
       console.log(
-        `${r.rung.padEnd(18)} ${r.error ? `ERROR ${r.error}` : r.skipped ? `skipped: ${r.skipped}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
+        `${r.label.padEnd(22)} ${r.error ? `ERROR ${r.error}` : r.skipped ? `skipped: ${r.skipped}` : r.differing === undefined ? 'reference' : `${r.differing} pixels differ${r.stateWorst !== undefined ? `, state worst ${r.stateWorst}` : ''} — ${r.pixelsOk && r.stateOk !== false ? 'ok' : 'MISMATCH'}`}`,
       );
     console.log(`${status}: ${path.relative(process.cwd(), path.join(out, 'report.html'))}`);
     return status === 'ok' ? 0 : status === 'mismatch' ? 1 : 2;

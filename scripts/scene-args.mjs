@@ -1,7 +1,7 @@
 // The command line of ignis-check and ignis-bench: one parser over a table of options, and the
 // entry point both share. Node built-ins only (the CLIs parse their arguments before setup has
 // installed anything).
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,11 +9,36 @@ import { fileURLToPath } from 'node:url';
 export const RUNG_NAMES = ['webgpu', 'webgpu-no-compute', 'webgl2', 'webgl2-half-float', 'cpu'];
 
 /** The options both CLIs take: name → how its value is read into `o`. */
+/** The browser engines a rung can run in (scripts/engines.mjs). */
+export const ENGINES = ['chromium', 'firefox', 'webkit'];
+
 const COMMON = {
+  // a rung alone runs in every engine of --browsers; `engine:rung` (firefox:webgl2) in that one
   '--rungs': (o, v, fail) => {
     o.rungs = v.split(',').filter(Boolean);
-    const bad = o.rungs.filter((r) => !RUNG_NAMES.includes(r));
-    if (bad.length) fail(`unknown rung ${bad.join(', ')}; the rungs are ${RUNG_NAMES.join(', ')}`);
+    const bad = o.rungs.filter((r) => {
+      const [engine, rung] = r.includes(':') ? r.split(':') : [ENGINES[0], r];
+      return !ENGINES.includes(engine) || !RUNG_NAMES.includes(rung);
+    });
+    if (bad.length)
+      fail(
+        `unknown rung ${bad.join(', ')}; the rungs are ${RUNG_NAMES.join(', ')}, alone or after an engine (${ENGINES.join(', ')}) and a colon`,
+      );
+  },
+  '--browsers': (o, v, fail) => {
+    o.browsers = v.split(',').filter(Boolean);
+    const bad = o.browsers.filter((b) => !ENGINES.includes(b));
+    if (bad.length || o.browsers.length === 0)
+      fail(`unknown browser ${bad.join(', ') || '(none)'}; the browsers are ${ENGINES.join(', ')}`);
+  },
+  // browsers already running elsewhere (ws:// CDP or BiDi, http:// WebDriver); rungs are sharded
+  '--connect': (o, v, fail) => {
+    o.connect = v.split(',').filter(Boolean);
+    const bad = o.connect.filter((e) => !/^(wss?|https?):\/\//.test(e));
+    if (bad.length || o.connect.length === 0)
+      fail(
+        `--connect ${bad.join(', ') || v}: an endpoint is ws://… (CDP, WebDriver BiDi) or http://… (WebDriver)`,
+      );
   },
   '--frames': (o, v, fail) => (o.frames = Math.max(1, Math.round(number(v, '--frames', fail)))),
   '--dt': (o, v, fail) => (o.dt = number(v, '--dt', fail)),
@@ -98,6 +123,39 @@ export async function runCli(moduleUrl, parse, setup, run) {
     console.error(e.message);
     process.exit(2);
   }
-  setup(o);
-  process.exit(await run(o));
+  // an error is 2 (a missing scene, a missing peer dependency, a browser that cannot start), with
+  // a one-line message: 1 means a mismatch, and CI must be able to tell them apart
+  const { setupFailsWith } = await import('./setup.mjs');
+  setupFailsWith(2);
+  if (!existsSync(path.resolve(o.scene))) {
+    console.error(`${path.basename(fileURLToPath(moduleUrl), '.mjs')}: scene ${o.scene} not found`);
+    process.exit(2);
+  }
+  try {
+    setup(o);
+    process.exit(await run(o));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+}
+
+/**
+ * The (engine, rung) pairs to run, engine by engine in ENGINES order, rung by rung in ladder order:
+ * a rung alone in each of `browsers`, `engine:rung` in its engine. `label`: the rung's name in
+ * reports (`webgl2` in Chromium, `firefox:webgl2` elsewhere).
+ */
+export function rungCells(rungs, browsers) {
+  const pairs = new Map();
+  for (const r of rungs) {
+    const targets = r.includes(':') ? [r.split(':')] : browsers.map((b) => [b, r]);
+    for (const [engine, rung] of targets)
+      pairs.set(`${engine}:${rung}`, {
+        engine,
+        rung,
+        label: engine === 'chromium' ? rung : `${engine}:${rung}`,
+      });
+  }
+  const order = (c) => ENGINES.indexOf(c.engine) * 100 + RUNG_NAMES.indexOf(c.rung);
+  return [...pairs.values()].sort((a, b) => order(a) - order(b));
 }

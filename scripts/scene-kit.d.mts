@@ -1,14 +1,29 @@
 /**
  * `ignis-rhi/kit`: the scene kit from a test file (Node only) — `renderOnEveryRung` runs a scene
- * module on every rung of the fallback ladder in headless Chromium, as `npx ignis-check` does.
+ * module on every rung of the fallback ladder in headless Chromium, Firefox and WebKit (those
+ * installed, or `browsers`), or in browsers running elsewhere (`connect`), as `npx ignis-check` does.
  * Needs the optional peers vite, puppeteer-core and pngjs.
  * @module ignis-rhi/kit
  */
 
+export type RungName = 'webgpu' | 'webgpu-no-compute' | 'webgl2' | 'webgl2-half-float' | 'cpu';
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
+
 /** Options as ignis-check's command line takes them, camelCase; every one has a default. */
 export interface RenderOnEveryRungOptions {
-  /** Rungs to run, in order (default: all, webgpu first); the first that runs is the reference. */
-  rungs?: ReadonlyArray<'webgpu' | 'webgpu-no-compute' | 'webgl2' | 'webgl2-half-float' | 'cpu'>;
+  /**
+   * Rungs to run (default: all, webgpu first), each in every engine of `browsers`, or in one engine
+   * (`'firefox:webgl2'`); the first that runs (Chromium's first rung) is the reference.
+   */
+  rungs?: ReadonlyArray<RungName | `${EngineName}:${RungName}`>;
+  /** Engines to run in (default: those installed). */
+  browsers?: ReadonlyArray<EngineName>;
+  /**
+   * Browsers already running elsewhere, instead of launching: `ws://…` (Chrome DevTools Protocol,
+   * or WebDriver BiDi at `…/session`) or `http://…` (WebDriver: a Selenium Grid). Rungs are sharded
+   * across the endpoints of each engine and merged into one report.
+   */
+  connect?: ReadonlyArray<string>;
   /** Frames before the screenshot (default 10). */
   frames?: number;
   /** Seconds per frame (default 1/60). */
@@ -34,7 +49,11 @@ export interface RenderOnEveryRungOptions {
 
 /** One rung's outcome. */
 export interface RungResult {
-  rung: string;
+  /** The engine it ran in. */
+  engine: EngineName;
+  /** `rung` in Chromium, `engine:rung` elsewhere. */
+  label: string;
+  rung: RungName;
   /** The backend the device had ('webgpu' | 'webgl2'), absent on an error. */
   backend?: string;
   /** What went wrong, naming the scene and the rung. */

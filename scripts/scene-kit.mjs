@@ -1,5 +1,5 @@
 // ignis-check from a test file: `renderOnEveryRung(scene, options)` runs the scene on the rungs (as
-// `npm run ignis-check` does), and returns each rung's image (PNG bytes), its comparison with the
+// `npm run ignis-check` does, in each engine of `browsers`), and returns each rung's image (PNG bytes), its comparison with the
 // first rung and the report folder — for users who test with vitest:
 //   const result = await renderOnEveryRung('scenes/my-effect.ts', { rungs: ['webgpu', 'webgl2'] });
 //   expect(result.status).toBe('ok');
@@ -10,7 +10,7 @@ import { ensureSetup } from './setup.mjs';
 import { parseArgs, runCheck } from './ignis-check.mjs';
 
 /**
- * Runs `scene` on every rung (options as the CLI's, camelCase: rungs, frames, dt, width, height,
+ * Runs `scene` on every rung (options as the CLI's, camelCase: rungs, browsers, connect, frames, dt, width, height,
  * params, tolerance, maxDiff, stateTolerance, timeout, out). Resolves to `{ status: 'ok' |
  * 'mismatch' | 'error', rungs: [{ rung, png, differing, share, pixelsOk, stateOk, error }], out }`.
  */
@@ -26,6 +26,8 @@ export async function renderOnEveryRung(scene, options = {}) {
     status,
     out,
     rungs: rows.map((r) => ({
+      engine: r.engine,
+      label: r.label,
       rung: r.rung,
       backend: r.backend,
       error: r.error,

@@ -1,38 +1,34 @@
 // What ignis-check and ignis-bench share: a Vite server over the repository (and the scene's
-// folder) and one headless Chromium, and `runRung`, which opens check/index.html for a scene on
+// folder) and one browser of an engine (scripts/engines.mjs: Chromium, Firefox, WebKit, launched
+// here or already running elsewhere), and `runRung`, which opens check/index.html for a scene on
 // one rung, waits for its outcome within a time limit and hands back the page (to screenshot) or
-// an error that names the scene and the rung (deno-scene-runner.mjs: the same under Deno). Loaded
-// after setup (it imports vite and puppeteer).
+// an error that names the scene, the engine and the rung (deno-scene-runner.mjs: the same under
+// Deno). Loaded after setup (it imports vite and puppeteer).
 import path from 'node:path';
 import { URLSearchParams } from 'node:url';
 import { createServer } from 'vite';
 import { INSTALLED, ROOT } from './setup.mjs';
-import { FRAME_TIMING_FLAGS, launchBrowser } from './browser.mjs';
-import { ENTRIES } from './entries.mjs';
+import { FRAME_TIMING_FLAGS } from './browser.mjs';
+import { libraryAliases } from './entries.mjs';
+import { connectEngine, fromPuppeteer, launchEngine, startDisplay } from './engines.mjs';
 
 /**
- * `ignis-rhi` and its subpaths, for the page and the scene alike (one copy of the library): the
- * sources in the repository, the built files in an installed package.
- */
-const LIBRARY_ALIASES = Object.entries(ENTRIES).map(([subpath, [source, built]]) => ({
-  find: new RegExp(`^ignis-rhi${subpath ? `/${subpath}` : ''}$`),
-  replacement: path.join(ROOT, INSTALLED ? `dist/${built}.js` : source),
-}));
-
-/**
- * `gpu: true` asks Chromium for a hardware adapter instead of SwiftShader (scripts/browser.mjs);
- * `timing: true` (ignis-bench) turns vsync and the frame-rate limit off; `browser`: a puppeteer
- * Browser already running to open the pages in (left running by `close()`).
+ * `engine`: 'chromium' (default), 'firefox' or 'webkit', launched here (Firefox and WebKit on an
+ * Xvfb of their own); `connect`: an endpoint of a browser already running (ws:// for CDP or
+ * WebDriver BiDi, http:// for WebDriver), used instead. `gpu: true` asks Chromium for a hardware
+ * adapter instead of SwiftShader (scripts/browser.mjs); `timing: true` (ignis-bench) turns
+ * Chromium's vsync and frame-rate limit off; `browser`: a puppeteer Browser or an engine browser
+ * already running to open the pages in (left running by `close()`).
  */
 export async function startSceneRunner(
   scenePath,
-  { gpu = false, timing = false, browser: given } = {},
+  { engine = 'chromium', connect, gpu = false, timing = false, browser: given } = {},
 ) {
   const server = await createServer({
     root: ROOT,
     configFile: false,
     logLevel: 'error',
-    resolve: { alias: LIBRARY_ALIASES },
+    resolve: { alias: libraryAliases(ROOT, INSTALLED) },
     server: {
       host: '127.0.0.1',
       port: 0,
@@ -42,41 +38,156 @@ export async function startSceneRunner(
     },
     optimizeDeps: { noDiscovery: true, include: [] },
   });
-  await server.listen();
+  let display = null;
+  let browser;
+  try {
+    await server.listen();
+    if (given) browser = given.newPage && given.engine ? given : fromPuppeteer(given);
+    else if (connect) browser = await connectEngine(connect, { engine });
+    else {
+      if (engine !== 'chromium') display = await startDisplay();
+      browser = await launchEngine(engine, {
+        display: display?.display,
+        gpu,
+        extraFlags: timing ? FRAME_TIMING_FLAGS : [],
+      });
+    }
+  } catch (e) {
+    await display?.stop();
+    await server.close();
+    throw e;
+  }
   const base = `http://127.0.0.1:${server.httpServer.address().port}`;
-  const browser =
-    given ?? (await launchBrowser({ gpu, extraFlags: timing ? FRAME_TIMING_FLAGS : [] })).browser;
+  const name = browser.engine;
   return {
+    engine: name,
+    version: () => browser.version(),
     /**
      * Runs the scene on `rung` (query: frames, dt, width, height, params, mode, warmup); returns
      * `{ outcome, page }` (close the page when done) or `{ error }`.
      */
     async runRung(sceneLabel, rung, query, timeoutSeconds) {
-      const page = await browser.newPage();
-      const pageErrors = [];
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-      await page.setViewport({ width: Number(query.width), height: Number(query.height) });
-      const q = new URLSearchParams({ scene: `/@fs${scenePath}`, rung, ...query });
+      let page;
       let error;
       try {
-        await page.goto(`${base}/check/index.html?${q}`, { waitUntil: 'load' });
-        await page.waitForFunction(() => window.__check !== undefined, {
-          timeout: timeoutSeconds * 1000,
-        });
+        page = await browser.newPage();
+        await page.setViewport(Number(query.width), Number(query.height));
+        const q = new URLSearchParams({ scene: `/@fs${scenePath}`, rung, ...query });
+        await page.goto(`${base}/check/index.html?${q}`);
+        await page.waitFor(() => window.__check !== undefined, timeoutSeconds * 1000);
         const outcome = await page.evaluate(() => window.__check);
         if (!outcome.error) return { outcome, page };
         error = `${outcome.error} (at ${outcome.stage})`;
       } catch (e) {
+        await page?.drainErrors?.().catch(() => {});
+        const seen = page?.errors ?? [];
         error = /Waiting failed|timeout/i.test(String(e))
-          ? `no result within ${timeoutSeconds} s (--timeout)${pageErrors.length ? `; page errors: ${pageErrors.join('; ')}` : ''}`
+          ? `no result within ${timeoutSeconds} s (--timeout)${seen.length ? `; page errors: ${seen.join('; ')}` : ''}`
           : String(e.message ?? e);
       }
-      await page.close();
-      return { error: `scene ${sceneLabel}, rung ${rung}: ${error}` };
+      await page?.close().catch(() => {});
+      return {
+        error: `scene ${sceneLabel}, ${name === 'chromium' ? '' : `${name} `}rung ${rung}: ${error}`,
+      };
     },
     async close() {
-      if (!given) await browser.close();
+      if (!given) await browser.close().catch(() => {});
+      await display?.stop();
       await server.close();
     },
   };
+}
+
+/**
+ * Runners for `engines` (one browser each, launched here), or for the `connect` endpoints (one
+ * runner each, its engine told by the browser itself). `run(cells, fn)` calls `fn(runner, cell)`
+ * for every cell ({ engine, … }) on a runner of its engine — a runner's cells one after another;
+ * connected runners side by side, an engine's cells dealt round-robin across its endpoints
+ * (sharding); launched runners one after another —
+ * and resolves to the results in the cells' order. A cell whose engine has no runner gets
+ * `{ missing: reason }`.
+ */
+export async function startRunners(scenePath, { engines = [], connect = [], ...options } = {}) {
+  const runners = [];
+  try {
+    if (connect.length > 0)
+      for (const endpoint of connect)
+        runners.push(await startSceneRunner(scenePath, { ...options, connect: endpoint }));
+    else
+      for (const engine of engines)
+        runners.push(await startSceneRunner(scenePath, { ...options, engine }));
+  } catch (e) {
+    await Promise.all(runners.map((r) => r.close()));
+    throw e;
+  }
+  return {
+    runners,
+    engines: [...new Set(runners.map((r) => r.engine))],
+    async run(cells, fn) {
+      const results = new Array(cells.length);
+      const queues = new Map(runners.map((r) => [r, []]));
+      const dealt = new Map();
+      cells.forEach((cell, i) => {
+        const mine = runners.filter((r) => r.engine === cell.engine);
+        if (mine.length === 0) {
+          results[i] = {
+            missing:
+              connect.length > 0
+                ? `no --connect endpoint is a ${cell.engine} browser (they are: ${runners.map((r) => r.engine).join(', ')})`
+                : `${cell.engine} is not running`,
+          };
+          return;
+        }
+        const n = dealt.get(cell.engine) ?? 0;
+        dealt.set(cell.engine, n + 1);
+        queues.get(mine[n % mine.length]).push(i);
+      });
+      const drain = async ([runner, indices]) => {
+        for (const i of indices) results[i] = await fn(runner, cells[i]);
+      };
+      // browsers elsewhere run side by side; those launched here share this machine's cores, and
+      // one at a time keeps them from timing each other
+      if (connect.length > 0) await Promise.all([...queues].map(drain));
+      else for (const q of queues) await drain(q);
+      return results;
+    },
+    async close() {
+      await Promise.all(runners.map((r) => r.close()));
+    },
+  };
+}
+
+/** One runner (a given browser's, or Deno's) as a pool: every cell on it, in order. */
+export function poolOf(runner) {
+  return {
+    runners: [runner],
+    engines: [runner.engine],
+    async run(cells, fn) {
+      const results = [];
+      for (const cell of cells) results.push(await fn(runner, cell));
+      return results;
+    },
+    close: () => runner.close(),
+  };
+}
+
+/**
+ * The engines a CLI runs in: `browsers` (each installed now if missing, an error naming the fix
+ * if it cannot be), else with `connect` whatever the endpoints are (null), else those installed.
+ */
+export async function chooseEngines({ browsers, connect }, tool) {
+  const { ensureEngines, ENGINE_NAMES } = await import('./engines.mjs');
+  if (browsers) {
+    if (connect) return browsers;
+    const status = ensureEngines(browsers);
+    const missing = browsers.filter((b) => !status[b].ok);
+    if (missing.length)
+      throw new Error(
+        `${tool}: --browsers asks for ${missing.map((b) => `${b}, which is unavailable (${status[b].reason})`).join('; ')}`,
+      );
+    return browsers;
+  }
+  if (connect) return null;
+  const status = ensureEngines(ENGINE_NAMES, { install: false });
+  return ENGINE_NAMES.filter((b) => status[b].ok);
 }

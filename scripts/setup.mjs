@@ -25,9 +25,16 @@ const BROWSER_CANDIDATES = [
   '/usr/bin/google-chrome-stable',
 ];
 
+let failCode = 1;
+
+/** The exit code setup fails with (the scene kit's CLIs promise 2 for an error, 1 for a mismatch). */
+export function setupFailsWith(code) {
+  failCode = code;
+}
+
 function fail(message, fix) {
   console.error(`\nignis setup: ${message}\n  fix: ${fix}\n`);
-  process.exit(1);
+  process.exit(failCode);
 }
 
 function run(cmd, args, what) {
@@ -59,7 +66,7 @@ export function ensureNodeModules() {
     );
 }
 
-function isDebian() {
+export function isDebian() {
   try {
     return /debian|ubuntu/i.test(readFileSync('/etc/os-release', 'utf8'));
   } catch {

@@ -6,8 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureSetup } from './setup.mjs';
+import { ENGINE_NAMES, ensureEngines } from './engines.mjs';
 
 ensureSetup();
+// Firefox and WebKit beside Chromium (installed here when missing; skipped, saying why, when not)
+for (const [engine, status] of Object.entries(ensureEngines(ENGINE_NAMES)))
+  console.log(
+    `ignis test: ${engine}: ${status.ok ? status.executable : `unavailable (${status.reason})`}`,
+  );
 
 /** The static checks first: types, lint (floating promises, unused values), formatting. */
 function check(what, bin, args) {
@@ -52,8 +58,43 @@ if (existsSync(report)) {
   passed = json.numPassedTests ?? 0;
   failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
   skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  printEngineSummary(json);
 }
 const code = result.status ?? 1;
 if (code !== 0 && failed === 0) failed = 1;
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(code);
+
+/**
+ * Cases run, skipped (with the reasons, counted) and failed per engine, from the test names'
+ * `[engine:backend]` / `[engine]` tags (tests without one are the Node tier's or the project's).
+ */
+function printEngineSummary(json) {
+  const rows = new Map();
+  for (const file of json.testResults ?? [])
+    for (const t of file.assertionResults ?? []) {
+      const tag = /\[(chromium|firefox|webkit)(?::(\w+))?\]/.exec(t.title);
+      const key = tag ? tag[1] : 'other';
+      const row = rows.get(key) ?? { run: 0, failed: 0, skipped: 0, reasons: new Map() };
+      rows.set(key, row);
+      if (t.status === 'passed') row.run++;
+      else if (t.status === 'failed') {
+        row.run++;
+        row.failed++;
+      } else {
+        row.skipped++;
+        const why = / — skipped: (.*)$/.exec(t.title)?.[1] ?? 'no reason given';
+        row.reasons.set(why, (row.reasons.get(why) ?? 0) + 1);
+      }
+    }
+  console.log('\nper engine: cases run / skipped / failed');
+  for (const key of [...ENGINE_NAMES, 'other']) {
+    const r = rows.get(key);
+    if (!r) continue;
+    const name = key === 'other' ? 'node & project' : key;
+    console.log(
+      `  ${name.padEnd(15)} ${String(r.run).padStart(5)} run ${String(r.skipped).padStart(5)} skipped ${String(r.failed).padStart(4)} failed`,
+    );
+    for (const [why, n] of r.reasons) console.log(`      skipped ${n}×: ${why.slice(0, 160)}`);
+  }
+}

@@ -1,4 +1,3 @@
-/// <reference types="@webgpu/types" preserve="true" />
 /**
  * `ignis-rhi`: the rendering hardware interface — one API over WebGPU and WebGL2 (and a null
  * backend for tests). Compute helpers, particles, post-processing, portable WGSL and the test kit

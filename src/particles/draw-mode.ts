@@ -8,7 +8,7 @@
  * takes the fastest. Until then it draws with a provisional mode (pulled on a software adapter,
  * instanced on a hardware one).
  */
-import type { Caps } from '../rhi/core/caps.js';
+import { SOFTWARE_ADAPTER_NAME, type Caps } from '../rhi/core/caps.js';
 import type { DrawMode } from './options.js';
 
 /** Rounds of the measurement; the first is a warm-up (pipeline creation, caches) and is dropped. */
@@ -20,8 +20,11 @@ export const CALIBRATION_ENOUGH_MS = 2;
 
 export function isSoftwareAdapter(caps: Caps): boolean {
   const a = caps.adapter;
-  return /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i.test(
-    `${a.vendor} ${a.architecture} ${a.description}`,
+  // the adapter's own word first: Firefox names no vendor or architecture (empty strings) but
+  // says isFallbackAdapter for lavapipe
+  return (
+    a.isFallbackAdapter ||
+    SOFTWARE_ADAPTER_NAME.test(`${a.vendor} ${a.architecture} ${a.description}`)
   );
 }
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
+import { ensureEngines, launchEngine } from '../../scripts/engines.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -17,11 +18,19 @@ function check(args: string[]): {
   out: string;
 } {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-check-'));
-  const r = spawnSync(process.execPath, ['scripts/ignis-check.mjs', ...args, '--out', out], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  // Chromium alone unless the test is about engines (the default is every engine installed)
+  const engines = args.some((a) => a === '--browsers' || a === '--connect')
+    ? []
+    : ['--browsers', 'chromium'];
+  const r = spawnSync(
+    process.execPath,
+    ['scripts/ignis-check.mjs', ...args, ...engines, '--out', out],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, out };
 }
 
@@ -201,6 +210,8 @@ describe('ignis-check', () => {
         [
           'scripts/ignis-bench.mjs',
           'check/scenes/particles.ts',
+          '--browsers',
+          'chromium',
           '--param',
           'count=512,2048',
           '--rungs',
@@ -304,6 +315,8 @@ describe('ignis-check', () => {
       [
         'scripts/ignis-bench.mjs',
         'tests/gpu/fixtures/many-passes.ts',
+        '--browsers',
+        'chromium',
         '--param',
         'passes=200,600',
         '--rungs',
@@ -396,6 +409,7 @@ describe('ignis-check', () => {
   it("renderOnEveryRung: the same check from a test file, with each rung's image", async () => {
     const result = await renderOnEveryRung('tests/gpu/fixtures/broken-fallback.ts', {
       rungs: ['webgpu', 'webgl2'],
+      browsers: ['chromium'],
       frames: 2,
     });
     expect(result.status).toBe('mismatch');
@@ -408,4 +422,120 @@ describe('ignis-check', () => {
     expect([gpu!.data[0], gpu!.data[2]]).toEqual([26, 77]);
     expect([gl!.data[0], gl!.data[2]]).toEqual([77, 26]);
   }, 240_000);
+});
+
+describe('ignis-check across engines', () => {
+  const engines = ensureEngines(['firefox', 'webkit'], { install: false });
+  const missing = Object.entries(engines)
+    .filter(([, s]) => !s.ok)
+    .map(([e, s]) => `${e} (${s.ok ? '' : s.reason})`);
+  const title =
+    'runs the particle scene in Chromium, Firefox and WebKit: every rung each engine has matches, the rest skipped with the API named; a column per engine';
+  const itEngines = missing.length ? it.skip : it;
+  itEngines(
+    missing.length ? `${title} — skipped: ${missing.join('; ')} unavailable` : title,
+    () => {
+      const r = check([
+        'check/scenes/particles.ts',
+        '--browsers',
+        'chromium,firefox,webkit',
+        '--rungs',
+        'webgpu,webgl2,cpu',
+        '--params',
+        'count=1024',
+      ]);
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const rows = report(r.out).rows as Array<Row & { engine: string; skipped?: string }>;
+      expect(rows.map((x) => `${x.engine}:${x.rung}`)).toEqual([
+        'chromium:webgpu',
+        'chromium:webgl2',
+        'chromium:cpu',
+        'firefox:webgpu',
+        'firefox:webgl2',
+        'firefox:cpu',
+        'webkit:webgpu',
+        'webkit:webgl2',
+        'webkit:cpu',
+      ]);
+      const webkitGpu = rows.find((x) => x.engine === 'webkit' && x.rung === 'webgpu');
+      expect(webkitGpu?.skipped).toMatch(/this browser has no webgpu/);
+      for (const x of rows.slice(1).filter((x) => !x.skipped))
+        expect([x.engine, x.rung, x.pixelsOk, x.stateOk]).toEqual([x.engine, x.rung, true, true]);
+      const html = readFileSync(path.join(r.out, 'report.html'), 'utf8');
+      for (const e of ['chromium', 'firefox', 'webkit']) expect(html).toContain(`<th>${e}<br>`);
+      expect(existsSync(path.join(r.out, 'firefox-webgl2.png'))).toBe(true);
+    },
+    400_000,
+  );
+
+  itEngines(
+    missing.length
+      ? `a fallback that draws differently fails in every engine — skipped: ${missing.join('; ')} unavailable`
+      : 'a fallback that draws differently fails in every engine',
+    () => {
+      const r = check([
+        'tests/gpu/fixtures/broken-fallback.ts',
+        '--browsers',
+        'chromium,firefox,webkit',
+        '--rungs',
+        'webgpu,webgl2',
+      ]);
+      expect(r.status, r.stdout + r.stderr).toBe(1);
+      // against Chromium's WebGPU image: WebGPU agrees in Firefox; WebGL2 differs in every engine
+      const rows = report(r.out).rows as Array<Row & { engine: string; skipped?: string }>;
+      expect(rows.map((x) => [x.engine, x.rung, x.skipped ? 'skipped' : x.pixelsOk])).toEqual([
+        ['chromium', 'webgpu', undefined],
+        ['chromium', 'webgl2', false],
+        ['firefox', 'webgpu', true],
+        ['firefox', 'webgl2', false],
+        ['webkit', 'webgpu', 'skipped'],
+        ['webkit', 'webgl2', false],
+      ]);
+    },
+    400_000,
+  );
+
+  it('--connect: rungs sharded across two browsers already running on loopback give the report a local run gives', async () => {
+    const launched = await Promise.all([launchEngine('chromium'), launchEngine('chromium')]);
+    try {
+      const endpoints = launched.map((b) =>
+        (b as unknown as { browser: { wsEndpoint(): string } }).browser.wsEndpoint(),
+      );
+      const rungs = ['--rungs', 'webgpu,webgpu-no-compute,webgl2,cpu', '--params', 'count=512'];
+      const remote = check([
+        'check/scenes/particles.ts',
+        '--connect',
+        endpoints.join(','),
+        ...rungs,
+      ]);
+      const local = check(['check/scenes/particles.ts', '--browsers', 'chromium', ...rungs]);
+      expect(remote.status, remote.stdout + remote.stderr).toBe(0);
+      expect(local.status, local.stdout + local.stderr).toBe(0);
+      const verdicts = (out: string) =>
+        report(out).rows.map((x) => [x.rung, x.differing, x.pixelsOk, x.stateOk, x.error]);
+      expect(verdicts(remote.out)).toEqual(verdicts(local.out));
+      // the same images, pixel for pixel
+      for (const rung of ['webgpu', 'webgl2', 'cpu'])
+        expect(
+          readFileSync(path.join(remote.out, `${rung}.png`)).equals(
+            readFileSync(path.join(local.out, `${rung}.png`)),
+          ),
+          rung,
+        ).toBe(true);
+    } finally {
+      await Promise.all(launched.map((b) => b.close()));
+    }
+  }, 400_000);
+
+  it('exits 2 with one line, no stack trace, for a scene that does not exist and for an unknown browser', () => {
+    const none = check(['scenes/nope.ts']);
+    expect(none.status).toBe(2);
+    expect(none.stderr.trim()).toBe('ignis-check: scene scenes/nope.ts not found');
+    const bad = check(['check/scenes/triangle.ts', '--browsers', 'chromium,netscape']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(
+      /unknown browser netscape; the browsers are chromium, firefox, webkit/,
+    );
+    expect(`${none.stderr}${bad.stderr}`).not.toMatch(/\n\s+at /);
+  });
 });

@@ -31,6 +31,8 @@ const KIT_FILES = [
   'scripts/browser.mjs',
   'scripts/chart.mjs',
   'scripts/deno.mjs',
+  'scripts/engines.d.mts',
+  'scripts/engines.mjs',
   'scripts/entries.mjs',
   'scripts/ignis-bench.mjs',
   'scripts/ignis-check.mjs',
@@ -142,13 +144,32 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
         files: ['main.ts'],
       }),
     );
-    const tsc = spawnSync(
-      process.execPath,
-      [path.join(consumer, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
-      { cwd: consumer, encoding: 'utf8' },
+    // TypeScript 5.9 (no WebGPU in lib.dom: the declarations bring @webgpu/types) and the latest
+    // (7.x: lib.dom declares WebGPU, where @webgpu/types would conflict), both strict, no skipLibCheck
+    const latest = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', 'typescript-latest@npm:typescript@latest'],
+      { cwd: consumer, encoding: 'utf8', timeout: 240_000 },
     );
-    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
-    expect(tsc.status).toBe(0);
+    expect(latest.status, latest.stderr).toBe(0);
+    for (const [dir, major] of [
+      ['typescript', 5],
+      ['typescript-latest', 7],
+    ] as const) {
+      const version = (
+        JSON.parse(
+          readFileSync(path.join(consumer, 'node_modules', dir, 'package.json'), 'utf8'),
+        ) as { version: string }
+      ).version;
+      expect(Number(version.split('.')[0]), `${dir} ${version}`).toBeGreaterThanOrEqual(major);
+      const tsc = spawnSync(
+        process.execPath,
+        [path.join(consumer, 'node_modules', dir, 'bin/tsc'), '-p', 'tsconfig.json'],
+        { cwd: consumer, encoding: 'utf8' },
+      );
+      expect(`TypeScript ${version}: ${tsc.stdout}${tsc.stderr}`).toBe(`TypeScript ${version}: `);
+      expect(tsc.status).toBe(0);
+    }
     const installed = JSON.parse(
       readFileSync(path.join(consumer, 'node_modules/ignis-rhi/package.json'), 'utf8'),
     ) as { name: string; sideEffects: boolean };
@@ -169,8 +190,10 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
       encoding: 'utf8',
       timeout: 60_000,
     });
-    expect(bare.status).toBe(1);
+    // an error, not a mismatch: 2, with one line and no stack trace
+    expect(bare.status).toBe(2);
     expect(bare.stderr).toMatch(/needs vite, puppeteer-core, pngjs/);
+    expect(bare.stderr).not.toMatch(/\n\s+at /);
     expect(bare.stderr).toMatch(/npm install --save-dev vite@\^8/);
 
     const project = mkdtempSync(path.join(os.tmpdir(), 'ignis-kit-user-'));
@@ -232,6 +255,8 @@ export async function create(device: Device, canvas: HTMLCanvasElement, params: 
       'scenes/sparks.ts',
       '--rungs',
       'webgpu,webgl2',
+      '--browsers',
+      'chromium',
       '--frames',
       '3',
       '--out',
@@ -258,6 +283,8 @@ export async function create(device: Device, canvas: HTMLCanvasElement, params: 
     const bench = npx([
       'ignis-bench',
       'scenes/sparks.ts',
+      '--browsers',
+      'chromium',
       '--param',
       'count=256,1024',
       '--rungs',
@@ -285,7 +312,7 @@ export async function create(device: Device, canvas: HTMLCanvasElement, params: 
     writeFileSync(
       path.join(project, 'kit.mjs'),
       `import { renderOnEveryRung } from 'ignis-rhi/kit';
-const r = await renderOnEveryRung('scenes/sparks.ts', { rungs: ['webgpu', 'webgl2'], frames: 2 });
+const r = await renderOnEveryRung('scenes/sparks.ts', { rungs: ['webgpu', 'webgl2'], browsers: ['chromium'], frames: 2 });
 console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung, x.png ? x.png.length > 0 : null]) }));
 `,
     );

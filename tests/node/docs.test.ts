@@ -14,44 +14,7 @@ import {
 import path from 'node:path';
 import ts from 'typescript';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-function markdownFiles(): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(path.join(ROOT, dir)).flatMap((f) => {
-      const rel = path.join(dir, f);
-      return statSync(path.join(ROOT, rel)).isDirectory()
-        ? walk(rel)
-        : f.endsWith('.md')
-          ? [rel]
-          : [];
-    });
-  return ['README.md', 'DEVELOPING.md', 'CHANGELOG.md', ...walk('docs')];
-}
-
-interface Snippet {
-  file: string;
-  line: number;
-  code: string;
-}
-
-/** Fenced ```ts / ```typescript blocks, with the line of the markdown they start on. */
-export function snippets(file: string): Snippet[] {
-  const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
-  const out: Snippet[] = [];
-  let open: { line: number; indent: string; body: string[] } | null = null;
-  lines.forEach((text, i) => {
-    const fence = /^(\s*)```(\w*)\s*$/.exec(text);
-    if (open) {
-      if (fence && fence[1] === open.indent) {
-        out.push({ file, line: open.line, code: open.body.join('\n') });
-        open = null;
-      } else open.body.push(text.startsWith(open.indent) ? text.slice(open.indent.length) : text);
-    } else if (fence && (fence[2] === 'ts' || fence[2] === 'typescript'))
-      open = { line: i + 2, indent: fence[1] ?? '', body: [] };
-  });
-  return out;
-}
+import { ROOT, markdownFiles, snippets, type Snippet } from '../doc-snippets.js';
 
 describe('docs that run', () => {
   const files = markdownFiles();

@@ -16,6 +16,8 @@ import { stepStateFast } from '../../src/particles/cpu-step.js';
 import { packDrawParams, DrawParamsScratch } from '../../src/particles/draw.js';
 import { orbitCamera } from '../../src/particles/camera.js';
 import { vec4 } from 'wgpu-matrix';
+import { isSoftwareAdapter, provisionalMode } from '../../src/particles/draw-mode.js';
+import type { Caps } from '../../src/rhi/core/caps.js';
 
 describe('particle options', () => {
   it.each([
@@ -525,5 +527,28 @@ describe('collision options', () => {
     });
     ps.step(1 / 60);
     ps.destroy();
+  });
+});
+
+describe('the adapter classification behind drawMode auto (isSoftwareAdapter)', () => {
+  const caps = (adapter: Partial<Caps['adapter']>): Caps =>
+    ({
+      adapter: {
+        vendor: '',
+        architecture: '',
+        description: '',
+        isFallbackAdapter: false,
+        ...adapter,
+      },
+    }) as Caps;
+  it("takes the adapter's isFallbackAdapter when the browser names nothing (Firefox: empty strings on lavapipe)", () => {
+    expect(isSoftwareAdapter(caps({ isFallbackAdapter: true }))).toBe(true);
+    expect(provisionalMode(caps({ isFallbackAdapter: true }))).toBe('pulled');
+  });
+  it('knows software rasterisers by name, and calls a named GPU hardware', () => {
+    expect(isSoftwareAdapter(caps({ vendor: 'google', architecture: 'swiftshader' }))).toBe(true);
+    expect(isSoftwareAdapter(caps({ description: 'llvmpipe (LLVM 15.0.6, 256 bits)' }))).toBe(true);
+    expect(isSoftwareAdapter(caps({ vendor: 'nvidia', architecture: 'hopper' }))).toBe(false);
+    expect(provisionalMode(caps({ vendor: 'nvidia' }))).toBe('instanced');
   });
 });

@@ -52,7 +52,18 @@ export interface Limits {
   readonly maxSampledTexturesPerShaderStage: number;
 }
 
-/** What the adapter says of itself (vendor, architecture, description, fallback). */
+/**
+ * Software rasterisers by the names drivers and browsers give them (WebGPU's adapter info, GL's
+ * renderer string, ANGLE's description).
+ */
+export const SOFTWARE_ADAPTER_NAME =
+  /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render/i;
+
+/**
+ * What the adapter says of itself (vendor, architecture, description, fallback). Browsers may
+ * leave the strings empty (Firefox does); `isFallbackAdapter` is WebGPU's flag, and on WebGL2 true
+ * when the renderer is named as a software rasteriser.
+ */
 export interface AdapterInfo {
   readonly vendor: string;
   readonly architecture: string;

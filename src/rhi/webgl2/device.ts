@@ -1,6 +1,6 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { DeviceLostError, RhiError } from '../core/errors.js';
-import { restrictCaps, type Caps } from '../core/caps.js';
+import { restrictCaps, SOFTWARE_ADAPTER_NAME, type AdapterInfo, type Caps } from '../core/caps.js';
 import type {
   BindingLayoutEntry,
   BufferDescriptor,
@@ -46,20 +46,27 @@ function nearestSampler(gl: WebGL2RenderingContext): WebGLSampler {
   return sampler;
 }
 
+const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
+  antialias: false,
+  alpha: true,
+  premultipliedAlpha: true,
+  depth: false,
+  stencil: false,
+  preserveDrawingBuffer: false,
+};
+
 export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Promise<WebGL2Device> {
   let gl = options.gl ?? null;
-  const canvas = options.canvas ?? (options.gl ? undefined : createScratchCanvas());
   if (!gl) {
-    if (!canvas) throw new WebGL2UnavailableError('no canvas could be created');
-    gl = canvas.getContext('webgl2', {
-      antialias: false,
-      alpha: true,
-      premultipliedAlpha: true,
-      depth: false,
-      stencil: false,
-      preserveDrawingBuffer: false,
-    }) as WebGL2RenderingContext | null;
-    if (!gl) throw new WebGL2UnavailableError('getContext("webgl2") returned null');
+    gl = options.canvas
+      ? (options.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null)
+      : scratchContext();
+    if (!gl)
+      throw new WebGL2UnavailableError(
+        options.canvas
+          ? 'getContext("webgl2") returned null'
+          : 'getContext("webgl2") returned null on an OffscreenCanvas and on a document canvas',
+      );
   }
   if (gl.isContextLost()) {
     // a lost context answers every query with 0: say so now, not with a limit error later
@@ -73,10 +80,41 @@ export async function createWebGL2Device(options: WebGL2DeviceOptions = {}): Pro
   return device;
 }
 
-function createScratchCanvas(): HTMLCanvasElement | OffscreenCanvas | undefined {
-  if (typeof OffscreenCanvas !== 'undefined') return new OffscreenCanvas(1, 1);
-  if (typeof document !== 'undefined') return document.createElement('canvas');
-  return undefined;
+/**
+ * A context for a device without a canvas: on an OffscreenCanvas where the engine gives one
+ * WebGL2 there, else on a detached document canvas (WebKitGTK 2.50 has OffscreenCanvas but no
+ * WebGL2 on it: docs/testing.md, "What other engines taught").
+ */
+function scratchContext(): WebGL2RenderingContext | null {
+  if (typeof OffscreenCanvas !== 'undefined') {
+    const gl = new OffscreenCanvas(1, 1).getContext('webgl2', CONTEXT_ATTRIBUTES);
+    if (gl) return gl as WebGL2RenderingContext;
+  }
+  if (typeof document === 'undefined') return null;
+  return document.createElement('canvas').getContext('webgl2', CONTEXT_ATTRIBUTES);
+}
+
+/**
+ * What the context says of its GPU. WebGL has no `isFallbackAdapter`: a renderer named as a
+ * software rasteriser (ANGLE on SwiftShader in Chromium, Mesa llvmpipe in Firefox and WebKit) is
+ * one, so `caps.adapter.isFallbackAdapter` means the same on both backends.
+ */
+function webglAdapter(
+  gl: WebGL2RenderingContext,
+  debugInfo: { UNMASKED_VENDOR_WEBGL: number; UNMASKED_RENDERER_WEBGL: number } | null,
+): AdapterInfo {
+  const vendor = String(
+    gl.getParameter(debugInfo ? debugInfo.UNMASKED_VENDOR_WEBGL : gl.VENDOR) ?? '',
+  );
+  const description = String(
+    gl.getParameter(debugInfo ? debugInfo.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '',
+  );
+  return {
+    vendor,
+    architecture: 'webgl2',
+    description,
+    isFallbackAdapter: SOFTWARE_ADAPTER_NAME.test(`${vendor} ${description}`),
+  };
 }
 
 /**
@@ -150,20 +188,7 @@ export class WebGL2Device extends Device {
           maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
           maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
         },
-        adapter: {
-          vendor: String(
-            debugInfo
-              ? gl.getParameter(debugInfo.UNMASKED_VENDOR_WEBGL)
-              : gl.getParameter(gl.VENDOR),
-          ),
-          architecture: 'webgl2',
-          description: String(
-            debugInfo
-              ? gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)
-              : gl.getParameter(gl.RENDERER),
-          ),
-          isFallbackAdapter: false,
-        },
+        adapter: webglAdapter(gl, debugInfo),
       },
       options.restrict,
     );

@@ -1,0 +1,25 @@
+// Which case modules (tests/gpu/cases/) run in Firefox and WebKit besides Chromium, which runs
+// them all. docs/testing.md ("Three engines") says why each is in or out.
+const ALL = [
+  'buffers',
+  'textures',
+  'render',
+  'bind-groups',
+  'compute',
+  'equality',
+  'elementwise',
+  'particles',
+  'emission',
+  'sprites',
+  'sort',
+  'collision',
+  'postfx',
+  'portable',
+  'boids',
+  'lifecycle',
+] as const;
+
+export const ENGINE_MODULES: Record<'firefox' | 'webkit', readonly string[]> = {
+  firefox: ALL,
+  webkit: ALL,
+};
