@@ -6,7 +6,9 @@
  * @module ignis-rhi/kit
  */
 
+/** A rung of the fallback ladder (check/rungs.ts). */
 export type RungName = 'webgpu' | 'webgpu-no-compute' | 'webgl2' | 'webgl2-half-float' | 'cpu';
+/** A browser engine the kit drives. */
 export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
 /** Options as ignis-check's command line takes them, camelCase; every one has a default. */

@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, ensureSetup } from './setup.mjs';
-import { ENGINE_NAMES, ensureEngines } from './engines.mjs';
 
 ensureSetup();
+const { ENGINE_NAMES, ensureEngines } = await import('./engines.mjs');
 // Firefox and WebKit beside Chromium (installed here when missing; skipped, saying why, when not)
 for (const [engine, status] of Object.entries(ensureEngines(ENGINE_NAMES)))
   console.log(

@@ -38,7 +38,7 @@ const GLSL_FS = `#version 300 es
 precision highp float;
 uniform Tint { vec4 tint; };
 uniform Material { vec4 material; };
-uniform sampler2D tex;
+uniform highp sampler2D tex;
 out vec4 color;
 void main() { color = tint * material + texture(tex, vec2(0.5)); }`;
 

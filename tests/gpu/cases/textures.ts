@@ -15,12 +15,14 @@ void main() { gl_Position = vec4(float(gl_VertexID & 1) * 4.0 - 1.0, float(gl_Ve
 `;
 const UNFILTERABLE_FS = `#version 300 es
 precision highp float;
-uniform sampler2D tex;
+uniform highp sampler2D tex;
 out vec4 color;
 void main() { color = texture(tex, gl_FragCoord.xy / 4.0); }
 `;
 
 export const cases = defineCases({
+  // (the sampler is highp: GLSL ES's default for a fragment shader's sampler2D is lowp, which
+  // WebKitGTK honours — 33/63 sampled as 0.5234 — where ANGLE and Firefox sample at full precision)
   // Regression: WebGPU sampler slots were always declared 'filtering', so the advice for float32
   // textures ("declare the slot 'unfilterable-float' and use a nearest sampler") ended in a
   // pipeline error. The sampler's slot is now derived as 'non-filtering'.

@@ -81,7 +81,7 @@ void main() {
 `;
 const GLSL_TEXTURED_FS = `#version 300 es
 precision highp float;
-uniform sampler2D tex;
+uniform highp sampler2D tex;
 in vec2 vUv;
 out vec4 outColor;
 void main() { outColor = texture(tex, vUv); }
