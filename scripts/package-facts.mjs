@@ -61,12 +61,12 @@ export function factsSection(sizes, files) {
   const count = (re) => dist.filter((f) => re.test(f)).length;
   return [
     START,
+    '',
     'What an import loads (the entry and every chunk it imports; not minified; gzip -9 per file):',
     '',
-    '| entry | KiB | KiB gzip | files |',
-    '|---|---|---|---|',
     ...sizes.map(
-      (s) => `| \`${s.entry}\` | ${kib(s.bytes)} | ${kib(s.gzipBytes)} | ${s.files.length} |`,
+      (s) =>
+        `- \`${s.entry}\`: ${kib(s.bytes)} KiB, ${kib(s.gzipBytes)} KiB gzip (${s.files.length} files)`,
     ),
     '',
     `The tarball holds ${dist.length} files under \`dist/\` (${count(/\.js$/)} modules, ${count(/\.js\.map$/)} source maps, ${count(/\.d\.ts$/)} declarations) and ${other.map((f) => `\`${f}\``).join(', ')} — the scene kit's scripts and pages (\`npx ignis-check\`, \`npx ignis-bench\`) among them.`,

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { expectedDistResult, runDistInBrowser } from './dist-page.js';
+import { entrySizes, factsSection } from '../../scripts/package-facts.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The kit's files beside dist/ (package.json "files"). */
@@ -93,6 +94,12 @@ describe('the packed package', () => {
       ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...KIT_FILES].sort(),
     );
     tarball = path.join(out, info[0]?.filename as string);
+    // the README's facts are this package's: what each entry loads, what the tarball holds
+    const facts = factsSection(entrySizes(path.join(copy, 'dist')), paths);
+    expect(
+      readFileSync(path.join(ROOT, 'README.md'), 'utf8'),
+      `README.md's package facts differ from the packed package (npm run facts):\n${facts}`,
+    ).toContain(facts);
 
     const consumer = mkdtempSync(path.join(os.tmpdir(), 'ignis-consumer-'));
     bareConsumer = consumer;
@@ -185,6 +192,7 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
   it('a scratch project installs the tarball and the kit peers, writes a scene, and runs npx ignis-check and npx ignis-bench headless', async () => {
     expect(tarball, 'the packing test above ran').not.toBe('');
     // without the peers, the CLI says what to install instead of failing on an import
+    writeFileSync(path.join(bareConsumer, 'scene.ts'), 'export const create = () => ({});\n');
     const bare = spawnSync('npx', ['--no-install', 'ignis-check', 'scene.ts'], {
       cwd: bareConsumer,
       encoding: 'utf8',

@@ -1,0 +1,12 @@
+// Types of package-facts.mjs (for tests/gpu/pack.gpu.test.ts).
+export interface EntrySize {
+  entry: string;
+  files: string[];
+  bytes: number;
+  gzipBytes: number;
+}
+export declare function moduleGraph(dist: string, file: string, seen?: Set<string>): Set<string>;
+export declare function entrySizes(dist?: string): EntrySize[];
+export declare function tarballFiles(cwd?: string): string[];
+export declare function factsSection(sizes: EntrySize[], files: string[]): string;
+export declare function withFacts(readme: string, section: string): string;
