@@ -209,9 +209,10 @@ class PuppeteerEnginePage {
  * (`window.__ignisErrors`, installed at navigation) is read for errors.
  */
 class WebDriverEnginePage {
-  constructor(driver, handle) {
+  constructor(driver, handle, onClose) {
     this.driver = driver;
     this.handle = handle;
+    this.onClose = onClose;
     this.errors = [];
   }
   async setViewport(width, height) {
@@ -256,12 +257,9 @@ class WebDriverEnginePage {
     return Buffer.from(await element.takeScreenshot(), 'base64');
   }
   async close() {
-    const handles = await this.driver.getAllWindowHandles();
-    if (handles.length > 1) {
-      await this.driver.switchTo().window(this.handle);
-      await this.driver.close();
-      await this.driver.switchTo().window(handles.find((h) => h !== this.handle));
-    } else await this.driver.get('about:blank');
+    await this.driver.switchTo().window(this.handle);
+    await this.driver.get('about:blank');
+    this.onClose(this.handle);
   }
 }
 
@@ -401,8 +399,10 @@ export async function connectWebDriver(
     ),
   ]);
   await driver.manage().setTimeouts({ script: 600_000, pageLoad: 120_000 });
-  const first = await driver.getWindowHandle();
-  let firstInUse = false;
+  // pages reuse the windows closed pages left (on about:blank): with a second window (newWindow)
+  // the next rung hung in WebKitGTK's MiniBrowser, so one page at a time keeps to one window
+  const free = [await driver.getWindowHandle()];
+  const release = (handle) => free.push(handle);
   return {
     engine,
     driver,
@@ -411,12 +411,10 @@ export async function connectWebDriver(
       return `${caps.getBrowserName()} ${caps.getBrowserVersion()}`;
     },
     async newPage() {
-      if (!firstInUse) {
-        firstInUse = true;
-        return new WebDriverEnginePage(driver, first);
-      }
+      const reused = free.pop();
+      if (reused) return new WebDriverEnginePage(driver, reused, release);
       await driver.switchTo().newWindow('tab');
-      return new WebDriverEnginePage(driver, await driver.getWindowHandle());
+      return new WebDriverEnginePage(driver, await driver.getWindowHandle(), release);
     },
     async close() {
       try {

@@ -1,13 +1,17 @@
 // ignis-check end to end: the CLI (scripts/ignis-check.mjs) run as a user runs it, on the
 // repository's scenes and on broken ones; exit codes, the report and the diff images checked.
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
-import { ensureEngines, launchEngine } from '../../scripts/engines.mjs';
+import { ensureEngines } from '../../scripts/engines.mjs';
+// @ts-expect-error plain ESM script without types
+import { browserFlags } from '../../scripts/browser.mjs';
+// @ts-expect-error plain ESM script without types
+import { ensureBrowser } from '../../scripts/setup.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -424,6 +428,39 @@ describe('ignis-check', () => {
   }, 240_000);
 });
 
+/**
+ * A headless Chromium with the suite's flags and `--remote-debugging-port=0`, started as a plain
+ * process (no puppeteer client attached): its DevTools endpoint, read from its stderr.
+ */
+async function remoteChromium(): Promise<{ endpoint: string; close(): void }> {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'ignis-remote-chromium-'));
+  const child = spawn(
+    ensureBrowser() as string,
+    [
+      '--headless=new',
+      ...(browserFlags() as string[]),
+      '--remote-debugging-port=0',
+      '--remote-debugging-address=127.0.0.1',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no DevTools endpoint: ${text}`)), 30_000);
+    child.stderr.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    });
+  });
+  return { endpoint, close: () => child.kill() };
+}
+
 describe('ignis-check across engines', () => {
   const engines = ensureEngines(['firefox', 'webkit'], { install: false });
   const missing = Object.entries(engines)
@@ -495,12 +532,57 @@ describe('ignis-check across engines', () => {
     400_000,
   );
 
-  it('--connect: rungs sharded across two browsers already running on loopback give the report a local run gives', async () => {
-    const launched = await Promise.all([launchEngine('chromium'), launchEngine('chromium')]);
-    try {
-      const endpoints = launched.map((b) =>
-        (b as unknown as { browser: { wsEndpoint(): string } }).browser.wsEndpoint(),
+  itEngines(
+    missing.length
+      ? `ignis-bench times each rung in each engine, a row per engine and rung — skipped: ${missing.join('; ')} unavailable`
+      : 'ignis-bench times each rung in each engine, a row per engine and rung',
+    () => {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-engines-'));
+      const r = spawnSync(
+        process.execPath,
+        [
+          'scripts/ignis-bench.mjs',
+          'check/scenes/particles.ts',
+          '--browsers',
+          'chromium,firefox,webkit',
+          '--rungs',
+          'webgpu,webgl2',
+          '--param',
+          'count=256',
+          '--frames',
+          '3',
+          '--warmup',
+          '1',
+          '--repeat',
+          '1',
+          '--out',
+          out,
+        ],
+        { cwd: ROOT, encoding: 'utf8', timeout: 300_000 },
       );
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      const bench = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
+        engines: Record<string, string>;
+        rows: Array<{ key: string; engine: string; frames: number; skipped?: string }>;
+      };
+      expect(bench.rows.map((x) => [x.key, x.engine, x.skipped ? 'skipped' : x.frames])).toEqual([
+        ['webgpu count=256', 'chromium', 3],
+        ['webgl2 count=256', 'chromium', 3],
+        ['firefox:webgpu count=256', 'firefox', 3],
+        ['firefox:webgl2 count=256', 'firefox', 3],
+        ['webkit:webgpu count=256', 'webkit', 'skipped'],
+        ['webkit:webgl2 count=256', 'webkit', 3],
+      ]);
+      expect(Object.keys(bench.engines).sort()).toEqual(['chromium', 'firefox', 'webkit']);
+    },
+    400_000,
+  );
+
+  it('--connect: rungs sharded across two browsers already running on loopback give the report a local run gives', async () => {
+    // two Chromiums as a device cloud runs them: started with a remote-debugging port, no client
+    const launched = await Promise.all([remoteChromium(), remoteChromium()]);
+    try {
+      const endpoints = launched.map((b) => b.endpoint);
       const rungs = ['--rungs', 'webgpu,webgpu-no-compute,webgl2,cpu', '--params', 'count=512'];
       const remote = check([
         'check/scenes/particles.ts',
@@ -515,15 +597,14 @@ describe('ignis-check across engines', () => {
         report(out).rows.map((x) => [x.rung, x.differing, x.pixelsOk, x.stateOk, x.error]);
       expect(verdicts(remote.out)).toEqual(verdicts(local.out));
       // the same images, pixel for pixel
-      for (const rung of ['webgpu', 'webgl2', 'cpu'])
-        expect(
-          readFileSync(path.join(remote.out, `${rung}.png`)).equals(
-            readFileSync(path.join(local.out, `${rung}.png`)),
-          ),
-          rung,
-        ).toBe(true);
+      for (const rung of ['webgpu', 'webgl2', 'cpu']) {
+        const [a, b] = [remote.out, local.out].map(
+          (dir) => PNG.sync.read(readFileSync(path.join(dir, `${rung}.png`))).data,
+        );
+        expect(Buffer.compare(a!, b!), rung).toBe(0);
+      }
     } finally {
-      await Promise.all(launched.map((b) => b.close()));
+      for (const b of launched) b.close();
     }
   }, 400_000);
 
