@@ -5,17 +5,20 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
 
+/** Files under `dir` (relative to the repository) whose names end with `ext`, as relative paths. */
+export function filesUnder(dir: string, ext: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((f) => {
+    const rel = path.join(dir, f);
+    return statSync(path.join(ROOT, rel)).isDirectory()
+      ? filesUnder(rel, ext)
+      : f.endsWith(ext)
+        ? [rel]
+        : [];
+  });
+}
+
 export function markdownFiles(): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(path.join(ROOT, dir)).flatMap((f) => {
-      const rel = path.join(dir, f);
-      return statSync(path.join(ROOT, rel)).isDirectory()
-        ? walk(rel)
-        : f.endsWith('.md')
-          ? [rel]
-          : [];
-    });
-  return ['README.md', 'DEVELOPING.md', 'CHANGELOG.md', ...walk('docs')];
+  return ['README.md', 'DEVELOPING.md', 'CHANGELOG.md', ...filesUnder('docs', '.md')];
 }
 
 export interface Snippet {

@@ -2,19 +2,11 @@
 // (its imports, the variables it uses) and type-checks against the library; every relative link
 // points at a file in the repository; the CHANGELOG has a section for package.json's version.
 import { describe, expect, it } from 'vitest';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-import { ROOT, markdownFiles, snippets, type Snippet } from '../doc-snippets.js';
+import { ROOT, filesUnder, markdownFiles, snippets, type Snippet } from '../doc-snippets.js';
 
 describe('docs that run', () => {
   const files = markdownFiles();
@@ -105,17 +97,8 @@ describe('docs that run', () => {
     );
   });
   it('docs/errors.md lists every validation rule the source throws', () => {
-    const walk = (dir: string): string[] =>
-      readdirSync(path.join(ROOT, dir)).flatMap((f) => {
-        const rel = path.join(dir, f);
-        return statSync(path.join(ROOT, rel)).isDirectory()
-          ? walk(rel)
-          : f.endsWith('.ts')
-            ? [rel]
-            : [];
-      });
     const rules = new Set<string>();
-    for (const file of walk('src'))
+    for (const file of filesUnder('src', '.ts'))
       for (const m of readFileSync(path.join(ROOT, file), 'utf8').matchAll(
         /new ValidationError\(\s*'([a-z0-9-]+)'/g,
       ))
