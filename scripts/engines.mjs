@@ -216,8 +216,14 @@ class WebDriverEnginePage {
     this.errors = [];
   }
   async setViewport(width, height) {
-    // the window includes no chrome in MiniBrowser's automation mode
-    await this.driver.manage().window().setRect({ width, height });
+    // WebDriver sizes the outer window: grow it by what the browser's own chrome takes, so the
+    // page's viewport (and an element screenshot) is width × height
+    const win = this.driver.manage().window();
+    await this.driver.switchTo().window(this.handle);
+    await win.setRect({ width, height });
+    const [w, h] = await this.driver.executeScript('return [innerWidth, innerHeight];');
+    if (w !== width || h !== height)
+      await win.setRect({ width: 2 * width - w, height: 2 * height - h });
   }
   async goto(url) {
     await this.driver.switchTo().window(this.handle);

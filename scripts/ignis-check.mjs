@@ -172,11 +172,11 @@ function html(o, status, rows, first, engines, versions) {
         ? 'reference'
         : `${r.differing} pixels differ (${(100 * r.share).toFixed(2)}%, limit ${(100 * o.maxDiff).toFixed(2)}%)${r.stateWorst !== undefined ? `; state worst ${r.stateWorst}` : ''}`;
     const ok = r === first || (r.pixelsOk && r.stateOk !== false);
-    return `<td><img src="${r.image}">${r.diff ? `<img src="${r.diff}">` : ''}<br><small>${esc(r.backend ?? '')}</small><br><span class="${ok ? 'ok' : 'bad'}">${esc(verdict)}</span></td>`;
+    return `<td><div class="imgs"><img src="${r.image}">${r.diff ? `<img src="${r.diff}">` : ''}</div><small>${esc(r.backend ?? '')}</small><br><span class="${ok ? 'ok' : 'bad'}">${esc(verdict)}</span></td>`;
   };
   const rungs = [...new Set(rows.map((r) => r.rung))];
   return `<!doctype html><meta charset="utf-8"><title>ignis-check ${esc(o.scene)}</title>
-<style>body{font:14px system-ui;background:#111;color:#ddd}td{padding:6px;vertical-align:top;max-width:540px}img{image-rendering:pixelated;max-width:256px;margin-right:4px}.ok{color:#7d7}.bad{color:#f77}</style>
+<style>body{font:14px system-ui;background:#111;color:#ddd}td{padding:6px;vertical-align:top}img{image-rendering:pixelated;width:160px;margin-right:4px}.imgs{white-space:nowrap}.ok{color:#7d7}.bad{color:#f77}</style>
 <h1>ignis-check: ${esc(o.scene)} — ${status}</h1>
 <p>${o.frames} frames of ${o.dt.toFixed(4)} s at ${o.width}×${o.height}; every rung in every engine is compared with the first that ran (${esc(first ? first.label : 'none')}): a pixel differs when a channel is more than ${o.tolerance}/255 away. Beside each image, its diff (red: differing pixels).</p>
 <table><tr><th>rung</th>${engines.map((e) => `<th>${esc(e)}<br><small>${esc(versions[e] ?? 'not running')}</small></th>`).join('')}</tr>
