@@ -22,7 +22,7 @@ import { connectEngine, fromPuppeteer, launchEngine, startDisplay } from './engi
  */
 export async function startSceneRunner(
   scenePath,
-  { engine = 'chromium', connect, gpu = false, timing = false, browser: given } = {},
+  { engine, connect, gpu = false, timing = false, browser: given } = {},
 ) {
   const server = await createServer({
     root: ROOT,
@@ -43,10 +43,11 @@ export async function startSceneRunner(
   try {
     await server.listen();
     if (given) browser = given.newPage && given.engine ? given : fromPuppeteer(given);
-    else if (connect) browser = await connectEngine(connect, { engine });
+    // a connected browser says what engine it is (its version string), unless `engine` is given
+    else if (connect) browser = await connectEngine(connect, engine ? { engine } : {});
     else {
-      if (engine !== 'chromium') display = await startDisplay();
-      browser = await launchEngine(engine, {
+      if (engine && engine !== 'chromium') display = await startDisplay();
+      browser = await launchEngine(engine ?? 'chromium', {
         display: display?.display,
         gpu,
         extraFlags: timing ? FRAME_TIMING_FLAGS : [],

@@ -2,12 +2,12 @@
 // repository's scenes and on broken ones; exit codes, the report and the diff images checked.
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
-import { ensureEngines } from '../../scripts/engines.mjs';
+import { FIREFOX_PREFS, ensureEngines, startDisplay } from '../../scripts/engines.mjs';
 // @ts-expect-error plain ESM script without types
 import { browserFlags } from '../../scripts/browser.mjs';
 // @ts-expect-error plain ESM script without types
@@ -428,13 +428,41 @@ describe('ignis-check', () => {
   }, 240_000);
 });
 
+/** Starts `command` and resolves to the first match of `pattern` in what it prints. */
+async function listening(
+  command: string,
+  args: string[],
+  pattern: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ endpoint: string; close(): void }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${command} printed no endpoint: ${text}`)),
+      30_000,
+    );
+    const read = (d: Buffer): void => {
+      text += d.toString();
+      const m = pattern.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+  });
+  return { endpoint, close: () => child.kill() };
+}
+
 /**
  * A headless Chromium with the suite's flags and `--remote-debugging-port=0`, started as a plain
- * process (no puppeteer client attached): its DevTools endpoint, read from its stderr.
+ * process (no puppeteer client attached), as a device cloud runs one: its DevTools endpoint.
  */
-async function remoteChromium(): Promise<{ endpoint: string; close(): void }> {
+function remoteChromium(): Promise<{ endpoint: string; close(): void }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'ignis-remote-chromium-'));
-  const child = spawn(
+  return listening(
     ensureBrowser() as string,
     [
       '--headless=new',
@@ -444,21 +472,38 @@ async function remoteChromium(): Promise<{ endpoint: string; close(): void }> {
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    /DevTools listening on (ws:\/\/\S+)/,
   );
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no DevTools endpoint: ${text}`)), 30_000);
-    child.stderr.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1] as string);
-      }
-    });
-  });
-  return { endpoint, close: () => child.kill() };
+}
+
+/**
+ * A headless Firefox with WebGPU on and its WebDriver BiDi port open (no client attached), on an
+ * X display of its own: its BiDi endpoint (`ws://…/session`).
+ */
+async function remoteFirefox(): Promise<{ endpoint: string; close(): void }> {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'ignis-remote-firefox-'));
+  writeFileSync(
+    path.join(profile, 'user.js'),
+    Object.entries(FIREFOX_PREFS)
+      .map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`)
+      .join('\n'),
+  );
+  const display = await startDisplay();
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const firefox = ensureEngines(['firefox'], { install: false }).firefox;
+  const b = await listening(
+    firefox?.ok ? firefox.executable : 'firefox-esr',
+    ['--headless', '--no-remote', '--profile', profile, `--remote-debugging-port=${port}`],
+    /WebDriver BiDi listening on (ws:\/\/\S+)/,
+    { ...process.env, DISPLAY: display.display },
+  );
+  return {
+    endpoint: `${b.endpoint}/session`,
+    close: () => {
+      b.close();
+      void display.stop();
+    },
+  };
 }
 
 describe('ignis-check across engines', () => {
@@ -578,9 +623,13 @@ describe('ignis-check across engines', () => {
     400_000,
   );
 
-  it('--connect: rungs sharded across two browsers already running on loopback give the report a local run gives', async () => {
-    // two Chromiums as a device cloud runs them: started with a remote-debugging port, no client
-    const launched = await Promise.all([remoteChromium(), remoteChromium()]);
+  it('--connect: rungs sharded across two Chromiums already running on loopback give the report a local run gives; a Firefox endpoint (WebDriver BiDi) adds its column', async () => {
+    // browsers as a device cloud runs them: started with a remote-debugging port, no client
+    const launched = await Promise.all([
+      remoteChromium(),
+      remoteChromium(),
+      ...(engines.firefox?.ok ? [remoteFirefox()] : []),
+    ]);
     try {
       const endpoints = launched.map((b) => b.endpoint);
       const rungs = ['--rungs', 'webgpu,webgpu-no-compute,webgl2,cpu', '--params', 'count=512'];
@@ -593,15 +642,28 @@ describe('ignis-check across engines', () => {
       const local = check(['check/scenes/particles.ts', '--browsers', 'chromium', ...rungs]);
       expect(remote.status, remote.stdout + remote.stderr).toBe(0);
       expect(local.status, local.stdout + local.stderr).toBe(0);
-      const verdicts = (out: string) =>
-        report(out).rows.map((x) => [x.rung, x.differing, x.pixelsOk, x.stateOk, x.error]);
-      expect(verdicts(remote.out)).toEqual(verdicts(local.out));
+      type EngineRow = Row & { engine: string };
+      const verdicts = (out: string, engine: string) =>
+        (report(out).rows as EngineRow[])
+          .filter((x) => x.engine === engine)
+          .map((x) => [x.rung, x.differing, x.pixelsOk, x.stateOk, x.error]);
+      expect(verdicts(remote.out, 'chromium')).toEqual(verdicts(local.out, 'chromium'));
       // the same images, pixel for pixel
       for (const rung of ['webgpu', 'webgl2', 'cpu']) {
         const [a, b] = [remote.out, local.out].map(
           (dir) => PNG.sync.read(readFileSync(path.join(dir, `${rung}.png`))).data,
         );
         expect(Buffer.compare(a!, b!), rung).toBe(0);
+      }
+      // each endpoint told its engine: the Firefox one ran every rung in Firefox
+      if (engines.firefox?.ok) {
+        const ff = (report(remote.out).rows as EngineRow[]).filter((x) => x.engine === 'firefox');
+        expect(ff.map((x) => [x.rung, x.pixelsOk])).toEqual([
+          ['webgpu', true],
+          ['webgpu-no-compute', true],
+          ['webgl2', true],
+          ['cpu', true],
+        ]);
       }
     } finally {
       for (const b of launched) b.close();
