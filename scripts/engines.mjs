@@ -103,6 +103,30 @@ export function ensureEngines(names, { install = true } = {}) {
   return out;
 }
 
+/**
+ * Helper processes started here (Xvfb, WebKitWebDriver): stopped when this process ends, even by
+ * a signal (a CI time limit, Ctrl-C), so no display or driver outlives the run. Puppeteer stops the
+ * browsers it launched itself.
+ */
+const helpers = new Set();
+let stopHelpersOnExit = false;
+
+function track(child) {
+  helpers.add(child);
+  child.once('exit', () => helpers.delete(child));
+  if (!stopHelpersOnExit) {
+    stopHelpersOnExit = true;
+    process.once('exit', () => {
+      for (const c of helpers) c.kill();
+    });
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+      process.once(signal, () =>
+        process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1)),
+      );
+  }
+  return child;
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -136,9 +160,11 @@ async function waitForPort(port, ms, what) {
 export async function startDisplay() {
   for (let n = 90 + Math.floor(Math.random() * 100); n < 400; n++) {
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
-    const child = spawn(XVFB, [`:${n}`, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-      stdio: 'ignore',
-    });
+    const child = track(
+      spawn(XVFB, [`:${n}`, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+        stdio: 'ignore',
+      }),
+    );
     const started = await new Promise((resolve) => {
       const t0 = Date.now();
       const poll = () => {
@@ -324,10 +350,12 @@ export async function launchEngine(engine, { display, gpu = false, extraFlags = 
   }
   if (engine === 'webkit') {
     const port = await freePort();
-    const driverProcess = spawn(found('webkit'), [`--port=${port}`, '--host=127.0.0.1'], {
-      stdio: 'ignore',
-      env,
-    });
+    const driverProcess = track(
+      spawn(found('webkit'), [`--port=${port}`, '--host=127.0.0.1'], {
+        stdio: 'ignore',
+        env,
+      }),
+    );
     try {
       await waitForPort(port, 10_000, 'WebKitWebDriver');
       return await connectWebDriver(`http://127.0.0.1:${port}`, {

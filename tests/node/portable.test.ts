@@ -17,7 +17,7 @@ import {
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
 
-import { HASH, MIXER, PCG } from '../gpu/page/portable-kernels.js';
+import { HASH, MIXER, PCG, wrapStorageArrays } from '../gpu/page/portable-kernels.js';
 
 const boids = readFileSync(new URL('../../demos/compute-boids/sim.wgsl', import.meta.url), 'utf8');
 
@@ -408,5 +408,88 @@ describe('portable compute in explicit barrier mode', () => {
     const enc = d.createCommandEncoder();
     for (let i = 0; i < 4; i++) sim.dispatch(enc, i % 2 ? { a: y, b: x } : { a: x, b: y });
     d.queue.submit([enc.finish()]);
+  });
+});
+
+describe('storage declared as most WGSL declares it: a struct naming a runtime-sized array', () => {
+  const wrapped = wrapStorageArrays(boids);
+
+  it('the flock with struct-wrapped arrays gives the bits of the array-bound flock (CPU path) and of the interpreter', () => {
+    expect(wrapped).toMatch(/var<storage, read> boidsIn: boidsIn_;/);
+    expect(wrapped).toMatch(/boidsIn\.items\[i\]/);
+    const n = 40;
+    const state = new Float32Array(4 * n).map(
+      (_, i) => Math.cos(i * 7.31) * (i % 4 < 2 ? 0.9 : 0.09),
+    );
+    const params = new ArrayBuffer(32);
+    new Float32Array(params).set([0.04, 0.1, 0.025, 0.025, 0.02, 0.05, 0.005]);
+    new Uint32Array(params)[7] = n;
+    const run = (code: string): Float32Array => {
+      const d = device();
+      const bufs = {
+        params: uniform(d, new Uint8Array(params)),
+        boidsIn: storage(d, state, 'in'),
+        boidsOut: storage(d, new Float32Array(4 * n), 'out'),
+      };
+      const pc = createPortableCompute(d, { code, count: n, buffers: bufs, path: 'cpu' });
+      pc.dispatch(d.createCommandEncoder());
+      return new Float32Array((bufs.boidsOut.hostShadow?.bytes.buffer as ArrayBuffer).slice(0));
+    };
+    const plain = run(boids);
+    const ours = run(wrapped);
+    expect(new Uint32Array(ours.buffer)).toEqual(new Uint32Array(plain.buffer));
+    const oracle = new Float32Array(
+      (
+        interpret(wrapped.replace('@workgroup_size(64)', '@workgroup_size(1)'), n, {
+          0: new Uint32Array(params),
+          1: new Uint32Array(state.buffer),
+          2: new Uint32Array(4 * n),
+        })[2] as Uint32Array
+      ).buffer,
+    );
+    for (let i = 0; i < 4 * n; i++)
+      expect(Math.abs((ours[i] as number) - (oracle[i] as number))).toBeLessThan(1e-6);
+  });
+
+  it("arrayLength(&s.items) is the array's length", () => {
+    const code = wrapStorageArrays(`
+@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  dst[i] = src[(i + 1u) % arrayLength(&src)] + arrayLength(&dst);
+}`);
+    expect(code).toMatch(/arrayLength\(&src\.items\)/);
+    const d = device();
+    const src = storage(
+      d,
+      Uint32Array.from({ length: 8 }, (_, i) => 10 * i),
+      'src',
+    );
+    const dst = storage(d, new Uint32Array(8), 'dst');
+    const pc = createPortableCompute(d, { code, count: 8, buffers: { src, dst }, path: 'cpu' });
+    pc.dispatch(d.createCommandEncoder());
+    expect(Array.from(new Uint32Array(dst.hostShadow?.bytes.buffer as ArrayBuffer))).toEqual([
+      18, 28, 38, 48, 58, 68, 78, 8,
+    ]);
+  });
+
+  it('a struct with members before its runtime-sized array is still refused, naming the member and its place', () => {
+    const code = `struct Item { v: f32 };
+struct Data { count: u32, items: array<Item> };
+@group(0) @binding(0) var<storage, read_write> data: Data;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  data.items[id.x].v = 1.0;
+}`;
+    let caught: unknown;
+    try {
+      analyzeKernel('data.wgsl', code);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(PortableKernelError);
+    const e = caught as PortableKernelError;
+    expect(e.message).toMatch(/runtime-sized array inside a struct/);
+    expect([e.line, e.construct]).toEqual([2, 'array']);
   });
 });

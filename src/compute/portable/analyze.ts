@@ -10,6 +10,7 @@
  */
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
+import { unwrapStorageStructs } from './unwrap.js';
 import {
   ABSTRACT_INT,
   BOOL,
@@ -1151,5 +1152,5 @@ export function analyzeKernel(label: string, code: string, entryPoint = 'main'):
     }
     throw new KernelError(label, `WGSL does not parse: ${(err as Error).message}`);
   }
-  return new Analyzer(label, code).module(ast, entryPoint);
+  return new Analyzer(label, code).module(unwrapStorageStructs(ast), entryPoint);
 }

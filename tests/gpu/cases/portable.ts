@@ -19,6 +19,7 @@ import {
   PCG,
   SHIFT_BEHAVIOR,
   SWIRL_BEHAVIOR,
+  wrapStorageArrays,
 } from '../page/portable-kernels.js';
 
 /** The three paths: WebGPU compute, WebGL2 ping-pong, and the CPU (on WebGL2, with host copies). */
@@ -41,6 +42,26 @@ function buffer(
   });
   device.queue.writeBuffer(b, 0, data);
   return b;
+}
+
+/** One step of the flock from `code` (the demo's WGSL, or a variant of it) on `path`: its words. */
+async function flockStep(code: string, path: PathName, device: Device): Promise<Uint32Array> {
+  const count = 200;
+  const buffers = {
+    rules: buffer(
+      device,
+      new Uint8Array(rulesBytes(DEFAULT_RULES, count)),
+      BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    ),
+    flockIn: buffer(device, initialFlock(count)),
+    flockOut: buffer(device, new Float32Array(4 * count)),
+  };
+  const pc = createPortableCompute(device, { code, count, buffers, path });
+  assert(pc.path === path, `${path}: took ${pc.path} (${pc.reason})`);
+  const enc = device.createCommandEncoder();
+  pc.dispatch(enc);
+  device.queue.submit([enc.finish()]);
+  return new Uint32Array(await buffers.flockOut.read());
 }
 
 async function runHash(path: PathName, device: Device): Promise<Uint32Array> {
@@ -241,6 +262,28 @@ export const cases = defineCases({
       }
     },
   },
+  // Regression: `struct Particles { particles: array<Particle> }` bound as a storage buffer — how
+  // most public WGSL declares its arrays — was refused ("a runtime-sized array inside a struct is
+  // not portable"). The memory is the array's: every path must give the array-bound kernel's bits.
+  'a flock whose storage is struct-wrapped arrays gives the bits of the array-bound flock on every path':
+    {
+      cross: true,
+      async run(ctx) {
+        const wrapped = wrapStorageArrays(flockWgsl);
+        assert(/flockIn\.items\[/.test(wrapped), 'the variant indexes through the struct member');
+        for (const { path, device } of await devices(ctx)) {
+          const plain = await flockStep(flockWgsl, path, device);
+          const ours = await flockStep(wrapped, path, device);
+          let differ = 0;
+          for (let i = 0; i < plain.length; i++) if (plain[i] !== ours[i]) differ++;
+          assert(differ === 0, `${path}: ${differ} of ${plain.length} words differ`);
+          assert(
+            plain.some((w) => w !== 0),
+            `${path}: the step wrote the flock`,
+          );
+        }
+      },
+    },
   'the portable flock agrees on compute, ping-pong and the CPU after 1, 10 and 100 steps': {
     cross: true,
     async run(ctx) {

@@ -89,3 +89,25 @@ fn behavior(index: u32, p: Particle) -> Particle {
   let next = particle((index + 1u) % params.count);
   return Particle(vec4f(next.position.xyz, p.position.w + params.dt), p.velocity);
 }`;
+
+/**
+ * `wgsl` with its storage arrays declared the way most public WGSL declares them: each
+ * `var<storage, …> name: array<T>` becomes `name: Name_` of a `struct Name_ { items: array<T> }`,
+ * each `name[` becomes `name.items[` and `arrayLength(&name)` becomes `arrayLength(&name.items)`.
+ * The same memory, so every path must give the same bits as for `wgsl`.
+ */
+export function wrapStorageArrays(wgsl: string): string {
+  const names: string[] = [];
+  let out = wgsl.replace(
+    /var<storage(,\s*\w+)?>\s+(\w+)\s*:\s*array<(\w+)>;/g,
+    (_m, access: string | undefined, name: string, element: string) => {
+      names.push(name);
+      return `var<storage${access ?? ''}> ${name}: ${name}_;\nstruct ${name}_ { items: array<${element}> };`;
+    },
+  );
+  for (const n of names)
+    out = out
+      .replace(new RegExp(`\\b${n}\\[`, 'g'), `${n}.items[`)
+      .replace(new RegExp(`arrayLength\\(&${n}\\)`, 'g'), `arrayLength(&${n}.items)`);
+  return out;
+}
