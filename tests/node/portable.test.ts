@@ -280,7 +280,53 @@ describe('portable compute: the gather shape', () => {
       expect(k.column).toBeGreaterThanOrEqual(1);
       expect(k.column).toBeLessThanOrEqual(text.length);
       expect(k.message).toMatch(new RegExp(`line ${line}, column ${k.column}`));
+      // the source line, and a caret under the column
+      const [shown, caret] = k.excerpt.split('\n') as [string, string];
+      expect(shown).toBe(`${line} | ${text}`);
+      expect(caret.indexOf('^') - caret.indexOf('|') - 2).toBe(k.column - 1);
     });
+
+  // Regression: a syntax error said where the parser stopped ("Line: 6" for a ';' missing on
+  // line 5), with no column and no line/column fields
+  it('a WGSL syntax error points at the mistake: a missing ; just after the statement it ends', () => {
+    const code = `@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  let v = i * 2u
+  o[i] = v;
+}`;
+    let error: unknown;
+    try {
+      analyzeKernel('k', code);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PortableKernelError);
+    const k = error as PortableKernelError;
+    expect([k.construct, k.line, k.column]).toEqual(['syntax', 5, 17]);
+    expect(k.message).toMatch(
+      /WGSL does not parse: Expected ';' after statement \(line 5, column 17\)/,
+    );
+    expect(k.excerpt).toBe('5 |   let v = i * 2u\n  |                 ^');
+  });
+
+  it('a WGSL syntax error elsewhere points at the token the parser could not take', () => {
+    const code = `@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let 5 = id.x;
+}`;
+    let error: unknown;
+    try {
+      analyzeKernel('k', code);
+    } catch (e) {
+      error = e;
+    }
+    const k = error as PortableKernelError;
+    expect(k).toBeInstanceOf(PortableKernelError);
+    expect([k.line, k.column]).toEqual([3, 7]);
+    expect(k.message).toMatch(/Expected name for let/);
+  });
 
   it('accepts the gather shape: any read-only element, its own writable element', () => {
     const m = analyzeKernel('ok', body('let j = u32(i32(i) - 1); b[i] = a[j] + a[i + 1u] + b[i];'));

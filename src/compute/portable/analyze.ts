@@ -166,15 +166,50 @@ export function locate(code: string, line: number, token?: string, start?: numbe
 
 /** A WGSL construct the portable front end cannot run on every path, with its line and column. */
 export class PortableKernelError extends KernelError {
+  /** The source line and a caret under the column (`  5 | let v = i * 2u` / `    |           ^`). */
+  readonly excerpt: string;
+
   constructor(
     label: string,
     readonly construct: string,
     readonly line: number,
     readonly column: number,
     message: string,
+    source?: string,
   ) {
-    super(label, `${message} (line ${line}, column ${column})`);
+    const excerpt = source === undefined ? '' : sourceExcerpt(source, line, column);
+    super(label, `${message} (line ${line}, column ${column})${excerpt ? `\n${excerpt}` : ''}`);
+    this.excerpt = excerpt;
   }
+}
+
+/** Line `line` of `source` with a caret under `column` (both 1-based), as compilers print them. */
+export function sourceExcerpt(source: string, line: number, column: number): string {
+  const text = source.split('\n')[line - 1];
+  if (text === undefined) return '';
+  const gutter = String(line);
+  const shown = text.replace(/\t/g, ' ');
+  return `${gutter} | ${shown}\n${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, column - 1))}^`;
+}
+
+/**
+ * Where a parse stopped, from the parser's own tokens: for a missing `;` (or another token the
+ * parser expected after a statement), just after the previous token — where the mistake is — not
+ * at the next statement, where the parser noticed it.
+ */
+function parsePosition(parser: WgslParser, source: string, message: string): [number, number] {
+  const tokens = (parser as unknown as { _tokens?: Array<{ start: number; end: number }> })._tokens;
+  const current = (parser as unknown as { _current?: number })._current ?? 0;
+  const token = tokens?.[Math.min(current, (tokens?.length ?? 1) - 1)];
+  const previous = tokens?.[current - 1];
+  const offset = /^Expected '[;,)\]}]'/.test(message) && previous ? previous.end : token?.start;
+  if (offset === undefined || offset < 0) {
+    const line = Number(/Line: (\d+)/.exec(message)?.[1] ?? 1);
+    return [line, 1];
+  }
+  const before = source.slice(0, offset);
+  const line = before.split('\n').length;
+  return [line, offset - before.lastIndexOf('\n')];
 }
 
 class Analyzer {
@@ -202,7 +237,7 @@ class Analyzer {
   fail(construct: string, node: AstNode, message: string, token?: string): never {
     const where = locate(this.code, node?.line ?? 1, token ?? construct, node?.start);
     const [line, column] = where.split(':').map(Number) as [number, number];
-    throw new PortableKernelError(this.label, construct, line, column, message);
+    throw new PortableKernelError(this.label, construct, line, column, message, this.code);
   }
 
   // ---------------------------------------------------------------- types
@@ -1132,8 +1167,9 @@ export function analyzeKernel(label: string, code: string, entryPoint = 'main'):
   if (typeof code !== 'string' || !code.trim())
     throw new KernelError(label, 'code must be a WGSL string');
   let ast: AstNode[];
+  const parser = new WgslParser();
   try {
-    ast = new WgslParser().parse(code);
+    ast = parser.parse(code);
   } catch (err) {
     // wgsl_reflect's parser recurses forever on recursive functions: name the cycle ourselves
     const cycle = err instanceof RangeError ? recursionIn(code) : null;
@@ -1148,9 +1184,19 @@ export function analyzeKernel(label: string, code: string, entryPoint = 'main'):
         line,
         column,
         `recursion (${cycle.join(' → ')}) is not allowed in WGSL`,
+        code,
       );
     }
-    throw new KernelError(label, `WGSL does not parse: ${(err as Error).message}`);
+    const message = (err as Error).message.replace(/\.?\. Line: \d+$/, '');
+    const [line, column] = parsePosition(parser, code, message);
+    throw new PortableKernelError(
+      label,
+      'syntax',
+      line,
+      column,
+      `WGSL does not parse: ${message}`,
+      code,
+    );
   }
   return new Analyzer(label, code).module(unwrapStorageStructs(ast), entryPoint);
 }
