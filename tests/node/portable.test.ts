@@ -44,6 +44,18 @@ function uniform(d: NullDevice, bytes: ArrayBufferView): Buffer {
   return b;
 }
 
+/** The PortableKernelError `analyzeKernel` throws for `code` (the test fails if it throws another or none). */
+function rejection(code: string): PortableKernelError {
+  let error: unknown;
+  try {
+    analyzeKernel('k', code);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(PortableKernelError);
+  return error as PortableKernelError;
+}
+
 /** Runs `code` through the interpreter over copies of `groups` (binding → words); returns them. */
 function interpret(
   code: string,
@@ -266,14 +278,7 @@ describe('portable compute: the gather shape', () => {
   ];
   for (const [what, code, construct, line] of cases)
     it(`rejects ${what} with a KernelError naming it, its line and column`, () => {
-      let error: unknown;
-      try {
-        analyzeKernel('k', code);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(PortableKernelError);
-      const k = error as PortableKernelError;
+      const k = rejection(code);
       expect(k.construct).toBe(construct);
       expect(k.line).toBe(line);
       const text = code.split('\n')[line - 1] as string;
@@ -296,14 +301,7 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   let v = i * 2u
   o[i] = v;
 }`;
-    let error: unknown;
-    try {
-      analyzeKernel('k', code);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PortableKernelError);
-    const k = error as PortableKernelError;
+    const k = rejection(code);
     expect([k.construct, k.line, k.column]).toEqual(['syntax', 5, 17]);
     expect(k.message).toMatch(
       /WGSL does not parse: Expected ';' after statement \(line 5, column 17\)/,
@@ -316,14 +314,7 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 fn main(@builtin(global_invocation_id) id: vec3u) {
   let 5 = id.x;
 }`;
-    let error: unknown;
-    try {
-      analyzeKernel('k', code);
-    } catch (e) {
-      error = e;
-    }
-    const k = error as PortableKernelError;
-    expect(k).toBeInstanceOf(PortableKernelError);
+    const k = rejection(code);
     expect([k.line, k.column]).toEqual([3, 7]);
     expect(k.message).toMatch(/Expected name for let/);
   });
@@ -527,14 +518,7 @@ struct Data { count: u32, items: array<Item> };
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
   data.items[id.x].v = 1.0;
 }`;
-    let caught: unknown;
-    try {
-      analyzeKernel('data.wgsl', code);
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(PortableKernelError);
-    const e = caught as PortableKernelError;
+    const e = rejection(code);
     expect(e.message).toMatch(/runtime-sized array inside a struct/);
     expect([e.line, e.construct]).toEqual([2, 'array']);
   });
