@@ -506,6 +506,37 @@ async function remoteFirefox(): Promise<{ endpoint: string; close(): void }> {
   };
 }
 
+/**
+ * A WebKitWebDriver on a loopback port, on an X display of its own (no session yet), as a WebDriver
+ * hub offers one: its http:// endpoint.
+ */
+async function remoteWebKit(): Promise<{ endpoint: string; close(): void }> {
+  const display = await startDisplay();
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const webkit = ensureEngines(['webkit'], { install: false }).webkit;
+  const child = spawn(webkit?.ok ? webkit.executable : 'WebKitWebDriver', [`--port=${port}`], {
+    stdio: 'ignore',
+    env: { ...process.env, DISPLAY: display.display },
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`${endpoint}/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (tries > 100) throw new Error(`WebKitWebDriver did not answer on ${endpoint}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    endpoint,
+    close: () => {
+      child.kill();
+      void display.stop();
+    },
+  };
+}
+
 describe('ignis-check across engines', () => {
   const engines = ensureEngines(['firefox', 'webkit'], { install: false });
   const missing = Object.entries(engines)
@@ -623,12 +654,13 @@ describe('ignis-check across engines', () => {
     400_000,
   );
 
-  it('--connect: rungs sharded across two Chromiums already running on loopback give the report a local run gives; a Firefox endpoint (WebDriver BiDi) adds its column', async () => {
+  it('--connect: rungs sharded across two Chromiums already running on loopback give the report a local run gives; a Firefox endpoint (WebDriver BiDi) and a WebKit one (WebDriver over http) add theirs', async () => {
     // browsers as a device cloud runs them: started with a remote-debugging port, no client
     const launched = await Promise.all([
       remoteChromium(),
       remoteChromium(),
       ...(engines.firefox?.ok ? [remoteFirefox()] : []),
+      ...(engines.webkit?.ok ? [remoteWebKit()] : []),
     ]);
     try {
       const endpoints = launched.map((b) => b.endpoint);
@@ -655,7 +687,19 @@ describe('ignis-check across engines', () => {
         );
         expect(Buffer.compare(a!, b!), rung).toBe(0);
       }
-      // each endpoint told its engine: the Firefox one ran every rung in Firefox
+      // each endpoint told its engine: the Firefox one (BiDi) ran every rung in Firefox, the
+      // WebKit one (WebDriver over http) every rung WebKit has
+      if (engines.webkit?.ok) {
+        const wk = (report(remote.out).rows as Array<EngineRow & { skipped?: string }>).filter(
+          (x) => x.engine === 'webkit',
+        );
+        expect(wk.map((x) => [x.rung, x.skipped ? 'skipped' : x.pixelsOk])).toEqual([
+          ['webgpu', 'skipped'],
+          ['webgpu-no-compute', 'skipped'],
+          ['webgl2', true],
+          ['cpu', true],
+        ]);
+      }
       if (engines.firefox?.ok) {
         const ff = (report(remote.out).rows as EngineRow[]).filter((x) => x.engine === 'firefox');
         expect(ff.map((x) => [x.rung, x.pixelsOk])).toEqual([
