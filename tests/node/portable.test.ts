@@ -17,7 +17,14 @@ import {
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
 
-import { HASH, MIXER, PCG, wrapStorageArrays } from '../gpu/page/portable-kernels.js';
+import {
+  HASH,
+  INFERRED,
+  INFERRED_SPELLED,
+  MIXER,
+  PCG,
+  wrapStorageArrays,
+} from '../gpu/page/portable-kernels.js';
 
 const boids = readFileSync(new URL('../../demos/compute-boids/sim.wgsl', import.meta.url), 'utf8');
 
@@ -521,5 +528,31 @@ struct Data { count: u32, items: array<Item> };
     const e = rejection(code);
     expect(e.message).toMatch(/runtime-sized array inside a struct/);
     expect([e.line, e.construct]).toEqual([2, 'array']);
+  });
+});
+
+describe('vector constructors without their element type (vec4(…), vec2(1, 2))', () => {
+  it('infer it as WGSL does, and give the bits of the kernel with every type spelled out and of the interpreter', () => {
+    expect(INFERRED).toMatch(/vec4\(p\.xyz/);
+    expect(INFERRED_SPELLED).toMatch(/vec2<i32>\(3, -2\)/);
+    expect(INFERRED_SPELLED).not.toMatch(/vec[24]\(/);
+    const n = 70;
+    const input = Float32Array.from({ length: 4 * n }, (_, i) => Math.sin(i * 1.7) * 3);
+    const run = (code: string): Uint32Array => {
+      const d = device();
+      const a = storage(d, input, 'a');
+      const b = storage(d, new Float32Array(4 * n), 'b');
+      createPortableCompute(d, { code, count: n, buffers: { a, b }, path: 'cpu' }).dispatch(
+        d.createCommandEncoder(),
+      );
+      return new Uint32Array((b.hostShadow?.bytes.buffer as ArrayBuffer).slice(0));
+    };
+    const ours = run(INFERRED);
+    expect(ours).toEqual(run(INFERRED_SPELLED));
+    const oracle = interpret(INFERRED.replace('@workgroup_size(64)', '@workgroup_size(1)'), n, {
+      0: new Uint32Array(input.buffer),
+      1: new Uint32Array(4 * n),
+    })[1] as Uint32Array;
+    expect(Array.from(ours)).toEqual(Array.from(oracle));
   });
 });

@@ -954,9 +954,30 @@ class Analyzer {
     return this.postfix(b.type, index, at, e);
   }
 
+  /**
+   * The type of a vector constructor written without its element type (`vec4(1.0, 2.0, 3.0, 4.0)`,
+   * `vec3(v.xy, 1.0)`): WGSL infers it from the arguments — the first concrete scalar among them,
+   * else i32 for abstract integers. Null when the type is spelled out.
+   */
+  inferredVector(type: AstNode, args: AstNode[], at: AstNode): WType | null {
+    const m = /^vec([234])$/.exec(type?.name ?? '');
+    if (!m || type.format || args.length === 0) return null;
+    let inferred: Scalar | undefined;
+    for (const a of args) {
+      const v = this.expr(a, undefined);
+      if (v.kind === 'scalar' || v.kind === 'vec') {
+        inferred = v.scalar;
+        break;
+      }
+      if (v.kind !== 'abstract-int')
+        this.fail(type.name, at, `${type.name}(…) built from ${wgslName(v)}`);
+    }
+    return vec(Number(m[1]) as 2 | 3 | 4, inferred ?? 'i32');
+  }
+
   construct(e: AstNode, at: AstNode): WType {
-    const t = this.type(e.type, at);
     const args: AstNode[] = e.args ?? [];
+    const t = this.inferredVector(e.type, args, at) ?? this.type(e.type, at);
     if (t.kind === 'struct') {
       if (args.length === 0) return t;
       if (args.length !== t.members.length)

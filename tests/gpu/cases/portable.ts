@@ -15,6 +15,8 @@ import {
 } from '../../../demos/boids-portable/flock.js';
 import {
   HASH,
+  INFERRED,
+  INFERRED_SPELLED,
   NINE_OUTPUTS,
   PCG,
   SHIFT_BEHAVIOR,
@@ -280,6 +282,39 @@ export const cases = defineCases({
           assert(
             plain.some((w) => w !== 0),
             `${path}: the step wrote the flock`,
+          );
+        }
+      },
+    },
+  // Regression: `vec4(…)` without its element type — valid WGSL, common in public shaders — was
+  // refused ("the type vec4 is not portable")
+  'vector constructors without their element type give the bits of the spelled-out kernel on every path':
+    {
+      cross: true,
+      async run(ctx) {
+        const n = 300;
+        const input = Float32Array.from({ length: 4 * n }, (_, i) => Math.sin(i * 1.7) * 3);
+        for (const { path, device } of await devices(ctx)) {
+          const run = async (code: string): Promise<Uint32Array> => {
+            const buffers = {
+              a: buffer(device, input),
+              b: buffer(device, new Float32Array(4 * n)),
+            };
+            const pc = createPortableCompute(device, { code, count: n, buffers, path });
+            assert(pc.path === path, `${path}: took ${pc.path} (${pc.reason})`);
+            const enc = device.createCommandEncoder();
+            pc.dispatch(enc);
+            device.queue.submit([enc.finish()]);
+            return new Uint32Array(await buffers.b.read());
+          };
+          const spelled = await run(INFERRED_SPELLED);
+          const ours = await run(INFERRED);
+          let differ = 0;
+          for (let i = 0; i < spelled.length; i++) if (spelled[i] !== ours[i]) differ++;
+          assert(differ === 0, `${path}: ${differ} of ${spelled.length} words differ`);
+          assert(
+            spelled.some((w) => w !== 0),
+            `${path}: the kernel wrote its output`,
           );
         }
       },

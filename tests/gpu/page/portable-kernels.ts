@@ -111,3 +111,25 @@ export function wrapStorageArrays(wgsl: string): string {
       .replace(new RegExp(`arrayLength\\(&${n}\\)`, 'g'), `arrayLength(&${n}.items)`);
   return out;
 }
+
+/**
+ * Vector constructors without their element type, as WGSL allows and public shaders write them
+ * (`vec4(…)`, `vec2(1, 2)` of abstract integers → vec2<i32>); `INFERRED_SPELLED` is the same
+ * kernel with every type spelled out, so every path must give the same bits for both.
+ */
+export const INFERRED = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> a: array<vec4f>;
+@group(0) @binding(1) var<storage, read_write> b: array<vec4f>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  let p = a[i];
+  let k = vec2(3, -2);
+  let q = vec4(p.xyz * 0.5, 1.0) + vec4(f32(k.x), f32(k.y), 0.25, 0.0);
+  b[i] = q * vec4(vec2(p.w), vec2(2.0, 0.5));
+}
+`;
+export const INFERRED_SPELLED = INFERRED.replace('vec2(3, -2)', 'vec2<i32>(3, -2)')
+  .replace(/vec4\(/g, 'vec4f(')
+  .replace(/vec2\(/g, 'vec2f(')
+  .replace('vec2f<i32>', 'vec2<i32>');
