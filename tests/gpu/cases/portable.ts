@@ -46,6 +46,22 @@ function buffer(
   return b;
 }
 
+/** `ours` has the bits of `expected`, which is not all zeros (`wrote` says what that proves). */
+function assertSameBits(
+  path: PathName,
+  expected: Uint32Array,
+  ours: Uint32Array,
+  wrote: string,
+): void {
+  let differ = 0;
+  for (let i = 0; i < expected.length; i++) if (expected[i] !== ours[i]) differ++;
+  assert(differ === 0, `${path}: ${differ} of ${expected.length} words differ`);
+  assert(
+    expected.some((w) => w !== 0),
+    `${path}: ${wrote}`,
+  );
+}
+
 /** One step of the flock from `code` (the demo's WGSL, or a variant of it) on `path`: its words. */
 async function flockStep(code: string, path: PathName, device: Device): Promise<Uint32Array> {
   const count = 200;
@@ -276,13 +292,7 @@ export const cases = defineCases({
         for (const { path, device } of await devices(ctx)) {
           const plain = await flockStep(flockWgsl, path, device);
           const ours = await flockStep(wrapped, path, device);
-          let differ = 0;
-          for (let i = 0; i < plain.length; i++) if (plain[i] !== ours[i]) differ++;
-          assert(differ === 0, `${path}: ${differ} of ${plain.length} words differ`);
-          assert(
-            plain.some((w) => w !== 0),
-            `${path}: the step wrote the flock`,
-          );
+          assertSameBits(path, plain, ours, 'the step wrote the flock');
         }
       },
     },
@@ -309,13 +319,7 @@ export const cases = defineCases({
           };
           const spelled = await run(INFERRED_SPELLED);
           const ours = await run(INFERRED);
-          let differ = 0;
-          for (let i = 0; i < spelled.length; i++) if (spelled[i] !== ours[i]) differ++;
-          assert(differ === 0, `${path}: ${differ} of ${spelled.length} words differ`);
-          assert(
-            spelled.some((w) => w !== 0),
-            `${path}: the kernel wrote its output`,
-          );
+          assertSameBits(path, spelled, ours, 'the kernel wrote its output');
         }
       },
     },
