@@ -11,6 +11,8 @@
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
 import { unwrapStorageStructs } from './unwrap.js';
+import { reachable } from './reach.js';
+import { BUILTIN_INPUTS, type BuiltinInput } from './grid.js';
 import {
   ABSTRACT_INT,
   BOOL,
@@ -46,7 +48,37 @@ export interface Binding {
   readonly type: WType;
   /** Storage arrays: the element type and its stride in bytes. */
   readonly element?: WType;
+  /** Byte offset of element 0 in the buffer: after the members declared before the array. */
+  readonly offset: number;
+  /** The members declared before the array (`struct Data { count: u32, items: array<T> }`), as a struct. */
+  readonly header?: WType;
+  /** A single value in a read-only storage buffer (`var<storage, read> size: vec2u`): element 0. */
+  readonly single?: boolean;
   readonly line: number;
+}
+
+/** One `@builtin` parameter of the entry point. */
+export interface BuiltinParam {
+  readonly name: string;
+  readonly builtin: BuiltinInput;
+  readonly type: WType;
+}
+
+/** How a storage access reads or writes its binding (see Emitter.expr). */
+export interface StorageAccess {
+  readonly binding: Binding;
+  /** The invocation's own element (index `global_invocation_id.x`) of a one-dimensional grid. */
+  readonly own: boolean;
+  /** `element` (indexed), `header` (a member before the array) or `single` (the whole value). */
+  readonly part: 'element' | 'header' | 'single';
+}
+
+/** Options of `analyzeKernel`. */
+export interface AnalyzeOptions {
+  /** Values of `override` declarations, by name or by `@id` (as `GPUProgrammableStage.constants`). */
+  readonly constants?: Readonly<Record<string, number | boolean>>;
+  /** Analyse every declaration, not only what the entry point reaches (the generated kernels). */
+  readonly whole?: boolean;
 }
 
 export interface PortableFunction {
@@ -73,15 +105,26 @@ export interface PortableModule {
   /** User functions other than the entry point, callees before callers. */
   readonly functions: readonly PortableFunction[];
   readonly entry: AstNode;
-  /** The entry point's global_invocation_id parameter, if it has one. */
-  readonly gid: string | null;
+  /** The entry point's `@builtin` parameters. */
+  readonly builtins: readonly BuiltinParam[];
+  /**
+   * Whether a writable array is touched at an index the analysis cannot prove to be the
+   * invocation's own (`global_invocation_id.x`): the ping-pong path then runs the kernel as a
+   * scatter (one point per invocation) rather than a gather (one fragment per element).
+   */
+  readonly scatter: boolean;
+  /**
+   * Elements of each writable array one invocation may write, at most (its write sites, the own
+   * element counting once): the scatter form keeps that many per invocation.
+   */
+  readonly slots: Readonly<Record<string, number>>;
   /** The type of every expression node, and of every declaration (let/var/const) node. */
   readonly types: ReadonlyMap<AstNode, WType>;
   /**
    * Storage accesses: the `varExpr` naming a storage array, with whether its index is the
    * invocation's own element (writable arrays only allow that).
    */
-  readonly storageAccess: ReadonlyMap<AstNode, { binding: Binding; own: boolean }>;
+  readonly storageAccess: ReadonlyMap<AstNode, StorageAccess>;
   /** Storage arrays whose length the shader asks for with arrayLength(). */
   readonly lengthsUsed: ReadonlySet<string>;
   /** The type of each expression before its postfix chain (`.member`, `[i]`). */
@@ -150,6 +193,13 @@ export interface Symbol {
 /** Line and column of `token` on `line` of `code` (1-based); column 1 where it is not found. */
 export function locate(code: string, line: number, token?: string, start?: number): string {
   const lines = code.split('\n');
+  const find = (text: string, from = 0): number =>
+    token
+      ? text.slice(from).search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) +
+        (text.slice(from).search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) >= 0
+          ? from
+          : 0)
+      : -1;
   if (start !== undefined && start >= 0) {
     const before = code.slice(0, start);
     const l = before.split('\n').length;
@@ -157,10 +207,13 @@ export function locate(code: string, line: number, token?: string, start?: numbe
     // the parser's statement start can sit on the whitespace before the statement
     const text = lines[l - 1] ?? '';
     const first = text.search(/\S/);
-    return `${l}:${Math.max(col, first + 1)}`;
+    const begin = Math.max(col, first + 1);
+    // the construct's own token on that line, where the statement names it
+    const at = find(text, begin - 1);
+    return `${l}:${at >= begin - 1 ? at + 1 : begin}`;
   }
   const text = lines[line - 1] ?? '';
-  const at = token ? text.search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) : -1;
+  const at = find(text);
   return `${line}:${at >= 0 ? at + 1 : Math.max(1, text.search(/\S/) + 1)}`;
 }
 
@@ -214,7 +267,12 @@ function parsePosition(parser: WgslParser, source: string, message: string): [nu
 
 class Analyzer {
   readonly types = new Map<AstNode, WType>();
-  readonly storageAccess = new Map<AstNode, { binding: Binding; own: boolean }>();
+  readonly storageAccess = new Map<AstNode, StorageAccess>();
+  scatter = false;
+  /** Write sites per writable array: whether one is the own element, and how many are not. */
+  readonly sites = new Map<string, { own: boolean; other: number }>();
+  /** Loops around the statement being checked. */
+  #loops = 0;
   readonly lengthsUsed = new Set<string>();
   readonly refs = new Map<AstNode, Symbol['kind']>();
   readonly baseTypes = new Map<AstNode, WType>();
@@ -227,11 +285,14 @@ class Analyzer {
   #scopes: Array<Map<string, Symbol>> = [];
   /** The function being checked: writable storage may only be touched in the entry point. */
   #inEntry = false;
+  /** The variable an assignment writes (header members of writable storage are read-only). */
+  #target: AstNode = null;
   #returnType: WType = VOID;
 
   constructor(
     readonly label: string,
     readonly code: string,
+    readonly options: AnalyzeOptions = {},
   ) {}
 
   fail(construct: string, node: AstNode, message: string, token?: string): never {
@@ -329,9 +390,13 @@ class Analyzer {
 
   // ---------------------------------------------------------------- module
 
-  module(ast: AstNode[], entryPoint: string): PortableModule {
+  module(all: AstNode[], entryPoint: string): PortableModule {
     let entry: AstNode | undefined;
     const fnNodes: AstNode[] = [];
+    this.checkConstantNames(all);
+    const { kept: ast, unreached } = this.options.whole
+      ? { kept: all, unreached: [] as AstNode[] }
+      : reachable(all, entryPoint);
     for (const node of ast) {
       switch (node.astNodeType) {
         case 'struct':
@@ -348,15 +413,20 @@ class Analyzer {
           break;
         case 'const':
         case 'override': {
-          if (!node.value)
+          const given = node.astNodeType === 'override' ? this.overrideValue(node) : undefined;
+          if (!node.value && given === undefined)
             this.fail(
               node.name,
               node,
-              `${node.astNodeType} ${node.name} needs a value to be portable`,
+              node.astNodeType === 'override'
+                ? `override ${node.name} has no default: give it a value in constants: { ${node.name}: … }`
+                : `const ${node.name} needs a value`,
             );
           this.#scopes = [new Map()];
           const declared = node.type ? this.type(node.type, node) : undefined;
-          let t = this.expr(node.value, declared ? scalarOf(declared) : undefined);
+          let t = node.value
+            ? this.expr(node.value, declared ? scalarOf(declared) : undefined)
+            : (declared ?? F32);
           if (t.kind === 'abstract-int')
             t = this.expr(node.value, declared ? scalarOf(declared) : 'i32');
           if (declared && !sameType(declared, t))
@@ -365,6 +435,7 @@ class Analyzer {
               node,
               `${node.name} is declared ${wgslName(declared)} but its value is ${wgslName(t)}`,
             );
+          if (given !== undefined) node.value = this.literalOf(node, t, given);
           this.types.set(node, t);
           this.constants.push({ name: node.name, type: t, value: node.value });
           this.globals.set(node.name, { type: t, kind: 'const' });
@@ -382,7 +453,11 @@ class Analyzer {
       }
     }
     if (!entry) {
-      const names = fnNodes.map((f) => f.name).join(', ') || 'none';
+      const names =
+        all
+          .filter((f) => f.astNodeType === 'function')
+          .map((f) => f.name)
+          .join(', ') || 'none';
       throw new KernelError(
         this.label,
         `entry point "${entryPoint}" not found (functions: ${names})`,
@@ -393,22 +468,18 @@ class Analyzer {
     const wg = (entry.attributes ?? []).find((a: AstNode) => a.name === 'workgroup_size');
     if (!wg) this.fail(entryPoint, entry, `"${entryPoint}" has no @workgroup_size`);
     const sizes = (Array.isArray(wg.value) ? wg.value : [wg.value]).map((v: string) => {
-      const n = Number(v) || Number(this.constantValue(v));
-      if (!Number.isInteger(n) || n < 1)
+      const n = /^\d+[iu]?$/.test(String(v).trim())
+        ? Number.parseInt(v, 10)
+        : this.constantValue(v);
+      if (n === undefined || !Number.isInteger(n) || n < 1)
         this.fail(
           'workgroup_size',
           entry,
-          `@workgroup_size(${String(wg.value)}) must be positive integer literals or constants`,
+          `@workgroup_size(${String(wg.value)}): ${String(v)} must be a positive integer literal, const or override`,
         );
       return n;
     });
     const workgroupSize = [sizes[0] ?? 1, sizes[1] ?? 1, sizes[2] ?? 1] as [number, number, number];
-    if (workgroupSize[1] !== 1 || workgroupSize[2] !== 1)
-      this.fail(
-        'workgroup_size',
-        entry,
-        `@workgroup_size(${workgroupSize.join(', ')}): a portable kernel is one-dimensional (y and z must be 1)`,
-      );
 
     // user functions: signatures first (calls may come before definitions), then bodies
     for (const f of fnNodes) {
@@ -425,19 +496,25 @@ class Analyzer {
     for (const f of this.functions.values()) this.functionBody(f, false);
 
     // the entry point
-    let gid: string | null = null;
+    const builtins: BuiltinParam[] = [];
     this.#scopes = [new Map()];
     for (const a of entry.args as AstNode[]) {
       const builtin = (a.attributes ?? []).find((x: AstNode) => x.name === 'builtin');
       if (!builtin) this.fail(a.name, a, 'entry point parameters must be @builtin values');
-      if (builtin.value !== 'global_invocation_id')
+      const name = builtin.value as string;
+      if (!(name in BUILTIN_INPUTS))
         this.fail(
-          builtin.value,
+          name,
           a,
-          `@builtin(${builtin.value}) is not portable: use global_invocation_id`,
+          `@builtin(${name}) is not portable (${Object.keys(BUILTIN_INPUTS).join(', ')} are)`,
         );
-      gid = a.name;
-      this.declare(a.name, { type: vec(3, 'u32'), kind: 'gid' }, a);
+      const type = BUILTIN_INPUTS[name as BuiltinInput];
+      const declared = this.type(a.type, a);
+      if (!sameType(declared, type))
+        this.fail(a.name, a, `@builtin(${name}) is ${wgslName(type)}, not ${wgslName(declared)}`);
+      builtins.push({ name: a.name, builtin: name as BuiltinInput, type });
+      const kind = name === 'global_invocation_id' ? 'gid' : 'param';
+      this.declare(a.name, { type, kind }, a);
     }
     this.#inEntry = true;
     this.#returnType = VOID;
@@ -453,12 +530,29 @@ class Analyzer {
       entryPoint,
       workgroupSize,
       bindings,
-      declared: [...this.bindings.keys()],
+      declared: [
+        ...this.bindings.keys(),
+        ...unreached
+          .filter(
+            (n) =>
+              n.astNodeType === 'var' && n.attributes?.some((a: AstNode) => a.name === 'binding'),
+          )
+          .map((n) => n.name as string),
+      ],
       structs: [...this.structs.values()],
       constants: this.constants,
       functions: this.orderedFunctions(),
       entry,
-      gid,
+      builtins,
+      scatter: this.scatter,
+      slots: Object.fromEntries(
+        bindings
+          .filter((b) => b.space === 'storage' && b.access !== 'read')
+          .map((b) => {
+            const site = this.sites.get(b.name);
+            return [b.name, Math.max(1, (site?.own ? 1 : 0) + (site?.other ?? 0))];
+          }),
+      ),
       types: this.types,
       storageAccess: this.storageAccess,
       lengthsUsed: this.lengthsUsed,
@@ -469,7 +563,64 @@ class Analyzer {
 
   constantValue(name: string): number | undefined {
     const c = this.constants.find((x) => x.name === name);
-    return c?.value?.astNodeType === 'literalExpr' ? Number(c.value.value.data[0]) : undefined;
+    return c ? evaluateInteger(c.value, (n) => this.constantValue(n)) : undefined;
+  }
+
+  /** Every key of `options.constants` names an override of the module (by name or `@id`). */
+  checkConstantNames(ast: AstNode[]): void {
+    const given = Object.keys(this.options.constants ?? {});
+    if (!given.length) return;
+    const overrides = ast.filter((n) => n.astNodeType === 'override');
+    const names = new Set(
+      overrides.flatMap((n) => [
+        n.name as string,
+        ...(n.attributes ?? [])
+          .filter((a: AstNode) => a.name === 'id')
+          .map((a: AstNode) => String(a.value)),
+      ]),
+    );
+    const unknown = given.filter((k) => !names.has(k));
+    if (unknown.length)
+      throw new KernelError(
+        this.label,
+        `constants ${unknown.join(', ')}: the shader has no such override (overrides: ${overrides.map((n) => n.name).join(', ') || 'none'})`,
+      );
+  }
+
+  /** The value `options.constants` gives override `node` (by name, or by its `@id`). */
+  overrideValue(node: AstNode): number | boolean | undefined {
+    const constants = this.options.constants ?? {};
+    const id = (node.attributes ?? []).find((a: AstNode) => a.name === 'id')?.value;
+    const v = constants[node.name] ?? (id !== undefined ? constants[String(id)] : undefined);
+    return v;
+  }
+
+  /** A literal node of type `t` holding a user's override value (checked against the type). */
+  literalOf(node: AstNode, t: WType, v: number | boolean): AstNode {
+    const s = scalarOf(t);
+    const ok =
+      t.kind === 'scalar' &&
+      (s === 'bool'
+        ? typeof v === 'boolean'
+        : typeof v === 'number' &&
+          Number.isFinite(v) &&
+          (s === 'f32' ||
+            (Number.isInteger(v) &&
+              (s === 'u32' ? v >= 0 && v <= 0xffffffff : v >= -0x80000000 && v <= 0x7fffffff))));
+    if (!ok)
+      throw new KernelError(
+        this.label,
+        `constants.${node.name} is ${String(v)}, not a value of override ${node.name}'s type ${wgslName(t)}`,
+      );
+    const literal = {
+      astNodeType: 'literalExpr',
+      line: node.line,
+      start: node.start,
+      value: { data: [typeof v === 'boolean' ? Number(v) : v], typeInfo: { name: s } },
+      postfix: null,
+    };
+    this.types.set(literal, t);
+    return literal;
   }
 
   moduleVar(node: AstNode): void {
@@ -506,6 +657,7 @@ class Analyzer {
         space: 'uniform',
         access: 'read',
         type,
+        offset: 0,
         line,
       };
       this.bindings.set(node.name, b);
@@ -513,23 +665,29 @@ class Analyzer {
       return;
     }
     if (storage === 'storage') {
-      if (type.kind !== 'array')
+      const access = (node.access || 'read') as Binding['access'];
+      const single = type.kind !== 'array' || type.count !== 0;
+      if (single && access !== 'read')
         this.fail(
           node.name,
           node,
-          `storage binding ${node.name} must be an array<T> to be portable (got ${wgslName(type)})`,
+          `writable storage ${node.name} of type ${wgslName(type)}: a portable kernel writes elements of runtime-sized arrays (array<T>); a single ${access} value is not portable`,
         );
-      if (!isHostShareable(type.element))
-        this.fail(node.name, node, `array<${wgslName(type.element)}> cannot live in a buffer`);
-      const access = (node.access || 'read') as Binding['access'];
+      if (!isHostShareable(type))
+        this.fail(node.name, node, `${wgslName(type)} cannot live in a buffer`);
+      const array = single ? makeArray(type, 1) : type;
+      const header = node.header ? this.header(node) : undefined;
       const b: Binding = {
         name: node.name,
         group: attr('group'),
         binding: attr('binding'),
         space: 'storage',
         access,
-        type,
-        element: type.element,
+        type: array,
+        element: (array as { element: WType }).element,
+        offset: header?.offset ?? 0,
+        ...(header ? { header: header.type } : {}),
+        ...(single ? { single: true } : {}),
         line,
       };
       this.bindings.set(node.name, b);
@@ -537,6 +695,38 @@ class Analyzer {
       return;
     }
     this.fail(`var<${storage}>`, node, `var<${storage}> is not portable`, 'var');
+  }
+
+  /**
+   * The members a storage struct declares before its runtime-sized array (unwrap.ts), as a struct
+   * of their own, and the byte offset of the array's first element (WGSL's layout of the member).
+   */
+  header(node: AstNode): { type: WType; offset: number } {
+    const h = node.header as { name: string; members: AstNode[]; array: AstNode };
+    const members = h.members.map((m): [string, WType] => {
+      if (m.attributes?.length)
+        this.fail(
+          `@${m.attributes[0].name}`,
+          m,
+          'member attributes (@align, @size) are not portable',
+          m.attributes[0].name,
+        );
+      const t = this.type(m.type, m);
+      if (t.kind === 'array' && t.count === 0)
+        this.fail(
+          'array',
+          m,
+          'only the last member of a struct may be a runtime-sized array',
+          m.name,
+        );
+      return [m.name, t];
+    });
+    const element = this.type(h.array.type.format, h.array);
+    const whole = makeStruct(h.name, [...members, [h.array.name, makeArray(element, 0)]]);
+    const type = makeStruct(`_${h.name}`, members);
+    this.structs.set(`_${h.name}`, type);
+    const last = whole.kind === 'struct' ? whole.members[whole.members.length - 1] : undefined;
+    return { type, offset: last?.offset ?? 0 };
   }
 
   orderedFunctions(): PortableFunction[] {
@@ -648,21 +838,27 @@ class Analyzer {
         this.#scopes.push(new Map());
         if (s.init) this.statement(s.init);
         if (s.condition) this.condition(s.condition, s);
+        this.#loops++;
         if (s.increment) this.statement(s.increment);
         this.block(s.body);
+        this.#loops--;
         this.#scopes.pop();
         return;
       case 'while':
         this.condition(s.condition, s);
+        this.#loops++;
         this.block(s.body);
+        this.#loops--;
         return;
       case 'loop':
         this.#scopes.push(new Map());
+        this.#loops++;
         this.block(
           (s.body as AstNode[]).filter((b) => b.astNodeType !== 'continuing'),
           false,
         );
         if (s.continuing) this.block(s.continuing.body);
+        this.#loops--;
         this.#scopes.pop();
         return;
       case 'break':
@@ -728,7 +924,12 @@ class Analyzer {
           `${e.name} is read-only (${b.space === 'uniform' ? 'uniform' : 'storage, read'})`,
         );
     }
-    return this.expr(e, undefined, at);
+    this.#target = e;
+    try {
+      return this.expr(e, undefined, at);
+    } finally {
+      this.#target = null;
+    }
   }
 
   isOwnIndex(e: AstNode): boolean {
@@ -928,6 +1129,20 @@ class Analyzer {
   storageRead(e: AstNode, b: Binding, at: AstNode): WType {
     this.usedBindings.add(b.name);
     if (b.space === 'uniform') return this.postfix(b.type, e.postfix, at, e);
+    if (b.single) {
+      this.storageAccess.set(e, { binding: b, own: false, part: 'single' });
+      return this.postfix(b.element as WType, e.postfix, at, e);
+    }
+    if (e.header && b.header) {
+      this.storageAccess.set(e, { binding: b, own: false, part: 'header' });
+      if (b.access !== 'read' && this.#target === e)
+        this.fail(
+          e.postfix?.value ?? b.name,
+          at,
+          `${b.name}.${e.postfix?.value}: a portable kernel writes the elements of ${b.name}'s array, not the members before it`,
+        );
+      return this.postfix(b.header, e.postfix, at, e);
+    }
     const index = e.postfix;
     if (!index || !('index' in index))
       this.fail(
@@ -943,14 +1158,22 @@ class Analyzer {
           at,
           `writable storage ${b.name} is used in a helper function; portable kernels touch writable arrays only in the entry point`,
         );
-      if (!own)
-        this.fail(
-          b.name,
-          at,
-          `${b.name}[…] is read or written at an index other than global_invocation_id.x; a portable kernel touches only its own element of a writable array`,
-        );
+      // an index the invocation computes: the ping-pong path scatters (portable-compute.ts)
+      if (!own) this.scatter = true;
+      if (this.#target === e) {
+        if (!own && this.#loops > 0)
+          this.fail(
+            b.name,
+            at,
+            `${b.name}[…] is written inside a loop at an index the invocation computes; the fallback paths give each write site one element per invocation (write the element once, after the loop, or index it with global_invocation_id.x)`,
+          );
+        const site = this.sites.get(b.name) ?? { own: false, other: 0 };
+        if (own) site.own = true;
+        else site.other++;
+        this.sites.set(b.name, site);
+      }
     }
-    this.storageAccess.set(e, { binding: b, own });
+    this.storageAccess.set(e, { binding: b, own, part: 'element' });
     return this.postfix(b.type, index, at, e);
   }
 
@@ -1184,7 +1407,12 @@ function recursionIn(code: string): string[] | null {
 }
 
 /** Parses and checks `code`; the result is what the emitters translate. */
-export function analyzeKernel(label: string, code: string, entryPoint = 'main'): PortableModule {
+export function analyzeKernel(
+  label: string,
+  code: string,
+  entryPoint = 'main',
+  options: AnalyzeOptions = {},
+): PortableModule {
   if (typeof code !== 'string' || !code.trim())
     throw new KernelError(label, 'code must be a WGSL string');
   let ast: AstNode[];
@@ -1219,5 +1447,34 @@ export function analyzeKernel(label: string, code: string, entryPoint = 'main'):
       code,
     );
   }
-  return new Analyzer(label, code).module(unwrapStorageStructs(ast), entryPoint);
+  return new Analyzer(label, code, options).module(unwrapStorageStructs(ast), entryPoint);
+}
+
+/** An integer constant expression (literals, constants by name, + - * / and parentheses), else undefined. */
+function evaluateInteger(
+  e: AstNode,
+  lookup: (name: string) => number | undefined,
+): number | undefined {
+  if (!e) return undefined;
+  if (e.postfix) return undefined;
+  switch (e.astNodeType) {
+    case 'literalExpr':
+      return Number(e.value?.data?.[0]);
+    case 'varExpr':
+      return lookup(e.name);
+    case 'constExpr':
+      return evaluateInteger(e.initializer, lookup);
+    case 'binaryOp': {
+      const l = evaluateInteger(e.left, lookup);
+      const r = evaluateInteger(e.right, lookup);
+      if (l === undefined || r === undefined) return undefined;
+      if (e.operator === '+') return l + r;
+      if (e.operator === '-') return l - r;
+      if (e.operator === '*') return l * r;
+      if (e.operator === '/') return r ? Math.trunc(l / r) : undefined;
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
 }

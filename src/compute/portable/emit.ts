@@ -4,9 +4,17 @@
  * declarations, values and operators are spelled.
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
-import { I32, BOOL, scalarOf, type Scalar, type WType } from './types.js';
+import { I32, BOOL, U32, scalarOf, type Scalar, type WType } from './types.js';
 
 export abstract class Emitter {
+  /**
+   * Writable arrays as tracked elements (the scatter form: each invocation keeps the elements it
+   * writes, by index) rather than as the invocation's own element (the gather form).
+   */
+  tracked = false;
+  /** The variable the statement being emitted assigns to. */
+  #target: AstNode = null;
+
   constructor(readonly m: PortableModule) {}
 
   /** The type the analysis recorded for `node`. */
@@ -45,9 +53,12 @@ export abstract class Emitter {
   abstract loadElement(b: Binding, index: string): string;
   /** The invocation's own element of a writable array (a variable the kernel reads and writes). */
   abstract ownElement(b: Binding): string;
+  /** Element `index` of a writable array in the scatter form: assignable when `write`. */
+  abstract trackedElement(b: Binding, index: string, write: boolean): string;
+  /** The members a storage struct declares before its array (read-only). */
+  abstract loadHeader(b: Binding): string;
   abstract arrayLength(b: Binding): string;
   abstract name(name: string): string;
-  abstract gid(): string;
 
   // ---------------------------------------------------------------- expressions
 
@@ -61,13 +72,24 @@ export abstract class Emitter {
         const access = this.m.storageAccess.get(e);
         if (access) {
           const b = access.binding;
+          if (access.part === 'header')
+            return this.postfix(this.loadHeader(b), b.header as WType, e.postfix);
+          if (access.part === 'single')
+            return this.postfix(
+              this.loadElement(b, this.literal(0, U32)),
+              b.element as WType,
+              e.postfix,
+            );
           const idx = e.postfix;
           const element =
-            b.access === 'read' ? this.loadElement(b, this.expr(idx.index)) : this.ownElement(b);
+            b.access === 'read'
+              ? this.loadElement(b, this.expr(idx.index))
+              : access.own && !this.tracked
+                ? this.ownElement(b)
+                : this.trackedElement(b, this.expr(idx.index), this.#target === e);
           return this.postfix(element, b.element as WType, idx.postfix);
         }
-        const name = this.m.refs.get(e) === 'gid' ? this.gid() : this.name(e.name);
-        return this.postfix(name, base, e.postfix);
+        return this.postfix(this.name(e.name), base, e.postfix);
       }
       case 'createExpr':
         return this.postfix(this.construct(base, e.args ?? []), base, e.postfix);
@@ -126,13 +148,13 @@ export abstract class Emitter {
       case 'const':
         return `${indent}${this.declare(s.astNodeType, s.name, this.typeOf(s), s.value ? this.stored(s.value) : null)}`;
       case 'assign': {
-        const target = this.expr(s.variable);
+        const target = this.targetOf(s.variable);
         return `${indent}${this.assign(target, this.typeOf(s.variable), s.operator, this.stored(s.value), this.typeOf(s.value))}`;
       }
       case 'increment': {
         const t = this.typeOf(s.variable);
         const one = this.literal(1, t);
-        return `${indent}${this.assign(this.expr(s.variable), t, s.operator === '++' ? '+=' : '-=', one, t)}`;
+        return `${indent}${this.assign(this.targetOf(s.variable), t, s.operator === '++' ? '+=' : '-=', one, t)}`;
       }
       case 'call':
         return `${indent}${this.call(s.name, s.args ?? [], this.m.types.get(s) ?? { kind: 'void' })};`;
@@ -190,6 +212,16 @@ export abstract class Emitter {
         return '';
       default:
         throw new Error(`internal: cannot emit statement ${s.astNodeType}`);
+    }
+  }
+
+  /** The code of an assignment's target (a tracked element is assignable there). */
+  targetOf(e: AstNode): string {
+    this.#target = e;
+    try {
+      return this.expr(e);
+    } finally {
+      this.#target = null;
     }
   }
 

@@ -238,16 +238,20 @@ class GlslEmitter extends Emitter {
     return `_own_${b.name}`;
   }
 
+  trackedElement(b: Binding, index: string, write: boolean): string {
+    return write ? `_W_${b.name}[_w_${b.name}(uint(${index}))]` : `_r_${b.name}(uint(${index}))`;
+  }
+
+  loadHeader(b: Binding): string {
+    return `_hd_${b.name}()`;
+  }
+
   arrayLength(b: Binding): string {
     return `_len_${b.name}`;
   }
 
   name(name: string): string {
     return F(name);
-  }
-
-  gid(): string {
-    return '_gid';
   }
 }
 
@@ -411,12 +415,39 @@ export function emitGlslFunctions(m: PortableModule): {
   };
 }
 
-/** Prints an analysed portable kernel as GLSL fragment passes (split where outputs exceed the attachment limit). */
-export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
-  const e = new GlslEmitter(m);
+/** The runner's own block: invocations per dimension, the target's rows, each array's length. */
+const internalFields = (storage: readonly Binding[]): string[] => [
+  '_dx',
+  '_dy',
+  '_dz',
+  '_rows',
+  ...storage.map((b) => `_len_${b.name}`),
+];
+
+/** GLSL computing the entry point's built-ins from the invocation's number `_inv`. */
+function builtinPrologue(m: PortableModule): string[] {
+  const [wx, wy, wz] = m.workgroupSize;
+  const w = `uvec3(${wx}u, ${wy}u, ${wz}u)`;
+  const out = ['  uvec3 _gid = uvec3(_inv % _dx, (_inv / _dx) % _dy, _inv / (_dx * _dy));'];
+  for (const p of m.builtins) {
+    const v = {
+      global_invocation_id: 'uvec3 NAME = _gid;',
+      local_invocation_id: `uvec3 NAME = _gid % ${w};`,
+      workgroup_id: `uvec3 NAME = _gid / ${w};`,
+      num_workgroups: `uvec3 NAME = uvec3(_dx, _dy, _dz) / ${w};`,
+      local_invocation_index: `uint NAME = _gid.x % ${wx}u + (_gid.y % ${wy}u) * ${wx}u + (_gid.z % ${wz}u) * ${wx * wy}u;`,
+    }[p.builtin];
+    out.push(`  ${v.replace('NAME', F(p.name))}`);
+  }
+  return out;
+}
+
+/**
+ * Everything both forms share: structs, blocks, the storage textures and their loaders, the
+ * constants, functions and the kernel itself as `_kernel(uint _inv)`.
+ */
+function library(m: PortableModule, e: GlslEmitter, header: string[]): string[] {
   const storage = m.bindings.filter((b) => b.space === 'storage');
-  const outputs = storage.filter((b) => b.access !== 'read');
-  const written = targets ? outputs.filter((b) => targets.includes(b.name)) : outputs;
   const uniforms = m.bindings.filter((b) => b.space === 'uniform');
   const out: string[] = [
     '#version 300 es',
@@ -424,25 +455,17 @@ export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslPr
     'precision highp int;',
     'precision highp sampler2D;',
   ];
-
   const { structs, consts, fns } = declarations(m, e);
   out.push(...structs);
-
-  const uniformBlocks: Record<string, string> = {};
-  for (const u of uniforms) {
-    uniformBlocks[u.name] = `_ub_${u.name}`;
+  for (const u of uniforms)
     out.push(`layout(std140) uniform _ub_${u.name} { ${glslType(u.type)} ${F(u.name)}; };`);
-  }
-  const fields = ['_threads', ...storage.map((b) => `_len_${b.name}`)];
   out.push(
-    `layout(std140) uniform _IgnisPortable { ${fields.map((f) => `uint ${f};`).join(' ')} };`,
+    `layout(std140) uniform _IgnisPortable { ${internalFields(storage)
+      .map((f) => `uint ${f};`)
+      .join(' ')} };`,
   );
-  const samplers: Record<string, string> = {};
-  for (const b of storage) {
-    samplers[b.name] = `_tex_${b.name}`;
-    out.push(`uniform highp sampler2D _tex_${b.name};`);
-  }
-  written.forEach((b, i) => out.push(`layout(location = ${i}) out vec4 _out_${b.name};`));
+  for (const b of storage) out.push(`uniform highp sampler2D _tex_${b.name};`);
+  out.push(...header);
   out.push(HELPERS);
   out.push(`uint _word(highp sampler2D s, uint w) {
   uint t = w >> 2u;
@@ -456,23 +479,75 @@ export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslPr
     const words = wordsOf(el, 0, M);
     out.push(`${glslType(el)} _ld_${b.name}(uint i) {
   ${glslType(el)} r = ${zero(el)};
-  uint b = min(i, max(_len_${b.name}, 1u) - 1u) * ${stride}u;
+  uint b = ${b.offset / 4}u + min(i, max(_len_${b.name}, 1u) - 1u) * ${stride}u;
 ${words.map(([o, s, path]) => `  r${path} = ${FROM_BITS[s](`_word(_tex_${b.name}, b + ${o / 4}u)`)};`).join('\n')}
   return r;
 }`);
+    if (b.header)
+      out.push(`${glslType(b.header)} _hd_${b.name}() {
+  ${glslType(b.header)} r = ${zero(b.header)};
+${wordsOf(b.header, 0, M)
+  .map(([o, s, path]) => `  r${path} = ${FROM_BITS[s](`_word(_tex_${b.name}, ${o / 4}u)`)};`)
+  .join('\n')}
+  return r;
+}`);
   }
-  for (const b of outputs) out.push(`${glslType(b.element as WType)} _own_${b.name};`);
-  const kernel = `void _kernel(uvec3 _gid) {\n${e.block(m.entry.body, '  ')}\n}`;
+  const outputs = storage.filter((b) => b.access !== 'read');
+  if (e.tracked)
+    for (const b of outputs) {
+      const t = glslType(b.element as WType);
+      const n = b.name;
+      const slots = m.slots[n] ?? 1;
+      out.push(`${t} _W_${n}[${slots}];
+uint _i_${n}[${slots}];
+uint _n_${n};
+uint _w_${n}(uint i) {
+  for (uint j = 0u; j < _n_${n}; j++) if (_i_${n}[j] == i) return j;
+  _i_${n}[_n_${n}] = i;
+  _W_${n}[_n_${n}] = _ld_${n}(i);
+  return _n_${n}++;
+}
+${t} _r_${n}(uint i) {
+  for (uint j = 0u; j < _n_${n}; j++) if (_i_${n}[j] == i) return _W_${n}[j];
+  return _ld_${n}(i);
+}`);
+    }
+  else for (const b of outputs) out.push(`${glslType(b.element as WType)} _own_${b.name};`);
+  const kernel = `void _kernel(uint _inv) {\n${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`;
   out.push(...consts, ...e.selects, ...fns, kernel);
+  return out;
+}
 
-  // run the kernel for element e (with every writable array's own element loaded), then the words
+const FULLSCREEN_VERTEX = `#version 300 es
+void main() {
+  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}`;
+
+/**
+ * The gather form (a one-dimensional grid whose kernel writes only its own elements): one
+ * fragment per texel of every writable array, running the invocation whose element the texel
+ * holds. Prints the fragment pass writing `targets` (all writable arrays by default: the runner
+ * splits them over passes where they exceed the colour attachments).
+ */
+export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslProgram {
+  const e = new GlslEmitter(m);
+  const storage = m.bindings.filter((b) => b.space === 'storage');
+  const outputs = storage.filter((b) => b.access !== 'read');
+  const written = targets ? outputs.filter((b) => targets.includes(b.name)) : outputs;
+  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
+  const out = library(
+    m,
+    e,
+    written.map((b, i) => `layout(location = ${i}) out vec4 _out_${b.name};`),
+  );
+  // run invocation e (with every writable array's own element loaded), then the words
   out.push(`void _run(uint e) {
 ${outputs.map((b) => `  _own_${b.name} = _ld_${b.name}(e);`).join('\n')}
-  _kernel(uvec3(e, 0u, 0u));
+  _kernel(e);
 }`);
   for (const b of written) {
-    const el = b.element as WType;
-    const words = wordsOf(el, 0, M);
+    const words = wordsOf(b.element as WType, 0, M);
     out.push(`uint _wordof_${b.name}(uint rel, uint w) {
   switch (rel) {
 ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b.name}${path}`)};`).join('\n')}
@@ -488,28 +563,114 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
   ];
   for (const b of written) {
     const stride = (b.type as { stride: number }).stride / 4;
+    const base = b.offset / 4;
     for (let k = 0; k < 4; k++) {
-      main.push(`  w = t * 4u + ${k}u; e = w / ${stride}u;`);
       main.push(
-        `  if (e < _threads && e < _len_${b.name}) { if (e != last) { _run(e); last = e; } o[${k}] = _wordof_${b.name}(w - e * ${stride}u, w); } else { o[${k}] = _word(_tex_${b.name}, w); }`,
+        `  w = t * 4u + ${k}u; e = w < ${base}u ? 0xffffffffu : (w - ${base}u) / ${stride}u;`,
+      );
+      main.push(
+        `  if (e < _dx && e < _len_${b.name}) { if (e != last) { _run(e); last = e; } o[${k}] = _wordof_${b.name}(w - ${base}u - e * ${stride}u, w); } else { o[${k}] = _word(_tex_${b.name}, w); }`,
       );
     }
     main.push(`  _out_${b.name} = uintBitsToFloat(o);`);
   }
   main.push('}');
   out.push(main.join('\n'));
-
-  const vertex = `#version 300 es
-void main() {
-  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
-  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
-}`;
   return {
-    vertex,
+    vertex: FULLSCREEN_VERTEX,
     fragment: out.join('\n'),
-    samplers,
-    uniformBlocks,
-    internalBlock: { name: '_IgnisPortable', fields },
+    samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
+    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
+    internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
     outputs: written.map((b) => b.name),
+  };
+}
+
+/** A scatter pass's program, with how many points each invocation draws and the write mask mode. */
+export interface ScatterProgram extends GlslProgram {
+  /** Points per invocation: slots × parts (texels, or words where `masked`). */
+  readonly pointsPerInvocation: number;
+  /**
+   * Elements not made of whole texels (a stride or an offset not a multiple of 16 bytes): one point
+   * per word, drawn in four passes, each writing one component (write masks R, G, B, A).
+   */
+  readonly masked: boolean;
+  /** The vertex shader of each pass: four (one per component) where `masked`, else one. */
+  readonly vertices: readonly string[];
+}
+
+/**
+ * The scatter form, for kernels that write elements at indices they compute, or run on a grid of
+ * more than one dimension: the kernel runs in a vertex shader, one point per (invocation, element
+ * it writes, texel of that element); the point lands on that texel of `target`'s texture, which
+ * starts as a copy of the buffer, so elements nobody writes keep their bits. Reads of a writable
+ * array see the invocation's own writes, else the contents before the dispatch.
+ */
+export function emitGlslScatter(m: PortableModule, target: string): ScatterProgram {
+  const e = new GlslEmitter(m);
+  e.tracked = true;
+  const storage = m.bindings.filter((b) => b.space === 'storage');
+  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
+  const b = storage.find((x) => x.name === target) as Binding;
+  const stride = (b.type as { stride: number }).stride / 4;
+  const base = b.offset / 4;
+  const masked = stride % 4 !== 0 || base % 4 !== 0;
+  const parts = masked ? stride : stride / 4;
+  const slots = m.slots[target] ?? 1;
+  const out = library(m, e, ['flat out uvec4 _val;', 'const uint _component = _COMPONENT_u;']);
+  const words = wordsOf(b.element as WType, 0, M);
+  out.push(`uint _wordof(uint slot, uint rel, uint w) {
+  switch (rel) {
+${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_W_${target}[slot]${path}`)};`).join('\n')}
+    default: return _word(_tex_${target}, w);
+  }
+}`);
+  const resets = storage
+    .filter((x) => x.access !== 'read')
+    .map((x) => `  _n_${x.name} = 0u;`)
+    .join('\n');
+  out.push(`void main() {
+  uint v = uint(gl_VertexID);
+  uint inv = v / ${slots * parts}u;
+  uint slot = (v / ${parts}u) % ${slots}u;
+  uint part = v % ${parts}u;
+  gl_PointSize = 1.0;
+  gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // off the target unless it writes
+  _val = uvec4(0u);
+${resets}
+  _kernel(inv);
+  if (slot >= _n_${target} || _i_${target}[slot] >= _len_${target}) return;
+  uint w0 = ${base}u + _i_${target}[slot] * ${stride}u;
+${
+  masked
+    ? `  uint w = w0 + part;
+  if ((w & 3u) != _component) return;
+  uint t = w >> 2u;
+  uint word = _wordof(slot, part, w);
+  _val = uvec4(word);`
+    : `  uint t = (w0 >> 2u) + part;
+  uint r = part * 4u;
+  _val = uvec4(_wordof(slot, r, t * 4u), _wordof(slot, r + 1u, t * 4u + 1u), _wordof(slot, r + 2u, t * 4u + 2u), _wordof(slot, r + 3u, t * 4u + 3u));`
+}
+  vec2 texel = vec2(float(t % ${TEXELS_PER_ROW}u), float(t / ${TEXELS_PER_ROW}u)) + 0.5;
+  gl_Position = vec4(texel / vec2(${TEXELS_PER_ROW}.0, float(_rows)) * 2.0 - 1.0, 0.0, 1.0);
+}`);
+  const fragment = `#version 300 es
+precision highp float;
+precision highp int;
+flat in uvec4 _val;
+layout(location = 0) out vec4 _out;
+void main() { _out = uintBitsToFloat(_val); }`;
+  const vertex = out.join('\n');
+  return {
+    vertex: vertex.replace('_COMPONENT_u', '0u'),
+    vertices: (masked ? [0, 1, 2, 3] : [0]).map((c) => vertex.replace('_COMPONENT_u', `${c}u`)),
+    fragment,
+    samplers: Object.fromEntries(storage.map((x) => [x.name, `_tex_${x.name}`])),
+    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
+    internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
+    outputs: [target],
+    pointsPerInvocation: slots * parts,
+    masked,
   };
 }

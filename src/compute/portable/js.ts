@@ -1,8 +1,10 @@
 /**
  * Portable kernel → JavaScript, for the CPU path. The result is the body of a factory taking the
- * run-time library (runtime.ts) and returning `run(ctx)`, which runs every invocation over the
- * buffers' bytes in place: each writable array's own element is loaded, the kernel runs, the
- * element is stored back. u32 hashes give the GPU's bits; f32 rounds as the GPU does for + − × ÷.
+ * run-time library (runtime.ts) and returning `run(ctx)`, which runs every invocation of the grid
+ * in order (x fastest). Writable arrays are in the scatter form: an invocation keeps each element
+ * it writes (loaded from the arrays as they were before the dispatch), and stores them when it
+ * ends; reads see its own writes, else the contents before the dispatch — what the ping-pong path
+ * computes. u32 hashes give the GPU's bits; f32 rounds as the GPU does for + − × ÷.
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
@@ -14,7 +16,8 @@ const COMPONENT: Record<string, number> = { x: 0, y: 1, z: 2, w: 3, r: 0, g: 1, 
 
 /** What `run` receives: per storage binding its words and element count, per uniform its words. */
 export interface JsRunContext {
-  threads: number;
+  /** Invocations in x, y and z: whole workgroups, as WebGPU launches them. */
+  invocations: readonly [number, number, number];
   storage: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array; length: number }>;
   uniforms: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array }>;
 }
@@ -228,6 +231,14 @@ class JsEmitter extends Emitter {
     return `$own_${b.name}`;
   }
 
+  trackedElement(b: Binding, index: string, write: boolean): string {
+    return write ? `$W_${b.name}[$w_${b.name}(${index})]` : `$r_${b.name}(${index})`;
+  }
+
+  loadHeader(b: Binding): string {
+    return `$hd_${b.name}()`;
+  }
+
   arrayLength(b: Binding): string {
     return `$len_${b.name}`;
   }
@@ -235,33 +246,57 @@ class JsEmitter extends Emitter {
   name(name: string): string {
     return F(name);
   }
+}
 
-  gid(): string {
-    return '$gid';
+/** JavaScript computing the entry point's built-ins from the invocation's number `$inv`. */
+function builtinPrologue(m: PortableModule): string[] {
+  const [wx, wy, wz] = m.workgroupSize;
+  const out = [
+    '  const $gid = [$inv % $dx, Math.floor($inv / $dx) % $dy, Math.floor($inv / ($dx * $dy))];',
+  ];
+  for (const p of m.builtins) {
+    const v = {
+      global_invocation_id: '$gid.slice()',
+      local_invocation_id: `[$gid[0] % ${wx}, $gid[1] % ${wy}, $gid[2] % ${wz}]`,
+      workgroup_id: `[Math.floor($gid[0] / ${wx}), Math.floor($gid[1] / ${wy}), Math.floor($gid[2] / ${wz})]`,
+      num_workgroups: `[$dx / ${wx}, $dy / ${wy}, $dz / ${wz}]`,
+      local_invocation_index: `$gid[0] % ${wx} + ($gid[1] % ${wy}) * ${wx} + ($gid[2] % ${wz}) * ${wx * wy}`,
+    }[p.builtin];
+    out.push(`  const ${F(p.name)} = ${v};`);
   }
+  return out;
 }
 
 /** The factory body: `new Function('$', code)($)` returns `run(ctx: JsRunContext)`. */
 export function emitJs(m: PortableModule): string {
   const e = new JsEmitter(m);
+  e.tracked = true;
   const storage = m.bindings.filter((b) => b.space === 'storage');
   const outputs = storage.filter((b) => b.access !== 'read');
   const uniforms = m.bindings.filter((b) => b.space === 'uniform');
-  const out: string[] = ['"use strict";'];
+  const out: string[] = ['"use strict";', 'let $dx = 1, $dy = 1, $dz = 1;'];
   for (const b of storage) out.push(`let $v_${b.name}, $len_${b.name} = 0;`);
   for (const u of uniforms) out.push(`let ${F(u.name)};`);
-  for (const b of outputs) out.push(`let $own_${b.name};`);
   for (const b of storage) {
     const el = b.element as WType;
     const stride = (b.type as { stride: number }).stride / 4;
     out.push(
-      `function $ld_${b.name}(i) {\n  const b = Math.min(i, Math.max($len_${b.name}, 1) - 1) * ${stride};\n  const v = $v_${b.name};\n  return ${load(el, 'v.', 'b', 0)};\n}`,
+      `function $ld_${b.name}(i) {\n  const b = ${b.offset / 4} + Math.min(i >>> 0, Math.max($len_${b.name}, 1) - 1) * ${stride};\n  const v = $v_${b.name};\n  return ${load(el, 'v.', 'b', 0)};\n}`,
     );
+    if (b.header)
+      out.push(
+        `function $hd_${b.name}() {\n  const v = $v_${b.name};\n  return ${load(b.header, 'v.', '0', 0)};\n}`,
+      );
   }
+  // the scatter form: up to `slots` elements per invocation, by index, stored when it ends
   for (const b of outputs) {
     const stride = (b.type as { stride: number }).stride / 4;
+    const n = b.name;
     out.push(
-      `function $st_${b.name}(i, r) {\n  const b = i * ${stride};\n  const v = $v_${b.name};\n${store(
+      `let $out_${n}; const $W_${n} = [], $i_${n} = []; let $n_${n} = 0;`,
+      `function $w_${n}(i) {\n  i >>>= 0;\n  for (let j = 0; j < $n_${n}; j++) if ($i_${n}[j] === i) return j;\n  $i_${n}[$n_${n}] = i;\n  $W_${n}[$n_${n}] = $ld_${n}(i);\n  return $n_${n}++;\n}`,
+      `function $r_${n}(i) {\n  i >>>= 0;\n  for (let j = 0; j < $n_${n}; j++) if ($i_${n}[j] === i) return $W_${n}[j];\n  return $ld_${n}(i);\n}`,
+      `function $st_${n}(i, r) {\n  const b = ${b.offset / 4} + i * ${stride};\n  const v = $out_${n};\n${store(
         b.element as WType,
         'v.',
         'b',
@@ -277,22 +312,26 @@ export function emitJs(m: PortableModule): string {
     out.push(
       `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
     );
-  out.push(`function $kernel($gid) {\n${e.block(m.entry.body, '  ')}\n}`);
-  const bindViews = storage.map(
-    (b) => `  $v_${b.name} = ctx.storage.${b.name}; $len_${b.name} = $v_${b.name}.length;`,
+  out.push(
+    `function $kernel($inv) {\n${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`,
+  );
+  // writable arrays are read from a copy of their contents before the dispatch
+  const bindViews = storage.map((b) =>
+    b.access === 'read'
+      ? `  $v_${b.name} = ctx.storage.${b.name}; $len_${b.name} = $v_${b.name}.length;`
+      : `  $out_${b.name} = ctx.storage.${b.name}; $v_${b.name} = $.snapshot($out_${b.name}); $len_${b.name} = $out_${b.name}.length;`,
   );
   const bindUniforms = uniforms.map(
     (u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`,
   );
-  const perElement = outputs.map(
-    (b) => `    if (e < $len_${b.name}) $st_${b.name}(e, $own_${b.name});`,
-  );
   out.push(`return function run(ctx) {
 ${[...bindViews, ...bindUniforms].join('\n')}
-  for (let e = 0; e < ctx.threads; e++) {
-${outputs.map((b) => `    $own_${b.name} = $ld_${b.name}(e);`).join('\n')}
-    $kernel([e, 0, 0]);
-${perElement.join('\n')}
+  [$dx, $dy, $dz] = ctx.invocations;
+  const total = $dx * $dy * $dz;
+  for (let inv = 0; inv < total; inv++) {
+${outputs.map((b) => `    $n_${b.name} = 0;`).join('\n')}
+    $kernel(inv);
+${outputs.map((b) => `    for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);`).join('\n')}
   }
 };`);
   return out.join('\n');

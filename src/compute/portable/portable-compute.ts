@@ -23,8 +23,16 @@ import type { ShaderModule } from '../../rhi/core/shader-module.js';
 import type { BarrierScope } from '../../rhi/core/commands.js';
 import { UniformRing } from '../uniform-ring.js';
 import type { PathName } from '../paths/choose.js';
-import { analyzeKernel, type Binding, type PortableModule } from './analyze.js';
-import { emitGlsl, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
+import {
+  analyzeKernel,
+  PortableKernelError,
+  type Binding,
+  type PortableModule,
+} from './analyze.js';
+import { emitGlsl, emitGlslScatter, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
+import { gridOf, invocationsFor, workgroupsFor, type Grid } from './grid.js';
+import { reflectBufferBindings, type BufferBinding, type Portability } from './portability.js';
+import { reflectWorkgroupSize } from '../../rhi/core/compute-pipeline.js';
 import { emitJs, type JsRunContext } from './js.js';
 import { runtime } from './runtime.js';
 import { sizeOf } from './types.js';
@@ -34,8 +42,14 @@ export interface PortableComputeOptions {
   /** An ordinary WGSL compute shader, as written for WebGPU. */
   code: string;
   entryPoint?: string;
-  /** Invocations (= elements): the compute path dispatches ceil(count / workgroup size) groups. */
-  count: number;
+  /**
+   * The global invocation grid, `n`, `[x, y]` or `[x, y, z]` (as `dispatchThreads` takes it): the
+   * compute path dispatches ceil(count / workgroup size) workgroups in each dimension, and every
+   * path runs the invocations of those whole workgroups.
+   */
+  count: number | readonly [number, number] | readonly [number, number, number];
+  /** Values of the shader's `override` declarations, by name or `@id` (WebGPU's `constants`). */
+  constants?: Readonly<Record<string, number | boolean>>;
   /** Buffers by the shader's binding names (variable names); may also be given per dispatch. */
   buffers?: Readonly<Record<string, Buffer>>;
   /** `auto` (default) takes compute, else ping-pong, else the CPU. */
@@ -56,11 +70,23 @@ export class PortableCompute {
   readonly path: PathName;
   /** Why this path was taken, in words a user can act on. */
   readonly reason: string;
-  readonly module: PortableModule;
+  /** The analysed kernel; null when it is not portable and runs on the compute path as written. */
+  readonly module: PortableModule | null;
+  /** Whether the kernel runs on every path, else the construct that keeps it on compute. */
+  readonly portability: Portability;
+  /** The buffer bindings the entry point uses, in binding order. */
+  readonly bindings: readonly BufferBinding[];
+  /** `@workgroup_size`, with the override values given. */
+  readonly workgroupSize: Grid;
+  readonly code: string;
+  readonly entryPoint: string;
+  readonly constants: Readonly<Record<string, number | boolean>>;
   readonly label: string;
   /** The scope the path's writes to the buffers are in, for explicit barriers after `dispatch`. */
   readonly writeScope: BarrierScope | null;
-  #count: number;
+  #count: PortableComputeOptions['count'];
+  #grid: Grid;
+  readonly #declared: readonly string[];
   #buffers: Record<string, Buffer> = {};
   readonly #backend: Backend;
 
@@ -74,34 +100,75 @@ export class PortableCompute {
         'createPortableCompute needs an options object',
       );
     this.label = options.label ?? 'portable compute';
-    this.#count = checkCount(options.count, this.label);
-    this.module = analyzeKernel(this.label, options.code, options.entryPoint ?? 'main');
-    const choice = choosePortablePath(device, this.module, options.path ?? 'auto', this.label);
+    this.#grid = gridOf(options.count, this.label);
+    this.#count = options.count;
+    this.code = options.code;
+    this.entryPoint = options.entryPoint ?? 'main';
+    this.constants = options.constants ?? {};
+    const request = options.path ?? 'auto';
+    let module: PortableModule | null = null;
+    try {
+      module = analyzeKernel(this.label, options.code, this.entryPoint, {
+        constants: this.constants,
+      });
+      this.portability = { portable: true };
+    } catch (e) {
+      // WebGPU never refuses valid WGSL: what cannot be translated only limits the fallbacks
+      const onCompute =
+        request === 'compute' || (request === 'auto' && device.caps.features.compute);
+      if (!(e instanceof PortableKernelError) || e.construct === 'syntax' || !onCompute) throw e;
+      this.portability = { portable: false, error: e };
+    }
+    this.module = module;
+    if (module) {
+      this.bindings = module.bindings;
+      this.#declared = module.declared;
+      this.workgroupSize = module.workgroupSize;
+    } else {
+      const reflected = reflectBufferBindings(this.label, options.code, this.entryPoint);
+      this.bindings = reflected.bindings;
+      this.#declared = reflected.declared;
+      this.workgroupSize = reflectWorkgroupSize(options.code, this.entryPoint, this.constants);
+    }
+    const choice = choosePortablePath(device, module, request, this.label);
     this.path = choice.path;
-    this.reason = choice.reason;
+    this.reason = this.portability.portable
+      ? choice.reason
+      : `${choice.reason}; not portable to WebGL2 or the CPU: ${this.portability.error.message.split('\n')[0]?.replace(/^\[[^\]]*\] /, '')}`;
     if (options.buffers) this.setBuffers(options.buffers);
     this.#backend =
       this.path === 'compute'
         ? new ComputeBackend(this)
         : this.path === 'pingpong'
-          ? new PingPongBackend(this)
-          : new CpuBackend(this);
+          ? new PingPongBackend(this, module as PortableModule)
+          : new CpuBackend(this, module as PortableModule);
     this.writeScope =
       this.path === 'compute' ? 'compute-write' : this.path === 'pingpong' ? 'copy-write' : null;
   }
 
-  get count(): number {
+  get count(): PortableComputeOptions['count'] {
     return this.#count;
   }
 
-  set count(value: number) {
-    this.#count = checkCount(value, this.label);
+  set count(value: PortableComputeOptions['count']) {
+    this.#grid = gridOf(value, this.label);
+    this.#count = value;
   }
 
-  /** Invocations a dispatch runs: `count` rounded up to whole workgroups, as on WebGPU. */
+  /** The invocation grid, three-dimensional (`count` with y and z 1 where not given). */
+  get grid(): Grid {
+    return this.#grid;
+  }
+
+  /** Invocations a dispatch runs in x, y and z: `count` rounded up to whole workgroups, as on WebGPU. */
+  get invocations(): Grid {
+    return invocationsFor(this.#grid, this.workgroupSize);
+  }
+
+  /** Invocations a dispatch runs, in all. */
   get threads(): number {
-    const wg = this.module.workgroupSize[0];
-    return Math.ceil(this.#count / wg) * wg;
+    const [x, y, z] = this.invocations;
+    return x * y * z;
   }
 
   /** Binds buffers by binding name (the others stay as they were). */
@@ -113,15 +180,15 @@ export class PortableCompute {
         this.label,
       );
     for (const [name, buffer] of Object.entries(buffers)) {
-      const b = this.module.bindings.find((x) => x.name === name);
-      if (!b && this.module.declared.includes(name)) {
+      const b = this.bindings.find((x) => x.name === name);
+      if (!b && this.#declared.includes(name)) {
         requireResource(buffer, 'buffer', `buffers.${name}`, this.device);
         continue; // declared, but this entry point does not use it
       }
       if (!b)
         throw new ValidationError(
           'portable-unknown-buffer',
-          `the shader has no binding named ${name} (bindings: ${this.module.declared.join(', ') || 'none'})`,
+          `the shader has no binding named ${name} (bindings: ${this.#declared.join(', ') || 'none'})`,
           this.label,
         );
       checkBuffer(this, b, buffer);
@@ -138,18 +205,16 @@ export class PortableCompute {
         this.label,
       );
     if (buffers) this.setBuffers(buffers);
-    const missing = this.module.bindings.filter((b) => !this.#buffers[b.name]).map((b) => b.name);
+    const missing = this.bindings.filter((b) => !this.#buffers[b.name]).map((b) => b.name);
     if (missing.length)
       throw new ValidationError(
         'portable-missing-buffer',
         `no buffer bound for ${missing.join(', ')}: pass them in buffers (by binding name)`,
         this.label,
       );
-    const outputs = this.module.bindings.filter(
-      (b) => b.space === 'storage' && b.access !== 'read',
-    );
+    const outputs = this.bindings.filter((b) => b.space === 'storage' && b.access !== 'read');
     for (const o of outputs) {
-      const other = this.module.bindings.find(
+      const other = this.bindings.find(
         (b) => b !== o && this.#buffers[b.name] === this.#buffers[o.name],
       );
       if (other)
@@ -165,7 +230,7 @@ export class PortableCompute {
   /** Declares the barrier from this path's writes to `to` on the bound writable buffers (explicit barrier mode). */
   barrierFor(encoder: CommandEncoder, to: BarrierScope): void {
     if (!this.writeScope) return;
-    const resources = this.module.bindings
+    const resources = this.bindings
       .filter((b) => b.space === 'storage' && b.access !== 'read')
       .map((b) => this.#buffers[b.name])
       .filter((b): b is Buffer => !!b);
@@ -177,27 +242,29 @@ export class PortableCompute {
   }
 }
 
-function checkCount(count: unknown, label: string): number {
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1)
-    throw new ValidationError(
-      'portable-count',
-      `count ${String(count)} must be a positive integer`,
-      label,
-      { count },
-    );
-  return count;
-}
-
-/** Elements of `b` the buffer holds. */
+/** Elements of `b` the buffer holds (after the members declared before the array). */
 export function elementCount(b: Binding, buffer: Buffer): number {
   const stride = (b.type as { stride: number }).stride;
   const fixed = (b.type as { count: number }).count;
-  const n = Math.floor(buffer.size / stride);
+  const n = Math.max(0, Math.floor((buffer.size - b.offset) / stride));
   return fixed ? Math.min(fixed, n) : n;
 }
 
-function checkBuffer(pc: PortableCompute, b: Binding, buffer: Buffer): void {
-  requireResource(buffer, 'buffer', `buffers.${b.name}`, pc.device);
+function checkBuffer(pc: PortableCompute, binding: BufferBinding, buffer: Buffer): void {
+  requireResource(buffer, 'buffer', `buffers.${binding.name}`, pc.device);
+  if (!pc.module) {
+    // not portable: the compute path binds it as WebGPU would, and WebGPU checks it
+    const need = binding.space === 'uniform' ? BufferUsage.UNIFORM : BufferUsage.STORAGE;
+    if ((buffer.usage & need) !== need)
+      throw new UsageError(
+        `buffer ${buffer.label ?? ''} bound to ${binding.name} needs ${usageNames(need, BufferUsage)}`,
+        usageNames(need, BufferUsage),
+        usageNames(buffer.usage, BufferUsage),
+        pc.label,
+      );
+    return;
+  }
+  const b = binding as Binding;
   const need =
     b.space === 'uniform'
       ? BufferUsage.UNIFORM
@@ -230,17 +297,19 @@ function checkBuffer(pc: PortableCompute, b: Binding, buffer: Buffer): void {
       pc.label,
     );
   const stride = (b.type as { stride: number }).stride;
-  if (buffer.size < stride)
+  if (buffer.size < b.offset + (b.single ? sizeOf(b.element as never) : stride))
     throw new ValidationError(
       'binding-min-size',
-      `buffer ${buffer.label ?? ''} (${buffer.size} bytes) holds no element of ${b.name} (${stride} bytes each)`,
+      b.single
+        ? `buffer ${buffer.label ?? ''} (${buffer.size} bytes) is smaller than ${b.name}'s type (${sizeOf(b.element as never)} bytes)`
+        : `buffer ${buffer.label ?? ''} (${buffer.size} bytes) holds no element of ${b.name} (${b.offset ? `${b.offset} bytes of members, then ` : ''}${stride} bytes each)`,
       pc.label,
     );
 }
 
 function choosePortablePath(
   device: Device,
-  m: PortableModule,
+  m: PortableModule | null,
   request: 'auto' | PathName,
   label: string,
 ): { path: PathName; reason: string } {
@@ -267,6 +336,7 @@ function choosePortablePath(
           : "path 'compute' requested",
     };
   }
+  if (!m) throw new Error('internal: a kernel that is not portable reached the fallback choice');
   const outputs = m.bindings.filter((b) => b.space === 'storage' && b.access !== 'read').length;
   const glsl = device.caps.shaderLanguage === 'glsl';
   const pingpongOk = glsl && f.floatRenderTargets;
@@ -319,29 +389,35 @@ function choosePortablePath(
 class ComputeBackend implements Backend {
   readonly #module: ShaderModule;
   readonly #pipeline: ComputePipeline;
-  readonly #storage: readonly Binding[];
+  readonly #storage: readonly BufferBinding[];
   constructor(readonly pc: PortableCompute) {
     const d = pc.device;
-    this.#storage = pc.module.bindings.filter((b) => b.space === 'storage');
-    this.#module = d.createShaderModule({ label: pc.label, code: pc.module.code });
+    this.#storage = pc.bindings.filter((b) => b.space === 'storage');
+    this.#module = d.createShaderModule({ label: pc.label, code: pc.code });
     this.#pipeline = d.createComputePipeline({
       label: pc.label,
-      compute: { module: this.#module, entryPoint: pc.module.entryPoint },
+      compute: {
+        module: this.#module,
+        entryPoint: pc.entryPoint,
+        ...(Object.keys(pc.constants).length ? { constants: pc.constants } : {}),
+      },
     });
   }
 
   dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
     // checked before anything is recorded: a throw leaves the encoder as it was
-    const groups = this.pc.threads / this.pc.module.workgroupSize[0];
+    const groups = workgroupsFor(this.pc.grid, this.pc.workgroupSize);
     const max = this.pc.device.caps.limits.maxComputeWorkgroupsPerDimension;
-    if (groups > max)
-      throw new LimitExceededError(
-        'maxComputeWorkgroupsPerDimension',
-        groups,
-        max,
-        'Workgroups of one dispatch',
-        this.pc.label,
-      );
+    groups.forEach((n, i) => {
+      if (n > max)
+        throw new LimitExceededError(
+          'maxComputeWorkgroupsPerDimension',
+          n,
+          max,
+          `Workgroups of one dispatch in ${'xyz'[i]}`,
+          this.pc.label,
+        );
+    });
     // the pass's own barriers (explicit barrier mode): whatever wrote the storage buffers last, a
     // dispatch (the other half of a ping-pong) or a copy, finished before this one reads them
     const storage = this.#storage.map((b) => buffers[b.name] as Buffer);
@@ -349,12 +425,12 @@ class ComputeBackend implements Backend {
       encoder.barrier({ from, to: 'compute-read', resources: storage });
     const pass = encoder.beginComputePass({ label: this.pc.label });
     pass.setPipeline(this.#pipeline);
-    for (const b of this.pc.module.bindings) {
+    for (const b of this.pc.bindings) {
       const buffer = buffers[b.name] as Buffer;
       if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffer);
       else pass.setStorageBuffer(b.binding, buffer);
     }
-    pass.dispatchWorkgroups(groups);
+    pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
     pass.end();
   }
 
@@ -368,19 +444,26 @@ class ComputeBackend implements Backend {
 const rowsFor = (bytes: number): number =>
   Math.max(1, Math.ceil(bytes / TEXEL_BYTES / TEXELS_PER_ROW));
 
-/** One fragment program of the ping-pong path: the writable arrays it writes, and its pipeline. */
+/** One draw of the ping-pong path: its pipeline, the arrays it writes and how it draws. */
 interface PingPongPass {
   program: GlslProgram;
   pipeline: RenderPipeline;
   modules: ShaderModule[];
+  /** Scatter passes: points per invocation (else one full-screen triangle). */
+  points?: number;
 }
 
+/**
+ * The ping-pong path. Each storage array's buffer is copied into an RGBA32F texture (its bytes
+ * unchanged); the kernel runs in one of two forms (glsl.ts) and the targets are copied back:
+ * - gather, for a one-dimensional grid whose kernel writes only its own elements: a full-screen
+ *   pass per `maxColorAttachments` writable arrays, one fragment per texel;
+ * - scatter, for everything else: per writable array, points drawn by the invocations into a
+ *   target that starts as a copy of the buffer (four passes with write masks where elements are
+ *   not whole texels).
+ */
 class PingPongBackend implements Backend {
-  /** One pass per `maxColorAttachments` writable arrays (each runs the whole kernel). */
-  readonly passes: PingPongPass[];
   readonly #ring: UniformRing;
-  readonly #blockBytes: number;
-  readonly #words: Uint32Array;
   readonly #storage: readonly Binding[];
   readonly #writable: readonly Binding[];
   readonly #uniforms: readonly Binding[];
@@ -390,64 +473,101 @@ class PingPongBackend implements Backend {
   /** Textures by binding name: inputs (copies of the buffers) and outputs (the targets). */
   readonly #inputs = new Map<string, Texture>();
   readonly #outputs = new Map<string, Texture>();
+  #gather: PingPongPass[] | null = null;
+  #scatter: PingPongPass[] | null = null;
 
-  constructor(readonly pc: PortableCompute) {
-    const d = pc.device;
-    const m = pc.module;
+  constructor(
+    readonly pc: PortableCompute,
+    readonly m: PortableModule,
+  ) {
     const storage = m.bindings.filter((b) => b.space === 'storage');
-    const writable = storage.filter((b) => b.access !== 'read').map((b) => b.name);
     const next = Math.max(-1, ...m.bindings.map((b) => b.binding)) + 1;
     this.#internalBinding = next;
     storage.forEach((b, i) => this.#textureBinding.set(b.name, next + 1 + i));
-    const max = d.caps.limits.maxColorAttachments;
-    const groups: string[][] = [];
-    for (let i = 0; i < writable.length; i += max) groups.push(writable.slice(i, i + max));
-    this.passes = groups.map((group, k) => {
-      const program = emitGlsl(m, group);
-      const label = groups.length > 1 ? `${pc.label} pass ${k + 1}/${groups.length}` : pc.label;
-      const vs = d.createShaderModule({
-        label: `${label}.vert`,
-        code: program.vertex,
-        stage: 'vertex',
-      });
-      const fs = d.createShaderModule({
-        label: `${label}.frag`,
-        code: program.fragment,
-        stage: 'fragment',
-      });
-      const pipeline = d.createRenderPipeline({
-        label,
-        vertex: { module: vs },
-        fragment: {
-          module: fs,
-          targets: program.outputs.map(() => ({ format: 'rgba32float' as const })),
-        },
-        primitive: { topology: 'triangle-list' },
-        bindings: [
-          ...m.bindings
-            .filter((b) => b.space === 'uniform')
-            .map((b) => ({
-              binding: b.binding,
-              type: 'uniform' as const,
-              name: program.uniformBlocks[b.name] as string,
-            })),
-          { binding: next, type: 'uniform', name: program.internalBlock.name },
-          ...storage.map((b) => ({
-            binding: this.#textureBinding.get(b.name) as number,
-            type: 'texture' as const,
-            name: program.samplers[b.name] as string,
-          })),
-        ],
-      });
-      return { program, pipeline, modules: [vs, fs] };
-    });
-    const fields = this.passes[0]?.program.internalBlock.fields.length ?? 1;
-    this.#blockBytes = Math.ceil((4 * fields) / 16) * 16;
-    this.#words = new Uint32Array(this.#blockBytes / 4);
     this.#storage = storage;
     this.#writable = storage.filter((b) => b.access !== 'read');
     this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
-    this.#ring = new UniformRing(d, 16, 256, `${pc.label} lengths`);
+    this.#ring = new UniformRing(pc.device, 16, 256, `${pc.label} lengths`);
+    // the form the first dispatch needs is built now, so its translation errors surface here
+    this.#passes();
+  }
+
+  /** Whether a dispatch over the current grid runs as a gather. */
+  get gathers(): boolean {
+    const [, y, z] = this.pc.grid;
+    return !this.m.scatter && y === 1 && z === 1;
+  }
+
+  #pipeline(
+    label: string,
+    program: GlslProgram,
+    vertexCode: string,
+    writeMask: number,
+    topology: 'triangle-list' | 'point-list',
+  ): { pipeline: RenderPipeline; modules: ShaderModule[] } {
+    const d = this.pc.device;
+    const vs = d.createShaderModule({ label: `${label}.vert`, code: vertexCode, stage: 'vertex' });
+    const fs = d.createShaderModule({
+      label: `${label}.frag`,
+      code: program.fragment,
+      stage: 'fragment',
+    });
+    const pipeline = d.createRenderPipeline({
+      label,
+      vertex: { module: vs },
+      fragment: {
+        module: fs,
+        targets: program.outputs.map(() => ({ format: 'rgba32float' as const, writeMask })),
+      },
+      primitive: { topology },
+      bindings: [
+        ...this.#uniforms.map((b) => ({
+          binding: b.binding,
+          type: 'uniform' as const,
+          name: program.uniformBlocks[b.name] as string,
+        })),
+        { binding: this.#internalBinding, type: 'uniform', name: program.internalBlock.name },
+        ...this.#storage.map((b) => ({
+          binding: this.#textureBinding.get(b.name) as number,
+          type: 'texture' as const,
+          name: program.samplers[b.name] as string,
+        })),
+      ],
+    });
+    return { pipeline, modules: [vs, fs] };
+  }
+
+  #passes(): PingPongPass[] {
+    const { pc, m } = this;
+    if (this.gathers) {
+      if (this.#gather) return this.#gather;
+      const max = pc.device.caps.limits.maxColorAttachments;
+      const names = this.#writable.map((b) => b.name);
+      const groups: string[][] = [];
+      for (let i = 0; i < names.length; i += max) groups.push(names.slice(i, i + max));
+      this.#gather = groups.map((group, k) => {
+        const program = emitGlsl(m, group);
+        const label = groups.length > 1 ? `${pc.label} pass ${k + 1}/${groups.length}` : pc.label;
+        return { program, ...this.#pipeline(label, program, program.vertex, 0xf, 'triangle-list') };
+      });
+      return this.#gather;
+    }
+    if (this.#scatter) return this.#scatter;
+    this.#scatter = this.#writable.flatMap((b) => {
+      const program = emitGlslScatter(m, b.name);
+      return program.vertices.map((vertex, c) => ({
+        program,
+        points: program.pointsPerInvocation,
+        ...this.#pipeline(
+          `${pc.label} scatter ${b.name}${program.masked ? ` ${'RGBA'[c]}` : ''}`,
+          program,
+          vertex,
+          program.masked ? 1 << c : 0xf,
+          'point-list',
+        ),
+      }));
+    });
+    return this.#scatter;
   }
 
   #texture(cache: Map<string, Texture>, name: string, rows: number, render: boolean): Texture {
@@ -485,10 +605,14 @@ class PingPongBackend implements Backend {
           pc.label,
         );
     }
-    // the lengths block (writeBuffer copies it at once, so one array serves every dispatch)
-    const words = this.#words;
-    words[0] = pc.threads;
-    storage.forEach((b, i) => (words[i + 1] = elementCount(b, buffers[b.name] as Buffer)));
+    const passes = this.#passes();
+    const gather = this.gathers;
+    const [dx, dy, dz] = pc.invocations;
+    const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
+    // the internal block (writeBuffer copies it at once, so one array serves every dispatch)
+    const words = new Uint32Array(Math.ceil((4 * (4 + storage.length)) / 16) * 4);
+    words.set([dx, dy, dz, outRows]);
+    storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
     const offset = this.#ring.take();
     pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
     // buffers → textures
@@ -501,25 +625,29 @@ class PingPongBackend implements Backend {
       copyRows(encoder, buffer, texture, 'to-texture');
       return texture;
     });
-    const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
     const targets = outputs.map((b) => this.#texture(this.#outputs, b.name, outRows, true));
+    // a scatter draws only the elements written: the rest of each target is the buffer as it was
+    if (!gather)
+      outputs.forEach((b, i) =>
+        copyRows(encoder, buffers[b.name] as Buffer, targets[i] as Texture, 'to-texture'),
+      );
     encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
-    for (const p of this.passes) {
+    for (const p of passes) {
       const pass = encoder.beginRenderPass({
         label: p.pipeline.label,
         colorAttachments: p.program.outputs.map((name) => ({
           texture: targets[outputs.findIndex((b) => b.name === name)] as Texture,
-          loadOp: 'clear' as const,
+          loadOp: gather ? ('clear' as const) : ('load' as const),
           clearValue: [0, 0, 0, 0] as const,
         })),
       });
       pass.setPipeline(p.pipeline);
       for (const u of this.#uniforms) pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
-      pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, this.#blockBytes);
+      pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, words.byteLength);
       storage.forEach((b, i) =>
         pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
       );
-      pass.draw(3);
+      pass.draw(p.points ? p.points * dx * dy * dz : 3);
       pass.end();
     }
     // textures → buffers
@@ -530,7 +658,7 @@ class PingPongBackend implements Backend {
   }
 
   destroy(): void {
-    for (const p of this.passes) {
+    for (const p of [...(this.#gather ?? []), ...(this.#scatter ?? [])]) {
       p.pipeline.destroy();
       for (const mod of p.modules) mod.destroy();
     }
@@ -572,16 +700,19 @@ const views = (bytes: Uint8Array, words: number): Views => ({
 class CpuBackend implements Backend {
   readonly source: string;
   readonly #run: (ctx: JsRunContext) => void;
-  constructor(readonly pc: PortableCompute) {
-    this.source = emitJs(pc.module);
+  constructor(
+    readonly pc: PortableCompute,
+    readonly m: PortableModule,
+  ) {
+    this.source = emitJs(m);
     this.#run = new Function('$', this.source)(runtime) as (ctx: JsRunContext) => void;
   }
 
   dispatch(_encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
     const { pc } = this;
-    const ctx: JsRunContext = { threads: pc.threads, storage: {}, uniforms: {} };
+    const ctx: JsRunContext = { invocations: pc.invocations, storage: {}, uniforms: {} };
     const shadows = new Map<Binding, Uint8Array>();
-    for (const b of pc.module.bindings) {
+    for (const b of this.m.bindings) {
       const buffer = buffers[b.name] as Buffer;
       const shadow = buffer.hostShadow;
       if (!shadow || shadow.stale)
@@ -598,7 +729,7 @@ class CpuBackend implements Backend {
       else ctx.storage[b.name] = { ...views(shadow.bytes, words), length: elementCount(b, buffer) };
     }
     this.#run(ctx);
-    for (const b of pc.module.bindings)
+    for (const b of this.m.bindings)
       if (b.space === 'storage' && b.access !== 'read')
         pc.device.queue.writeBuffer(buffers[b.name] as Buffer, 0, shadows.get(b) as Uint8Array);
   }

@@ -200,6 +200,16 @@ export const runtime = {
   any: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.some(Boolean) : v),
   all: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.every(Boolean) : v),
   clone,
+  /** A copy of a storage binding's words (a writable array as it was before the dispatch). */
+  snapshot: (v: { U: Uint32Array; length: number }) => {
+    const U = v.U.slice();
+    return {
+      U,
+      F: new Float32Array(U.buffer),
+      I: new Int32Array(U.buffer),
+      length: v.length,
+    };
+  },
   f2u: (x: Num): Num => (x !== x || x <= 0 ? 0 : x >= 4294967040 ? 4294967040 : Math.trunc(x)),
   f2i: (x: Num): Num =>
     x !== x ? 0 : x <= -2147483648 ? -2147483648 : x >= 2147483520 ? 2147483520 : Math.trunc(x),

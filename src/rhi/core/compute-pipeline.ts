@@ -15,7 +15,11 @@ export abstract class ComputePipeline extends Resource {
     super(device, desc.label);
     this.descriptor = desc;
     this.bindings = bindings;
-    this.workgroupSize = reflectWorkgroupSize(desc.compute.module.code, desc.compute.entryPoint);
+    this.workgroupSize = reflectWorkgroupSize(
+      desc.compute.module.code,
+      desc.compute.entryPoint,
+      desc.compute.constants,
+    );
   }
 
   /** The slots of group `index` of this pipeline's layout, for `device.createBindGroup`. */
@@ -30,14 +34,18 @@ export abstract class ComputePipeline extends Resource {
  * with parentheses over them. Anything else is a `ValidationError` naming the expression: a guessed
  * size would make `dispatchThreads` launch the wrong number of workgroups.
  */
-export function reflectWorkgroupSize(code: string, entryPoint?: string): [number, number, number] {
+export function reflectWorkgroupSize(
+  code: string,
+  entryPoint?: string,
+  constants?: Readonly<Record<string, number | boolean>>,
+): [number, number, number] {
   const source = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
   const re = /@workgroup_size\s*\(\s*([^@]*?)\)\s*(?:@\w+\s*(?:\([^)]*\)\s*)?)*fn\s+(\w+)/g;
   for (const m of source.matchAll(re)) {
     if (entryPoint && m[2] !== entryPoint) continue;
     const args = m[1] ?? '';
     const parts = splitTopLevel(args).map((e) =>
-      evaluateConstant(e, source, `@workgroup_size(${args.trim()})`),
+      evaluateConstant(e, source, `@workgroup_size(${args.trim()})`, new Set(), constants),
     );
     return [parts[0] ?? 1, parts[1] ?? 1, parts[2] ?? 1];
   }
@@ -68,6 +76,7 @@ function evaluateConstant(
   source: string,
   where: string,
   seen: ReadonlySet<string> = new Set(),
+  constants: Readonly<Record<string, number | boolean>> = {},
 ): number {
   const fail = (why: string): never => {
     throw new ValidationError(
@@ -95,6 +104,9 @@ function evaluateConstant(
     if (/^[A-Za-z_]\w*$/.test(t)) {
       if (peek() === '(') fail(`"${t}(…)" is a function call`);
       if (seen.has(t)) fail(`"${t}" is defined in terms of itself`);
+      const given = constants[t];
+      if (given !== undefined && new RegExp(`\\boverride\\s+${t}\\b`).test(source))
+        return Number(given);
       const decl = new RegExp(
         `(?:@id\\s*\\(\\s*\\d+\\s*\\)\\s*)?\\b(const|override)\\s+${t}\\b\\s*(?::\\s*\\w+\\s*)?(=\\s*([^;]+))?;`,
       ).exec(source);
@@ -109,7 +121,7 @@ function evaluateConstant(
           },
         );
       }
-      return evaluateConstant(decl[3], source, where, new Set([...seen, t]));
+      return evaluateConstant(decl[3], source, where, new Set([...seen, t]), constants);
     }
     return fail(`unexpected "${t}"`);
   };

@@ -185,7 +185,12 @@ export interface RenderPipelineDescriptor extends Labeled {
 export interface ComputePipelineDescriptor extends Labeled {
   /** WebGPU's `'auto'` (see RenderPipelineDescriptor.layout). */
   layout?: 'auto';
-  compute: { module: ShaderModule; entryPoint?: string };
+  compute: {
+    module: ShaderModule;
+    entryPoint?: string;
+    /** Values of the module's `override` declarations, by name or `@id` (WebGPU's `constants`). */
+    constants?: Readonly<Record<string, number | boolean>>;
+  };
   bindings?: BindingLayoutEntry[];
 }
 

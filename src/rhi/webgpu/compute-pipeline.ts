@@ -23,6 +23,13 @@ export class WebGPUComputePipeline extends ComputePipeline {
         compute: {
           module: (desc.compute.module as WebGPUShaderModule).gpu,
           entryPoint: desc.compute.entryPoint,
+          ...(desc.compute.constants
+            ? {
+                constants: Object.fromEntries(
+                  Object.entries(desc.compute.constants).map(([k, v]) => [k, Number(v)]),
+                ),
+              }
+            : {}),
         },
       }),
     );

@@ -133,3 +133,78 @@ export const INFERRED_SPELLED = INFERRED.replace('vec2(3, -2)', 'vec2<i32>(3, -2
   .replace(/vec4\(/g, 'vec4f(')
   .replace(/vec2\(/g, 'vec2f(')
   .replace('vec2f<i32>', 'vec2<i32>');
+
+/**
+ * A cellular automaton over a 2-D grid, written the way public WebGPU samples write it: a single
+ * vec2 in read-only storage, a workgroup size from an override, and writes through a helper that
+ * wraps the index with %. Dispatched with count: [width, height].
+ */
+export const LIFE = /* wgsl */ `@binding(0) @group(0) var<storage, read> size: vec2<u32>;
+@binding(1) @group(0) var<storage, read> current: array<u32>;
+@binding(2) @group(0) var<storage, read_write> next: array<u32>;
+
+override blockSize = 8;
+
+fn getIndex(x: u32, y: u32) -> u32 {
+  let h = size.y;
+  let w = size.x;
+  return (y % h) * w + (x % w);
+}
+
+fn getCell(x: u32, y: u32) -> u32 {
+  return current[getIndex(x, y)];
+}
+
+fn countNeighbors(x: u32, y: u32) -> u32 {
+  return getCell(x - 1, y - 1) + getCell(x, y - 1) + getCell(x + 1, y - 1) +
+         getCell(x - 1, y) + getCell(x + 1, y) +
+         getCell(x - 1, y + 1) + getCell(x, y + 1) + getCell(x + 1, y + 1);
+}
+
+@compute @workgroup_size(blockSize, blockSize)
+fn main(@builtin(global_invocation_id) grid: vec3u) {
+  let x = grid.x;
+  let y = grid.y;
+  let n = countNeighbors(x, y);
+  next[getIndex(x, y)] = select(u32(n == 3u), u32(n == 2u || n == 3u), getCell(x, y) == 1u);
+}
+`;
+
+/** Every compute built-in of a 3-D dispatch, written to the invocation's own vec4u. */
+export const BUILTINS = /* wgsl */ `@group(0) @binding(0) var<storage, read_write> out: array<vec4u>;
+@compute @workgroup_size(4, 2, 2)
+fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_id) l: vec3u,
+        @builtin(workgroup_id) w: vec3u, @builtin(num_workgroups) n: vec3u,
+        @builtin(local_invocation_index) li: u32) {
+  let width = n.x * 4u;
+  let height = n.y * 2u;
+  let i = g.x + g.y * width + g.z * width * height;
+  out[i] = vec4u(l.x + 10u * l.y + 100u * l.z, w.x + 10u * w.y + 100u * w.z, li, n.x + 10u * n.y + 100u * n.z);
+}
+`;
+
+/** Particles in a struct with members before its array, stepped with parameters in read-only storage. */
+export const PARTICLES_HEADER = /* wgsl */ `struct Item { p: vec2f, v: vec2f };
+struct Particles { count: u32, gravity: f32, pad: vec2u, items: array<Item> };
+struct Params { dt: f32, damping: f32 };
+@group(0) @binding(0) var<storage, read> params: Params;
+@group(0) @binding(1) var<storage, read_write> ps: Particles;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= ps.count || i >= arrayLength(&ps.items)) { return; }
+  var it = ps.items[i];
+  it.v = it.v * params.damping + vec2f(0.0, -ps.gravity) * params.dt;
+  it.p = it.p + it.v * params.dt;
+  ps.items[i] = it;
+}
+`;
+
+/** Two overrides, one with an @id: b = a * scale + offset. */
+export const SCALE = /* wgsl */ `override scale: f32 = 2.0;
+@id(7) override offset: u32 = 1u;
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b: array<f32>;
+@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id: vec3u) {
+  b[id.x] = a[id.x] * scale + f32(offset);
+}
+`;

@@ -315,10 +315,16 @@ export function validateComputePipelineDescriptor(
   if (desc.compute.module.language === 'wgsl')
     checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
   checkModule(desc.compute.module, 'compute', caps, label);
+  if (desc.compute.constants !== undefined)
+    checkConstants(desc.compute.constants, desc.compute.module.code, label);
   if (desc.compute.module.language === 'wgsl') {
     // WebGPU: every workgroup dimension ≥ 1, x within maxComputeWorkgroupSizeX, and the product
     // within maxComputeInvocationsPerWorkgroup
-    const size = reflectWorkgroupSize(desc.compute.module.code, desc.compute.entryPoint);
+    const size = reflectWorkgroupSize(
+      desc.compute.module.code,
+      desc.compute.entryPoint,
+      desc.compute.constants,
+    );
     if (size.some((n) => !Number.isInteger(n) || n < 1))
       throw new ValidationError(
         'workgroup-size-positive',
@@ -349,4 +355,36 @@ export function validateComputePipelineDescriptor(
     desc.bindings,
     label,
   );
+}
+
+/**
+ * `compute.constants` (WebGPU's `GPUProgrammableStage.constants`): each key an `override` of the
+ * module, by name or by `@id`, each value a finite number or a boolean.
+ */
+function checkConstants(constants: unknown, code: string, label: string | undefined): void {
+  if (!constants || typeof constants !== 'object' || Array.isArray(constants))
+    throw new ValidationError(
+      'pipeline-constants',
+      `compute.constants must be an object of override values by name, got ${String(constants)}`,
+      label,
+    );
+  const source = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  const overrides = [...source.matchAll(/(?:@id\s*\(\s*(\d+)\s*\)\s*)?\boverride\s+(\w+)/g)];
+  const names = new Set(overrides.flatMap((m) => [m[2] as string, ...(m[1] ? [m[1]] : [])]));
+  for (const [key, value] of Object.entries(constants)) {
+    if (!names.has(key))
+      throw new ValidationError(
+        'pipeline-constants',
+        `compute.constants.${key}: the shader has no override ${key} (overrides: ${overrides.map((m) => m[2]).join(', ') || 'none'})`,
+        label,
+        { key },
+      );
+    if (typeof value !== 'boolean' && (typeof value !== 'number' || !Number.isFinite(value)))
+      throw new ValidationError(
+        'pipeline-constants',
+        `compute.constants.${key} is ${String(value)}; an override takes a finite number or a boolean`,
+        label,
+        { key, value },
+      );
+  }
 }
