@@ -15,6 +15,7 @@ const ALL = [
   'collision',
   'postfx',
   'portable',
+  'portable-world',
   'boids',
   'lifecycle',
 ] as const;

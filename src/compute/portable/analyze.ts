@@ -1406,6 +1406,17 @@ function recursionIn(code: string): string[] | null {
   return null;
 }
 
+/**
+ * `code` as wgsl_reflect can parse it. Its lexer keeps `block` as a keyword (an attribute of early
+ * WGSL drafts), so a variable named `block` — valid WGSL, common in scans and sorts — does not
+ * parse in an expression; it is renamed `blocK` (same length: positions stay those of the user's
+ * source) unless that name is taken.
+ */
+function parseable(code: string): string {
+  if (!/\bblock\b/.test(code) || /\bblocK\b/.test(code)) return code;
+  return code.replace(/(?<!@\s*)\bblock\b/g, 'blocK');
+}
+
 /** Parses and checks `code`; the result is what the emitters translate. */
 export function analyzeKernel(
   label: string,
@@ -1418,7 +1429,7 @@ export function analyzeKernel(
   let ast: AstNode[];
   const parser = new WgslParser();
   try {
-    ast = parser.parse(code);
+    ast = parser.parse(parseable(code));
   } catch (err) {
     // wgsl_reflect's parser recurses forever on recursive functions: name the cycle ourselves
     const cycle = err instanceof RangeError ? recursionIn(code) : null;

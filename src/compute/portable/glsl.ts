@@ -653,7 +653,9 @@ ${
   _val = uvec4(_wordof(slot, r, t * 4u), _wordof(slot, r + 1u, t * 4u + 1u), _wordof(slot, r + 2u, t * 4u + 2u), _wordof(slot, r + 3u, t * 4u + 3u));`
 }
   vec2 texel = vec2(float(t % ${TEXELS_PER_ROW}u), float(t / ${TEXELS_PER_ROW}u)) + 0.5;
-  gl_Position = vec4(texel / vec2(${TEXELS_PER_ROW}.0, float(_rows)) * 2.0 - 1.0, 0.0, 1.0);
+  // WebGPU's clip space (the RHI negates y for GL): row 0 at the top, texel (x, y) at memory row y
+  vec2 clip = texel / vec2(${TEXELS_PER_ROW}.0, float(_rows)) * 2.0 - 1.0;
+  gl_Position = vec4(clip.x, -clip.y, 0.0, 1.0);
 }`);
   const fragment = `#version 300 es
 precision highp float;

@@ -4,9 +4,9 @@
  * `portability` report — the construct, its line and column — and only limits the fallback paths:
  * a device without compute, or an explicit `path: 'pingpong' | 'cpu'`, turns it into the
  * `PortableKernelError` it is. The compute path then binds what WebGPU's reflection of the entry
- * point finds (wgsl_reflect), by name, as the analysed path does.
+ * point finds (the RHI's reflection, which needs no parse), by name, as the analysed path does.
  */
-import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { reflectWgslBindings, wgslStaticUse } from '../../rhi/core/reflect.js';
 import { KernelError } from '../kernel-error.js';
 import type { PortableKernelError } from './analyze.js';
 
@@ -28,43 +28,41 @@ export type Portability =
       readonly error: PortableKernelError;
     };
 
-// wgsl_reflect's ResourceType
-const UNIFORM = 0;
-const STORAGE = 1;
-
 /**
- * The buffer bindings `entryPoint` uses, from WGSL reflection (no portability analysis). A
- * texture, sampler or storage texture is a `KernelError`: portable kernels bind buffers by name.
+ * The buffer bindings `entryPoint` uses, found as the RHI finds them for any WGSL (its declarations
+ * and the entry point's static use), with no parse of its own: the compute path runs shaders the
+ * portable front end cannot parse. A texture, sampler or storage texture is a `KernelError`:
+ * portable kernels bind buffers by name.
  */
 export function reflectBufferBindings(
   label: string,
   code: string,
   entryPoint: string,
 ): { bindings: BufferBinding[]; declared: string[] } {
-  const reflect = new WgslReflect(code);
-  const entry = reflect.entry.compute.find((e) => e.name === entryPoint);
-  if (!entry)
-    throw new KernelError(
-      label,
-      `entry point "${entryPoint}" is not a @compute function of the shader (compute entry points: ${reflect.entry.compute.map((e) => e.name).join(', ') || 'none'})`,
-    );
+  const all = reflectWgslBindings(code);
+  const used = wgslStaticUse(code, entryPoint);
   const bindings: BufferBinding[] = [];
-  for (const r of entry.resources) {
-    if (r.resourceType !== UNIFORM && r.resourceType !== STORAGE)
+  for (const r of all) {
+    if (used && !used.has(r.name)) continue;
+    const space =
+      r.type === 'uniform'
+        ? 'uniform'
+        : r.type === 'storage' || r.type === 'read-only-storage'
+          ? 'storage'
+          : null;
+    if (!space)
       throw new KernelError(
         label,
-        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a texture or sampler; createPortableCompute binds buffers only`,
+        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers only`,
       );
     bindings.push({
       name: r.name,
       group: r.group,
       binding: r.binding,
-      space: r.resourceType === UNIFORM ? 'uniform' : 'storage',
-      access:
-        r.resourceType === UNIFORM ? 'read' : ((r.access || 'read') as BufferBinding['access']),
+      space,
+      access: r.type === 'storage' ? 'read_write' : 'read',
     });
   }
   bindings.sort((a, b) => a.group - b.group || a.binding - b.binding);
-  const declared = [...reflect.uniforms, ...reflect.storage].map((v) => v.name);
-  return { bindings, declared };
+  return { bindings, declared: all.map((r) => r.name) };
 }

@@ -116,7 +116,7 @@ export class PortableCompute {
       // WebGPU never refuses valid WGSL: what cannot be translated only limits the fallbacks
       const onCompute =
         request === 'compute' || (request === 'auto' && device.caps.features.compute);
-      if (!(e instanceof PortableKernelError) || e.construct === 'syntax' || !onCompute) throw e;
+      if (!(e instanceof PortableKernelError) || !onCompute) throw e;
       this.portability = { portable: false, error: e };
     }
     this.module = module;

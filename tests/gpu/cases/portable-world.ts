@@ -1,0 +1,328 @@
+// Portable compute meets WGSL written elsewhere: 2-D and 3-D grids, override constants, structs
+// around arrays, writes at computed indices, and a corpus of public compute shaders (Babylon.js's,
+// read from the installed package, unchanged). Each runs on WebGPU compute, the WebGL2 ping-pong
+// and the CPU, against the same WGSL dispatched with raw WebGPU calls on the same GPUDevice:
+// integer outputs bit for bit, float outputs within 2 ulp, after 1 and 10 steps.
+import { defineCases, type Case, type CaseContext } from '../page/case.js';
+import { assert } from '../page/assert.js';
+import { BufferUsage, type Buffer, type Device } from '../../../src/all.js';
+import type { PathName } from '../../../src/compute/index.js';
+import { PortableKernelError, createPortableCompute } from '../../../src/compute/portable/index.js';
+import { reflectBufferBindings } from '../../../src/compute/portable/portability.js';
+import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
+import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
+import { BUILTINS, LIFE, PARTICLES_HEADER } from '../page/portable-kernels.js';
+
+type Count = number | [number, number] | [number, number, number];
+
+/** A kernel to run everywhere: its WGSL, grid, buffers and which of them it writes. */
+interface Workload {
+  code: string;
+  count: Count;
+  constants?: Record<string, number>;
+  buffers: Record<string, CorpusBuffer>;
+  outputs: readonly string[];
+  /** After each step, binding names whose buffers swap (a ping-pong), else the same buffers. */
+  swap?: [string, string];
+  floats: boolean;
+}
+
+const STEPS = [1, 10];
+const grid3 = (c: Count): [number, number, number] => {
+  const l = Array.isArray(c) ? c : [c];
+  return [l[0] as number, l[1] ?? 1, l[2] ?? 1];
+};
+
+/** The outputs after each checkpoint step, dispatched with raw WebGPU calls. */
+async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<string, Uint32Array>>> {
+  const bindings = reflectBufferBindings('raw', w.code, 'main').bindings;
+  const size = reflectWorkgroupSize(w.code, 'main', w.constants);
+  const groups = grid3(w.count).map((n, i) => Math.ceil(n / (size[i] as number)));
+  const module = gpu.createShaderModule({ code: w.code });
+  const pipeline = gpu.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main', ...(w.constants ? { constants: w.constants } : {}) },
+  });
+  const buffers: Record<string, GPUBuffer> = {};
+  for (const [name, b] of Object.entries(w.buffers)) {
+    buffers[name] = gpu.createBuffer({
+      size: Math.max(16, Math.ceil(b.data.byteLength / 16) * 16),
+      usage: b.uniform
+        ? GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST
+        : GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
+    gpu.queue.writeBuffer(buffers[name] as GPUBuffer, 0, b.data as Uint32Array<ArrayBuffer>);
+  }
+  const out: Array<Record<string, Uint32Array>> = [];
+  for (let step = 1; step <= Math.max(...STEPS); step++) {
+    const group = gpu.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: bindings.map((b) => ({
+        binding: b.binding,
+        resource: { buffer: buffers[b.name] as GPUBuffer },
+      })),
+    });
+    const enc = gpu.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(groups[0] as number, groups[1] as number, groups[2] as number);
+    pass.end();
+    gpu.queue.submit([enc.finish()]);
+    if (STEPS.includes(step)) {
+      const read: Record<string, Uint32Array> = {};
+      for (const name of w.outputs) {
+        const src = buffers[name] as GPUBuffer;
+        const staging = gpu.createBuffer({
+          size: src.size,
+          usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+        });
+        const e = gpu.createCommandEncoder();
+        e.copyBufferToBuffer(src, 0, staging, 0, src.size);
+        gpu.queue.submit([e.finish()]);
+        await staging.mapAsync(GPUMapMode.READ);
+        read[name] = new Uint32Array(staging.getMappedRange().slice(0));
+        staging.destroy();
+      }
+      out.push(read);
+    }
+    if (w.swap) {
+      const [a, b] = w.swap;
+      [buffers[a], buffers[b]] = [buffers[b] as GPUBuffer, buffers[a] as GPUBuffer];
+    }
+  }
+  for (const b of Object.values(buffers)) b.destroy();
+  return out;
+}
+
+/** The outputs after each checkpoint step, through createPortableCompute on `path`. */
+async function portable(
+  device: Device,
+  path: PathName,
+  w: Workload,
+): Promise<Array<Record<string, Uint32Array>>> {
+  const buffers: Record<string, Buffer> = {};
+  for (const [name, b] of Object.entries(w.buffers)) {
+    buffers[name] = device.createBuffer({
+      label: name,
+      size: Math.max(16, Math.ceil(b.data.byteLength / 16) * 16),
+      usage: b.uniform
+        ? BufferUsage.UNIFORM | BufferUsage.COPY_DST
+        : BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(buffers[name] as Buffer, 0, b.data);
+  }
+  const sim = createPortableCompute(device, {
+    code: w.code,
+    count: w.count,
+    ...(w.constants ? { constants: w.constants } : {}),
+    path,
+  });
+  assert(sim.path === path, `${path}: took ${sim.path} (${sim.reason})`);
+  const out: Array<Record<string, Uint32Array>> = [];
+  for (let step = 1; step <= Math.max(...STEPS); step++) {
+    const enc = device.createCommandEncoder();
+    sim.dispatch(enc, buffers);
+    device.queue.submit([enc.finish()]);
+    if (STEPS.includes(step)) {
+      const read: Record<string, Uint32Array> = {};
+      for (const name of w.outputs)
+        read[name] = new Uint32Array(await (buffers[name] as Buffer).read());
+      out.push(read);
+    }
+    if (w.swap) {
+      const [a, b] = w.swap;
+      [buffers[a], buffers[b]] = [buffers[b] as Buffer, buffers[a] as Buffer];
+    }
+  }
+  sim.destroy();
+  return out;
+}
+
+/** Units in the last place between two f32 bit patterns (0 for equal bits, NaN = NaN). */
+function ulps(a: number, b: number): number {
+  if (a === b) return 0;
+  const f = new Float32Array(new Uint32Array([a, b]).buffer);
+  if (Number.isNaN(f[0]) && Number.isNaN(f[1])) return 0;
+  const ordered = (x: number): number =>
+    x & 0x80000000 ? 0x80000000 - (x & 0x7fffffff) : x + 0x80000000;
+  return Math.abs(ordered(a >>> 0) - ordered(b >>> 0));
+}
+
+/** Runs `w` with raw WebGPU and on the three paths, comparing each checkpoint. */
+async function everywhere(ctx: CaseContext, w: Workload, what: string): Promise<string[]> {
+  const gpuDevice = await ctx.open('webgpu');
+  const raw = await rawWebGPU((gpuDevice as unknown as { gpu: GPUDevice }).gpu, w);
+  const report: string[] = [];
+  const runs: Array<[PathName, Device]> = [
+    ['compute', gpuDevice],
+    ['pingpong', await ctx.open('webgl2')],
+    ['cpu', await ctx.open('webgl2', { hostShadows: true })],
+  ];
+  for (const [path, device] of runs) {
+    const ours = await portable(device, path, w);
+    STEPS.forEach((step, k) => {
+      for (const name of w.outputs) {
+        const a = (raw[k] as Record<string, Uint32Array>)[name] as Uint32Array;
+        const b = (ours[k] as Record<string, Uint32Array>)[name] as Uint32Array;
+        let worst = 0;
+        let differ = 0;
+        for (let i = 0; i < a.length; i++) {
+          const d = w.floats ? ulps(a[i] as number, b[i] as number) : a[i] === b[i] ? 0 : 1;
+          if (d) differ++;
+          worst = Math.max(worst, d);
+        }
+        const where = `${what} ${path}, step ${step}, ${name}`;
+        if (w.floats)
+          assert(worst <= 2, `${where}: ${differ} words differ, up to ${worst} ulp (allowed 2)`);
+        else
+          assert(differ === 0, `${where}: ${differ} of ${a.length} words differ from raw WebGPU`);
+        assert(
+          a.some((x) => x !== 0),
+          `${where}: raw WebGPU wrote nothing`,
+        );
+        report.push(`${path} step ${step}: ${differ ? `≤ ${worst} ulp` : 'same bits'}`);
+      }
+    });
+  }
+  return report;
+}
+
+const lifeWorkload = (): Workload => {
+  const [w, h] = [64, 48];
+  return {
+    code: LIFE,
+    count: [w, h],
+    buffers: {
+      size: { data: new Uint32Array([w, h]) },
+      current: {
+        data: Uint32Array.from({ length: w * h }, (_, i) =>
+          Number((Math.imul(i, 2654435761) >>> 0) % 7 < 3),
+        ),
+      },
+      next: { data: new Uint32Array(w * h) },
+    },
+    outputs: ['next'],
+    swap: ['current', 'next'],
+    floats: false,
+  };
+};
+
+const corpusCases: Record<string, Case> = {};
+for (const shader of CORPUS) {
+  if (shader.runs) {
+    const runs = shader.runs;
+    corpusCases[`corpus ${shader.file}: runs unchanged, the bits of raw WebGPU on every path`] = {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        await everywhere(
+          ctx,
+          {
+            code: shader.wgsl,
+            count: runs.count,
+            buffers: runs.buffers(),
+            outputs: runs.outputs,
+            floats: runs.floats,
+          },
+          shader.file,
+        );
+      },
+    };
+  } else if (shader.refused) {
+    const refused = shader.refused;
+    corpusCases[
+      `corpus ${shader.file}: runs on compute; the fallbacks refuse ${refused.construct} at its line and column`
+    ] = {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const at = [refused.construct, refused.line, refused.column].join(' ');
+        // a kernel binding textures runs through the RHI, not createPortableCompute (buffers only)
+        if (!/texture/.test(refused.construct)) {
+          const gpu = await ctx.open('webgpu');
+          const sim = createPortableCompute(gpu, { code: shader.wgsl, count: 256 });
+          assert(sim.path === 'compute', `took ${sim.path}`);
+          assert(!sim.portability.portable, 'reported portable');
+          const e = (sim.portability as { error: PortableKernelError }).error;
+          const report = [e.construct, e.line, e.column].join(' ');
+          assert(report === at, `compute report: ${report}`);
+          sim.destroy();
+        }
+        const webgl2 = await ctx.open('webgl2', { hostShadows: true });
+        for (const path of ['pingpong', 'cpu'] as const) {
+          let error: unknown;
+          try {
+            createPortableCompute(webgl2, { code: shader.wgsl, count: 256, path });
+          } catch (x) {
+            error = x;
+          }
+          assert(error instanceof PortableKernelError, `${path}: no PortableKernelError`);
+          const got = [error.construct, error.line, error.column].join(' ');
+          assert(got === at, `${path}: ${got}, expected ${at}`);
+        }
+      },
+    };
+  }
+}
+
+export const cases = defineCases({
+  'a cellular automaton on a 2-D grid (count: [64, 48], an override workgroup size, writes through a helper) gives the bits of raw WebGPU on every path after 1 and 10 steps':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        await everywhere(ctx, lifeWorkload(), 'life');
+        await everywhere(
+          ctx,
+          { ...lifeWorkload(), constants: { blockSize: 4 } },
+          'life, blockSize 4',
+        );
+      },
+    },
+  'every compute built-in on a 3-D grid is what WebGPU gives, on every path': {
+    cross: true,
+    needs: ['compute'],
+    async run(ctx) {
+      await everywhere(
+        ctx,
+        {
+          code: BUILTINS,
+          count: [6, 3, 3],
+          buffers: { out: { data: new Uint32Array(4 * 128) } },
+          outputs: ['out'],
+          floats: false,
+        },
+        'built-ins',
+      );
+    },
+  },
+  'a struct with members before its array, and a struct in read-only storage, step particles as raw WebGPU does on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const n = 300;
+        const words = new Uint32Array(4 + 4 * n);
+        const f = new Float32Array(words.buffer);
+        words.set([280, 0, 0xdeadbeef, 7]);
+        f[1] = 9.8;
+        for (let i = 0; i < 4 * n; i++) f[4 + i] = Math.sin(i * 0.37) * 2;
+        await everywhere(
+          ctx,
+          {
+            code: PARTICLES_HEADER,
+            count: n,
+            buffers: {
+              params: { data: new Uint32Array(new Float32Array([1 / 60, 0.99, 0, 0]).buffer) },
+              ps: { data: words },
+            },
+            outputs: ['ps'],
+            floats: true,
+          },
+          'particles',
+        );
+      },
+    },
+  ...corpusCases,
+});
