@@ -8,7 +8,7 @@ import {
   analyzeKernel,
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
-import { LIFE, BUILTINS, PARTICLES_HEADER, SCALE } from '../gpu/page/portable-kernels.js';
+import { LIFE, BUILTINS, PARTICLES_HEADER, SCALE, SCOPES } from '../gpu/page/portable-kernels.js';
 import { device, interpret, storage } from './portable-helpers.js';
 
 /** One Life step on a torus, in plain JavaScript. */
@@ -111,7 +111,12 @@ describe('portable compute on 2-D and 3-D grids', () => {
     const r = Math.fround;
     const expected = new Float32Array(words.buffer.slice(0));
     for (let i = 0; i < 33; i++) {
-      const [px, py, vx, vy] = Array.from(f.slice(4 + 4 * i, 8 + 4 * i)) as [number, number, number, number];
+      const [px, py, vx, vy] = Array.from(f.slice(4 + 4 * i, 8 + 4 * i)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       const [dt, damping] = params as unknown as [number, number];
       const nvx = r(r(vx * damping) + r(0 * dt));
       const nvy = r(r(vy * damping) + r(r(-(f[1] as number)) * dt));
@@ -218,5 +223,30 @@ fn twice(x: f32) -> f32 { return 2.0 * x; }
     expect(Array.from(new Float32Array(b.hostShadow?.bytes.buffer as ArrayBuffer))).toEqual([
       2, 4, 6, 8,
     ]);
+  });
+});
+
+describe('WGSL as the specification allows it', () => {
+  it('array(…) without its element type, module-scope vector and array constants, a bare block and shadowing: the values by hand', () => {
+    const n = 10;
+    const input = Float32Array.from({ length: n }, (_, i) => i * 1.5 - 3);
+    const d = device();
+    const a = storage(d, input, 'a');
+    const b = storage(d, new Float32Array(12), 'b');
+    createPortableCompute(d, { code: SCOPES, count: n, buffers: { a, b }, path: 'cpu' }).dispatch(
+      d.createCommandEncoder(),
+    );
+    const ours = new Float32Array(b.hostShadow?.bytes.buffer as ArrayBuffer);
+    const r = Math.fround;
+    const len = 12; // the buffer holds 12 floats: arrayLength(&a) is 12 (a is rounded up to 16 bytes too)
+    const padded = Float32Array.from({ length: len }, (_, i) => (i < n ? (input[i] as number) : 0));
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      [0.25, 0.5, 0.25].forEach((w, k) => {
+        const j = Math.min(Math.max(i + k, 1) - 1, len - 1);
+        sum = r(sum + r((padded[j] as number) * w));
+      });
+      expect(ours[i]).toBe(r(r(r(sum * 2) + sum) + r([1, 2, 3][i % 3]! * 2)));
+    }
   });
 });

@@ -12,6 +12,7 @@ import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
 import { unwrapStorageStructs } from './unwrap.js';
 import { reachable } from './reach.js';
+import { unfoldConstants } from './consts.js';
 import { BUILTIN_INPUTS, type BuiltinInput } from './grid.js';
 import {
   ABSTRACT_INT,
@@ -131,6 +132,11 @@ export interface PortableModule {
   readonly baseTypes: ReadonlyMap<AstNode, WType>;
   /** What each `varExpr` names (a local, a parameter, a binding, the global invocation id…). */
   readonly refs: ReadonlyMap<AstNode, Symbol['kind']>;
+  /**
+   * Declarations shadowing a local of an enclosing scope, and the names that refer to them: a
+   * number per declaration (JavaScript cannot initialise an inner `sum` from the outer one).
+   */
+  readonly shadows: ReadonlyMap<AstNode, number>;
 }
 
 const BUILTIN_TYPES: Record<string, WType> = {
@@ -188,6 +194,8 @@ export interface Symbol {
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
   readonly own?: boolean;
   readonly binding?: Binding;
+  /** The number of a declaration that shadows a local of an enclosing scope. */
+  readonly shadow?: number;
 }
 
 /** Line and column of `token` on `line` of `code` (1-based); column 1 where it is not found. */
@@ -269,6 +277,8 @@ class Analyzer {
   readonly types = new Map<AstNode, WType>();
   readonly storageAccess = new Map<AstNode, StorageAccess>();
   scatter = false;
+  readonly shadows = new Map<AstNode, number>();
+  #shadows = 0;
   /** Write sites per writable array: whether one is the own element, and how many are not. */
   readonly sites = new Map<string, { own: boolean; other: number }>();
   /** Loops around the statement being checked. */
@@ -385,7 +395,11 @@ class Analyzer {
   declare(name: string, sym: Symbol, node: AstNode): void {
     const scope = this.#scopes[this.#scopes.length - 1] as Map<string, Symbol>;
     if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
-    scope.set(name, sym);
+    // a local shadowing one of an enclosing scope: numbered, for languages that cannot say it
+    const outer = this.#scopes.slice(0, -1).some((x) => x.has(name));
+    const shadow = outer ? ++this.#shadows : 0;
+    if (shadow) this.shadows.set(node, shadow);
+    scope.set(name, shadow ? { ...sym, shadow } : sym);
   }
 
   // ---------------------------------------------------------------- module
@@ -423,7 +437,9 @@ class Analyzer {
                 : `const ${node.name} needs a value`,
             );
           this.#scopes = [new Map()];
-          const declared = node.type ? this.type(node.type, node) : undefined;
+          // the parser records an inferred `array` without its element type: the value says it
+          const spelled = node.type && !(node.type.name === 'array' && !node.type.format);
+          const declared = spelled ? this.type(node.type, node) : undefined;
           let t = node.value
             ? this.expr(node.value, declared ? scalarOf(declared) : undefined)
             : (declared ?? F32);
@@ -557,6 +573,7 @@ class Analyzer {
       storageAccess: this.storageAccess,
       lengthsUsed: this.lengthsUsed,
       refs: this.refs,
+      shadows: this.shadows,
       baseTypes: this.baseTypes,
     };
   }
@@ -769,6 +786,7 @@ class Analyzer {
 
   statement(s: AstNode): void {
     if (!s) return;
+    if (Array.isArray(s)) return this.block(s); // a bare { … } block: a scope of its own
     switch (s.astNodeType) {
       case 'let':
       case 'var':
@@ -980,6 +998,7 @@ class Analyzer {
           return this.fail(e.name, at, `unknown identifier ${e.name}`);
         }
         this.refs.set(e, sym.kind);
+        if (sym.shadow) this.shadows.set(e, sym.shadow);
         if (sym.kind === 'binding') return this.storageRead(e, sym.binding as Binding, at);
         return this.postfix(sym.type, e.postfix, at, e);
       }
@@ -1017,8 +1036,19 @@ class Analyzer {
       }
       case 'binaryOp':
         return this.postfix(this.binary(e, hint, at), e.postfix, at, e);
-      case 'constExpr':
+      case 'constExpr': {
+        // a module-scope const: a scalar is inlined (an abstract literal takes its context's
+        // type, as in WGSL); a vector, array or struct is named, with its member and index chain
+        const sym = this.globals.get(e.name);
+        if (
+          sym?.kind === 'const' &&
+          (e.postfix || (sym.type.kind !== 'scalar' && sym.type.kind !== 'abstract-int'))
+        ) {
+          this.refs.set(e, 'const');
+          return this.postfix(sym.type, e.postfix, at, e);
+        }
         return this.expr(e.initializer, hint, at);
+      }
       default:
         return this.fail(
           e.astNodeType || 'expression',
@@ -1198,9 +1228,27 @@ class Analyzer {
     return vec(Number(m[1]) as 2 | 3 | 4, inferred ?? 'i32');
   }
 
+  /** `array(a, b, c)` without its element type: WGSL infers it from the values, as for vectors. */
+  inferredArray(type: AstNode, args: AstNode[], at: AstNode): WType | null {
+    if (type?.name !== 'array' || type.format || args.length === 0) return null;
+    let element: WType | undefined;
+    for (const a of args) {
+      const v = this.expr(a, undefined);
+      if (v.kind !== 'abstract-int') {
+        element = v;
+        break;
+      }
+    }
+    if (element?.kind === 'void') this.fail('array', at, 'array(…) of no value');
+    return makeArray(element ?? I32, args.length);
+  }
+
   construct(e: AstNode, at: AstNode): WType {
     const args: AstNode[] = e.args ?? [];
-    const t = this.inferredVector(e.type, args, at) ?? this.type(e.type, at);
+    const t =
+      this.inferredVector(e.type, args, at) ??
+      this.inferredArray(e.type, args, at) ??
+      this.type(e.type, at);
     if (t.kind === 'struct') {
       if (args.length === 0) return t;
       if (args.length !== t.members.length)
@@ -1458,6 +1506,7 @@ export function analyzeKernel(
       code,
     );
   }
+  unfoldConstants(ast, code);
   return new Analyzer(label, code, options).module(unwrapStorageStructs(ast), entryPoint);
 }
 

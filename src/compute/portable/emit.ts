@@ -89,7 +89,7 @@ export abstract class Emitter {
                 : this.trackedElement(b, this.expr(idx.index), this.#target === e);
           return this.postfix(element, b.element as WType, idx.postfix);
         }
-        return this.postfix(this.name(e.name), base, e.postfix);
+        return this.postfix(this.name(this.local(e, e.name)), base, e.postfix);
       }
       case 'createExpr':
         return this.postfix(this.construct(base, e.args ?? []), base, e.postfix);
@@ -113,7 +113,9 @@ export abstract class Emitter {
         );
       }
       case 'constExpr':
-        return this.expr(e.initializer);
+        return this.m.refs.get(e) === 'const'
+          ? this.postfix(this.name(e.name), base, e.postfix)
+          : this.expr(e.initializer);
       default:
         throw new Error(`internal: cannot emit ${e.astNodeType}`);
     }
@@ -142,11 +144,12 @@ export abstract class Emitter {
 
   statement(s: AstNode, indent: string): string {
     const inner = `${indent}  `;
+    if (Array.isArray(s)) return `${indent}{\n${this.block(s, inner)}\n${indent}}`;
     switch (s.astNodeType) {
       case 'let':
       case 'var':
       case 'const':
-        return `${indent}${this.declare(s.astNodeType, s.name, this.typeOf(s), s.value ? this.stored(s.value) : null)}`;
+        return `${indent}${this.declare(s.astNodeType, this.local(s, s.name), this.typeOf(s), s.value ? this.stored(s.value) : null)}`;
       case 'assign': {
         const target = this.targetOf(s.variable);
         return `${indent}${this.assign(target, this.typeOf(s.variable), s.operator, this.stored(s.value), this.typeOf(s.value))}`;
@@ -213,6 +216,11 @@ export abstract class Emitter {
       default:
         throw new Error(`internal: cannot emit statement ${s.astNodeType}`);
     }
+  }
+
+  /** The name a local is spelled with (a language without C's shadowing numbers shadowing ones). */
+  local(_node: AstNode, name: string): string {
+    return name;
   }
 
   /** The code of an assignment's target (a tracked element is assignable there). */

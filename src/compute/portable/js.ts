@@ -239,6 +239,12 @@ class JsEmitter extends Emitter {
     return `$hd_${b.name}()`;
   }
 
+  /** `let sum = sum * 2.0` in an inner block: the inner `sum` is `v_sum$1` (a new binding in JS). */
+  override local(node: AstNode, name: string): string {
+    const n = this.m.shadows.get(node);
+    return n ? `${name}$${n}` : name;
+  }
+
   arrayLength(b: Binding): string {
     return `$len_${b.name}`;
   }

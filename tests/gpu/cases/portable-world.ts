@@ -11,7 +11,7 @@ import { PortableKernelError, createPortableCompute } from '../../../src/compute
 import { reflectBufferBindings } from '../../../src/compute/portable/portability.js';
 import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
-import { BUILTINS, LIFE, PARTICLES_HEADER } from '../page/portable-kernels.js';
+import { BUILTINS, LIFE, PARTICLES_HEADER, SCOPES } from '../page/portable-kernels.js';
 
 type Count = number | [number, number] | [number, number, number];
 
@@ -321,6 +321,31 @@ export const cases = defineCases({
             floats: true,
           },
           'particles',
+        );
+      },
+    },
+  'array(…) inferred, module-scope vector and array constants, a bare block and shadowing give raw WebGPU’s values on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        await everywhere(
+          ctx,
+          {
+            code: SCOPES,
+            count: 300,
+            buffers: {
+              a: {
+                data: new Uint32Array(
+                  Float32Array.from({ length: 300 }, (_, i) => Math.cos(i * 0.7) * 4).buffer,
+                ),
+              },
+              b: { data: new Uint32Array(300) },
+            },
+            outputs: ['b'],
+            floats: true,
+          },
+          'scopes',
         );
       },
     },

@@ -208,3 +208,29 @@ export const SCALE = /* wgsl */ `override scale: f32 = 2.0;
   b[id.x] = a[id.x] * scale + f32(offset);
 }
 `;
+
+/**
+ * WGSL as the specification allows it: `array(…)` inferred, module-scope constants of vector and
+ * array type, a bare block, shadowing.
+ */
+export const SCOPES = /* wgsl */ `const weights = array(0.25, 0.5, 0.25);
+const up = vec2f(0.5, 2.0);
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b: array<f32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  let n = arrayLength(&a);
+  if (i >= n) { return; }
+  var sum = 0.0;
+  for (var k = 0u; k < 3u; k++) {
+    let j = min(max(i + k, 1u) - 1u, n - 1u);
+    sum += a[j] * weights[k];
+  }
+  {
+    let sum = sum * 2.0; // shadows the outer sum in this block only
+    b[i] = sum;
+  }
+  let taps = array(1, 2, 3);
+  b[i] = b[i] + sum + f32(taps[i % 3u]) * up.y;
+}
+`;
