@@ -2,13 +2,20 @@
 // constants and computed write indices public WGSL uses: the CPU path against wgsl_reflect's WGSL
 // interpreter (an independent oracle) and against plain JavaScript references.
 import { describe, expect, it } from 'vitest';
-import { KernelError, NullDevice } from '../../src/all.js';
+import { KernelError, NullDevice, TextureUsage, ValidationError } from '../../src/all.js';
 import {
   PortableKernelError,
   analyzeKernel,
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
-import { LIFE, BUILTINS, PARTICLES_HEADER, SCALE, SCOPES } from '../gpu/page/portable-kernels.js';
+import {
+  BLUR,
+  BUILTINS,
+  LIFE,
+  PARTICLES_HEADER,
+  SCALE,
+  SCOPES,
+} from '../gpu/page/portable-kernels.js';
 import { device, interpret, storage } from './portable-helpers.js';
 
 /** One Life step on a torus, in plain JavaScript. */
@@ -248,5 +255,81 @@ describe('WGSL as the specification allows it', () => {
       });
       expect(ours[i]).toBe(r(r(r(sum * 2) + sum) + r([1, 2, 3][i % 3]! * 2)));
     }
+  });
+});
+
+describe('sampled textures read with textureLoad (the image-filter family)', () => {
+  it('a 3×3 blur of an rgba8unorm texture on the CPU path gives the f32 values by hand', () => {
+    const [w, h] = [13, 9];
+    const d = device();
+    const texels = Uint8Array.from({ length: 4 * w * h }, (_, i) => (i * 37) % 256);
+    const src = d.createTexture({
+      size: { width: w, height: h },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    d.queue.writeTexture({ texture: src }, texels, { bytesPerRow: 4 * w }, { width: w, height: h });
+    const dst = storage(d, new Float32Array(4 * w * h), 'dst');
+    const sim = createPortableCompute(d, {
+      code: BLUR,
+      count: [w, h],
+      buffers: { dst },
+      textures: { src },
+      path: 'cpu',
+    });
+    expect(sim.workgroupSize).toEqual([8, 8, 1]);
+    sim.dispatch(d.createCommandEncoder());
+    const ours = new Float32Array(dst.hostShadow?.bytes.buffer as ArrayBuffer);
+    const r = Math.fround;
+    const at = (x: number, y: number, c: number): number =>
+      r(
+        (texels[
+          4 * (Math.min(Math.max(y, 0), h - 1) * w + Math.min(Math.max(x, 0), w - 1)) + c
+        ] as number) * r(1 / 255), // the f32 multiply SwiftShader does (texels.ts)
+      );
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        for (let c = 0; c < 4; c++) {
+          let sum = 0;
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++) sum = r(sum + at(x + dx, y + dy, c));
+          expect(ours[4 * (y * w + x) + c]).toBe(r(sum * r(1 / 9)));
+        }
+  });
+
+  it('textureSample is refused with the reason; a texture without a host copy is a typed error on the CPU path', () => {
+    expect(() =>
+      analyzeKernel(
+        'k',
+        `@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\n@group(0) @binding(2) var<storage, read_write> o: array<vec4f>;\n@compute @workgroup_size(1) fn main() { o[0] = textureSampleLevel(t, s, vec2f(0.5), 0.0); }`,
+      ),
+    ).toThrow(/sampler|textureSampleLevel/);
+    const d = new NullDevice({ hostShadows: false });
+    const t = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    const hd = device();
+    const dst = storage(hd, new Float32Array(64), 'dst');
+    const ht = hd.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    });
+    const sim = createPortableCompute(hd, {
+      code: BLUR,
+      count: [4, 4],
+      buffers: { dst },
+      path: 'cpu',
+    });
+    expect(() => sim.dispatch(hd.createCommandEncoder(), undefined, { src: ht })).not.toThrow();
+    // a render pass into it: the host copy can no longer follow
+    const enc = hd.createCommandEncoder();
+    enc.beginRenderPass({ colorAttachments: [{ texture: ht }] }).end();
+    hd.queue.submit([enc.finish()]);
+    expect(() => sim.dispatch(hd.createCommandEncoder())).toThrow(ValidationError);
+    expect(() => sim.dispatch(hd.createCommandEncoder())).toThrow(/written by the GPU/);
+    expect(t.hostShadow).toBeNull();
   });
 });

@@ -195,9 +195,9 @@ describe('portable compute: the gather shape', () => {
       6,
     ],
     [
-      'textures',
-      `${head}@group(0) @binding(2) var t: texture_2d<f32>;\n@compute @workgroup_size(1) fn main() { b[0] = textureLoad(t, vec2i(0), 0).x; }`,
-      'texture_2d',
+      'storage textures',
+      `${head}@group(0) @binding(2) var t: texture_storage_2d<rgba8unorm, write>;\n@compute @workgroup_size(1) fn main() { textureStore(t, vec2i(0), vec4f(b[0])); }`,
+      'texture_storage_2d',
       3,
     ],
     [

@@ -42,7 +42,8 @@ export interface Binding {
   readonly name: string;
   readonly group: number;
   readonly binding: number;
-  readonly space: 'uniform' | 'storage';
+  /** `texture`: a `texture_2d<f32>` read with `textureLoad` (no buffer: `type` is void). */
+  readonly space: 'uniform' | 'storage' | 'texture';
   /** `read` for uniforms and read-only storage. */
   readonly access: 'read' | 'read_write' | 'write';
   /** Uniform: the value's type. Storage: the array type (`count` 0 when runtime-sized). */
@@ -656,10 +657,29 @@ class Analyzer {
       const a = (node.attributes ?? []).find((x: AstNode) => x.name === n);
       return a ? Number(a.value) : 0;
     };
-    if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
-      this.fail(node.type.name, node, `textures and samplers (${node.type.name}) are not portable`);
-    const type = this.type(node.type, node);
     const line = node.line as number;
+    if (node.type?.name === 'texture_2d' && node.type.format?.name === 'f32') {
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'texture',
+        access: 'read',
+        type: VOID,
+        offset: 0,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
+      return;
+    }
+    if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
+      this.fail(
+        node.type.name,
+        node,
+        `textures and samplers (${node.type.name}) are not portable: a texture_2d<f32> read with textureLoad is`,
+      );
+    const type = this.type(node.type, node);
     if (storage === 'uniform') {
       if (!isHostShareable(type))
         this.fail(
@@ -1156,8 +1176,49 @@ class Analyzer {
     return type;
   }
 
+  /** `textureLoad(t, coords, level)` → vec4f and `textureDimensions(t[, level])` → vec2u. */
+  textureCall(e: AstNode, args: AstNode[]): WType {
+    const name: string = e.name;
+    const t = args[0];
+    const sym = t?.astNodeType === 'varExpr' && !t.postfix ? this.lookup(t.name) : undefined;
+    if (sym?.binding?.space !== 'texture')
+      this.fail(name, e, `${name}(t, …) needs a texture_2d<f32> binding as its first argument`);
+    this.usedBindings.add(t.name);
+    this.refs.set(t, 'binding');
+    const integer = (a: AstNode, what: string, n: 0 | 2): void => {
+      let v = this.expr(a, undefined);
+      if (v.kind === 'abstract-int') v = this.expr(a, 'i32');
+      const ok =
+        (n === 0 ? v.kind === 'scalar' : v.kind === 'vec' && v.n === 2) &&
+        (scalarOf(v) === 'i32' || scalarOf(v) === 'u32');
+      if (!ok)
+        this.fail(
+          name,
+          e,
+          `${name}'s ${what} must be ${n ? 'vec2<i32> or vec2<u32>' : 'i32 or u32'} (got ${wgslName(v)})`,
+        );
+    };
+    if (name === 'textureLoad') {
+      if (args.length !== 3)
+        this.fail(name, e, 'textureLoad(t, coords, level) takes three arguments for a texture_2d');
+      integer(args[1], 'coordinates', 2);
+      integer(args[2], 'level', 0);
+      return vec(4, 'f32');
+    }
+    if (args.length > 2)
+      this.fail(name, e, 'textureDimensions(t[, level]) takes one or two arguments');
+    if (args[1]) integer(args[1], 'level', 0);
+    return vec(2, 'u32');
+  }
+
   storageRead(e: AstNode, b: Binding, at: AstNode): WType {
     this.usedBindings.add(b.name);
+    if (b.space === 'texture')
+      this.fail(
+        b.name,
+        at,
+        `texture ${b.name} is read with textureLoad(${b.name}, coords, level) or measured with textureDimensions(${b.name}); it is no value of its own`,
+      );
     if (b.space === 'uniform') return this.postfix(b.type, e.postfix, at, e);
     if (b.single) {
       this.storageAccess.set(e, { binding: b, own: false, part: 'single' });
@@ -1312,7 +1373,15 @@ class Analyzer {
     const rejected = REJECTED_CALLS[name];
     if (rejected) this.fail(name, e, `${name}(): ${rejected} are not portable`);
     if (name.startsWith('atomic')) this.fail(name, e, `${name}(): atomics are not portable`);
-    if (name.startsWith('texture')) this.fail(name, e, `${name}(): textures are not portable`);
+    if (name === 'textureLoad' || name === 'textureDimensions') return this.textureCall(e, args);
+    if (name.startsWith('textureSample'))
+      this.fail(
+        name,
+        e,
+        `${name}(): sampling (filtering, mip selection, derivatives) is not portable; read texels with textureLoad(t, vec2i(x, y), 0)`,
+      );
+    if (name.startsWith('texture'))
+      this.fail(name, e, `${name}(): not portable (textureLoad and textureDimensions are)`);
     // a struct or type constructor spelled as a call
     const asType = BUILTIN_TYPES[name] ?? this.structs.get(name);
     if (asType) return this.construct({ ...e, type: { name, astNodeType: 'type' } }, e);

@@ -23,6 +23,8 @@ export interface GlslProgram {
   samplers: Record<string, string>;
   /** Uniform block names of the uniform bindings, by binding name. */
   uniformBlocks: Record<string, string>;
+  /** Sampler uniform names of the sampled textures (`texture_2d<f32>`), by binding name. */
+  textures: Record<string, string>;
   /** The runner's own block: `_threads`, then `_len_<name>` per storage array (u32 each, std140). */
   internalBlock: { name: string; fields: string[] };
   /** Writable storage arrays, in colour-attachment order. */
@@ -155,6 +157,10 @@ class GlslEmitter extends Emitter {
       return this.arrayLength(
         this.m.bindings.find((x) => x.name === args[0].right.name) as Binding,
       );
+    if (name === 'textureLoad')
+      return `_tl_${args[0].name}(ivec2(${this.expr(args[1])}), int(${this.expr(args[2])}))`;
+    if (name === 'textureDimensions')
+      return `uvec2(textureSize(_smp_${args[0].name}, ${args[1] ? `int(${this.expr(args[1])})` : '0'}))`;
     const a = args.map((x) => this.expr(x));
     const fn = this.m.functions.find((f) => f.name === name);
     if (fn) return `${F(name)}(${a.join(', ')})`;
@@ -415,6 +421,12 @@ export function emitGlslFunctions(m: PortableModule): {
   };
 }
 
+/** Sampler uniforms of the sampled textures, by binding name. */
+const textureSamplers = (m: PortableModule): Record<string, string> =>
+  Object.fromEntries(
+    m.bindings.filter((b) => b.space === 'texture').map((b) => [b.name, `_smp_${b.name}`]),
+  );
+
 /** The runner's own block: invocations per dimension, the target's rows, each array's length. */
 const internalFields = (storage: readonly Binding[]): string[] => [
   '_dx',
@@ -465,6 +477,12 @@ function library(m: PortableModule, e: GlslEmitter, header: string[]): string[] 
       .join(' ')} };`,
   );
   for (const b of storage) out.push(`uniform highp sampler2D _tex_${b.name};`);
+  // sampled textures: texelFetch at coordinates clamped to the level, as WebGPU's robust loads
+  for (const t of m.bindings.filter((b) => b.space === 'texture'))
+    out.push(
+      `uniform highp sampler2D _smp_${t.name};`,
+      `vec4 _tl_${t.name}(ivec2 c, int l) { return texelFetch(_smp_${t.name}, clamp(c, ivec2(0), textureSize(_smp_${t.name}, l) - 1), l); }`,
+    );
   out.push(...header);
   out.push(HELPERS);
   out.push(`uint _word(highp sampler2D s, uint w) {
@@ -581,6 +599,7 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
     fragment: out.join('\n'),
     samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
     uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
+    textures: textureSamplers(m),
     internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
     outputs: written.map((b) => b.name),
   };
@@ -670,6 +689,7 @@ void main() { _out = uintBitsToFloat(_val); }`;
     fragment,
     samplers: Object.fromEntries(storage.map((x) => [x.name, `_tex_${x.name}`])),
     uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
+    textures: textureSamplers(m),
     internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
     outputs: [target],
     pointsPerInvocation: slots * parts,

@@ -9,6 +9,7 @@
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
 import type { Scalar, WType } from './types.js';
+import type { DecodedTexture } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
 const VIEW: Record<Scalar, string> = { f32: 'F', u32: 'U', i32: 'I', bool: 'U' };
@@ -19,6 +20,8 @@ export interface JsRunContext {
   /** Invocations in x, y and z: whole workgroups, as WebGPU launches them. */
   invocations: readonly [number, number, number];
   storage: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array; length: number }>;
+  /** Sampled textures, decoded (texels.ts). */
+  textures?: Record<string, DecodedTexture>;
   uniforms: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array }>;
 }
 
@@ -147,6 +150,10 @@ class JsEmitter extends Emitter {
   }
 
   call(name: string, args: AstNode[]): string {
+    if (name === 'textureLoad')
+      return `$.tload($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
+    if (name === 'textureDimensions')
+      return `[$t_${args[0].name}.width, $t_${args[0].name}.height]`;
     const fn = this.m.functions.find((f) => f.name === name);
     if (fn) return `${F(name)}(${args.map((x) => this.expr(x)).join(', ')})`;
     if (name === 'arrayLength') return `$len_${args[0].right.name}`;
@@ -283,6 +290,8 @@ export function emitJs(m: PortableModule): string {
   const out: string[] = ['"use strict";', 'let $dx = 1, $dy = 1, $dz = 1;'];
   for (const b of storage) out.push(`let $v_${b.name}, $len_${b.name} = 0;`);
   for (const u of uniforms) out.push(`let ${F(u.name)};`);
+  const textures = m.bindings.filter((b) => b.space === 'texture');
+  for (const t of textures) out.push(`let $t_${t.name};`);
   for (const b of storage) {
     const el = b.element as WType;
     const stride = (b.type as { stride: number }).stride / 4;
@@ -327,9 +336,10 @@ export function emitJs(m: PortableModule): string {
       ? `  $v_${b.name} = ctx.storage.${b.name}; $len_${b.name} = $v_${b.name}.length;`
       : `  $out_${b.name} = ctx.storage.${b.name}; $v_${b.name} = $.snapshot($out_${b.name}); $len_${b.name} = $out_${b.name}.length;`,
   );
-  const bindUniforms = uniforms.map(
-    (u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`,
-  );
+  const bindUniforms = [
+    ...uniforms.map((u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`),
+    ...textures.map((t) => `  $t_${t.name} = ctx.textures.${t.name};`),
+  ];
   out.push(`return function run(ctx) {
 ${[...bindViews, ...bindUniforms].join('\n')}
   [$dx, $dy, $dz] = ctx.invocations;

@@ -15,7 +15,7 @@ export interface BufferBinding {
   readonly name: string;
   readonly group: number;
   readonly binding: number;
-  readonly space: 'uniform' | 'storage';
+  readonly space: 'uniform' | 'storage' | 'texture';
   readonly access: 'read' | 'read_write' | 'write';
 }
 
@@ -49,11 +49,13 @@ export function reflectBufferBindings(
         ? 'uniform'
         : r.type === 'storage' || r.type === 'read-only-storage'
           ? 'storage'
-          : null;
+          : r.type === 'texture'
+            ? 'texture'
+            : null;
     if (!space)
       throw new KernelError(
         label,
-        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers only`,
+        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers and sampled textures (no samplers, no storage textures)`,
       );
     bindings.push({
       name: r.name,

@@ -35,6 +35,8 @@ import { reflectBufferBindings, type BufferBinding, type Portability } from './p
 import { reflectWorkgroupSize } from '../../rhi/core/compute-pipeline.js';
 import { emitJs, type JsRunContext } from './js.js';
 import { runtime } from './runtime.js';
+import { decodeTexels, type DecodedTexture } from './texels.js';
+import { FORMAT_INFO } from '../../rhi/core/formats.js';
 import { sizeOf } from './types.js';
 
 /** Options of `createPortableCompute`: the WGSL, the element count, the buffers by binding name and the path. */
@@ -52,6 +54,11 @@ export interface PortableComputeOptions {
   constants?: Readonly<Record<string, number | boolean>>;
   /** Buffers by the shader's binding names (variable names); may also be given per dispatch. */
   buffers?: Readonly<Record<string, Buffer>>;
+  /**
+   * Sampled textures (`texture_2d<f32>` read with `textureLoad`) by binding name: `TEXTURE_BINDING`
+   * textures of a colour format. The CPU path reads mip level 0 from the texture's host copy.
+   */
+  textures?: Readonly<Record<string, Texture>>;
   /** `auto` (default) takes compute, else ping-pong, else the CPU. */
   path?: 'auto' | PathName;
   label?: string;
@@ -61,7 +68,11 @@ export interface PortableComputeOptions {
 const TEXEL_BYTES = 16;
 
 interface Backend {
-  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void;
+  dispatch(
+    encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+  ): void;
   destroy(): void;
 }
 
@@ -88,6 +99,7 @@ export class PortableCompute {
   #grid: Grid;
   readonly #declared: readonly string[];
   #buffers: Record<string, Buffer> = {};
+  #textures: Record<string, Texture> = {};
   readonly #backend: Backend;
 
   constructor(
@@ -136,6 +148,7 @@ export class PortableCompute {
       ? choice.reason
       : `${choice.reason}; not portable to WebGL2 or the CPU: ${this.portability.error.message.split('\n')[0]?.replace(/^\[[^\]]*\] /, '')}`;
     if (options.buffers) this.setBuffers(options.buffers);
+    if (options.textures) this.setTextures(options.textures);
     this.#backend =
       this.path === 'compute'
         ? new ComputeBackend(this)
@@ -191,13 +204,51 @@ export class PortableCompute {
           `the shader has no binding named ${name} (bindings: ${this.#declared.join(', ') || 'none'})`,
           this.label,
         );
+      if (b.space === 'texture')
+        throw new ValidationError(
+          'portable-unknown-buffer',
+          `${name} is a texture binding: pass it in textures, not buffers`,
+          this.label,
+        );
       checkBuffer(this, b, buffer);
       this.#buffers[name] = buffer;
     }
   }
 
-  /** Records one dispatch over `count` elements (the CPU path runs it now and uploads). */
-  dispatch(encoder: CommandEncoder, buffers?: Readonly<Record<string, Buffer>>): void {
+  /** Binds sampled textures by binding name (the others stay as they were). */
+  setTextures(textures: Readonly<Record<string, Texture>>): void {
+    if (!textures || typeof textures !== 'object')
+      throw new ValidationError(
+        'portable-textures',
+        'textures must be an object of textures by binding name',
+        this.label,
+      );
+    for (const [name, texture] of Object.entries(textures)) {
+      const b = this.bindings.find((x) => x.name === name);
+      if (!b || b.space !== 'texture')
+        throw new ValidationError(
+          'portable-textures',
+          b
+            ? `${name} is a ${b.space} binding: pass it in buffers`
+            : `the shader has no texture binding named ${name} (textures: ${
+                this.bindings
+                  .filter((x) => x.space === 'texture')
+                  .map((x) => x.name)
+                  .join(', ') || 'none'
+              })`,
+          this.label,
+        );
+      checkTexture(this, name, texture);
+      this.#textures[name] = texture;
+    }
+  }
+
+  /** Records one dispatch over the grid (the CPU path runs it now and uploads). */
+  dispatch(
+    encoder: CommandEncoder,
+    buffers?: Readonly<Record<string, Buffer>>,
+    textures?: Readonly<Record<string, Texture>>,
+  ): void {
     if (!(encoder instanceof CommandEncoder))
       throw new ValidationError(
         'resource-kind',
@@ -205,11 +256,23 @@ export class PortableCompute {
         this.label,
       );
     if (buffers) this.setBuffers(buffers);
-    const missing = this.bindings.filter((b) => !this.#buffers[b.name]).map((b) => b.name);
+    if (textures) this.setTextures(textures);
+    const missing = this.bindings
+      .filter((b) => b.space !== 'texture' && !this.#buffers[b.name])
+      .map((b) => b.name);
     if (missing.length)
       throw new ValidationError(
         'portable-missing-buffer',
         `no buffer bound for ${missing.join(', ')}: pass them in buffers (by binding name)`,
+        this.label,
+      );
+    const unbound = this.bindings
+      .filter((b) => b.space === 'texture' && !this.#textures[b.name])
+      .map((b) => b.name);
+    if (unbound.length)
+      throw new ValidationError(
+        'portable-missing-buffer',
+        `no texture bound for ${unbound.join(', ')}: pass them in textures (by binding name)`,
         this.label,
       );
     const outputs = this.bindings.filter((b) => b.space === 'storage' && b.access !== 'read');
@@ -224,7 +287,7 @@ export class PortableCompute {
           this.label,
         );
     }
-    this.#backend.dispatch(encoder, this.#buffers);
+    this.#backend.dispatch(encoder, this.#buffers, this.#textures);
   }
 
   /** Declares the barrier from this path's writes to `to` on the bound writable buffers (explicit barrier mode). */
@@ -248,6 +311,23 @@ export function elementCount(b: Binding, buffer: Buffer): number {
   const fixed = (b.type as { count: number }).count;
   const n = Math.max(0, Math.floor((buffer.size - b.offset) / stride));
   return fixed ? Math.min(fixed, n) : n;
+}
+
+function checkTexture(pc: PortableCompute, name: string, texture: Texture): void {
+  requireResource(texture, 'texture', `textures.${name}`, pc.device);
+  if (!(texture.usage & TextureUsage.TEXTURE_BINDING))
+    throw new UsageError(
+      `texture ${texture.label ?? ''} bound to ${name} needs TEXTURE_BINDING`,
+      'TEXTURE_BINDING',
+      usageNames(texture.usage, TextureUsage),
+      pc.label,
+    );
+  if (texture.sampleCount !== 1 || FORMAT_INFO[texture.format].bytesPerTexel === 0)
+    throw new ValidationError(
+      'portable-textures',
+      `texture ${texture.label ?? ''} bound to ${name} is ${texture.format}${texture.sampleCount > 1 ? `, ${texture.sampleCount} samples` : ''}; a texture_2d<f32> binding takes a single-sampled colour texture`,
+      pc.label,
+    );
 }
 
 function checkBuffer(pc: PortableCompute, binding: BufferBinding, buffer: Buffer): void {
@@ -404,7 +484,11 @@ class ComputeBackend implements Backend {
     });
   }
 
-  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+  dispatch(
+    encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+  ): void {
     // checked before anything is recorded: a throw leaves the encoder as it was
     const groups = workgroupsFor(this.pc.grid, this.pc.workgroupSize);
     const max = this.pc.device.caps.limits.maxComputeWorkgroupsPerDimension;
@@ -426,9 +510,9 @@ class ComputeBackend implements Backend {
     const pass = encoder.beginComputePass({ label: this.pc.label });
     pass.setPipeline(this.#pipeline);
     for (const b of this.pc.bindings) {
-      const buffer = buffers[b.name] as Buffer;
-      if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffer);
-      else pass.setStorageBuffer(b.binding, buffer);
+      if (b.space === 'texture') pass.setTexture(b.binding, textures[b.name] as Texture);
+      else if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffers[b.name] as Buffer);
+      else pass.setStorageBuffer(b.binding, buffers[b.name] as Buffer);
     }
     pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
     pass.end();
@@ -467,6 +551,8 @@ class PingPongBackend implements Backend {
   readonly #storage: readonly Binding[];
   readonly #writable: readonly Binding[];
   readonly #uniforms: readonly Binding[];
+  /** Sampled textures the kernel reads with textureLoad (bound at their own binding numbers). */
+  readonly #sampled: readonly Binding[];
   /** Bindings of the pipelines: the internal block, then one texture per storage array. */
   readonly #internalBinding: number;
   readonly #textureBinding = new Map<string, number>();
@@ -487,6 +573,7 @@ class PingPongBackend implements Backend {
     this.#storage = storage;
     this.#writable = storage.filter((b) => b.access !== 'read');
     this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
+    this.#sampled = m.bindings.filter((b) => b.space === 'texture');
     this.#ring = new UniformRing(pc.device, 16, 256, `${pc.label} lengths`);
     // the form the first dispatch needs is built now, so its translation errors surface here
     this.#passes();
@@ -531,6 +618,11 @@ class PingPongBackend implements Backend {
           binding: this.#textureBinding.get(b.name) as number,
           type: 'texture' as const,
           name: program.samplers[b.name] as string,
+        })),
+        ...this.#sampled.map((b) => ({
+          binding: b.binding,
+          type: 'texture' as const,
+          name: program.textures[b.name] as string,
         })),
       ],
     });
@@ -588,7 +680,11 @@ class PingPongBackend implements Backend {
     return texture;
   }
 
-  dispatch(encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+  dispatch(
+    encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+  ): void {
     const { pc } = this;
     const storage = this.#storage;
     const outputs = this.#writable;
@@ -647,6 +743,7 @@ class PingPongBackend implements Backend {
       storage.forEach((b, i) =>
         pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
       );
+      for (const b of this.#sampled) pass.setTexture(b.binding, textures[b.name] as Texture);
       pass.draw(p.points ? p.points * dx * dy * dz : 3);
       pass.end();
     }
@@ -708,11 +805,39 @@ class CpuBackend implements Backend {
     this.#run = new Function('$', this.source)(runtime) as (ctx: JsRunContext) => void;
   }
 
-  dispatch(_encoder: CommandEncoder, buffers: Record<string, Buffer>): void {
+  dispatch(
+    _encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+  ): void {
     const { pc } = this;
-    const ctx: JsRunContext = { invocations: pc.invocations, storage: {}, uniforms: {} };
+    const ctx: JsRunContext = {
+      invocations: pc.invocations,
+      storage: {},
+      uniforms: {},
+      textures: {},
+    };
     const shadows = new Map<Binding, Uint8Array>();
     for (const b of this.m.bindings) {
+      if (b.space === 'texture') {
+        const t = textures[b.name] as Texture;
+        const shadow = t.hostShadow;
+        if (!shadow || shadow.stale)
+          throw new ValidationError(
+            'portable-cpu-shadow',
+            shadow
+              ? `texture ${t.label ?? ''} (${b.name}) was written by the GPU (a render pass or a copy into it); the CPU path reads textures from their host copies, which queue.writeTexture keeps`
+              : `texture ${t.label ?? ''} (${b.name}) has no host copy: create the device with hostShadows: true before creating the texture (with TEXTURE_BINDING)`,
+            pc.label,
+          );
+        (ctx.textures as Record<string, DecodedTexture>)[b.name] = decodeTexels(
+          t.format,
+          t.width,
+          t.height,
+          shadow.bytes,
+        );
+        continue;
+      }
       const buffer = buffers[b.name] as Buffer;
       const shadow = buffer.hostShadow;
       if (!shadow || shadow.stale)

@@ -7,6 +7,7 @@
  * conversion saturates. Vectors are arrays, structs plain objects.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { loadTexel } from './texels.js';
 type Num = number;
 type Fn = (...a: any[]) => any;
 
@@ -200,6 +201,8 @@ export const runtime = {
   any: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.some(Boolean) : v),
   all: (v: boolean | boolean[]): boolean => (Array.isArray(v) ? v.every(Boolean) : v),
   clone,
+  /** `textureLoad` of a decoded texture (texels.ts). */
+  tload: loadTexel,
   /** A copy of a storage binding's words (a writable array as it was before the dispatch). */
   snapshot: (v: { U: Uint32Array; length: number }) => {
     const U = v.U.slice();

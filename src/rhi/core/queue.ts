@@ -7,6 +7,7 @@ import {
   validateWriteBuffer,
 } from './validate/buffer.js';
 import { requireTextureUsage } from './validate/texture.js';
+import { FORMAT_INFO } from './formats.js';
 import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -74,9 +75,21 @@ function trackShadow(c: Command): void {
     case 'copyTextureToBuffer':
       c.dst.updateShadow(0, null);
       return;
+    case 'copyBufferToTexture':
+    case 'copyTextureToTexture':
+      if ((c.type === 'copyBufferToTexture' ? c.mipLevel : c.dstMip) === 0)
+        c.dst.updateShadow(0, 0, 0, 0, null);
+      return;
+    case 'beginRenderPass':
+      for (const a of c.pass.colorAttachments) {
+        a.texture.updateShadow(0, 0, 0, 0, null);
+        a.resolveTarget?.updateShadow(0, 0, 0, 0, null);
+      }
+      return;
     case 'setBinding':
       if (c.resource.kind === 'storage' && c.resource.access !== 'read')
         c.resource.buffer.updateShadow(0, null);
+      if (c.resource.kind === 'storage-texture') c.resource.texture.updateShadow(0, 0, 0, 0, null);
       return;
     default:
       return;
@@ -226,6 +239,16 @@ export abstract class Queue {
       layout.bytesPerRow,
       size,
     );
+    if (mipLevel === 0)
+      texture.updateShadow(
+        x,
+        y,
+        size.width,
+        size.height,
+        bytes,
+        layout.offset ?? 0,
+        layout.bytesPerRow ?? size.width * FORMAT_INFO[texture.format].bytesPerTexel,
+      );
   }
 
   submit(commandBuffers: readonly CommandBuffer[]): void {

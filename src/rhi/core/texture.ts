@@ -26,6 +26,9 @@ export abstract class Texture extends Resource {
   readonly usage: number;
   readonly mipLevelCount: number;
   readonly sampleCount: number;
+  /** Mip level 0's texels, tight rows (devices with `hostShadows`, sampled colour textures). */
+  #shadow: Uint8Array | null = null;
+  #shadowStale = false;
 
   constructor(device: Device, desc: TextureDescriptor) {
     super(device, desc.label);
@@ -35,6 +38,46 @@ export abstract class Texture extends Resource {
     this.usage = desc.usage;
     this.mipLevelCount = desc.mipLevelCount ?? 1;
     this.sampleCount = desc.sampleCount ?? 1;
+    const bytes = FORMAT_INFO[this.format].bytesPerTexel;
+    if (device.hostShadows && this.usage & TextureUsage.TEXTURE_BINDING && bytes > 0)
+      if (this.sampleCount === 1) this.#shadow = new Uint8Array(this.width * this.height * bytes);
+  }
+
+  /**
+   * The host copy of mip level 0 (tight rows, the format's bytes), or null where the device keeps
+   * none. `stale` when the GPU wrote the texture in a way the copy cannot follow (a render pass,
+   * a copy into it). `queue.writeTexture` to level 0 keeps it current.
+   */
+  get hostShadow(): { readonly bytes: Uint8Array; readonly stale: boolean } | null {
+    return this.#shadow ? { bytes: this.#shadow, stale: this.#shadowStale } : null;
+  }
+
+  /** @internal Core's queue: `rows` of `bytesPerRow` written at (x, y) of level 0, or null (stale). */
+  updateShadow(
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    data: Uint8Array | null,
+    offset = 0,
+    bytesPerRow = 0,
+  ): void {
+    if (!this.#shadow) return;
+    if (!data) {
+      this.#shadowStale = true;
+      return;
+    }
+    const texel = FORMAT_INFO[this.format].bytesPerTexel;
+    for (let row = 0; row < height; row++) {
+      const from = offset + row * bytesPerRow;
+      this.#shadow.set(
+        data.subarray(from, from + width * texel),
+        ((y + row) * this.width + x) * texel,
+      );
+    }
+    // a write of the whole level makes the copy whole again
+    if (x === 0 && y === 0 && width === this.width && height === this.height)
+      this.#shadowStale = false;
   }
 
   override get byteSize(): number {

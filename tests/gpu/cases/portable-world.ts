@@ -5,13 +5,19 @@
 // integer outputs bit for bit, float outputs within 2 ulp, after 1 and 10 steps.
 import { defineCases, type Case, type CaseContext } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { BufferUsage, type Buffer, type Device } from '../../../src/all.js';
+import {
+  BufferUsage,
+  TextureUsage,
+  type Buffer,
+  type Device,
+  type Texture,
+} from '../../../src/all.js';
 import type { PathName } from '../../../src/compute/index.js';
 import { PortableKernelError, createPortableCompute } from '../../../src/compute/portable/index.js';
 import { reflectBufferBindings } from '../../../src/compute/portable/portability.js';
 import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
-import { BUILTINS, LIFE, PARTICLES_HEADER, SCOPES } from '../page/portable-kernels.js';
+import { BLUR, BUILTINS, LIFE, PARTICLES_HEADER, SCOPES } from '../page/portable-kernels.js';
 
 type Count = number | [number, number] | [number, number, number];
 
@@ -21,6 +27,11 @@ interface Workload {
   count: Count;
   constants?: Record<string, number>;
   buffers: Record<string, CorpusBuffer>;
+  /** Sampled textures by binding name: size, format and texels (tight rows). */
+  textures?: Record<
+    string,
+    { width: number; height: number; format: 'rgba8unorm' | 'rgba32float'; data: Uint8Array }
+  >;
   outputs: readonly string[];
   /** After each step, binding names whose buffers swap (a ping-pong), else the same buffers. */
   swap?: [string, string];
@@ -53,13 +64,30 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
     });
     gpu.queue.writeBuffer(buffers[name] as GPUBuffer, 0, b.data as Uint32Array<ArrayBuffer>);
   }
+  const textures: Record<string, GPUTexture> = {};
+  for (const [name, t] of Object.entries(w.textures ?? {})) {
+    textures[name] = gpu.createTexture({
+      size: [t.width, t.height],
+      format: t.format,
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
+    gpu.queue.writeTexture(
+      { texture: textures[name] as GPUTexture },
+      t.data as Uint8Array<ArrayBuffer>,
+      { bytesPerRow: t.width * (t.format === 'rgba8unorm' ? 4 : 16) },
+      [t.width, t.height],
+    );
+  }
   const out: Array<Record<string, Uint32Array>> = [];
   for (let step = 1; step <= Math.max(...STEPS); step++) {
     const group = gpu.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
       entries: bindings.map((b) => ({
         binding: b.binding,
-        resource: { buffer: buffers[b.name] as GPUBuffer },
+        resource:
+          b.space === 'texture'
+            ? (textures[b.name] as GPUTexture).createView()
+            : { buffer: buffers[b.name] as GPUBuffer },
       })),
     });
     const enc = gpu.createCommandEncoder();
@@ -92,6 +120,7 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
     }
   }
   for (const b of Object.values(buffers)) b.destroy();
+  for (const t of Object.values(textures)) t.destroy();
   return out;
 }
 
@@ -112,9 +141,25 @@ async function portable(
     });
     device.queue.writeBuffer(buffers[name] as Buffer, 0, b.data);
   }
+  const textures: Record<string, Texture> = {};
+  for (const [name, t] of Object.entries(w.textures ?? {})) {
+    textures[name] = device.createTexture({
+      label: name,
+      size: { width: t.width, height: t.height },
+      format: t.format,
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture(
+      { texture: textures[name] as Texture },
+      t.data,
+      { bytesPerRow: t.width * (t.format === 'rgba8unorm' ? 4 : 16) },
+      { width: t.width, height: t.height },
+    );
+  }
   const sim = createPortableCompute(device, {
     code: w.code,
     count: w.count,
+    textures,
     ...(w.constants ? { constants: w.constants } : {}),
     path,
   });
@@ -136,6 +181,7 @@ async function portable(
     }
   }
   sim.destroy();
+  for (const t of Object.values(textures)) t.destroy();
   return out;
 }
 
@@ -347,6 +393,34 @@ export const cases = defineCases({
           },
           'scopes',
         );
+      },
+    },
+  'an image filter reads a sampled texture with textureLoad (rgba8unorm and rgba32float) as raw WebGPU does, on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const [w, h] = [37, 21];
+        for (const format of ['rgba8unorm', 'rgba32float'] as const) {
+          const data =
+            format === 'rgba8unorm'
+              ? Uint8Array.from({ length: 4 * w * h }, (_, i) => (i * 37) % 256)
+              : new Uint8Array(
+                  Float32Array.from({ length: 4 * w * h }, (_, i) => Math.sin(i * 0.31) * 8).buffer,
+                );
+          await everywhere(
+            ctx,
+            {
+              code: BLUR,
+              count: [w, h],
+              buffers: { dst: { data: new Uint32Array(4 * w * h) } },
+              textures: { src: { width: w, height: h, format, data } },
+              outputs: ['dst'],
+              floats: true,
+            },
+            `blur ${format}`,
+          );
+        }
       },
     },
   ...corpusCases,

@@ -234,3 +234,21 @@ const up = vec2f(0.5, 2.0);
   b[i] = b[i] + sum + f32(taps[i % 3u]) * up.y;
 }
 `;
+
+/** An image filter: a 3×3 box blur of a sampled texture into a storage array, on a 2-D grid. */
+export const BLUR = /* wgsl */ `@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4f>;
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let size = textureDimensions(src);
+  if (id.x >= size.x || id.y >= size.y) { return; }
+  var sum = vec4f(0.0);
+  for (var dy = -1; dy <= 1; dy++) {
+    for (var dx = -1; dx <= 1; dx++) {
+      let p = clamp(vec2i(id.xy) + vec2i(dx, dy), vec2i(0), vec2i(size) - 1);
+      sum += textureLoad(src, p, 0);
+    }
+  }
+  dst[id.y * size.x + id.x] = sum * (1.0 / 9.0);
+}
+`;
