@@ -48,6 +48,8 @@ export const DEFAULTS = {
   sortCounts: [100_000, 1_000_000],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
+  /** Sides of the portable suite's Life grids (n×n cells). */
+  portableGrids: [256, 1024],
   /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
   runtime: 'chromium',
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
@@ -116,6 +118,8 @@ const USAGE = `npm run bench -- [options]
                                   and sorted back to front: the depth sort's cost, per path)
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
+  --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
+                                  computed write indices: the ping-pong path's scatter form)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
@@ -175,6 +179,9 @@ export function parseArgs(argv) {
         break;
       case '--portable-counts':
         o.portableCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--portable-grids':
+        o.portableGrids = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--reference-counts':
         o.referenceCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
@@ -377,11 +384,28 @@ export function buildScenarios(o) {
           ...common,
           preroll: 0,
           kind: 'portable',
+          program: 'flock',
           id: `portable/${pathName}@${backend}/${count}`,
           path: pathName,
           backend,
           drawMode: 'instanced',
           count,
+          width: o.size[0],
+          height: o.size[1],
+        });
+  if (o.suites.includes('portable'))
+    for (const side of o.portableGrids)
+      for (const [pathName, backend] of PORTABLE_PATHS)
+        out.push({
+          ...common,
+          preroll: 0,
+          kind: 'portable',
+          program: 'life',
+          id: `portable-life/${pathName}@${backend}/${side}x${side}`,
+          path: pathName,
+          backend,
+          drawMode: 'instanced',
+          count: side * side,
           width: o.size[0],
           height: o.size[1],
         });
@@ -437,6 +461,8 @@ function screenshotLabel(s, m) {
     return `post chain alone (bloom, AgX, grade) · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
   if (s.kind === 'blur')
     return `blur r${s.radius} · ${s.postPath} path on ${s.backend} · ${s.width}×${s.height} · ${ms}`;
+  if (s.kind === 'portable' && s.program === 'life')
+    return `portable Life (one WGSL source, 2-D grid) · ${s.path} path on ${s.backend} · ${Math.sqrt(s.count)}² cells · ${ms}`;
   if (s.kind === 'portable')
     return `portable flock (one WGSL source) · ${s.path} path on ${s.backend} · ${s.count.toLocaleString('en-US')} boids · ${ms}`;
   if (s.kind === 'frame')
@@ -705,6 +731,7 @@ function aggregate(s, runs, shot) {
   const base = {
     scenario: s.id,
     kind: s.kind,
+    ...(s.program ? { program: s.program } : {}),
     postPath: s.postPath ?? null,
     radius: s.radius ?? null,
     size: `${s.width}x${s.height}`,
@@ -830,11 +857,24 @@ export function cpuTable(rows) {
 
 /** The portable suite: one WGSL flock per path, step + draw, e2e ms per frame and ratio to compute. */
 export function portableTable(rows) {
-  const pr = rows.filter((r) => r.kind === 'portable');
+  const flock = portableRows(
+    rows.filter((r) => r.kind === 'portable' && r.program !== 'life'),
+    '\nThe portable flock (one WGSL gather kernel, O(n²); step + draw), e2e ms per frame (median):\n',
+    'boids',
+  );
+  const life = portableRows(
+    rows.filter((r) => r.kind === 'portable' && r.program === 'life'),
+    '\nPortable Life (one WGSL kernel on a 2-D grid, writes at computed indices: the ping-pong path scatters; one step + a cleared frame), e2e ms per frame (median):\n',
+    'cells',
+  );
+  return [flock, life].filter(Boolean).join('\n');
+}
+
+function portableRows(pr, title, unit) {
   if (pr.length === 0) return '';
   const out = [
-    '\nThe portable flock (one WGSL gather kernel, O(n²); step + draw), e2e ms per frame (median):\n',
-    '| path@backend | boids | e2e median ms | e2e p95 | CPU ms | / compute |',
+    title,
+    `| path@backend | ${unit} | e2e median ms | e2e p95 | CPU ms | / compute |`,
     '|---|---|---|---|---|---|',
   ];
   for (const r of pr) {

@@ -15,6 +15,8 @@ export interface Scenario {
   /** frame: the particles' path (the post chain's is `postPath`). */
   particlePath?: 'compute' | 'pingpong' | 'cpu';
   postPath?: 'compute' | 'fragment';
+  /** portable: the boids flock (1-D gather, `count` boids) or Life (a 2-D grid of `count` cells). */
+  program?: 'flock' | 'life';
   radius?: number;
   backend: 'webgpu' | 'webgl2';
   drawMode: 'instanced' | 'pulled' | 'splat' | 'auto';

@@ -3,6 +3,7 @@
 // drawn into the HDR target, then the chain), the CPU loops and the portable flock. (Particles
 // alone run as a scene through the scene kit: check/scenes/particles.ts.)
 import {
+  BufferUsage,
   blur,
   bloom,
   createParticleSystem,
@@ -24,6 +25,8 @@ import { createState, stepState } from '../../src/testing.js';
 import { stepStateFast } from '../../src/particles/cpu-step.js';
 import { plainStep } from './plain-cpu.js';
 import { PortableFlock } from '../../demos/boids-portable/flock.js';
+import { createPortableCompute } from '../../src/compute/portable/index.js';
+import { LIFE } from '../../tests/gpu/page/portable-kernels.js';
 
 const DT = 1 / 60;
 
@@ -167,9 +170,63 @@ function portable(device: Device, s: Scenario): Workload {
   };
 }
 
+/**
+ * Life on an n×n grid (tests/gpu/page/portable-kernels.ts, written as public WebGPU samples write
+ * it: a 2-D grid, an override workgroup size, writes through a wrapping index): one step per frame
+ * on the scenario's path, then the canvas cleared (the step is the work measured).
+ */
+function portableLife(device: Device, s: Scenario): Workload {
+  const n = Math.round(Math.sqrt(s.count));
+  const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+  const size = device.createBuffer({ label: 'life size', size: 16, usage });
+  device.queue.writeBuffer(size, 0, new Uint32Array([n, n, 0, 0]));
+  const cells = Uint32Array.from({ length: n * n }, (_, i) =>
+    Number((Math.imul(i, 2654435761) >>> 0) % 7 < 3),
+  );
+  const a = device.createBuffer({ label: 'life a', size: 4 * n * n, usage });
+  const b = device.createBuffer({ label: 'life b', size: 4 * n * n, usage });
+  device.queue.writeBuffer(a, 0, cells);
+  const sim = createPortableCompute(device, {
+    code: LIFE,
+    count: [n, n],
+    path: s.path as 'compute' | 'pingpong' | 'cpu',
+    label: 'life',
+  });
+  const surface = device.surface!;
+  let flip = false;
+  const frame = (): void => {
+    const encoder = device.createCommandEncoder({ label: 'bench life' });
+    sim.dispatch(encoder, { size, current: flip ? b : a, next: flip ? a : b });
+    flip = !flip;
+    encoder
+      .beginRenderPass({
+        label: 'bench life present',
+        colorAttachments: [
+          { texture: surface.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+        ],
+      })
+      .end();
+    device.queue.submit([encoder.finish()]);
+  };
+  return {
+    pairs: 0,
+    spans: {},
+    describe: `${sim.path} (${sim.reason}), life ${n}×${n}`,
+    ready: async () => {},
+    frame,
+    preroll: async () => {},
+    alive: async () => null,
+    destroy: () => {
+      sim.destroy();
+      for (const x of [size, a, b]) x.destroy();
+    },
+  };
+}
+
 export async function createWorkload(device: Device, s: Scenario): Promise<Workload> {
   if (s.kind === 'cpu') return cpuLoop(s);
-  if (s.kind === 'portable') return portable(device, s);
+  if (s.kind === 'portable')
+    return s.program === 'life' ? portableLife(device, s) : portable(device, s);
   const surface = device.surface!;
   const camera = orbitCamera({ aspect: s.width / s.height });
   if (s.kind === 'post' || s.kind === 'frame') {
