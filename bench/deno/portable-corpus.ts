@@ -105,7 +105,7 @@ const all: Kernel[] = [
   life(256),
   life(1024),
   particles(4096),
-  blur(512, 512),
+  blur(256, 256),
   ...corpus.map((c) => ({ ...c, name: `Babylon.js ${c.name}` })),
 ];
 
@@ -189,17 +189,21 @@ for (const k of all) {
     let worst = 0;
     let differ = 0;
     let total = 0;
+    let abs = 0;
     for (const name of k.outputs) {
       const a = gpu.out[i]![name]!;
       const b = cpu.out[i]![name]!;
+      const fa = new Float32Array(a.buffer);
+      const fb = new Float32Array(b.buffer);
       for (let j = 0; j < a.length; j++) {
         const d = k.floats ? ulps(a[j]!, b[j]!) : a[j] === b[j] ? 0 : 1;
         if (d) differ++;
         worst = Math.max(worst, d);
+        if (k.floats && d) abs = Math.max(abs, Math.abs(fa[j]! - fb[j]!));
         total++;
       }
     }
-    return { step, compared: true, differ, total, worst };
+    return { step, compared: true, differ, total, worst, abs };
   });
   rows.push({
     kernel: k.name,
@@ -224,6 +228,7 @@ const md = [
       differ?: number;
       total?: number;
       worst?: number;
+      abs?: number;
     }>;
     const cell = (x: (typeof c)[number]) =>
       !x.compared
@@ -231,7 +236,7 @@ const md = [
         : x.differ === 0
           ? 'same bits'
           : r.floats
-            ? `${x.differ}/${x.total} words, ≤ ${x.worst} ulp`
+            ? `${x.differ}/${x.total} words, ≤ ${x.worst} ulp, ≤ ${(x.abs ?? 0).toExponential(1)} apart`
             : `${x.differ}/${x.total} words differ`;
     return `| ${r.kernel} | ${c.map(cell).join(' | ')} | ${(r.gpuMsPerStep as number).toFixed(3)} | ${(r.cpuMsPerStep as number).toFixed(1)} |`;
   }),
