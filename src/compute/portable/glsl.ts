@@ -14,6 +14,8 @@ import { glslName, wordsOf, type Scalar, type WType } from './types.js';
 
 /** Texels per row of every state texture: 16-byte texels × 256 = 4096-byte rows (a multiple of 256). */
 export const TEXELS_PER_ROW = 256;
+/** Words per row of a scatter's word texture (one word per texel, in R): a state row's words. */
+export const WORDS_PER_ROW = 4 * TEXELS_PER_ROW;
 
 /** The GLSL ES 3.00 fragment program(s) a portable kernel becomes for the ping-pong path. */
 export interface GlslProgram {
@@ -611,11 +613,10 @@ export interface ScatterProgram extends GlslProgram {
   readonly pointsPerInvocation: number;
   /**
    * Elements not made of whole texels (a stride or an offset not a multiple of 16 bytes): one point
-   * per word, drawn in four passes, each writing one component (write masks R, G, B, A).
+   * per word, into a word texture (one word per texel, `WORDS_PER_ROW` to a row) that `WORD_PASSES`
+   * fills from the array before and packs back into its texels after.
    */
   readonly masked: boolean;
-  /** The vertex shader of each pass: four (one per component) where `masked`, else one. */
-  readonly vertices: readonly string[];
 }
 
 /**
@@ -636,7 +637,7 @@ export function emitGlslScatter(m: PortableModule, target: string): ScatterProgr
   const masked = stride % 4 !== 0 || base % 4 !== 0;
   const parts = masked ? stride : stride / 4;
   const slots = m.slots[target] ?? 1;
-  const out = library(m, e, ['flat out uvec4 _val;', 'const uint _component = _COMPONENT_u;']);
+  const out = library(m, e, ['flat out uvec4 _val;']);
   const words = wordsOf(b.element as WType, 0, M);
   out.push(`uint _wordof(uint slot, uint rel, uint w) {
   switch (rel) {
@@ -663,17 +664,17 @@ ${resets}
 ${
   masked
     ? `  uint w = w0 + part;
-  if ((w & 3u) != _component) return;
-  uint t = w >> 2u;
-  uint word = _wordof(slot, part, w);
-  _val = uvec4(word);`
+  _val = uvec4(_wordof(slot, part, w), 0u, 0u, 0u);
+  vec2 texel = vec2(float(w % ${WORDS_PER_ROW}u), float(w / ${WORDS_PER_ROW}u)) + 0.5;
+  vec2 size = vec2(${WORDS_PER_ROW}.0, float(_rows)); // as many rows as the array's texture`
     : `  uint t = (w0 >> 2u) + part;
   uint r = part * 4u;
-  _val = uvec4(_wordof(slot, r, t * 4u), _wordof(slot, r + 1u, t * 4u + 1u), _wordof(slot, r + 2u, t * 4u + 2u), _wordof(slot, r + 3u, t * 4u + 3u));`
-}
+  _val = uvec4(_wordof(slot, r, t * 4u), _wordof(slot, r + 1u, t * 4u + 1u), _wordof(slot, r + 2u, t * 4u + 2u), _wordof(slot, r + 3u, t * 4u + 3u));
   vec2 texel = vec2(float(t % ${TEXELS_PER_ROW}u), float(t / ${TEXELS_PER_ROW}u)) + 0.5;
+  vec2 size = vec2(${TEXELS_PER_ROW}.0, float(_rows));`
+}
   // WebGPU's clip space (the RHI negates y for GL): row 0 at the top, texel (x, y) at memory row y
-  vec2 clip = texel / vec2(${TEXELS_PER_ROW}.0, float(_rows)) * 2.0 - 1.0;
+  vec2 clip = texel / size * 2.0 - 1.0;
   gl_Position = vec4(clip.x, -clip.y, 0.0, 1.0);
 }`);
   const fragment = `#version 300 es
@@ -682,10 +683,8 @@ precision highp int;
 flat in uvec4 _val;
 layout(location = 0) out vec4 _out;
 void main() { _out = uintBitsToFloat(_val); }`;
-  const vertex = out.join('\n');
   return {
-    vertex: vertex.replace('_COMPONENT_u', '0u'),
-    vertices: (masked ? [0, 1, 2, 3] : [0]).map((c) => vertex.replace('_COMPONENT_u', `${c}u`)),
+    vertex: out.join('\n'),
     fragment,
     samplers: Object.fromEntries(storage.map((x) => [x.name, `_tex_${x.name}`])),
     uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
@@ -696,3 +695,38 @@ void main() { _out = uintBitsToFloat(_val); }`;
     masked,
   };
 }
+
+/**
+ * The word texture's two full-screen passes, for a scatter over elements that are not whole
+ * texels: `unpack` spreads an array's texture (`_src`, four words a texel) over the word texture
+ * (one word a texel, in R), `pack` gathers the word texture (`_src`) back into four words a texel.
+ */
+export const WORD_PASSES = {
+  unpack: `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+uniform highp sampler2D _src;
+layout(location = 0) out vec4 _out;
+void main() {
+  uint w = uint(gl_FragCoord.y) * ${WORDS_PER_ROW}u + uint(gl_FragCoord.x);
+  uint t = w >> 2u;
+  vec4 v = texelFetch(_src, ivec2(int(t % ${TEXELS_PER_ROW}u), int(t / ${TEXELS_PER_ROW}u)), 0);
+  uint c = w & 3u;
+  _out = vec4(c == 0u ? v.x : c == 1u ? v.y : c == 2u ? v.z : v.w, 0.0, 0.0, 0.0);
+}`,
+  pack: `#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+uniform highp sampler2D _src;
+layout(location = 0) out vec4 _out;
+float _at(uint w) {
+  return texelFetch(_src, ivec2(int(w % ${WORDS_PER_ROW}u), int(w / ${WORDS_PER_ROW}u)), 0).x;
+}
+void main() {
+  uint w = (uint(gl_FragCoord.y) * ${TEXELS_PER_ROW}u + uint(gl_FragCoord.x)) * 4u;
+  _out = vec4(_at(w), _at(w + 1u), _at(w + 2u), _at(w + 3u));
+}`,
+  vertex: FULLSCREEN_VERTEX,
+};

@@ -29,7 +29,14 @@ import {
   type Binding,
   type PortableModule,
 } from './analyze.js';
-import { emitGlsl, emitGlslScatter, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
+import {
+  emitGlsl,
+  emitGlslScatter,
+  TEXELS_PER_ROW,
+  WORD_PASSES,
+  WORDS_PER_ROW,
+  type GlslProgram,
+} from './glsl.js';
 import { gridOf, invocationsFor, workgroupsFor, type Grid } from './grid.js';
 import { reflectBufferBindings, type BufferBinding, type Portability } from './portability.js';
 import { reflectWorkgroupSize } from '../../rhi/core/compute-pipeline.js';
@@ -535,6 +542,8 @@ interface PingPongPass {
   modules: ShaderModule[];
   /** Scatter passes: points per invocation (else one full-screen triangle). */
   points?: number;
+  /** A scatter into the array's word texture (its elements are not whole texels). */
+  words?: boolean;
 }
 
 /**
@@ -561,6 +570,10 @@ class PingPongBackend implements Backend {
   readonly #outputs = new Map<string, Texture>();
   #gather: PingPongPass[] | null = null;
   #scatter: PingPongPass[] | null = null;
+  /** Word textures (one word a texel) of the scatters over elements that are not whole texels. */
+  readonly #wordTextures = new Map<string, Texture>();
+  #wordPasses: { unpack: RenderPipeline; pack: RenderPipeline; modules: ShaderModule[] } | null =
+    null;
 
   constructor(
     readonly pc: PortableCompute,
@@ -645,21 +658,85 @@ class PingPongBackend implements Backend {
       return this.#gather;
     }
     if (this.#scatter) return this.#scatter;
-    this.#scatter = this.#writable.flatMap((b) => {
+    this.#scatter = this.#writable.map((b) => {
       const program = emitGlslScatter(m, b.name);
-      return program.vertices.map((vertex, c) => ({
+      return {
         program,
         points: program.pointsPerInvocation,
+        words: program.masked,
         ...this.#pipeline(
-          `${pc.label} scatter ${b.name}${program.masked ? ` ${'RGBA'[c]}` : ''}`,
+          `${pc.label} scatter ${b.name}`,
           program,
-          vertex,
-          program.masked ? 1 << c : 0xf,
+          program.vertex,
+          0xf,
           'point-list',
         ),
-      }));
+      };
     });
     return this.#scatter;
+  }
+
+  /** The word texture's unpack and pack pipelines (glsl.ts, WORD_PASSES), made once. */
+  #words(): { unpack: RenderPipeline; pack: RenderPipeline } {
+    if (this.#wordPasses) return this.#wordPasses;
+    const d = this.pc.device;
+    const vs = d.createShaderModule({
+      label: `${this.pc.label} words.vert`,
+      code: WORD_PASSES.vertex,
+      stage: 'vertex',
+    });
+    const make = (name: 'unpack' | 'pack'): [RenderPipeline, ShaderModule] => {
+      const fs = d.createShaderModule({
+        label: `${this.pc.label} ${name}.frag`,
+        code: WORD_PASSES[name],
+        stage: 'fragment',
+      });
+      const pipeline = d.createRenderPipeline({
+        label: `${this.pc.label} ${name} words`,
+        vertex: { module: vs },
+        fragment: { module: fs, targets: [{ format: 'rgba32float' }] },
+        primitive: { topology: 'triangle-list' },
+        bindings: [{ binding: 0, type: 'texture', name: '_src' }],
+      });
+      return [pipeline, fs];
+    };
+    const [unpack, ufs] = make('unpack');
+    const [pack, pfs] = make('pack');
+    this.#wordPasses = { unpack, pack, modules: [vs, ufs, pfs] };
+    return this.#wordPasses;
+  }
+
+  /** Draws a full-screen pass of `pipeline` into `target`, reading `source` as `_src`. */
+  #fullScreen(
+    encoder: CommandEncoder,
+    pipeline: RenderPipeline,
+    source: Texture,
+    target: Texture,
+  ): void {
+    encoder.barrier({ from: 'render-write', to: 'fragment-read', resources: [source] });
+    const pass = encoder.beginRenderPass({
+      label: pipeline.label,
+      colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+    });
+    pass.setPipeline(pipeline);
+    pass.setTexture(0, source);
+    pass.draw(3);
+    pass.end();
+  }
+
+  /** The word texture of writable array `name`: `WORDS_PER_ROW` wide, as many rows as its target. */
+  #wordTexture(name: string, rows: number): Texture {
+    const t = this.#wordTextures.get(name);
+    if (t && t.height === rows) return t;
+    t?.destroy();
+    const texture = this.pc.device.createTexture({
+      label: `${this.pc.label}.${name} words`,
+      size: { width: WORDS_PER_ROW, height: rows },
+      format: 'rgba32float',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    });
+    this.#wordTextures.set(name, texture);
+    return texture;
   }
 
   #texture(cache: Map<string, Texture>, name: string, rows: number, render: boolean): Texture {
@@ -723,19 +800,37 @@ class PingPongBackend implements Backend {
     });
     const targets = outputs.map((b) => this.#texture(this.#outputs, b.name, outRows, true));
     // a scatter draws only the elements written: the rest of each target is the buffer as it was
+    // (a copy of it; for a word texture, the array's texture spread one word a texel)
     if (!gather)
-      outputs.forEach((b, i) =>
-        copyRows(encoder, buffers[b.name] as Buffer, targets[i] as Texture, 'to-texture'),
-      );
+      passes.forEach((p, i) => {
+        if (!p.words)
+          copyRows(
+            encoder,
+            buffers[outputs[i]!.name] as Buffer,
+            targets[i] as Texture,
+            'to-texture',
+          );
+      });
     encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
     for (const p of passes) {
+      const k = outputs.findIndex((b) => b.name === p.program.outputs[0]);
+      const wordTex = p.words ? this.#wordTexture(outputs[k]!.name, outRows) : null;
+      if (wordTex)
+        this.#fullScreen(
+          encoder,
+          this.#words().unpack,
+          inputs[storage.indexOf(outputs[k]!)] as Texture,
+          wordTex,
+        );
       const pass = encoder.beginRenderPass({
         label: p.pipeline.label,
-        colorAttachments: p.program.outputs.map((name) => ({
-          texture: targets[outputs.findIndex((b) => b.name === name)] as Texture,
-          loadOp: gather ? ('clear' as const) : ('load' as const),
-          clearValue: [0, 0, 0, 0] as const,
-        })),
+        colorAttachments: wordTex
+          ? [{ texture: wordTex, loadOp: 'load' as const }]
+          : p.program.outputs.map((name) => ({
+              texture: targets[outputs.findIndex((b) => b.name === name)] as Texture,
+              loadOp: gather ? ('clear' as const) : ('load' as const),
+              clearValue: [0, 0, 0, 0] as const,
+            })),
       });
       pass.setPipeline(p.pipeline);
       for (const u of this.#uniforms) pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
@@ -746,6 +841,7 @@ class PingPongBackend implements Backend {
       for (const b of this.#sampled) pass.setTexture(b.binding, textures[b.name] as Texture);
       pass.draw(p.points ? p.points * dx * dy * dz : 3);
       pass.end();
+      if (wordTex) this.#fullScreen(encoder, this.#words().pack, wordTex, targets[k] as Texture);
     }
     // textures → buffers
     encoder.barrier({ from: 'render-write', to: 'copy-read', resources: targets });
@@ -759,7 +855,17 @@ class PingPongBackend implements Backend {
       p.pipeline.destroy();
       for (const mod of p.modules) mod.destroy();
     }
-    for (const t of [...this.#inputs.values(), ...this.#outputs.values()]) t.destroy();
+    for (const t of [
+      ...this.#inputs.values(),
+      ...this.#outputs.values(),
+      ...this.#wordTextures.values(),
+    ])
+      t.destroy();
+    if (this.#wordPasses) {
+      this.#wordPasses.unpack.destroy();
+      this.#wordPasses.pack.destroy();
+      for (const mod of this.#wordPasses.modules) mod.destroy();
+    }
     this.#ring.destroy();
   }
 }
