@@ -204,7 +204,7 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
 `;
   let translated;
   try {
-    translated = analyzeKernel(label, wgslTranslated, 'ignisMain');
+    translated = analyzeKernel(label, wgslTranslated, 'ignisMain', { whole: true });
   } catch (e) {
     if (e instanceof PortableKernelError)
       throw new KernelError(

@@ -93,7 +93,7 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
 }
 `;
   const vertex = emitGlslReduceVertex(
-    analyzeKernel(`${kernel.descriptor.label} reduce`, wgsl, 'ignisMain'),
+    analyzeKernel(`${kernel.descriptor.label} reduce`, wgsl, 'ignisMain', { whole: true }),
     attrs,
     gather,
   );

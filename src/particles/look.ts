@@ -36,7 +36,9 @@ export function compileLook(code: string): CompiledLook {
 `;
   let glsl;
   try {
-    glsl = emitGlslFunctions(analyzeKernel('particle look', module, 'ignisLookMain'));
+    glsl = emitGlslFunctions(
+      analyzeKernel('particle look', module, 'ignisLookMain', { whole: true }),
+    );
   } catch (e) {
     if (e instanceof PortableKernelError || e instanceof KernelError)
       throw new ParticleOptionError(
