@@ -3,7 +3,6 @@
  * construct, the source line with a caret, where a parse really went wrong, a call cycle found in
  * the text; and the two places wgsl_reflect's parser needs help (`block`, constant expressions).
  */
-import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
 import type { AstNode } from './analyze.js';
 
@@ -68,7 +67,7 @@ export function sourceExcerpt(source: string, line: number, column: number): str
  * at the next statement, where the parser noticed it.
  */
 export function parsePosition(
-  parser: WgslParser,
+  parser: unknown, // wgsl_reflect's WgslParser: its type stays out of the published declarations
   source: string,
   message: string,
 ): [number, number] {
