@@ -41,6 +41,8 @@ interface PingPongPass {
  */
 export class PingPongBackend implements Backend {
   readonly #ring: UniformRing;
+  /** The internal block's words (writeBuffer copies them at once: one array serves every dispatch). */
+  readonly #block: Uint32Array;
   readonly #storage: readonly Binding[];
   readonly #writable: readonly Binding[];
   readonly #uniforms: readonly Binding[];
@@ -72,6 +74,7 @@ export class PingPongBackend implements Backend {
     this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
     this.#sampled = m.bindings.filter((b) => b.space === 'texture');
     this.#ring = new UniformRing(pc.device, 16, 256, `${pc.label} lengths`);
+    this.#block = new Uint32Array(Math.ceil((4 * (4 + storage.length)) / 16) * 4);
     // the form the first dispatch needs is built now, so its translation errors surface here
     this.#passes();
   }
@@ -267,7 +270,7 @@ export class PingPongBackend implements Backend {
     const [dx, dy, dz] = pc.invocations;
     const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
     // the internal block (writeBuffer copies it at once, so one array serves every dispatch)
-    const words = new Uint32Array(Math.ceil((4 * (4 + storage.length)) / 16) * 4);
+    const words = this.#block;
     words.set([dx, dy, dz, outRows]);
     storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
     const offset = this.#ring.take();
