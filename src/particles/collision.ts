@@ -7,23 +7,10 @@
  * reference, in f32 steps.
  */
 import type { Texture } from '../rhi/core/texture.js';
+import type { ParticleCollision } from './options.js';
+export type { ParticleCollision } from './options.js';
 import type { UniformValue } from '../compute/layout.js';
 import type { SceneDepthArray } from '../compute/paths/path.js';
-import type { Camera } from './draw.js';
-
-/** `collision` as ParticleOptions holds it. */
-export interface ParticleCollision {
-  /** The scene's depth: a depth texture (GPU paths) or `{ data, width, height }` (the CPU path). */
-  readonly depth: Texture | SceneDepthArray;
-  /** The camera the depth was drawn with (read at every update: move it with the view). */
-  readonly camera: Camera;
-  /** The normal part of the velocity, reversed, times this (0 stops, 1 keeps all of it). */
-  readonly restitution: number;
-  /** The rest of the velocity times 1 − friction. */
-  readonly friction: number;
-  /** How far behind the surface (world units) a particle still counts as hitting it. */
-  readonly thickness: number;
-}
 
 const f = Math.fround;
 

@@ -7,10 +7,11 @@
  * results are bit-identical to `stepState` (tests/node/particles.test.ts checks every emitter shape,
  * attractors, turbulence and the floor).
  */
-import type { ParticleOptions } from './options.js';
+import type { EmitRange, ParticleOptions } from './options.js';
 import type { ParticleState } from './reference.js';
 import { accelerate, pcg, stepBase } from './reference.js';
-import { emits, type EmitRange } from './emission.js';
+import { emits } from './emission.js';
+import { moduleDef } from './modules/index.js';
 import { collide, collisionFrame } from './collision.js';
 
 const f = Math.fround;
@@ -82,6 +83,20 @@ function spawner(
 const ACCELERATION = new Float64Array(3);
 /** `collision`: one particle's stepped position and velocity, collided in place. */
 const COLLIDED = [0, 0, 0, 0, 0, 0];
+
+/**
+ * Whether this loop runs a stack: every module one it implements (`fastCpu`), and the canonical
+ * update's gravity, drag and floor in it. Any other stack runs the kernel's JavaScript translation.
+ */
+export function fastCpuRuns(o: ParticleOptions): boolean {
+  const names = new Set(o.modules.map((m) => m.module));
+  return (
+    o.modules.every((m) => m.stage === 'render' || moduleDef(m.module)?.fastCpu === true) &&
+    names.has('gravity') &&
+    names.has('drag') &&
+    names.has('floor')
+  );
+}
 
 /** Advances `state` by step n ≥ 1 of `dt` seconds: bit-identical to reference.ts `stepState`. */
 export function stepStateFast(

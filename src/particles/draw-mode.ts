@@ -9,7 +9,7 @@
  * instanced on a hardware one).
  */
 import { SOFTWARE_ADAPTER_NAME, type Caps } from '../rhi/core/caps.js';
-import type { DrawMode } from './options.js';
+import type { DrawMode, ParticleOptions } from './options.js';
 
 /** Rounds of the measurement; the first is a warm-up (pipeline creation, caches) and is dropped. */
 export const CALIBRATION_ROUNDS = 5;
@@ -121,4 +121,22 @@ export function pickFastest(
     raster,
     reason: `measured (${how}): ${figures}${notes.length ? `; ${notes.join('; ')}` : ''}`,
   };
+}
+
+/**
+ * Why options cannot be drawn by the splat (a sum of round camera-facing discs), or null: the
+ * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
+ */
+export function splatBlocker(
+  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture' | 'softParticles' | 'look'>,
+): string | null {
+  if (o.blending !== 'additive')
+    return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
+  if (o.billboard !== 'camera')
+    return `needs billboard 'camera' (a splat adds round camera-facing discs; billboard is '${String(o.billboard)}')`;
+  if (o.texture !== null) return 'needs no texture (a splat adds round discs, not images)';
+  if (o.softParticles !== null)
+    return 'needs no softParticles (a splat does not read the scene depth)';
+  if (o.look !== null) return 'needs no look (a splat adds round discs)';
+  return null;
 }

@@ -22,7 +22,7 @@ import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
 import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
 import softWgsl from '../../shaders/particles/soft.wgsl?raw';
 import { LOOK_STRUCT, type CompiledLook } from './look.js';
-import type { DrawMode } from './options.js';
+import type { Camera, DrawMode } from './options.js';
 
 export type StateKind = 'buffers' | 'textures';
 
@@ -245,12 +245,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
 /** Bytes of a DrawParams ring slot (DRAW_PARAMS_BYTES rounded up to the 256-byte offset alignment). */
 export const DRAW_PARAMS_SLOT = 512;
 
-/** A camera as particle draws take it: view and projection matrices (column-major). */
-export interface Camera {
-  /** Column-major 4×4 (wgpu-matrix `mat4`). */
-  view: ArrayLike<number>;
-  projection: ArrayLike<number>;
-}
+export type { Camera } from './options.js';
 
 /**
  * The DrawParams block of shaders/particles/draw.wgsl (and `layout(std140)` draw.vert.glsl), field

@@ -8,7 +8,8 @@
  * alive than there are slots, the ring takes the oldest emitted slots back (docs/particles.md,
  * "Emission").
  */
-import type { ParticleOptions } from './options.js';
+import type { Burst, EmitRange, ParticleOptions } from './options.js';
+export type { Burst, BurstInput, EmitRange } from './options.js';
 
 /**
  * The clock compared on a nanosecond grid: sixty steps of 1/60 s add up to 0.9999999999999999 s,
@@ -16,25 +17,6 @@ import type { ParticleOptions } from './options.js';
  * 0.05 s to land on the step a person expects.
  */
 const snap = (t: number): number => Math.round(t * 1e9) / 1e9;
-
-/** A burst: `count` particles at `time` seconds into the emitter's cycle, `cycles` times `interval` apart. */
-export interface Burst {
-  time: number;
-  count: number;
-  /** How many times the burst fires (default 1). */
-  cycles: number;
-  /** Seconds between its cycles (default 0.1). */
-  interval: number;
-}
-
-/** What `bursts` takes: `time` and `count`, the rest defaulted. */
-export type BurstInput = Pick<Burst, 'time' | 'count'> & Partial<Burst>;
-
-/** The slots one step emits: `count` slots from `start`, wrapping at the capacity. */
-export interface EmitRange {
-  start: number;
-  count: number;
-}
 
 /** Whether options ask for emission over time (else every slot is alive and respawns: continuous). */
 export function emits(o: Pick<ParticleOptions, 'emitRate' | 'bursts'>): boolean {

@@ -11,11 +11,15 @@ export {
   type BurstInput,
   type EmitRange,
 } from './emission.js';
+export { resolveOptions, particleModules } from './resolve.js';
+export { MODULES, type ParticleModuleDef } from './modules/index.js';
 export {
   DEFAULT_OPTIONS,
   MAX_ATTRACTORS,
   ParticleOptionError,
-  resolveOptions,
+  type ParticleModule,
+  type ParticleModuleInput,
+  type ModuleStage,
   type ParticleOptions,
   type ParticleOptionsInput,
   type ParticlePath,

@@ -5,9 +5,10 @@
  */
 import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
-import type { ParticleOptions } from './options.js';
-import { emits, type EmitRange } from './emission.js';
-import { collisionUniforms } from './collision.js';
+import type { EmitRange, ParticleOptions } from './options.js';
+import { emits } from './emission.js';
+import { stackOf } from './resolve.js';
+import type { KernelPart } from './modules/index.js';
 
 const HELPERS = `
 u32 pcg(u32 v) {
@@ -34,33 +35,6 @@ vec3f curlNoise(vec3f q, f32 t) {
 }
 `;
 
-function spawnPosition(shape: ParticleOptions['emitter']['shape']): string {
-  switch (shape) {
-    case 'box':
-      return 'vec3f spawnPos = params.emitterPosition + params.radius * (2.0 * vec3f(r0, r1, r2) - 1.0);';
-    case 'point':
-      return 'vec3f spawnPos = params.emitterPosition;';
-    case 'sphere':
-      return `f32 sphereCos = 2.0 * r0 - 1.0;
-    f32 sphereSin = sqrt(max(0.0, 1.0 - sphereCos * sphereCos));
-    f32 spherePhi = 6.2831855 * r1;
-    f32 sphereDist = params.radius * pow(r2, 0.33333334);
-    vec3f spawnPos = params.emitterPosition + sphereDist * vec3f(sphereSin * cos(spherePhi), sphereCos, sphereSin * sin(spherePhi));`;
-    case 'cone':
-      return 'vec3f spawnPos = params.emitterPosition;';
-  }
-}
-
-function spawnVelocity(shape: ParticleOptions['emitter']['shape']): string {
-  if (shape === 'cone') {
-    return `f32 coneCos = 1.0 - r3 * (1.0 - params.coneCos);
-    f32 coneSin = sqrt(max(0.0, 1.0 - coneCos * coneCos));
-    f32 conePhi = 6.2831855 * r5;
-    vec3f spawnVel = speed * vec3f(coneSin * cos(conePhi), coneCos, coneSin * sin(conePhi));`;
-  }
-  return 'vec3f spawnVel = vec3f(params.spread * (2.0 * r3 - 1.0), speed, params.spread * (2.0 * r5 - 1.0));';
-}
-
 /** `reads: 'all'`: any particle as it was before this step (ignisElement: see defineKernel's `gather`). */
 const PARTICLE_READ = `
 fn particle(j: u32) -> Particle {
@@ -69,121 +43,52 @@ fn particle(j: u32) -> Particle {
 }
 `;
 
-/**
- * `collision`: the scene's surface normal at depth texel (x, y), in world space — from the view
- * positions of the neighbouring texels (central differences, unprojected with the projection's
- * P00, P11, P22, P32 in `cproj`), turned towards the camera, rotated by the view's axes.
- */
-const SCENE_NORMAL = `
-vec3f viewPointAt(i32 x, i32 y) {
-    f32 d = params.cproj.w / (ignisSceneDepth(x, y) + params.cproj.z);
-    f32 ndcX = (f32(x) + 0.5) / params.csize.x * 2.0 - 1.0;
-    f32 ndcY = 1.0 - (f32(y) + 0.5) / params.csize.y * 2.0;
-    return vec3f(ndcX * d / params.cproj.x, ndcY * d / params.cproj.y, -d);
-}
-vec3f sceneNormal(i32 x, i32 y) {
-    i32 w = i32(params.csize.x) - 1;
-    i32 h = i32(params.csize.y) - 1;
-    vec3f across = viewPointAt(min(x + 1, w), y) - viewPointAt(max(x - 1, 0), y);
-    vec3f up = viewPointAt(x, max(y - 1, 0)) - viewPointAt(x, min(y + 1, h));
-    vec3f c = cross(across, up);
-    f32 len = length(c);
-    vec3f nv = select(vec3f(0.0, 0.0, 1.0), c / max(len, 1e-20), len > 1e-12);
-    nv = select(nv, -nv, dot(nv, viewPointAt(x, y)) > 0.0);
-    return params.cright.xyz * nv.x + params.cup.xyz * nv.y + params.cback.xyz * nv.z;
-}
-`;
+/** The uniforms every particle kernel has, in order (CANONICAL_UNIFORMS; a behaviour reads them). */
+const CANONICAL: ReadonlyArray<readonly [string, UniformType]> = [
+  ['seed', 'u32'],
+  ['stepIndex', 'u32'],
+  ['dt', 'f32'],
+  ['drag', 'f32'],
+  ['gravity', 'vec3f'],
+  ['floorY', 'f32'],
+  ['emitterPosition', 'vec3f'],
+  ['radius', 'f32'],
+  ['spread', 'f32'],
+  ['speedMin', 'f32'],
+  ['speedMax', 'f32'],
+  ['lifeMin', 'f32'],
+  ['lifeMax', 'f32'],
+  ['coneCos', 'f32'],
+  ['time', 'f32'],
+  ['turbulence', 'f32'],
+  ['frequency', 'f32'],
+];
 
-/**
- * `collision`: where the stepped position lies just behind the scene's depth (within `thickness`
- * of the surface, seen from the collision camera), the particle stays where it was and its
- * velocity bounces off the surface: the normal part reversed × restitution, the rest × (1 −
- * friction). reference.ts `collide` is the same in JavaScript.
- */
-const COLLIDE = `
-    vec4f clip = params.cvp0 * x.x + params.cvp1 * x.y + params.cvp2 * x.z + params.cvp3;
-    f32 cw = max(clip.w, 0.0001);
-    f32 u = clip.x / cw * 0.5 + 0.5;
-    f32 t = 0.5 - clip.y / cw * 0.5;
-    bool inside = clip.w > 0.0001 && u >= 0.0 && u < 1.0 && t >= 0.0 && t < 1.0;
-    i32 px = i32(floor(clamp(u, 0.0, 1.0) * params.csize.x));
-    i32 py = i32(floor(clamp(t, 0.0, 1.0) * params.csize.y));
-    f32 zs = ignisSceneDepth(px, py);
-    f32 surface = params.cproj.w / (zs + params.cproj.z);
-    bool hitScene = inside && zs < 1.0 && clip.w > surface && clip.w < surface + params.cparams.x;
-    vec3f n = sceneNormal(px, py);
-    f32 vn = dot(v, n);
-    vec3f bounced = (v - n * vn) * params.cparams.z - n * (vn * params.cparams.y);
-    v = select(v, bounced, hitScene && vn < 0.0);
-    x = select(x, position.xyz, hitScene);`;
-
-/** A behaviour uniform's type: f32 for a number, vecNf for N numbers. */
-function behaviorUniformType(v: number | readonly number[]): UniformType {
-  return Array.isArray(v) ? (`vec${v.length}f` as UniformType) : 'f32';
+/** Each module of the stack with its part of the kernel. */
+function partsOf(o: ParticleOptions): Array<{ name: string; part: KernelPart }> {
+  return stackOf(o).flatMap(({ def, own }) => {
+    const part = def.kernel?.(o, own);
+    return part ? [{ name: def.name, part }] : [];
+  });
 }
 
-/** The structure of the options that changes the kernel's code (everything else is a uniform). */
+/** The structure of the stack that changes the kernel's code (everything else is a uniform). */
 export function kernelKey(o: ParticleOptions): string {
-  const b = o.behavior;
-  const behavior = b
-    ? `:${b.code}:${Object.entries(b.uniforms ?? {})
-        .map(([n, v]) => `${n}=${behaviorUniformType(v)}`)
-        .join(',')}`
-    : '';
-  return `${o.emitter.shape}:${o.attractors.length}:${o.turbulence.strength !== 0}${emits(o) ? ':emits' : ''}${o.bounce ? ':bounce' : ''}${o.collision ? ':collision' : ''}${behavior}${b?.reads === 'all' ? ':all' : ''}`;
+  return partsOf(o)
+    .map(({ name, part }) => (part.key === undefined ? name : `${name}=${part.key}`))
+    .join('|');
 }
 
+/** The update kernel of a stack: the spawn modules' `spawn`, the update modules' phases (module.ts). */
 export function particleKernel(o: ParticleOptions): Kernel {
-  const attractors = o.attractors.length;
-  const turbulence = o.turbulence.strength !== 0;
-  const uniforms: Array<[string, UniformType]> = [
-    ['seed', 'u32'],
-    ['stepIndex', 'u32'],
-    ['dt', 'f32'],
-    ['drag', 'f32'],
-    ['gravity', 'vec3f'],
-    ['floorY', 'f32'],
-    ['emitterPosition', 'vec3f'],
-    ['radius', 'f32'],
-    ['spread', 'f32'],
-    ['speedMin', 'f32'],
-    ['speedMax', 'f32'],
-    ['lifeMin', 'f32'],
-    ['lifeMax', 'f32'],
-    ['coneCos', 'f32'],
-    ['time', 'f32'],
-    ['turbulence', 'f32'],
-    ['frequency', 'f32'],
-  ];
-  if (o.bounce) uniforms.push(['restitution', 'f32'], ['keepAlong', 'f32']);
-  if (o.collision)
-    uniforms.push(
-      ['cvp0', 'vec4f'],
-      ['cvp1', 'vec4f'],
-      ['cvp2', 'vec4f'],
-      ['cvp3', 'vec4f'],
-      ['cproj', 'vec4f'],
-      ['cright', 'vec4f'],
-      ['cup', 'vec4f'],
-      ['cback', 'vec4f'],
-      ['csize', 'vec4f'],
-      ['cparams', 'vec4f'],
-    );
+  const parts = partsOf(o);
+  const phase = (name: keyof KernelPart): string[] =>
+    parts.flatMap(({ part }) => (typeof part[name] === 'string' && part[name] ? [part[name]] : []));
+  const uniforms: Array<readonly [string, UniformType]> = [...CANONICAL];
+  for (const { part } of parts) uniforms.push(...(part.uniforms ?? []));
   const emission = emits(o);
   if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
-  for (let a = 0; a < attractors; a++) uniforms.push([`attractor${a}`, 'vec4f']);
-  const forces: string[] = [];
-  if (attractors > 0 || turbulence) {
-    forces.push('vec3f acc = vec3f(0.0);');
-    for (let a = 0; a < attractors; a++)
-      forces.push(`acc = acc + attract(position.xyz, params.attractor${a});`);
-    if (turbulence)
-      forces.push(
-        'acc = acc + params.turbulence * params.frequency * curlNoise(position.xyz * params.frequency, params.time);',
-      );
-    forces.push('v = v + acc * params.dt;');
-  }
-  // the emitter's respawn, which every behaviour may call
+  const forces = phase('force');
   const spawn = `
 fn spawn(index: u32) -> Particle {
     u32 pbase = pcg(params.seed ^ pcg(params.stepIndex));
@@ -195,39 +100,28 @@ fn spawn(index: u32) -> Particle {
     f32 r4 = rand(key + 4u);
     f32 r5 = rand(key + 5u);
     f32 r6 = rand(key + 6u);
-    ${spawnPosition(o.emitter.shape)}
-    f32 speed = params.speedMin + r4 * (params.speedMax - params.speedMin);
-    ${spawnVelocity(o.emitter.shape)}
-    f32 spawnLife = params.lifeMin + r6 * (params.lifeMax - params.lifeMin);
+    ${phase('spawn').join('\n    ')}
     return Particle(vec4f(spawnPos, 0.0), vec4f(spawnVel, spawnLife));
 }
 `;
-  // the canonical rule, written as a behaviour like any other
+  // the update modules' phases, as a behaviour like any other
   const canonical = `
 fn behavior(index: u32, p: Particle) -> Particle {
     vec4f position = p.position;
     vec4f velocity = p.velocity;
     ${emission ? '' : 'let born = spawn(index);'}
-    vec3f v = velocity.xyz + params.gravity * params.dt;
-    ${forces.join('\n    ')}
-    v = v * max(0.0, 1.0 - params.drag * params.dt);
+    vec3f v = velocity.xyz;
+    ${phase('velocity').join('\n    ')}
+    ${forces.length > 0 ? `vec3f acc = vec3f(0.0);\n    ${forces.join('\n    ')}\n    v = v + acc * params.dt;` : ''}
+    ${phase('drag').join('\n    ')}
     vec3f x = position.xyz + v * params.dt;
     f32 age = position.w + params.dt;
-    ${o.collision ? COLLIDE : ''}
-    ${
-      o.bounce
-        ? `bool hit = x.y < params.floorY;
-    x = select(x, vec3f(x.x, params.floorY, x.z), hit);
-    v = select(v, vec3f(v.x * params.keepAlong, -v.y * params.restitution, v.z * params.keepAlong), hit);
-    bool dead = age >= velocity.w;`
-        : 'bool dead = age >= velocity.w || x.y < params.floorY;'
-    }
+    ${phase('collide').join('\n    ')}
+    bool dead = ${['age >= velocity.w', ...phase('kill')].join(' || ')};
     return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead));
 }
 `;
   const gather = o.behavior?.reads === 'all';
-  const behaviorUniforms = Object.entries(o.behavior?.uniforms ?? {});
-  for (const [name, value] of behaviorUniforms) uniforms.push([name, behaviorUniformType(value)]);
   // emission: a dead slot (life < 0) stays dead, and the step's slots of the ring are born
   const body = emission
     ? `
@@ -247,10 +141,10 @@ fn behavior(index: u32, p: Particle) -> Particle {
     label: 'particles',
     attributes: ['position', 'velocity'],
     uniforms,
-    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${o.collision && !o.behavior ? SCENE_NORMAL : ''}${o.behavior ? o.behavior.code : canonical}`,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${phase('helpers').join('')}${o.behavior ? o.behavior.code : canonical}`,
     body,
     gather,
-    sceneDepth: o.collision !== null && !o.behavior,
+    sceneDepth: parts.some(({ part }) => part.sceneDepth === true),
     workgroupSize: 64,
   });
 }
@@ -285,17 +179,10 @@ export function kernelParams(
     turbulence: o.turbulence.strength,
     frequency: o.turbulence.frequency,
   };
-  if (o.bounce) {
-    values['restitution'] = o.bounce.restitution;
-    values['keepAlong'] = 1 - o.bounce.friction;
-  }
-  if (o.collision) Object.assign(values, collisionUniforms(o.collision));
   if (emits(o)) {
     values['emitStart'] = emit.start;
     values['emitCount'] = emit.count;
   }
-  o.attractors.forEach((a, i) => (values[`attractor${i}`] = [...a.position, a.strength]));
-  for (const [name, value] of Object.entries(o.behavior?.uniforms ?? {}))
-    values[name] = Array.isArray(value) ? [...value] : (value as number);
+  for (const { def, own } of stackOf(o)) if (def.values) Object.assign(values, def.values(o, own));
   return values;
 }

@@ -3,8 +3,9 @@
  * Math.fround, u32 arithmetic wrapping): the oracle the GPU paths are checked against, and the
  * update of the CPU path. See docs/particles.md for the rule itself.
  */
-import type { ParticleOptions } from './options.js';
-import { emits, type EmitRange } from './emission.js';
+import type { EmitRange, ParticleOptions } from './options.js';
+import { emits } from './emission.js';
+import { moduleDef, type ModuleOptions, type ReferencePart } from './modules/index.js';
 import { collide, collisionFrame, type CollisionFrame } from './collision.js';
 
 const f = Math.fround;
@@ -167,6 +168,27 @@ export function accelerate(
   out[2] = az;
 }
 
+const FORCES = new WeakMap<
+  ParticleOptions,
+  Array<{ own: ModuleOptions; accelerate: NonNullable<ReferencePart['accelerate']> }>
+>();
+
+/** The accelerations of the stack's modules beyond attractors and turbulence (their reference parts). */
+function referenceForces(
+  o: ParticleOptions,
+): Array<{ own: ModuleOptions; accelerate: NonNullable<ReferencePart['accelerate']> }> {
+  let forces = FORCES.get(o);
+  if (!forces) {
+    forces = [];
+    for (const m of o.modules) {
+      const add = moduleDef(m.module)?.reference?.accelerate;
+      if (add) forces.push({ own: m.options, accelerate: add });
+    }
+    FORCES.set(o, forces);
+  }
+  return forces;
+}
+
 /** Whether slot i is among the `emit` range's slots (the ring wraps at `capacity`). */
 export function isEmitted(emit: EmitRange, capacity: number, i: number): boolean {
   return (i + capacity - emit.start) % capacity < emit.count;
@@ -204,9 +226,11 @@ export function stepParticle(
   let vx = f((vel[at] as number) + f(f(o.gravity[0]) * dt));
   let vy = f((vel[at + 1] as number) + f(f(o.gravity[1]) * dt));
   let vz = f((vel[at + 2] as number) + f(f(o.gravity[2]) * dt));
-  if (o.attractors.length > 0 || o.turbulence.strength !== 0) {
+  const forces = referenceForces(o);
+  if (o.attractors.length > 0 || o.turbulence.strength !== 0 || forces.length > 0) {
     const acc = new Float64Array(3);
     accelerate(o, x, y, z, n * dt, acc);
+    for (const { own, accelerate: add } of forces) add(own, x, y, z, n * dt, acc);
     vx = f(vx + f(f(acc[0] as number) * dt));
     vy = f(vy + f(f(acc[1] as number) * dt));
     vz = f(vz + f(f(acc[2] as number) * dt));

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ParticleOptionError, type ParticleOptionsInput } from '../../src/all.js';
-import { resolveOptions } from '../../src/particles/options.js';
+import { resolveOptions } from '../../src/particles/resolve.js';
 
 const SEED = 20261130;
 const RUNS = 1500;

@@ -253,7 +253,7 @@ describe('the canonical rule in TypeScript', () => {
 
 describe('onRestore option', () => {
   it('is reseed by default, takes last-read, and names anything else', async () => {
-    const { resolveOptions } = await import('../../src/particles/options.js');
+    const { resolveOptions } = await import('../../src/particles/resolve.js');
     expect(resolveOptions({}).onRestore).toBe('reseed');
     expect(resolveOptions({ onRestore: 'last-read' }).onRestore).toBe('last-read');
     expect(() => resolveOptions({ onRestore: 'keep' as 'reseed' })).toThrow(/onRestore = keep/);
@@ -270,7 +270,7 @@ describe('billboard options', () => {
       /drawMode = splat needs billboard 'camera'/,
     );
     const { candidateModes } = await import('../../src/particles/draw-mode.js');
-    const { splatBlocker } = await import('../../src/particles/options.js');
+    const { splatBlocker } = await import('../../src/particles/draw-mode.js');
     const caps = new NullDevice().caps;
     const { modes, notes } = candidateModes(caps, {
       look: splatBlocker({

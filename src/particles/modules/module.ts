@@ -1,0 +1,97 @@
+/**
+ * A particle module: one thing a particle system does, in one file — its options and their checks,
+ * its part of the update kernel (the kernel language of src/compute/kernel.ts, which WebGPU runs
+ * as compute, WebGL2 as a fragment ping-pong, and the CPU path translated to JavaScript), and its
+ * part of the CPU reference. A system is a stack of modules in three stages (spawn, update,
+ * render); modules/index.ts lists them. DEVELOPING.md, "Adding a particle module", has the steps.
+ *
+ * Modelled on Bevy Hanabi's modifiers (each declares what it needs and writes its code into one
+ * stage of one generated shader) and Niagara's module stacks.
+ */
+import type { Device } from '../../rhi/core/device.js';
+import type { UniformType, UniformValue } from '../../compute/layout.js';
+import type { ModuleStage, ParticleOptions, ParticlePath } from '../options.js';
+
+/** A module's own options (beyond the flat options it owns), resolved: plain data. */
+export type ModuleOptions = Readonly<Record<string, unknown>>;
+
+/**
+ * A module's part of the update kernel. The canonical update is written in phases, and each module
+ * puts its statements in one: in the order the stack lists the modules within a phase.
+ *
+ * - `spawn`: statements of `fn spawn(index) -> Particle`, with the randoms `r0`…`r6` in scope;
+ *   the spawn modules together declare `spawnPos`, `spawnVel` (vec3f) and `spawnLife` (f32).
+ * - `velocity`: statements changing `v` (vec3f, the velocity) before the forces.
+ * - `force`: terms of the acceleration: `acc = acc + …;` (`position.xyz`: where the particle is).
+ *   The forces' sum is added once, `v = v + acc * params.dt`.
+ * - `drag`: statements changing `v` after the forces.
+ * - `collide`: statements after the step (`x`: the new position, `v`, `age`, `position`: the old).
+ * - `kill`: a condition (bool) under which the particle dies this step.
+ */
+export interface KernelPart {
+  /** What of the module's options changes the code (a change makes a new kernel). */
+  key?: string;
+  /** Uniforms it adds, read as `params.<name>` (names must not collide with other modules'). */
+  uniforms?: ReadonlyArray<readonly [string, UniformType]>;
+  /** Kernel-language functions it calls. */
+  helpers?: string;
+  spawn?: string;
+  velocity?: string;
+  force?: string;
+  drag?: string;
+  collide?: string;
+  kill?: string;
+  /** The module reads the scene's depth (`ignisSceneDepth`). */
+  sceneDepth?: boolean;
+}
+
+/** The CPU reference's part of a module (reference.ts, float64 where the reference is). */
+export interface ReferencePart {
+  /** Adds this module's acceleration at (x, y, z) at `time` to `out`. */
+  accelerate?(
+    own: ModuleOptions,
+    x: number,
+    y: number,
+    z: number,
+    time: number,
+    out: Float64Array,
+  ): void;
+}
+
+/** One module's definition. */
+export interface ParticleModuleDef {
+  readonly name: string;
+  readonly stage: ModuleStage;
+  /** What it does, in a line (shown in `ps.modules` docs and errors). */
+  readonly summary: string;
+  /** The flat options (keys of ParticleOptions) it owns: its options when the stack is made from them. */
+  readonly keys: ReadonlyArray<keyof ParticleOptions>;
+  /** Whether flat options make it part of the stack. */
+  present(o: ParticleOptions): boolean;
+  /**
+   * Its flat options' values when a module list leaves it out: an update module is then off (these
+   * values turn it off); spawn and render modules take DEFAULT_OPTIONS' values (undefined here).
+   */
+  readonly absent?: Partial<ParticleOptions>;
+  /**
+   * Checks its options and returns its own ones completed with their defaults: `o` holds every
+   * flat option merged over the defaults, `own` what was given beside `module` in a module list
+   * (empty when made from flat options). Throws ParticleOptionError naming the option.
+   */
+  resolve(o: ParticleOptions, own: ModuleOptions): ModuleOptions;
+  /** Checks against the device and the path the system runs on (textures of this device …). */
+  checkDevice?(device: Device, o: ParticleOptions, path: ParticlePath): void;
+  /** Its part of the update kernel (spawn and update modules). */
+  kernel?(o: ParticleOptions, own: ModuleOptions): KernelPart;
+  /** Its uniform values for a step (read every step: a camera, a force that changes). */
+  values?(o: ParticleOptions, own: ModuleOptions): Record<string, UniformValue>;
+  /** Its part of the CPU reference. */
+  readonly reference?: ReferencePart;
+  /** The CPU path's loop (cpu-step.ts) implements it; a stack with any other module runs the kernel's JavaScript translation. */
+  readonly fastCpu?: boolean;
+}
+
+/** Defines a module (a typed identity: the definition is the value). */
+export function defineModule(def: ParticleModuleDef): ParticleModuleDef {
+  return def;
+}

@@ -1,0 +1,450 @@
+/**
+ * The rendering half of a particle system: the draw mode (fixed, or measured at the first draw
+ * under `auto`: calibrate.ts), the raster pipelines per pass shape, the depth sort, the splat, and
+ * the draw's uniforms. It draws what a ParticleSimulation holds.
+ */
+import { ValidationError } from '../rhi/core/errors.js';
+import type { Device } from '../rhi/core/device.js';
+import type { Buffer } from '../rhi/core/buffer.js';
+import type { Texture } from '../rhi/core/texture.js';
+import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { RenderPass } from '../rhi/core/render-pass.js';
+import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { TextureFormat } from '../rhi/core/formats.js';
+import type { Sampler } from '../rhi/core/sampler.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import { UniformRing } from '../compute/uniform-ring.js';
+import type { Camera, DrawMode, ParticleOptions } from './options.js';
+import {
+  createDrawPipeline,
+  drawPipelineId,
+  packDrawCamera,
+  packDrawLook,
+  DrawParamsScratch,
+  DRAW_PARAMS_BYTES,
+  DRAW_PARAMS_SLOT,
+  type DrawPipeline,
+  type StateKind,
+} from './draw.js';
+import { SplatDraw } from './splat.js';
+import { DepthSort } from './sort.js';
+import { compileLook, type CompiledLook } from './look.js';
+import { candidateModes, provisionalMode, isSoftwareAdapter, splatBlocker } from './draw-mode.js';
+import { measureDrawModes } from './calibrate.js';
+import type { ParticleSimulation } from './simulation.js';
+
+/** What a draw pipeline is made for, from the pass it draws in. */
+interface PassShape {
+  format: TextureFormat;
+  depthFormat: TextureFormat | undefined;
+  sampleCount: number;
+  blending: 'additive' | 'alpha';
+  /** options.texture is set: the sprite pipeline. */
+  textured: boolean;
+  /** options.softParticles is set: the scene depth is read. */
+  soft: boolean;
+  /** options.look, compiled (null: the disc or the sprite). */
+  look: CompiledLook | null;
+  /** options.sort: drawn back to front through the depth sort's order. */
+  sorted: boolean;
+}
+
+const DRAW_SLOTS = 16;
+
+export class ParticleRenderer {
+  readonly #device: Device;
+  readonly #sim: ParticleSimulation;
+  readonly state: StateKind;
+  /** options.look compiled for both shader languages. */
+  #look: CompiledLook | null;
+  /** The linear sampler of options.texture, made at the first textured draw. */
+  #spriteSampler: Sampler | null = null;
+  readonly #drawRing: UniformRing;
+  readonly #drawScratch = new DrawParamsScratch();
+  #lastShape: PassShape | null = null;
+  /** What the look's part of `#drawScratch` was packed from (see `#writeParams`). */
+  readonly #packedLook: {
+    options: ParticleOptions | null;
+    runner: unknown;
+    count: number;
+    sortWidth: number;
+  } = { options: null, runner: null, count: -1, sortWidth: -1 };
+  readonly #pipelines = new Map<string, DrawPipeline>();
+  #lastPipeline: { mode: DrawMode; shape: PassShape; pipeline: RenderPipeline } | null = null;
+  #destroyed = false;
+  drawMode: DrawMode;
+  drawModeReason: string;
+  /** auto: the measured mode, applied at the next prepareDraw (or draw, in loops without one). */
+  #measured: DrawMode | null = null;
+  #calibration: 'fixed' | 'waiting' | 'running' | 'done' = 'fixed';
+  readonly decided: Promise<DrawMode>;
+  #resolveDecided: (mode: DrawMode) => void = () => {};
+  #prepareSeen = false;
+  #splat: SplatDraw | null = null;
+  /** options.sort: the depth sort, made at the first prepareDraw (again after a resize). */
+  #sort: DepthSort | null = null;
+  /** The step the order was last made for (-1: never): a sorted draw needs this step's. */
+  #sortedStep = -1;
+  /** What a running measurement made; destroyed with the system if it is still running. */
+  readonly #calibrationResources: Array<{ destroy(): void }> = [];
+  /** auto: the fastest raster mode measured (what a splat falls back to when blending turns to alpha). */
+  #rasterFallback: 'instanced' | 'pulled' = 'pulled';
+
+  constructor(device: Device, sim: ParticleSimulation) {
+    this.#device = device;
+    this.#sim = sim;
+    const options = sim.options;
+    this.#look = options.look ? compileLook(options.look.code) : null;
+    this.state = Object.keys(sim.runner.buffers).length > 0 ? 'buffers' : 'textures';
+    if (options.drawMode === 'auto') {
+      this.drawMode = provisionalMode(device.caps);
+      this.drawModeReason = `provisional (${isSoftwareAdapter(device.caps) ? 'a software adapter' : 'a hardware adapter'}): measured at the first draw`;
+      this.#calibration = 'waiting';
+      this.#rasterFallback = this.drawMode === 'instanced' ? 'instanced' : 'pulled';
+      this.decided = new Promise((resolve) => (this.#resolveDecided = resolve));
+    } else {
+      this.drawMode = options.drawMode;
+      this.drawModeReason = 'chosen in the options';
+      this.decided = Promise.resolve(options.drawMode);
+    }
+    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
+  }
+
+  get #options(): ParticleOptions {
+    return this.#sim.options;
+  }
+
+  /** New options (setOptions): the look compiled again if it changed, the sort dropped when off. */
+  optionsChanged(previous: ParticleOptions, next: ParticleOptions): void {
+    // (a look a splat cannot draw under drawMode 'splat' was refused by resolveOptions)
+    const blocker = splatBlocker(next);
+    if (
+      blocker !== null &&
+      previous.drawMode === 'auto' &&
+      (this.drawMode === 'splat' || this.#measured === 'splat')
+    ) {
+      // auto measured splat fastest, but the new look rules a splat out: the fastest raster mode
+      this.drawMode = this.#rasterFallback;
+      this.#measured = null;
+      this.drawModeReason = `${this.drawModeReason}; a splat ${blocker}, so ${this.#rasterFallback}`;
+    }
+    if (next.look?.code !== previous.look?.code)
+      this.#look = next.look ? compileLook(next.look.code) : null;
+    if (!next.sort && this.#sort) {
+      this.#sort.destroy();
+      this.#sort = null;
+    }
+  }
+
+  /** The capacity changed: the sort is made again for it. */
+  resized(): void {
+    this.#sort?.destroy();
+    this.#sort = null;
+    this.#sortedStep = -1;
+  }
+
+  /** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
+  #shape(pass: RenderPass): PassShape {
+    const formats = pass.colorFormats;
+    if (formats.length !== 1) {
+      throw new ValidationError(
+        'particles-pass',
+        `particles draw into a pass with exactly one colour attachment; this pass has ${formats.length} ([${formats.join(', ')}])`,
+        'particle system',
+        { attachments: formats },
+      );
+    }
+    const format = formats[0] as TextureFormat;
+    const depthFormat = pass.depthStencilFormat;
+    const sampleCount = pass.sampleCount;
+    const o = this.#options;
+    const textured = o.texture !== null;
+    const soft = o.softParticles !== null;
+    // the last shape again when nothing changed: a draw every frame makes no object for it
+    const last = this.#lastShape;
+    if (
+      last &&
+      last.format === format &&
+      last.depthFormat === depthFormat &&
+      last.sampleCount === sampleCount &&
+      last.blending === o.blending &&
+      last.textured === textured &&
+      last.soft === soft &&
+      last.look === this.#look &&
+      last.sorted === o.sort
+    )
+      return last;
+    return (this.#lastShape = {
+      format,
+      depthFormat,
+      sampleCount,
+      blending: o.blending,
+      textured,
+      soft,
+      look: this.#look,
+      sorted: o.sort,
+    });
+  }
+
+  /** The raster pipeline of `mode` for `shape`, made once (the last one is kept at hand: no key is built per frame). */
+  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
+    const last = this.#lastPipeline;
+    // #shape hands back the same object while nothing in it changes; another object goes
+    // through the cache by id below
+    if (last && last.mode === mode && last.shape === shape) return last.pipeline;
+    const id = `${mode}|${drawPipelineId(shape)}`;
+    let p = this.#pipelines.get(id);
+    if (!p) {
+      p = createDrawPipeline(this.#device, { state: this.state, mode, ...shape });
+      this.#pipelines.set(id, p);
+    }
+    this.#lastPipeline = { mode, shape, pipeline: p.pipeline };
+    return p.pipeline;
+  }
+
+  /**
+   * Writes this draw's DrawParams into the next ring slot; returns its offset in
+   * `#drawRing.buffer`. The look's part is packed again only when what it is made of changed (the
+   * options object, replaced by every setOptions; the runner and count, by setCapacity; the sort
+   * order's width); the camera's part every draw.
+   */
+  #writeParams(camera: Camera, target?: { width: number; height: number }): number {
+    const o = this.#options;
+    const runner = this.#sim.runner;
+    const count = this.#sim.count;
+    const sortWidth = this.#sort?.width ?? 0;
+    const look = this.#packedLook;
+    if (
+      look.options !== o ||
+      look.runner !== runner ||
+      look.count !== count ||
+      look.sortWidth !== sortWidth
+    ) {
+      packDrawLook(
+        this.#drawScratch,
+        o.colors,
+        o.colorStops,
+        [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
+        runner.size.width,
+        count,
+        o,
+        sortWidth,
+      );
+      look.options = o;
+      look.runner = runner;
+      look.count = count;
+      look.sortWidth = sortWidth;
+    }
+    const offset = this.#drawRing.take();
+    const params = packDrawCamera(this.#drawScratch, camera, target);
+    this.#device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
+    return offset;
+  }
+
+  /** Under `auto`, switches to the measured mode once it is in. */
+  #applyMeasured(): void {
+    if (this.#measured === null) return;
+    this.drawMode = this.#measured;
+    this.#measured = null;
+  }
+
+  /** The depth sort (with `sort`) and the splat's compute pass (in `splat` mode): ParticleSystem.prepareDraw. */
+  prepare(
+    encoder: CommandEncoder,
+    camera: Camera,
+    width: number,
+    height: number,
+    timestampWrites?: PassTimestampWrites,
+  ): void {
+    this.#prepareSeen = true;
+    this.#applyMeasured();
+    const sim = this.#sim;
+    if (this.#options.sort) {
+      this.#sort ??= new DepthSort(this.#device, sim.count, sim.path);
+      this.#sort.record(encoder, camera.view, { runner: sim.runner, count: sim.count });
+      this.#sortedStep = sim.stepIndex;
+    }
+    if (this.drawMode !== 'splat') return;
+    const buffers = sim.runner.buffers;
+    const offset = this.#writeParams(camera, { width, height });
+    this.#splat ??= new SplatDraw(this.#device);
+    this.#splat.prepare(
+      encoder,
+      {
+        uniforms: this.#drawRing.buffer,
+        offset,
+        positions: buffers.position as Buffer,
+        velocities: buffers.velocity as Buffer,
+        count: sim.count,
+        width,
+        height,
+      },
+      timestampWrites,
+    );
+  }
+
+  /** One draw call (raster modes), or the splat's resolve: ParticleSystem.draw. */
+  draw(pass: RenderPass, camera: Camera): void {
+    const shape = this.#shape(pass);
+    const step = this.#sim.stepIndex;
+    if (shape.sorted && (!this.#sort || this.#sortedStep !== step))
+      throw new ValidationError(
+        'particles-sort-unprepared',
+        `sort: true draws in the order prepareDraw made; call ps.prepareDraw(encoder, camera, target) after update and before the pass (${this.#sort ? `the order is from step ${this.#sortedStep}, the state at step ${step}` : 'no order has been made yet'})`,
+        'particle system',
+        { sortedStep: this.#sortedStep, stepIndex: step },
+      );
+    if (!this.#prepareSeen) this.#applyMeasured();
+    if (this.#calibration === 'waiting') {
+      this.#calibration = 'running';
+      void this.#calibrate(shape, camera, pass.width, pass.height);
+    }
+    if (this.drawMode === 'splat') {
+      this.#splat ??= new SplatDraw(this.#device);
+      this.#splat.resolve(pass);
+      return;
+    }
+    this.#recordRaster(
+      pass,
+      this.drawMode,
+      shape,
+      this.#drawRing.buffer,
+      this.#writeParams(camera),
+    );
+  }
+
+  #recordRaster(
+    pass: RenderPass,
+    mode: 'instanced' | 'pulled',
+    shape: PassShape,
+    uniforms: Buffer,
+    offset: number,
+    count = this.#sim.count,
+  ): void {
+    pass.setPipeline(this.#pipeline(mode, shape));
+    pass.setUniformBuffer(0, uniforms, offset, DRAW_PARAMS_BYTES);
+    const runner = this.#sim.runner;
+    const buffers = runner.buffers;
+    const order = shape.sorted ? this.#sort?.order : undefined;
+    if (this.state === 'buffers') {
+      if (order) {
+        pass.setStorageBuffer(1, buffers.position as Buffer);
+        pass.setStorageBuffer(2, buffers.velocity as Buffer);
+        pass.setStorageBuffer(6, order as Buffer);
+      } else if (mode === 'instanced') {
+        pass.setVertexBuffer(0, buffers.position as Buffer);
+        pass.setVertexBuffer(1, buffers.velocity as Buffer);
+      } else {
+        pass.setStorageBuffer(1, buffers.position as Buffer);
+        pass.setStorageBuffer(2, buffers.velocity as Buffer);
+      }
+    } else {
+      const t = runner.textures;
+      pass.setTexture(1, t.position as Texture);
+      pass.setTexture(2, t.velocity as Texture);
+      if (order) pass.setTexture(6, order as Texture);
+    }
+    const sprite = this.#options.texture;
+    if (shape.textured && sprite) {
+      pass.setTexture(3, sprite);
+      pass.setSampler(
+        4,
+        (this.#spriteSampler ??= this.#device.createSampler({
+          label: 'particles sprite',
+          magFilter: 'linear',
+          minFilter: 'linear',
+        })),
+      );
+    }
+    const soft = this.#options.softParticles;
+    if (shape.soft && soft) {
+      if (soft.depth.width !== pass.width || soft.depth.height !== pass.height)
+        throw new ValidationError(
+          'particles-soft-depth',
+          `softParticles.depth is ${soft.depth.width}x${soft.depth.height}; the pass draws ${pass.width}x${pass.height}: the scene depth must be the target's size`,
+          'particle system',
+          { depth: [soft.depth.width, soft.depth.height], pass: [pass.width, pass.height] },
+        );
+      pass.setTexture(5, soft.depth);
+    }
+    if (mode === 'instanced') pass.draw(4, count);
+    else pass.draw(6 * count);
+  }
+
+  /**
+   * `drawMode: 'auto'`: times every candidate mode drawing the current state into a private target
+   * shaped like the pass (draw-mode.ts) and switches to the fastest. It starts with the first
+   * CALIBRATION_START particles and grows the sample eightfold while the fastest mode draws it in
+   * under CALIBRATION_ENOUGH_MS, so a software rasteriser measures a small sample quickly and a
+   * real GPU measures enough work to time. Runs once, in the background; never throws (a failure
+   * keeps the provisional mode and says why in `drawModeReason`).
+   */
+  async #calibrate(shape: PassShape, camera: Camera, width: number, height: number): Promise<void> {
+    const device = this.#device;
+    const { modes, notes } = candidateModes(device.caps, {
+      look: splatBlocker({ ...this.#options, blending: shape.blending }),
+      buffers: this.state === 'buffers',
+      prepared: this.#prepareSeen,
+      depth: shape.depthFormat !== undefined,
+    });
+    const owned = this.#calibrationResources;
+    try {
+      // the frame whose draw started this is submitted first
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.#destroyed) return;
+      const best = await measureDrawModes({
+        device,
+        count: this.#sim.count,
+        options: this.#options,
+        stateWidth: this.#sim.runner.size.width,
+        buffers: this.#sim.runner.buffers,
+        shape,
+        camera,
+        width,
+        height,
+        modes,
+        notes,
+        owned,
+        destroyed: () => this.#destroyed,
+        recordRaster: (pass, mode, uniforms, offset, n) =>
+          this.#recordRaster(pass, mode, shape, uniforms, offset, n),
+      });
+      if (this.#destroyed) return;
+      const blocker = splatBlocker(this.#options);
+      if (blocker !== null && best.mode === 'splat') {
+        this.#measured = best.raster;
+        this.drawModeReason = `${best.reason}; the options changed (a splat ${blocker}), so ${best.raster}`;
+      } else {
+        this.#measured = best.mode;
+        this.drawModeReason = best.reason;
+      }
+      this.#rasterFallback = best.raster;
+    } catch (e) {
+      this.drawModeReason = `${this.drawModeReason}; the measurement failed (${(e as Error).message}), so the provisional mode stays`;
+    } finally {
+      for (const r of owned.splice(0)) r.destroy();
+      this.#calibration = 'done';
+      this.#resolveDecided(this.#measured ?? this.drawMode);
+    }
+  }
+
+  /** `sort: true`: the order the last prepare made, or null before the first. */
+  async sortOrder(): Promise<Uint32Array | null> {
+    return this.#sort ? this.#sort.read() : null;
+  }
+
+  destroy(): void {
+    this.#destroyed = true;
+    this.#drawRing.destroy();
+    this.#splat?.destroy();
+    this.#sort?.destroy();
+    this.#spriteSampler?.destroy();
+    for (const r of this.#calibrationResources.splice(0)) r.destroy();
+    // a measurement never started leaves nothing waiting: the mode stays the provisional one
+    if (this.#calibration === 'waiting') this.#resolveDecided(this.drawMode);
+    for (const p of this.#pipelines.values()) {
+      p.pipeline.destroy();
+      for (const m of p.modules) m.destroy();
+    }
+  }
+}

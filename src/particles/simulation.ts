@@ -1,0 +1,210 @@
+/**
+ * The simulation half of a particle system: the update's runner on its path (kernel.ts's kernel as
+ * a compute pass, a fragment ping-pong or the CPU loop), the emission schedule, prewarm, the state
+ * after a device loss, read-back and counts. renderer.ts draws what it holds; system.ts is the
+ * facade over both.
+ */
+import { LimitExceededError } from '../rhi/core/errors.js';
+import type { Device } from '../rhi/core/device.js';
+import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import { ElementwiseRunner } from '../compute/elementwise.js';
+import { KernelError } from '../compute/kernel-error.js';
+import { ParticleOptionError } from './errors.js';
+import type { ParticleOptions, ParticlePath } from './options.js';
+import { kernelParams, particleKernel } from './kernel.js';
+import { createState } from './reference.js';
+import { fastCpuRuns, stepStateFast } from './cpu-step.js';
+import { EmissionSchedule, emits } from './emission.js';
+
+/** The state as `read()` returns it: 4 floats per particle each. */
+export interface ParticleArrays {
+  position: Float32Array;
+  velocity: Float32Array;
+}
+
+/** Counts from the GPU: alive, newborn (spawned this step), rising. */
+export interface StateCounts {
+  alive: number;
+  newborn: number;
+  rising: number;
+}
+
+export class ParticleSimulation {
+  readonly device: Device;
+  readonly path: ParticlePath;
+  options: ParticleOptions;
+  runner: ElementwiseRunner;
+  stepIndex = 0;
+  #time = 0;
+  /** Emission over time (the `emission` module); null when continuous. */
+  emission: EmissionSchedule | null;
+  /** Whether the `prewarm` seconds have been simulated (at the first update). */
+  #prewarmed = false;
+  #lastRead: ParticleArrays | null = null;
+  #stopRestore: () => void;
+
+  constructor(device: Device, options: ParticleOptions, path: ParticlePath) {
+    this.device = device;
+    this.path = path;
+    this.options = options;
+    this.emission = emits(options) ? new EmissionSchedule() : null;
+    this.runner = this.#makeRunner(options);
+    this.seed();
+    // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
+    // creation (step 0's spawn); steps and time go on from where they were
+    this.#stopRestore = device.onRestored(() => this.seed(this.options.onRestore === 'last-read'));
+  }
+
+  get count(): number {
+    return this.options.count;
+  }
+
+  /** The update's runner for `options` (its kernel, its state, the CPU loop). */
+  #makeRunner(options: ParticleOptions): ElementwiseRunner {
+    try {
+      return new ElementwiseRunner(this.device, particleKernel(options), {
+        count: options.count,
+        mode: this.path,
+        label: 'particles',
+        // the canonical stack as a tight loop (bit-identical to reference.ts); the step's values
+        // (its index, dt) arrive as parameters. Any other stack runs its JavaScript translation.
+        cpu: fastCpuRuns(options)
+          ? {
+              step: (state, _count, params) =>
+                stepStateFast(
+                  this.options,
+                  params.stepIndex as number,
+                  params.dt as number,
+                  {
+                    position: state.position as Float32Array,
+                    velocity: state.velocity as Float32Array,
+                  },
+                  this.emission
+                    ? {
+                        start: params['emitStart'] as number,
+                        count: params['emitCount'] as number,
+                      }
+                    : undefined,
+                ),
+            }
+          : undefined,
+      });
+    } catch (e) {
+      if (e instanceof KernelError)
+        throw new ParticleOptionError(
+          options.behavior ? 'behavior' : 'modules',
+          '(its WGSL)',
+          `cannot be used: ${e.message}`,
+        );
+      if (e instanceof LimitExceededError)
+        throw new ParticleOptionError(
+          'count',
+          options.count,
+          `exceeds what the ${this.path} path can hold on this device: ${e.message}`,
+        );
+      throw e;
+    }
+  }
+
+  /** The state as at creation, or (`onRestore: 'last-read'`) what the last read() returned. */
+  seed(lastRead = false): void {
+    const state = (lastRead && this.#lastRead) || createState(this.options);
+    this.runner.write('position', state.position);
+    this.runner.write('velocity', state.velocity);
+  }
+
+  /** A new capacity: the state read back, the slots below it kept, the runner made again. */
+  async resize(next: ParticleOptions, destroyed: () => boolean): Promise<boolean> {
+    const old = await this.runner.read();
+    if (destroyed()) return false;
+    const runner = this.#makeRunner(next);
+    const state = createState(next);
+    const keep = Math.min(next.count, this.count);
+    state.position.set((old.position as Float32Array).subarray(0, 4 * keep));
+    state.velocity.set((old.velocity as Float32Array).subarray(0, 4 * keep));
+    runner.write('position', state.position);
+    runner.write('velocity', state.velocity);
+    this.runner.destroy();
+    this.runner = runner;
+    // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
+    if (this.emission)
+      this.emission.head = next.count > keep ? keep : this.emission.head % next.count;
+    this.options = next;
+    return true;
+  }
+
+  /** Prewarm at the first update, one step of `dt`, the barrier the draw needs. */
+  update(encoder: CommandEncoder, dt: number, timestampWrites?: PassTimestampWrites): void {
+    if (!this.#prewarmed) {
+      this.#prewarmed = true;
+      const steps = Math.round(this.options.prewarm * 60);
+      for (let i = 0; i < steps; i++) this.#advance(encoder, 1 / 60);
+    }
+    this.#advance(encoder, dt, timestampWrites);
+    this.runner.barrierForDraw(encoder);
+  }
+
+  /** One step: the emitter's slots for it, then the update. */
+  #advance(encoder: CommandEncoder, dt: number, timestampWrites?: PassTimestampWrites): void {
+    this.stepIndex++;
+    this.#time += dt;
+    const emit = this.emission?.advance(this.options, dt);
+    this.runner.step(
+      encoder,
+      kernelParams(this.options, this.stepIndex, dt, this.#time, emit),
+      timestampWrites,
+      this.options.collision ? { sceneDepth: this.options.collision.depth } : {},
+    );
+  }
+
+  /** Back to the state at creation (the emitter's clock too); prewarm again at the next update. */
+  reset(): void {
+    if (this.emission) this.emission = new EmissionSchedule();
+    this.#prewarmed = false;
+    this.seed();
+  }
+
+  /** Whether the emitter runs (false after `stop()` or when a non-looping one has finished; true when continuous). */
+  get emitting(): boolean {
+    return !this.emission || (this.emission.playing && !this.emission.finished(this.options));
+  }
+
+  async read(): Promise<ParticleArrays> {
+    const s = await this.runner.read();
+    const out = { position: s.position as Float32Array, velocity: s.velocity as Float32Array };
+    if (this.options.onRestore === 'last-read')
+      this.#lastRead = { position: out.position.slice(), velocity: out.velocity.slice() };
+    return out;
+  }
+
+  /** Counts from a small GPU reduction (16 bytes read back), never a full readback. */
+  async counts(): Promise<StateCounts> {
+    const counts = await this.runner.reduce(
+      {
+        alive: 'position.w < velocity.w',
+        newborn: 'position.w == 0.0 && velocity.w > 0.0',
+        rising: 'velocity.y > 0.0',
+      },
+      {
+        alive: (i, s) =>
+          ((s.position as Float32Array)[4 * i + 3] as number) <
+          ((s.velocity as Float32Array)[4 * i + 3] as number),
+        newborn: (i, s) =>
+          (s.position as Float32Array)[4 * i + 3] === 0 &&
+          ((s.velocity as Float32Array)[4 * i + 3] as number) > 0,
+        rising: (i, s) => ((s.velocity as Float32Array)[4 * i + 1] as number) > 0,
+      },
+    );
+    return {
+      alive: counts.alive as number,
+      newborn: counts.newborn as number,
+      rising: counts.rising as number,
+    };
+  }
+
+  destroy(): void {
+    this.#stopRestore();
+    this.runner.destroy();
+  }
+}
