@@ -10,46 +10,18 @@ import type { Texture } from '../rhi/core/texture.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
-import type { TextureFormat } from '../rhi/core/formats.js';
 import type { Sampler } from '../rhi/core/sampler.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
-import { UniformRing } from '../compute/uniform-ring.js';
 import type { Camera, DrawMode, ParticleOptions } from './options.js';
-import {
-  createDrawPipeline,
-  drawPipelineId,
-  packDrawCamera,
-  packDrawLook,
-  DrawParamsScratch,
-  DRAW_PARAMS_BYTES,
-  DRAW_PARAMS_SLOT,
-  type DrawPipeline,
-  type StateKind,
-} from './draw.js';
+import { createDrawPipeline, drawPipelineId, type DrawPipeline, type StateKind } from './draw.js';
+import { DrawParamsWriter, DRAW_PARAMS_BYTES } from './draw-params.js';
 import { SplatDraw } from './splat.js';
 import { DepthSort } from './sort.js';
 import { compileLook, type CompiledLook } from './look.js';
 import { candidateModes, provisionalMode, isSoftwareAdapter, splatBlocker } from './draw-mode.js';
 import { measureDrawModes } from './calibrate.js';
 import type { ParticleSimulation } from './simulation.js';
-
-/** What a draw pipeline is made for, from the pass it draws in. */
-interface PassShape {
-  format: TextureFormat;
-  depthFormat: TextureFormat | undefined;
-  sampleCount: number;
-  blending: 'additive' | 'alpha';
-  /** options.texture is set: the sprite pipeline. */
-  textured: boolean;
-  /** options.softParticles is set: the scene depth is read. */
-  soft: boolean;
-  /** options.look, compiled (null: the disc or the sprite). */
-  look: CompiledLook | null;
-  /** options.sort: drawn back to front through the depth sort's order. */
-  sorted: boolean;
-}
-
-const DRAW_SLOTS = 16;
+import { passShape, type PassShape } from './pass-shape.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -59,16 +31,8 @@ export class ParticleRenderer {
   #look: CompiledLook | null;
   /** The linear sampler of options.texture, made at the first textured draw. */
   #spriteSampler: Sampler | null = null;
-  readonly #drawRing: UniformRing;
-  readonly #drawScratch = new DrawParamsScratch();
+  readonly #params: DrawParamsWriter;
   #lastShape: PassShape | null = null;
-  /** What the look's part of `#drawScratch` was packed from (see `#writeParams`). */
-  readonly #packedLook: {
-    options: ParticleOptions | null;
-    runner: unknown;
-    count: number;
-    sortWidth: number;
-  } = { options: null, runner: null, count: -1, sortWidth: -1 };
   readonly #pipelines = new Map<string, DrawPipeline>();
   #lastPipeline: { mode: DrawMode; shape: PassShape; pipeline: RenderPipeline } | null = null;
   #destroyed = false;
@@ -107,7 +71,7 @@ export class ParticleRenderer {
       this.drawModeReason = 'chosen in the options';
       this.decided = Promise.resolve(options.drawMode);
     }
-    this.#drawRing = new UniformRing(device, DRAW_SLOTS, DRAW_PARAMS_SLOT, 'particles draw params');
+    this.#params = new DrawParamsWriter(device);
   }
 
   get #options(): ParticleOptions {
@@ -143,47 +107,8 @@ export class ParticleRenderer {
     this.#sortedStep = -1;
   }
 
-  /** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
   #shape(pass: RenderPass): PassShape {
-    const formats = pass.colorFormats;
-    if (formats.length !== 1) {
-      throw new ValidationError(
-        'particles-pass',
-        `particles draw into a pass with exactly one colour attachment; this pass has ${formats.length} ([${formats.join(', ')}])`,
-        'particle system',
-        { attachments: formats },
-      );
-    }
-    const format = formats[0] as TextureFormat;
-    const depthFormat = pass.depthStencilFormat;
-    const sampleCount = pass.sampleCount;
-    const o = this.#options;
-    const textured = o.texture !== null;
-    const soft = o.softParticles !== null;
-    // the last shape again when nothing changed: a draw every frame makes no object for it
-    const last = this.#lastShape;
-    if (
-      last &&
-      last.format === format &&
-      last.depthFormat === depthFormat &&
-      last.sampleCount === sampleCount &&
-      last.blending === o.blending &&
-      last.textured === textured &&
-      last.soft === soft &&
-      last.look === this.#look &&
-      last.sorted === o.sort
-    )
-      return last;
-    return (this.#lastShape = {
-      format,
-      depthFormat,
-      sampleCount,
-      blending: o.blending,
-      textured,
-      soft,
-      look: this.#look,
-      sorted: o.sort,
-    });
+    return (this.#lastShape = passShape(pass, this.#options, this.#look, this.#lastShape));
   }
 
   /** The raster pipeline of `mode` for `shape`, made once (the last one is kept at hand: no key is built per frame). */
@@ -202,43 +127,18 @@ export class ParticleRenderer {
     return p.pipeline;
   }
 
-  /**
-   * Writes this draw's DrawParams into the next ring slot; returns its offset in
-   * `#drawRing.buffer`. The look's part is packed again only when what it is made of changed (the
-   * options object, replaced by every setOptions; the runner and count, by setCapacity; the sort
-   * order's width); the camera's part every draw.
-   */
+  /** This draw's DrawParams in the next ring slot: its offset. */
   #writeParams(camera: Camera, target?: { width: number; height: number }): number {
-    const o = this.#options;
-    const runner = this.#sim.runner;
-    const count = this.#sim.count;
-    const sortWidth = this.#sort?.width ?? 0;
-    const look = this.#packedLook;
-    if (
-      look.options !== o ||
-      look.runner !== runner ||
-      look.count !== count ||
-      look.sortWidth !== sortWidth
-    ) {
-      packDrawLook(
-        this.#drawScratch,
-        o.colors,
-        o.colorStops,
-        [o.sizeOverLife[0], o.sizeOverLife[1], o.size],
-        runner.size.width,
-        count,
-        o,
-        sortWidth,
-      );
-      look.options = o;
-      look.runner = runner;
-      look.count = count;
-      look.sortWidth = sortWidth;
-    }
-    const offset = this.#drawRing.take();
-    const params = packDrawCamera(this.#drawScratch, camera, target);
-    this.#device.queue.writeBuffer(this.#drawRing.buffer, offset, params);
-    return offset;
+    const sim = this.#sim;
+    const width = sim.runner.size.width;
+    return this.#params.write(
+      sim.options,
+      width,
+      sim.count,
+      this.#sort?.width ?? 0,
+      camera,
+      target,
+    );
   }
 
   /** Under `auto`, switches to the measured mode once it is in. */
@@ -271,7 +171,7 @@ export class ParticleRenderer {
     this.#splat.prepare(
       encoder,
       {
-        uniforms: this.#drawRing.buffer,
+        uniforms: this.#params.ring.buffer,
         offset,
         positions: buffers.position as Buffer,
         velocities: buffers.velocity as Buffer,
@@ -308,7 +208,7 @@ export class ParticleRenderer {
       pass,
       this.drawMode,
       shape,
-      this.#drawRing.buffer,
+      this.#params.ring.buffer,
       this.#writeParams(camera),
     );
   }
@@ -435,7 +335,7 @@ export class ParticleRenderer {
 
   destroy(): void {
     this.#destroyed = true;
-    this.#drawRing.destroy();
+    this.#params.destroy();
     this.#splat?.destroy();
     this.#sort?.destroy();
     this.#spriteSampler?.destroy();

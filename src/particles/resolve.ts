@@ -4,6 +4,8 @@
  * (`o.modules`), every value checked once, by the module that owns it (modules/*.ts).
  */
 import type { Device } from '../rhi/core/device.js';
+import { UnsupportedFeatureError } from '../rhi/core/errors.js';
+import { choosePath, type PathChoice } from '../compute/paths/choose.js';
 import { ParticleOptionError } from './errors.js';
 import {
   DEFAULT_OPTIONS,
@@ -182,4 +184,58 @@ export function checkOnDevice(device: Device, o: ParticleOptions, path: Particle
 /** The definitions of a resolved stack, with each module's options. */
 export function stackOf(o: ParticleOptions): Array<{ def: ParticleModuleDef; own: ModuleOptions }> {
   return o.modules.map((m) => ({ def: moduleDef(m.module)!, own: m.options }));
+}
+
+/** The path for resolved options on a device, or the `path` option's error saying why not. */
+export function pathFor(device: Device, options: ParticleOptions): PathChoice {
+  try {
+    return choosePath(device.caps, {
+      path: options.path,
+      hasCpu: true,
+      attributes: 2,
+      label: 'particle system',
+    });
+  } catch (e) {
+    const why =
+      e instanceof UnsupportedFeatureError
+        ? `needs caps.features.${e.feature}, which is false on ${device.caps.backend}; ${e.fallback}`
+        : (e as Error).message;
+    throw new ParticleOptionError('path', options.path, why);
+  }
+}
+
+/** `input` over a live system's options, as the door takes it (its module list updated, if any). */
+export function mergeOptions(
+  current: ParticleOptions,
+  stored: readonly ParticleModuleInput[] | null,
+  input: ParticleOptionsInput,
+): ParticleOptions {
+  const { modules: _modules, ...flat } = current;
+  const given = { ...input } as Record<string, unknown>;
+  let list = input.modules ? [...input.modules] : stored;
+  if (list && !input.modules) {
+    // flat options given to setOptions go to the listed module that owns them
+    list = list.map((entry) => {
+      const keys = (moduleDef(entry.module)?.keys ?? []) as readonly string[];
+      const mine = Object.keys(given).filter((k) => keys.includes(k));
+      if (mine.length === 0) return entry;
+      const next: Record<string, unknown> = { ...entry };
+      for (const k of mine) {
+        const v = given[k];
+        next[k] =
+          k === 'emitter' || k === 'turbulence'
+            ? { ...(next[k] as object | undefined), ...(v as object) }
+            : v;
+        delete given[k];
+      }
+      return next as ParticleModuleInput;
+    });
+  }
+  return resolveOptions({
+    ...flat,
+    ...given,
+    emitter: { ...current.emitter, ...(given['emitter'] as object | undefined) },
+    turbulence: { ...current.turbulence, ...(given['turbulence'] as object | undefined) },
+    ...(list ? { modules: list } : {}),
+  } as ParticleOptionsInput);
 }

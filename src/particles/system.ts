@@ -18,7 +18,7 @@
  * (resolve.ts); this class is the facade over the simulation (simulation.ts) and the rendering
  * (renderer.ts).
  */
-import { UnsupportedFeatureError, ValidationError } from '../rhi/core/errors.js';
+import { ValidationError } from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
@@ -33,10 +33,9 @@ import type {
   ParticleOptionsInput,
   ParticlePath,
 } from './options.js';
-import { checkOnDevice, resolveOptions } from './resolve.js';
-import { moduleDef } from './modules/index.js';
+import { checkOnDevice, mergeOptions, pathFor, resolveOptions } from './resolve.js';
 import { kernelKey } from './kernel.js';
-import { choosePath, type PathChoice } from '../compute/paths/choose.js';
+import type { PathChoice } from '../compute/paths/choose.js';
 import { ParticleSimulation } from './simulation.js';
 import { ParticleRenderer } from './renderer.js';
 import type { EmissionSchedule } from './emission.js';
@@ -57,24 +56,6 @@ export interface ParticleStats {
   newborn: number;
   /** Particles moving upwards. */
   rising: number;
-}
-
-/** The path for resolved options on a device, or the `path` option's error saying why not. */
-function pathFor(device: Device, options: ParticleOptions): PathChoice {
-  try {
-    return choosePath(device.caps, {
-      path: options.path,
-      hasCpu: true,
-      attributes: 2,
-      label: 'particle system',
-    });
-  } catch (e) {
-    const why =
-      e instanceof UnsupportedFeatureError
-        ? `needs caps.features.${e.feature}, which is false on ${device.caps.backend}; ${e.fallback}`
-        : (e as Error).message;
-    throw new ParticleOptionError('path', options.path, why);
-  }
 }
 
 /** A particle system: `update(encoder, dt)`, `prepareDraw`, `draw(pass, camera)`, `read()`, on the path it was created for. */
@@ -188,39 +169,6 @@ export class ParticleSystem {
       );
   }
 
-  /** `input` over the current options, as the door takes it (the module list updated, if any). */
-  #merged(input: ParticleOptionsInput): ParticleOptions {
-    const current = this.#sim.options;
-    const { modules: _modules, ...flat } = current;
-    const given = { ...input } as Record<string, unknown>;
-    let list = input.modules ? [...input.modules] : this.#list;
-    if (list && !input.modules) {
-      // flat options given to setOptions go to the listed module that owns them
-      list = list.map((entry) => {
-        const keys = (moduleDef(entry.module)?.keys ?? []) as readonly string[];
-        const mine = Object.keys(given).filter((k) => keys.includes(k));
-        if (mine.length === 0) return entry;
-        const next: Record<string, unknown> = { ...entry };
-        for (const k of mine) {
-          const v = given[k];
-          next[k] =
-            k === 'emitter' || k === 'turbulence'
-              ? { ...(next[k] as object | undefined), ...(v as object) }
-              : v;
-          delete given[k];
-        }
-        return next as ParticleModuleInput;
-      });
-    }
-    return resolveOptions({
-      ...flat,
-      ...given,
-      emitter: { ...current.emitter, ...(given['emitter'] as object | undefined) },
-      turbulence: { ...current.turbulence, ...(given['turbulence'] as object | undefined) },
-      ...(list ? { modules: list } : {}),
-    } as ParticleOptionsInput);
-  }
-
   /**
    * Changes the capacity of a live system, keeping its particles: slots below the new count keep
    * what they hold (read back from the GPU, written into the new state); new slots are dead with
@@ -229,7 +177,7 @@ export class ParticleSystem {
    */
   async setCapacity(count: number): Promise<void> {
     this.#assertAlive('setCapacity');
-    const next = this.#merged({ count });
+    const next = mergeOptions(this.#sim.options, this.#list, { count });
     if (count === this.count) return;
     this.#resizing = true;
     try {
@@ -247,7 +195,7 @@ export class ParticleSystem {
   setOptions(input: ParticleOptionsInput): void {
     this.#assertAlive('setOptions');
     const previous = this.#sim.options;
-    const next = this.#merged(input);
+    const next = mergeOptions(this.#sim.options, this.#list, input);
     this.#renderer.optionsChanged(previous, next);
     for (const key of ['count', 'path', 'drawMode', 'seed'] as const) {
       if (next[key] !== previous[key])

@@ -5,7 +5,14 @@ import type { Device, ParticleSystem } from '../../../src/all.js';
 import type { ParticleOptionsInput } from '../../../src/particles/index.js';
 import { defineCases } from '../page/case.js';
 import { drawImage, pathsOf, stepped } from '../page/particle-helpers.js';
-import { fireworks, sparks, fire, smoke, flameSheet, puffTexture } from '../../../demos/particles/presets.js';
+import {
+  fireworks,
+  sparks,
+  fire,
+  smoke,
+  flameSheet,
+  puffTexture,
+} from '../../../demos/particles/presets.js';
 
 const COUNT = 3000;
 const STEPS = 40;
@@ -20,14 +27,33 @@ function systems(device: Device): Record<string, ParticleOptionsInput> {
   return {
     fountain: { count: COUNT },
     box: { count: COUNT, emitter: { shape: 'box', radius: 0.5 } },
-    sphere: { count: COUNT, emitter: { shape: 'sphere', radius: 1 }, attractors: [{ position: [1, 0, 0], strength: 3 }, { position: [-1, 2, 0], strength: -2 }] },
-    point: { count: COUNT, emitter: { shape: 'point' }, turbulence: { strength: 2, frequency: 0.7 }, bounce: { restitution: 0.5, friction: 0.2 }, floorY: -6 },
+    sphere: {
+      count: COUNT,
+      emitter: { shape: 'sphere', radius: 1 },
+      attractors: [
+        { position: [1, 0, 0], strength: 3 },
+        { position: [-1, 2, 0], strength: -2 },
+      ],
+    },
+    point: {
+      count: COUNT,
+      emitter: { shape: 'point' },
+      turbulence: { strength: 2, frequency: 0.7 },
+      bounce: { restitution: 0.5, friction: 0.2 },
+      floorY: -6,
+    },
     fireworks: fireworks(COUNT),
     sparks: sparks(COUNT),
     fire: fire(COUNT, flameSheet(device)),
     smoke: smoke(COUNT, puffTexture(device)),
     sorted: { count: COUNT, blending: 'alpha', sort: true },
-    velocity: { count: COUNT, billboard: 'velocity', stretch: 0.05, rotation: [0, 1], angularVelocity: [-1, 1] },
+    velocity: {
+      count: COUNT,
+      billboard: 'velocity',
+      stretch: 0.05,
+      rotation: [0, 1],
+      angularVelocity: [-1, 1],
+    },
     behavior: {
       count: COUNT,
       behavior: {
@@ -41,7 +67,12 @@ function systems(device: Device): Record<string, ParticleOptionsInput> {
         uniforms: { wind: [1, 0.5, 0] },
       },
     },
-    look: { count: COUNT, look: { code: 'fn look(p: ParticleFragment) -> vec4f { return vec4f(p.color.rgb * (1.0 - abs(p.uv.x)), p.color.a); }' } },
+    look: {
+      count: COUNT,
+      look: {
+        code: 'fn look(p: ParticleFragment) -> vec4f { return vec4f(p.color.rgb * (1.0 - abs(p.uv.x)), p.color.a); }',
+      },
+    },
   };
 }
 
@@ -49,7 +80,10 @@ async function bytesOf(ps: ParticleSystem): Promise<Uint8Array> {
   const s = await ps.read();
   const out = new Uint8Array(s.position.byteLength + s.velocity.byteLength);
   out.set(new Uint8Array(s.position.buffer, s.position.byteOffset, s.position.byteLength));
-  out.set(new Uint8Array(s.velocity.buffer, s.velocity.byteOffset, s.velocity.byteLength), s.position.byteLength);
+  out.set(
+    new Uint8Array(s.velocity.buffer, s.velocity.byteOffset, s.velocity.byteLength),
+    s.position.byteLength,
+  );
   return out;
 }
 
@@ -60,10 +94,20 @@ export const cases = defineCases({
       for (const [name, options] of Object.entries(systems(device))) {
         for (const path of pathsOf(device)) {
           const modes: Array<'instanced' | 'pulled' | 'splat'> = ['instanced', 'pulled'];
-          if (path === 'compute' && device.caps.features.compute && !options.texture && !options.look && !options.sort && options.billboard !== 'velocity' && (options.blending ?? 'additive') === 'additive') modes.push('splat');
+          if (
+            path === 'compute' &&
+            device.caps.features.compute &&
+            !options.texture &&
+            !options.look &&
+            !options.sort &&
+            options.billboard !== 'velocity' &&
+            (options.blending ?? 'additive') === 'additive'
+          )
+            modes.push('splat');
           for (const drawMode of modes) {
             const ps = await stepped(device, { ...options, path, drawMode }, STEPS);
-            if (drawMode === 'instanced') out[`${backend}/${name}/${path}/state`] = fnv(await bytesOf(ps));
+            if (drawMode === 'instanced')
+              out[`${backend}/${name}/${path}/state`] = fnv(await bytesOf(ps));
             out[`${backend}/${name}/${path}/${drawMode}/pixels`] = fnv(await drawImage(device, ps));
             ps.destroy();
           }

@@ -1,0 +1,68 @@
+/** The shape of the pass a particle draw pipeline is made for (renderer.ts keeps the last one). */
+import { ValidationError } from '../rhi/core/errors.js';
+import type { RenderPass } from '../rhi/core/render-pass.js';
+import type { TextureFormat } from '../rhi/core/formats.js';
+import type { ParticleOptions } from './options.js';
+import type { CompiledLook } from './look.js';
+
+export /** What a draw pipeline is made for, from the pass it draws in. */
+interface PassShape {
+  format: TextureFormat;
+  depthFormat: TextureFormat | undefined;
+  sampleCount: number;
+  blending: 'additive' | 'alpha';
+  /** options.texture is set: the sprite pipeline. */
+  textured: boolean;
+  /** options.softParticles is set: the scene depth is read. */
+  soft: boolean;
+  /** options.look, compiled (null: the disc or the sprite). */
+  look: CompiledLook | null;
+  /** options.sort: drawn back to front through the depth sort's order. */
+  sorted: boolean;
+}
+
+/** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
+export function passShape(
+  pass: RenderPass,
+  o: ParticleOptions,
+  look: CompiledLook | null,
+  last: PassShape | null,
+): PassShape {
+  const formats = pass.colorFormats;
+  if (formats.length !== 1) {
+    throw new ValidationError(
+      'particles-pass',
+      `particles draw into a pass with exactly one colour attachment; this pass has ${formats.length} ([${formats.join(', ')}])`,
+      'particle system',
+      { attachments: formats },
+    );
+  }
+  const format = formats[0] as TextureFormat;
+  const depthFormat = pass.depthStencilFormat;
+  const sampleCount = pass.sampleCount;
+  const textured = o.texture !== null;
+  const soft = o.softParticles !== null;
+  // the last shape again when nothing changed: a draw every frame makes no object for it
+  if (
+    last &&
+    last.format === format &&
+    last.depthFormat === depthFormat &&
+    last.sampleCount === sampleCount &&
+    last.blending === o.blending &&
+    last.textured === textured &&
+    last.soft === soft &&
+    last.look === look &&
+    last.sorted === o.sort
+  )
+    return last;
+  return {
+    format,
+    depthFormat,
+    sampleCount,
+    blending: o.blending,
+    textured,
+    soft,
+    look: look,
+    sorted: o.sort,
+  };
+}
