@@ -13,7 +13,7 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     const r = spawnSync(
       'node',
       [
-        'scripts/bench.mjs',
+        'bench/main.mjs',
         '--runtime',
         'deno',
         '--counts',

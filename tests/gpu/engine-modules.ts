@@ -16,6 +16,7 @@ const ALL = [
   'postfx',
   'portable',
   'portable-world',
+  'modules',
   'boids',
   'lifecycle',
 ] as const;

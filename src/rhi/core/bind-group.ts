@@ -6,7 +6,7 @@ import {
   storageTextureBinding,
   textureBinding,
   uniformBinding,
-} from './bindings.js';
+} from './binding-resources.js';
 import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP } from './slots.js';
 import type { BoundResource } from './commands.js';
 import type { BindingLayoutEntry, BindingType, Labeled } from './descriptors.js';

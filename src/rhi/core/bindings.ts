@@ -1,9 +1,5 @@
-import { BufferUsage, TextureUsage } from './flags.js';
-import { requireResource } from './validate/resource.js';
 import { UnsupportedFeatureError, ValidationError } from './errors.js';
 import { FORMAT_INFO, isDepthFormat } from './formats.js';
-import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
-import { requireTextureUsage } from './validate/texture.js';
 import type { BoundResource, BarrierScope, StorageAccess } from './commands.js';
 import type { BindingLayoutEntry } from './descriptors.js';
 import type { Buffer } from './buffer.js';
@@ -12,7 +8,14 @@ import type { Sampler } from './sampler.js';
 import type { PassRecorder } from './command-encoder.js';
 import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP, slotName, slotOf } from './slots.js';
 import { BindGroup } from './bind-group.js';
-import type { Device } from './device.js';
+import {
+  uniformBinding,
+  storageBinding,
+  textureBinding,
+  storageTextureBinding,
+  samplerBinding,
+} from './binding-resources.js';
+export { uniformBinding, storageBinding, textureBinding, storageTextureBinding, samplerBinding };
 
 /**
  * The slot table shared by render and compute passes: `set*(slot, resource)` stages a resource,
@@ -325,103 +328,4 @@ export class SlotTable {
       }
     }
   }
-}
-
-/** The rules of a buffer binding, per kind: usage bit, range rule, alignment and size limits. */
-const BUFFER_BINDINGS = {
-  uniform: {
-    name: 'Uniform',
-    usage: BufferUsage.UNIFORM,
-    rangeRule: 'uniform-binding',
-    alignRule: 'uniform-offset-alignment',
-    sizeRule: 'uniform-binding-size',
-    alignment: 'minUniformBufferOffsetAlignment',
-    maximum: 'maxUniformBufferBindingSize',
-  },
-  storage: {
-    name: 'Storage',
-    usage: BufferUsage.STORAGE,
-    rangeRule: 'storage-binding',
-    alignRule: 'storage-offset-alignment',
-    sizeRule: 'storage-binding-size',
-    alignment: 'minStorageBufferOffsetAlignment',
-    maximum: 'maxStorageBufferBindingSize',
-  },
-} as const;
-
-/** Checks a buffer binding of `kind` (usage, range, offset alignment, size limit); returns its size. */
-function bufferBinding(
-  kind: keyof typeof BUFFER_BINDINGS,
-  device: Device,
-  op: string,
-  buffer: Buffer,
-  offset: number,
-  size: number | undefined,
-): number {
-  const rules = BUFFER_BINDINGS[kind];
-  requireResource(buffer, 'buffer', op, device);
-  requireBufferUsage(buffer.usage, rules.usage, op, buffer.label);
-  const s = size ?? buffer.size - offset;
-  validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label);
-  const limits = device.caps.limits;
-  if (offset % limits[rules.alignment] !== 0)
-    throw new ValidationError(
-      rules.alignRule,
-      `${rules.name} binding offset ${offset} must be a multiple of limits.${rules.alignment} (${limits[rules.alignment]})`,
-      buffer.label,
-      { offset },
-    );
-  if (s > limits[rules.maximum])
-    throw new ValidationError(
-      rules.sizeRule,
-      `${rules.name} binding of ${s} bytes exceeds limits.${rules.maximum} (${limits[rules.maximum]})`,
-      buffer.label,
-      { size: s },
-    );
-  return s;
-}
-
-/** Checks a uniform buffer binding (usage, range, offset alignment, size limit): what the slot holds. */
-export function uniformBinding(
-  device: Device,
-  op: string,
-  buffer: Buffer,
-  offset = 0,
-  size?: number,
-): BoundResource {
-  const s = bufferBinding('uniform', device, op, buffer, offset, size);
-  return { kind: 'uniform', buffer, offset, size: s };
-}
-
-/** Checks a storage buffer binding (usage, range, offset alignment, size limit). */
-export function storageBinding(
-  device: Device,
-  op: string,
-  buffer: Buffer,
-  access: StorageAccess,
-  offset = 0,
-  size?: number,
-): BoundResource {
-  const s = bufferBinding('storage', device, op, buffer, offset, size);
-  return { kind: 'storage', buffer, offset, size: s, access };
-}
-
-/** Checks a sampled texture binding (TEXTURE_BINDING usage). */
-export function textureBinding(device: Device, op: string, texture: Texture): BoundResource {
-  requireResource(texture, 'texture', op, device);
-  requireTextureUsage(texture.usage, TextureUsage.TEXTURE_BINDING, op, texture.label);
-  return { kind: 'texture', texture };
-}
-
-/** Checks a storage texture binding (STORAGE_BINDING usage). */
-export function storageTextureBinding(device: Device, op: string, texture: Texture): BoundResource {
-  requireResource(texture, 'texture', op, device);
-  requireTextureUsage(texture.usage, TextureUsage.STORAGE_BINDING, op, texture.label);
-  return { kind: 'storage-texture', texture };
-}
-
-/** Checks a sampler binding. */
-export function samplerBinding(device: Device, op: string, sampler: Sampler): BoundResource {
-  requireResource(sampler, 'sampler', op, device);
-  return { kind: 'sampler', sampler };
 }

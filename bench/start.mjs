@@ -5,9 +5,9 @@
 // headless Chromium, prints a compact frame-time table, and writes the full results (markdown,
 // JSON, chart) and a screenshot per path in output/ (the particles' in output/particles/).
 // Same code path as `npm run bench`; extra arguments are passed on (e.g. `npm start -- --counts 20000`).
-// Imports nothing but Node built-ins and setup.mjs before setup has run: on a fresh clone
+// Imports nothing but Node built-ins and scripts/setup.mjs before setup has run: on a fresh clone
 // node_modules does not exist yet (tests/node/entry-points.test.ts holds it to that).
-import { ensureSetup } from './setup.mjs';
+import { ensureSetup } from '../scripts/setup.mjs';
 
 const defaults = [
   '--counts',
@@ -34,5 +34,5 @@ const defaults = [
 ];
 
 ensureSetup();
-const { main } = await import('../bench/cli.mjs');
+const { main } = await import('./cli.mjs');
 process.exit(await main([...defaults, ...process.argv.slice(2)]));

@@ -1,0 +1,123 @@
+// The module stack on every path: a module added in one file (modules/vortex.ts) runs the same on
+// compute, ping-pong and the CPU (its kernel's JavaScript translation) as the TypeScript reference
+// (its reference part), and does what it says (the particles swirl around its axis).
+import {
+  createState,
+  particleModules,
+  resolveOptions,
+  stepState,
+  type ParticleOptionsInput,
+} from '../../../src/all.js';
+import { defineCases } from '../page/case.js';
+import { assert } from '../page/assert.js';
+import { pathsOf, stepped } from '../page/particle-helpers.js';
+
+const COUNT = 2000;
+const STEPS = 30;
+const DT = 1 / 60;
+
+/** Still particles in a ball, nothing else acting on them: whatever moves them is the vortex. */
+const STILL: ParticleOptionsInput = {
+  count: COUNT,
+  emitter: { shape: 'sphere', position: [0, 0, 0], radius: 2, angle: 0 },
+  speedMin: 0,
+  speedMax: 0,
+  spread: 0,
+  lifeMin: 100,
+  lifeMax: 100,
+  gravity: [0, 0, 0],
+  drag: 0,
+  floorY: -1000,
+};
+
+const WITH_VORTEX: ParticleOptionsInput = {
+  ...STILL,
+  modules: [...particleModules(STILL), { module: 'vortex', strength: 4, radius: 0.5, pull: 0.5 }],
+};
+
+/** Angular momentum about +y: Σ (z·vx − x·vz) (positive: counter-clockwise seen from above). */
+function spin(position: Float32Array, velocity: Float32Array): number {
+  let l = 0;
+  for (let i = 0; i < COUNT; i++)
+    l +=
+      (position[4 * i + 2] as number) * (velocity[4 * i] as number) -
+      (position[4 * i] as number) * (velocity[4 * i + 2] as number);
+  return l;
+}
+
+export const cases = defineCases({
+  'a vortex module runs on every path as its reference says, and swirls': {
+    async run({ device }) {
+      const o = resolveOptions(WITH_VORTEX);
+      assert(
+        o.modules.some((m) => m.module === 'vortex' && m.stage === 'update'),
+        `the stack lists the vortex: ${o.modules.map((m) => m.module).join(', ')}`,
+      );
+      const ref = createState(o);
+      for (let n = 1; n <= STEPS; n++) stepState(o, n, DT, ref);
+      const refSpin = spin(ref.position, ref.velocity);
+      assert(refSpin > 1, `the reference swirls counter-clockwise about +y (spin ${refSpin})`);
+      for (const path of pathsOf(device)) {
+        const ps = await stepped(device, { ...WITH_VORTEX, path }, STEPS, DT);
+        assert(
+          ps.modules.some((m) => m.module === 'vortex'),
+          `${path}: ps.modules lists the vortex`,
+        );
+        const s = await ps.read();
+        let worst = 0;
+        for (let i = 0; i < 4 * COUNT; i++) {
+          for (const [a, b] of [
+            [s.position[i], ref.position[i]],
+            [s.velocity[i], ref.velocity[i]],
+          ] as Array<[number, number]>)
+            worst = Math.max(worst, Math.abs(a - b) / Math.max(1, Math.abs(b)));
+        }
+        assert(worst < 1e-3, `${path}: the state is the reference's within 1e-3 (worst ${worst})`);
+        const got = spin(s.position, s.velocity);
+        assert(
+          Math.abs(got - refSpin) < 1e-3 * Math.abs(refSpin),
+          `${path}: spin ${got}, reference ${refSpin}`,
+        );
+        ps.destroy();
+        // without the module, nothing moves: the swirl is the vortex's
+        const still = await stepped(device, { ...STILL, path }, STEPS, DT);
+        const t = await still.read();
+        assert(spin(t.position, t.velocity) === 0, `${path}: without the vortex nothing turns`);
+        still.destroy();
+      }
+    },
+  },
+  'a module list leaves out the update modules it does not name': {
+    async run({ device }) {
+      // no floor module: particles fall through y = -1 and live on; with it (flat options) they die
+      const { floorY: _floor, ...rest } = STILL;
+      const base: ParticleOptionsInput = {
+        ...rest,
+        speedMin: 0,
+        gravity: [0, -20, 0],
+        emitter: { shape: 'point', position: [0, 0, 0], radius: 0, angle: 0 },
+      };
+      const listed = particleModules({ ...base, floorY: -1 }).filter((m) => m.module !== 'floor');
+      for (const path of pathsOf(device)) {
+        const withFloor = await stepped(device, { ...base, floorY: -1, path }, STEPS, DT);
+        const without = await stepped(device, { ...base, modules: listed, path }, STEPS, DT);
+        const a = await withFloor.read();
+        const b = await without.read();
+        assert(
+          (a.position[1] as number) > -1.5 && (a.position[3] as number) < 0.3,
+          `${path}: with the floor the particle respawned at the emitter (y ${a.position[1]}, age ${a.position[3]})`,
+        );
+        assert(
+          (b.position[1] as number) < -1,
+          `${path}: without the floor module the particle fell through (y ${b.position[1]})`,
+        );
+        assert(
+          !without.modules.some((m) => m.module === 'floor'),
+          `${path}: no floor in ps.modules`,
+        );
+        withFloor.destroy();
+        without.destroy();
+      }
+    },
+  },
+});

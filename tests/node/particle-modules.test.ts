@@ -1,0 +1,151 @@
+// The front door of the module stack: flat options and module lists resolve to one stack, each
+// mistake a ParticleOptionError naming the option; the canonical stack's kernel is the one flat
+// options made before the renovation (the digests in bench/results/renovation say bit for bit).
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, particleModules } from '../../src/particles/resolve.js';
+import { ParticleOptionError } from '../../src/particles/errors.js';
+import { MODULES } from '../../src/particles/modules/index.js';
+import { kernelKey, particleKernel } from '../../src/particles/kernel.js';
+
+const names = (o: { modules: readonly { module: string }[] }): string[] =>
+  o.modules.map((m) => m.module);
+
+describe('particle modules', () => {
+  it('flat options make the canonical stack, in stages', () => {
+    const o = resolveOptions({});
+    expect(names(o)).toEqual([
+      'emitter',
+      'velocity',
+      'lifetime',
+      'gravity',
+      'drag',
+      'floor',
+      'color',
+      'size',
+      'rotation',
+      'billboard',
+      'blend',
+    ]);
+    expect(o.modules.map((m) => m.stage)).toEqual([
+      'spawn',
+      'spawn',
+      'spawn',
+      'update',
+      'update',
+      'update',
+      'render',
+      'render',
+      'render',
+      'render',
+      'render',
+    ]);
+    const more = resolveOptions({
+      emitRate: 10,
+      attractors: [{ position: [0, 0, 0], strength: 1 }],
+      turbulence: { strength: 1 },
+    });
+    expect(names(more).slice(0, 7)).toEqual([
+      'emission',
+      'emitter',
+      'velocity',
+      'lifetime',
+      'gravity',
+      'attractors',
+      'turbulence',
+    ]);
+    // the stack is not enumerable: spreading options gives flat options back
+    expect(Object.keys({ ...o })).not.toContain('modules');
+  });
+
+  it('a behaviour replaces the update modules', () => {
+    const o = resolveOptions({
+      behavior: { code: 'fn behavior(i: u32, p: Particle) -> Particle { return p; }' },
+    });
+    expect(o.modules.filter((m) => m.stage === 'update').map((m) => m.module)).toEqual([
+      'behavior',
+    ]);
+  });
+
+  it('particleModules round-trips: the list it gives makes the same stack and kernel', () => {
+    const flat = {
+      emitter: { shape: 'sphere' as const },
+      attractors: [{ position: [1, 2, 3] as [number, number, number], strength: 2 }],
+    };
+    const a = resolveOptions(flat);
+    const b = resolveOptions({ modules: particleModules(flat) });
+    expect(names(b)).toEqual(names(a));
+    expect(kernelKey(b)).toBe(kernelKey(a));
+    expect(particleKernel(b).wgslCompute).toBe(particleKernel(a).wgslCompute);
+    // and a resolved stack given back (ps.modules) is read as its names and options
+    expect(names(resolveOptions({ modules: a.modules }))).toEqual(names(a));
+  });
+
+  it('a list orders the update stage and adds a module flat options cannot (vortex)', () => {
+    const o = resolveOptions({
+      modules: [
+        { module: 'vortex', strength: 2 },
+        { module: 'gravity', gravity: [0, -1, 0] },
+      ],
+    });
+    expect(o.modules.filter((m) => m.stage === 'update').map((m) => m.module)).toEqual([
+      'vortex',
+      'gravity',
+    ]);
+    expect(o.gravity).toEqual([0, -1, 0]);
+    expect(o.drag).toBe(0); // left out: off
+    expect(o.modules.find((m) => m.module === 'vortex')?.options).toEqual({
+      center: [0, 0, 0],
+      axis: [0, 1, 0],
+      strength: 2,
+      pull: 0,
+      radius: 1,
+    });
+    const code = particleKernel(o).wgslCompute;
+    expect(code).toContain('vortexAcceleration');
+    expect(code).not.toContain('params.drag * params.dt');
+  });
+
+  const bad: Array<[string, unknown, RegExp]> = [
+    ['modules', 3, /modules = 3 must be an array/],
+    [
+      'modules[0].module',
+      [{ module: 'warp' }],
+      /is not a particle module; the modules are emission, emitter/,
+    ],
+    ['modules[1]', [{ module: 'gravity' }, { module: 'gravity' }], /in the list twice/],
+    ['modules[0]', [{ module: 'sprite' }], /has nothing to do with these options/],
+    [
+      'modules',
+      [{ module: 'behavior', behavior: { code: '' } }, { module: 'gravity' }],
+      /replaces the update modules/,
+    ],
+    ['vortex.axis', [{ module: 'vortex', axis: [0, 0, 0] }], /must not be the zero vector/],
+    ['vortex.radius', [{ module: 'vortex', radius: -1 }], /must be positive/],
+    ['vortex.spin', [{ module: 'vortex', spin: 1 }], /is not an option of the vortex/],
+    ['vortex.strength', [{ module: 'vortex', strength: NaN }], /must be a finite number/],
+  ];
+  for (const [option, modules, message] of bad)
+    it(`a bad list names ${option}`, () => {
+      let error: unknown;
+      try {
+        resolveOptions({ modules } as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ParticleOptionError);
+      expect((error as ParticleOptionError).option).toBe(option);
+      expect((error as Error).message).toMatch(message);
+    });
+
+  it('a flat option of an update module the list leaves out is an error, not ignored', () => {
+    expect(() => resolveOptions({ drag: 0.5, modules: [{ module: 'gravity' }] })).toThrow(
+      /drag = 0.5 belongs to the drag module, which the module list leaves out/,
+    );
+  });
+
+  it('every module has one file, a summary, and owns distinct options', () => {
+    const owned = MODULES.flatMap((m) => m.keys);
+    expect(new Set(owned).size).toBe(owned.length);
+    for (const m of MODULES) expect(m.summary.length).toBeGreaterThan(10);
+  });
+});
