@@ -1,0 +1,165 @@
+/**
+ * The analyser's state and its lowest layer: what it records about a module, the types it knows,
+ * the scopes of names. The layers above (expressions, calls, statements, declarations, analyze.ts's
+ * module) each add one concern.
+ */
+import { locate, PortableKernelError } from './source.js';
+import { VOID, makeArray, makeStruct, vec, wgslName, type WType } from './types.js';
+import type {
+  AstNode,
+  Binding,
+  StorageAccess,
+  AnalyzeOptions,
+  PortableFunction,
+  Symbol,
+} from './analysis-types.js';
+import { BUILTIN_TYPES } from './analysis-types.js';
+
+export abstract class AnalyzerBase {
+  readonly types = new Map<AstNode, WType>();
+  readonly storageAccess = new Map<AstNode, StorageAccess>();
+  scatter = false;
+  readonly shadows = new Map<AstNode, number>();
+  protected shadowCount = 0;
+  /** Write sites per writable array: whether one is the own element, and how many are not. */
+  readonly sites = new Map<string, { own: boolean; other: number }>();
+  /** Loops around the statement being checked. */
+  protected loops = 0;
+  readonly lengthsUsed = new Set<string>();
+  readonly refs = new Map<AstNode, Symbol['kind']>();
+  readonly baseTypes = new Map<AstNode, WType>();
+  readonly structs = new Map<string, WType>();
+  readonly bindings = new Map<string, Binding>();
+  readonly usedBindings = new Set<string>();
+  readonly functions = new Map<string, PortableFunction>();
+  readonly constants: Array<{ name: string; type: WType; value: AstNode }> = [];
+  readonly globals = new Map<string, Symbol>();
+  protected scopes: Array<Map<string, Symbol>> = [];
+  /** The function being checked: writable storage may only be touched in the entry point. */
+  protected inEntry = false;
+  /** The variable an assignment writes (header members of writable storage are read-only). */
+  protected target: AstNode = null;
+  protected returnType: WType = VOID;
+
+  constructor(
+    readonly label: string,
+    readonly code: string,
+    readonly options: AnalyzeOptions = {},
+  ) {}
+
+  fail(construct: string, node: AstNode, message: string, token?: string): never {
+    const where = locate(this.code, node?.line ?? 1, token ?? construct, node?.start);
+    const [line, column] = where.split(':').map(Number) as [number, number];
+    throw new PortableKernelError(this.label, construct, line, column, message, this.code);
+  }
+
+  // ---------------------------------------------------------------- types
+
+  type(node: AstNode, at: AstNode): WType {
+    if (!node) this.fail('type', at, 'expected a type');
+    const name: string = node.name;
+    switch (node.astNodeType) {
+      case 'struct':
+        return this.struct(node);
+      case 'array': {
+        if (!node.format) this.fail('array', at, 'an array needs an element type');
+        const element = this.type(node.format, at);
+        return makeArray(element, node.count ?? 0);
+      }
+      case 'pointer':
+        return this.fail(
+          'pointer',
+          at,
+          'pointers are not portable (pass and return values instead)',
+          'ptr',
+        );
+      case 'sampler':
+        return this.fail(name, at, `textures and samplers (${name}) are not portable`);
+      case 'template': {
+        if (name === 'atomic') this.fail('atomic', at, 'atomics are not portable');
+        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
+        const m = /^vec([234])$/.exec(name);
+        if (m && node.format) {
+          const s = this.type(node.format, at);
+          if (s.kind !== 'scalar') this.fail(name, at, `vector of ${wgslName(s)}`);
+          return vec(Number(m[1]) as 2 | 3 | 4, s.scalar);
+        }
+        return this.fail(name, at, `the type ${name} is not portable`);
+      }
+      default: {
+        const t = BUILTIN_TYPES[name] ?? this.structs.get(name);
+        if (t) return t;
+        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
+        if (/^(f16|vec[234]h)$/.test(name)) this.fail(name, at, `f16 (${name}) is not portable`);
+        if (/^(texture|sampler)/.test(name))
+          this.fail(name, at, `textures and samplers (${name}) are not portable`);
+        return this.fail(name, at, `unknown or unsupported type ${name}`);
+      }
+    }
+  }
+
+  struct(node: AstNode): WType {
+    const known = this.structs.get(node.name);
+    if (known) return known;
+    const members = (node.members as AstNode[]).map((m): [string, WType] => {
+      const t = this.type(m.type, m);
+      if (t.kind === 'array' && t.count === 0)
+        this.fail(
+          'array',
+          m,
+          'a runtime-sized array inside a struct is not portable (bind array<T> directly)',
+          m.name,
+        );
+      if (m.attributes?.length)
+        this.fail(
+          `@${m.attributes[0].name}`,
+          m,
+          'member attributes (@align, @size) are not portable',
+          m.attributes[0].name,
+        );
+      return [m.name, t];
+    });
+    const t = makeStruct(node.name, members);
+    this.structs.set(node.name, t);
+    return t;
+  }
+
+  // ---------------------------------------------------------------- scopes
+
+  lookup(name: string): Symbol | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]?.get(name);
+      if (s) return s;
+    }
+    return this.globals.get(name);
+  }
+
+  declare(name: string, sym: Symbol, node: AstNode): void {
+    const scope = this.scopes[this.scopes.length - 1] as Map<string, Symbol>;
+    if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
+    // a local shadowing one of an enclosing scope: numbered, for languages that cannot say it
+    const outer = this.scopes.slice(0, -1).some((x) => x.has(name));
+    const shadow = outer ? ++this.shadowCount : 0;
+    if (shadow) this.shadows.set(node, shadow);
+    scope.set(name, shadow ? { ...sym, shadow } : sym);
+  }
+
+  // ---------------------------------------------------------------- module
+
+  isOwnIndex(e: AstNode): boolean {
+    if (!e) return false;
+    if (e.astNodeType === 'varExpr') {
+      const sym = this.lookup(e.name);
+      if (sym?.kind === 'gid')
+        return (
+          e.postfix?.astNodeType === 'stringExpr' && e.postfix.value === 'x' && !e.postfix.postfix
+        );
+      return !!sym?.own && !e.postfix;
+    }
+    if (e.astNodeType === 'createExpr' && e.args?.length === 1 && !e.postfix)
+      return ['u32', 'i32'].includes(e.type?.name) && this.isOwnIndex(e.args[0]);
+    return false;
+  }
+
+  // ---------------------------------------------------------------- expressions
+}

@@ -1,0 +1,217 @@
+/** The analyser's module-scope declarations: constants, overrides, bindings and their header structs, the functions' order. */
+import { KernelError } from '../kernel-error.js';
+import { evaluateInteger } from './source.js';
+import { VOID, makeArray, makeStruct, scalarOf, wgslName, type WType } from './types.js';
+import type { AstNode, Binding, PortableFunction } from './analysis-types.js';
+import { isHostShareable, calleesOf } from './analysis-types.js';
+import { StatementAnalyzer } from './analyze-statements.js';
+export abstract class DeclarationAnalyzer extends StatementAnalyzer {
+  constantValue(name: string): number | undefined {
+    const c = this.constants.find((x) => x.name === name);
+    return c ? evaluateInteger(c.value, (n) => this.constantValue(n)) : undefined;
+  }
+
+  /** Every key of `options.constants` names an override of the module (by name or `@id`). */
+  checkConstantNames(ast: AstNode[]): void {
+    const given = Object.keys(this.options.constants ?? {});
+    if (!given.length) return;
+    const overrides = ast.filter((n) => n.astNodeType === 'override');
+    const names = new Set(
+      overrides.flatMap((n) => [
+        n.name as string,
+        ...(n.attributes ?? [])
+          .filter((a: AstNode) => a.name === 'id')
+          .map((a: AstNode) => String(a.value)),
+      ]),
+    );
+    const unknown = given.filter((k) => !names.has(k));
+    if (unknown.length)
+      throw new KernelError(
+        this.label,
+        `constants ${unknown.join(', ')}: the shader has no such override (overrides: ${overrides.map((n) => n.name).join(', ') || 'none'})`,
+      );
+  }
+
+  /** The value `options.constants` gives override `node` (by name, or by its `@id`). */
+  overrideValue(node: AstNode): number | boolean | undefined {
+    const constants = this.options.constants ?? {};
+    const id = (node.attributes ?? []).find((a: AstNode) => a.name === 'id')?.value;
+    const v = constants[node.name] ?? (id !== undefined ? constants[String(id)] : undefined);
+    return v;
+  }
+
+  /** A literal node of type `t` holding a user's override value (checked against the type). */
+  literalOf(node: AstNode, t: WType, v: number | boolean): AstNode {
+    const s = scalarOf(t);
+    const ok =
+      t.kind === 'scalar' &&
+      (s === 'bool'
+        ? typeof v === 'boolean'
+        : typeof v === 'number' &&
+          Number.isFinite(v) &&
+          (s === 'f32' ||
+            (Number.isInteger(v) &&
+              (s === 'u32' ? v >= 0 && v <= 0xffffffff : v >= -0x80000000 && v <= 0x7fffffff))));
+    if (!ok)
+      throw new KernelError(
+        this.label,
+        `constants.${node.name} is ${String(v)}, not a value of override ${node.name}'s type ${wgslName(t)}`,
+      );
+    const literal = {
+      astNodeType: 'literalExpr',
+      line: node.line,
+      start: node.start,
+      value: { data: [typeof v === 'boolean' ? Number(v) : v], typeInfo: { name: s } },
+      postfix: null,
+    };
+    this.types.set(literal, t);
+    return literal;
+  }
+
+  moduleVar(node: AstNode): void {
+    const storage: string = node.storage ?? '';
+    if (storage === 'workgroup')
+      this.fail('var<workgroup>', node, 'workgroup memory is not portable', 'workgroup');
+    if (storage === 'private' || storage === '')
+      if (!node.attributes?.some((a: AstNode) => a.name === 'binding'))
+        this.fail(
+          `var<${storage || 'private'}>`,
+          node,
+          'module-scope var<private> is not portable yet (use a local var)',
+          'var',
+        );
+    const attr = (n: string): number => {
+      const a = (node.attributes ?? []).find((x: AstNode) => x.name === n);
+      return a ? Number(a.value) : 0;
+    };
+    const line = node.line as number;
+    if (node.type?.name === 'texture_2d' && node.type.format?.name === 'f32') {
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'texture',
+        access: 'read',
+        type: VOID,
+        offset: 0,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
+      return;
+    }
+    if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
+      this.fail(
+        node.type.name,
+        node,
+        `textures and samplers (${node.type.name}) are not portable: a texture_2d<f32> read with textureLoad is`,
+      );
+    const type = this.type(node.type, node);
+    if (storage === 'uniform') {
+      if (!isHostShareable(type))
+        this.fail(
+          node.name,
+          node,
+          `uniform ${node.name} of type ${wgslName(type)} cannot live in a buffer`,
+        );
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'uniform',
+        access: 'read',
+        type,
+        offset: 0,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type, kind: 'binding', binding: b });
+      return;
+    }
+    if (storage === 'storage') {
+      const access = (node.access || 'read') as Binding['access'];
+      const single = type.kind !== 'array' || type.count !== 0;
+      if (single && access !== 'read')
+        this.fail(
+          node.name,
+          node,
+          `writable storage ${node.name} of type ${wgslName(type)}: a portable kernel writes elements of runtime-sized arrays (array<T>); a single ${access} value is not portable`,
+        );
+      if (!isHostShareable(type))
+        this.fail(node.name, node, `${wgslName(type)} cannot live in a buffer`);
+      const array = single ? makeArray(type, 1) : type;
+      const header = node.header ? this.header(node) : undefined;
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'storage',
+        access,
+        type: array,
+        element: (array as { element: WType }).element,
+        offset: header?.offset ?? 0,
+        ...(header ? { header: header.type } : {}),
+        ...(single ? { single: true } : {}),
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type, kind: 'binding', binding: b });
+      return;
+    }
+    this.fail(`var<${storage}>`, node, `var<${storage}> is not portable`, 'var');
+  }
+
+  /**
+   * The members a storage struct declares before its runtime-sized array (unwrap.ts), as a struct
+   * of their own, and the byte offset of the array's first element (WGSL's layout of the member).
+   */
+  header(node: AstNode): { type: WType; offset: number } {
+    const h = node.header as { name: string; members: AstNode[]; array: AstNode };
+    const members = h.members.map((m): [string, WType] => {
+      if (m.attributes?.length)
+        this.fail(
+          `@${m.attributes[0].name}`,
+          m,
+          'member attributes (@align, @size) are not portable',
+          m.attributes[0].name,
+        );
+      const t = this.type(m.type, m);
+      if (t.kind === 'array' && t.count === 0)
+        this.fail(
+          'array',
+          m,
+          'only the last member of a struct may be a runtime-sized array',
+          m.name,
+        );
+      return [m.name, t];
+    });
+    const element = this.type(h.array.type.format, h.array);
+    const whole = makeStruct(h.name, [...members, [h.array.name, makeArray(element, 0)]]);
+    const type = makeStruct(`_${h.name}`, members);
+    this.structs.set(`_${h.name}`, type);
+    const last = whole.kind === 'struct' ? whole.members[whole.members.length - 1] : undefined;
+    return { type, offset: last?.offset ?? 0 };
+  }
+
+  orderedFunctions(): PortableFunction[] {
+    const out: PortableFunction[] = [];
+    const seen = new Set<string>();
+    const visit = (f: PortableFunction, stack: string[]): void => {
+      if (seen.has(f.name)) return;
+      if (stack.includes(f.name))
+        this.fail(
+          f.name,
+          f.node,
+          `recursion (${[...stack, f.name].join(' → ')}) is not allowed in WGSL`,
+        );
+      for (const callee of calleesOf(f.node)) {
+        const g = this.functions.get(callee);
+        if (g) visit(g, [...stack, f.name]);
+      }
+      seen.add(f.name);
+      out.push(f);
+    };
+    for (const f of this.functions.values()) visit(f, []);
+    return out;
+  }
+}
