@@ -7,8 +7,7 @@ import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
 import type { EmitRange, ParticleOptions } from './options.js';
 import { emits } from './emission.js';
-import { stackOf } from './resolve.js';
-import type { KernelPart } from './modules/index.js';
+import { stackOf, type KernelPart } from './modules/index.js';
 
 const HELPERS = `
 u32 pcg(u32 v) {
@@ -72,6 +71,16 @@ function partsOf(o: ParticleOptions): Array<{ name: string; part: KernelPart }> 
   });
 }
 
+/** The state attributes a stack adds beside position and velocity (each a vec4f per particle). */
+export function extraAttributes(o: ParticleOptions): Array<{ name: string; spawn: string }> {
+  return partsOf(o).flatMap(({ part }) => [...(part.attributes ?? [])]);
+}
+
+/** The state's layout: position, velocity, then the attributes the stack's modules add. */
+export function stateAttributes(o: ParticleOptions): string[] {
+  return ['position', 'velocity', ...extraAttributes(o).map((a) => a.name)];
+}
+
 /** The structure of the stack that changes the kernel's code (everything else is a uniform). */
 export function kernelKey(o: ParticleOptions): string {
   return partsOf(o)
@@ -89,6 +98,11 @@ export function particleKernel(o: ParticleOptions): Kernel {
   const emission = emits(o);
   if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
   const forces = phase('force');
+  const extra = extraAttributes(o);
+  const fields = extra.map((a) => `, ${a.name}: vec4f`).join('');
+  const extraOf = (f: (name: string, spawn: string) => string): string =>
+    extra.map((a) => `, ${f(a.name, a.spawn)}`).join('');
+  const locals = extra.map((a) => `vec4f ${a.name} = p.${a.name};`).join('\n    ');
   const spawn = `
 fn spawn(index: u32) -> Particle {
     u32 pbase = pcg(params.seed ^ pcg(params.stepIndex));
@@ -101,7 +115,7 @@ fn spawn(index: u32) -> Particle {
     f32 r5 = rand(key + 5u);
     f32 r6 = rand(key + 6u);
     ${phase('spawn').join('\n    ')}
-    return Particle(vec4f(spawnPos, 0.0), vec4f(spawnVel, spawnLife));
+    return Particle(vec4f(spawnPos, 0.0), vec4f(spawnVel, spawnLife)${extraOf((_, v) => v)});
 }
 `;
   // the update modules' phases, as a behaviour like any other
@@ -109,6 +123,7 @@ fn spawn(index: u32) -> Particle {
 fn behavior(index: u32, p: Particle) -> Particle {
     vec4f position = p.position;
     vec4f velocity = p.velocity;
+    ${locals}
     ${emission ? '' : 'let born = spawn(index);'}
     vec3f v = velocity.xyz;
     ${phase('velocity').join('\n    ')}
@@ -118,30 +133,33 @@ fn behavior(index: u32, p: Particle) -> Particle {
     f32 age = position.w + params.dt;
     ${phase('collide').join('\n    ')}
     bool dead = ${['age >= velocity.w', ...phase('kill')].join(' || ')};
-    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead));
+    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead)${extraOf((n) => `select(${n}, ${emission ? 'vec4f(0.0)' : `born.${n}`}, dead)`)});
 }
 `;
   const gather = o.behavior?.reads === 'all';
   // emission: a dead slot (life < 0) stays dead, and the step's slots of the ring are born
+  const current = `Particle(position, velocity${extraOf((n) => n)})`;
   const body = emission
     ? `
-    let next = behavior(index, Particle(position, velocity));
+    let next = behavior(index, ${current});
     bool asleep = velocity.w < 0.0;
     let born = spawn(index);
     bool emitted = (index + params.count - params.emitStart) % params.count < params.emitCount;
     position = select(select(next.position, vec4f(0.0), asleep), born.position, emitted);
     velocity = select(select(next.velocity, ${DEAD_VELOCITY}, asleep), born.velocity, emitted);
+    ${extra.map((a) => `${a.name} = select(select(next.${a.name}, vec4f(0.0), asleep), born.${a.name}, emitted);`).join('\n    ')}
   `
     : `
-    let next = behavior(index, Particle(position, velocity));
+    let next = behavior(index, ${current});
     position = next.position;
     velocity = next.velocity;
+    ${extra.map((a) => `${a.name} = next.${a.name};`).join('\n    ')}
   `;
   return defineKernel({
     label: 'particles',
-    attributes: ['position', 'velocity'],
+    attributes: ['position', 'velocity', ...extra.map((a) => a.name)],
     uniforms,
-    helpers: `struct Particle { position: vec4f, velocity: vec4f };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${phase('helpers').join('')}${o.behavior ? o.behavior.code : canonical}`,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f${fields} };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${phase('helpers').join('')}${o.behavior ? o.behavior.code : canonical}`,
     body,
     gather,
     sceneDepth: parts.some(({ part }) => part.sceneDepth === true),

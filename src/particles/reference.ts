@@ -92,23 +92,78 @@ export function spawn(
 export interface ParticleState {
   position: Float32Array;
   velocity: Float32Array;
+  /** The state attributes the stack's modules add (4 floats per particle each), by name. */
+  attributes?: Record<string, Float32Array>;
+}
+
+/** The attributes a stack adds, with their spawn values in the reference (modules' reference parts). */
+type AddedAttribute = {
+  name: string;
+  spawn: (position: ArrayLike<number>, velocity: ArrayLike<number>) => number[];
+};
+const ADDED = new WeakMap<ParticleOptions, AddedAttribute[]>();
+
+function addedAttributes(o: ParticleOptions): AddedAttribute[] {
+  let added = ADDED.get(o);
+  if (!added) ADDED.set(o, (added = listAttributes(o)));
+  return added;
+}
+
+function listAttributes(o: ParticleOptions): AddedAttribute[] {
+  return o.modules.flatMap((m) => {
+    const def = moduleDef(m.module);
+    const spawnOf = def?.reference?.spawn;
+    return (def?.kernel?.(o, m.options).attributes ?? []).map((a) => ({
+      name: a.name,
+      spawn: (p: ArrayLike<number>, v: ArrayLike<number>) => {
+        if (!spawnOf)
+          throw new Error(`the reference has no spawn value for ${m.module}'s attribute ${a.name}`);
+        return spawnOf(m.options, a.name, p, v);
+      },
+    }));
+  });
+}
+
+/** Slot i's added attributes as at a (re)spawn (from its spawned position and velocity), or zero. */
+function setAttributes(
+  o: ParticleOptions,
+  i: number,
+  pos: Float32Array,
+  vel: Float32Array,
+  attributes: Record<string, Float32Array> | undefined,
+  dead = false,
+): void {
+  if (!attributes) return;
+  const p = pos.subarray(4 * i, 4 * i + 4);
+  const v = vel.subarray(4 * i, 4 * i + 4);
+  for (const a of addedAttributes(o))
+    attributes[a.name]?.set(dead ? [0, 0, 0, 0] : a.spawn(p, v).map(f), 4 * i);
 }
 
 /** The reference's initial particle state for resolved options. */
 export function createState(o: ParticleOptions): ParticleState {
   const position = new Float32Array(4 * o.count);
   const velocity = new Float32Array(4 * o.count);
+  const added = addedAttributes(o);
+  const attributes =
+    added.length > 0
+      ? Object.fromEntries(added.map((a) => [a.name, new Float32Array(4 * o.count)]))
+      : undefined;
+  const state: ParticleState = attributes
+    ? { position, velocity, attributes }
+    : { position, velocity };
   if (emits(o)) {
     // emission: every slot dead (life -1) until the schedule emits it
     for (let i = 0; i < o.count; i++) velocity[4 * i + 3] = -1;
-    return { position, velocity };
+    return state;
   }
   const base = stepBase(o.seed, 0);
   for (let i = 0; i < o.count; i++) {
     const r7 = spawn(o, base, i, position, velocity);
+    setAttributes(o, i, position, velocity, attributes);
     position[4 * i + 3] = f(r7 * (velocity[4 * i + 3] as number));
   }
-  return { position, velocity };
+  return state;
 }
 
 /** Curl of the potential A = (sin(fy + cos(fz + t)), sin(fz + cos(fx + t)), sin(fx + cos(fy + t))). */
@@ -210,11 +265,14 @@ export function stepParticle(
   emit?: EmitRange,
   /** `collision`: the step's constants (stepState makes them once a step). */
   collision: CollisionFrame | null = o.collision ? collisionFrame(o.collision) : null,
+  /** The attributes the stack's modules add (ParticleState.attributes). */
+  attributes?: Record<string, Float32Array>,
 ): void {
   const at = 4 * i;
   if (emit) {
     if (isEmitted(emit, o.count, i)) {
       spawn(o, base, i, pos, vel);
+      setAttributes(o, i, pos, vel, attributes);
       return;
     }
     if ((vel[at + 3] as number) < 0) return;
@@ -230,7 +288,12 @@ export function stepParticle(
   if (o.attractors.length > 0 || o.turbulence.strength !== 0 || forces.length > 0) {
     const acc = new Float64Array(3);
     accelerate(o, x, y, z, n * dt, acc);
-    for (const { own, accelerate: add } of forces) add(own, x, y, z, n * dt, acc);
+    const attribute = (name: string): Float32Array =>
+      (name === 'position' ? pos : name === 'velocity' ? vel : attributes?.[name])?.subarray(
+        at,
+        at + 4,
+      ) ?? new Float32Array(4);
+    for (const { own, accelerate: add } of forces) add(own, x, y, z, n * dt, acc, attribute);
     vx = f(vx + f(f(acc[0] as number) * dt));
     vy = f(vy + f(f(acc[1] as number) * dt));
     vz = f(vz + f(f(acc[2] as number) * dt));
@@ -262,7 +325,11 @@ export function stepParticle(
     if (emit) {
       pos.set([0, 0, 0, 0], at);
       vel.set([0, 0, 0, -1], at);
-    } else spawn(o, base, i, pos, vel);
+      setAttributes(o, i, pos, vel, attributes, true);
+    } else {
+      spawn(o, base, i, pos, vel);
+      setAttributes(o, i, pos, vel, attributes);
+    }
     return;
   }
   pos.set([x, y, z, age], at);
@@ -284,5 +351,16 @@ export function stepState(
   const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
   const collision = o.collision ? collisionFrame(o.collision) : null;
   for (let i = 0; i < o.count; i++)
-    stepParticle(o, n, dt, base, i, state.position, state.velocity, range, collision);
+    stepParticle(
+      o,
+      n,
+      dt,
+      base,
+      i,
+      state.position,
+      state.velocity,
+      range,
+      collision,
+      state.attributes,
+    );
 }

@@ -17,6 +17,7 @@ import {
 } from './options.js';
 import { MODULES, moduleDef, type ModuleOptions, type ParticleModuleDef } from './modules/index.js';
 import { splatBlocker } from './draw-mode.js';
+import { stateAttributes } from './kernel.js';
 
 /** A module list's entry, split: the definition, its flat options and its own ones. */
 interface Entry {
@@ -159,6 +160,22 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
       ...MODULES.filter((d) => d.stage === 'render' && d.present(o)),
     ];
   } else stack = MODULES.filter((d) => d.present(o));
+  // the state attributes modules add: one name each, none of the canonical two
+  const taken = new Map<string, string>([
+    ['position', 'the state'],
+    ['velocity', 'the state'],
+  ]);
+  for (const def of stack)
+    for (const a of def.kernel?.(o, resolved.get(def)!).attributes ?? []) {
+      const by = taken.get(a.name);
+      if (by)
+        throw new ParticleOptionError(
+          'modules',
+          def.name,
+          `adds the state attribute ${a.name}, which ${by === 'the state' ? 'the state has' : `the ${by} module adds too`}`,
+        );
+      taken.set(a.name, def.name);
+    }
   const modules = stack.map((def): ParticleModule => ({
     module: def.name,
     stage: def.stage,
@@ -181,18 +198,13 @@ export function checkOnDevice(device: Device, o: ParticleOptions, path: Particle
   for (const def of MODULES) def.checkDevice?.(device, o, path);
 }
 
-/** The definitions of a resolved stack, with each module's options. */
-export function stackOf(o: ParticleOptions): Array<{ def: ParticleModuleDef; own: ModuleOptions }> {
-  return o.modules.map((m) => ({ def: moduleDef(m.module)!, own: m.options }));
-}
-
 /** The path for resolved options on a device, or the `path` option's error saying why not. */
 export function pathFor(device: Device, options: ParticleOptions): PathChoice {
   try {
     return choosePath(device.caps, {
       path: options.path,
       hasCpu: true,
-      attributes: 2,
+      attributes: stateAttributes(options).length,
       label: 'particle system',
     });
   } catch (e) {

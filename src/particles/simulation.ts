@@ -17,10 +17,12 @@ import { createState } from './reference.js';
 import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
 
-/** The state as `read()` returns it: 4 floats per particle each. */
+/** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
   position: Float32Array;
   velocity: Float32Array;
+  /** The state attributes the stack's modules add, by name (absent when there are none). */
+  attributes?: Record<string, Float32Array>;
 }
 
 /** Counts from the GPU: alive, newborn (spawned this step), rising. */
@@ -112,6 +114,8 @@ export class ParticleSimulation {
     const state = (lastRead && this.#lastRead) || createState(this.options);
     this.runner.write('position', state.position);
     this.runner.write('velocity', state.velocity);
+    for (const [name, data] of Object.entries(state.attributes ?? {}))
+      this.runner.write(name, data);
   }
 
   /** A new capacity: the state read back, the slots below it kept, the runner made again. */
@@ -121,10 +125,11 @@ export class ParticleSimulation {
     const runner = this.#makeRunner(next);
     const state = createState(next);
     const keep = Math.min(next.count, this.count);
-    state.position.set((old.position as Float32Array).subarray(0, 4 * keep));
-    state.velocity.set((old.velocity as Float32Array).subarray(0, 4 * keep));
-    runner.write('position', state.position);
-    runner.write('velocity', state.velocity);
+    const arrays = { position: state.position, velocity: state.velocity, ...state.attributes };
+    for (const [name, data] of Object.entries(arrays)) {
+      data.set((old[name] as Float32Array).subarray(0, 4 * keep));
+      runner.write(name, data);
+    }
     this.runner.destroy();
     this.runner = runner;
     // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
@@ -171,10 +176,20 @@ export class ParticleSimulation {
   }
 
   async read(): Promise<ParticleArrays> {
-    const s = await this.runner.read();
-    const out = { position: s.position as Float32Array, velocity: s.velocity as Float32Array };
+    const { position, velocity, ...rest } = (await this.runner.read()) as Record<
+      string,
+      Float32Array
+    >;
+    const out: ParticleArrays = { position: position!, velocity: velocity! };
+    if (Object.keys(rest).length > 0) out.attributes = rest;
     if (this.options.onRestore === 'last-read')
-      this.#lastRead = { position: out.position.slice(), velocity: out.velocity.slice() };
+      this.#lastRead = {
+        position: out.position.slice(),
+        velocity: out.velocity.slice(),
+        ...(out.attributes
+          ? { attributes: Object.fromEntries(Object.entries(rest).map(([n, a]) => [n, a.slice()])) }
+          : {}),
+      };
     return out;
   }
 

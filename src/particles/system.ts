@@ -36,7 +36,7 @@ import type {
 import { checkOnDevice, mergeOptions, pathFor, resolveOptions } from './resolve.js';
 import { kernelKey } from './kernel.js';
 import type { PathChoice } from '../compute/paths/choose.js';
-import { ParticleSimulation } from './simulation.js';
+import { ParticleSimulation, type ParticleArrays } from './simulation.js';
 import { ParticleRenderer } from './renderer.js';
 import type { EmissionSchedule } from './emission.js';
 
@@ -327,8 +327,11 @@ export class ParticleSystem {
     this.#renderer.draw(pass, camera);
   }
 
-  /** The whole state: `position` (x, y, z, age) and `velocity` (vx, vy, vz, life), 4 floats per particle. For tests and tools. */
-  async read(): Promise<{ position: Float32Array; velocity: Float32Array }> {
+  /**
+   * The whole state: `position` (x, y, z, age) and `velocity` (vx, vy, vz, life), 4 floats per
+   * particle, and `attributes`: the state modules add (a tether's `origin`), by name. For tests and tools.
+   */
+  async read(): Promise<ParticleArrays> {
     this.#assertAlive('read');
     return this.#sim.read();
   }

@@ -485,3 +485,59 @@ describe('queue.submit of another device', () => {
     a.queue.submit([cb]);
   });
 });
+
+describe('colour bytes per sample (regression: three rgba32float targets reached the GPU and failed there)', () => {
+  // a WebGPU device's default maxColorAttachmentBytesPerSample is 32; the particle state's third
+  // attribute made the WebGPU ping-pong's pipeline 48 bytes a sample, refused only by the GPU
+  const d = new NullDevice();
+  const targets = (n: number) =>
+    `struct O { ${Array.from({ length: n }, (_, i) => `@location(${i}) a${i}: vec4f`).join(', ')} }; @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> O { return O(${Array.from({ length: n }, () => 'vec4f(1.0)').join(', ')}); }`;
+  const pipeline = (format: 'rgba32float' | 'rgba8unorm', n: number) => {
+    const module = d.createShaderModule({ code: targets(n) });
+    return d.createRenderPipeline({
+      label: `${n} × ${format}`,
+      vertex: { module, entryPoint: 'vs' },
+      fragment: {
+        module,
+        entryPoint: 'fs',
+        targets: Array.from({ length: n }, () => ({ format })),
+      },
+    });
+  };
+  it('a pipeline over the limit is a LimitExceededError naming it, before the GPU', () => {
+    expect(d.caps.limits.maxColorAttachmentBytesPerSample).toBe(32);
+    expect(() => pipeline('rgba32float', 2)).not.toThrow();
+    const e = thrown(() => pipeline('rgba32float', 3));
+    expect(e).toBeInstanceOf(LimitExceededError);
+    expect(e.message).toMatch(
+      /bytes per sample 48 exceeds limits.maxColorAttachmentBytesPerSample \(32\)/,
+    );
+    // rgba8unorm costs 8 bytes a sample in render target memory, not its 4-byte texel
+    expect(() => pipeline('rgba8unorm', 4)).not.toThrow();
+    expect(() => pipeline('rgba8unorm', 5)).toThrow(/bytes per sample 40 exceeds/);
+  });
+  it('a render pass over the limit is refused too, and the ping-pong path says why it cannot run', async () => {
+    const tex = () =>
+      d.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba32float',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      });
+    const enc = d.createCommandEncoder();
+    expect(() =>
+      enc.beginRenderPass({
+        colorAttachments: [tex(), tex(), tex()].map((texture) => ({ texture })),
+      }),
+    ).toThrow(/Color attachments \(rgba32float, rgba32float, rgba32float\) bytes per sample 48/);
+    const { choosePath } = await import('../../src/compute/paths/choose.js');
+    const caps = new NullDevice({ features: { compute: false } }).caps;
+    expect(choosePath(caps, { path: 'auto', hasCpu: true, attributes: 2, label: 'x' }).path).toBe(
+      'pingpong',
+    );
+    expect(() =>
+      choosePath(caps, { path: 'pingpong', hasCpu: true, attributes: 3, label: 'x' }),
+    ).toThrow(
+      /State of 3 attributes \(one rgba32float target each\) bytes per sample 48 exceeds limits.maxColorAttachmentBytesPerSample \(32\)/,
+    );
+  });
+});

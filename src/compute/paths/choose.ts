@@ -73,6 +73,16 @@ export function choosePath(caps: Caps, request: PathRequest): PathChoice {
         label,
       );
     }
+    // one rgba32float (or rgba16float) target per attribute, within WebGPU's bytes per sample
+    const bytes = request.attributes * (f.floatRenderTargets ? 16 : 8);
+    if (bytes > caps.limits.maxColorAttachmentBytesPerSample)
+      throw new LimitExceededError(
+        'maxColorAttachmentBytesPerSample',
+        bytes,
+        caps.limits.maxColorAttachmentBytesPerSample,
+        `State of ${request.attributes} attributes (one ${f.floatRenderTargets ? 'rgba32float' : 'rgba16float'} target each) bytes per sample`,
+        label,
+      );
     if (!f.floatRenderTargets)
       return {
         path: 'pingpong',

@@ -2,7 +2,8 @@
  * Every particle module, in the order a stack runs them within each stage (a module list given as
  * `modules: [...]` orders the update stage itself). Adding a module: its file, and its line here.
  */
-import type { ParticleModuleDef } from './module.js';
+import type { ModuleOptions, ParticleModuleDef } from './module.js';
+import type { ParticleOptions } from '../options.js';
 import { emission } from './emission.js';
 import { emitter } from './emitter.js';
 import { velocity } from './velocity.js';
@@ -12,6 +13,7 @@ import { gravity } from './gravity.js';
 import { attractors } from './attractors.js';
 import { turbulence } from './turbulence.js';
 import { vortex } from './vortex.js';
+import { tether } from './tether.js';
 import { drag } from './drag.js';
 import { collision } from './collision.js';
 import { floor } from './floor.js';
@@ -37,6 +39,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   attractors,
   turbulence,
   vortex,
+  tether,
   drag,
   collision,
   floor,
@@ -59,3 +62,8 @@ export function moduleDef(name: string): ParticleModuleDef | undefined {
 }
 
 export type { ParticleModuleDef, KernelPart, ModuleOptions, ReferencePart } from './module.js';
+
+/** The definitions of a resolved stack, with each module's options. */
+export function stackOf(o: ParticleOptions): Array<{ def: ParticleModuleDef; own: ModuleOptions }> {
+  return o.modules.map((m) => ({ def: moduleDef(m.module)!, own: m.options }));
+}

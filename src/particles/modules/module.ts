@@ -43,11 +43,22 @@ export interface KernelPart {
   kill?: string;
   /** The module reads the scene's depth (`ignisSceneDepth`). */
   sceneDepth?: boolean;
+  /**
+   * State it adds: one vec4f per particle each, beside position and velocity (the state's layout
+   * is the canonical two plus these). In the update it is a variable of its name (read it, assign
+   * it); `spawn` is its value at every (re)spawn, a vec4f expression with `spawnPos`, `spawnVel`
+   * and `spawnLife` in scope. Names must not collide with other modules' (the door checks).
+   */
+  attributes?: ReadonlyArray<{ readonly name: string; readonly spawn: string }>;
 }
 
 /** The CPU reference's part of a module (reference.ts, float64 where the reference is). */
 export interface ReferencePart {
-  /** Adds this module's acceleration at (x, y, z) at `time` to `out`. */
+  /**
+   * Adds this module's acceleration at (x, y, z) at `time` to `out`; `attribute(name)`: this
+   * particle's value, as the step starts, of `position`, `velocity` or an attribute a module added
+   * (4 numbers).
+   */
   accelerate?(
     own: ModuleOptions,
     x: number,
@@ -55,7 +66,15 @@ export interface ReferencePart {
     z: number,
     time: number,
     out: Float64Array,
+    attribute: (name: string) => ArrayLike<number>,
   ): void;
+  /** The value of attribute `name` at a (re)spawn, from the spawned position and velocity (4 floats each). */
+  spawn?(
+    own: ModuleOptions,
+    name: string,
+    position: ArrayLike<number>,
+    velocity: ArrayLike<number>,
+  ): number[];
 }
 
 /** One module's definition. */

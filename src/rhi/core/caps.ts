@@ -47,6 +47,12 @@ export interface Limits {
   readonly minUniformBufferOffsetAlignment: number;
   readonly minStorageBufferOffsetAlignment: number;
   readonly maxColorAttachments: number;
+  /**
+   * Bytes a sample of all colour targets may take together (formats.ts `colorBytesPerSample`):
+   * WebGPU's limit (the adapter's maximum is requested); WebGL2 has none beyond the attachment
+   * count, so there it is `maxColorAttachments` × 16 (every target rgba32float).
+   */
+  readonly maxColorAttachmentBytesPerSample: number;
   readonly maxVertexBuffers: number;
   readonly maxVertexAttributes: number;
   readonly maxSampledTexturesPerShaderStage: number;
@@ -92,6 +98,7 @@ export const DEFAULT_LIMITS: Limits = {
   minUniformBufferOffsetAlignment: 256,
   minStorageBufferOffsetAlignment: 256,
   maxColorAttachments: 8,
+  maxColorAttachmentBytesPerSample: 32,
   maxVertexBuffers: 8,
   maxVertexAttributes: 16,
   maxSampledTexturesPerShaderStage: 16,

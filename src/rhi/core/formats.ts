@@ -63,6 +63,40 @@ export const FORMAT_INFO: Readonly<Record<TextureFormat, FormatInfo>> = {
 /** Every supported texture format. */
 export const TEXTURE_FORMATS = Object.keys(FORMAT_INFO) as TextureFormat[];
 
+/**
+ * WebGPU's render target pixel byte cost and component alignment of each colour format (its
+ * texture format capabilities table: 8-bit unorm formats cost more than their texels, being
+ * widened in render target memory).
+ */
+const RENDER_TARGET_COST: Partial<
+  Record<TextureFormat, readonly [cost: number, alignment: number]>
+> = {
+  r8unorm: [1, 1],
+  rg8unorm: [2, 1],
+  rgba8unorm: [8, 1],
+  'rgba8unorm-srgb': [8, 1],
+  bgra8unorm: [8, 1],
+  r16float: [2, 2],
+  rg16float: [4, 2],
+  rgba16float: [8, 2],
+  r32float: [4, 4],
+  rg32float: [8, 4],
+  rgba32float: [16, 4],
+};
+
+/**
+ * Bytes per sample of a pipeline's or pass's colour targets, as WebGPU counts them against
+ * `limits.maxColorAttachmentBytesPerSample`: each target's cost, aligned to its component size.
+ */
+export function colorBytesPerSample(formats: readonly TextureFormat[]): number {
+  let total = 0;
+  for (const format of formats) {
+    const [cost, alignment] = RENDER_TARGET_COST[format] ?? [FORMAT_INFO[format].bytesPerTexel, 1];
+    total = Math.ceil(total / alignment) * alignment + cost;
+  }
+  return total;
+}
+
 /** Whether a format is a depth format. */
 export function isDepthFormat(format: TextureFormat): format is DepthStencilFormat {
   const kind = FORMAT_INFO[format].kind;

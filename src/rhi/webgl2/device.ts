@@ -184,6 +184,8 @@ export class WebGL2Device extends Device {
             param(gl.MAX_COLOR_ATTACHMENTS),
             param(gl.MAX_DRAW_BUFFERS),
           ),
+          maxColorAttachmentBytesPerSample:
+            16 * Math.min(param(gl.MAX_COLOR_ATTACHMENTS), param(gl.MAX_DRAW_BUFFERS)),
           maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
           maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
           maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),

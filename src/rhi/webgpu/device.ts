@@ -72,6 +72,7 @@ async function requestGPUDevice(
       maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
       maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
       maxColorAttachments: l.maxColorAttachments,
+      maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample,
       maxTextureDimension2D: l.maxTextureDimension2D,
     },
   });
@@ -131,6 +132,7 @@ export class WebGPUDevice extends Device {
           minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
           minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
           maxColorAttachments: l.maxColorAttachments,
+          maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample,
           maxVertexBuffers: l.maxVertexBuffers,
           maxVertexAttributes: l.maxVertexAttributes,
           maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,

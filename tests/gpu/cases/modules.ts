@@ -87,6 +87,66 @@ export const cases = defineCases({
       }
     },
   },
+  'a tether module adds a state attribute (origin) and springs particles home, on every path': {
+    async run({ device }) {
+      const moving: ParticleOptionsInput = { ...STILL, speedMin: 3, speedMax: 3, spread: 1 };
+      const tethered: ParticleOptionsInput = {
+        ...moving,
+        modules: [...particleModules(moving), { module: 'tether', strength: 40 }],
+      };
+      const o = resolveOptions(tethered);
+      const ref = createState(o);
+      const origin = ref.attributes?.['origin'];
+      assert(origin !== undefined, 'the reference state has the origin attribute');
+      for (let n = 1; n <= STEPS; n++) stepState(o, n, DT, ref);
+      // a spring of ω = √40 ≈ 6.3/s: 3 m/s reaches 3/ω ≈ 0.47 m and comes back; free flight goes 1.5 m
+      const farthest = (s: { position: Float32Array }, home: Float32Array): number => {
+        let far = 0;
+        for (let i = 0; i < COUNT; i++) {
+          const d = Math.hypot(
+            (s.position[4 * i] as number) - (home[4 * i] as number),
+            (s.position[4 * i + 1] as number) - (home[4 * i + 1] as number),
+            (s.position[4 * i + 2] as number) - (home[4 * i + 2] as number),
+          );
+          far = Math.max(far, d);
+        }
+        return far;
+      };
+      const refFar = farthest(ref, origin!);
+      assert(refFar < 0.7, `the reference stays within the spring's reach (${refFar} m)`);
+      for (const path of pathsOf(device)) {
+        const free = await stepped(device, { ...moving, path }, STEPS, DT);
+        const ps = await stepped(device, { ...tethered, path }, STEPS, DT);
+        assert(
+          ps.bytesPerParticle === free.bytesPerParticle * 1.5,
+          `${path}: the state holds a third vec4 (${ps.bytesPerParticle} vs ${free.bytesPerParticle} bytes)`,
+        );
+        const s = await ps.read();
+        const home = s.attributes?.['origin'];
+        assert(home !== undefined, `${path}: read() returns the origin attribute`);
+        let worst = 0;
+        for (let i = 0; i < 4 * COUNT; i++)
+          for (const [a, b] of [
+            [home![i], origin![i]],
+            [s.position[i], ref.position[i]],
+            [s.velocity[i], ref.velocity[i]],
+          ] as Array<[number, number]>)
+            worst = Math.max(worst, Math.abs(a - b) / Math.max(1, Math.abs(b)));
+        assert(
+          worst < 1e-3,
+          `${path}: state and origin are the reference's within 1e-3 (worst ${worst})`,
+        );
+        const t = await free.read();
+        const freeFar = farthest(t, home!);
+        assert(
+          freeFar > 1.2 && farthest(s, home!) < 0.7,
+          `${path}: untethered particles fly ${freeFar} m from home, tethered ones ${farthest(s, home!)} m`,
+        );
+        ps.destroy();
+        free.destroy();
+      }
+    },
+  },
   'a module list leaves out the update modules it does not name': {
     async run({ device }) {
       // no floor module: particles fall through y = -1 and live on; with it (flat options) they die

@@ -1,6 +1,6 @@
 import { TextureUsage } from '../flags.js';
-import { ValidationError } from '../errors.js';
-import { isDepthFormat } from '../formats.js';
+import { LimitExceededError, ValidationError } from '../errors.js';
+import { colorBytesPerSample, isDepthFormat } from '../formats.js';
 import { isNonNegativeInteger } from './buffer.js';
 import { requireTextureUsage } from './texture.js';
 import type { Device } from '../device.js';
@@ -156,6 +156,16 @@ export function resolveRenderPass(
       clearValue: [clear[0], clear[1], clear[2], clear[3]] as const,
     };
   });
+  const formats = colorAttachments.map((a) => a.texture.format);
+  const bytes = colorBytesPerSample(formats);
+  if (bytes > limits.maxColorAttachmentBytesPerSample)
+    throw new LimitExceededError(
+      'maxColorAttachmentBytesPerSample',
+      bytes,
+      limits.maxColorAttachmentBytesPerSample,
+      `Color attachments (${formats.join(', ')}) bytes per sample`,
+      label,
+    );
   const ds = desc.depthStencilAttachment;
   const dsTexture = ds ? attachmentTexture(ds, 'depth attachment', label) : undefined;
   if (ds && dsTexture) {

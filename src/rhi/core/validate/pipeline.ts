@@ -1,5 +1,5 @@
 import { LimitExceededError, UnsupportedFeatureError, ValidationError } from '../errors.js';
-import { FORMAT_INFO, isDepthFormat, isTextureFormat } from '../formats.js';
+import { FORMAT_INFO, colorBytesPerSample, isDepthFormat, isTextureFormat } from '../formats.js';
 import { deriveSamplerTypes, layoutFromReflection, wgslStaticUse } from '../reflect.js';
 import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP, slotName, slotOf } from '../slots.js';
 import { reflectWorkgroupSize } from '../compute-pipeline.js';
@@ -214,6 +214,15 @@ export function validateRenderPipelineDescriptor(
         );
       }
     });
+    const bytes = colorBytesPerSample(targets.map((t) => t.format));
+    if (bytes > caps.limits.maxColorAttachmentBytesPerSample)
+      throw new LimitExceededError(
+        'maxColorAttachmentBytesPerSample',
+        bytes,
+        caps.limits.maxColorAttachmentBytesPerSample,
+        `Color targets (${targets.map((t) => t.format).join(', ')}) bytes per sample`,
+        label,
+      );
     const first = targets[0];
     const differing = targets.findIndex(
       (t) =>
