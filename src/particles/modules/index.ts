@@ -63,7 +63,17 @@ export function moduleDef(name: string): ParticleModuleDef | undefined {
 
 export type { ParticleModuleDef, KernelPart, ModuleOptions, ReferencePart } from './module.js';
 
-/** The definitions of a resolved stack, with each module's options. */
+const STACKS = new WeakMap<
+  ParticleOptions,
+  Array<{ def: ParticleModuleDef; own: ModuleOptions }>
+>();
+
+/** The definitions of a resolved stack, with each module's options (made once per options object: read every step). */
 export function stackOf(o: ParticleOptions): Array<{ def: ParticleModuleDef; own: ModuleOptions }> {
-  return o.modules.map((m) => ({ def: moduleDef(m.module)!, own: m.options }));
+  let stack = STACKS.get(o);
+  if (!stack) {
+    stack = o.modules.map((m) => ({ def: moduleDef(m.module)!, own: m.options }));
+    STACKS.set(o, stack);
+  }
+  return stack;
 }
