@@ -4,22 +4,10 @@ import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import type { ParticleOptions } from './options.js';
 import type { CompiledLook } from './look.js';
+import type { DrawPipelineKey } from './draw.js';
 
-export /** What a draw pipeline is made for, from the pass it draws in. */
-interface PassShape {
-  format: TextureFormat;
-  depthFormat: TextureFormat | undefined;
-  sampleCount: number;
-  blending: 'additive' | 'alpha';
-  /** options.texture is set: the sprite pipeline. */
-  textured: boolean;
-  /** options.softParticles is set: the scene depth is read. */
-  soft: boolean;
-  /** options.look, compiled (null: the disc or the sprite). */
-  look: CompiledLook | null;
-  /** options.sort: drawn back to front through the depth sort's order. */
-  sorted: boolean;
-}
+/** What a draw pipeline is made for, from the pass it draws in (and the options' look). */
+export type PassShape = Omit<DrawPipelineKey, 'state' | 'mode'>;
 
 /** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
 export function passShape(
