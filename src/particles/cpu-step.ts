@@ -9,7 +9,7 @@
  */
 import type { EmitRange, ParticleOptions } from './options.js';
 import type { ParticleState } from './reference.js';
-import { accelerate, pcg, stepBase } from './reference.js';
+import { accelerate, pcg, referenceForces, stepBase } from './reference.js';
 import { emits } from './emission.js';
 import { moduleDef } from './modules/index.js';
 import { collide, collisionFrame } from './collision.js';
@@ -123,7 +123,8 @@ export function stepStateFast(
   const bounce = o.bounce !== null;
   const along = f(1 - (o.bounce?.friction ?? 0));
   const restitution = f(o.bounce?.restitution ?? 0);
-  const forces = o.attractors.length > 0 || o.turbulence.strength !== 0;
+  const forceList = referenceForces(o);
+  const forces = forceList.length > 0;
   const collision = o.collision ? collisionFrame(o.collision) : null;
   const time = n * dt;
   const acc = ACCELERATION;
@@ -143,7 +144,7 @@ export function stepStateFast(
     let vz = f((vel[at + 2] as number) + gz);
     if (forces) {
       // kept out of the loop body, so the common case (no forces) stays a small loop
-      accelerate(o, x, y, z, time, acc);
+      accelerate(o, x, y, z, time, acc, undefined, forceList);
       vx = f(vx + f(f(acc[0] as number) * dt));
       vy = f(vy + f(f(acc[1] as number) * dt));
       vz = f(vz + f(f(acc[2] as number) * dt));

@@ -5,8 +5,15 @@
  */
 import type { EmitRange, ParticleOptions } from './options.js';
 import { emits } from './emission.js';
-import { moduleDef, type ModuleOptions, type ReferencePart } from './modules/index.js';
-import { collide, collisionFrame, type CollisionFrame } from './collision.js';
+import {
+  moduleDef,
+  stackOf,
+  type ModuleOptions,
+  type ParticleModuleDef,
+  type ReferencePart,
+} from './modules/index.js';
+import type { ReferenceParticle, ReferenceSpawn } from './modules/module.js';
+import type { CollisionFrame } from './collision.js';
 
 const f = Math.fround;
 
@@ -27,7 +34,7 @@ export function stepBase(seed: number, n: number): number {
   return pcg((seed ^ pcg(n)) >>> 0);
 }
 
-/** Writes spawn(i, n) into pos/vel at 4i; returns r7 (used for the initial age at step 0). */
+/** Writes spawn(i, n) into pos/vel at 4i (the spawn modules' reference parts); returns r7 (used for the initial age at step 0). */
 export function spawn(
   o: ParticleOptions,
   base: number,
@@ -36,55 +43,13 @@ export function spawn(
   vel: Float32Array,
 ): number {
   const k = (base + Math.imul(i, 8)) >>> 0;
-  const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const e = o.emitter;
-  const [ex, ey, ez] = e.position.map(f) as [number, number, number];
-  const radius = f(e.radius);
-  let px = ex;
-  let py = ey;
-  let pz = ez;
-  if (e.shape === 'box') {
-    px = f(ex + f(radius * f(f(2 * r[0]) - 1)));
-    py = f(ey + f(radius * f(f(2 * r[1]) - 1)));
-    pz = f(ez + f(radius * f(f(2 * r[2]) - 1)));
-  } else if (e.shape === 'sphere') {
-    const cosT = f(f(2 * r[0]) - 1);
-    const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
-    const phi = f(f(6.2831855 * r[1]));
-    const dist = f(radius * f(Math.cbrt(r[2])));
-    px = f(ex + f(dist * f(sinT * f(Math.cos(phi)))));
-    py = f(ey + f(dist * cosT));
-    pz = f(ez + f(dist * f(sinT * f(Math.sin(phi)))));
-  }
-  const speed = f(f(o.speedMin) + f(r[4] * f(f(o.speedMax) - f(o.speedMin))));
-  let vx: number;
-  let vy: number;
-  let vz: number;
-  if (e.shape === 'cone') {
-    const cosT = f(1 - f(r[3] * f(1 - f(Math.cos(e.angle)))));
-    const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
-    const phi = f(6.2831855 * r[5]);
-    vx = f(speed * f(sinT * f(Math.cos(phi))));
-    vy = f(speed * cosT);
-    vz = f(speed * f(sinT * f(Math.sin(phi))));
-  } else {
-    vx = f(f(o.spread) * f(f(2 * r[3]) - 1));
-    vy = speed;
-    vz = f(f(o.spread) * f(f(2 * r[5]) - 1));
-  }
-  const life = f(f(o.lifeMin) + f(r[6] * f(f(o.lifeMax) - f(o.lifeMin))));
-  pos.set([px, py, pz, 0], 4 * i);
-  vel.set([vx, vy, vz, life], 4 * i);
-  return r[7];
+  const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0));
+  const s: ReferenceSpawn = { r, px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0, life: 0 };
+  for (const { def, own } of stackOf(o))
+    if (def.stage === 'spawn') def.reference?.spawn?.(o, own, s);
+  pos.set([s.px, s.py, s.pz, 0], 4 * i);
+  vel.set([s.vx, s.vy, s.vz, s.life], 4 * i);
+  return r[7] as number;
 }
 
 /** Step 0: every particle is spawn(i, 0) with age r7 · life. */
@@ -112,7 +77,7 @@ function addedAttributes(o: ParticleOptions): AddedAttribute[] {
 function listAttributes(o: ParticleOptions): AddedAttribute[] {
   return o.modules.flatMap((m) => {
     const def = moduleDef(m.module);
-    const spawnOf = def?.reference?.spawn;
+    const spawnOf = def?.reference?.attribute;
     return (def?.kernel?.(o, m.options).attributes ?? []).map((a) => ({
       name: a.name,
       spawn: (p: ArrayLike<number>, v: ArrayLike<number>) => {
@@ -166,29 +131,28 @@ export function createState(o: ParticleOptions): ParticleState {
   return state;
 }
 
-/** Curl of the potential A = (sin(fy + cos(fz + t)), sin(fz + cos(fx + t)), sin(fx + cos(fy + t))). */
-export function curl(
-  x: number,
-  y: number,
-  z: number,
-  fr: number,
-  t: number,
-): [number, number, number] {
-  const ax = fr * x;
-  const ay = fr * y;
-  const az = fr * z;
-  const dAz_dy = Math.cos(ax + Math.cos(ay + t)) * -Math.sin(ay + t) * fr;
-  const dAy_dz = fr * Math.cos(az + Math.cos(ax + t));
-  const dAx_dz = Math.cos(ay + Math.cos(az + t)) * -Math.sin(az + t) * fr;
-  const dAz_dx = fr * Math.cos(ax + Math.cos(ay + t));
-  const dAy_dx = Math.cos(az + Math.cos(ax + t)) * -Math.sin(ax + t) * fr;
-  const dAx_dy = fr * Math.cos(ay + Math.cos(az + t));
-  return [f(dAz_dy - dAy_dz), f(dAx_dz - dAz_dx), f(dAy_dx - dAx_dy)];
+export { curl } from './modules/turbulence.js';
+
+type Force = { own: ModuleOptions; accelerate: NonNullable<ReferencePart['accelerate']> };
+const FORCES = new WeakMap<ParticleOptions, Force[]>();
+
+/** The stack's accelerations (the update modules' `accelerate` parts), in stack order. */
+export function referenceForces(o: ParticleOptions): Force[] {
+  let forces = FORCES.get(o);
+  if (!forces) {
+    forces = stackOf(o).flatMap(({ def, own }) =>
+      def.reference?.accelerate ? [{ own, accelerate: def.reference.accelerate }] : [],
+    );
+    FORCES.set(o, forces);
+  }
+  return forces;
 }
 
+const NO_ATTRIBUTE = (): ArrayLike<number> => [0, 0, 0, 0];
+
 /**
- * The attractors' and the turbulence's acceleration at (x, y, z) at `time`, into `out` (in doubles:
- * the update rounds it to f32 when it is applied). Shared by the reference and the CPU path loop.
+ * The sum of the stack's accelerations at (x, y, z) at `time` (float64, into `out`): the
+ * attractors' strength · d / (|d|² + 0.01)^1.5, the turbulence's curl, any other module's.
  */
 export function accelerate(
   o: ParticleOptions,
@@ -197,51 +161,13 @@ export function accelerate(
   z: number,
   time: number,
   out: Float64Array,
+  attribute: (name: string) => ArrayLike<number> = NO_ATTRIBUTE,
+  forces: Force[] = referenceForces(o),
 ): void {
-  let ax = 0;
-  let ay = 0;
-  let az = 0;
-  for (const a of o.attractors) {
-    const dx = a.position[0] - x;
-    const dy = a.position[1] - y;
-    const dz = a.position[2] - z;
-    const r2 = dx * dx + dy * dy + dz * dz + 0.01;
-    const s = a.strength / (r2 * Math.sqrt(r2));
-    ax += dx * s;
-    ay += dy * s;
-    az += dz * s;
-  }
-  const turbulence = o.turbulence.strength;
-  if (turbulence !== 0) {
-    const c = curl(x, y, z, o.turbulence.frequency, time);
-    ax += turbulence * c[0];
-    ay += turbulence * c[1];
-    az += turbulence * c[2];
-  }
-  out[0] = ax;
-  out[1] = ay;
-  out[2] = az;
-}
-
-const FORCES = new WeakMap<
-  ParticleOptions,
-  Array<{ own: ModuleOptions; accelerate: NonNullable<ReferencePart['accelerate']> }>
->();
-
-/** The accelerations of the stack's modules beyond attractors and turbulence (their reference parts). */
-function referenceForces(
-  o: ParticleOptions,
-): Array<{ own: ModuleOptions; accelerate: NonNullable<ReferencePart['accelerate']> }> {
-  let forces = FORCES.get(o);
-  if (!forces) {
-    forces = [];
-    for (const m of o.modules) {
-      const add = moduleDef(m.module)?.reference?.accelerate;
-      if (add) forces.push({ own: m.options, accelerate: add });
-    }
-    FORCES.set(o, forces);
-  }
-  return forces;
+  out[0] = 0;
+  out[1] = 0;
+  out[2] = 0;
+  for (const force of forces) force.accelerate(force.own, x, y, z, time, out, attribute);
 }
 
 /** Whether slot i is among the `emit` range's slots (the ring wraps at `capacity`). */
@@ -249,10 +175,32 @@ export function isEmitted(emit: EmitRange, capacity: number, i: number): boolean
   return (i + capacity - emit.start) % capacity < emit.count;
 }
 
+/** What a step of the reference runs: each update module's part and what it prepared for the step. */
+interface ReferenceStep {
+  readonly parts: ReadonlyArray<{ def: ParticleModuleDef; own: ModuleOptions; prepared: unknown }>;
+  readonly forces: Force[];
+}
+
+/** The stack's update parts for one step (`prepare` run once: a collision camera's matrices). */
+function referenceStep(o: ParticleOptions, collision?: CollisionFrame | null): ReferenceStep {
+  const parts = stackOf(o)
+    .filter(({ def }) => def.stage === 'update' && def.reference)
+    .map(({ def, own }) => ({
+      def,
+      own,
+      prepared:
+        def.name === 'collision' && collision !== undefined
+          ? collision
+          : def.reference?.prepare?.(o, own),
+    }));
+  return { parts, forces: referenceForces(o) };
+}
+
 /**
- * Step n ≥ 1 of particle i, in place. `emit` (emission only): the step's emitted slots; a particle
- * that dies becomes dead (zeros, life -1) instead of respawning, a dead one stays dead, and an
- * emitted slot is spawned.
+ * Step n ≥ 1 of particle i, in place: the update modules' reference parts, phase by phase as the
+ * kernel (velocity, forces, drag, the step, collide, kill). `emit` (emission only): the step's
+ * emitted slots; a particle that dies becomes dead (zeros, life -1) instead of respawning, a dead
+ * one stays dead, and an emitted slot is spawned.
  */
 export function stepParticle(
   o: ParticleOptions,
@@ -264,9 +212,10 @@ export function stepParticle(
   vel: Float32Array,
   emit?: EmitRange,
   /** `collision`: the step's constants (stepState makes them once a step). */
-  collision: CollisionFrame | null = o.collision ? collisionFrame(o.collision) : null,
+  collision?: CollisionFrame | null,
   /** The attributes the stack's modules add (ParticleState.attributes). */
   attributes?: Record<string, Float32Array>,
+  step: ReferenceStep = referenceStep(o, collision),
 ): void {
   const at = 4 * i;
   if (emit) {
@@ -278,50 +227,44 @@ export function stepParticle(
     if ((vel[at + 3] as number) < 0) return;
   }
   dt = f(dt);
-  let x = pos[at] as number;
-  let y = pos[at + 1] as number;
-  let z = pos[at + 2] as number;
-  let vx = f((vel[at] as number) + f(f(o.gravity[0]) * dt));
-  let vy = f((vel[at + 1] as number) + f(f(o.gravity[1]) * dt));
-  let vz = f((vel[at + 2] as number) + f(f(o.gravity[2]) * dt));
-  const forces = referenceForces(o);
-  if (o.attractors.length > 0 || o.turbulence.strength !== 0 || forces.length > 0) {
+  const x0 = pos[at] as number;
+  const y0 = pos[at + 1] as number;
+  const z0 = pos[at + 2] as number;
+  const p: ReferenceParticle = {
+    x0,
+    y0,
+    z0,
+    x: x0,
+    y: y0,
+    z: z0,
+    vx: vel[at] as number,
+    vy: vel[at + 1] as number,
+    vz: vel[at + 2] as number,
+    age: pos[at + 3] as number,
+    life: vel[at + 3] as number,
+  };
+  for (const { def, own } of step.parts) def.reference?.velocity?.(o, own, p, dt);
+  if (step.forces.length > 0) {
     const acc = new Float64Array(3);
-    accelerate(o, x, y, z, n * dt, acc);
     const attribute = (name: string): Float32Array =>
       (name === 'position' ? pos : name === 'velocity' ? vel : attributes?.[name])?.subarray(
         at,
         at + 4,
       ) ?? new Float32Array(4);
-    for (const { own, accelerate: add } of forces) add(own, x, y, z, n * dt, acc, attribute);
-    vx = f(vx + f(f(acc[0] as number) * dt));
-    vy = f(vy + f(f(acc[1] as number) * dt));
-    vz = f(vz + f(f(acc[2] as number) * dt));
+    accelerate(o, x0, y0, z0, n * dt, acc, attribute, step.forces);
+    p.vx = f(p.vx + f(f(acc[0] as number) * dt));
+    p.vy = f(p.vy + f(f(acc[1] as number) * dt));
+    p.vz = f(p.vz + f(f(acc[2] as number) * dt));
   }
-  const k = f(Math.max(0, f(1 - f(f(o.drag) * dt))));
-  vx = f(vx * k);
-  vy = f(vy * k);
-  vz = f(vz * k);
-  x = f(x + f(vx * dt));
-  y = f(y + f(vy * dt));
-  z = f(z + f(vz * dt));
-  const age = f((pos[at + 3] as number) + dt);
-  if (collision) {
-    const s = [x, y, z, vx, vy, vz];
-    collide(collision, pos[at] as number, pos[at + 1] as number, pos[at + 2] as number, s);
-    [x, y, z, vx, vy, vz] = s as [number, number, number, number, number, number];
-  }
-  const life = vel[at + 3] as number;
-  const floorY = f(o.floorY);
-  if (o.bounce && y < floorY) {
-    // bounce off the floor: on it, the vertical speed reversed and damped, the rest slowed
-    const along = f(1 - o.bounce.friction);
-    y = floorY;
-    vx = f(vx * along);
-    vy = f(-vy * f(o.bounce.restitution));
-    vz = f(vz * along);
-  }
-  if (age >= life || (!o.bounce && y < floorY)) {
+  for (const { def, own } of step.parts) def.reference?.drag?.(o, own, p, dt);
+  p.x = f(x0 + f(p.vx * dt));
+  p.y = f(y0 + f(p.vy * dt));
+  p.z = f(z0 + f(p.vz * dt));
+  p.age = f(p.age + dt);
+  for (const { def, own, prepared } of step.parts) def.reference?.collide?.(o, own, p, prepared);
+  let dead = p.age >= p.life;
+  for (const { def, own } of step.parts) dead ||= def.reference?.kill?.(o, own, p) ?? false;
+  if (dead) {
     if (emit) {
       pos.set([0, 0, 0, 0], at);
       vel.set([0, 0, 0, -1], at);
@@ -332,8 +275,8 @@ export function stepParticle(
     }
     return;
   }
-  pos.set([x, y, z, age], at);
-  vel.set([vx, vy, vz, life], at);
+  pos.set([p.x, p.y, p.z, p.age], at);
+  vel.set([p.vx, p.vy, p.vz, p.life], at);
 }
 
 /**
@@ -349,7 +292,7 @@ export function stepState(
 ): void {
   const base = stepBase(o.seed, n);
   const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
-  const collision = o.collision ? collisionFrame(o.collision) : null;
+  const step = referenceStep(o);
   for (let i = 0; i < o.count; i++)
     stepParticle(
       o,
@@ -360,7 +303,8 @@ export function stepState(
       state.position,
       state.velocity,
       range,
-      collision,
+      undefined,
       state.attributes,
+      step,
     );
 }

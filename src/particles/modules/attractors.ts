@@ -48,5 +48,20 @@ export const attractors = defineModule({
       .join('\n    '),
   }),
   values: (o) => attractorValues(o),
+  reference: {
+    accelerate(own, x, y, z, _time, out) {
+      // float64, as the canonical reference always summed forces
+      for (const a of own['attractors'] as ParticleOptions['attractors']) {
+        const dx = a.position[0] - x;
+        const dy = a.position[1] - y;
+        const dz = a.position[2] - z;
+        const r2 = dx * dx + dy * dy + dz * dz + 0.01;
+        const s = a.strength / (r2 * Math.sqrt(r2));
+        out[0] = (out[0] as number) + dx * s;
+        out[1] = (out[1] as number) + dy * s;
+        out[2] = (out[2] as number) + dz * s;
+      }
+    },
+  },
   fastCpu: true,
 });

@@ -8,7 +8,7 @@ import { ParticleOptionError, checkDepthTexture, finite } from '../errors.js';
 import type { CollisionInput, ParticleCollision } from '../options.js';
 import type { Texture } from '../../rhi/core/texture.js';
 import type { SceneDepthArray } from '../../compute/paths/path.js';
-import { collisionUniforms } from '../collision.js';
+import { collide, collisionFrame, collisionUniforms, type CollisionFrame } from '../collision.js';
 import { defineModule } from './module.js';
 
 /**
@@ -160,5 +160,14 @@ export const collision = defineModule({
     sceneDepth: true,
   }),
   values: (o) => (o.collision ? collisionUniforms(o.collision) : {}),
+  reference: {
+    prepare: (o) => (o.collision ? collisionFrame(o.collision) : null),
+    collide(_o, _own, p, prepared) {
+      if (!prepared) return;
+      const s = [p.x, p.y, p.z, p.vx, p.vy, p.vz];
+      collide(prepared as CollisionFrame, p.x0, p.y0, p.z0, s);
+      [p.x, p.y, p.z, p.vx, p.vy, p.vz] = s as [number, number, number, number, number, number];
+    },
+  },
   fastCpu: true,
 });

@@ -2,6 +2,8 @@
 import { ParticleOptionError, finite } from '../errors.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 export const drag = defineModule({
   name: 'drag',
   stage: 'update',
@@ -15,5 +17,13 @@ export const drag = defineModule({
     return { drag: o.drag };
   },
   kernel: () => ({ drag: 'v = v * max(0.0, 1.0 - params.drag * params.dt);' }),
+  reference: {
+    drag(o, _own, p, dt) {
+      const k = f(Math.max(0, f(1 - f(f(o.drag) * dt))));
+      p.vx = f(p.vx * k);
+      p.vy = f(p.vy * k);
+      p.vz = f(p.vz * k);
+    },
+  },
   fastCpu: true,
 });

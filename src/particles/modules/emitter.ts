@@ -3,6 +3,8 @@ import { ParticleOptionError, finite, vector } from '../errors.js';
 import type { ParticleOptions } from '../options.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 const SHAPES = ['box', 'point', 'sphere', 'cone'];
 
 /** `spawnPos` from the randoms r0…r2 (r3, r5: the cone's direction, read by the velocity module). */
@@ -44,5 +46,29 @@ export const emitter = defineModule({
     return { emitter: e };
   },
   kernel: (o) => ({ key: o.emitter.shape, spawn: spawnPosition(o.emitter.shape) }),
+  reference: {
+    spawn(o, _own, s) {
+      const e = o.emitter;
+      const r = s.r as number[];
+      const [ex, ey, ez] = e.position.map(f) as [number, number, number];
+      const radius = f(e.radius);
+      s.px = ex;
+      s.py = ey;
+      s.pz = ez;
+      if (e.shape === 'box') {
+        s.px = f(ex + f(radius * f(f(2 * r[0]!) - 1)));
+        s.py = f(ey + f(radius * f(f(2 * r[1]!) - 1)));
+        s.pz = f(ez + f(radius * f(f(2 * r[2]!) - 1)));
+      } else if (e.shape === 'sphere') {
+        const cosT = f(f(2 * r[0]!) - 1);
+        const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
+        const phi = f(f(6.2831855 * r[1]!));
+        const dist = f(radius * f(Math.cbrt(r[2]!)));
+        s.px = f(ex + f(dist * f(sinT * f(Math.cos(phi)))));
+        s.py = f(ey + f(dist * cosT));
+        s.pz = f(ez + f(dist * f(sinT * f(Math.sin(phi)))));
+      }
+    },
+  },
   fastCpu: true,
 });

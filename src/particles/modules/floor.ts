@@ -7,6 +7,8 @@ import type { ParticleOptions } from '../options.js';
 import type { UniformType, UniformValue } from '../../compute/layout.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 /** `bounce`'s uniforms (also given to a behaviour, which may read them). */
 export const BOUNCE_UNIFORMS: ReadonlyArray<readonly [string, UniformType]> = [
   ['restitution', 'f32'],
@@ -55,5 +57,19 @@ export const floor = defineModule({
         }
       : { key: 'kill', kill: 'x.y < params.floorY' },
   values: (o) => bounceValues(o),
+  reference: {
+    collide(o, _own, p) {
+      const floorY = f(o.floorY);
+      if (o.bounce && p.y < floorY) {
+        // on the floor: the vertical speed reversed and damped, the rest slowed
+        const along = f(1 - o.bounce.friction);
+        p.y = floorY;
+        p.vx = f(p.vx * along);
+        p.vy = f(-p.vy * f(o.bounce.restitution));
+        p.vz = f(p.vz * along);
+      }
+    },
+    kill: (o, _own, p) => !o.bounce && p.y < f(o.floorY),
+  },
   fastCpu: true,
 });

@@ -2,6 +2,8 @@
 import { vector } from '../errors.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 export const gravity = defineModule({
   name: 'gravity',
   stage: 'update',
@@ -14,5 +16,12 @@ export const gravity = defineModule({
     return { gravity: o.gravity };
   },
   kernel: () => ({ velocity: 'v = v + params.gravity * params.dt;' }),
+  reference: {
+    velocity(o, _own, p, dt) {
+      p.vx = f(p.vx + f(f(o.gravity[0]) * dt));
+      p.vy = f(p.vy + f(f(o.gravity[1]) * dt));
+      p.vz = f(p.vz + f(f(o.gravity[2]) * dt));
+    },
+  },
   fastCpu: true,
 });

@@ -2,6 +2,8 @@
 import { ParticleOptionError, finite } from '../errors.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 export const lifetime = defineModule({
   name: 'lifetime',
   stage: 'spawn',
@@ -19,5 +21,10 @@ export const lifetime = defineModule({
   kernel: () => ({
     spawn: 'f32 spawnLife = params.lifeMin + r6 * (params.lifeMax - params.lifeMin);',
   }),
+  reference: {
+    spawn(o, _own, s) {
+      s.life = f(f(o.lifeMin) + f(s.r[6]! * f(f(o.lifeMax) - f(o.lifeMin))));
+    },
+  },
   fastCpu: true,
 });

@@ -52,12 +52,49 @@ export interface KernelPart {
   attributes?: ReadonlyArray<{ readonly name: string; readonly spawn: string }>;
 }
 
-/** The CPU reference's part of a module (reference.ts, float64 where the reference is). */
+/** One particle in a step of the reference, float32 values (every operation rounded with fround). */
+export interface ReferenceParticle {
+  /** Where it was when the step began. */
+  x0: number;
+  y0: number;
+  z0: number;
+  /** Where it goes (after the integration; the collide phase may change it). */
+  x: number;
+  y: number;
+  z: number;
+  vx: number;
+  vy: number;
+  vz: number;
+  age: number;
+  life: number;
+}
+
+/** A spawn in the reference: the eight randoms `r`, and what the spawn modules write. */
+export interface ReferenceSpawn {
+  readonly r: readonly number[];
+  px: number;
+  py: number;
+  pz: number;
+  vx: number;
+  vy: number;
+  vz: number;
+  life: number;
+}
+
+/**
+ * The CPU reference's part of a module (reference.ts composes them, phase by phase as the kernel;
+ * float32 emulated with Math.fround, float64 where the reference sums forces). The reference is
+ * written by hand, apart from the kernel, so that the GPU paths have something to be checked by.
+ */
 export interface ReferencePart {
+  /** Spawn modules: their part of a spawn (position, velocity, life) from the randoms. */
+  spawn?(o: ParticleOptions, own: ModuleOptions, s: ReferenceSpawn): void;
+  /** The velocity phase (before the forces). */
+  velocity?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle, dt: number): void;
   /**
-   * Adds this module's acceleration at (x, y, z) at `time` to `out`; `attribute(name)`: this
-   * particle's value, as the step starts, of `position`, `velocity` or an attribute a module added
-   * (4 numbers).
+   * Adds this module's acceleration at (x, y, z) at `time` to `out` (float64); `attribute(name)`:
+   * this particle's value, as the step starts, of `position`, `velocity` or an attribute a module
+   * added (4 numbers).
    */
   accelerate?(
     own: ModuleOptions,
@@ -68,8 +105,16 @@ export interface ReferencePart {
     out: Float64Array,
     attribute: (name: string) => ArrayLike<number>,
   ): void;
-  /** The value of attribute `name` at a (re)spawn, from the spawned position and velocity (4 floats each). */
-  spawn?(
+  /** The drag phase (after the forces). */
+  drag?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle, dt: number): void;
+  /** Once a step: what `collide` needs (a camera's matrices …). */
+  prepare?(o: ParticleOptions, own: ModuleOptions): unknown;
+  /** The collide phase (after the integration). */
+  collide?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle, prepared: unknown): void;
+  /** Whether the particle dies this step (besides its age reaching its life). */
+  kill?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle): boolean;
+  /** The value of an attribute this module adds, at a (re)spawn, from the spawned position and velocity. */
+  attribute?(
     own: ModuleOptions,
     name: string,
     position: ArrayLike<number>,

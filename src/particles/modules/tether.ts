@@ -45,7 +45,7 @@ export const tether = defineModule({
   }),
   values: (_o, own) => ({ tether: [own['strength'] as number, own['damping'] as number, 0, 0] }),
   reference: {
-    spawn: (_own, _name, position) => [
+    attribute: (_own, _name, position) => [
       position[0] as number,
       position[1] as number,
       position[2] as number,

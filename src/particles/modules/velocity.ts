@@ -5,6 +5,8 @@
 import { ParticleOptionError, finite } from '../errors.js';
 import { defineModule } from './module.js';
 
+const f = Math.fround;
+
 export const velocity = defineModule({
   name: 'velocity',
   stage: 'spawn',
@@ -33,5 +35,23 @@ export const velocity = defineModule({
         : 'vec3f spawnVel = vec3f(params.spread * (2.0 * r3 - 1.0), speed, params.spread * (2.0 * r5 - 1.0));'
     }`,
   }),
+  reference: {
+    spawn(o, _own, s) {
+      const r = s.r as number[];
+      const speed = f(f(o.speedMin) + f(r[4]! * f(f(o.speedMax) - f(o.speedMin))));
+      if (o.emitter.shape === 'cone') {
+        const cosT = f(1 - f(r[3]! * f(1 - f(Math.cos(o.emitter.angle)))));
+        const sinT = f(Math.sqrt(f(Math.max(0, f(1 - f(cosT * cosT))))));
+        const phi = f(6.2831855 * r[5]!);
+        s.vx = f(speed * f(sinT * f(Math.cos(phi))));
+        s.vy = f(speed * cosT);
+        s.vz = f(speed * f(sinT * f(Math.sin(phi))));
+      } else {
+        s.vx = f(f(o.spread) * f(f(2 * r[3]!) - 1));
+        s.vy = speed;
+        s.vz = f(f(o.spread) * f(f(2 * r[5]!) - 1));
+      }
+    },
+  },
   fastCpu: true,
 });
