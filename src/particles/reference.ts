@@ -215,7 +215,22 @@ export function stepParticle(
   collision?: CollisionFrame | null,
   /** The attributes the stack's modules add (ParticleState.attributes). */
   attributes?: Record<string, Float32Array>,
-  step: ReferenceStep = referenceStep(o, collision),
+): void {
+  stepWith(referenceStep(o, collision), o, n, dt, base, i, pos, vel, emit, attributes);
+}
+
+/** stepParticle with the step's parts made once (stepState makes them once a step). */
+function stepWith(
+  step: ReferenceStep,
+  o: ParticleOptions,
+  n: number,
+  dt: number,
+  base: number,
+  i: number,
+  pos: Float32Array,
+  vel: Float32Array,
+  emit: EmitRange | undefined,
+  attributes: Record<string, Float32Array> | undefined,
 ): void {
   const at = 4 * i;
   if (emit) {
@@ -294,17 +309,5 @@ export function stepState(
   const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
   const step = referenceStep(o);
   for (let i = 0; i < o.count; i++)
-    stepParticle(
-      o,
-      n,
-      dt,
-      base,
-      i,
-      state.position,
-      state.velocity,
-      range,
-      undefined,
-      state.attributes,
-      step,
-    );
+    stepWith(step, o, n, dt, base, i, state.position, state.velocity, range, state.attributes);
 }
