@@ -12,7 +12,17 @@ export {
   type EmitRange,
 } from './emission.js';
 export { resolveOptions, particleModules } from './resolve.js';
-export { MODULES, type ParticleModuleDef } from './modules/index.js';
+export {
+  MODULES,
+  defineModule,
+  registerParticleModule,
+  type ParticleModuleDef,
+  type KernelPart,
+  type ModuleOptions,
+  type ReferencePart,
+  type ReferenceParticle,
+  type ReferenceSpawn,
+} from './modules/index.js';
 export {
   DEFAULT_OPTIONS,
   MAX_ATTRACTORS,

@@ -15,7 +15,12 @@ import {
   type ParticleOptionsInput,
   type ParticlePath,
 } from './options.js';
-import { MODULES, moduleDef, type ModuleOptions, type ParticleModuleDef } from './modules/index.js';
+import {
+  allModules,
+  moduleDef,
+  type ModuleOptions,
+  type ParticleModuleDef,
+} from './modules/index.js';
 import { splatBlocker } from './draw-mode.js';
 import { stateAttributes } from './kernel.js';
 
@@ -47,7 +52,9 @@ function readList(list: unknown, flat: Record<string, unknown>): Entry[] {
       throw new ParticleOptionError(
         `modules[${i}].module`,
         name,
-        `is not a particle module; the modules are ${MODULES.map((d) => d.name).join(', ')}`,
+        `is not a particle module; the modules are ${allModules()
+          .map((d) => d.name)
+          .join(', ')}`,
       );
     if (seen.has(def.name))
       throw new ParticleOptionError(`modules[${i}]`, def.name, 'is in the list twice');
@@ -66,7 +73,7 @@ function readList(list: unknown, flat: Record<string, unknown>): Entry[] {
     }
     return entry;
   });
-  for (const def of MODULES) {
+  for (const def of allModules()) {
     if (def.stage !== 'update' || seen.has(def.name)) continue;
     for (const key of def.keys) {
       if (key in flat && !same(flat[key], def.absent?.[key]))
@@ -107,7 +114,7 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   const flat: Record<string, unknown> = { ...given };
   if (entries) {
     const listed = new Set(entries.map((e) => e.def));
-    for (const def of MODULES)
+    for (const def of allModules())
       if (def.stage === 'update' && !listed.has(def)) Object.assign(flat, def.absent);
     for (const e of entries) Object.assign(flat, e.flat);
   }
@@ -129,7 +136,7 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
   // every module checks its options, in the stack or not: a flat value is checked even when it
   // leaves its module out (attractors: [] is checked as an array)
   const resolved = new Map<ParticleModuleDef, ModuleOptions>();
-  for (const def of MODULES) {
+  for (const def of allModules()) {
     const own = def.resolve(o, entries?.find((e) => e.def === def)?.own ?? {});
     for (const key of def.keys) (o as unknown as Record<string, unknown>)[key] = own[key];
     resolved.set(def, own);
@@ -155,11 +162,11 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
         );
     });
     stack = [
-      ...MODULES.filter((d) => d.stage === 'spawn' && d.present(o)),
+      ...allModules().filter((d) => d.stage === 'spawn' && d.present(o)),
       ...updates,
-      ...MODULES.filter((d) => d.stage === 'render' && d.present(o)),
+      ...allModules().filter((d) => d.stage === 'render' && d.present(o)),
     ];
-  } else stack = MODULES.filter((d) => d.present(o));
+  } else stack = allModules().filter((d) => d.present(o));
   // the state attributes modules add: one name each, none of the canonical two
   const taken = new Map<string, string>([
     ['position', 'the state'],
@@ -195,7 +202,7 @@ export function particleModules(input: ParticleOptionsInput = {}): ParticleModul
 
 /** Every module's checks against the device and the path (textures of this device, depth kinds). */
 export function checkOnDevice(device: Device, o: ParticleOptions, path: ParticlePath): void {
-  for (const def of MODULES) def.checkDevice?.(device, o, path);
+  for (const def of allModules()) def.checkDevice?.(device, o, path);
 }
 
 /** The path for resolved options on a device, or the `path` option's error saying why not. */

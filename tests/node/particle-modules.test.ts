@@ -4,7 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOptions, particleModules } from '../../src/particles/resolve.js';
 import { ParticleOptionError } from '../../src/particles/errors.js';
-import { MODULES } from '../../src/particles/modules/index.js';
+import {
+  MODULES,
+  defineModule,
+  registerParticleModule,
+} from '../../src/particles/modules/index.js';
 import { kernelKey, particleKernel } from '../../src/particles/kernel.js';
 
 const names = (o: { modules: readonly { module: string }[] }): string[] =>
@@ -147,5 +151,43 @@ describe('particle modules', () => {
     const owned = MODULES.flatMap((m) => m.keys);
     expect(new Set(owned).size).toBe(owned.length);
     for (const m of MODULES) expect(m.summary.length).toBeGreaterThan(10);
+  });
+
+  it('registerParticleModule takes an update module of your own, and names what is wrong with one', () => {
+    const base = {
+      stage: 'update' as const,
+      summary: 'a test module that pushes along +x',
+      keys: [],
+      present: () => false,
+      resolve: () => ({}),
+      kernel: () => ({ force: 'acc = acc + vec3f(1.0, 0.0, 0.0);' }),
+    };
+    const bad: Array<[object, string, RegExp]> = [
+      [{ ...base, name: '1x' }, 'module.name', /must be an identifier/],
+      [{ ...base, name: 'gravity' }, 'module.name', /already known/],
+      [{ ...base, name: 'push', stage: 'render' }, 'push.stage', /must be 'update'/],
+      [{ ...base, name: 'push', keys: ['drag'] }, 'push.keys', /owns no flat option/],
+      [{ ...base, name: 'push', resolve: 3 }, 'push.resolve', /must be a function/],
+    ];
+    for (const [def, option, message] of bad) {
+      let error: unknown;
+      try {
+        registerParticleModule(def as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, option).toBeInstanceOf(ParticleOptionError);
+      expect((error as ParticleOptionError).option).toBe(option);
+      expect((error as Error).message).toMatch(message);
+    }
+    registerParticleModule(defineModule({ ...base, name: 'push' }));
+    const o = resolveOptions({ modules: [{ module: 'push' }] });
+    expect(names(o)).toContain('push');
+    expect(particleKernel(o).wgslCompute).toContain('acc = acc + vec3f(1.0, 0.0, 0.0)');
+    // flat options never bring it in; a second registration under its name is refused
+    expect(names(resolveOptions({}))).not.toContain('push');
+    expect(() => registerParticleModule(defineModule({ ...base, name: 'push' }))).toThrow(
+      /already known/,
+    );
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { ModuleOptions, ParticleModuleDef } from './module.js';
 import type { ParticleOptions } from '../options.js';
+import { ParticleOptionError } from '../errors.js';
 import { emission } from './emission.js';
 import { emitter } from './emitter.js';
 import { velocity } from './velocity.js';
@@ -55,13 +56,58 @@ export const MODULES: readonly ParticleModuleDef[] = [
 ];
 
 const BY_NAME = new Map(MODULES.map((m) => [m.name, m]));
+const REGISTERED: ParticleModuleDef[] = [];
 
-/** The module called `name`, or undefined. */
+/** The module called `name` (built in or registered), or undefined. */
 export function moduleDef(name: string): ParticleModuleDef | undefined {
   return BY_NAME.get(name);
 }
 
-export type { ParticleModuleDef, KernelPart, ModuleOptions, ReferencePart } from './module.js';
+/** Every module the door knows: the built-in ones, then those registered, in order. */
+export function allModules(): readonly ParticleModuleDef[] {
+  return REGISTERED.length === 0 ? MODULES : [...MODULES, ...REGISTERED];
+}
+
+/**
+ * Adds a module of your own to those a module list may name (`{ module: 'wind', … }`): an
+ * update-stage module defined with `defineModule` in your code — its options and checks, its
+ * kernel part (one source for compute, the ping-pong and the CPU path's translation) and its
+ * reference part. It owns no flat option, so it runs only when a list names it.
+ */
+export function registerParticleModule(def: ParticleModuleDef): void {
+  const name = (def as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || !/^[A-Za-z]\w*$/.test(name))
+    throw new ParticleOptionError('module.name', name, 'must be an identifier');
+  if (BY_NAME.has(name))
+    throw new ParticleOptionError('module.name', name, 'is the name of a module already known');
+  if (def.stage !== 'update')
+    throw new ParticleOptionError(
+      `${name}.stage`,
+      def.stage,
+      "must be 'update' (spawn and render modules are built in)",
+    );
+  if (!Array.isArray(def.keys) || def.keys.length > 0)
+    throw new ParticleOptionError(
+      `${name}.keys`,
+      def.keys,
+      'must be [] (a registered module owns no flat option: give its options in the module list)',
+    );
+  for (const fn of ['present', 'resolve'] as const)
+    if (typeof def[fn] !== 'function')
+      throw new ParticleOptionError(`${name}.${fn}`, def[fn], 'must be a function');
+  BY_NAME.set(name, def);
+  REGISTERED.push(def);
+}
+
+export { defineModule } from './module.js';
+export type {
+  ParticleModuleDef,
+  KernelPart,
+  ModuleOptions,
+  ReferencePart,
+  ReferenceParticle,
+  ReferenceSpawn,
+} from './module.js';
 
 const STACKS = new WeakMap<
   ParticleOptions,

@@ -3,7 +3,9 @@
 // (its reference part), and does what it says (the particles swirl around its axis).
 import {
   createState,
+  defineModule,
   particleModules,
+  registerParticleModule,
   resolveOptions,
   stepState,
   type ParticleOptionsInput,
@@ -45,7 +47,74 @@ function spin(position: Float32Array, velocity: Float32Array): number {
   return l;
 }
 
+/**
+ * A module written outside Ignis, in this file only: wind that pulls each particle's velocity
+ * towards its own (acceleration k · (wind − v)), registered for module lists.
+ */
+registerParticleModule(
+  defineModule({
+    name: 'testWind',
+    stage: 'update',
+    summary: 'wind: the velocity pulled towards { velocity } at { rate } per second',
+    keys: [],
+    present: () => false,
+    resolve: (_o, own) => ({ velocity: [4, 0, 0], rate: 2, ...own }),
+    kernel: () => ({
+      uniforms: [['wind', 'vec4f']],
+      force: 'acc = acc + (params.wind.xyz - velocity.xyz) * params.wind.w;',
+    }),
+    values: (_o, own) => ({ wind: [...(own['velocity'] as number[]), own['rate'] as number] }),
+    reference: {
+      accelerate(own, _x, _y, _z, _time, out, attribute) {
+        const v = attribute('velocity');
+        const w = own['velocity'] as number[];
+        const k = own['rate'] as number;
+        for (let c = 0; c < 3; c++)
+          out[c] = (out[c] as number) + ((w[c] as number) - (v[c] as number)) * k;
+      },
+    },
+  }),
+);
+
 export const cases = defineCases({
+  'a module registered from outside Ignis (one file: this one) runs on every path': {
+    async run({ device }) {
+      const windy: ParticleOptionsInput = {
+        ...STILL,
+        modules: [...particleModules(STILL), { module: 'testWind', velocity: [4, 0, 1] }],
+      };
+      const o = resolveOptions(windy);
+      const ref = createState(o);
+      for (let n = 1; n <= STEPS; n++) stepState(o, n, DT, ref);
+      const meanVx = (v: Float32Array): number => {
+        let sum = 0;
+        for (let i = 0; i < COUNT; i++) sum += v[4 * i] as number;
+        return sum / COUNT;
+      };
+      // half a second at rate 2: v = 4 · (1 − e^−1) ≈ 2.5 (Euler steps: a little more)
+      assert(
+        meanVx(ref.velocity) > 2.3 && meanVx(ref.velocity) < 2.8,
+        `the reference is carried by the wind (mean vx ${meanVx(ref.velocity)})`,
+      );
+      for (const path of pathsOf(device)) {
+        const ps = await stepped(device, { ...windy, path }, STEPS, DT);
+        const s = await ps.read();
+        let worst = 0;
+        for (let i = 0; i < 4 * COUNT; i++)
+          for (const [a, b] of [
+            [s.position[i], ref.position[i]],
+            [s.velocity[i], ref.velocity[i]],
+          ] as Array<[number, number]>)
+            worst = Math.max(worst, Math.abs(a - b) / Math.max(1, Math.abs(b)));
+        assert(worst < 1e-3, `${path}: the state is the reference's within 1e-3 (worst ${worst})`);
+        assert(
+          ps.modules.some((m) => m.module === 'testWind'),
+          `${path}: ps.modules lists the registered module`,
+        );
+        ps.destroy();
+      }
+    },
+  },
   'a vortex module runs on every path as its reference says, and swirls': {
     async run({ device }) {
       const o = resolveOptions(WITH_VORTEX);
