@@ -72,7 +72,10 @@ async function requestGPUDevice(
       maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
       maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
       maxColorAttachments: l.maxColorAttachments,
-      maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample,
+      // (older implementations lack the limit: ask only where the adapter names it)
+      ...(l.maxColorAttachmentBytesPerSample
+        ? { maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample }
+        : {}),
       maxTextureDimension2D: l.maxTextureDimension2D,
     },
   });
@@ -132,7 +135,8 @@ export class WebGPUDevice extends Device {
           minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
           minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
           maxColorAttachments: l.maxColorAttachments,
-          maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample,
+          // WebGPU's default where an implementation does not report it
+          maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample ?? 32,
           maxVertexBuffers: l.maxVertexBuffers,
           maxVertexAttributes: l.maxVertexAttributes,
           maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,
