@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Digests of particle state and pixels (tests/gpu/cases/digest.ts) for a refactor that must not
 // change results: `node scripts/particle-digest.mjs OUT.json [BASELINE.json]` records them in
-// Chromium (both backends, every path and draw mode) and, given a baseline, lists what differs
-// (exit 1 when anything does).
+// Chromium and Firefox (both backends, every path and draw mode; IGNIS_DIGEST_ENGINE=webkit for
+// WebKit instead of Firefox) and, given a baseline, lists what differs (exit 1 when anything does).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -11,7 +11,8 @@ if (!out) {
   console.error('usage: node scripts/particle-digest.mjs OUT.json [BASELINE.json]');
   process.exit(2);
 }
-const run = spawnSync('npx', ['vitest', 'run', '--config', 'tests/gpu/digest.config.ts'], {
+const vitest = 'node_modules/vitest/vitest.mjs';
+const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'tests/gpu/digest.config.ts'], {
   encoding: 'utf8',
   maxBuffer: 64 << 20,
 });

@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/gpu/digest.tool.ts'],
+    include: ['tests/gpu/digest.tool.ts', 'tests/gpu/digest-engine.tool.ts'],
+    fileParallelism: false,
     environment: 'node',
     globalSetup: ['tests/setup/browser.ts'],
     testTimeout: 600_000,
