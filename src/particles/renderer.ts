@@ -152,10 +152,18 @@ export class ParticleRenderer {
   prepare(
     encoder: CommandEncoder,
     camera: Camera,
-    width: number,
-    height: number,
+    target: { readonly width: number; readonly height: number },
     timestampWrites?: PassTimestampWrites,
   ): void {
+    checkCamera(camera);
+    const { width, height } = target ?? {};
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
+      throw new ValidationError(
+        'particles-target',
+        `prepareDraw target must be the pass's colour texture or its { width, height } in pixels; got ${String(width)}x${String(height)}`,
+        'particle system',
+        { width, height },
+      );
     this.#prepareSeen = true;
     this.#applyMeasured();
     const sim = this.#sim;
@@ -185,6 +193,7 @@ export class ParticleRenderer {
 
   /** One draw call (raster modes), or the splat's resolve: ParticleSystem.draw. */
   draw(pass: RenderPass, camera: Camera): void {
+    checkCamera(camera);
     const shape = this.#shape(pass);
     const step = this.#sim.stepIndex;
     if (shape.sorted && (!this.#sort || this.#sortedStep !== step))
@@ -346,5 +355,16 @@ export class ParticleRenderer {
       p.pipeline.destroy();
       for (const m of p.modules) m.destroy();
     }
+  }
+}
+
+/** A camera must be { view, projection }: two 4×4 matrices. */
+function checkCamera(camera: Camera): void {
+  if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
+    throw new ValidationError(
+      'particles-camera',
+      'camera needs view and projection 4x4 matrices (16 numbers each)',
+      'particle system',
+    );
   }
 }

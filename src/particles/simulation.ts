@@ -4,7 +4,7 @@
  * after a device loss, read-back and counts. renderer.ts draws what it holds; system.ts is the
  * facade over both.
  */
-import { LimitExceededError } from '../rhi/core/errors.js';
+import { LimitExceededError, ValidationError } from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
@@ -161,6 +161,30 @@ export class ParticleSimulation {
       timestampWrites,
       this.options.collision ? { sceneDepth: this.options.collision.depth } : {},
     );
+  }
+
+  /** The emitter, or the error saying the system is continuous. */
+  #needsEmission(op: string): EmissionSchedule {
+    if (!this.emission)
+      throw new ValidationError(
+        'particles-continuous',
+        `${op} needs emission over time: this system is continuous (every particle alive, respawning); create it with emitRate or bursts`,
+        'particle system',
+        { op },
+      );
+    return this.emission;
+  }
+
+  /** Resumes emission; a non-looping emitter that has finished starts its cycle again. */
+  start(): void {
+    const e = this.#needsEmission('start');
+    if (e.finished(this.options)) e.clock = 0;
+    e.playing = true;
+  }
+
+  /** Stops emitting: the living particles live out their lives. */
+  stop(): void {
+    this.#needsEmission('stop').playing = false;
   }
 
   /** Back to the state at creation (the emitter's clock too); prewarm again at the next update. */

@@ -38,7 +38,6 @@ import { kernelKey } from './kernel.js';
 import type { PathChoice } from '../compute/paths/choose.js';
 import { ParticleSimulation, type ParticleArrays } from './simulation.js';
 import { ParticleRenderer } from './renderer.js';
-import type { EmissionSchedule } from './emission.js';
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
 export interface ParticleStats {
@@ -239,28 +238,16 @@ export class ParticleSystem {
     this.#sim.update(encoder, dt, options.timestampWrites);
   }
 
-  #needsEmission(op: string): EmissionSchedule {
-    this.#assertAlive(op);
-    if (!this.#sim.emission)
-      throw new ValidationError(
-        'particles-continuous',
-        `${op} needs emission over time: this system is continuous (every particle alive, respawning); create it with emitRate or bursts`,
-        'particle system',
-        { op },
-      );
-    return this.#sim.emission;
-  }
-
   /** Resumes emission after `stop()`; a non-looping emitter that has finished starts its cycle again. */
   start(): void {
-    const e = this.#needsEmission('start');
-    if (e.finished(this.#sim.options)) e.clock = 0;
-    e.playing = true;
+    this.#assertAlive('start');
+    this.#sim.start();
   }
 
   /** Stops emitting: no new particles; the living ones live out their lives. */
   stop(): void {
-    this.#needsEmission('stop').playing = false;
+    this.#assertAlive('stop');
+    this.#sim.stop();
   }
 
   /** Whether the emitter runs (false after `stop()` or when a non-looping one has finished; true when continuous). */
@@ -284,16 +271,6 @@ export class ParticleSystem {
     this.device.queue.submit([encoder.finish()]);
   }
 
-  #checkCamera(camera: Camera): void {
-    if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
-      throw new ValidationError(
-        'particles-camera',
-        'camera needs view and projection 4x4 matrices (16 numbers each)',
-        'particle system',
-      );
-    }
-  }
-
   /**
    * Records what the draw needs before the render pass: with `sort`, the depth sort of this
    * frame's particles seen from `camera` (sort.ts); in `splat` mode, the compute pass that
@@ -308,22 +285,12 @@ export class ParticleSystem {
     options: { timestampWrites?: PassTimestampWrites } = {},
   ): void {
     this.#assertAlive('prepareDraw');
-    this.#checkCamera(camera);
-    const { width, height } = target ?? {};
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
-      throw new ValidationError(
-        'particles-target',
-        `prepareDraw target must be the pass's colour texture or its { width, height } in pixels; got ${String(width)}x${String(height)}`,
-        'particle system',
-        { width, height },
-      );
-    this.#renderer.prepare(encoder, camera, width, height, options.timestampWrites);
+    this.#renderer.prepare(encoder, camera, target, options.timestampWrites);
   }
 
   /** Draws every particle: one draw call (raster modes), or the splat's resolve (`splat`). */
   draw(pass: RenderPass, camera: Camera): void {
     this.#assertAlive('draw');
-    this.#checkCamera(camera);
     this.#renderer.draw(pass, camera);
   }
 
