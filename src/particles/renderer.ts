@@ -358,7 +358,7 @@ export class ParticleRenderer {
   }
 }
 
-/** A camera must be { view, projection }: two 4×4 matrices. */
+/** A camera must be { view, projection }: two 4×4 matrices of finite numbers. */
 function checkCamera(camera: Camera): void {
   if (!camera || camera.view?.length !== 16 || camera.projection?.length !== 16) {
     throw new ValidationError(
@@ -366,5 +366,16 @@ function checkCamera(camera: Camera): void {
       'camera needs view and projection 4x4 matrices (16 numbers each)',
       'particle system',
     );
+  }
+  for (const key of ['view', 'projection'] as const) {
+    const m = camera[key];
+    for (let i = 0; i < 16; i++)
+      if (!Number.isFinite(m[i]))
+        throw new ValidationError(
+          'particles-camera',
+          `camera.${key}[${i}] is ${String(m[i])}: a camera's matrices hold finite numbers`,
+          'particle system',
+          { matrix: key, index: i, value: m[i] },
+        );
   }
 }

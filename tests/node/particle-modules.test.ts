@@ -191,3 +191,36 @@ describe('particle modules', () => {
     );
   });
 });
+
+describe('inputs that used to slip through (issue 34 examples)', () => {
+  it('a null attractor is named, not a TypeError', () => {
+    expect(() => resolveOptions({ attractors: [null as never] })).toThrow(ParticleOptionError);
+    expect(() => resolveOptions({ attractors: [null as never] })).toThrow(
+      /attractors\[0\] = null must be \{ position, strength \}/,
+    );
+  });
+  it('a camera of NaNs is refused at the draw, naming the matrix and the entry', async () => {
+    const { NullDevice, TextureUsage } = await import('../../src/all.js');
+    const { createParticleSystem } = await import('../../src/particles/system.js');
+    const device = new NullDevice();
+    const ps = await createParticleSystem(device, {
+      count: 16,
+      path: 'compute',
+      drawMode: 'pulled',
+    });
+    const target = device.createTexture({
+      size: { width: 8, height: 8 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const good = { view: new Float32Array(16), projection: new Float32Array(16) };
+    const bad = { view: new Float32Array(16), projection: new Float32Array(16).fill(NaN) };
+    const enc = device.createCommandEncoder();
+    expect(() => ps.prepareDraw(enc, bad, target)).toThrow(/camera.projection\[0\] is NaN/);
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target }] });
+    expect(() => ps.draw(pass, bad)).toThrow(/camera.projection\[0\] is NaN/);
+    expect(() => ps.draw(pass, good)).not.toThrow();
+    pass.end();
+    ps.destroy();
+  });
+});
