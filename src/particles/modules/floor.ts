@@ -15,8 +15,11 @@ export const BOUNCE_UNIFORMS: ReadonlyArray<readonly [string, UniformType]> = [
   ['keepAlong', 'f32'],
 ];
 
-export function bounceValues(o: ParticleOptions): Record<string, UniformValue> {
-  return o.bounce ? { restitution: o.bounce.restitution, keepAlong: 1 - o.bounce.friction } : {};
+/** No uniforms (a floor that kills): one shared object, not one a step. */
+const NONE: Readonly<Record<string, UniformValue>> = Object.freeze({});
+
+export function bounceValues(o: ParticleOptions): Readonly<Record<string, UniformValue>> {
+  return o.bounce ? { restitution: o.bounce.restitution, keepAlong: 1 - o.bounce.friction } : NONE;
 }
 
 export const floor = defineModule({
