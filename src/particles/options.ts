@@ -124,6 +124,12 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
+   * Trails: every particle keeps its last `length` positions (one per step) and is drawn with a
+   * ribbon through them, on every path (docs/particles.md, "Trails"). A trail outlives its
+   * particle: what it left behind stays until the ring overwrites it. null: off.
+   */
+  trail: ParticleTrail | null;
+  /**
    * Your own look in WGSL: `fn look(p: ParticleFragment) -> vec4f` (`p.color`: the colour over
    * life, `p.uv`: the corner from (-1, -1) to (1, 1), `p.age`, `p.life`), returning the
    * fragment's colour and alpha, instead of the disc or the texture. null: the disc or `texture`.
@@ -140,6 +146,19 @@ export interface ParticleOptions {
    * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
    */
   onRestore: 'reseed' | 'last-read';
+}
+
+/**
+ * Trails (the `trail` module): each particle's last `length` positions, drawn as a camera-facing
+ * ribbon from the particle (the head) back along where it went (the tail).
+ */
+export interface ParticleTrail {
+  /** Positions kept per particle, one per update step: 2 to 64 (the ribbon has length − 1 segments). */
+  length: number;
+  /** The ribbon's width in world units at the head and at the tail. */
+  width: readonly [number, number];
+  /** The ribbon's colour (RGBA) at the head and at the tail (a tail alpha of 0 fades it out). */
+  colors: readonly [Vec4, Vec4];
 }
 
 /** The scene depth soft particles fade against, and over what distance. */
@@ -258,6 +277,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   rotation: [0, 0],
   angularVelocity: [0, 0],
   softParticles: null,
+  trail: null,
   look: null,
   behavior: null,
   onRestore: 'reseed',
@@ -267,9 +287,14 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
 export type ParticleOptionsInput = Partial<
   Omit<
     ParticleOptions,
-    'emitter' | 'turbulence' | 'bursts' | 'spriteSheet' | 'collision' | 'modules'
+    'emitter' | 'turbulence' | 'bursts' | 'spriteSheet' | 'collision' | 'modules' | 'trail'
   >
 > & {
+  /**
+   * Trails: any of length (default 16), width (default [size, 0]) and colors (default the first
+   * colour stop, fading to transparent at the tail); null: off.
+   */
+  trail?: Partial<ParticleTrail> | null;
   /**
    * The whole stack as a list of modules (`{ module: 'vortex', strength: 2 }`, …): the modules it
    * leaves out of the update stage are off, those of the spawn and render stages take their

@@ -16,6 +16,7 @@ import { kernelParams, particleKernel } from './kernel.js';
 import { createState } from './reference.js';
 import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
+import { TrailHistory } from './trail-history.js';
 
 /** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
@@ -37,6 +38,8 @@ export class ParticleSimulation {
   readonly path: ParticlePath;
   options: ParticleOptions;
   runner: ElementwiseRunner;
+  /** The trail module's ring of past positions (null without trails). */
+  trail: TrailHistory | null = null;
   stepIndex = 0;
   #time = 0;
   /** Emission over time (the `emission` module); null when continuous. */
@@ -52,6 +55,12 @@ export class ParticleSimulation {
     this.options = options;
     this.emission = emits(options) ? new EmissionSchedule() : null;
     this.runner = this.#makeRunner(options);
+    try {
+      this.trail = this.#makeTrail(options);
+    } catch (e) {
+      this.runner.destroy();
+      throw e;
+    }
     this.seed();
     // after device.restore() the state is gone (textures come back zeroed): re-seed it as at
     // creation (step 0's spawn); steps and time go on from where they were
@@ -109,6 +118,34 @@ export class ParticleSimulation {
     }
   }
 
+  /** The trail history for `options` on the current runner (null without trails). */
+  #makeTrail(options: ParticleOptions): TrailHistory | null {
+    if (!options.trail) return null;
+    try {
+      return new TrailHistory(this.device, this.runner, options.trail.length);
+    } catch (e) {
+      if (e instanceof LimitExceededError)
+        throw new ParticleOptionError(
+          'trail.length',
+          options.trail.length,
+          `with count ${options.count} exceeds what the ${this.path} path can hold on this device: ${e.message}`,
+        );
+      throw e;
+    }
+  }
+
+  /** New options on a live system: the trail's ring made again when its length changes (or it turns on or off). */
+  setOptions(next: ParticleOptions): void {
+    const before = this.options.trail?.length ?? 0;
+    const after = next.trail?.length ?? 0;
+    if (before !== after) {
+      const trail = this.#makeTrail(next);
+      this.trail?.destroy();
+      this.trail = trail;
+    }
+    this.options = next;
+  }
+
   /** The state as at creation, or (`onRestore: 'last-read'`) what the last read() returned. */
   seed(lastRead = false): void {
     const state = (lastRead && this.#lastRead) || createState(this.options);
@@ -116,6 +153,7 @@ export class ParticleSimulation {
     this.runner.write('velocity', state.velocity);
     for (const [name, data] of Object.entries(state.attributes ?? {}))
       this.runner.write(name, data);
+    this.trail?.reset();
   }
 
   /** A new capacity: the state read back, the slots below it kept, the runner made again. */
@@ -132,6 +170,9 @@ export class ParticleSimulation {
     }
     this.runner.destroy();
     this.runner = runner;
+    this.trail?.destroy();
+    this.trail = null;
+    this.trail = this.#makeTrail(next);
     // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
     if (this.emission)
       this.emission.head = next.count > keep ? keep : this.emission.head % next.count;
@@ -161,6 +202,7 @@ export class ParticleSimulation {
       timestampWrites,
       this.options.collision ? { sceneDepth: this.options.collision.depth } : {},
     );
+    this.trail?.record(encoder);
   }
 
   /** The emitter, or the error saying the system is continuous. */
@@ -244,6 +286,7 @@ export class ParticleSimulation {
 
   destroy(): void {
     this.#stopRestore();
+    this.trail?.destroy();
     this.runner.destroy();
   }
 }

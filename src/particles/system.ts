@@ -63,8 +63,10 @@ export class ParticleSystem {
   /** Why this path was taken. */
   readonly reason: string;
   readonly device: Device;
-  /** GPU bytes per particle of the state (docs/particles.md, "Paths and memory"). */
-  readonly bytesPerParticle: number;
+  /** GPU bytes per particle: the state and its trail (docs/particles.md, "Paths and memory"). */
+  get bytesPerParticle(): number {
+    return this.#sim.runner.bytesPerElement.gpu + (this.#sim.trail?.bytesPerParticle ?? 0);
+  }
   /** JavaScript bytes per particle of the state (the CPU path's arrays; 0 on the GPU paths). */
   readonly hostBytesPerParticle: number;
   readonly #sim: ParticleSimulation;
@@ -104,7 +106,6 @@ export class ParticleSystem {
       this.#sim.destroy();
       throw e;
     }
-    this.bytesPerParticle = this.#sim.runner.bytesPerElement.gpu;
     this.hostBytesPerParticle = this.#sim.runner.bytesPerElement.host;
   }
 
@@ -214,7 +215,7 @@ export class ParticleSystem {
       );
     checkOnDevice(this.device, next, this.path);
     if (input.modules) this.#list = [...input.modules];
-    this.#sim.options = next;
+    this.#sim.setOptions(next);
   }
 
   /**
@@ -301,6 +302,24 @@ export class ParticleSystem {
   async read(): Promise<ParticleArrays> {
     this.#assertAlive('read');
     return this.#sim.read();
+  }
+
+  /**
+   * `trail`: the positions the trails hold, newest first — `{ length, recorded, positions }`, with
+   * `positions` holding `length` copies of the position state (x, y, z, age; 4 floats per
+   * particle), copy k from k steps ago, zeros where fewer than k + 1 steps are recorded. For tests
+   * and tools, not per frame.
+   */
+  async readTrail(): Promise<{ length: number; recorded: number; positions: Float32Array }> {
+    this.#assertAlive('readTrail');
+    const trail = this.#sim.trail;
+    if (!trail)
+      throw new ValidationError(
+        'particles-no-trail',
+        'readTrail() needs the trail module: create the system with trail: { length, … }',
+        'particle system',
+      );
+    return { length: trail.length, recorded: trail.filled, positions: await trail.read() };
   }
 
   /**

@@ -17,6 +17,7 @@ const ALL = [
   'portable',
   'portable-world',
   'modules',
+  'trails',
   'boids',
   'lifecycle',
 ] as const;

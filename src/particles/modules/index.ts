@@ -26,6 +26,7 @@ import { sprite } from './sprite.js';
 import { look } from './look.js';
 import { soft } from './soft.js';
 import { blend } from './blend.js';
+import { trail } from './trail.js';
 
 /** Every particle module, in stack order within each stage. */
 export const MODULES: readonly ParticleModuleDef[] = [
@@ -53,6 +54,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   look,
   soft,
   blend,
+  trail,
 ];
 
 const BY_NAME = new Map(MODULES.map((m) => [m.name, m]));

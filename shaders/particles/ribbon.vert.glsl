@@ -1,0 +1,68 @@
+// Trail ribbons for WebGL2 (src/particles/ribbon.ts; ribbon.wgsl says how a ribbon is made): the
+// trail's samples are texelFetched from the trail texture, ring slot s at rows [s·h, (s+1)·h).
+// ribbon.ts adds `#define PULLED` for one non-instanced draw; otherwise a particle per instance.
+precision highp float;
+precision highp int;
+layout(std140) uniform RibbonParams {
+  mat4 viewProjection;
+  vec4 eye;        // the camera's position in the world
+  vec4 colorHead;
+  vec4 colorTail;
+  vec4 widths;     // x: the width at the head, y: at the tail
+  uvec4 ring;      // particles, the trail's length, the ring slot written last, samples recorded
+  uvec4 grid;      // the state texture's width and height
+} rp;
+uniform highp sampler2D trail;
+out vec4 vColor;
+out vec2 vUv;
+
+const uint ENDS[6] = uint[6](0u, 1u, 1u, 0u, 1u, 0u);
+const float SIDES[6] = float[6](-1.0, -1.0, 1.0, -1.0, 1.0, 1.0);
+
+vec4 trailSample(uint particle, uint back) {
+  uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  ivec2 texel = ivec2(int(particle % rp.grid.x), int(slot * rp.grid.y + particle / rp.grid.x));
+  return texelFetch(trail, texel, 0);
+}
+
+void main() {
+#ifdef PULLED
+  uint per = 6u * (rp.ring.y - 1u);
+  uint particle = uint(gl_VertexID) / per;
+  uint vertex = uint(gl_VertexID) - particle * per;
+#else
+  uint particle = uint(gl_InstanceID);
+  uint vertex = uint(gl_VertexID);
+#endif
+  uint segment = vertex / 6u;
+  uint corner = vertex - segment * 6u;
+  gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+  vColor = vec4(0.0);
+  vUv = vec2(0.0);
+  uint filled = rp.ring.w;
+  if (segment + 1u >= filled) return;
+  vec4 a = trailSample(particle, segment);
+  vec4 b = trailSample(particle, segment + 1u);
+  if (!(a.w > b.w)) return;
+  uint end = ENDS[corner];
+  uint k = segment + end;
+  vec4 p = end == 1u ? b : a;
+  vec3 newer = p.xyz;
+  vec3 older = p.xyz;
+  if (k >= 1u) {
+    vec4 n = trailSample(particle, k - 1u);
+    if (n.w > p.w) newer = n.xyz;
+  }
+  if (k + 1u < filled) {
+    vec4 o = trailSample(particle, k + 1u);
+    if (p.w > o.w) older = o.xyz;
+  }
+  vec3 side = cross(newer - older, rp.eye.xyz - p.xyz);
+  float len = length(side);
+  float t = float(k) / float(rp.ring.y - 1u);
+  float halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * SIDES[corner];
+  vec3 offset = len > 0.0 ? side * (halfWidth / len) : vec3(0.0);
+  gl_Position = rp.viewProjection * vec4(p.xyz + offset, 1.0);
+  vColor = mix(rp.colorHead, rp.colorTail, t);
+  vUv = vec2(t, 0.5 + 0.5 * SIDES[corner]);
+}

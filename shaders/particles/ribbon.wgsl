@@ -1,0 +1,87 @@
+// Trail ribbons (src/particles/ribbon.ts): a camera-facing strip through each particle's last
+// positions (src/particles/trail-history.ts keeps them, newest at ring slot `ring.z`). Segment s
+// joins sample s (s steps ago) to sample s + 1, as two triangles; a segment is drawn only where
+// both samples were recorded and belong to one life (the newer one is older in age: a birth
+// restarts the age). `trailSample` and the vertex entry point are appended by ribbon.ts: from a
+// storage buffer or a texture, instanced (a particle per instance) or pulled (one draw).
+struct RibbonParams {
+  viewProjection: mat4x4f,
+  // the camera's position in the world (a ribbon turns its face to it)
+  eye: vec4f,
+  colorHead: vec4f,
+  colorTail: vec4f,
+  // x: the width at the head, y: at the tail (world units)
+  widths: vec4f,
+  // x: particles, y: the trail's length, z: the ring slot written last, w: samples recorded
+  ring: vec4u,
+  // the state texture's width and height (a ring slot is that many rows of the trail texture)
+  grid: vec4u,
+};
+@group(0) @binding(0) var<uniform> rp: RibbonParams;
+
+struct RibbonOut {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  // x: along the trail (0 at the head, 1 at the tail), y: across it (0 to 1)
+  @location(1) uv: vec2f,
+};
+
+// the ring slot of the sample `back` steps ago
+fn ringSlot(back: u32) -> u32 {
+  return (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+}
+
+fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
+  var ends = array<u32, 6>(0u, 1u, 1u, 0u, 1u, 0u);
+  var sides = array<f32, 6>(-1.0, -1.0, 1.0, -1.0, 1.0, 1.0);
+  let segment = vertex / 6u;
+  let corner = vertex - segment * 6u;
+  var result: RibbonOut;
+  // outside the clip volume: a segment that is not drawn
+  result.position = vec4f(2.0, 2.0, 2.0, 1.0);
+  result.color = vec4f(0.0);
+  result.uv = vec2f(0.0);
+  let filled = rp.ring.w;
+  if (segment + 1u >= filled) {
+    return result;
+  }
+  let a = trailSample(particle, segment);
+  let b = trailSample(particle, segment + 1u);
+  if (!(a.w > b.w)) {
+    return result;
+  }
+  let end = ends[corner];
+  let k = segment + end;
+  let p = select(a, b, end == 1u);
+  // the tangent at sample k: from its older neighbour to its newer one, within this life
+  var newer = p.xyz;
+  var older = p.xyz;
+  if (k >= 1u) {
+    let n = trailSample(particle, k - 1u);
+    if (n.w > p.w) {
+      newer = n.xyz;
+    }
+  }
+  if (k + 1u < filled) {
+    let o = trailSample(particle, k + 1u);
+    if (p.w > o.w) {
+      older = o.xyz;
+    }
+  }
+  let side = cross(newer - older, rp.eye.xyz - p.xyz);
+  let len = length(side);
+  let t = f32(k) / f32(rp.ring.y - 1u);
+  let halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * sides[corner];
+  let offset = select(vec3f(0.0), side * (halfWidth / len), len > 0.0);
+  result.position = rp.viewProjection * vec4f(p.xyz + offset, 1.0);
+  result.color = mix(rp.colorHead, rp.colorTail, t);
+  result.uv = vec2f(t, 0.5 + 0.5 * sides[corner]);
+  return result;
+}
+
+// soft across its width: full at the middle, nothing at the edges
+@fragment
+fn fs(in: RibbonOut) -> @location(0) vec4f {
+  let s = in.uv.y * 2.0 - 1.0;
+  return vec4f(in.color.rgb, in.color.a * (1.0 - s * s));
+}

@@ -1,0 +1,65 @@
+/**
+ * Render: trails — every particle keeps its last `length` positions in a ring (trail-history.ts:
+ * one copy of the position state per step, on every path) and is drawn with a ribbon through them
+ * (ribbon.ts). The module has no part in the update kernel: the history is a copy of what the
+ * update wrote, so its reference is the reference's positions, step by step.
+ */
+import { ParticleOptionError, finite, object, vector } from '../errors.js';
+import type { ParticleTrail, Vec4 } from '../options.js';
+import { defineModule } from './module.js';
+
+/** The most positions a trail keeps (64 copies of the position state). */
+export const MAX_TRAIL_LENGTH = 64;
+
+export const trail = defineModule({
+  name: 'trail',
+  stage: 'render',
+  summary:
+    'trails: a ribbon through each particle’s last positions, trail { length, width, colors }',
+  keys: ['trail'],
+  present: (o) => o.trail !== null,
+  resolve(o) {
+    const t = o.trail as unknown;
+    if (t === null) return { trail: null };
+    object('trail', t, 'null or { length, width, colors }');
+    const given = t as Partial<ParticleTrail>;
+    for (const key of Object.keys(given))
+      if (!['length', 'width', 'colors'].includes(key))
+        throw new ParticleOptionError(
+          `trail.${key}`,
+          (given as Record<string, unknown>)[key],
+          'is not a trail option (they are length, width, colors)',
+        );
+    const length = given.length ?? 16;
+    finite('trail.length', length);
+    if (!Number.isInteger(length) || length < 2 || length > MAX_TRAIL_LENGTH)
+      throw new ParticleOptionError(
+        'trail.length',
+        length,
+        `must be an integer from 2 to ${MAX_TRAIL_LENGTH} (positions kept per particle)`,
+      );
+    const width = given.width ?? ([o.size, 0] as const);
+    vector('trail.width', width, 2);
+    if (width[0] < 0 || width[1] < 0 || width[0] + width[1] === 0)
+      throw new ParticleOptionError(
+        'trail.width',
+        width,
+        'must be two widths (head, tail) of at least 0, not both 0',
+      );
+    const first = o.colors[0] as Vec4;
+    const colors = given.colors ?? ([first, [first[0], first[1], first[2], 0]] as const);
+    if (!Array.isArray(colors) || colors.length !== 2)
+      throw new ParticleOptionError(
+        'trail.colors',
+        colors,
+        'must be two RGBA colours (head, tail)',
+      );
+    colors.forEach((c, i) => vector(`trail.colors[${i}]`, c, 4));
+    const resolved: ParticleTrail = {
+      length,
+      width: [width[0], width[1]],
+      colors: [colors[0] as Vec4, colors[1] as Vec4],
+    };
+    return { trail: resolved };
+  },
+});

@@ -1,0 +1,210 @@
+/**
+ * Trail ribbons: the trail module's draw. Each particle's last positions (trail-history.ts) become
+ * a camera-facing strip, `length − 1` segments of two triangles, its width and colour going from
+ * the head's to the tail's, soft across its width. The two raster modes give the same pixels, in
+ * the same order (particle by particle):
+ *
+ * - `instanced`: `draw(6 · (length − 1), count)`, the particle is the instance;
+ * - `pulled`: `draw(6 · (length − 1) · count)`, each vertex finds its particle.
+ *
+ * The samples come from a storage buffer or a texture, where the history lives (the same home as
+ * the state's). Segments that are not drawn (not yet recorded, or across a death and a birth) are
+ * moved out of the clip volume in the vertex stage.
+ */
+import { mat4 } from 'wgpu-matrix';
+import type { Device } from '../rhi/core/device.js';
+import type { RenderPass } from '../rhi/core/render-pass.js';
+import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
+import type { ShaderModule } from '../rhi/core/shader-module.js';
+import { UniformRing } from '../compute/uniform-ring.js';
+import ribbonWgsl from '../../shaders/particles/ribbon.wgsl?raw';
+import ribbonVertGlsl from '../../shaders/particles/ribbon.vert.glsl?raw';
+import ribbonFragGlsl from '../../shaders/particles/ribbon.frag.glsl?raw';
+import { blendFor, type StateKind } from './draw.js';
+import type { PassShape } from './pass-shape.js';
+import type { Camera, ParticleTrail } from './options.js';
+import type { TrailHistory } from './trail-history.js';
+
+/** Bytes of RibbonParams (ribbon.wgsl), and of a ring slot (rounded up to the offset alignment). */
+const RIBBON_PARAMS_BYTES = 160;
+const RIBBON_SLOT = 256;
+
+const FETCH_BUFFER = /* wgsl */ `
+@group(0) @binding(1) var<storage, read> trail: array<vec4f>;
+fn trailSample(particle: u32, back: u32) -> vec4f {
+  return trail[ringSlot(back) * rp.ring.x + particle];
+}
+`;
+
+const FETCH_TEXTURE = /* wgsl */ `
+@group(0) @binding(1) var trail: texture_2d<f32>;
+fn trailSample(particle: u32, back: u32) -> vec4f {
+  let texel = vec2u(particle % rp.grid.x, ringSlot(back) * rp.grid.y + particle / rp.grid.x);
+  return textureLoad(trail, vec2i(texel), 0);
+}
+`;
+
+const VS_INSTANCED = /* wgsl */ `
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> RibbonOut {
+  return ribbonVertex(instance, vertex);
+}
+`;
+
+const VS_PULLED = /* wgsl */ `
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32) -> RibbonOut {
+  let per = 6u * (rp.ring.y - 1u);
+  let particle = vertex / per;
+  return ribbonVertex(particle, vertex - particle * per);
+}
+`;
+
+interface RibbonPipeline {
+  pipeline: RenderPipeline;
+  modules: ShaderModule[];
+}
+
+/** The ribbons of one particle system: its pipelines (per pass shape and mode) and uniforms. */
+export class RibbonDraw {
+  readonly #device: Device;
+  readonly #state: StateKind;
+  readonly #pipelines = new Map<string, RibbonPipeline>();
+  readonly #ring: UniformRing;
+  readonly #f32 = new Float32Array(RIBBON_PARAMS_BYTES / 4);
+  readonly #u32 = new Uint32Array(this.#f32.buffer);
+  readonly #viewProjection = mat4.create();
+
+  constructor(device: Device, state: StateKind) {
+    this.#device = device;
+    this.#state = state;
+    this.#ring = new UniformRing(device, 4, RIBBON_SLOT, 'particles ribbon params');
+  }
+
+  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
+    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}`;
+    const cached = this.#pipelines.get(id);
+    if (cached) return cached.pipeline;
+    const device = this.#device;
+    const label = `particles ribbon (${this.#state}, ${mode})`;
+    const targets = [{ format: shape.format, blend: blendFor(shape.blending) }];
+    const multisample = { count: shape.sampleCount };
+    const primitive = { topology: 'triangle-list' as const };
+    const depthStencil = shape.depthFormat
+      ? { format: shape.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
+      : undefined;
+    let made: RibbonPipeline;
+    if (device.caps.shaderLanguage === 'glsl') {
+      const vs = device.createShaderModule({
+        label: 'ribbon.vert.glsl',
+        code: `#version 300 es\n${mode === 'pulled' ? '#define PULLED\n' : ''}${ribbonVertGlsl}`,
+        stage: 'vertex',
+      });
+      const fs = device.createShaderModule({
+        label: 'ribbon.frag.glsl',
+        code: `#version 300 es\n${ribbonFragGlsl}`,
+        stage: 'fragment',
+      });
+      const pipeline = device.createRenderPipeline({
+        label,
+        vertex: { module: vs },
+        fragment: { module: fs, targets },
+        multisample,
+        primitive,
+        depthStencil,
+        bindings: [
+          { binding: 0, type: 'uniform', name: 'RibbonParams' },
+          { binding: 1, type: 'texture', name: 'trail' },
+        ],
+      });
+      made = { pipeline, modules: [vs, fs] };
+    } else {
+      const module = device.createShaderModule({
+        label: `ribbon.wgsl (${this.#state}, ${mode})`,
+        code:
+          ribbonWgsl +
+          (this.#state === 'buffers' ? FETCH_BUFFER : FETCH_TEXTURE) +
+          (mode === 'pulled' ? VS_PULLED : VS_INSTANCED),
+      });
+      const pipeline = device.createRenderPipeline({
+        label,
+        vertex: { module, entryPoint: 'vs', buffers: [] },
+        fragment: { module, entryPoint: 'fs', targets },
+        multisample,
+        primitive,
+        depthStencil,
+        bindings:
+          this.#state === 'textures'
+            ? [{ binding: 1, type: 'texture', sampleType: 'unfilterable-float' }]
+            : undefined,
+      });
+      made = { pipeline, modules: [module] };
+    }
+    this.#pipelines.set(id, made);
+    return made.pipeline;
+  }
+
+  /** Packs RibbonParams for this draw into the next ring slot; returns its offset. */
+  #write(
+    history: TrailHistory,
+    trail: ParticleTrail,
+    camera: Camera,
+    grid: { width: number; height: number },
+  ): number {
+    const f = this.#f32;
+    const u = this.#u32;
+    mat4.multiply(camera.projection, camera.view, this.#viewProjection);
+    f.set(this.#viewProjection, 0);
+    // the eye: the view's translation taken back through its rotation, −Rᵀ t (column-major)
+    const v = camera.view;
+    for (let c = 0; c < 3; c++) {
+      let sum = 0;
+      for (let r = 0; r < 3; r++) sum += (v[4 * c + r] as number) * (v[12 + r] as number);
+      f[16 + c] = -sum;
+    }
+    f[19] = 1;
+    f.set(trail.colors[0], 20);
+    f.set(trail.colors[1], 24);
+    f[28] = trail.width[0];
+    f[29] = trail.width[1];
+    u[32] = history.count;
+    u[33] = history.length;
+    u[34] = history.head;
+    u[35] = history.filled;
+    u[36] = grid.width;
+    u[37] = grid.height;
+    const offset = this.#ring.take();
+    this.#device.queue.writeBuffer(this.#ring.buffer, offset, this.#f32);
+    return offset;
+  }
+
+  /** Draws every particle's ribbon into `pass` (nothing before the second recorded step). */
+  draw(
+    pass: RenderPass,
+    mode: 'instanced' | 'pulled',
+    shape: PassShape,
+    history: TrailHistory,
+    trail: ParticleTrail,
+    camera: Camera,
+    grid: { width: number; height: number },
+  ): void {
+    if (history.filled < 2) return;
+    const offset = this.#write(history, trail, camera, grid);
+    pass.setPipeline(this.#pipeline(mode, shape));
+    pass.setUniformBuffer(0, this.#ring.buffer, offset, RIBBON_PARAMS_BYTES);
+    if (history.buffer) pass.setStorageBuffer(1, history.buffer);
+    else pass.setTexture(1, history.texture!);
+    const vertices = 6 * (history.length - 1);
+    if (mode === 'instanced') pass.draw(vertices, history.count);
+    else pass.draw(vertices * history.count);
+  }
+
+  destroy(): void {
+    this.#ring.destroy();
+    for (const p of this.#pipelines.values()) {
+      p.pipeline.destroy();
+      for (const m of p.modules) m.destroy();
+    }
+    this.#pipelines.clear();
+  }
+}

@@ -1,0 +1,314 @@
+// Trails (the trail module): the history every path keeps is the reference's positions step by step,
+// the ribbons are drawn the same on every path and in both raster modes, lie where the particle
+// went (not ahead of it, not before the trail's reach), and never join one life to the next.
+import {
+  createParticleSystem,
+  createState,
+  resolveOptions,
+  stepState,
+  type Camera,
+  type Device,
+  type ParticleOptionsInput,
+  type ParticleSystem,
+} from '../../../src/all.js';
+import { defineCases } from '../page/case.js';
+import { assert } from '../page/assert.js';
+import { CAMERA, IMAGE, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
+
+const DT = 1 / 60;
+
+/** Many short lives in a ball: births and deaths inside the trail's reach. */
+const RESPAWNING: ParticleOptionsInput = {
+  count: 300,
+  seed: 7,
+  emitter: { shape: 'sphere', position: [0, -2, 0], radius: 1, angle: 0 },
+  speedMin: 1,
+  speedMax: 3,
+  spread: 1,
+  lifeMin: 0.05,
+  lifeMax: 0.3,
+  trail: { length: 8 },
+};
+
+const WHITE: [number, number, number, number] = [1, 1, 1, 1];
+
+/** One particle rising at 3 units/s from (0, −4, 0), a tiny head, a wide opaque white trail. */
+const RISING: ParticleOptionsInput = {
+  count: 1,
+  bursts: [{ time: 0, count: 1 }],
+  emitter: { shape: 'box', position: [0, -4, 0], radius: 0 },
+  speedMin: 3,
+  speedMax: 3,
+  spread: 0,
+  gravity: [0, 0, 0],
+  drag: 0,
+  lifeMin: 10,
+  lifeMax: 10,
+  size: 0.01,
+  colors: [WHITE, WHITE, WHITE, WHITE],
+  trail: { length: 16, width: [0.4, 0.4], colors: [WHITE, WHITE] },
+};
+
+/** The pixel (column, row from the top) where `camera` puts world point p in an IMAGE² target. */
+function pixelOf(camera: Camera, p: readonly number[]): [number, number] {
+  const v = camera.view;
+  const m = camera.projection;
+  const view = [0, 1, 2, 3].map(
+    (r) =>
+      (v[r] as number) * p[0]! +
+      (v[4 + r] as number) * p[1]! +
+      (v[8 + r] as number) * p[2]! +
+      (v[12 + r] as number),
+  );
+  const clip = [0, 1, 3].map(
+    (r) =>
+      (m[r] as number) * view[0]! +
+      (m[4 + r] as number) * view[1]! +
+      (m[8 + r] as number) * view[2]! +
+      (m[12 + r] as number) * view[3]!,
+  );
+  const x = clip[0]! / clip[2]!;
+  const y = clip[1]! / clip[2]!;
+  return [Math.floor((x * 0.5 + 0.5) * IMAGE), Math.floor((0.5 - y * 0.5) * IMAGE)];
+}
+
+/** The red channel at world point p (the brightest within a pixel of it). */
+function redAt(img: Uint8Array, p: readonly number[]): number {
+  const [cx, cy] = pixelOf(CAMERA, p);
+  let best = 0;
+  for (let y = cy - 1; y <= cy + 1; y++)
+    for (let x = cx - 1; x <= cx + 1; x++)
+      if (x >= 0 && y >= 0 && x < IMAGE && y < IMAGE)
+        best = Math.max(best, img[4 * (y * IMAGE + x)] as number);
+  return best;
+}
+
+/** Sample k (k steps ago) of particle i in readTrail's positions: x, y, z, age. */
+function sampleOf(positions: Float32Array, count: number, k: number, i = 0): number[] {
+  return Array.from(positions.subarray(4 * (count * k + i), 4 * (count * k + i) + 4));
+}
+
+const mid = (a: readonly number[], b: readonly number[]): number[] =>
+  [0, 1, 2].map((c) => (a[c]! + b[c]!) / 2);
+
+/** Every path in both raster modes: a system stepped `steps` times, then drawn. */
+async function everyWay(
+  device: Device,
+  options: ParticleOptionsInput,
+  steps: number,
+  check: (ps: ParticleSystem, img: Uint8Array, how: string) => Promise<void>,
+): Promise<Map<string, Uint8Array>> {
+  const images = new Map<string, Uint8Array>();
+  for (const path of pathsOf(device))
+    for (const drawMode of ['instanced', 'pulled'] as const) {
+      const ps = await stepped(device, { ...options, path, drawMode }, steps, DT);
+      const img = await drawImage(device, ps);
+      const how = `${path}, ${drawMode}`;
+      await check(ps, img, how);
+      images.set(how, img);
+      ps.destroy();
+    }
+  const [first, ...rest] = [...images.entries()];
+  for (const [how, img] of rest) {
+    const { differ, worst } = imageDiff(first![1], img, 0);
+    assert(
+      differ === 0,
+      `${how} draws the trails as ${first![0]} does (${differ} pixels differ, worst by ${worst})`,
+    );
+  }
+  return images;
+}
+
+export const cases = defineCases({
+  'the trail history is the reference positions, step by step, on every path': {
+    async run({ device }) {
+      const STEPS = 13;
+      const o = resolveOptions(RESPAWNING);
+      const ref = createState(o);
+      const past: Float32Array[] = [];
+      for (let n = 1; n <= STEPS; n++) {
+        stepState(o, n, DT, ref);
+        past.unshift(ref.position.slice());
+      }
+      let births = 0;
+      for (let i = 0; i < o.count; i++)
+        for (let k = 0; k < 7; k++)
+          if ((past[k]![4 * i + 3] as number) <= (past[k + 1]![4 * i + 3] as number)) births++;
+      assert(births > 100, `lives end and begin inside the trails' reach (${births} births)`);
+      for (const path of pathsOf(device)) {
+        // the states one step at a time, read back after each
+        const single = await createParticleSystem(device, { ...RESPAWNING, path });
+        const states: Float32Array[] = [];
+        for (let n = 1; n <= STEPS; n++) {
+          single.step(DT);
+          states.unshift((await single.read()).position);
+        }
+        single.destroy();
+        // ten steps to an encoder: the copies are recorded in order between the steps
+        const ps = await stepped(device, { ...RESPAWNING, path }, STEPS, DT);
+        const trail = await ps.readTrail();
+        assert(
+          trail.length === 8 && trail.recorded === 8,
+          `${path}: 8 positions kept, 8 recorded (${trail.length}, ${trail.recorded})`,
+        );
+        let differ = 0;
+        let worst = 0;
+        for (let k = 0; k < 8; k++)
+          for (let j = 0; j < 4 * o.count; j++) {
+            const a = trail.positions[4 * o.count * k + j] as number;
+            if (!Object.is(a, states[k]![j])) differ++;
+            const b = past[k]![j] as number;
+            worst = Math.max(worst, Math.abs(a - b) / Math.max(1, Math.abs(b)));
+          }
+        assert(
+          differ === 0,
+          `${path}: copy k of the history is, bit for bit, the state after step ${STEPS} − k (${differ} floats differ)`,
+        );
+        const tolerance = ps.precision === 'f16' ? 1e-2 : 1e-3;
+        assert(
+          worst <= tolerance,
+          `${path}: and the reference's within ${tolerance} (worst ${worst})`,
+        );
+        ps.destroy();
+      }
+    },
+  },
+  'a ribbon lies where its particle went, the same on every path and raster mode': {
+    async run({ device }) {
+      const STEPS = 40;
+      await everyWay(device, RISING, STEPS, async (ps, img, how) => {
+        const { positions, recorded } = await ps.readTrail();
+        assert(recorded === 16, `${how}: 16 positions recorded (${recorded})`);
+        const head = sampleOf(positions, 1, 0);
+        const tail = sampleOf(positions, 1, 15);
+        assert(
+          head[1]! - tail[1]! > 0.7,
+          `${how}: the trail spans 15 steps of rising (${tail[1]} to ${head[1]})`,
+        );
+        const along = [0.25, 0.5, 0.75].map((t) => [0, tail[1]! + t * (head[1]! - tail[1]!), 0]);
+        for (const p of along)
+          assert(
+            redAt(img, p) > 200,
+            `${how}: the ribbon covers y = ${p[1]} (red ${redAt(img, p)})`,
+          );
+        const ahead = [0, head[1]! + 0.6, 0];
+        const before = [0, tail[1]! - 0.6, 0];
+        assert(
+          redAt(img, ahead) === 0,
+          `${how}: nothing ahead of the particle (red ${redAt(img, ahead)})`,
+        );
+        assert(
+          redAt(img, before) === 0,
+          `${how}: nothing beyond the trail's reach, where it was 16 steps ago and more (red ${redAt(img, before)})`,
+        );
+        const aside = [0.6, mid(head, tail)[1]!, 0];
+        assert(
+          redAt(img, aside) === 0,
+          `${how}: the ribbon is 0.4 wide (red ${redAt(img, aside)} at x = 0.6)`,
+        );
+      });
+      // without the trail module only the tiny head is drawn
+      const { trail: _trail, ...bare } = RISING;
+      const ps = await stepped(device, bare, STEPS, DT);
+      const img = await drawImage(device, ps);
+      assert(
+        redAt(img, [0, -2.6, 0]) === 0,
+        `without trail nothing lies behind the particle (red ${redAt(img, [0, -2.6, 0])})`,
+      );
+      ps.destroy();
+    },
+  },
+  'a trail never joins one life to the next, and outlives its particle': {
+    async run({ device }) {
+      // continuous: a particle of 0.25 s respawns somewhere else in a ball of radius 2
+      const relife: ParticleOptionsInput = {
+        ...RISING,
+        bursts: undefined,
+        seed: 3,
+        emitter: { shape: 'sphere', position: [0, -2, 0], radius: 2.5, angle: 0 },
+        lifeMin: 0.25,
+        lifeMax: 0.25,
+        trail: { length: 24, width: [0.25, 0.25], colors: [WHITE, WHITE] },
+      };
+      await everyWay(device, relife, 26, async (ps, img, how) => {
+        const { positions } = await ps.readTrail();
+        const samples = Array.from({ length: 24 }, (_, k) => sampleOf(positions, 1, k));
+        const birth = samples.findIndex((s, k) => k < 23 && s[3]! <= samples[k + 1]![3]!);
+        assert(birth > 1 && birth < 21, `${how}: a birth inside the trail (sample ${birth})`);
+        const born = samples[birth]!;
+        const died = samples[birth + 1]!;
+        const gap = Math.hypot(born[0]! - died[0]!, born[1]! - died[1]!, born[2]! - died[2]!);
+        assert(gap > 1, `${how}: the new life begins ${gap} from where the last one ended`);
+        assert(
+          redAt(img, mid(born, died)) === 0,
+          `${how}: no segment from the death to the birth (red ${redAt(img, mid(born, died))})`,
+        );
+        const old = mid(samples[birth + 2]!, samples[birth + 4]!);
+        assert(
+          redAt(img, old) > 200,
+          `${how}: the last life's trail is still drawn (red ${redAt(img, old)})`,
+        );
+      });
+      // with emission: a dead particle's samples (at the origin, age 0) join nothing
+      const once: ParticleOptionsInput = { ...RISING, lifeMin: 0.2, lifeMax: 0.2 };
+      await everyWay(device, once, 20, async (ps, img, how) => {
+        const { positions } = await ps.readTrail();
+        const newest = sampleOf(positions, 1, 0);
+        assert(
+          newest.every((x) => x === 0),
+          `${how}: the newest sample is a dead slot's (${newest})`,
+        );
+        const last = Array.from({ length: 16 }, (_, k) => sampleOf(positions, 1, k)).find(
+          (s) => s[3]! > 0,
+        )!;
+        assert(last !== undefined, `${how}: the life's samples are still in the ring`);
+        assert(
+          redAt(img, last) > 200,
+          `${how}: the trail outlives its particle (red ${redAt(img, last)})`,
+        );
+        const toOrigin = mid(last, [0, 0, 0]);
+        assert(
+          redAt(img, toOrigin) === 0,
+          `${how}: nothing joins the trail to the dead slot's origin (red ${redAt(img, toOrigin)})`,
+        );
+      });
+    },
+  },
+  'trail errors name the option; readTrail needs the module': {
+    async run({ device }) {
+      const ps = await createParticleSystem(device, { count: 4 });
+      let error: unknown;
+      try {
+        await ps.readTrail();
+      } catch (e) {
+        error = e;
+      }
+      assert(
+        /readTrail\(\) needs the trail module/.test(String(error)),
+        `readTrail without trail: ${String(error)}`,
+      );
+      ps.destroy();
+      const trailed = await createParticleSystem(device, { count: 4, trail: { length: 4 } });
+      assert(
+        trailed.bytesPerParticle >= 32 + 4 * (trailed.precision === 'f16' ? 8 : 16),
+        `the trail's ring counts in bytesPerParticle (${trailed.bytesPerParticle})`,
+      );
+      trailed.setOptions({ trail: { length: 6 } });
+      trailed.step(DT);
+      const after = await trailed.readTrail();
+      assert(
+        after.length === 6 && after.recorded === 1,
+        `setOptions makes the ring again (${after.length}, ${after.recorded})`,
+      );
+      trailed.setOptions({ trail: null });
+      error = undefined;
+      try {
+        await trailed.readTrail();
+      } catch (e) {
+        error = e;
+      }
+      assert(error !== undefined, 'trail: null turns the trails off');
+      trailed.destroy();
+    },
+  },
+});
