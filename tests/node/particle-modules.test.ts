@@ -192,6 +192,50 @@ describe('particle modules', () => {
   });
 });
 
+describe('the trail module', () => {
+  it('takes its defaults from the look, and is a render module of the stack', () => {
+    const o = resolveOptions({ size: 0.2, trail: {} });
+    expect(o.trail).toEqual({
+      length: 16,
+      width: [0.2, 0],
+      colors: [o.colors[0], [...o.colors[0].slice(0, 3), 0]],
+    });
+    expect(o.modules.find((m) => m.module === 'trail')?.stage).toBe('render');
+    expect(names(resolveOptions({}))).not.toContain('trail');
+    // in a module list, by name
+    const listed = resolveOptions({
+      modules: [...particleModules({}), { module: 'trail', trail: { length: 5 } }],
+    });
+    expect(listed.trail?.length).toBe(5);
+  });
+
+  it('names each wrong value', () => {
+    const bad: Array<[unknown, RegExp]> = [
+      [{ length: 1 }, /trail\.length.*from 2 to 64/],
+      [{ length: 65 }, /trail\.length.*from 2 to 64/],
+      [{ length: 4.5 }, /trail\.length.*integer/],
+      [{ width: [0, 0] }, /trail\.width.*not both 0/],
+      [{ width: [-1, 0] }, /trail\.width/],
+      [{ width: 3 }, /trail\.width.*2 numbers/],
+      [{ colors: [[1, 1, 1, 1]] }, /trail\.colors.*two RGBA/],
+      [
+        {
+          colors: [
+            [1, 1, 1],
+            [1, 1, 1, 1],
+          ],
+        },
+        /trail\.colors\[0\]/,
+      ],
+      [{ lenght: 8 }, /trail\.lenght.*not a trail option/],
+      [8, /trail.*null or \{ length, width, colors \}/],
+    ];
+    for (const [trail, message] of bad)
+      expect(() => resolveOptions({ trail } as never), JSON.stringify(trail)).toThrow(message);
+    expect(() => resolveOptions({ trail: { length: 1 } })).toThrow(ParticleOptionError);
+  });
+});
+
 describe('inputs that used to slip through (issue 34 examples)', () => {
   it('a null attractor is named, not a TypeError', () => {
     expect(() => resolveOptions({ attractors: [null as never] })).toThrow(ParticleOptionError);
