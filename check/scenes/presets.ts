@@ -14,6 +14,7 @@ import {
   puffTexture,
   smoke,
   sparks,
+  swirl,
 } from '../../demos/particles/presets.js';
 import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
@@ -32,12 +33,15 @@ export async function create(
       ? fireworks(count, seed)
       : preset === 'sparks'
         ? sparks(count, seed)
-        : preset === 'fire' && sheet
-          ? fire(count, sheet, seed)
-          : preset === 'smoke' && sheet
-            ? smoke(count, sheet, seed)
-            : null;
-  if (!options) throw new Error(`unknown preset ${preset}: fireworks, sparks, fire or smoke`);
+        : preset === 'swirl'
+          ? swirl(count, seed)
+          : preset === 'fire' && sheet
+            ? fire(count, sheet, seed)
+            : preset === 'smoke' && sheet
+              ? smoke(count, sheet, seed)
+              : null;
+  if (!options)
+    throw new Error(`unknown preset ${preset}: fireworks, sparks, swirl, fire or smoke`);
   const ps = await createParticleSystem(device, {
     ...options,
     drawMode: 'instanced',

@@ -12,17 +12,18 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
-import { fire, fireworks, flameSheet, puffTexture, smoke, sparks } from './presets.js';
+import { fire, fireworks, flameSheet, puffTexture, smoke, sparks, swirl } from './presets.js';
 import type { Texture } from '../../src/index.js';
 
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
 const settings = {
-  /** fountain: the continuous default; fireworks: emission over time; sparks: velocity streaks (?preset=). */
+  /** fountain: the continuous default; fireworks: emission over time with trails; sparks: velocity streaks; swirl: ribbons in a vortex (?preset=). */
   preset:
-    (['fireworks', 'sparks', 'fire', 'smoke'] as const).find((p) => p === url.get('preset')) ??
-    'fountain',
+    (['fireworks', 'sparks', 'fire', 'smoke', 'swirl'] as const).find(
+      (p) => p === url.get('preset'),
+    ) ?? 'fountain',
   count: Number(url.get('count') ?? 100_000),
   path: (url.get('path') ?? 'auto') as 'auto' | 'compute' | 'pingpong' | 'cpu',
   drawMode: (url.get('draw') ?? 'auto') as 'auto' | 'instanced' | 'pulled' | 'splat',
@@ -74,9 +75,11 @@ function options(): ParticleOptionsInput {
         ? fireworks(settings.count)
         : settings.preset === 'sparks'
           ? sparks(settings.count)
-          : settings.preset === 'smoke'
-            ? smoke(settings.count, (puff ??= puffTexture(device)))
-            : fire(settings.count, (flames ??= flameSheet(device)));
+          : settings.preset === 'swirl'
+            ? swirl(settings.count)
+            : settings.preset === 'smoke'
+              ? smoke(settings.count, (puff ??= puffTexture(device)))
+              : fire(settings.count, (flames ??= flameSheet(device)));
     return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }
   return {
@@ -166,8 +169,9 @@ const sim = pane.addFolder({ title: 'system' });
 sim.addBinding(settings, 'preset', {
   options: {
     'fountain (continuous)': 'fountain',
-    'fireworks (emission)': 'fireworks',
+    'fireworks (emission, trails)': 'fireworks',
     'sparks (velocity streaks)': 'sparks',
+    'swirl (ribbons, a vortex)': 'swirl',
     'fire (flipbook sprites)': 'fire',
     'smoke (sorted alpha)': 'smoke',
   },

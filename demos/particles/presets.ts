@@ -2,7 +2,7 @@
 // would recognise, each a function of the particle count. check/scenes/presets.ts runs each on
 // every fallback rung in the tests.
 import { TextureUsage, type Device, type Texture } from '../../src/index.js';
-import type { ParticleOptionsInput } from '../../src/particles/index.js';
+import { particleModules, type ParticleOptionsInput } from '../../src/particles/index.js';
 
 /** Fireworks (?preset=fireworks): emission over time, sized by `count`. */
 export function fireworks(count: number, seed = 1): ParticleOptionsInput {
@@ -26,11 +26,63 @@ export function fireworks(count: number, seed = 1): ParticleOptionsInput {
     drag: 0.8,
     size: 0.09,
     sizeOverLife: [1, 0.2],
+    // each star leaves a fading trail of its last 10 positions
+    trail: {
+      length: 10,
+      width: [0.06, 0],
+      colors: [
+        [1, 0.85, 0.6, 0.8],
+        [0.5, 0.2, 1, 0],
+      ],
+    },
     colors: [
       [1, 0.95, 0.8, 1],
       [0.4, 0.8, 1, 1],
       [0.8, 0.3, 1, 0.7],
       [0.3, 0.1, 0.5, 0],
+    ],
+  };
+}
+
+/**
+ * Swirl (?preset=swirl): motes drifting up through a vortex, each drawing a long ribbon of its last
+ * 48 positions — the trail module over a module list (the vortex comes only in a list).
+ */
+export function swirl(count: number, seed = 1): ParticleOptionsInput {
+  const base: ParticleOptionsInput = {
+    count,
+    seed,
+    emitRate: count / 3,
+    emitter: { shape: 'sphere', position: [0, -7, 0], radius: 3, angle: 0 },
+    speedMin: 0.5,
+    speedMax: 1,
+    spread: 0.3,
+    lifeMin: 2.5,
+    lifeMax: 3,
+    gravity: [0, 1.5, 0],
+    drag: 1.2,
+    size: 0.06,
+    sizeOverLife: [1, 0.3],
+    colors: [
+      [0.9, 0.95, 1, 1],
+      [0.5, 0.8, 1, 1],
+      [0.7, 0.3, 1, 0.8],
+      [0.4, 0.1, 0.6, 0],
+    ],
+    trail: {
+      length: 48,
+      width: [0.08, 0],
+      colors: [
+        [0.5, 0.75, 1, 0.7],
+        [0.8, 0.2, 1, 0],
+      ],
+    },
+  };
+  return {
+    ...base,
+    modules: [
+      ...particleModules(base),
+      { module: 'vortex', center: [0, -4, 0], strength: 8, pull: 6, radius: 0.8 },
     ],
   };
 }
