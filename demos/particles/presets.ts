@@ -73,7 +73,7 @@ export function swirl(count: number, seed = 1): ParticleOptionsInput {
       length: 48,
       width: [0.08, 0],
       colors: [
-        [0.5, 0.75, 1, 0.7],
+        [0.5, 0.75, 1, 0.45],
         [0.8, 0.2, 1, 0],
       ],
     },
