@@ -24,6 +24,7 @@ import type {
   CpuPredicates,
   CpuStep,
   ExecutionPath,
+  KernelSource,
   PathContext,
   SceneDepthArray,
   StateArrays,
@@ -36,6 +37,7 @@ export type {
   CpuKernel,
   CpuPredicates,
   CpuStep,
+  KernelSource,
   SceneDepthArray,
   StateArrays,
   StepInputs,
@@ -103,11 +105,13 @@ export class ElementwiseRunner {
   readonly #kernel: Kernel;
   readonly #path: ExecutionPath;
   readonly #uniforms: UniformBlock & { destroy(): void };
+  readonly #device: Device;
   #destroyed = false;
 
   constructor(device: Device, kernel: Kernel, options: ElementwiseOptions) {
     const label = options.label ?? kernel.descriptor.label;
     this.label = label;
+    this.#device = device;
     const { count } = options;
     if (!Number.isInteger(count) || count < 1)
       throw new ValidationError(
@@ -170,6 +174,32 @@ export class ElementwiseRunner {
     return this.#path instanceof CpuPath ? this.#path.state : null;
   }
 
+  /**
+   * This runner's state as another runner's kernel reads it (`source` in its descriptor; pass it
+   * as `inputs.source` of that runner's step): always where the current state is.
+   */
+  get source(): KernelSource {
+    const path = this.#path;
+    return {
+      device: this.#device,
+      path: this.mode,
+      label: this.label,
+      count: this.count,
+      width: this.size.width,
+      attributes: this.#kernel.descriptor.attributes,
+      // read at each step: the ping-pong's current set changes every step
+      get buffers() {
+        return path.buffers;
+      },
+      get textures() {
+        return path.textures;
+      },
+      get host() {
+        return path instanceof CpuPath ? path.state : null;
+      },
+    };
+  }
+
   /** GPU bytes the state takes per element; JS bytes for the CPU path's arrays. */
   get bytesPerElement(): { gpu: number; host: number } {
     return { gpu: this.#path.gpuBytesPerElement, host: this.#path.hostBytesPerElement };
@@ -225,6 +255,27 @@ export class ElementwiseRunner {
           `the kernel reads the scene depth (ignisSceneDepth): pass inputs.sceneDepth, ${gpu ? `a depth texture on the ${this.mode} path` : 'a { data: Float32Array, width, height } array on the CPU path'} (got ${depth ? (isArray ? 'an array' : 'a texture') : 'none'})`,
           this.label,
         );
+    }
+    const wanted = this.#kernel.descriptor.source ?? [];
+    if (wanted.length > 0) {
+      const source = inputs.source;
+      const why = !source
+        ? 'none was given'
+        : source.device !== this.#device
+          ? 'it is on another device'
+          : source.path !== this.mode
+            ? `it runs on the ${source.path} path, this runner on ${this.mode}`
+            : wanted.find((a) => !source.attributes.includes(a)) !== undefined
+              ? `it has no attribute ${wanted.find((a) => !source.attributes.includes(a))} (it has ${source.attributes.join(', ')})`
+              : null;
+      if (why !== null)
+        throw new ValidationError(
+          'runner-source',
+          `the kernel reads another runner's ${wanted.join(', ')} (ignisSource): pass inputs.source, a runner of this device on the same path with those attributes; ${why}`,
+          this.label,
+          { path: this.mode, source: source?.path },
+        );
+      params = { ...params, sourceCount: source!.count, sourceWidth: source!.width };
     }
     this.#path.step(encoder, params, timestampWrites, inputs);
   }

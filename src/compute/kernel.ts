@@ -49,10 +49,53 @@ export interface KernelDescriptor {
    * (`runner.step(…, { sceneDepth })`): a depth texture on the GPU paths, an array on the CPU.
    */
   sceneDepth?: boolean;
+  /**
+   * Attributes of another runner's state the body and helpers may read: `ignisSource(j: u32) ->
+   * IgnisSource` (one vec4f per name) is element j of that runner as the step starts — what an
+   * earlier step of it in the same encoder wrote — given to each step (`runner.step(…, { source:
+   * other.source })`, a runner on the same path). `params.sourceCount` and `params.sourceWidth`
+   * are its element count and texture width. A particle system's sub-emitter reads its parent's
+   * events this way.
+   */
+  source?: readonly string[];
 }
 
 /** The binding of the scene's depth texture in a kernel with `sceneDepth` of `n` attributes. */
 export const sceneDepthBinding = (n: number): number => 1 + 2 * n;
+
+/** The binding of source attribute i (`source`) in a kernel of `n` attributes. */
+export const sourceBinding = (n: number, i: number): number => 2 + 2 * n + i;
+
+/** `IgnisSource`, one vec4f per source attribute. */
+const sourceStruct = (source: readonly string[]): string =>
+  `struct IgnisSource { ${source.map((a) => `${a}: vec4f`).join(', ')} };\n`;
+
+/** A kernel's `ignisSource(j)` in WGSL: from storage buffers (compute) or textures (ping-pong). */
+function wgslSource(source: readonly string[], n: number, kind: 'storage' | 'texture'): string {
+  if (source.length === 0) return '';
+  const decl = (a: string, i: number): string =>
+    kind === 'storage'
+      ? `@group(0) @binding(${sourceBinding(n, i)}) var<storage, read> _ignis_src_${a}: array<vec4f>;`
+      : `@group(0) @binding(${sourceBinding(n, i)}) var _ignis_src_${a}: texture_2d<f32>;`;
+  const read = (a: string): string =>
+    kind === 'storage'
+      ? `_ignis_src_${a}[j]`
+      : `textureLoad(_ignis_src_${a}, vec2i(i32(j % params.sourceWidth), i32(j / params.sourceWidth)), 0)`;
+  return `${source.map(decl).join('\n')}
+${sourceStruct(source)}fn ignisSource(j: u32) -> IgnisSource {
+  return IgnisSource(${source.map(read).join(', ')});
+}
+`;
+}
+
+/** `ignisSource` for a module that only types or counts (the translator, reductions): zeros. */
+export function sourceStub(source: readonly string[] | undefined): string {
+  if (!source || source.length === 0) return '';
+  return `${sourceStruct(source)}fn ignisSource(j: u32) -> IgnisSource {
+  return IgnisSource(${source.map(() => 'vec4f(f32(j) * 0.0)').join(', ')});
+}
+`;
+}
 
 /** A defined kernel: its descriptor and the sources generated for each path. */
 export interface Kernel {
@@ -129,9 +172,24 @@ export function defineKernel(desc: KernelDescriptor): Kernel {
         `"${name}" is reserved in GLSL ES 3.00 or WGSL; choose another name`,
       );
   }
-  if ((desc.uniforms ?? []).some(([n]) => n === 'count'))
-    throw new KernelError(label, '"count" is reserved: the runner sets it');
-  const uniforms = uniformLayout([...(desc.uniforms ?? []), ['count', 'u32'], ['width', 'u32']]);
+  for (const reserved of ['count', 'sourceCount', 'sourceWidth'])
+    if ((desc.uniforms ?? []).some(([n]) => n === reserved))
+      throw new KernelError(label, `"${reserved}" is reserved: the runner sets it`);
+  const source = desc.source ?? [];
+  for (const name of source)
+    if (!IDENT.test(name) || name.startsWith('_ignis') || RESERVED.has(name))
+      throw new KernelError(label, `source attribute "${name}" is not a usable name`);
+  const uniforms = uniformLayout([
+    ...(desc.uniforms ?? []),
+    ['count', 'u32'],
+    ['width', 'u32'],
+    ...(source.length > 0
+      ? ([
+          ['sourceCount', 'u32'],
+          ['sourceWidth', 'u32'],
+        ] as const)
+      : []),
+  ]);
   const wg = desc.workgroupSize ?? 64;
   const helpers = desc.helpers ?? '';
 
@@ -148,7 +206,7 @@ fn ignisSceneDepth(x: i32, y: i32) -> f32 {
 `
     : '';
   const wgslCompute = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read_write> _ignis_${a}: array<vec4f>;`).join('\n')}
-${gather ? `${attributes.map((a, i) => `@group(0) @binding(${n + 1 + i}) var<storage, read> _ignis_prev_${a}: array<vec4f>;`).join('\n')}\n${wgslGather(attributes, 'storage', '_ignis_prev_')}` : ''}${wgslDepth}${toWgsl(helpers)}
+${gather ? `${attributes.map((a, i) => `@group(0) @binding(${n + 1 + i}) var<storage, read> _ignis_prev_${a}: array<vec4f>;`).join('\n')}\n${wgslGather(attributes, 'storage', '_ignis_prev_')}` : ''}${wgslDepth}${wgslSource(source, n, 'storage')}${toWgsl(helpers)}
 @compute @workgroup_size(${wg})
 fn main(@builtin(global_invocation_id) _ignis_gid: vec3u, @builtin(num_workgroups) _ignis_groups: vec3u) {
   let index = _ignis_gid.x + _ignis_gid.y * _ignis_groups.x * ${wg}u;
@@ -162,7 +220,7 @@ ${attributes.map((a) => `  _ignis_${a}[index] = ${a};`).join('\n')}
 `;
 
   const wgslFragment = `${wgslUniformStruct(uniforms)}${attributes.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
-${gather ? wgslGather(attributes, 'texture', '_ignis_') : ''}${wgslDepth}${toWgsl(helpers)}
+${gather ? wgslGather(attributes, 'texture', '_ignis_') : ''}${wgslDepth}${wgslSource(source, n, 'texture')}${toWgsl(helpers)}
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   let p = vec2f(f32((i << 1u) & 2u), f32(i & 2u));
   return vec4f(p * 2.0 - 1.0, 0.0, 1.0);
@@ -190,7 +248,7 @@ void main() {
   // (ignisElement's body here only types it: each emitter implements it for its path)
   const wgslTranslated = `${wgslUniformStruct(uniforms)}struct IgnisState { ${attributes.map((a) => `${a}: vec4f`).join(', ')} };
 @group(0) @binding(1) var<storage, read_write> ignisStates: array<IgnisState>;
-${gather ? 'fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(' + attributes.map(() => 'vec4f(f32(j))').join(', ') + ');\n}\n' : ''}${depth ? 'fn ignisSceneDepth(x: i32, y: i32) -> f32 {\n  return f32(x + y);\n}\n' : ''}${toWgsl(helpers)}
+${gather ? 'fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(' + attributes.map(() => 'vec4f(f32(j))').join(', ') + ');\n}\n' : ''}${depth ? 'fn ignisSceneDepth(x: i32, y: i32) -> f32 {\n  return f32(x + y);\n}\n' : ''}${sourceStub(source)}${toWgsl(helpers)}
 fn ignisUpdate(index: u32, ignisIn: IgnisState) -> IgnisState {
 ${attributes.map((a) => `  var ${a} = ignisIn.${a};`).join('\n')}
 ${toWgsl(desc.body)}
@@ -213,9 +271,9 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
       );
     throw e;
   }
-  const glslFragment = emitGlslElementwise(translated, attributes, gather, depth);
+  const glslFragment = emitGlslElementwise(translated, attributes, gather, depth, source);
   const cpu = {
-    step: new Function('$', emitJsElementwise(translated, attributes, gather, depth))(
+    step: new Function('$', emitJsElementwise(translated, attributes, gather, depth, source))(
       runtime,
     ) as CpuStep['step'],
   };

@@ -10,7 +10,7 @@
  *   form is missing).
  */
 import { toWgsl } from './kernel-language.js';
-import { wgslGather, type Kernel } from './kernel.js';
+import { sourceStub, wgslGather, type Kernel } from './kernel.js';
 import { analyzeKernel } from './portable/analyze.js';
 import { emitGlslReduceVertex } from './portable/glsl.js';
 
@@ -40,7 +40,7 @@ export function wgslReduceCompute(kernel: Kernel, predicates: Predicates): strin
   return `${wgslParams(kernel)}${attrs.map((a, i) => `@group(0) @binding(${i + 1}) var<storage, read> _ignis_${a}: array<vec4f>;`).join('\n')}
 @group(0) @binding(${attrs.length + 1}) var<storage, read_write> _ignis_counts: array<atomic<u32>, 4>;
 var<workgroup> _ignis_local: array<atomic<u32>, 4>;
-${kernel.descriptor.gather ? wgslGather(attrs, 'storage', '_ignis_') : ''}${depthStub(kernel)}${toWgsl(kernel.descriptor.helpers ?? '')}
+${kernel.descriptor.gather ? wgslGather(attrs, 'storage', '_ignis_') : ''}${depthStub(kernel)}${sourceStub(kernel.descriptor.source)}${toWgsl(kernel.descriptor.helpers ?? '')}
 @compute @workgroup_size(${wg})
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u, @builtin(local_invocation_index) lid: u32) {
   let index = gid.x + gid.y * groups.x * ${wg}u;
@@ -61,7 +61,7 @@ export function wgslReducePoints(kernel: Kernel, predicates: Predicates): string
   const attrs = kernel.descriptor.attributes;
   const p = predicateList(predicates);
   return `${wgslParams(kernel)}${attrs.map((a, i) => `@group(0) @binding(${i + 1}) var _ignis_${a}: texture_2d<f32>;`).join('\n')}
-${kernel.descriptor.gather ? wgslGather(attrs, 'texture', '_ignis_') : ''}${depthStub(kernel)}${toWgsl(kernel.descriptor.helpers ?? '')}
+${kernel.descriptor.gather ? wgslGather(attrs, 'texture', '_ignis_') : ''}${depthStub(kernel)}${sourceStub(kernel.descriptor.source)}${toWgsl(kernel.descriptor.helpers ?? '')}
 struct _IgnisOut { @builtin(position) position: vec4f, @location(0) @interpolate(flat) hits: vec4f };
 @vertex fn vs(@builtin(vertex_index) index: u32) -> _IgnisOut {
   let texel = vec2i(i32(index % params.width), i32(index / params.width));
@@ -82,7 +82,7 @@ export function glslReducePoints(
   // the predicates go through the same WGSL front end as the kernel (src/compute/portable)
   const gather = kernel.descriptor.gather === true;
   const wgsl = `${wgslParams(kernel)}struct IgnisState { ${attrs.map((a) => `${a}: vec4f`).join(', ')} };
-${gather ? `fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(${attrs.map(() => 'vec4f(f32(j))').join(', ')});\n}\n` : ''}${depthStub(kernel)}${toWgsl(kernel.descriptor.helpers ?? '')}
+${gather ? `fn ignisElement(j: u32) -> IgnisState {\n  return IgnisState(${attrs.map(() => 'vec4f(f32(j))').join(', ')});\n}\n` : ''}${depthStub(kernel)}${sourceStub(kernel.descriptor.source)}${toWgsl(kernel.descriptor.helpers ?? '')}
 fn ignisHits(index: u32, s: IgnisState) -> vec4f {
 ${attrs.map((a) => `  let ${a} = s.${a};`).join('\n')}
   return vec4f(${p.map((e) => `select(0.0, 1.0, ${e})`).join(', ')});

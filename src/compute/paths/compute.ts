@@ -12,7 +12,7 @@ import type { PassTimestampWrites } from '../../rhi/core/descriptors.js';
 import { wgslReduceCompute, type Predicates } from '../reduce.js';
 import { createStateBuffers, readBuffer } from './state.js';
 import type { Texture } from '../../rhi/core/texture.js';
-import { sceneDepthBinding } from '../kernel.js';
+import { sceneDepthBinding, sourceBinding } from '../kernel.js';
 import type { ExecutionPath, PathContext, StateArrays, StepInputs, StepParams } from './path.js';
 
 export class ComputePath implements ExecutionPath {
@@ -107,6 +107,14 @@ export class ComputePath implements ExecutionPath {
       resources: Object.values(this.buffers),
     });
     const attributes = kernel.descriptor.attributes;
+    const source = kernel.descriptor.source ?? [];
+    if (source.length > 0)
+      // the source runner's last step (earlier in this encoder) is what this one reads
+      encoder.barrier({
+        from: 'compute-write',
+        to: 'compute-read',
+        resources: source.map((a) => inputs?.source?.buffers[a] as Buffer),
+      });
     const previous = Object.values(this.#previous);
     if (previous.length) {
       // a gather kernel reads any element as it was before the step: copy the state first
@@ -135,6 +143,13 @@ export class ComputePath implements ExecutionPath {
     });
     if (kernel.descriptor.sceneDepth)
       pass.setTexture(sceneDepthBinding(attributes.length), inputs?.sceneDepth as Texture);
+    kernel.descriptor.source?.forEach((a, i) =>
+      pass.setStorageBuffer(
+        sourceBinding(attributes.length, i),
+        inputs?.source?.buffers[a] as Buffer,
+        { access: 'read' },
+      ),
+    );
     pass.dispatchThreads(count, kernel.workgroupSize);
     pass.end();
   }

@@ -26,10 +26,27 @@ export interface SceneDepthArray {
   readonly width: number;
   readonly height: number;
 }
-/** What a step reads besides the state: the scene's depth, for kernels with `sceneDepth`. */
+/**
+ * Another runner's state, as a kernel with `source` reads it (`ElementwiseRunner.source`): where it
+ * lives on its path, its element count and texture width.
+ */
+export interface KernelSource {
+  readonly device: Device;
+  readonly path: PathName;
+  readonly label: string;
+  readonly count: number;
+  readonly width: number;
+  readonly attributes: readonly string[];
+  readonly buffers: Readonly<Record<string, Buffer>>;
+  readonly textures: Readonly<Record<string, Texture>>;
+  readonly host: Readonly<StateArrays> | null;
+}
+/** What a step reads besides the state: the scene's depth (`sceneDepth`), another runner's state (`source`). */
 export interface StepInputs {
   /** A depth texture on the GPU paths; an array on the CPU path. */
   readonly sceneDepth?: Texture | SceneDepthArray;
+  /** The runner a kernel with `source` reads (`otherRunner.source`). */
+  readonly source?: KernelSource;
 }
 /** The CPU form of a kernel, per step: updates all `count` elements of `state` in place (a plain loop is fastest). */
 export interface CpuStep {

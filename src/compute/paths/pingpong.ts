@@ -29,7 +29,7 @@ import type {
   StepInputs,
   StepParams,
 } from './path.js';
-import { sceneDepthBinding } from '../kernel.js';
+import { sceneDepthBinding, sourceBinding } from '../kernel.js';
 import { countOnHost } from './cpu.js';
 
 /** A fragment pipeline over the state textures, in the device's shader language, with the modules it made. */
@@ -66,6 +66,7 @@ export class PingPongPath implements ExecutionPath {
       'triangle-list',
       false,
       k.descriptor.sceneDepth === true,
+      k.descriptor.source ?? [],
     );
   }
 
@@ -82,6 +83,7 @@ export class PingPongPath implements ExecutionPath {
     topology: 'triangle-list' | 'point-list',
     additive: boolean,
     sceneDepth = false,
+    source: readonly string[] = [],
   ): FragmentProgram {
     const depthBinding = sceneDepthBinding(this.#ctx.kernel.descriptor.attributes.length);
     const device = this.#ctx.device;
@@ -124,6 +126,11 @@ export class PingPongPath implements ExecutionPath {
                 },
               ]
             : []),
+          ...source.map((a, i) => ({
+            binding: sourceBinding(attributes.length, i),
+            type: 'texture' as const,
+            name: `_ignis_src_${a}`,
+          })),
         ],
       });
       return { pipeline, modules: [vs, fs] };
@@ -143,6 +150,11 @@ export class PingPongPath implements ExecutionPath {
         ...(sceneDepth
           ? [{ binding: depthBinding, type: 'texture' as const, sampleType: 'depth' as const }]
           : []),
+        ...source.map((_, i) => ({
+          binding: sourceBinding(attributes.length, i),
+          type: 'texture' as const,
+          sampleType: 'unfilterable-float' as const,
+        })),
       ],
     });
     return { pipeline, modules: [module] };
@@ -164,6 +176,13 @@ export class PingPongPath implements ExecutionPath {
     const src = this.#sets[this.#current];
     const dst = this.#sets[1 - this.#current] as Record<string, Texture>;
     encoder.barrier({ from: 'render-write', to: 'fragment-read', resources: Object.values(src) });
+    const source = kernel.descriptor.source ?? [];
+    if (source.length > 0)
+      encoder.barrier({
+        from: 'render-write',
+        to: 'fragment-read',
+        resources: source.map((a) => inputs?.source?.textures[a] as Texture),
+      });
     const pass = encoder.beginRenderPass({
       label: `${label} step`,
       timestampWrites,
@@ -178,6 +197,9 @@ export class PingPongPath implements ExecutionPath {
     attributes.forEach((a, i) => pass.setTexture(i + 1, src[a] as Texture));
     if (kernel.descriptor.sceneDepth)
       pass.setTexture(sceneDepthBinding(attributes.length), inputs?.sceneDepth as Texture);
+    source.forEach((a, i) =>
+      pass.setTexture(sourceBinding(attributes.length, i), inputs?.source?.textures[a] as Texture),
+    );
     pass.draw(3);
     pass.end();
     this.#current = this.#current === 0 ? 1 : 0;

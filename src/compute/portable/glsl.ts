@@ -327,8 +327,9 @@ export function emitGlslElementwise(
   attributes: readonly string[],
   gather = false,
   sceneDepth = false,
+  source: readonly string[] = [],
 ): string {
-  return elementwiseShader(m, attributes, gather, sceneDepth, [
+  return elementwiseShader(m, attributes, gather, sceneDepth, source, [
     ...attributes.map((a, i) => `layout(location = ${i}) out vec4 _ignis_out_${a};`),
     'void main() {',
     '  ivec2 texel = ivec2(gl_FragCoord.xy);',
@@ -349,17 +350,24 @@ export function emitGlslReduceVertex(
   attributes: readonly string[],
   gather = false,
 ): string {
-  return elementwiseShader(m, attributes, gather, false, [
-    'flat out vec4 _ignis_hits;',
-    'void main() {',
-    '  uint index = uint(gl_VertexID);',
-    `  uint width = ${F('params')}.${M('width')};`,
-    '  ivec2 texel = ivec2(int(index % width), int(index / width));',
-    `  _ignis_hits = ${F('ignisHits')}(index, ${state(attributes)});`,
-    '  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);',
-    '  gl_PointSize = 1.0;',
-    '}',
-  ]);
+  return elementwiseShader(
+    m,
+    attributes,
+    gather,
+    false,
+    [],
+    [
+      'flat out vec4 _ignis_hits;',
+      'void main() {',
+      '  uint index = uint(gl_VertexID);',
+      `  uint width = ${F('params')}.${M('width')};`,
+      '  ivec2 texel = ivec2(int(index % width), int(index / width));',
+      `  _ignis_hits = ${F('ignisHits')}(index, ${state(attributes)});`,
+      '  gl_Position = vec4(0.0, 0.0, 0.0, 1.0);',
+      '  gl_PointSize = 1.0;',
+      '}',
+    ],
+  );
 }
 
 const state = (attributes: readonly string[]): string =>
@@ -370,6 +378,7 @@ function elementwiseShader(
   attributes: readonly string[],
   gather: boolean,
   sceneDepth: boolean,
+  source: readonly string[],
   main: string[],
 ): string {
   const e = new GlslEmitter(m);
@@ -385,9 +394,16 @@ function elementwiseShader(
   ivec2 size = textureSize(_ignis_depth, 0);
   return texelFetch(_ignis_depth, clamp(ivec2(x, y), ivec2(0), size - 1), 0).r;
 }`;
+  // ignisSource(j): element j of another runner's state textures (kernel.ts, `source`)
+  const fromSource = `${S('IgnisSource')} ${F('ignisSource')}(uint j) {
+  uint width = ${F('params')}.${M('sourceWidth')};
+  ivec2 texel = ivec2(int(j % width), int(j / width));
+  return ${S('IgnisSource')}(${source.map((a) => `texelFetch(_ignis_src_${a}, texel, 0)`).join(', ')});
+}`;
   const { structs, consts, fns } = declarations(m, e, {
     ...(gather ? { ignisElement: element } : {}),
     ...(sceneDepth ? { ignisSceneDepth: depth } : {}),
+    ...(source.length > 0 ? { ignisSource: fromSource } : {}),
   });
   return [
     '#version 300 es',
@@ -398,6 +414,7 @@ function elementwiseShader(
     `layout(std140) uniform Params { ${glslType(params.type)} ${F(params.name)}; };`,
     ...attributes.map((a) => `uniform highp sampler2D _ignis_${a};`),
     ...(sceneDepth ? ['uniform highp sampler2D _ignis_depth;'] : []),
+    ...source.map((a) => `uniform highp sampler2D _ignis_src_${a};`),
     HELPERS,
     ...consts,
     ...e.selects,

@@ -363,6 +363,7 @@ export function emitJsElementwise(
   attributes: readonly string[],
   gather = false,
   sceneDepth = false,
+  source: readonly string[] = [],
 ): string {
   const e = new JsEmitter(m);
   const params = m.bindings.find((b) => b.space === 'uniform') as Binding;
@@ -378,6 +379,7 @@ export function emitJsElementwise(
     `let ${F(params.name)};`,
     attributes.map((_, i) => `let P${i};`).join(' '),
     'let D;',
+    'let Q;',
   ];
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
   for (const f of m.functions)
@@ -385,6 +387,11 @@ export function emitJsElementwise(
       // the step's depth array (inputs.sceneDepth), clamped to its edges; far where there is none
       out.push(
         `function ${F('ignisSceneDepth')}(x, y) {\n  if (!D) return 1;\n  const cx = Math.min(Math.max(x, 0), D.width - 1);\n  const cy = Math.min(Math.max(y, 0), D.height - 1);\n  return D.data[cy * D.width + cx];\n}`,
+      );
+    else if (source.length > 0 && f.name === 'ignisSource')
+      // element j of the source runner's arrays (inputs.source.host), as the step starts
+      out.push(
+        `function ${F('ignisSource')}(j) {\n  const b = 4 * j;\n  return { ${source.map((a) => `${a}: [Q[${JSON.stringify(a)}][b], Q[${JSON.stringify(a)}][b + 1], Q[${JSON.stringify(a)}][b + 2], Q[${JSON.stringify(a)}][b + 3]]`).join(', ')} };\n}`,
       );
     else if (gather && f.name === 'ignisElement')
       // element j before this step: from the copies made at the start of the step
@@ -401,12 +408,15 @@ export function emitJsElementwise(
         ? 'count: count >>> 0'
         : mb.name === 'width'
           ? 'width: 0'
-          : `${mb.name}: ${convert(mb.name, mb.type)}`,
+          : mb.name === 'sourceWidth'
+            ? 'sourceWidth: 0'
+            : `${mb.name}: ${convert(mb.name, mb.type)}`,
     )
     .join(', ');
   out.push(`return function step(state, count, params, inputs) {
   ${F(params.name)} = { ${fields} };
   D = inputs && inputs.sceneDepth;
+  Q = inputs && inputs.source && inputs.source.host;
 ${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];${gather ? ` P${i} = A${i}.slice();` : ''}`).join('\n')}
   for (let i = 0; i < count; i++) {
     const b = 4 * i;

@@ -86,6 +86,63 @@ u32 pcg(u32 v) {
 });
 
 export const cases = defineCases({
+  "a kernel reads another runner's state (source) on every path, after that runner's step in the same encoder":
+    {
+      async run({ device }) {
+        // the parent counts up (x = its index, y = steps so far); each of its 3 children reads it
+        const parent = defineKernel({
+          label: 'source parent',
+          attributes: ['value'],
+          body: 'value = vec4f(f32(index), value.y + 1.0, 0.0, 1.0);',
+        });
+        const child = defineKernel({
+          label: 'source child',
+          attributes: ['copy'],
+          source: ['value'],
+          body: `let p = ignisSource(index / 3u);
+copy = vec4f(p.value.x, p.value.y, f32(params.sourceCount), copy.w + p.value.y);`,
+        });
+        const paths = [
+          ...(device.caps.features.compute ? (['compute'] as const) : []),
+          ...(device.caps.features.floatRenderTargets ? (['pingpong'] as const) : []),
+          'cpu' as const,
+        ];
+        for (const mode of paths) {
+          const a = createElementwiseRunner(device, parent, { count: 700, mode });
+          const b = createElementwiseRunner(device, child, { count: 2100, mode });
+          a.write('value', new Float32Array(4 * 700));
+          b.write('copy', new Float32Array(4 * 2100));
+          const enc = device.createCommandEncoder();
+          for (let k = 0; k < 3; k++) {
+            a.step(enc);
+            b.step(enc, {}, undefined, { source: a.source });
+          }
+          device.queue.submit([enc.finish()]);
+          const out = (await b.read()).copy as Float32Array;
+          for (let i = 0; i < 2100; i++) {
+            // after steps 1, 2, 3 the parent's y was 1, 2, 3: the child summed 6 in w
+            const want = [Math.floor(i / 3), 3, 700, 6];
+            for (let c = 0; c < 4; c++)
+              if (out[4 * i + c] !== want[c])
+                throw new Error(
+                  `${mode}: child ${i} component ${c} is ${out[4 * i + c]}, expected ${want[c]}`,
+                );
+          }
+          let error: unknown;
+          try {
+            b.step(device.createCommandEncoder());
+          } catch (e) {
+            error = e;
+          }
+          assert(
+            /pass inputs.source.*none was given/.test(String(error)),
+            `${mode}: a step without its source is named: ${String(error)}`,
+          );
+          a.destroy();
+          b.destroy();
+        }
+      },
+    },
   'u32 hashing gives the TypeScript reference bits on every path': {
     async run({ device }) {
       const count = 4096;
