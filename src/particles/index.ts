@@ -39,6 +39,10 @@ export {
   type SpriteSheet,
   type SoftParticles,
   type CollisionInput,
+  type ParticleTrail,
+  type ParticleEventKind,
+  type ParticleEventSource,
+  type SubEmitter,
 } from './options.js';
 export type { ParticleCollision } from './collision.js';
 export type { SceneDepthArray } from '../compute/paths/path.js';

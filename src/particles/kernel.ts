@@ -7,6 +7,7 @@ import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
 import type { EmitRange, ParticleOptions } from './options.js';
 import { emits } from './emission.js';
+import { startsDead } from './modules/events.js';
 import { stackOf, type KernelPart } from './modules/index.js';
 
 const HELPERS = `
@@ -72,7 +73,9 @@ function partsOf(o: ParticleOptions): Array<{ name: string; part: KernelPart }> 
 }
 
 /** The state attributes a stack adds beside position and velocity (each a vec4f per particle). */
-export function extraAttributes(o: ParticleOptions): Array<{ name: string; spawn: string }> {
+export function extraAttributes(
+  o: ParticleOptions,
+): Array<{ name: string; spawn: string; keep?: boolean }> {
   return partsOf(o).flatMap(({ part }) => [...(part.attributes ?? [])]);
 }
 
@@ -95,8 +98,12 @@ export function particleKernel(o: ParticleOptions): Kernel {
     parts.flatMap(({ part }) => (typeof part[name] === 'string' && part[name] ? [part[name]] : []));
   const uniforms: Array<readonly [string, UniformType]> = [...CANONICAL];
   for (const { part } of parts) uniforms.push(...(part.uniforms ?? []));
-  const emission = emits(o);
-  if (emission) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
+  // slots start dead and are born when emitted: by the emitter's schedule, or a parent's events
+  const emission = startsDead(o);
+  if (emits(o)) uniforms.push(['emitStart', 'u32'], ['emitCount', 'u32']);
+  const emittedBy = o.subEmitter
+    ? 'params.fresh != 0u && ignisSource(index / params.subCount).eventPosition.w > 0.5'
+    : '(index + params.count - params.emitStart) % params.count < params.emitCount';
   const forces = phase('force');
   const extra = extraAttributes(o);
   const fields = extra.map((a) => `, ${a.name}: vec4f`).join('');
@@ -133,7 +140,8 @@ fn behavior(index: u32, p: Particle) -> Particle {
     f32 age = position.w + params.dt;
     ${phase('collide').join('\n    ')}
     bool dead = ${['age >= velocity.w', ...phase('kill')].join(' || ')};
-    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead)${extraOf((n) => `select(${n}, ${emission ? 'vec4f(0.0)' : `born.${n}`}, dead)`)});
+    ${phase('event').join('\n    ')}
+    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead)${extra.map((a) => `, ${a.keep ? a.name : `select(${a.name}, ${emission ? 'vec4f(0.0)' : `born.${a.name}`}, dead)`}`).join('')});
 }
 `;
   const gather = o.behavior?.reads === 'all';
@@ -144,7 +152,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     let next = behavior(index, ${current});
     bool asleep = velocity.w < 0.0;
     let born = spawn(index);
-    bool emitted = (index + params.count - params.emitStart) % params.count < params.emitCount;
+    bool emitted = ${emittedBy};
     position = select(select(next.position, vec4f(0.0), asleep), born.position, emitted);
     velocity = select(select(next.velocity, ${DEAD_VELOCITY}, asleep), born.velocity, emitted);
     ${extra.map((a) => `${a.name} = select(select(next.${a.name}, vec4f(0.0), asleep), born.${a.name}, emitted);`).join('\n    ')}
@@ -155,8 +163,10 @@ fn behavior(index: u32, p: Particle) -> Particle {
     velocity = next.velocity;
     ${extra.map((a) => `${a.name} = next.${a.name};`).join('\n    ')}
   `;
+  const source = [...new Set(parts.flatMap(({ part }) => [...(part.source ?? [])]))];
   return defineKernel({
     label: 'particles',
+    ...(source.length > 0 ? { source } : {}),
     attributes: ['position', 'velocity', ...extra.map((a) => a.name)],
     uniforms,
     helpers: `struct Particle { position: vec4f, velocity: vec4f${fields} };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${phase('helpers').join('')}${o.behavior ? o.behavior.code : canonical}`,

@@ -3,7 +3,7 @@
  * checks live with the modules that own the options (modules/*.ts); resolve.ts runs them.
  */
 import type { Texture } from '../rhi/core/texture.js';
-import type { SceneDepthArray } from '../compute/paths/path.js';
+import type { KernelSource, SceneDepthArray } from '../compute/paths/path.js';
 export { ParticleOptionError } from './errors.js';
 
 export type Vec3 = readonly [number, number, number];
@@ -124,6 +124,17 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
+   * Events (the `events` module): every step, each particle records whether it was born, died or
+   * reached the floor (`floorY`), where, and at what velocity — what a sub-emitter spawns from and
+   * `ps.events()` counts. null: none.
+   */
+  events: ParticleEventKind | null;
+  /**
+   * Spawned by another system's events instead of an emitter of its own (docs/particles.md,
+   * "Events and sub-emitters"): `count` defaults to the parent's count × `subEmitter.count`. null: off.
+   */
+  subEmitter: SubEmitter | null;
+  /**
    * Trails: every particle keeps its last `length` positions (one per step) and is drawn with a
    * ribbon through them, on every path (docs/particles.md, "Trails"). A trail outlives its
    * particle: what it left behind stays until the ring overwrites it. null: off.
@@ -146,6 +157,34 @@ export interface ParticleOptions {
    * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
    */
   onRestore: 'reseed' | 'last-read';
+}
+
+/** What a particle system can raise events on (the `events` module). */
+export type ParticleEventKind = 'birth' | 'death' | 'floor';
+
+/** A system whose events a sub-emitter reads: a ParticleSystem created with `events`. */
+export interface ParticleEventSource {
+  readonly count: number;
+  readonly path: ParticlePath;
+  readonly options: Readonly<Pick<ParticleOptions, 'events'>>;
+  /** Its state as a sub-emitter's kernel reads it (eventPosition, eventVelocity). */
+  readonly eventSource: KernelSource;
+  /** Its steps so far: a sub-emitter spawns from each of its steps once. */
+  readonly stepIndex: number;
+}
+
+/**
+ * A sub-emitter (the `subEmitter` module): this system's particles are spawned by another system's
+ * events. Each parent slot owns `count` slots of this one (slots [i · count, (i + 1) · count) are
+ * parent i's), and an event of parent i spawns all of them in the step that reads it.
+ */
+export interface SubEmitter {
+  /** The system whose events spawn these particles (created with `events`). */
+  parent: ParticleEventSource;
+  /** Particles spawned per event. */
+  count: number;
+  /** The parent's velocity at the event, times this, is added to each child's own. */
+  inherit: number;
 }
 
 /**
@@ -278,6 +317,8 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   angularVelocity: [0, 0],
   softParticles: null,
   trail: null,
+  events: null,
+  subEmitter: null,
   look: null,
   behavior: null,
   onRestore: 'reseed',
@@ -287,9 +328,18 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
 export type ParticleOptionsInput = Partial<
   Omit<
     ParticleOptions,
-    'emitter' | 'turbulence' | 'bursts' | 'spriteSheet' | 'collision' | 'modules' | 'trail'
+    | 'emitter'
+    | 'turbulence'
+    | 'bursts'
+    | 'spriteSheet'
+    | 'collision'
+    | 'modules'
+    | 'trail'
+    | 'subEmitter'
   >
 > & {
+  /** A sub-emitter: parent, and optionally count (default 1) and inherit (default 0). */
+  subEmitter?: (Pick<SubEmitter, 'parent'> & Partial<Omit<SubEmitter, 'parent'>>) | null;
   /**
    * Trails: any of length (default 16), width (default [size, 0]) and colors (default the first
    * colour stop, fading to transparent at the tail); null: off.

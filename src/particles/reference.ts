@@ -5,6 +5,7 @@
  */
 import type { EmitRange, ParticleOptions } from './options.js';
 import { emits } from './emission.js';
+import { startsDead } from './modules/events.js';
 import {
   moduleDef,
   stackOf,
@@ -41,10 +42,23 @@ export function spawn(
   i: number,
   pos: Float32Array,
   vel: Float32Array,
+  /** A sub-emitter's parent's arrays (stepState's `source`). */
+  source?: Readonly<Record<string, Float32Array>>,
 ): number {
   const k = (base + Math.imul(i, 8)) >>> 0;
   const r = [0, 1, 2, 3, 4, 5, 6, 7].map((j) => rand((k + j) >>> 0));
-  const s: ReferenceSpawn = { r, px: 0, py: 0, pz: 0, vx: 0, vy: 0, vz: 0, life: 0 };
+  const s: ReferenceSpawn = {
+    r,
+    index: i,
+    ...(source ? { source } : {}),
+    px: 0,
+    py: 0,
+    pz: 0,
+    vx: 0,
+    vy: 0,
+    vz: 0,
+    life: 0,
+  };
   for (const { def, own } of stackOf(o))
     if (def.stage === 'spawn') def.reference?.spawn?.(o, own, s);
   pos.set([s.px, s.py, s.pz, 0], 4 * i);
@@ -117,8 +131,8 @@ export function createState(o: ParticleOptions): ParticleState {
   const state: ParticleState = attributes
     ? { position, velocity, attributes }
     : { position, velocity };
-  if (emits(o)) {
-    // emission: every slot dead (life -1) until the schedule emits it
+  if (startsDead(o)) {
+    // emission (or a sub-emitter): every slot dead (life -1) until the schedule (or an event) emits it
     for (let i = 0; i < o.count; i++) velocity[4 * i + 3] = -1;
     return state;
   }
@@ -229,17 +243,22 @@ function stepWith(
   i: number,
   pos: Float32Array,
   vel: Float32Array,
-  emit: EmitRange | undefined,
+  emit: EmitRange | ((i: number) => boolean) | undefined,
   attributes: Record<string, Float32Array> | undefined,
+  source?: Readonly<Record<string, Float32Array>>,
 ): void {
   const at = 4 * i;
   if (emit) {
-    if (isEmitted(emit, o.count, i)) {
-      spawn(o, base, i, pos, vel);
+    if (typeof emit === 'function' ? emit(i) : isEmitted(emit, o.count, i)) {
+      spawn(o, base, i, pos, vel, source);
       setAttributes(o, i, pos, vel, attributes);
       return;
     }
-    if ((vel[at + 3] as number) < 0) return;
+    if ((vel[at + 3] as number) < 0) {
+      // asleep: the kernel zeroes what modules add (an event record of the step it died included)
+      if (attributes) for (const a of Object.values(attributes)) a.fill(0, at, at + 4);
+      return;
+    }
   }
   dt = f(dt);
   const x0 = pos[at] as number;
@@ -285,13 +304,35 @@ function stepWith(
       vel.set([0, 0, 0, -1], at);
       setAttributes(o, i, pos, vel, attributes, true);
     } else {
-      spawn(o, base, i, pos, vel);
+      spawn(o, base, i, pos, vel, source);
       setAttributes(o, i, pos, vel, attributes);
     }
+    const born = emit
+      ? null
+      : { position: pos.subarray(at, at + 4), velocity: vel.subarray(at, at + 4) };
+    recordEvents(step, o, p, true, born, attributes, at);
     return;
   }
   pos.set([p.x, p.y, p.z, p.age], at);
   vel.set([p.vx, p.vy, p.vz, p.life], at);
+  recordEvents(step, o, p, false, null, attributes, at);
+}
+
+/** The event phase: the modules' records of the step (the `events` module's), after its outcome. */
+function recordEvents(
+  step: ReferenceStep,
+  o: ParticleOptions,
+  p: ReferenceParticle,
+  dead: boolean,
+  born: { position: Float32Array; velocity: Float32Array } | null,
+  attributes: Record<string, Float32Array> | undefined,
+  at: number,
+): void {
+  for (const { def, own } of step.parts) {
+    const records = def.reference?.event?.(o, own, p, dead, born);
+    if (records)
+      for (const [name, value] of Object.entries(records)) attributes?.[name]?.set(value, at);
+  }
 }
 
 /**
@@ -304,10 +345,38 @@ export function stepState(
   dt: number,
   state: ParticleState,
   emit?: EmitRange,
+  /**
+   * A sub-emitter's parent's state after its own step n (its `attributes`: eventPosition,
+   * eventVelocity): a child slot is born where its parent raised an event.
+   */
+  source?: Readonly<Record<string, Float32Array>>,
 ): void {
   const base = stepBase(o.seed, n);
-  const range = emits(o) ? (emit ?? { start: 0, count: 0 }) : undefined;
+  const sub = o.subEmitter;
+  if (sub && !source?.['eventPosition'])
+    throw new Error(
+      "stepState of a sub-emitter needs its parent's state after the same step (source)",
+    );
+  const events = source?.['eventPosition'];
+  const range =
+    sub && events
+      ? (i: number) => (events[4 * Math.floor(i / sub.count) + 3] as number) > 0.5
+      : emits(o)
+        ? (emit ?? { start: 0, count: 0 })
+        : undefined;
   const step = referenceStep(o);
   for (let i = 0; i < o.count; i++)
-    stepWith(step, o, n, dt, base, i, state.position, state.velocity, range, state.attributes);
+    stepWith(
+      step,
+      o,
+      n,
+      dt,
+      base,
+      i,
+      state.position,
+      state.velocity,
+      range,
+      state.attributes,
+      source,
+    );
 }

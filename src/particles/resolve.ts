@@ -123,6 +123,17 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
     if (v !== undefined && (!v || typeof v !== 'object' || Array.isArray(v)))
       throw new ParticleOptionError(key, v, 'must be an object');
   }
+  // a sub-emitter's capacity: each parent slot owns subEmitter.count slots
+  const sub = flat['subEmitter'] as { parent?: { count?: unknown }; count?: unknown } | undefined;
+  const per = sub?.count ?? 1;
+  if (
+    sub &&
+    flat['count'] === undefined &&
+    typeof sub.parent?.count === 'number' &&
+    Number.isInteger(per) &&
+    (per as number) >= 1
+  )
+    flat['count'] = sub.parent.count * (per as number);
   const o = {
     ...DEFAULT_OPTIONS,
     ...flat,

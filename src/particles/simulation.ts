@@ -47,6 +47,8 @@ export class ParticleSimulation {
   /** Whether the `prewarm` seconds have been simulated (at the first update). */
   #prewarmed = false;
   #lastRead: ParticleArrays | null = null;
+  /** A sub-emitter: the parent's step whose events the last step read. */
+  #parentStep = 0;
   #stopRestore: () => void;
 
   constructor(device: Device, options: ParticleOptions, path: ParticlePath) {
@@ -196,12 +198,18 @@ export class ParticleSimulation {
     this.stepIndex++;
     this.#time += dt;
     const emit = this.emission?.advance(this.options, dt);
-    this.runner.step(
-      encoder,
-      kernelParams(this.options, this.stepIndex, dt, this.#time, emit),
-      timestampWrites,
-      this.options.collision ? { sceneDepth: this.options.collision.depth } : {},
-    );
+    const params = kernelParams(this.options, this.stepIndex, dt, this.#time, emit);
+    const parent = this.options.subEmitter?.parent;
+    if (parent) {
+      // the parent's events of its last step, read once (a second step before the parent's
+      // next one spawns nothing)
+      params['fresh'] = parent.stepIndex !== this.#parentStep ? 1 : 0;
+      this.#parentStep = parent.stepIndex;
+    }
+    this.runner.step(encoder, params, timestampWrites, {
+      ...(this.options.collision ? { sceneDepth: this.options.collision.depth } : {}),
+      ...(parent ? { source: parent.eventSource } : {}),
+    });
     this.trail?.record(encoder);
   }
 
@@ -257,6 +265,31 @@ export class ParticleSimulation {
           : {}),
       };
     return out;
+  }
+
+  /**
+   * The events module's records of the last step: how many particles raised one (a GPU reduction,
+   * 16 bytes back) and, with `positions`, where (a readback of the records).
+   */
+  async events(
+    positions: boolean,
+  ): Promise<{ step: number; count: number; positions?: Float32Array }> {
+    const step = this.stepIndex;
+    const { events } = await this.runner.reduce(
+      { events: 'eventPosition.w > 0.5' },
+      { events: (i, s) => ((s['eventPosition'] as Float32Array)[4 * i + 3] as number) > 0.5 },
+    );
+    if (!positions) return { step, count: events as number };
+    const records = (await this.runner.read())['eventPosition'] as Float32Array;
+    const at: number[] = [];
+    for (let i = 0; i < this.count; i++)
+      if ((records[4 * i + 3] as number) > 0.5)
+        at.push(
+          records[4 * i] as number,
+          records[4 * i + 1] as number,
+          records[4 * i + 2] as number,
+        );
+    return { step, count: events as number, positions: new Float32Array(at) };
   }
 
   /** Counts from a small GPU reduction (16 bytes read back), never a full readback. */

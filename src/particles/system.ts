@@ -30,12 +30,14 @@ import type {
   ParticleModule,
   ParticleModuleInput,
   ParticleOptions,
+  ParticleEventKind,
   ParticleOptionsInput,
   ParticlePath,
 } from './options.js';
 import { checkOnDevice, mergeOptions, pathFor, resolveOptions } from './resolve.js';
 import { kernelKey } from './kernel.js';
 import type { PathChoice } from '../compute/paths/choose.js';
+import type { KernelSource } from '../compute/paths/path.js';
 import { ParticleSimulation, type ParticleArrays } from './simulation.js';
 import { ParticleRenderer } from './renderer.js';
 
@@ -136,6 +138,11 @@ export class ParticleSystem {
   /** Steps taken so far (creation is step 0). */
   get stepIndex(): number {
     return this.#sim.stepIndex;
+  }
+
+  /** With `events`: the state a sub-emitter reads (its event records), where it lives. */
+  get eventSource(): KernelSource {
+    return this.#sim.runner.source;
   }
 
   /** How the ping-pong state is stored: 'f32' or 'f16' (no float32 render targets). */
@@ -305,6 +312,25 @@ export class ParticleSystem {
   }
 
   /**
+   * `events`: the events of the last update's step — `{ kind, step, count }`, counted on the GPU
+   * (16 bytes read back, a promise: await it outside the frame), and with `{ positions: true }` where
+   * they happened (x, y, z each; a readback of the records, for tools and tests).
+   */
+  async events(
+    options: { positions?: boolean } = {},
+  ): Promise<{ kind: ParticleEventKind; step: number; count: number; positions?: Float32Array }> {
+    this.#assertAlive('events');
+    const kind = this.#sim.options.events;
+    if (!kind)
+      throw new ValidationError(
+        'particles-no-events',
+        "events() needs the events module: create the system with events: 'death' (or 'birth', 'floor')",
+        'particle system',
+      );
+    return { kind, ...(await this.#sim.events(options.positions === true)) };
+  }
+
+  /**
    * `trail`: the positions the trails hold, newest first — `{ length, recorded, positions }`, with
    * `positions` holding `length` copies of the position state (x, y, z, age; 4 floats per
    * particle), copy k from k steps ago, zeros where fewer than k + 1 steps are recorded. For tests
@@ -370,7 +396,11 @@ export async function createParticleSystem(
   device: Device,
   options: ParticleOptionsInput = {},
 ): Promise<ParticleSystem> {
-  const resolved = resolveOptions(options);
+  // a sub-emitter runs where its parent does, unless a path is asked for (checked against it)
+  const parent = options.subEmitter?.parent;
+  const resolved = resolveOptions(
+    parent && options.path === undefined ? { ...options, path: parent.path } : options,
+  );
   const path = pathFor(device, resolved);
   checkOnDevice(device, resolved, path.path);
   return new ParticleSystem(device, resolved, path, options.modules ? [...options.modules] : null);

@@ -9,6 +9,7 @@ import { emission } from './emission.js';
 import { emitter } from './emitter.js';
 import { velocity } from './velocity.js';
 import { lifetime } from './lifetime.js';
+import { subEmitter } from './sub-emitter.js';
 import { behavior } from './behavior.js';
 import { gravity } from './gravity.js';
 import { attractors } from './attractors.js';
@@ -18,6 +19,7 @@ import { tether } from './tether.js';
 import { drag } from './drag.js';
 import { collision } from './collision.js';
 import { floor } from './floor.js';
+import { events } from './events.js';
 import { color } from './color.js';
 import { size } from './size.js';
 import { rotation } from './rotation.js';
@@ -35,6 +37,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   emitter,
   velocity,
   lifetime,
+  subEmitter,
   // update
   behavior,
   gravity,
@@ -45,6 +48,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   drag,
   collision,
   floor,
+  events,
   // render
   color,
   size,

@@ -27,6 +27,8 @@ export type ModuleOptions = Readonly<Record<string, unknown>>;
  * - `drag`: statements changing `v` after the forces.
  * - `collide`: statements after the step (`x`: the new position, `v`, `age`, `position`: the old).
  * - `kill`: a condition (bool) under which the particle dies this step.
+ * - `event`: statements after the step's outcome is known (`dead`, and `x`, `v` as it ended; with
+ *   a continuous system `born`, what a death respawns as): they set `keep` attributes.
  */
 export interface KernelPart {
   /** What of the module's options changes the code (a change makes a new kernel). */
@@ -41,6 +43,7 @@ export interface KernelPart {
   drag?: string;
   collide?: string;
   kill?: string;
+  event?: string;
   /** The module reads the scene's depth (`ignisSceneDepth`). */
   sceneDepth?: boolean;
   /**
@@ -49,7 +52,14 @@ export interface KernelPart {
    * it); `spawn` is its value at every (re)spawn, a vec4f expression with `spawnPos`, `spawnVel`
    * and `spawnLife` in scope. Names must not collide with other modules' (the door checks).
    */
-  attributes?: ReadonlyArray<{ readonly name: string; readonly spawn: string }>;
+  attributes?: ReadonlyArray<{
+    readonly name: string;
+    readonly spawn: string;
+    /** Not reset at a death: the `event` phase writes it every step (an event record). */
+    readonly keep?: boolean;
+  }>;
+  /** Attributes of another runner it reads with `ignisSource(j)` (a sub-emitter's parent). */
+  source?: readonly string[];
 }
 
 /** One particle in a step of the reference, float32 values (every operation rounded with fround). */
@@ -72,6 +82,10 @@ export interface ReferenceParticle {
 /** A spawn in the reference: the eight randoms `r`, and what the spawn modules write. */
 export interface ReferenceSpawn {
   readonly r: readonly number[];
+  /** The slot being spawned. */
+  readonly index: number;
+  /** A sub-emitter's parent's arrays (the reference's `source`), when there is one. */
+  readonly source?: Readonly<Record<string, Float32Array>>;
   px: number;
   py: number;
   pz: number;
@@ -113,6 +127,18 @@ export interface ReferencePart {
   collide?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle, prepared: unknown): void;
   /** Whether the particle dies this step (besides its age reaching its life). */
   kill?(o: ParticleOptions, own: ModuleOptions, p: ReferenceParticle): boolean;
+  /**
+   * The `event` phase: the values of this module's `keep` attributes after the step. `p` is the
+   * particle as the step left it (before a death's respawn), `born` the slot's new position and
+   * velocity when it was respawned (continuous systems), else null.
+   */
+  event?(
+    o: ParticleOptions,
+    own: ModuleOptions,
+    p: ReferenceParticle,
+    dead: boolean,
+    born: { position: ArrayLike<number>; velocity: ArrayLike<number> } | null,
+  ): Record<string, number[]>;
   /** The value of an attribute this module adds, at a (re)spawn, from the spawned position and velocity. */
   attribute?(
     own: ModuleOptions,
