@@ -230,6 +230,21 @@ describe('demos', () => {
         expect(errors).toEqual([]);
         await page.close();
       });
+    it(`the firework show (three systems: events and sub-emitters) runs on the backend's path and lights pixels [${backend}]`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/fireworks/?backend=${backend}&panel=closed`, errors);
+      await page.waitForFunction(
+        () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30,
+        { timeout: 60_000 },
+      );
+      const info = await page.$eval('#info', (e) => e.textContent ?? '');
+      expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
+      const lit = await litPixels(page);
+      console.log(`fireworks demo [${backend}]: ${lit} lit pixels`);
+      expect(lit).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
     it(`particles sit in a scene: a floor and a pillar with depth, and the particles in front of the floor [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(

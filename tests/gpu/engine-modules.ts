@@ -18,6 +18,7 @@ const ALL = [
   'portable-world',
   'modules',
   'trails',
+  'events',
   'boids',
   'lifecycle',
 ] as const;

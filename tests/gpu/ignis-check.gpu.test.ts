@@ -124,6 +124,23 @@ describe('ignis-check', () => {
     }
   }, 400_000);
 
+  it("the firework show (events and sub-emitters: rockets, their stars, the stars' crackle) looks and steps alike on compute, fragment and CPU paths", () => {
+    const r = check([
+      'check/scenes/fireworks.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2,cpu',
+      '--frames',
+      '110',
+    ]);
+    expectEveryRungMatches(r);
+    // the rockets burst by then: stars lit a few hundred pixels
+    const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
+    let lit = 0;
+    for (let i = 0; i < image.data.length; i += 4)
+      if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! > 120) lit++;
+    expect(lit).toBeGreaterThan(200);
+  }, 240_000);
+
   it('particles bounce off a slope through the scene depth (collision) alike on compute, fragment and CPU rungs (the CPU reading the depth as an array)', () => {
     const r = check([
       'check/scenes/collision.ts',
