@@ -155,7 +155,7 @@ export const cases = defineCases({
         const grandchild = await createParticleSystem(device, sparksOf(child, 2));
         assert(grandchild.count === 64 * 3 * 2, `${path}: 2 slots per child (${grandchild.count})`);
         let second = 0;
-        await run(device, [parent, child, grandchild], 40, async (n) => {
+        await run(device, [parent, child, grandchild], 30, async (n) => {
           const [p, c] = [await parent.events(), await child.events()];
           const [cs, gs] = [await child.stats(), await grandchild.stats()];
           assert(
