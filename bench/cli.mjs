@@ -10,6 +10,7 @@ import {
   cpuTable,
   portableTable,
   sortTable,
+  trailTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -45,6 +46,7 @@ export async function main(argv) {
     referenceTable(result.rows),
     portableTable(result.rows),
     sortTable(result.rows),
+    trailTable(result.rows),
   ]
     .filter(Boolean)
     .join('\n');

@@ -46,6 +46,8 @@ export const DEFAULTS = {
   frameCounts: [100_000],
   cpuCounts: [100_000],
   sortCounts: [100_000, 1_000_000],
+  trailCounts: [10_000, 100_000],
+  trailLengths: [16],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
   /** Sides of the portable suite's Life grids (n×n cells). */
@@ -65,11 +67,18 @@ export const SUITES = [
   'reference',
   'portable',
   'sort',
+  'trails',
 ];
 /** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
 export const SORT_PATHS = [
   ['compute', 'webgpu'],
   ['pingpong', 'webgl2'],
+];
+/** Where the trails suite runs: the state copy on compute, the texture copy on the WebGL2 ping-pong, the CPU's uploads. */
+export const TRAIL_PATHS = [
+  ['compute', 'webgpu'],
+  ['pingpong', 'webgl2'],
+  ['cpu', 'webgpu'],
 ];
 /** Where the portable flock runs: its WGSL as is, its GLSL translation, its JavaScript translation. */
 export const PORTABLE_PATHS = [
@@ -116,6 +125,8 @@ const USAGE = `npm run bench -- [options]
   --cpu-counts 100000             particle counts of the cpu suite
   --sort-counts 100000,1000000    particle counts of the sort suite (alpha blending drawn unsorted
                                   and sorted back to front: the depth sort's cost, per path)
+  --trail-counts 10000,100000     particle counts of the trails suite (the frame without trails and
+                                  with ribbons of --trail-lengths 16 positions, per path)
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
@@ -191,6 +202,12 @@ export function parseArgs(argv) {
         break;
       case '--sort-counts':
         o.sortCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--trail-counts':
+        o.trailCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--trail-lengths':
+        o.trailLengths = list(next()).map(Number);
         break;
       case '--out':
         o.out = next();
@@ -291,6 +308,16 @@ export function particleCells(o) {
             kind: 'sort',
             rung: backend,
             params: { count, path: pathName, draw: 'pulled', preroll: o.preroll, sort },
+          });
+  if (o.suites.includes('trails'))
+    for (const count of o.trailCounts)
+      for (const [pathName, backend] of TRAIL_PATHS)
+        for (const trail of [0, ...o.trailLengths])
+          out.push({
+            id: `trails/${pathName}@${backend}/pulled/${count}/${trail ? `trail${trail}` : 'none'}`,
+            kind: 'trails',
+            rung: backend,
+            params: { count, path: pathName, draw: 'pulled', preroll: o.preroll, trail },
           });
   return out;
 }
@@ -834,6 +861,35 @@ export function sortTable(rows) {
   return out.join('\n');
 }
 
+/** The trails suite: the frame without trails and with ribbons of each length, per path. */
+export function trailTable(rows) {
+  const trails = rows.filter((r) => r.kind === 'trails');
+  if (trails.length === 0) return '';
+  const out = [
+    '\nTrails (pulled draw): the frame without trails and with a ribbon of the last N positions per particle (e2e ms medians; GPU ms of the draw pass, ribbons and particles):\n',
+    '| path@backend | count | trail | e2e ms | with / without | draw GPU ms |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of trails.filter((x) => !x.scenario.endsWith('/none'))) {
+    const base = trails.find((x) => x.scenario === r.scenario.replace(/trail\d+$/, 'none'));
+    const where = `${r.path}@${r.backend}`;
+    const length = r.scenario.split('/').pop();
+    if (r.skipped || !base || base.skipped) {
+      out.push(
+        `| ${where} | ${r.count} | ${length} | ${r.skipped ? `skipped: ${r.skipped}` : fmt(r.e2eMs?.median)} | | |`,
+      );
+      continue;
+    }
+    out.push(
+      `| ${where} | ${r.count} | none | ${fmt(base.e2eMs.median)} | 1.00× | ${fmt(base.gpuSpansMs?.draw, 3)} |`,
+    );
+    out.push(
+      `| ${where} | ${r.count} | ${length} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${fmt(r.gpuSpansMs?.draw, 3)} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 /** The cpu suite: JS ms per step of each loop, and each against the plain hand-written one. */
 export function cpuTable(rows) {
   const cpu = rows.filter((r) => r.kind === 'cpu');
@@ -1079,6 +1135,7 @@ export function writeOutputs(o, result) {
     referenceTable(result.rows),
     portableTable(result.rows),
     sortTable(result.rows),
+    trailTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);

@@ -43,6 +43,9 @@ const SIZE_COUNT = Number(arg('size-count', '1000000'));
 const CPU_COUNTS = numbers(arg('cpu-counts', '1000000,10000000'));
 const REFERENCE_COUNTS = numbers(arg('reference-counts', '100000,1000000'));
 const ROUNDS = Number(arg('rounds', '3'));
+/** Trail lengths to measure (the trails table: the frame without trails and with each). */
+const TRAILS = numbers(arg('trails', ''));
+const TRAIL_COUNTS = numbers(arg('trail-counts', '100000,1000000'));
 const DT = 1 / 60;
 
 const device = await createDevice({ backend: 'webgpu' });
@@ -117,10 +120,21 @@ type Mode = 'instanced' | 'pulled' | 'splat' | 'auto';
  * ROUNDS rounds each give every mode FRAMES / ROUNDS measured frames in turn, so a change of GPU
  * clocks or load lands on every mode alike.
  */
-async function measureModes(count: number, modes: readonly Mode[], size: number): Promise<Row[]> {
+async function measureModes(
+  count: number,
+  modes: readonly Mode[],
+  size: number,
+  trail = 0,
+): Promise<Row[]> {
   const systems: ParticleSystem[] = [];
   for (const mode of modes) {
-    const ps = await createParticleSystem(device, { count, path: 'compute', drawMode: mode, size });
+    const ps = await createParticleSystem(device, {
+      count,
+      path: 'compute',
+      drawMode: mode,
+      size,
+      ...(trail > 0 ? { trail: { length: trail } } : {}),
+    });
     await preroll(ps);
     frame(ps, null); // the first draw: auto starts measuring here
     await device.queue.onSubmittedWorkDone();
@@ -174,7 +188,7 @@ async function measureModes(count: number, modes: readonly Mode[], size: number)
     const gpuDraw = median(out.draw);
     return {
       kind: 'particles',
-      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}`,
+      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}${trail > 0 ? `/trail${trail}` : ''}`,
       path: 'compute',
       backend: 'webgpu',
       drawMode: mode,
@@ -333,6 +347,11 @@ for (const count of COUNTS) rows.push(...(await measureModes(count, MODES, 0.07)
 const sizeRows: Row[] = [];
 for (const size of SIZES)
   sizeRows.push(...(await measureModes(SIZE_COUNT, ['instanced', 'pulled', 'splat'], size)));
+const trailRows: Row[] = [];
+if (TRAILS.length > 0)
+  for (const count of TRAIL_COUNTS)
+    for (const trail of [0, ...TRAILS])
+      trailRows.push(...(await measureModes(count, ['instanced', 'pulled'], 0.07, trail)));
 const referenceRows: ReferenceRow[] = [];
 for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
 /**
@@ -413,6 +432,23 @@ const md: string[] = [
     return `| ${size} | ${fmt(at('instanced'))} | ${fmt(at('pulled'))} | ${fmt(at('splat'))} | ${fmt(at('splat') / best, 2)}× |`;
   }),
   '',
+  ...(trailRows.length > 0
+    ? [
+        'Trails: the frame without trails and with a ribbon through each particle’s last N positions (GPU ms: the update is its pass alone — the copy into the trail’s ring is not in it, e2e has it —, the draw is the ribbons and the particles):',
+        '',
+        '| count | trail | mode | e2e ms | GPU update ms | GPU draw ms | draw / without |',
+        '|---|---|---|---|---|---|---|',
+        ...trailRows.map((r) => {
+          const trail = r.scenario.match(/trail(\d+)$/)?.[1] ?? 'none';
+          const base = trailRows.find(
+            (b) =>
+              b.count === r.count && b.drawMode === r.drawMode && !/trail\d+$/.test(b.scenario),
+          );
+          return `| ${r.count.toLocaleString('en-US')} | ${trail} | ${r.drawMode} | ${fmt(r.e2eMs.median, 2)} | ${fmt(r.gpuMs?.update)} | ${fmt(r.gpuMs?.draw)} | ${fmt((r.gpuMs?.draw ?? NaN) / (base?.gpuMs?.draw ?? NaN), 2)}× |`;
+        }),
+        '',
+      ]
+    : []),
   'The draw alone, Ignis against a hand-written WebGPU reference of the same look on the same state (bench/deno/raw-reference.ts), interleaved; CPU ms is recording and submitting the frame:',
   '',
   '| count | mode | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
@@ -447,6 +483,7 @@ await Deno.writeTextFile(
       },
       rows,
       sizeRows,
+      trailRows,
       referenceRows,
       cpuRows,
     },

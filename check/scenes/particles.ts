@@ -4,7 +4,7 @@
 // ?params: count, seed, draw (instanced, pulled, splat, auto), path (auto, compute, pingpong, cpu:
 // the rung's best by default), preroll (update-only steps of 0.1 s before the first frame, to reach
 // the fountain's steady state), sort (1: alpha blending, sorted back to front every frame; 0:
-// alpha unsorted; absent: the default additive look).
+// alpha unsorted; absent: the default additive look), trail (N: ribbons of the last N positions).
 import type { Device } from 'ignis-rhi';
 import {
   createParticleSystem,
@@ -28,6 +28,8 @@ export async function create(
     ...(params['sort'] !== undefined
       ? { blending: 'alpha' as const, sort: Number(params['sort']) === 1 }
       : {}),
+    // a ribbon through each particle's last `trail` positions (the trails suite)
+    ...(Number(params['trail'] ?? 0) > 0 ? { trail: { length: Number(params['trail']) } } : {}),
   });
   const camera = orbitCamera({ aspect: canvas.width / canvas.height });
   const surface = device.surface!;
