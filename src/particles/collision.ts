@@ -127,9 +127,15 @@ function sceneNormal(c: CollisionFrame, x: number, y: number): void {
 
 /**
  * Collides the stepped particle `s` = [x, y, z, vx, vy, vz] (from the previous position
- * `x0, y0, z0`) with the scene's depth, in place: COLLIDE in kernel.ts.
+ * `x0, y0, z0`) with the scene's depth, in place: COLLIDE in kernel.ts. Whether it bounced.
  */
-export function collide(c: CollisionFrame, x0: number, y0: number, z0: number, s: number[]): void {
+export function collide(
+  c: CollisionFrame,
+  x0: number,
+  y0: number,
+  z0: number,
+  s: number[],
+): boolean {
   const x = s[0]!;
   const y = s[1]!;
   const z = s[2]!;
@@ -145,12 +151,12 @@ export function collide(c: CollisionFrame, x0: number, y0: number, z0: number, s
   const u = f(f(f(clipX / cw) * 0.5) + 0.5);
   const t = f(0.5 - f(f(clipY / cw) * 0.5));
   const inside = clipW > f(0.0001) && u >= 0 && u < 1 && t >= 0 && t < 1;
-  if (!inside) return;
+  if (!inside) return false;
   const px = Math.floor(f(Math.min(Math.max(u, 0), 1) * c.size[0]));
   const py = Math.floor(f(Math.min(Math.max(t, 0), 1) * c.size[1]));
   const zs = depthAt(c, px, py);
   const surface = f(c.proj[3]! / f(zs + c.proj[2]!));
-  if (!(zs < 1 && clipW > surface && clipW < f(surface + c.thickness))) return;
+  if (!(zs < 1 && clipW > surface && clipW < f(surface + c.thickness))) return false;
   sceneNormal(c, px, py);
   const vn = f(f(f(s[3]! * N[0]!) + f(s[4]! * N[1]!)) + f(s[5]! * N[2]!));
   if (vn < 0) {
@@ -161,4 +167,6 @@ export function collide(c: CollisionFrame, x0: number, y0: number, z0: number, s
   s[0] = x0;
   s[1] = y0;
   s[2] = z0;
+  // a bounce (moving into the surface): what the events module's 'collision' records
+  return vn < 0;
 }

@@ -124,8 +124,9 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
-   * Events (the `events` module): every step, each particle records whether it was born, died or
-   * reached the floor (`floorY`), where, and at what velocity — what a sub-emitter spawns from and
+   * Events (the `events` module): every step, each particle records whether it was born, died,
+   * reached the floor (`floorY`) or bounced (off the scene's depth, `collision`, or the floor,
+   * `bounce`: 'collision'), where, and at what velocity — what a sub-emitter spawns from and
    * `ps.events()` counts. null: none.
    */
   events: ParticleEventKind | null;
@@ -160,7 +161,7 @@ export interface ParticleOptions {
 }
 
 /** What a particle system can raise events on (the `events` module). */
-export type ParticleEventKind = 'birth' | 'death' | 'floor';
+export type ParticleEventKind = 'birth' | 'death' | 'floor' | 'collision';
 
 /** A system whose events a sub-emitter reads: a ParticleSystem created with `events`. */
 export interface ParticleEventSource {

@@ -165,7 +165,7 @@ export const collision = defineModule({
     collide(_o, _own, p, prepared) {
       if (!prepared) return;
       const s = [p.x, p.y, p.z, p.vx, p.vy, p.vz];
-      collide(prepared as CollisionFrame, p.x0, p.y0, p.z0, s);
+      if (collide(prepared as CollisionFrame, p.x0, p.y0, p.z0, s)) p.collided = true;
       [p.x, p.y, p.z, p.vx, p.vy, p.vz] = s as [number, number, number, number, number, number];
     },
   },

@@ -1,6 +1,6 @@
 /**
- * Update: events — every step each particle records whether it was born, died or reached the floor
- * this step, where, and at what velocity, in two attributes of the state (`eventPosition`: xyz and
+ * Update: events — every step each particle records whether it was born, died, reached the floor
+ * or bounced (off the scene's depth or the floor) this step, where, and at what velocity, in two attributes of the state (`eventPosition`: xyz and
  * 1 when an event happened, else zeros; `eventVelocity`: xyz). A sub-emitter (sub-emitter.ts)
  * spawns from them, `ps.events()` counts them. The records are written after the step's outcome is
  * known (the `event` phase) and are not reset by a death: they are the step's, every step.
@@ -11,7 +11,7 @@ import { emits } from '../emission.js';
 import { defineModule } from './module.js';
 
 const f = Math.fround;
-const KINDS: readonly ParticleEventKind[] = ['birth', 'death', 'floor'];
+const KINDS: readonly ParticleEventKind[] = ['birth', 'death', 'floor', 'collision'];
 const NONE = [0, 0, 0, 0];
 
 /** Whether a system's slots start dead and are born only when emitted (an emitter's schedule or a parent's events). */
@@ -27,6 +27,15 @@ function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
     `eventPosition = select(vec4f(0.0), vec4f(${at}, 1.0), ${when});
     eventVelocity = select(vec4f(0.0), vec4f(${velocity}, 0.0), ${when});`;
   if (kind === 'death') return record('dead', 'x', 'v');
+  if (kind === 'collision') {
+    // the bounces of the collide phase: off the scene's depth (collision.ts's COLLIDE) and the floor
+    const bounced = [
+      ...(o.collision ? ['(hitScene && vn < 0.0)'] : []),
+      ...(o.bounce ? ['hit'] : []),
+    ].join(' || ');
+    return `bool bounced = ${bounced};
+    ${record('bounced', 'x', 'v')}`;
+  }
   if (kind === 'floor')
     return `bool landed = position.y > params.floorY && x.y <= params.floorY;
     ${record('landed', 'vec3f(x.x, params.floorY, x.z)', 'v')}`;
@@ -39,7 +48,8 @@ function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
 export const events = defineModule({
   name: 'events',
   stage: 'update',
-  summary: "events each step: events 'birth' | 'death' | 'floor' (what a sub-emitter spawns from)",
+  summary:
+    "events each step: events 'birth' | 'death' | 'floor' | 'collision' (what a sub-emitter spawns from)",
   keys: ['events'],
   present: (o) => o.events !== null,
   absent: { events: null },
@@ -48,7 +58,13 @@ export const events = defineModule({
       throw new ParticleOptionError(
         'events',
         o.events,
-        "must be null, 'birth', 'death' or 'floor'",
+        "must be null, 'birth', 'death', 'floor' or 'collision'",
+      );
+    if (o.events === 'collision' && !o.collision && !o.bounce)
+      throw new ParticleOptionError(
+        'events',
+        o.events,
+        'records bounces: give the system collision (the scene depth) or bounce (the floor)',
       );
     if (o.events !== null && o.behavior)
       throw new ParticleOptionError(
@@ -84,6 +100,8 @@ export const events = defineModule({
       });
       const none = { eventPosition: NONE, eventVelocity: NONE };
       if (kind === 'death') return dead ? record([p.x, p.y, p.z], [p.vx, p.vy, p.vz]) : none;
+      if (kind === 'collision')
+        return p.collided ? record([p.x, p.y, p.z], [p.vx, p.vy, p.vz]) : none;
       if (kind === 'floor') {
         const floorY = f(o.floorY);
         return p.y0 > floorY && p.y <= floorY

@@ -67,6 +67,7 @@ export const floor = defineModule({
         // on the floor: the vertical speed reversed and damped, the rest slowed
         const along = f(1 - o.bounce.friction);
         p.y = floorY;
+        p.collided = true;
         p.vx = f(p.vx * along);
         p.vy = f(-p.vy * f(o.bounce.restitution));
         p.vz = f(p.vz * along);

@@ -77,6 +77,8 @@ export interface ReferenceParticle {
   vz: number;
   age: number;
   life: number;
+  /** Set by a collide part that bounced it this step (the events module's 'collision'). */
+  collided?: boolean;
 }
 
 /** A spawn in the reference: the eight randoms `r`, and what the spawn modules write. */

@@ -175,7 +175,7 @@ export const cases = defineCases({
       }
     },
   },
-  'births and floor contacts raise events too, as the reference counts them': {
+  'births, floor contacts and bounces raise events too, as the reference counts them': {
     async run({ device }) {
       const falling: ParticleOptionsInput = {
         count: 200,
@@ -188,7 +188,7 @@ export const cases = defineCases({
         floorY: -2,
         bounce: { restitution: 0.5, friction: 0.1 },
       };
-      for (const kind of ['birth', 'floor'] as const)
+      for (const kind of ['birth', 'floor', 'collision'] as const)
         for (const path of pathsOf(device)) {
           const ps = await createParticleSystem(device, { ...falling, events: kind, path }).catch(
             () => null,
@@ -230,7 +230,8 @@ export const cases = defineCases({
         [{ subEmitter: { parent: loud, count: 0 } }, /subEmitter\.count.*positive integer/],
         [{ subEmitter: { parent: loud, count: 2 }, count: 10 }, /count.*8 × 2 = 16/],
         [{ subEmitter: { parent: loud }, emitRate: 5 }, /emitRate.*parent's events/],
-        [{ events: 'explode' as never }, /events.*'birth', 'death' or 'floor'/],
+        [{ events: 'explode' as never }, /events.*'birth', 'death', 'floor' or 'collision'/],
+        [{ events: 'collision' }, /events.*records bounces: give the system collision/],
       ];
       for (const [options, message] of cases) {
         let error: unknown;
