@@ -33,8 +33,8 @@ function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
       ...(o.collision ? ['(hitScene && vn < 0.0)'] : []),
       ...(o.bounce ? ['hit'] : []),
     ].join(' || ');
-    return `bool bounced = ${bounced};
-    ${record('bounced', 'x', 'v')}`;
+    return `bool eventBounce = ${bounced};
+    ${record('eventBounce', 'x', 'v')}`;
   }
   if (kind === 'floor')
     return `bool landed = position.y > params.floorY && x.y <= params.floorY;
