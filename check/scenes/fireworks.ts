@@ -1,19 +1,22 @@
 // The firework show (demos/fireworks/show.ts) as an ignis-check scene: rockets, their stars and the
 // stars' crackle — events and sub-emitters — on the rung's particle path, so the check compares
-// images and states between WebGPU compute, the fragment ping-pong and the CPU. ?params: none.
+// images and states between WebGPU compute, the fragment ping-pong and the CPU. ?params: show
+// (fireworks, or rain: drops that splash where they land, the floor's events).
 import type { Device } from 'ignis-rhi';
 import { orbitCamera } from 'ignis-rhi/particles';
-import type { Scene } from 'ignis-rhi/testing';
-import { fireworkShow } from '../../demos/fireworks/show.js';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
+import { VIEWS, fireworkShow, rainShow } from '../../demos/fireworks/show.js';
 
-export async function create(device: Device, canvas: HTMLCanvasElement): Promise<Scene> {
-  const systems = await fireworkShow(device, { drawMode: 'instanced' });
-  const camera = orbitCamera({
-    aspect: canvas.width / canvas.height,
-    distance: 16,
-    target: [0, -1, 0],
-    pitch: 0.05,
+export async function create(
+  device: Device,
+  canvas: HTMLCanvasElement,
+  params: SceneParams,
+): Promise<Scene> {
+  const name = params['show'] === 'rain' ? 'rain' : 'fireworks';
+  const systems = await (name === 'rain' ? rainShow : fireworkShow)(device, {
+    drawMode: 'instanced',
   });
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height, ...VIEWS[name] });
   const surface = device.surface!;
   return {
     frame(dt) {

@@ -1,19 +1,19 @@
 // A firework show (show.ts): rockets, their bursts of stars and the stars' crackle — three particle
 // systems, each spawned by the events of the one before. ?backend=webgl2 forces the fallback,
-// ?path=cpu the CPU path, ?frames=N stops after N frames, ?panel=closed folds the controls.
+// ?path=cpu the CPU path, ?show=rain rain with splashes (events on the floor), ?frames=N stops
+// after N frames, ?panel=closed folds the controls.
 import { orbitCamera, type ParticlePath } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
-import { fireworkShow } from './show.js';
+import { VIEWS, fireworkShow, rainShow } from './show.js';
 
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 const path = (url.get('path') ?? 'auto') as 'auto' | ParticlePath;
-const systems = await fireworkShow(device, path === 'auto' ? {} : { path });
-const [rockets, stars, crackle] = systems as [
-  (typeof systems)[0],
-  (typeof systems)[0],
-  (typeof systems)[0],
-];
+const show = url.get('show') === 'rain' ? 'rain' : 'fireworks';
+const systems = await (show === 'rain' ? rainShow : fireworkShow)(
+  device,
+  path === 'auto' ? {} : { path },
+);
 // 1.6 s before the first frame: the first rocket has burst (parents first in every step)
 for (let step = 0; step < 96; step += 12) {
   const encoder = device.createCommandEncoder({ label: 'preroll' });
@@ -36,13 +36,7 @@ function tick(now: number): void {
   last = now;
   fitCanvas(canvas);
   if (settings.orbit) yaw += dt * 0.15;
-  const camera = orbitCamera({
-    aspect: canvas.width / canvas.height,
-    distance: 16,
-    target: [0, -1, 0],
-    pitch: 0.05,
-    yaw,
-  });
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height, ...VIEWS[show], yaw });
   const encoder = device.createCommandEncoder({ label: 'fireworks frame' });
   // parents first: each sub-emitter reads the events its parent's step just recorded
   for (const ps of systems) ps.update(encoder, dt);
@@ -58,12 +52,11 @@ function tick(now: number): void {
   frame++;
   (window as unknown as { __frames: number }).__frames = frame;
   if (frame % 30 === 0)
-    void rockets.stats().then(async (r) => {
-      const s = await stars.stats();
-      const c = await crackle.stats();
-      info.textContent = `${device.caps.backend} · ${rockets.path} · rockets ${r.alive} · stars ${s.alive} · crackle ${c.alive}`;
+    void Promise.all(systems.map((ps) => ps.stats())).then((stats) => {
+      const names = show === 'rain' ? ['drops', 'splashes'] : ['rockets', 'stars', 'crackle'];
+      info.textContent = `${device.caps.backend} · ${systems[0]!.path} · ${stats.map((s, i) => `${names[i]} ${s.alive}`).join(' · ')}`;
     });
   if (frame < frames) requestAnimationFrame(tick);
 }
-info.textContent = `${device.caps.backend} · ${rockets.path}`;
+info.textContent = `${device.caps.backend} · ${systems[0]!.path}`;
 requestAnimationFrame(tick);

@@ -1,4 +1,5 @@
-// A firework show in three systems, each the next one's parent: rockets rise trailing sparks and die
+// Shows made of systems spawned by events (?show=rain: rain and its splashes). A firework show in
+// three systems, each the next one's parent: rockets rise trailing sparks and die
 // high up; every death bursts into stars (a sub-emitter, 64 per rocket) that trail and fade; every
 // star that dies crackles (a sub-emitter of the stars, 2 each). Events and sub-emitters run the
 // same on every path (docs/particles.md, "Events and sub-emitters"); the demo and
@@ -92,6 +93,70 @@ export const crackle = (stars: ParticleSystem): ParticleOptionsInput => ({
     [0.5, 0.2, 0.1, 0],
   ],
 });
+
+/** Rain: streaks falling onto the floor (y = −4), each landing an event. */
+export const RAIN: ParticleOptionsInput = {
+  count: 3000,
+  emitRate: 2400,
+  emitter: { shape: 'box', position: [0, 7, 0], radius: 6, angle: 0 },
+  speedMin: -13,
+  speedMax: -11,
+  spread: 0.3,
+  lifeMin: 2,
+  lifeMax: 2,
+  gravity: [0, -9.8, 0],
+  drag: 0,
+  floorY: -4,
+  size: 0.035,
+  sizeOverLife: [1, 1],
+  billboard: 'velocity',
+  stretch: 0.12,
+  colors: [
+    [0.6, 0.75, 1, 0.7],
+    [0.6, 0.75, 1, 0.7],
+    [0.6, 0.75, 1, 0.7],
+    [0.6, 0.75, 1, 0.7],
+  ],
+  events: 'floor',
+};
+
+/** Splashes: 6 droplets where each drop lands, thrown up and out, falling back. */
+export const splash = (rain: ParticleSystem): ParticleOptionsInput => ({
+  seed: 4,
+  subEmitter: { parent: rain, count: 6, inherit: 0 },
+  emitter: { shape: 'cone', position: [0, 0, 0], radius: 0, angle: 0.9 },
+  speedMin: 1.2,
+  speedMax: 2.4,
+  lifeMin: 0.25,
+  lifeMax: 0.45,
+  gravity: [0, -9.8, 0],
+  drag: 0,
+  floorY: -4.01,
+  size: 0.045,
+  sizeOverLife: [1, 0.5],
+  colors: [
+    [0.8, 0.9, 1, 0.9],
+    [0.7, 0.85, 1, 0.7],
+    [0.6, 0.75, 1, 0.4],
+    [0.6, 0.75, 1, 0],
+  ],
+});
+
+/** Where each show is watched from (orbitCamera's distance, target and pitch). */
+export const VIEWS = {
+  fireworks: { distance: 16, target: [0, -1, 0] as const, pitch: 0.05 },
+  rain: { distance: 13, target: [0, -3, 0] as const, pitch: 0.35 },
+};
+
+/** Rain and its splashes, the rain first. */
+export async function rainShow(
+  device: Device,
+  options: ParticleOptionsInput = {},
+): Promise<ParticleSystem[]> {
+  const rain = await createParticleSystem(device, { ...RAIN, ...options });
+  const drops = await createParticleSystem(device, { ...splash(rain), ...options });
+  return [rain, drops];
+}
 
 /** The three systems, parents first: update them in this order, in one encoder, every frame. */
 export async function fireworkShow(

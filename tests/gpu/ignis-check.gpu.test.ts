@@ -133,6 +133,19 @@ describe('ignis-check', () => {
       '110',
     ]);
     expectEveryRungMatches(r);
+    // rain: every drop that reaches the floor splashes (events 'floor')
+    expectEveryRungMatches(
+      check([
+        'check/scenes/fireworks.ts',
+        '--rungs',
+        'webgpu,webgpu-no-compute,webgl2,cpu',
+        '--frames',
+        '50',
+        '--params',
+        'show=rain',
+      ]),
+      'rain: ',
+    );
     // the rockets burst by then: stars lit a few hundred pixels
     const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
     let lit = 0;
