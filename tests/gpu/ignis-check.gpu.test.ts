@@ -124,7 +124,7 @@ describe('ignis-check', () => {
     }
   }, 400_000);
 
-  it("the firework show (events and sub-emitters: rockets, their stars, the stars' crackle) looks and steps alike on compute, fragment and CPU paths", () => {
+  it("the firework show (events and sub-emitters: rockets, their stars, the stars' crackle) and the rain (splashes where drops land) look and step alike on compute, fragment and CPU paths", () => {
     const r = check([
       'check/scenes/fireworks.ts',
       '--rungs',
