@@ -1,6 +1,8 @@
-// Trail ribbons for WebGL2 (src/particles/ribbon.ts; ribbon.wgsl says how a ribbon is made): the
-// trail's samples are texelFetched from the trail texture, ring slot s at rows [s·h, (s+1)·h).
-// ribbon.ts adds `#define PULLED` for one non-instanced draw; otherwise a particle per instance.
+// Ribbons for WebGL2 (src/particles/ribbon.ts; ribbon.wgsl says how a ribbon is made): a trail's
+// samples are texelFetched from the trail texture, ring slot s at rows [s·h, (s+1)·h); with
+// `#define LINK`, a link's from the state textures (slot s at texel (s % w, s / w)), a dead slot's
+// age as −1. ribbon.ts adds `#define PULLED` for one non-instanced draw; otherwise a ribbon per
+// instance.
 precision highp float;
 precision highp int;
 layout(std140) uniform RibbonParams {
@@ -12,18 +14,39 @@ layout(std140) uniform RibbonParams {
   uvec4 ring;      // particles, the trail's length, the ring slot written last, samples recorded
   uvec4 grid;      // the state texture's width and height
 } rp;
+#ifdef LINK
+uniform highp sampler2D positionState;
+uniform highp sampler2D velocityState;
+#else
 uniform highp sampler2D trail;
+#endif
 out vec4 vColor;
 out vec2 vUv;
 
 const uint ENDS[6] = uint[6](0u, 1u, 1u, 0u, 1u, 0u);
 const float SIDES[6] = float[6](-1.0, -1.0, 1.0, -1.0, 1.0, 1.0);
 
+#ifdef LINK
+vec4 trailSample(uint particle, uint back) {
+  uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  ivec2 texel = ivec2(int(slot % rp.grid.x), int(slot / rp.grid.x));
+  vec4 p = texelFetch(positionState, texel, 0);
+  vec4 v = texelFetch(velocityState, texel, 0);
+  return vec4(p.xyz, p.w < v.w ? p.w : -1.0);
+}
+bool joins(vec4 a, vec4 b) {
+  return a.w >= 0.0 && b.w >= 0.0 && a.w <= b.w;
+}
+#else
 vec4 trailSample(uint particle, uint back) {
   uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
   ivec2 texel = ivec2(int(particle % rp.grid.x), int(slot * rp.grid.y + particle / rp.grid.x));
   return texelFetch(trail, texel, 0);
 }
+bool joins(vec4 a, vec4 b) {
+  return a.w > b.w;
+}
+#endif
 
 void main() {
 #ifdef PULLED
@@ -43,7 +66,7 @@ void main() {
   if (segment + 1u >= filled) return;
   vec4 a = trailSample(particle, segment);
   vec4 b = trailSample(particle, segment + 1u);
-  if (!(a.w > b.w)) return;
+  if (!joins(a, b)) return;
   uint end = ENDS[corner];
   uint k = segment + end;
   vec4 p = end == 1u ? b : a;
@@ -51,11 +74,11 @@ void main() {
   vec3 older = p.xyz;
   if (k >= 1u) {
     vec4 n = trailSample(particle, k - 1u);
-    if (n.w > p.w) newer = n.xyz;
+    if (joins(n, p)) newer = n.xyz;
   }
   if (k + 1u < filled) {
     vec4 o = trailSample(particle, k + 1u);
-    if (p.w > o.w) older = o.xyz;
+    if (joins(p, o)) older = o.xyz;
   }
   vec3 side = cross(newer - older, rp.eye.xyz - p.xyz);
   float len = length(side);

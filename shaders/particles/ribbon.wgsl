@@ -1,9 +1,11 @@
-// Trail ribbons (src/particles/ribbon.ts): a camera-facing strip through each particle's last
-// positions (src/particles/trail-history.ts keeps them, newest at ring slot `ring.z`). Segment s
-// joins sample s (s steps ago) to sample s + 1, as two triangles; a segment is drawn only where
-// both samples were recorded and belong to one life (the newer one is older in age: a birth
-// restarts the age). `trailSample` and the vertex entry point are appended by ribbon.ts: from a
-// storage buffer or a texture, instanced (a particle per instance) or pulled (one draw).
+// Ribbons (src/particles/ribbon.ts): a camera-facing strip through a sequence of samples, newest
+// first. Trails: each particle's last positions (src/particles/trail-history.ts keeps them, newest
+// at ring slot `ring.z`); links: the living particles in the order they were born (the emitter's
+// ring of slots, newest at `ring.z`). Segment s joins sample s to sample s + 1, as two triangles,
+// where both were recorded and `joins` says they belong together (a trail: one life — the newer
+// sample is older in age, a birth restarts it; a link: both alive, born in order).
+// `trailSample`, `joins` and the vertex entry point are appended by ribbon.ts: from a storage
+// buffer or a texture, instanced (a ribbon per instance) or pulled (one draw).
 struct RibbonParams {
   viewProjection: mat4x4f,
   // the camera's position in the world (a ribbon turns its face to it)
@@ -47,7 +49,7 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   }
   let a = trailSample(particle, segment);
   let b = trailSample(particle, segment + 1u);
-  if (!(a.w > b.w)) {
+  if (!joins(a, b)) {
     return result;
   }
   let end = ends[corner];
@@ -58,13 +60,13 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   var older = p.xyz;
   if (k >= 1u) {
     let n = trailSample(particle, k - 1u);
-    if (n.w > p.w) {
+    if (joins(n, p)) {
       newer = n.xyz;
     }
   }
   if (k + 1u < filled) {
     let o = trailSample(particle, k + 1u);
-    if (p.w > o.w) {
+    if (joins(p, o)) {
       older = o.xyz;
     }
   }

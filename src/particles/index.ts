@@ -40,6 +40,7 @@ export {
   type SoftParticles,
   type CollisionInput,
   type ParticleTrail,
+  type ParticleLink,
   type ParticleEventKind,
   type ParticleEventSource,
   type SubEmitter,

@@ -142,6 +142,11 @@ export interface ParticleOptions {
    */
   trail: ParticleTrail | null;
   /**
+   * A linked ribbon through the living particles in the order they were born (emission over time
+   * only): `{ width, colors }` from the newest to the oldest. null: off.
+   */
+  link: ParticleLink | null;
+  /**
    * Your own look in WGSL: `fn look(p: ParticleFragment) -> vec4f` (`p.color`: the colour over
    * life, `p.uv`: the corner from (-1, -1) to (1, 1), `p.age`, `p.life`), returning the
    * fragment's colour and alpha, instead of the disc or the texture. null: the disc or `texture`.
@@ -158,6 +163,15 @@ export interface ParticleOptions {
    * (that read keeps a copy: 32 bytes per particle in JavaScript), re-seeding if there was none.
    */
   onRestore: 'reseed' | 'last-read';
+}
+
+/**
+ * A linked ribbon (the `link` module): one strip through the living particles in birth order, its
+ * width and colour going from the newest particle's to the oldest's.
+ */
+export interface ParticleLink {
+  width: readonly [number, number];
+  colors: readonly [Vec4, Vec4];
 }
 
 /** What a particle system can raise events on (the `events` module). */
@@ -318,6 +332,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   angularVelocity: [0, 0],
   softParticles: null,
   trail: null,
+  link: null,
   events: null,
   subEmitter: null,
   look: null,
@@ -336,9 +351,12 @@ export type ParticleOptionsInput = Partial<
     | 'collision'
     | 'modules'
     | 'trail'
+    | 'link'
     | 'subEmitter'
   >
 > & {
+  /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */
+  link?: Partial<ParticleLink> | null;
   /** A sub-emitter: parent, and optionally count (default 1) and inherit (default 0). */
   subEmitter?: (Pick<SubEmitter, 'parent'> & Partial<Omit<SubEmitter, 'parent'>>) | null;
   /**

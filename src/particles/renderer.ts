@@ -22,7 +22,7 @@ import { candidateModes, provisionalMode, isSoftwareAdapter, splatBlocker } from
 import { measureDrawModes } from './calibrate.js';
 import type { ParticleSimulation } from './simulation.js';
 import { passShape, type PassShape } from './pass-shape.js';
-import { RibbonDraw } from './ribbon.js';
+import { RibbonDraw, trailInput } from './ribbon.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -211,22 +211,9 @@ export class ParticleRenderer {
       this.#calibration = 'running';
       void this.#calibrate(shape, camera, pass.width, pass.height);
     }
-    // the trails first, behind the particles at their heads; in the raster mode the heads use
-    // (a splat's ribbons: the fastest raster mode measured)
-    const trail = this.#sim.trail;
-    const trailOptions = this.#options.trail;
-    if (trail && trailOptions) {
-      this.#ribbons ??= new RibbonDraw(this.#device, this.state);
-      this.#ribbons.draw(
-        pass,
-        this.drawMode === 'splat' ? this.#rasterFallback : this.drawMode,
-        shape,
-        trail,
-        trailOptions,
-        camera,
-        this.#sim.runner.size,
-      );
-    }
+    // the ribbons first (trails, a link), behind the particles; in the raster mode the particles
+    // use (a splat's ribbons: the fastest raster mode measured)
+    this.#drawRibbons(pass, shape, camera);
     if (this.drawMode === 'splat') {
       this.#splat ??= new SplatDraw(this.#device);
       this.#splat.resolve(pass);
@@ -239,6 +226,46 @@ export class ParticleRenderer {
       this.#params.ring.buffer,
       this.#writeParams(camera),
     );
+  }
+
+  /** The trail module's ribbons and the link module's ribbon, where the options have them. */
+  #drawRibbons(pass: RenderPass, shape: PassShape, camera: Camera): void {
+    const o = this.#options;
+    const sim = this.#sim;
+    if (!o.trail && !o.link) return;
+    const mode = this.drawMode === 'splat' ? this.#rasterFallback : this.drawMode;
+    const ribbons = (this.#ribbons ??= new RibbonDraw(this.#device, this.state));
+    if (o.trail && sim.trail)
+      ribbons.draw(pass, mode, shape, trailInput(sim.trail, sim.runner.size), o.trail, camera);
+    if (o.link && sim.emission) {
+      const runner = sim.runner;
+      const count = sim.count;
+      ribbons.draw(
+        pass,
+        mode,
+        shape,
+        {
+          kind: 'link',
+          ribbons: 1,
+          samples: count,
+          // the emitter's ring: the slot before its head is the newest particle
+          newest: (sim.emission.head + count - 1) % count,
+          filled: count,
+          grid: runner.size,
+          bind: (p) => {
+            if (this.state === 'buffers') {
+              p.setStorageBuffer(1, runner.buffers['position'] as Buffer);
+              p.setStorageBuffer(2, runner.buffers['velocity'] as Buffer);
+            } else {
+              p.setTexture(1, runner.textures['position'] as Texture);
+              p.setTexture(2, runner.textures['velocity'] as Texture);
+            }
+          },
+        },
+        o.link,
+        camera,
+      );
+    }
   }
 
   #recordRaster(

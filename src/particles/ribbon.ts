@@ -22,27 +22,105 @@ import ribbonVertGlsl from '../../shaders/particles/ribbon.vert.glsl?raw';
 import ribbonFragGlsl from '../../shaders/particles/ribbon.frag.glsl?raw';
 import { blendFor, type StateKind } from './draw.js';
 import type { PassShape } from './pass-shape.js';
-import type { Camera, ParticleTrail } from './options.js';
+import type { Camera } from './options.js';
 import type { TrailHistory } from './trail-history.js';
+
+/** A ribbon's look: its width and colour at the head (newest sample) and at the tail. */
+export interface RibbonLook {
+  readonly width: readonly [number, number];
+  readonly colors: readonly [readonly number[], readonly number[]];
+}
+
+/** A trail history as a ribbon draw's input: one ribbon per particle. */
+export function trailInput(
+  history: TrailHistory,
+  grid: { width: number; height: number },
+): RibbonInput {
+  return {
+    kind: 'trail',
+    ribbons: history.count,
+    samples: history.length,
+    newest: history.head,
+    filled: history.filled,
+    grid,
+    bind(pass) {
+      if (history.buffer) pass.setStorageBuffer(1, history.buffer);
+      else pass.setTexture(1, history.texture!);
+    },
+  };
+}
 
 /** Bytes of RibbonParams (ribbon.wgsl), and of a ring slot (rounded up to the offset alignment). */
 const RIBBON_PARAMS_BYTES = 160;
 const RIBBON_SLOT = 256;
 
-const FETCH_BUFFER = /* wgsl */ `
+/** A trail: one life — the newer sample is older in age (a birth restarts it at 0). */
+const JOINS_TRAIL = /* wgsl */ `
+fn joins(a: vec4f, b: vec4f) -> bool {
+  return a.w > b.w;
+}
+`;
+
+/** A link: both alive (a dead slot's age reads −1), born in order. */
+const JOINS_LINK = /* wgsl */ `
+fn joins(a: vec4f, b: vec4f) -> bool {
+  return a.w >= 0.0 && b.w >= 0.0 && a.w <= b.w;
+}
+`;
+
+const FETCH = {
+  trail: {
+    buffers: /* wgsl */ `
 @group(0) @binding(1) var<storage, read> trail: array<vec4f>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
   return trail[ringSlot(back) * rp.ring.x + particle];
 }
-`;
-
-const FETCH_TEXTURE = /* wgsl */ `
+${JOINS_TRAIL}`,
+    textures: /* wgsl */ `
 @group(0) @binding(1) var trail: texture_2d<f32>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
   let texel = vec2u(particle % rp.grid.x, ringSlot(back) * rp.grid.y + particle / rp.grid.x);
   return textureLoad(trail, vec2i(texel), 0);
 }
-`;
+${JOINS_TRAIL}`,
+  },
+  link: {
+    buffers: /* wgsl */ `
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
+fn trailSample(particle: u32, back: u32) -> vec4f {
+  let slot = ringSlot(back);
+  let p = positions[slot];
+  return vec4f(p.xyz, select(-1.0, p.w, p.w < velocities[slot].w));
+}
+${JOINS_LINK}`,
+    textures: /* wgsl */ `
+@group(0) @binding(1) var positionState: texture_2d<f32>;
+@group(0) @binding(2) var velocityState: texture_2d<f32>;
+fn trailSample(particle: u32, back: u32) -> vec4f {
+  let slot = ringSlot(back);
+  let texel = vec2i(i32(slot % rp.grid.x), i32(slot / rp.grid.x));
+  let p = textureLoad(positionState, texel, 0);
+  return vec4f(p.xyz, select(-1.0, p.w, p.w < textureLoad(velocityState, texel, 0).w));
+}
+${JOINS_LINK}`,
+  },
+};
+
+/**
+ * What a ribbon draw reads: `ribbons` strips of `samples` samples each, from a ring whose newest
+ * sample is at `newest` (`filled` recorded), laid out on `grid` (the state texture's size), bound
+ * at slots 1 (and 2) by `bind`.
+ */
+export interface RibbonInput {
+  kind: 'trail' | 'link';
+  ribbons: number;
+  samples: number;
+  newest: number;
+  filled: number;
+  grid: { width: number; height: number };
+  bind(pass: RenderPass): void;
+}
 
 const VS_INSTANCED = /* wgsl */ `
 @vertex
@@ -81,12 +159,16 @@ export class RibbonDraw {
     this.#ring = new UniformRing(device, 4, RIBBON_SLOT, 'particles ribbon params');
   }
 
-  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
-    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}`;
+  #pipeline(
+    kind: 'trail' | 'link',
+    mode: 'instanced' | 'pulled',
+    shape: PassShape,
+  ): RenderPipeline {
+    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
-    const label = `particles ribbon (${this.#state}, ${mode})`;
+    const label = `particles ${kind} ribbon (${this.#state}, ${mode})`;
     const targets = [{ format: shape.format, blend: blendFor(shape.blending) }];
     const multisample = { count: shape.sampleCount };
     const primitive = { topology: 'triangle-list' as const };
@@ -97,7 +179,7 @@ export class RibbonDraw {
     if (device.caps.shaderLanguage === 'glsl') {
       const vs = device.createShaderModule({
         label: 'ribbon.vert.glsl',
-        code: `#version 300 es\n${mode === 'pulled' ? '#define PULLED\n' : ''}${ribbonVertGlsl}`,
+        code: `#version 300 es\n${mode === 'pulled' ? '#define PULLED\n' : ''}${kind === 'link' ? '#define LINK\n' : ''}${ribbonVertGlsl}`,
         stage: 'vertex',
       });
       const fs = device.createShaderModule({
@@ -114,17 +196,20 @@ export class RibbonDraw {
         depthStencil,
         bindings: [
           { binding: 0, type: 'uniform', name: 'RibbonParams' },
-          { binding: 1, type: 'texture', name: 'trail' },
+          ...(kind === 'link'
+            ? [
+                { binding: 1, type: 'texture' as const, name: 'positionState' },
+                { binding: 2, type: 'texture' as const, name: 'velocityState' },
+              ]
+            : [{ binding: 1, type: 'texture' as const, name: 'trail' }]),
         ],
       });
       made = { pipeline, modules: [vs, fs] };
     } else {
       const module = device.createShaderModule({
-        label: `ribbon.wgsl (${this.#state}, ${mode})`,
+        label: `ribbon.wgsl (${kind}, ${this.#state}, ${mode})`,
         code:
-          ribbonWgsl +
-          (this.#state === 'buffers' ? FETCH_BUFFER : FETCH_TEXTURE) +
-          (mode === 'pulled' ? VS_PULLED : VS_INSTANCED),
+          ribbonWgsl + FETCH[kind][this.#state] + (mode === 'pulled' ? VS_PULLED : VS_INSTANCED),
       });
       const pipeline = device.createRenderPipeline({
         label,
@@ -135,7 +220,11 @@ export class RibbonDraw {
         depthStencil,
         bindings:
           this.#state === 'textures'
-            ? [{ binding: 1, type: 'texture', sampleType: 'unfilterable-float' }]
+            ? (kind === 'link' ? [1, 2] : [1]).map((binding) => ({
+                binding,
+                type: 'texture' as const,
+                sampleType: 'unfilterable-float' as const,
+              }))
             : undefined,
       });
       made = { pipeline, modules: [module] };
@@ -145,12 +234,7 @@ export class RibbonDraw {
   }
 
   /** Packs RibbonParams for this draw into the next ring slot; returns its offset. */
-  #write(
-    history: TrailHistory,
-    trail: ParticleTrail,
-    camera: Camera,
-    grid: { width: number; height: number },
-  ): number {
+  #write(input: RibbonInput, look: RibbonLook, camera: Camera): number {
     const f = this.#f32;
     const u = this.#u32;
     mat4.multiply(camera.projection, camera.view, this.#viewProjection);
@@ -163,40 +247,38 @@ export class RibbonDraw {
       f[16 + c] = -sum;
     }
     f[19] = 1;
-    f.set(trail.colors[0], 20);
-    f.set(trail.colors[1], 24);
-    f[28] = trail.width[0];
-    f[29] = trail.width[1];
-    u[32] = history.count;
-    u[33] = history.length;
-    u[34] = history.head;
-    u[35] = history.filled;
-    u[36] = grid.width;
-    u[37] = grid.height;
+    f.set(look.colors[0], 20);
+    f.set(look.colors[1], 24);
+    f[28] = look.width[0];
+    f[29] = look.width[1];
+    u[32] = input.ribbons;
+    u[33] = input.samples;
+    u[34] = input.newest;
+    u[35] = input.filled;
+    u[36] = input.grid.width;
+    u[37] = input.grid.height;
     const offset = this.#ring.take();
     this.#device.queue.writeBuffer(this.#ring.buffer, offset, this.#f32);
     return offset;
   }
 
-  /** Draws every particle's ribbon into `pass` (nothing before the second recorded step). */
+  /** Draws the ribbons of `input` into `pass` (nothing while fewer than two samples are recorded). */
   draw(
     pass: RenderPass,
     mode: 'instanced' | 'pulled',
     shape: PassShape,
-    history: TrailHistory,
-    trail: ParticleTrail,
+    input: RibbonInput,
+    look: RibbonLook,
     camera: Camera,
-    grid: { width: number; height: number },
   ): void {
-    if (history.filled < 2) return;
-    const offset = this.#write(history, trail, camera, grid);
-    pass.setPipeline(this.#pipeline(mode, shape));
+    if (input.filled < 2) return;
+    const offset = this.#write(input, look, camera);
+    pass.setPipeline(this.#pipeline(input.kind, mode, shape));
     pass.setUniformBuffer(0, this.#ring.buffer, offset, RIBBON_PARAMS_BYTES);
-    if (history.buffer) pass.setStorageBuffer(1, history.buffer);
-    else pass.setTexture(1, history.texture!);
-    const vertices = 6 * (history.length - 1);
-    if (mode === 'instanced') pass.draw(vertices, history.count);
-    else pass.draw(vertices * history.count);
+    input.bind(pass);
+    const vertices = 6 * (input.samples - 1);
+    if (mode === 'instanced') pass.draw(vertices, input.ribbons);
+    else pass.draw(vertices * input.ribbons);
   }
 
   destroy(): void {

@@ -29,6 +29,7 @@ import { look } from './look.js';
 import { soft } from './soft.js';
 import { blend } from './blend.js';
 import { trail } from './trail.js';
+import { link } from './link.js';
 
 /** Every particle module, in stack order within each stage. */
 export const MODULES: readonly ParticleModuleDef[] = [
@@ -59,6 +60,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   soft,
   blend,
   trail,
+  link,
 ];
 
 const BY_NAME = new Map(MODULES.map((m) => [m.name, m]));

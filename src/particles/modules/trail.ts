@@ -5,11 +5,43 @@
  * update wrote, so its reference is the reference's positions, step by step.
  */
 import { ParticleOptionError, finite, object, vector } from '../errors.js';
-import type { ParticleTrail, Vec4 } from '../options.js';
+import type { ParticleOptions, ParticleTrail, Vec4 } from '../options.js';
 import { defineModule } from './module.js';
 
 /** The most positions a trail keeps (64 copies of the position state). */
 export const MAX_TRAIL_LENGTH = 64;
+
+/**
+ * A ribbon's width and colours from the head to the tail, checked under `option` (trail, link),
+ * with the defaults from the particles' look: `[size, 0]` wide, the first colour stop fading out.
+ */
+export function ribbonLook(
+  option: string,
+  given: { width?: readonly number[]; colors?: readonly (readonly number[])[] },
+  o: ParticleOptions,
+): { width: readonly [number, number]; colors: readonly [Vec4, Vec4] } {
+  const width = given.width ?? ([o.size, 0] as const);
+  vector(`${option}.width`, width, 2);
+  if ((width[0] as number) < 0 || (width[1] as number) < 0 || width[0]! + width[1]! === 0)
+    throw new ParticleOptionError(
+      `${option}.width`,
+      width,
+      'must be two widths (head, tail) of at least 0, not both 0',
+    );
+  const first = o.colors[0] as Vec4;
+  const colors = given.colors ?? ([first, [first[0], first[1], first[2], 0]] as const);
+  if (!Array.isArray(colors) || colors.length !== 2)
+    throw new ParticleOptionError(
+      `${option}.colors`,
+      colors,
+      'must be two RGBA colours (head, tail)',
+    );
+  colors.forEach((c, i) => vector(`${option}.colors[${i}]`, c, 4));
+  return {
+    width: [width[0] as number, width[1] as number],
+    colors: [colors[0] as Vec4, colors[1] as Vec4],
+  };
+}
 
 export const trail = defineModule({
   name: 'trail',
@@ -38,28 +70,7 @@ export const trail = defineModule({
         length,
         `must be an integer from 2 to ${MAX_TRAIL_LENGTH} (positions kept per particle)`,
       );
-    const width = given.width ?? ([o.size, 0] as const);
-    vector('trail.width', width, 2);
-    if (width[0] < 0 || width[1] < 0 || width[0] + width[1] === 0)
-      throw new ParticleOptionError(
-        'trail.width',
-        width,
-        'must be two widths (head, tail) of at least 0, not both 0',
-      );
-    const first = o.colors[0] as Vec4;
-    const colors = given.colors ?? ([first, [first[0], first[1], first[2], 0]] as const);
-    if (!Array.isArray(colors) || colors.length !== 2)
-      throw new ParticleOptionError(
-        'trail.colors',
-        colors,
-        'must be two RGBA colours (head, tail)',
-      );
-    colors.forEach((c, i) => vector(`trail.colors[${i}]`, c, 4));
-    const resolved: ParticleTrail = {
-      length,
-      width: [width[0], width[1]],
-      colors: [colors[0] as Vec4, colors[1] as Vec4],
-    };
+    const resolved: ParticleTrail = { length, ...ribbonLook('trail', given, o) };
     return { trail: resolved };
   },
 });

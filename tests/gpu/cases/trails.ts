@@ -274,6 +274,68 @@ export const cases = defineCases({
       });
     },
   },
+  'a linked ribbon joins the living particles in birth order (a swoosh behind a moving emitter), on every path and raster mode':
+    {
+      async run({ device }) {
+        // still particles, one born per step where the emitter is, the emitter moving along x
+        const swoosh: ParticleOptionsInput = {
+          ...RISING,
+          bursts: [],
+          emitRate: 60,
+          count: 64,
+          speedMin: 0,
+          speedMax: 0,
+          trail: null,
+          link: { width: [0.3, 0.3], colors: [WHITE, WHITE] },
+        };
+        const STEPS = 40;
+        const at = (n: number): number[] => [-2 + 0.1 * n, -2, 0];
+        const images = new Map<string, Uint8Array>();
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const ps = await createParticleSystem(device, { ...swoosh, path, drawMode });
+            for (let n = 1; n <= STEPS; n++) {
+              ps.setOptions({ emitter: { position: at(n) as [number, number, number] } });
+              ps.step(DT);
+            }
+            const img = await drawImage(device, ps);
+            const how = `${path}, ${drawMode}`;
+            // between births (0.1 apart, the particles 0.01 wide): only the ribbon lights it
+            for (const n of [5, 20, 35]) {
+              const p = [-2 + 0.1 * n + 0.05, -2, 0];
+              assert(
+                redAt(img, p) > 200,
+                `${how}: the ribbon joins births ${n} and ${n + 1} (red ${redAt(img, p)})`,
+              );
+            }
+            assert(redAt(img, [0, -1.4, 0]) === 0, `${how}: nothing off the emitter's path`);
+            assert(
+              redAt(img, [-2 + 0.1 * (STEPS + 5), -2, 0]) === 0,
+              `${how}: nothing beyond the newest particle`,
+            );
+            images.set(how, img);
+            ps.destroy();
+          }
+        const [first, ...rest] = [...images.entries()];
+        for (const [how, img] of rest) {
+          const { differ } = imageDiff(first![1], img, 0);
+          assert(
+            differ === 0,
+            `${how} draws the link as ${first![0]} does (${differ} pixels differ)`,
+          );
+        }
+        let error: unknown;
+        try {
+          await createParticleSystem(device, { count: 8, link: {} });
+        } catch (e) {
+          error = e;
+        }
+        assert(
+          /link.*give the system emitRate or bursts/.test(String(error)),
+          `continuous: ${String(error)}`,
+        );
+      },
+    },
   'trail errors name the option; readTrail needs the module': {
     async run({ device }) {
       const ps = await createParticleSystem(device, { count: 4 });
