@@ -22,7 +22,8 @@ import { candidateModes, provisionalMode, isSoftwareAdapter, splatBlocker } from
 import { measureDrawModes } from './calibrate.js';
 import type { ParticleSimulation } from './simulation.js';
 import { passShape, type PassShape } from './pass-shape.js';
-import { RibbonDraw, trailInput } from './ribbon.js';
+import { RibbonDraw, trailInput, type RibbonInput } from './ribbon.js';
+import type { TrailHistory } from './trail-history.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -48,6 +49,9 @@ export class ParticleRenderer {
   #splat: SplatDraw | null = null;
   /** The trail module's ribbons, made at the first draw with trails. */
   #ribbons: RibbonDraw | null = null;
+  /** The ribbon inputs, made once: the trail's (again for a new ring), the link's. */
+  #trailInput: { history: TrailHistory; input: RibbonInput } | null = null;
+  #linkInput: RibbonInput | null = null;
   /** options.sort: the depth sort, made at the first prepareDraw (again after a resize). */
   #sort: DepthSort | null = null;
   /** The step the order was last made for (-1: never): a sorted draw needs this step's. */
@@ -228,6 +232,39 @@ export class ParticleRenderer {
     );
   }
 
+  /** The link module's ribbon input: the emitter's ring of slots, read live from the simulation. */
+  #makeLinkInput(): RibbonInput {
+    const sim = this.#sim;
+    const buffers = this.state === 'buffers';
+    return {
+      kind: 'link',
+      ribbons: 1,
+      get samples() {
+        return sim.count;
+      },
+      // the emitter's ring: the slot before its head is the newest particle
+      get newest() {
+        return ((sim.emission?.head ?? 0) + sim.count - 1) % sim.count;
+      },
+      get filled() {
+        return sim.count;
+      },
+      get grid() {
+        return sim.runner.size;
+      },
+      bind(p) {
+        const runner = sim.runner;
+        if (buffers) {
+          p.setStorageBuffer(1, runner.buffers['position'] as Buffer);
+          p.setStorageBuffer(2, runner.buffers['velocity'] as Buffer);
+        } else {
+          p.setTexture(1, runner.textures['position'] as Texture);
+          p.setTexture(2, runner.textures['velocity'] as Texture);
+        }
+      },
+    };
+  }
+
   /** The trail module's ribbons and the link module's ribbon, where the options have them. */
   #drawRibbons(pass: RenderPass, shape: PassShape, camera: Camera): void {
     const o = this.#options;
@@ -235,36 +272,15 @@ export class ParticleRenderer {
     if (!o.trail && !o.link) return;
     const mode = this.drawMode === 'splat' ? this.#rasterFallback : this.drawMode;
     const ribbons = (this.#ribbons ??= new RibbonDraw(this.#device, this.state));
-    if (o.trail && sim.trail)
-      ribbons.draw(pass, mode, shape, trailInput(sim.trail, sim.runner.size), o.trail, camera);
+    // the inputs are made once (once per trail ring) and read the simulation live: a draw every
+    // frame allocates nothing for them
+    if (o.trail && sim.trail) {
+      if (this.#trailInput?.history !== sim.trail)
+        this.#trailInput = { history: sim.trail, input: trailInput(sim.trail, sim.runner.size) };
+      ribbons.draw(pass, mode, shape, this.#trailInput.input, o.trail, camera);
+    }
     if (o.link && sim.emission) {
-      const runner = sim.runner;
-      const count = sim.count;
-      ribbons.draw(
-        pass,
-        mode,
-        shape,
-        {
-          kind: 'link',
-          ribbons: 1,
-          samples: count,
-          // the emitter's ring: the slot before its head is the newest particle
-          newest: (sim.emission.head + count - 1) % count,
-          filled: count,
-          grid: runner.size,
-          bind: (p) => {
-            if (this.state === 'buffers') {
-              p.setStorageBuffer(1, runner.buffers['position'] as Buffer);
-              p.setStorageBuffer(2, runner.buffers['velocity'] as Buffer);
-            } else {
-              p.setTexture(1, runner.textures['position'] as Texture);
-              p.setTexture(2, runner.textures['velocity'] as Texture);
-            }
-          },
-        },
-        o.link,
-        camera,
-      );
+      ribbons.draw(pass, mode, shape, (this.#linkInput ??= this.#makeLinkInput()), o.link, camera);
     }
   }
 

@@ -31,7 +31,7 @@ export interface RibbonLook {
   readonly colors: readonly [readonly number[], readonly number[]];
 }
 
-/** A trail history as a ribbon draw's input: one ribbon per particle. */
+/** A trail history as a ribbon draw's input: one ribbon per particle (made once, read live). */
 export function trailInput(
   history: TrailHistory,
   grid: { width: number; height: number },
@@ -40,8 +40,12 @@ export function trailInput(
     kind: 'trail',
     ribbons: history.count,
     samples: history.length,
-    newest: history.head,
-    filled: history.filled,
+    get newest() {
+      return history.head;
+    },
+    get filled() {
+      return history.filled;
+    },
     grid,
     bind(pass) {
       if (history.buffer) pass.setStorageBuffer(1, history.buffer);
@@ -113,12 +117,12 @@ ${JOINS_LINK}`,
  * at slots 1 (and 2) by `bind`.
  */
 export interface RibbonInput {
-  kind: 'trail' | 'link';
-  ribbons: number;
-  samples: number;
-  newest: number;
-  filled: number;
-  grid: { width: number; height: number };
+  readonly kind: 'trail' | 'link';
+  readonly ribbons: number;
+  readonly samples: number;
+  readonly newest: number;
+  readonly filled: number;
+  readonly grid: { width: number; height: number };
   bind(pass: RenderPass): void;
 }
 
