@@ -191,6 +191,7 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
 
   it('a scratch project installs the tarball and the kit peers, writes a scene, and runs npx ignis-check and npx ignis-bench headless', async () => {
     expect(tarball, 'the packing test above ran').not.toBe('');
+    expect(bareConsumer, 'the packing test above installed the tarball').not.toBe('');
     // without the peers, the CLI says what to install instead of failing on an import
     writeFileSync(path.join(bareConsumer, 'scene.ts'), 'export const create = () => ({});\n');
     const bare = spawnSync('npx', ['--no-install', 'ignis-check', 'scene.ts'], {
