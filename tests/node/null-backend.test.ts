@@ -96,6 +96,56 @@ describe('null backend', () => {
       'endRenderPass',
     ]);
   });
+
+  it('an indirect draw after the compute pass that wrote its arguments gets a barrier, recorded as data', () => {
+    const d = new NullDevice();
+    const rt = d.createTexture({
+      label: 'rt',
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const args = d.createBuffer({
+      label: 'args',
+      size: 16,
+      usage: BufferUsage.INDIRECT | BufferUsage.STORAGE,
+    });
+    const writer = d.createComputePipeline({
+      compute: {
+        module: d.createShaderModule({
+          code: '@group(0) @binding(0) var<storage, read_write> a: array<u32, 4>; @compute @workgroup_size(1) fn main() { a[0] = 3u; a[1] = 1u; }',
+        }),
+      },
+    });
+    const module = d.createShaderModule({
+      code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+    });
+    const pipeline = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const enc = d.createCommandEncoder();
+    const c = enc.beginComputePass({ label: 'count' });
+    c.setPipeline(writer);
+    c.setStorageBuffer(0, args);
+    c.dispatch(1);
+    c.end();
+    const pass = enc.beginRenderPass({
+      label: 'main',
+      colorAttachments: [{ texture: rt, clearValue: [0, 0, 0, 1] }],
+    });
+    pass.setPipeline(pipeline);
+    pass.drawIndirect(args, 0);
+    pass.end();
+    expect(enc.trace()).toContain('barrier compute-write -> indirect-read [args] (inserted)');
+    d.queue.submit([enc.finish()]);
+    const submitted = d.queue.submissions[0] ?? [];
+    expect(submitted.find((cmd) => cmd.type === 'drawIndirect')).toEqual({
+      type: 'drawIndirect',
+      buffer: args,
+      offset: 0,
+    });
+  });
 });
 
 describe('a submission that can never complete (regression: unhandled rejections after context loss)', () => {

@@ -104,6 +104,8 @@ export type Command =
       baseVertex: number;
       firstInstance: number;
     }
+  | { type: 'drawIndirect'; buffer: Buffer; offset: number }
+  | { type: 'drawIndexedIndirect'; buffer: Buffer; offset: number }
   | { type: 'dispatch'; x: number; y: number; z: number }
   | { type: 'dispatchIndirect'; buffer: Buffer; offset: number }
   | {

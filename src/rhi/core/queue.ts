@@ -46,6 +46,8 @@ function assertCommandAlive(c: Command): void {
     case 'setVertexBuffer':
     case 'setIndexBuffer':
     case 'dispatchIndirect':
+    case 'drawIndirect':
+    case 'drawIndexedIndirect':
       c.buffer.assertAlive(op);
       break;
     case 'copyBufferToBuffer':

@@ -1,7 +1,7 @@
 import { BindGroup } from './bind-group.js';
 import { BufferUsage } from './flags.js';
 import { requireResource } from './validate/resource.js';
-import { EncoderStateError, ValidationError } from './errors.js';
+import { EncoderStateError, UnsupportedFeatureError, ValidationError } from './errors.js';
 import { operationName, SlotTable } from './bindings.js';
 import { requireBufferUsage } from './validate/buffer.js';
 import { isNonNegativeInteger } from './validate/buffer.js';
@@ -24,6 +24,7 @@ import type { TextureFormat } from './formats.js';
 
 const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
 const VERTEX_READ_SCOPES = ['vertex-read'] as const;
+const INDIRECT_READ_SCOPES = ['indirect-read'] as const;
 
 /**
  * Records draws into one render pass. Resources are bound one by one to a slot; the pipeline's
@@ -228,7 +229,7 @@ export class RenderPass {
   #checkDraw(
     operation: string,
     lastVertex: number | undefined,
-    lastInstance: number,
+    lastInstance: number | undefined,
   ): RenderPipeline {
     const pipeline = this.#pipeline;
     if (!pipeline)
@@ -324,6 +325,65 @@ export class RenderPass {
       baseVertex,
       firstInstance,
     });
+  }
+
+  /**
+   * A draw whose arguments the GPU wrote: `buffer` holds (vertexCount, instanceCount, firstVertex,
+   * firstInstance) as four u32 at `offset` (WebGPU's `drawIndirect`). Where `caps.features.indirect`
+   * (WebGPU); WebGL2 has no indirect draws: read the counts back and call `draw()`. The counts are
+   * not known when the draw is recorded, so vertex buffers are not range-checked (WebGPU clamps
+   * out-of-range reads).
+   */
+  drawIndirect(buffer: Buffer, offset = 0): void {
+    this.#open('drawIndirect');
+    this.#checkIndirect('drawIndirect', buffer, offset, 16);
+    this.#checkDraw('drawIndirect', undefined, undefined);
+    this.#recorder.trackRead(buffer, INDIRECT_READ_SCOPES);
+    this.#recorder.record({ type: 'drawIndirect', buffer, offset });
+  }
+
+  /**
+   * An indexed draw whose arguments the GPU wrote: five u32 at `offset` (indexCount, instanceCount,
+   * firstIndex, baseVertex as i32, firstInstance), as WebGPU's `drawIndexedIndirect`. Where
+   * `caps.features.indirect`; needs an index buffer (`setIndexBuffer`).
+   */
+  drawIndexedIndirect(buffer: Buffer, offset = 0): void {
+    this.#open('drawIndexedIndirect');
+    this.#checkIndirect('drawIndexedIndirect', buffer, offset, 20);
+    this.#checkDraw('drawIndexedIndirect', undefined, undefined);
+    const index = this.#indexBuffer;
+    if (!index)
+      throw new EncoderStateError(
+        'drawIndexedIndirect without an index buffer; call setIndexBuffer() first',
+        'no-index-buffer',
+        this.label,
+      );
+    index.buffer.assertAlive('drawIndexedIndirect');
+    this.#recorder.trackRead(index.buffer, VERTEX_READ_SCOPES);
+    this.#recorder.trackRead(buffer, INDIRECT_READ_SCOPES);
+    this.#recorder.record({ type: 'drawIndexedIndirect', buffer, offset });
+  }
+
+  /** The feature, the buffer (this device's, INDIRECT usage) and `bytes` of arguments at `offset`. */
+  #checkIndirect(operation: string, buffer: Buffer, offset: number, bytes: number): void {
+    const caps = this.#recorder.device.caps;
+    if (!caps.features.indirect)
+      throw new UnsupportedFeatureError(
+        'indirect',
+        caps.backend,
+        `read the counts back and call ${operation === 'drawIndirect' ? 'draw' : 'drawIndexed'}()`,
+        this.label,
+      );
+    requireResource(buffer, 'buffer', operation, this.#recorder.device);
+    requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, operation, buffer.label);
+    if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset + bytes > buffer.size) {
+      throw new ValidationError(
+        'draw-indirect-offset',
+        `${operation} offset ${String(offset)} must be a multiple of 4 with ${bytes} bytes after it in the ${buffer.size}-byte buffer "${buffer.label}"`,
+        this.label,
+        { offset, bytes, size: buffer.size },
+      );
+    }
   }
 
   end(): void {

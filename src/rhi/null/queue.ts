@@ -116,6 +116,8 @@ export class NullQueue extends Queue {
       case 'setScissorRect':
       case 'draw':
       case 'drawIndexed':
+      case 'drawIndirect':
+      case 'drawIndexedIndirect':
       case 'dispatch':
       case 'dispatchIndirect':
         if (!this.#inPass) outsidePass(c);

@@ -236,6 +236,11 @@ export class WebGL2Queue extends Queue {
           throw new BackendError(
             `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`,
           );
+        case 'drawIndirect':
+        case 'drawIndexedIndirect':
+          throw new BackendError(
+            `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.indirect is false)`,
+          );
         default:
           unreachable(c);
       }

@@ -184,6 +184,14 @@ export class WebGPUCommandEncoder implements CommandSink {
           c.firstInstance,
         );
         break;
+      case 'drawIndirect':
+        this.#flush();
+        within(this.#render, c).drawIndirect(gpuBuffer(c.buffer), c.offset);
+        break;
+      case 'drawIndexedIndirect':
+        this.#flush();
+        within(this.#render, c).drawIndexedIndirect(gpuBuffer(c.buffer), c.offset);
+        break;
       case 'dispatch':
         this.#flush();
         within(this.#compute, c).dispatchWorkgroups(c.x, c.y, c.z);

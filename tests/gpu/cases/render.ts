@@ -5,6 +5,7 @@ import {
   UnsupportedFeatureError,
   DestroyedResourceError,
   ValidationError,
+  UsageError,
   ShaderCompileError,
   DeviceLostError,
   WebGPUDevice,
@@ -614,6 +615,133 @@ export const cases = defineCases({
           [204, 255, 153, 204],
           'target 1: replaced, no blending',
         );
+      },
+    },
+  'drawIndirect and drawIndexedIndirect draw the counts a compute pass wrote (0 instances draw nothing); without caps.features.indirect, a typed error':
+    {
+      async run({ device }) {
+        if (!device.caps.features.indirect) {
+          const pipeline = createScenePipeline(device, { program: 'color' });
+          const vb = vertexBuffer(device, TRIANGLE);
+          const args = device.createBuffer({
+            label: 'args',
+            size: 16,
+            usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+          });
+          const enc = device.createCommandEncoder();
+          const pass = enc.beginRenderPass({
+            colorAttachments: [
+              { texture: target(device), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+            ],
+          });
+          pass.setPipeline(pipeline);
+          pass.setVertexBuffer(0, vb);
+          await assertThrows(
+            () => pass.drawIndirect(args),
+            UnsupportedFeatureError,
+            /caps.features.indirect is false on the webgl2 backend; read the counts back and call draw\(\)/,
+            'drawIndirect on WebGL2',
+          );
+          pass.end();
+          return;
+        }
+        const pipeline = createScenePipeline(device, { program: 'color' });
+        const vb = vertexBuffer(device, TRIANGLE);
+        const indices = device.createBuffer({
+          label: 'indices',
+          size: 8,
+          usage: BufferUsage.INDEX | BufferUsage.COPY_DST,
+        });
+        device.queue.writeBuffer(indices, 0, new Uint16Array([0, 1, 2, 0]));
+        // the arguments come from the GPU: (3, n, 0, 0) for draw at 0, (3, n, 0, 0, 0) indexed at 16
+        const args = device.createBuffer({
+          label: 'args',
+          size: 36,
+          usage: BufferUsage.INDIRECT | BufferUsage.STORAGE,
+        });
+        const writer = device.createComputePipeline({
+          compute: {
+            module: device.createShaderModule({
+              code: `@group(0) @binding(0) var<uniform> n: vec4u;
+@group(0) @binding(1) var<storage, read_write> args: array<u32, 9>;
+@compute @workgroup_size(1) fn main() {
+  args = array<u32, 9>(3u, n.x, 0u, 0u, 3u, n.x, 0u, 0u, 0u);
+}`,
+            }),
+          },
+        });
+        const params = device.createBuffer({
+          label: 'n',
+          size: 16,
+          usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+        });
+        const drawWith = async (
+          instances: number,
+          draw: (pass: Parameters<Parameters<typeof renderScene>[2]>[0]) => void,
+        ): Promise<Uint8Array> => {
+          device.queue.writeBuffer(params, 0, new Uint32Array([instances, 0, 0, 0]));
+          const enc = device.createCommandEncoder();
+          const c = enc.beginComputePass({ label: 'write args' });
+          c.setPipeline(writer);
+          c.setUniformBuffer(0, params);
+          c.setStorageBuffer(1, args);
+          c.dispatch(1);
+          c.end();
+          device.queue.submit([enc.finish()]);
+          return renderScene(device, [0, 0, 1, 1], (pass) => {
+            pass.setPipeline(pipeline);
+            pass.setVertexBuffer(0, vb);
+            draw(pass);
+          });
+        };
+        const direct = await renderScene(device, [0, 0, 1, 1], (pass) => {
+          pass.setPipeline(pipeline);
+          pass.setVertexBuffer(0, vb);
+          pass.draw(3);
+        });
+        assertArrayEqual(pixel(direct, 4, 4), [255, 0, 0, 255], 'draw(3): inside');
+        const indirect = await drawWith(1, (pass) => pass.drawIndirect(args, 0));
+        assertArrayEqual(Array.from(indirect), Array.from(direct), 'drawIndirect = draw(3)');
+        const indexed = await drawWith(1, (pass) => {
+          pass.setIndexBuffer(indices, 'uint16');
+          pass.drawIndexedIndirect(args, 16);
+        });
+        assertArrayEqual(Array.from(indexed), Array.from(direct), 'drawIndexedIndirect = draw(3)');
+        const none = await drawWith(0, (pass) => pass.drawIndirect(args, 0));
+        assertArrayEqual(pixel(none, 4, 4), [0, 0, 255, 255], '0 instances: the clear colour');
+        const noneIndexed = await drawWith(0, (pass) => {
+          pass.setIndexBuffer(indices, 'uint16');
+          pass.drawIndexedIndirect(args, 16);
+        });
+        assertArrayEqual(pixel(noneIndexed, 4, 4), [0, 0, 255, 255], 'indexed, 0 instances');
+        // arguments past the end, no index buffer, a buffer without INDIRECT usage: typed, before the GPU
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({
+          colorAttachments: [
+            { texture: target(device), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
+          ],
+        });
+        pass.setPipeline(pipeline);
+        pass.setVertexBuffer(0, vb);
+        await assertThrows(
+          () => pass.drawIndirect(args, 24),
+          ValidationError,
+          /drawIndirect offset 24 must be a multiple of 4 with 16 bytes after it in the 36-byte buffer "args"/,
+          'past the end',
+        );
+        await assertThrows(
+          () => pass.drawIndexedIndirect(args, 0),
+          EncoderStateError,
+          /drawIndexedIndirect without an index buffer/,
+          'no index buffer',
+        );
+        await assertThrows(
+          () => pass.drawIndirect(vb, 0),
+          UsageError,
+          /drawIndirect.*INDIRECT/,
+          'no INDIRECT usage',
+        );
+        pass.end();
       },
     },
 });
