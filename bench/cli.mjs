@@ -11,6 +11,7 @@ import {
   portableTable,
   sortTable,
   trailTable,
+  livingTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -47,6 +48,7 @@ export async function main(argv) {
     portableTable(result.rows),
     sortTable(result.rows),
     trailTable(result.rows),
+    livingTable(result.rows),
   ]
     .filter(Boolean)
     .join('\n');

@@ -48,6 +48,9 @@ export const DEFAULTS = {
   sortCounts: [100_000, 1_000_000],
   trailCounts: [10_000, 100_000],
   trailLengths: [16],
+  livingCounts: [1_000_000],
+  livingShares: [0.01, 0.1, 1],
+  livingDraw: ['pulled', 'splat'],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
   /** Sides of the portable suite's Life grids (n×n cells). */
@@ -68,6 +71,7 @@ export const SUITES = [
   'portable',
   'sort',
   'trails',
+  'living',
 ];
 /** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
 export const SORT_PATHS = [
@@ -127,6 +131,10 @@ const USAGE = `npm run bench -- [options]
                                   and sorted back to front: the depth sort's cost, per path)
   --trail-counts 10000,100000     particle counts of the trails suite (the frame without trails and
                                   with ribbons of --trail-lengths 16 positions, per path)
+  --living-counts 1000000         slots of the living suite: the frame drawing every slot (culling the
+                                  dead in the vertex stage) against drawing the living only
+                                  (compact), at --living-shares 0.01,0.1,1 of the slots alive, in
+                                  --living-draw pulled,splat (compute@webgpu)
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
@@ -205,6 +213,15 @@ export function parseArgs(argv) {
         break;
       case '--trail-counts':
         o.trailCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--living-counts':
+        o.livingCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--living-shares':
+        o.livingShares = list(next()).map(Number);
+        break;
+      case '--living-draw':
+        o.livingDraw = list(next());
         break;
       case '--trail-lengths':
         o.trailLengths = list(next()).map(Number);
@@ -319,6 +336,18 @@ export function particleCells(o) {
             rung: backend,
             params: { count, path: pathName, draw: 'pulled', preroll: o.preroll, trail },
           });
+  if (o.suites.includes('living'))
+    for (const count of o.livingCounts)
+      for (const draw of o.livingDraw)
+        for (const alive of o.livingShares)
+          for (const compact of [0, 1])
+            out.push({
+              id: `living/compute@webgpu/${draw}/${count}/${alive}/${compact ? 'living' : 'every-slot'}`,
+              kind: 'living',
+              rung: 'webgpu',
+              // 12 steps of 0.1 s: past the one-second lives, the steady share alive
+              params: { count, path: 'compute', draw, preroll: 12, alive, compact },
+            });
   return out;
 }
 
@@ -619,8 +648,15 @@ function particleRow(o, cell, r, errors, out) {
   const sum = (list) => (list.length > 0 ? list.reduce((t, [, ms]) => t + ms, 0) : null);
   const update = r.gpuPassMs['particles step'] ?? null;
   const sorting = passes.filter(([label]) => label.startsWith('particles sort'));
+  // the living list's compaction (options.compact), a pass of its own after the update
+  const compaction = passes.filter(([label]) => label === 'particles living list');
   const draw = sum(
-    passes.filter(([label]) => label !== 'particles step' && !label.startsWith('particles sort')),
+    passes.filter(
+      ([label]) =>
+        label !== 'particles step' &&
+        label !== 'particles living list' &&
+        !label.startsWith('particles sort'),
+    ),
   );
   const info = r.info ?? {};
   const mid = median(r.repeatMedians);
@@ -637,6 +673,7 @@ function particleRow(o, cell, r, errors, out) {
             update: round(update),
             draw: round(draw),
             ...(sorting.length > 0 ? { sort: round(sum(sorting)) } : {}),
+            ...(compaction.length > 0 ? { living: round(sum(compaction)) } : {}),
           }
         : null,
     describe: `${info.path} (${info.pathReason}), ${info.drawn} (${info.drawModeReason})`,
@@ -890,6 +927,32 @@ export function trailTable(rows) {
   return out.join('\n');
 }
 
+/** The living suite: the frame drawing every slot against drawing the living only, per share alive. */
+export function livingTable(rows) {
+  const living = rows.filter((r) => r.kind === 'living');
+  if (living.length === 0) return '';
+  const out = [
+    '\nThe living only (compact): every slot drawn (the dead culled in the vertex stage) against a GPU-compacted list drawn indirectly (e2e ms medians; GPU ms of the compaction pass and of the draw):\n',
+    '| draw | slots | alive | every slot e2e | living e2e | living / every | compaction GPU ms | draw GPU ms (every → living) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of living.filter((x) => x.scenario.endsWith('/living'))) {
+    const base = living.find((x) => x.scenario === r.scenario.replace(/living$/, 'every-slot'));
+    const [, , draw, count, alive] = r.scenario.split('/');
+    if (r.skipped || !base || base.skipped) {
+      out.push(
+        `| ${draw} | ${count} | ${alive} | ${base?.skipped ? `skipped: ${base.skipped}` : fmt(base?.e2eMs?.median)} | ${r.skipped ? `skipped: ${r.skipped}` : fmt(r.e2eMs?.median)} | | | |`,
+      );
+      continue;
+    }
+    const span = (x, k) => fmt(x.gpuSpansMs?.[k], 3);
+    out.push(
+      `| ${draw} | ${count} | ${alive} | ${fmt(base.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${span(r, 'living')} | ${span(base, 'draw')} → ${span(r, 'draw')} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 /** The cpu suite: JS ms per step of each loop, and each against the plain hand-written one. */
 export function cpuTable(rows) {
   const cpu = rows.filter((r) => r.kind === 'cpu');
@@ -1136,6 +1199,7 @@ export function writeOutputs(o, result) {
     portableTable(result.rows),
     sortTable(result.rows),
     trailTable(result.rows),
+    livingTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);

@@ -4,7 +4,10 @@
 // ?params: count, seed, draw (instanced, pulled, splat, auto), path (auto, compute, pingpong, cpu:
 // the rung's best by default), preroll (update-only steps of 0.1 s before the first frame, to reach
 // the fountain's steady state), sort (1: alpha blending, sorted back to front every frame; 0:
-// alpha unsorted; absent: the default additive look), trail (N: ribbons of the last N positions).
+// alpha unsorted; absent: the default additive look), trail (N: ribbons of the last N positions),
+// alive (a fraction: emission at alive × count per second, every life 1 s, so that share of the
+// slots is alive in the steady state; absent: continuous, all alive), compact (0 or 1: draws of
+// the living only, options.compact; absent: 'auto').
 import type { Device } from 'ignis-rhi';
 import {
   createParticleSystem,
@@ -30,6 +33,15 @@ export async function create(
       : {}),
     // a ribbon through each particle's last `trail` positions (the trails suite)
     ...(Number(params['trail'] ?? 0) > 0 ? { trail: { length: Number(params['trail']) } } : {}),
+    // a share of the slots alive (the living suite): one-second lives emitted at alive × count/s
+    ...(params['alive'] !== undefined
+      ? {
+          emitRate: Number(params['alive']) * Number(params['count'] ?? 4096),
+          lifeMin: 1,
+          lifeMax: 1,
+        }
+      : {}),
+    ...(params['compact'] !== undefined ? { compact: Number(params['compact']) === 1 } : {}),
   });
   const camera = orbitCamera({ aspect: canvas.width / canvas.height });
   const surface = device.surface!;

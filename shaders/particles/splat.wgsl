@@ -23,10 +23,8 @@ fn splatAdd(pixel: u32, value: vec4f) {
   }
 }
 
-@compute @workgroup_size(64)
-fn splat(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = gid.x + gid.y * (groups.x * 64u);
-  if (i >= ps.count) { return; }
+// particle slot i's disc, added to the sums
+fn splatParticle(i: u32) {
   let p = positions[i];
   let v = velocities[i];
   // a dead slot (emission: life < 0) adds nothing
@@ -55,4 +53,11 @@ fn splat(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) gro
       splatAdd(u32(y) * ps.targetWidth + u32(x), vec4f(color.rgb * a, a));
     }
   }
+}
+
+@compute @workgroup_size(64)
+fn splat(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = gid.x + gid.y * (groups.x * 64u);
+  if (i >= ps.count) { return; }
+  splatParticle(i);
 }

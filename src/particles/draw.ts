@@ -65,6 +65,23 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
 }
 `;
 
+/**
+ * Draws of the living only (options.compact, living.ts): the i-th particle drawn is slot
+ * `living[i]` of the list the GPU made after the update; the counts come from `drawIndirect`.
+ */
+const VS_STORAGE_LIVING = (pulled: boolean): string => /* wgsl */ `
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
+@group(0) @binding(7) var<storage, read> living: array<u32>;
+@vertex
+fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32) -> VertexOut {
+  ${STRIP}
+  let drawn = ${pulled ? 'vertex / 6u' : 'instance'};
+  let particle = living[drawn];
+  return shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle);
+}
+`;
+
 const VS_TEXTURE = (pulled: boolean, sorted: boolean): string => /* wgsl */ `
 @group(0) @binding(1) var positionState: texture_2d<f32>;
 @group(0) @binding(2) var velocityState: texture_2d<f32>;
@@ -115,10 +132,15 @@ export interface DrawPipelineKey {
   look: CompiledLook | null;
   /** Back to front (options.sort): particle i drawn is slot `order[i]`, binding 6. */
   sorted: boolean;
+  /**
+   * The living only (options.compact; state in buffers, not sorted): particle i drawn is slot
+   * `living[i]`, binding 7, the counts from `drawIndirect`.
+   */
+  living: boolean;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
-export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode'>): string {
+export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living'>): string {
   return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
@@ -129,7 +151,7 @@ export interface DrawPipeline {
 }
 
 export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPipeline {
-  const label = `particles draw (${key.state}, ${key.mode})`;
+  const label = `particles draw (${key.state}, ${key.mode}${key.living ? ', living' : ''})`;
   const targets = [{ format: key.format, blend: blendFor(key.blending) }];
   const multisample = { count: key.sampleCount };
   const primitive = {
@@ -188,11 +210,13 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
       ? VS_TEXTURE(key.mode === 'pulled', key.sorted)
       : key.sorted
         ? VS_STORAGE_SORTED(key.mode === 'pulled')
-        : key.mode === 'pulled'
-          ? VS_STORAGE_PULLED
-          : VS_ATTRIBUTES;
+        : key.living
+          ? VS_STORAGE_LIVING(key.mode === 'pulled')
+          : key.mode === 'pulled'
+            ? VS_STORAGE_PULLED
+            : VS_ATTRIBUTES;
   const module = device.createShaderModule({
-    label: `draw.wgsl (${key.state}, ${key.mode})`,
+    label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''})`,
     code:
       drawWgsl +
       vertex +
@@ -205,7 +229,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
 }
 `,
   });
-  const instanceAttributes = key.state === 'buffers' && key.mode === 'instanced' && !key.sorted;
+  const instanceAttributes =
+    key.state === 'buffers' && key.mode === 'instanced' && !key.sorted && !key.living;
   const pipeline = device.createRenderPipeline({
     label,
     vertex: {

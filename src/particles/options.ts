@@ -57,6 +57,14 @@ export interface ParticleOptions {
   seed: number;
   path: 'auto' | ParticlePath;
   drawMode: 'auto' | DrawMode;
+  /**
+   * Draws of the living only (living.ts): after each update the GPU lists the living particles
+   * and the draw covers just them (`drawIndirect`), so 1M slots with 10k alive draw 10k.
+   * `'auto'` (default): where it can (WebGPU, the state in storage buffers) for a system that
+   * emits over time (a continuous one is all alive). `true`: always (an error where it cannot);
+   * `false`: never (the dead are culled in the vertex stage, as on WebGL2).
+   */
+  compact: 'auto' | boolean;
   emitter: EmitterOptions;
   /** Horizontal speed spread: vx, vz uniform in [-spread, spread]. */
   spread: number;
@@ -298,6 +306,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   seed: 1,
   path: 'auto',
   drawMode: 'auto',
+  compact: 'auto',
   // a fountain: a narrow cone shooting up and opening out as it falls (the first default was a
   // 0.1-wide box at 2–4 m/s, a thin column nobody wanted to watch)
   emitter: { shape: 'cone', position: [0, -5.5, 0], radius: 0.1, angle: 0.32 },

@@ -24,6 +24,7 @@ import type { ParticleSimulation } from './simulation.js';
 import { passShape, type PassShape } from './pass-shape.js';
 import { RibbonDraw, trailInput, type RibbonInput } from './ribbon.js';
 import type { TrailHistory } from './trail-history.js';
+import { LIVING_ARGS, type LivingList } from './living.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -36,7 +37,12 @@ export class ParticleRenderer {
   readonly #params: DrawParamsWriter;
   #lastShape: PassShape | null = null;
   readonly #pipelines = new Map<string, DrawPipeline>();
-  #lastPipeline: { mode: DrawMode; shape: PassShape; pipeline: RenderPipeline } | null = null;
+  #lastPipeline: {
+    mode: DrawMode;
+    shape: PassShape;
+    living: boolean;
+    pipeline: RenderPipeline;
+  } | null = null;
   #destroyed = false;
   drawMode: DrawMode;
   drawModeReason: string;
@@ -119,19 +125,26 @@ export class ParticleRenderer {
   }
 
   /** The raster pipeline of `mode` for `shape`, made once (the last one is kept at hand: no key is built per frame). */
-  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape): RenderPipeline {
+  #pipeline(mode: 'instanced' | 'pulled', shape: PassShape, living: boolean): RenderPipeline {
     const last = this.#lastPipeline;
     // #shape hands back the same object while nothing in it changes; another object goes
     // through the cache by id below
-    if (last && last.mode === mode && last.shape === shape) return last.pipeline;
-    const id = `${mode}|${drawPipelineId(shape)}`;
+    if (last && last.mode === mode && last.shape === shape && last.living === living)
+      return last.pipeline;
+    const id = `${mode}|${living ? 'living' : 'all'}|${drawPipelineId(shape)}`;
     let p = this.#pipelines.get(id);
     if (!p) {
-      p = createDrawPipeline(this.#device, { state: this.state, mode, ...shape });
+      p = createDrawPipeline(this.#device, { state: this.state, mode, living, ...shape });
       this.#pipelines.set(id, p);
     }
-    this.#lastPipeline = { mode, shape, pipeline: p.pipeline };
+    this.#lastPipeline = { mode, shape, living, pipeline: p.pipeline };
     return p.pipeline;
+  }
+
+  /** The living list, where the system has one and it describes the state the draw reads. */
+  get #living(): LivingList | null {
+    const living = this.#sim.living;
+    return living && living.step === this.#sim.stepIndex ? living : null;
   }
 
   /** This draw's DrawParams in the next ring slot: its offset. */
@@ -183,6 +196,7 @@ export class ParticleRenderer {
     const buffers = sim.runner.buffers;
     const offset = this.#writeParams(camera, { width, height });
     this.#splat ??= new SplatDraw(this.#device);
+    const living = this.#living;
     this.#splat.prepare(
       encoder,
       {
@@ -193,6 +207,14 @@ export class ParticleRenderer {
         count: sim.count,
         width,
         height,
+        living: living
+          ? {
+              list: living.living,
+              total: living.total,
+              args: living.args,
+              offset: LIVING_ARGS.splat,
+            }
+          : undefined,
       },
       timestampWrites,
     );
@@ -284,21 +306,32 @@ export class ParticleRenderer {
     }
   }
 
+  /**
+   * One raster draw of the first `count` slots; without `count`, of every slot — or, where the
+   * living list is current, of the living only (`drawIndirect`, the counts the GPU wrote).
+   */
   #recordRaster(
     pass: RenderPass,
     mode: 'instanced' | 'pulled',
     shape: PassShape,
     uniforms: Buffer,
     offset: number,
-    count = this.#sim.count,
+    count?: number,
   ): void {
-    pass.setPipeline(this.#pipeline(mode, shape));
+    const living = count === undefined ? this.#living : null;
+    // a sorted draw reads its order (the dead sort last): the list's count is enough
+    const listed = living !== null && !shape.sorted;
+    pass.setPipeline(this.#pipeline(mode, shape, listed));
     pass.setUniformBuffer(0, uniforms, offset, DRAW_PARAMS_BYTES);
     const runner = this.#sim.runner;
     const buffers = runner.buffers;
     const order = shape.sorted ? this.#sort?.order : undefined;
     if (this.state === 'buffers') {
-      if (order) {
+      if (listed) {
+        pass.setStorageBuffer(1, buffers.position as Buffer);
+        pass.setStorageBuffer(2, buffers.velocity as Buffer);
+        pass.setStorageBuffer(7, living.living);
+      } else if (order) {
         pass.setStorageBuffer(1, buffers.position as Buffer);
         pass.setStorageBuffer(2, buffers.velocity as Buffer);
         pass.setStorageBuffer(6, order as Buffer);
@@ -338,8 +371,9 @@ export class ParticleRenderer {
         );
       pass.setTexture(5, soft.depth);
     }
-    if (mode === 'instanced') pass.draw(4, count);
-    else pass.draw(6 * count);
+    if (living) pass.drawIndirect(living.args, LIVING_ARGS[mode]);
+    else if (mode === 'instanced') pass.draw(4, count ?? this.#sim.count);
+    else pass.draw(6 * (count ?? this.#sim.count));
   }
 
   /**

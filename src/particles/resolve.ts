@@ -101,6 +101,8 @@ function checkSystem(o: ParticleOptions): void {
       o.drawMode,
       "must be 'auto', 'instanced', 'pulled' or 'splat'",
     );
+  if (o.compact !== 'auto' && o.compact !== true && o.compact !== false)
+    throw new ParticleOptionError('compact', o.compact, "must be 'auto', true or false");
   if (o.onRestore !== 'reseed' && o.onRestore !== 'last-read')
     throw new ParticleOptionError('onRestore', o.onRestore, "must be 'reseed' or 'last-read'");
 }

@@ -8,6 +8,7 @@ import { LimitExceededError, ValidationError } from '../rhi/core/errors.js';
 import type { Device } from '../rhi/core/device.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
+import type { Buffer } from '../rhi/core/buffer.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { KernelError } from '../compute/kernel-error.js';
 import { ParticleOptionError } from './errors.js';
@@ -17,6 +18,7 @@ import { createState } from './reference.js';
 import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
 import { TrailHistory } from './trail-history.js';
+import { LivingList, canCompact } from './living.js';
 
 /** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
@@ -40,6 +42,8 @@ export class ParticleSimulation {
   runner: ElementwiseRunner;
   /** The trail module's ring of past positions (null without trails). */
   trail: TrailHistory | null = null;
+  /** The living list the draws read (options.compact; null where the system draws every slot). */
+  living: LivingList | null = null;
   stepIndex = 0;
   #time = 0;
   /** Emission over time (the `emission` module); null when continuous. */
@@ -59,7 +63,9 @@ export class ParticleSimulation {
     this.runner = this.#makeRunner(options);
     try {
       this.trail = this.#makeTrail(options);
+      this.living = this.#makeLiving(options);
     } catch (e) {
+      this.trail?.destroy();
       this.runner.destroy();
       throw e;
     }
@@ -136,7 +142,26 @@ export class ParticleSimulation {
     }
   }
 
-  /** New options on a live system: the trail's ring made again when its length changes (or it turns on or off). */
+  /**
+   * The living list for `options` (options.compact) on the current runner: `'auto'` compacts
+   * where the device can and the system emits over time; `true` where it cannot is an error.
+   */
+  #makeLiving(options: ParticleOptions): LivingList | null {
+    const state = Object.keys(this.runner.buffers).length > 0 ? 'buffers' : 'textures';
+    const can = canCompact(this.device, state);
+    if (options.compact === true && !can)
+      throw new ParticleOptionError(
+        'compact',
+        true,
+        !this.device.caps.features.indirect
+          ? `needs indirect draws, which ${this.device.caps.backend} lacks (caps.features.indirect is false): leave it 'auto' and the dead are culled in the vertex stage`
+          : `needs the state in storage buffers; the ${this.path} path keeps it in textures here`,
+      );
+    const wanted = options.compact === true || (options.compact === 'auto' && emits(options));
+    return wanted && can ? new LivingList(this.device, options.count) : null;
+  }
+
+  /** New options on a live system: the trail's ring and the living list made again when they change. */
   setOptions(next: ParticleOptions): void {
     const before = this.options.trail?.length ?? 0;
     const after = next.trail?.length ?? 0;
@@ -144,6 +169,11 @@ export class ParticleSimulation {
       const trail = this.#makeTrail(next);
       this.trail?.destroy();
       this.trail = trail;
+    }
+    if (next.compact !== this.options.compact) {
+      const living = this.#makeLiving(next);
+      this.living?.destroy();
+      this.living = living;
     }
     this.options = next;
   }
@@ -156,6 +186,8 @@ export class ParticleSimulation {
     for (const [name, data] of Object.entries(state.attributes ?? {}))
       this.runner.write(name, data);
     this.trail?.reset();
+    // the list describes the state before the seed: the draws cover every slot until the next update
+    if (this.living) this.living.step = -1;
   }
 
   /** A new capacity: the state read back, the slots below it kept, the runner made again. */
@@ -175,6 +207,9 @@ export class ParticleSimulation {
     this.trail?.destroy();
     this.trail = null;
     this.trail = this.#makeTrail(next);
+    this.living?.destroy();
+    this.living = null;
+    this.living = this.#makeLiving(next);
     // the emitter's ring goes on at the first new slot (or wraps into the smaller ring)
     if (this.emission)
       this.emission.head = next.count > keep ? keep : this.emission.head % next.count;
@@ -190,6 +225,7 @@ export class ParticleSimulation {
       for (let i = 0; i < steps; i++) this.#advance(encoder, 1 / 60);
     }
     this.#advance(encoder, dt, timestampWrites);
+    this.living?.record(encoder, this.runner.buffers['velocity'] as Buffer, this.stepIndex);
     this.runner.barrierForDraw(encoder);
   }
 
@@ -320,6 +356,7 @@ export class ParticleSimulation {
   destroy(): void {
     this.#stopRestore();
     this.trail?.destroy();
+    this.living?.destroy();
     this.runner.destroy();
   }
 }

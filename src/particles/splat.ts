@@ -26,6 +26,7 @@ import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import splatWgsl from '../../shaders/particles/splat.wgsl?raw';
 import resolveWgsl from '../../shaders/particles/splat-resolve.wgsl?raw';
+import splatLivingWgsl from '../../shaders/particles/splat-living.wgsl?raw';
 import { DRAW_PARAMS_BYTES } from './draw.js';
 
 /** Bytes of accumulation per pixel: four u32 channels, plus one saturation bit. */
@@ -40,12 +41,16 @@ export interface SplatFrame {
   count: number;
   width: number;
   height: number;
+  /** Splat the living only (options.compact): the list, its count, and the dispatch's arguments. */
+  living?: { list: Buffer; total: Buffer; args: Buffer; offset: number } | undefined;
 }
 
 export class SplatDraw {
   readonly #device: Device;
   readonly #modules: ShaderModule[] = [];
   readonly #compute: ComputePipeline;
+  /** The living-only splat (options.compact), made at its first use. */
+  #computeLiving: ComputePipeline | null = null;
   readonly #resolvers = new Map<string, RenderPipeline>();
   #accum: Buffer | null = null;
   #saturated: Buffer | null = null;
@@ -115,17 +120,37 @@ export class SplatDraw {
     for (const to of ['compute-read', 'compute-write'] as const)
       encoder.barrier({ from: 'render-write', to, resources: [accum, saturated] });
     const pass = encoder.beginComputePass({ label: 'particles splat', timestampWrites });
-    pass.setPipeline(this.#compute);
+    const living = count === frame.count ? frame.living : undefined;
+    pass.setPipeline(living ? this.#livingPipeline() : this.#compute);
     pass.setUniformBuffer(0, frame.uniforms, frame.offset, DRAW_PARAMS_BYTES);
     pass.setStorageBuffer(1, frame.positions);
     pass.setStorageBuffer(2, frame.velocities);
     pass.setStorageBuffer(3, accum);
     pass.setStorageBuffer(4, saturated);
-    pass.dispatchThreads(count, 64);
+    if (living) {
+      pass.setStorageBuffer(5, living.list, { access: 'read' });
+      pass.setStorageBuffer(6, living.total, { access: 'read' });
+      pass.dispatchIndirect(living.args, living.offset);
+    } else pass.dispatchThreads(count, 64);
     pass.end();
     // the resolve reads and clears the sums in the fragment stage
     encoder.barrier({ from: 'compute-write', to: 'fragment-read', resources: [accum, saturated] });
     this.#pending = frame;
+  }
+
+  #livingPipeline(): ComputePipeline {
+    if (!this.#computeLiving) {
+      const module = this.#device.createShaderModule({
+        label: 'splat-living.wgsl',
+        code: drawWgsl + splatWgsl + splatLivingWgsl,
+      });
+      this.#modules.push(module);
+      this.#computeLiving = this.#device.createComputePipeline({
+        label: 'particles splat (living)',
+        compute: { module, entryPoint: 'splatLiving' },
+      });
+    }
+    return this.#computeLiving;
   }
 
   #resolver(format: TextureFormat, sampleCount: number): RenderPipeline {
@@ -198,6 +223,7 @@ export class SplatDraw {
     this.#accum?.destroy();
     this.#saturated?.destroy();
     this.#compute.destroy();
+    this.#computeLiving?.destroy();
     for (const p of this.#resolvers.values()) p.destroy();
     for (const m of this.#modules) m.destroy();
   }

@@ -67,7 +67,11 @@ export class ParticleSystem {
   readonly device: Device;
   /** GPU bytes per particle: the state and its trail (docs/particles.md, "Paths and memory"). */
   get bytesPerParticle(): number {
-    return this.#sim.runner.bytesPerElement.gpu + (this.#sim.trail?.bytesPerParticle ?? 0);
+    return (
+      this.#sim.runner.bytesPerElement.gpu +
+      (this.#sim.trail?.bytesPerParticle ?? 0) +
+      (this.#sim.living?.bytesPerParticle ?? 0)
+    );
   }
   /** JavaScript bytes per particle of the state (the CPU path's arrays; 0 on the GPU paths). */
   readonly hostBytesPerParticle: number;
@@ -364,6 +368,48 @@ export class ParticleSystem {
         'particle system',
       );
     return order;
+  }
+
+  /**
+   * Whether the draws cover the living only (options.compact): after each update the GPU lists
+   * the living particles and the draws take their counts from it (living.ts).
+   */
+  get compacted(): boolean {
+    return this.#sim.living !== null;
+  }
+
+  /**
+   * The number of living particles (life > 0) after the last update, from the GPU: where the
+   * system compacts, the count the draws used (4 bytes back, no pass of its own); elsewhere a
+   * reduction (16 bytes back). A promise through the readback pool: the frame never waits for it.
+   */
+  async livingCount(): Promise<number> {
+    this.#assertAlive('livingCount');
+    const living = this.#sim.living;
+    if (living && living.step === this.#sim.stepIndex) return living.readCount();
+    const { living: n } = await this.#sim.runner.reduce(
+      { living: 'velocity.w > 0.0' },
+      { living: (i, s) => ((s.velocity as Float32Array)[4 * i + 3] as number) > 0 },
+    );
+    return n as number;
+  }
+
+  /**
+   * `compact`: the slots the last update's list holds, in the order they are drawn (slot order).
+   * For tests and tools, not per frame.
+   */
+  async livingSlots(): Promise<Uint32Array> {
+    this.#assertAlive('livingSlots');
+    const living = this.#sim.living;
+    if (!living || living.step !== this.#sim.stepIndex)
+      throw new ValidationError(
+        'particles-no-living',
+        living
+          ? 'livingSlots() before the first update since the state was seeded: the list is made by update()'
+          : `livingSlots() needs a system that compacts (compact: ${String(this.#sim.options.compact)} here, ps.compacted is false): WebGPU with the state in storage buffers, and compact: true or 'auto' with emission`,
+        'particle system',
+      );
+    return living.read();
   }
 
   /** Counts from a small GPU reduction (16 bytes read back), never a full readback. */
