@@ -46,6 +46,9 @@ const ROUNDS = Number(arg('rounds', '3'));
 /** Trail lengths to measure (the trails table: the frame without trails and with each). */
 const TRAILS = numbers(arg('trails', ''));
 const TRAIL_COUNTS = numbers(arg('trail-counts', '100000,1000000'));
+/** Shares of the slots alive to measure (the living table: every slot drawn against the living only). */
+const LIVING = numbers(arg('living', ''));
+const LIVING_COUNTS = numbers(arg('living-counts', '1000000'));
 const DT = 1 / 60;
 
 const device = await createDevice({ backend: 'webgpu' });
@@ -125,6 +128,8 @@ async function measureModes(
   modes: readonly Mode[],
   size: number,
   trail = 0,
+  /** More options (the living table's emission and compact) and the scenario's suffix for them. */
+  extra: { options: Record<string, unknown>; tag: string } = { options: {}, tag: '' },
 ): Promise<Row[]> {
   const systems: ParticleSystem[] = [];
   for (const mode of modes) {
@@ -134,6 +139,7 @@ async function measureModes(
       drawMode: mode,
       size,
       ...(trail > 0 ? { trail: { length: trail } } : {}),
+      ...extra.options,
     });
     await preroll(ps);
     frame(ps, null); // the first draw: auto starts measuring here
@@ -188,7 +194,7 @@ async function measureModes(
     const gpuDraw = median(out.draw);
     return {
       kind: 'particles',
-      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}${trail > 0 ? `/trail${trail}` : ''}`,
+      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}${trail > 0 ? `/trail${trail}` : ''}${extra.tag}`,
       path: 'compute',
       backend: 'webgpu',
       drawMode: mode,
@@ -352,6 +358,17 @@ if (TRAILS.length > 0)
   for (const count of TRAIL_COUNTS)
     for (const trail of [0, ...TRAILS])
       trailRows.push(...(await measureModes(count, ['instanced', 'pulled'], 0.07, trail)));
+const livingRows: Row[] = [];
+for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
+  for (const share of LIVING)
+    for (const compact of [false, true])
+      livingRows.push(
+        ...(await measureModes(count, ['instanced', 'pulled', 'splat'], 0.07, 0, {
+          // one-second lives emitted at share × count per second: that share alive after the preroll
+          options: { emitRate: share * count, lifeMin: 1, lifeMax: 1, compact },
+          tag: `/alive${share}/${compact ? 'living' : 'every-slot'}`,
+        })),
+      );
 const referenceRows: ReferenceRow[] = [];
 for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
 /**
@@ -449,6 +466,24 @@ const md: string[] = [
         '',
       ]
     : []),
+  ...(livingRows.length > 0
+    ? [
+        'The living only (compact): every slot drawn, the dead culled in the vertex stage (or skipped by the splat thread), against the living listed by a GPU compaction after the update and drawn indirectly (GPU ms of the draw; the compaction is a pass of its own, in e2e only):',
+        '',
+        '| count | alive | mode | e2e every slot | e2e living | GPU draw every slot | GPU draw living | draw living / every |',
+        '|---|---|---|---|---|---|---|---|',
+        ...livingRows
+          .filter((r) => r.scenario.endsWith('/living'))
+          .map((r) => {
+            const base = livingRows.find(
+              (b) => b.scenario === r.scenario.replace(/living$/, 'every-slot'),
+            );
+            const share = r.scenario.match(/alive([\d.]+)/)?.[1] ?? '?';
+            return `| ${r.count.toLocaleString('en-US')} | ${share} | ${r.drawMode} | ${fmt(base?.e2eMs.median ?? NaN, 2)} | ${fmt(r.e2eMs.median, 2)} | ${fmt(base?.gpuMs?.draw ?? NaN)} | ${fmt(r.gpuMs?.draw)} | ${fmt((r.gpuMs?.draw ?? NaN) / (base?.gpuMs?.draw ?? NaN), 2)}× |`;
+          }),
+        '',
+      ]
+    : []),
   'The draw alone, Ignis against a hand-written WebGPU reference of the same look on the same state (bench/deno/raw-reference.ts), interleaved; CPU ms is recording and submitting the frame:',
   '',
   '| count | mode | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
@@ -484,6 +519,7 @@ await Deno.writeTextFile(
       rows,
       sizeRows,
       trailRows,
+      livingRows,
       referenceRows,
       cpuRows,
     },

@@ -1,7 +1,8 @@
 /**
  * Draws of the living only: after each update, the slots of the living particles in slot order
- * (a prefix-sum compaction on the GPU, shaders/particles/living.wgsl) and the arguments of the
- * draws that cover exactly them. The raster draws read particle `living[i]` and take their counts
+ * and the arguments of the draws that cover exactly them, by a prefix-sum compaction on the GPU
+ * (shaders/particles/living.wgsl: four dispatches, threads looping over chunks of 64 slots, one
+ * workgroup scan — software rasterisers run barriers slowly). The raster draws read particle `living[i]` and take their counts
  * from `args` with `drawIndirect`; the splat dispatches one thread per living particle with
  * `dispatchIndirect`. So a system of 1M slots with 10k alive draws 10k, and the CPU never waits
  * for the count: it stays on the GPU (`read()` fetches it through the readback pool, for tools).
@@ -16,12 +17,15 @@ import type { Device } from '../rhi/core/device.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
 import type { ShaderModule } from '../rhi/core/shader-module.js';
+import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import livingWgsl from '../../shaders/particles/living.wgsl?raw';
 
-/** Slots per block of the scan (the workgroup size of living.wgsl). */
-const BLOCK = 256;
+/** Slots per chunk, and chunks per group, of the scan (living.wgsl). */
+const CHUNK = 64;
 /** Most workgroups along one dimension (WebGPU's default maxComputeWorkgroupsPerDimension). */
 const MAX_GROUPS = 65535;
+
+type Entry = 'countChunks' | 'scanChunks' | 'scanGroups' | 'scatter';
 
 /** Byte offsets in `args` of the instanced draw, the pulled draw and the splat's dispatch. */
 export const LIVING_ARGS = { instanced: 0, pulled: 16, splat: 32 } as const;
@@ -41,18 +45,24 @@ export class LivingList {
   readonly total: Buffer;
   /** The step the list was made after; -1 while the state it would describe is newer (a seed). */
   step = -1;
-  readonly #blocks: Buffer;
+  readonly #chunkOffsets: Buffer;
+  readonly #groupOffsets: Buffer;
   readonly #params: Buffer;
   readonly #module: ShaderModule;
-  readonly #pipelines: Record<'countBlocks' | 'scanBlocks' | 'scatter', ComputePipeline>;
+  readonly #pipelines: Record<Entry, ComputePipeline>;
+  /** The 2-D grid of workgroups over the chunks; workgroups over the groups. */
   readonly #grid: [number, number];
+  readonly #groupWorkgroups: number;
   readonly #stopRestore: () => void;
 
   constructor(device: Device, count: number) {
     this.count = count;
-    const blocks = Math.ceil(count / BLOCK);
-    const groupsX = Math.min(blocks, MAX_GROUPS);
-    this.#grid = [groupsX, Math.ceil(blocks / groupsX)];
+    const chunks = Math.ceil(count / CHUNK);
+    const groups = Math.ceil(chunks / CHUNK);
+    const workgroups = Math.ceil(chunks / 64);
+    const groupsX = Math.min(workgroups, MAX_GROUPS);
+    this.#grid = [groupsX, Math.ceil(workgroups / groupsX)];
+    this.#groupWorkgroups = Math.ceil(groups / 64);
     this.living = device.createBuffer({
       label: 'particles living list',
       size: 4 * count,
@@ -68,9 +78,14 @@ export class LivingList {
       size: 16,
       usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
     });
-    this.#blocks = device.createBuffer({
-      label: 'particles living block offsets',
-      size: 4 * blocks,
+    this.#chunkOffsets = device.createBuffer({
+      label: 'particles living chunk offsets',
+      size: 4 * chunks,
+      usage: BufferUsage.STORAGE,
+    });
+    this.#groupOffsets = device.createBuffer({
+      label: 'particles living group offsets',
+      size: 4 * groups,
       usage: BufferUsage.STORAGE,
     });
     this.#params = device.createBuffer({
@@ -78,7 +93,7 @@ export class LivingList {
       size: 16,
       usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
     });
-    const params = new Uint32Array([count, blocks, groupsX, 0]);
+    const params = new Uint32Array([count, chunks, groups, groupsX]);
     device.queue.writeBuffer(this.#params, 0, params);
     // after device.restore() buffers come back zeroed: the parameters again, the list stale
     this.#stopRestore = device.onRestored(() => {
@@ -86,25 +101,31 @@ export class LivingList {
       this.step = -1;
     });
     this.#module = device.createShaderModule({ label: 'living.wgsl', code: livingWgsl });
-    const pipeline = (entryPoint: 'countBlocks' | 'scanBlocks' | 'scatter'): ComputePipeline =>
+    const pipeline = (entryPoint: Entry): ComputePipeline =>
       device.createComputePipeline({
         label: `particles living ${entryPoint}`,
         compute: { module: this.#module, entryPoint },
       });
     this.#pipelines = {
-      countBlocks: pipeline('countBlocks'),
-      scanBlocks: pipeline('scanBlocks'),
+      countChunks: pipeline('countChunks'),
+      scanChunks: pipeline('scanChunks'),
+      scanGroups: pipeline('scanGroups'),
       scatter: pipeline('scatter'),
     };
   }
 
-  /** GPU bytes per particle slot: the list (4) and the blocks' offsets (4 per 256). */
+  /** GPU bytes per particle slot: the list (4) and the chunks' and groups' offsets (4 per 64, per 4096). */
   get bytesPerParticle(): number {
-    return 4 + 4 / BLOCK;
+    return 4 + 4 / CHUNK + 4 / (CHUNK * CHUNK);
   }
 
   /** Records the compaction of `velocities` (the state after step `step`) and the barriers after it. */
-  record(encoder: CommandEncoder, velocities: Buffer, step: number): void {
+  record(
+    encoder: CommandEncoder,
+    velocities: Buffer,
+    step: number,
+    timestampWrites?: PassTimestampWrites,
+  ): void {
     encoder.barrier({ from: 'compute-write', to: 'compute-read', resources: [velocities] });
     // the last frame's draws read the list and the arguments this pass writes again
     encoder.barrier({
@@ -112,18 +133,19 @@ export class LivingList {
       to: 'compute-write',
       resources: [this.living, this.args],
     });
-    const pass = encoder.beginComputePass({ label: 'particles living list' });
+    const pass = encoder.beginComputePass({ label: 'particles living list', timestampWrites });
     const [x, y] = this.#grid;
-    pass.setPipeline(this.#pipelines.countBlocks);
-    this.#bind(pass, velocities);
-    pass.dispatch(x, y);
     // (dispatches of one pass see each other's storage writes)
-    pass.setPipeline(this.#pipelines.scanBlocks);
-    this.#bind(pass, velocities);
-    pass.dispatch(1);
-    pass.setPipeline(this.#pipelines.scatter);
-    this.#bind(pass, velocities);
-    pass.dispatch(x, y);
+    for (const [entry, grid] of [
+      ['countChunks', [x, y]],
+      ['scanChunks', [this.#groupWorkgroups, 1]],
+      ['scanGroups', [1, 1]],
+      ['scatter', [x, y]],
+    ] as const) {
+      pass.setPipeline(this.#pipelines[entry]);
+      this.#bind(pass, velocities);
+      pass.dispatch(grid[0], grid[1]);
+    }
     pass.end();
     encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: [this.living] });
     encoder.barrier({ from: 'compute-write', to: 'indirect-read', resources: [this.args] });
@@ -133,10 +155,11 @@ export class LivingList {
   #bind(pass: ReturnType<CommandEncoder['beginComputePass']>, velocities: Buffer): void {
     pass.setUniformBuffer(0, this.#params);
     pass.setStorageBuffer(1, velocities, { access: 'read' });
-    pass.setStorageBuffer(2, this.#blocks, { access: 'read-write' });
-    pass.setStorageBuffer(3, this.living, { access: 'read-write' });
-    pass.setStorageBuffer(4, this.args, { access: 'read-write' });
-    pass.setStorageBuffer(5, this.total, { access: 'read-write' });
+    pass.setStorageBuffer(2, this.#chunkOffsets, { access: 'read-write' });
+    pass.setStorageBuffer(3, this.#groupOffsets, { access: 'read-write' });
+    pass.setStorageBuffer(4, this.living, { access: 'read-write' });
+    pass.setStorageBuffer(5, this.args, { access: 'read-write' });
+    pass.setStorageBuffer(6, this.total, { access: 'read-write' });
   }
 
   /** The number of living particles after the last `record` (4 bytes through the readback pool). */
@@ -154,6 +177,14 @@ export class LivingList {
     this.#stopRestore();
     for (const p of Object.values(this.#pipelines)) p.destroy();
     this.#module.destroy();
-    for (const b of [this.living, this.args, this.total, this.#blocks, this.#params]) b.destroy();
+    for (const b of [
+      this.living,
+      this.args,
+      this.total,
+      this.#chunkOffsets,
+      this.#groupOffsets,
+      this.#params,
+    ])
+      b.destroy();
   }
 }

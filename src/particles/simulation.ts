@@ -224,8 +224,36 @@ export class ParticleSimulation {
       const steps = Math.round(this.options.prewarm * 60);
       for (let i = 0; i < steps; i++) this.#advance(encoder, 1 / 60);
     }
-    this.#advance(encoder, dt, timestampWrites);
-    this.living?.record(encoder, this.runner.buffers['velocity'] as Buffer, this.stepIndex);
+    const living = this.living;
+    if (!living) {
+      this.#advance(encoder, dt, timestampWrites);
+      this.runner.barrierForDraw(encoder);
+      return;
+    }
+    // the timestamps span the update: the step pass's beginning (the CPU path has none: the
+    // list's pass takes both) to the end of the living list's pass
+    const stepPass = this.path !== 'cpu' && timestampWrites;
+    this.#advance(
+      encoder,
+      dt,
+      stepPass
+        ? {
+            querySet: timestampWrites.querySet,
+            beginningOfPassWriteIndex: timestampWrites.beginningOfPassWriteIndex,
+          }
+        : undefined,
+    );
+    living.record(
+      encoder,
+      this.runner.buffers['velocity'] as Buffer,
+      this.stepIndex,
+      stepPass
+        ? {
+            querySet: timestampWrites.querySet,
+            endOfPassWriteIndex: timestampWrites.endOfPassWriteIndex,
+          }
+        : timestampWrites,
+    );
     this.runner.barrierForDraw(encoder);
   }
 

@@ -232,7 +232,8 @@ export class ParticleSystem {
   /**
    * Records one update of `dt` seconds into `encoder` (a compute pass, or the ping-pong pass; the
    * CPU path updates and uploads now) followed by the barrier the draw needs. `timestampWrites`
-   * times the update pass (the CPU path has none: it is timed on the CPU).
+   * times the update pass (the CPU path has none: it is timed on the CPU); where the system
+   * compacts (`compacted`), from the update pass's beginning to the end of the living list's pass.
    */
   update(
     encoder: CommandEncoder,

@@ -16,10 +16,14 @@ const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
 
 function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampWrites | undefined {
   if (!t) return undefined;
+  // a pass may write only one end (an update timed from one pass's beginning to another's end):
+  // the other key is left out, not undefined
   return {
     querySet: (t.querySet as WebGPUQuerySet).gpu,
-    beginningOfPassWriteIndex: t.beginningOfPassWriteIndex,
-    endOfPassWriteIndex: t.endOfPassWriteIndex,
+    ...(t.beginningOfPassWriteIndex !== undefined
+      ? { beginningOfPassWriteIndex: t.beginningOfPassWriteIndex }
+      : {}),
+    ...(t.endOfPassWriteIndex !== undefined ? { endOfPassWriteIndex: t.endOfPassWriteIndex } : {}),
   };
 }
 
