@@ -55,6 +55,30 @@ async function update(ps: ParticleSystem): Promise<number> {
   return ((t[1] as number) - (t[0] as number)) / 1e6;
 }
 
+/** One frame: update then draw in one command buffer (or the update submitted alone first); GPU ms of the draw's passes. */
+async function frame(ps: ParticleSystem, submitUpdateFirst: boolean): Promise<number> {
+  let enc = device.createCommandEncoder();
+  ps.update(enc, 1 / 60);
+  if (submitUpdateFirst) {
+    device.queue.submit([enc.finish()]);
+    enc = device.createCommandEncoder();
+  }
+  ps.prepareDraw(enc, camera, target, {
+    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+  });
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 },
+  });
+  ps.draw(pass, camera);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  const t = await q.readTimestamps();
+  const ms = (a: number, b: number) =>
+    Number.isFinite(t[a]) ? ((t[b] as number) - (t[a] as number)) / 1e6 : 0;
+  return ms(0, 1) + ms(2, 3);
+}
+
 /** One frame without an update; the image and the GPU ms of the splat pass (0 for raster) and the render pass. */
 async function draw(ps: ParticleSystem): Promise<{ img: Uint8Array; splat: number; pass: number }> {
   const enc = device.createCommandEncoder();
@@ -99,9 +123,21 @@ for (const mode of ['instanced', 'pulled', 'splat'] as const) {
     times.every.push(x.splat + x.pass);
     times.living.push(y.splat + y.pass);
   }
+  // a whole frame in one command buffer (update, then the draw reading the counts just written),
+  // and the same with the update submitted first: GPU ms of the draw's passes
+  const framed = { every: [] as number[], living: [] as number[] };
+  const split = { every: [] as number[], living: [] as number[] };
+  for (let r = 0; r < 10; r++)
+    for (const [key, ps] of [
+      ['every', every],
+      ['living', living],
+    ] as const) {
+      framed[key].push(await frame(ps, false));
+      split[key].push(await frame(ps, true));
+    }
   const med = (v: number[]) => [...v].sort((p, s) => p - s)[Math.floor(v.length / 2)]!;
   console.log(
-    `${mode} ${COUNT} alive ${ALIVE}: list ${slots.length} of ${expected.length} living, ${wrong === -1 ? 'lengths differ' : `${wrong} entries wrong`}; image bytes differing ${differ}; update GPU ms every ${med(updates.every).toFixed(3)} living (with the list) ${med(updates.living).toFixed(3)}; draw GPU ms every ${med(times.every).toFixed(3)} living ${med(times.living).toFixed(3)}`,
+    `${mode} ${COUNT} alive ${ALIVE}: list ${slots.length} of ${expected.length} living, ${wrong === -1 ? 'lengths differ' : `${wrong} entries wrong`}; image bytes differing ${differ}; update GPU ms every ${med(updates.every).toFixed(3)} living (with the list) ${med(updates.living).toFixed(3)}; draw GPU ms every ${med(times.every).toFixed(3)} living ${med(times.living).toFixed(3)}; in a frame every ${med(framed.every).toFixed(3)} living ${med(framed.living).toFixed(3)}; update submitted first every ${med(split.every).toFixed(3)} living ${med(split.living).toFixed(3)}`,
   );
   every.destroy();
   living.destroy();

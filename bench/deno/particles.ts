@@ -128,18 +128,24 @@ async function measureModes(
   modes: readonly Mode[],
   size: number,
   trail = 0,
-  /** More options (the living table's emission and compact) and the scenario's suffix for them. */
-  extra: { options: Record<string, unknown>; tag: string } = { options: {}, tag: '' },
+  /**
+   * Variants of the options, each with its scenario suffix (the living table: every slot and the
+   * living only), measured interleaved with the modes so a change of GPU state lands on all alike.
+   */
+  variants: ReadonlyArray<{ options: Record<string, unknown>; tag: string }> = [
+    { options: {}, tag: '' },
+  ],
 ): Promise<Row[]> {
+  const cells = variants.flatMap((variant) => modes.map((mode) => ({ mode, variant })));
   const systems: ParticleSystem[] = [];
-  for (const mode of modes) {
+  for (const { mode, variant } of cells) {
     const ps = await createParticleSystem(device, {
       count,
       path: 'compute',
       drawMode: mode,
       size,
       ...(trail > 0 ? { trail: { length: trail } } : {}),
-      ...extra.options,
+      ...variant.options,
     });
     await preroll(ps);
     frame(ps, null); // the first draw: auto starts measuring here
@@ -150,7 +156,7 @@ async function measureModes(
     systems.push(ps);
   }
   const q = timing ? device.createQuerySet({ label: 'bench', type: 'timestamp', count: 6 }) : null;
-  const per = modes.map(() => ({
+  const per = cells.map(() => ({
     e2e: [] as number[],
     cpu: [] as number[],
     update: [] as number[],
@@ -189,12 +195,12 @@ async function measureModes(
   q?.destroy();
   const rows = systems.map((ps, m): Row => {
     const out = per[m]!;
-    const mode = modes[m]!;
+    const { mode, variant } = cells[m]!;
     const gpuUpdate = median(out.update);
     const gpuDraw = median(out.draw);
     return {
       kind: 'particles',
-      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}${trail > 0 ? `/trail${trail}` : ''}${extra.tag}`,
+      scenario: `particles/compute@webgpu-deno/${mode}/${count}/size${size}${trail > 0 ? `/trail${trail}` : ''}${variant.tag}`,
       path: 'compute',
       backend: 'webgpu',
       drawMode: mode,
@@ -361,14 +367,19 @@ if (TRAILS.length > 0)
 const livingRows: Row[] = [];
 for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
   for (const share of LIVING)
-    for (const compact of [false, true])
-      livingRows.push(
-        ...(await measureModes(count, ['instanced', 'pulled', 'splat'], 0.07, 0, {
-          // one-second lives emitted at share × count per second: that share alive after the preroll
+    livingRows.push(
+      ...(await measureModes(
+        count,
+        ['instanced', 'pulled', 'splat'],
+        0.07,
+        0,
+        // one-second lives emitted at share × count per second: that share alive after the preroll
+        [false, true].map((compact) => ({
           options: { emitRate: share * count, lifeMin: 1, lifeMax: 1, compact },
           tag: `/alive${share}/${compact ? 'living' : 'every-slot'}`,
         })),
-      );
+      )),
+    );
 const referenceRows: ReferenceRow[] = [];
 for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
 /**
@@ -468,10 +479,10 @@ const md: string[] = [
     : []),
   ...(livingRows.length > 0
     ? [
-        'The living only (compact): every slot drawn, the dead culled in the vertex stage (or skipped by the splat thread), against the living listed by a GPU compaction after the update and drawn indirectly (GPU ms of the draw; the compaction is a pass of its own, in e2e only):',
+        'The living only (compact): every slot drawn, the dead culled in the vertex stage (or skipped by the splat thread), against the living listed by a GPU compaction after the update and drawn indirectly (measured interleaved; GPU ms of the update — the step, and for the living the list’s pass — and of the draw):',
         '',
-        '| count | alive | mode | e2e every slot | e2e living | GPU draw every slot | GPU draw living | draw living / every |',
-        '|---|---|---|---|---|---|---|---|',
+        '| count | alive | mode | e2e every slot | e2e living | GPU update every → living | GPU draw every slot | GPU draw living | draw living / every |',
+        '|---|---|---|---|---|---|---|---|---|',
         ...livingRows
           .filter((r) => r.scenario.endsWith('/living'))
           .map((r) => {
@@ -479,7 +490,7 @@ const md: string[] = [
               (b) => b.scenario === r.scenario.replace(/living$/, 'every-slot'),
             );
             const share = r.scenario.match(/alive([\d.]+)/)?.[1] ?? '?';
-            return `| ${r.count.toLocaleString('en-US')} | ${share} | ${r.drawMode} | ${fmt(base?.e2eMs.median ?? NaN, 2)} | ${fmt(r.e2eMs.median, 2)} | ${fmt(base?.gpuMs?.draw ?? NaN)} | ${fmt(r.gpuMs?.draw)} | ${fmt((r.gpuMs?.draw ?? NaN) / (base?.gpuMs?.draw ?? NaN), 2)}× |`;
+            return `| ${r.count.toLocaleString('en-US')} | ${share} | ${r.drawMode} | ${fmt(base?.e2eMs.median ?? NaN, 2)} | ${fmt(r.e2eMs.median, 2)} | ${fmt(base?.gpuMs?.update ?? NaN)} → ${fmt(r.gpuMs?.update)} | ${fmt(base?.gpuMs?.draw ?? NaN)} | ${fmt(r.gpuMs?.draw)} | ${fmt((r.gpuMs?.draw ?? NaN) / (base?.gpuMs?.draw ?? NaN), 2)}× |`;
           }),
         '',
       ]
