@@ -19,6 +19,7 @@ const ALL = [
   'modules',
   'trails',
   'events',
+  'living',
   'boids',
   'lifecycle',
 ] as const;
