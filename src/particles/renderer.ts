@@ -189,7 +189,12 @@ export class ParticleRenderer {
     const sim = this.#sim;
     if (this.#options.sort) {
       this.#sort ??= new DepthSort(this.#device, sim.count, sim.path);
-      this.#sort.record(encoder, camera.view, { runner: sim.runner, count: sim.count });
+      this.#sort.record(
+        encoder,
+        camera.view,
+        { runner: sim.runner, count: sim.count },
+        this.#living,
+      );
       this.#sortedStep = sim.stepIndex;
     }
     if (this.drawMode !== 'splat') return;

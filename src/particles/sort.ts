@@ -31,6 +31,9 @@ import sortKeysWgsl from '../../shaders/particles/sort-keys.wgsl?raw';
 import sortKeysTextureWgsl from '../../shaders/particles/sort-keys-texture.wgsl?raw';
 import sortKeysGlsl from '../../shaders/particles/sort-keys.frag.glsl?raw';
 import bitonicWgsl from '../../shaders/particles/sort-bitonic.wgsl?raw';
+import sortLivingWgsl from '../../shaders/particles/sort-living.wgsl?raw';
+import type { LivingList } from './living.js';
+import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
 import { BufferUsage } from '../rhi/core/flags.js';
 import { readBuffer } from '../compute/paths/state.js';
 import { isSoftwareAdapter } from './draw-mode.js';
@@ -50,6 +53,16 @@ export { computeSortSteps } from './sort-steps.js';
 export interface SortSource {
   readonly runner: ElementwiseRunner;
   readonly count: number;
+}
+
+/** The compute sort of the living only: keys from the list, the steps' workgroups, the plan. */
+interface LivingSort {
+  keys: ComputePipeline;
+  args: ComputePipeline;
+  /** Per step of the plan: (its stage k, 0). */
+  plan: Buffer;
+  /** Per step: the workgroups of its dispatchIndirect. */
+  stepArgs: Buffer;
 }
 
 /** The smallest power of two ≥ n. */
@@ -73,6 +86,10 @@ export class DepthSort {
   #fragment: RenderPipeline | null = null;
   /** Stops the restore listener (the compute path's step uniforms are written again). */
   #stopRestore: () => void = () => {};
+  /** The compute sort of the living only (options.compact), made at its first use. */
+  #livingSort: LivingSort | null = null;
+  /** The living list the last compute sort sorted (null: every slot). */
+  #sortedLiving: LivingList | null = null;
   /** The CPU path's scratch: keys per slot, slots in order, entries to upload. */
   #host: { keys: Float32Array; order: Uint32Array; entries: Float32Array } | null = null;
 
@@ -167,11 +184,19 @@ export class DepthSort {
    * Records the keys of `source`'s current state seen from `view` (column-major 4×4) and the sort,
    * then the barrier the draw needs. The CPU path sorts now, in JavaScript.
    */
-  record(encoder: CommandEncoder, view: ArrayLike<number>, source: SortSource): void {
+  record(
+    encoder: CommandEncoder,
+    view: ArrayLike<number>,
+    source: SortSource,
+    /** The living list of this state (options.compact): the compute sort sorts those only. */
+    living: LivingList | null = null,
+  ): void {
     // view depth = third row of the view matrix · (p, 1)
     const viewZ = [view[2], view[6], view[10], view[14]] as number[];
     if (this.#compute) {
-      this.#sortOnCompute(encoder, viewZ, source, this.#compute);
+      if (living) this.#sortLivingOnCompute(encoder, viewZ, source, this.#compute, living);
+      else this.#sortOnCompute(encoder, viewZ, source, this.#compute);
+      this.#sortedLiving = living;
       return;
     }
     const runner = this.#runner as ElementwiseRunner;
@@ -217,8 +242,106 @@ export class DepthSort {
     encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: [c.entries] });
   }
 
+  /**
+   * The living only: their keys from the list, then per step of the plan the workgroups that the
+   * living need (none for a stage past them), then the steps dispatched indirectly.
+   */
+  #sortLivingOnCompute(
+    encoder: CommandEncoder,
+    viewZ: number[],
+    source: SortSource,
+    c: ComputeSort,
+    living: LivingList,
+  ): void {
+    const s = (this.#livingSort ??= this.#makeLivingSort(c));
+    const offset = this.#uniforms(viewZ, 0);
+    const positions = source.runner.buffers.position as Buffer;
+    encoder.barrier({ from: 'compute-write', to: 'compute-read', resources: [positions] });
+    const keys = encoder.beginComputePass({ label: 'particles sort keys (living)' });
+    keys.setPipeline(s.keys);
+    keys.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
+    keys.setStorageBuffer(1, positions, { access: 'read' });
+    keys.setStorageBuffer(3, c.entries, { access: 'read-write' });
+    keys.setStorageBuffer(4, living.living, { access: 'read' });
+    keys.setStorageBuffer(5, living.total, { access: 'read' });
+    keys.dispatchThreads(this.total, 64);
+    keys.setPipeline(s.args);
+    keys.setUniformBuffer(0, this.#ring.buffer, offset, KEYS_BYTES);
+    keys.setStorageBuffer(5, living.total, { access: 'read' });
+    keys.setStorageBuffer(6, s.plan, { access: 'read' });
+    keys.setStorageBuffer(7, s.stepArgs, { access: 'read-write' });
+    keys.dispatch(1);
+    keys.end();
+    encoder.barrier({ from: 'compute-write', to: 'indirect-read', resources: [s.stepArgs] });
+    const pass = encoder.beginComputePass({ label: 'particles sort (living)' });
+    c.plan.forEach((step, i) => {
+      pass.setPipeline(step.kind === 'local' ? c.local : c.global);
+      pass.setUniformBuffer(0, c.steps, STEP_STRIDE * i, 16);
+      pass.setStorageBuffer(1, c.entries, { access: 'read-write' });
+      pass.dispatchIndirect(s.stepArgs, 12 * i);
+    });
+    pass.end();
+    encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: [c.entries] });
+  }
+
+  #makeLivingSort(c: ComputeSort): LivingSort {
+    const device = this.#device;
+    const module = device.createShaderModule({
+      label: 'sort-living.wgsl',
+      code: sortKeysWgsl + sortLivingWgsl,
+    });
+    this.#modules.push(module);
+    const plan = device.createBuffer({
+      label: 'particles sort plan (living)',
+      size: 8 * c.plan.length,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+    });
+    const data = new Uint32Array(c.plan.flatMap((step) => [step.k, 0]));
+    device.queue.writeBuffer(plan, 0, data);
+    const stopRestore = this.#stopRestore;
+    this.#stopRestore = (() => {
+      const stop = device.onRestored(() => device.queue.writeBuffer(plan, 0, data));
+      return () => {
+        stop();
+        stopRestore();
+      };
+    })();
+    return {
+      keys: device.createComputePipeline({
+        label: 'particles sort keys (living)',
+        compute: { module, entryPoint: 'livingKeys' },
+      }),
+      args: device.createComputePipeline({
+        label: 'particles sort steps (living)',
+        compute: { module, entryPoint: 'sortArgs' },
+      }),
+      plan,
+      stepArgs: device.createBuffer({
+        label: 'particles sort step args (living)',
+        size: 12 * c.plan.length,
+        usage: BufferUsage.STORAGE | BufferUsage.INDIRECT,
+      }),
+    };
+  }
+
   /** The slots in draw order after the last `record` (for tests and tools). */
   async read(): Promise<Uint32Array> {
+    const living = this.#sortedLiving;
+    if (this.#compute && living) {
+      // the living in draw order, then the dead (no entry holds them) in slot order
+      const n = await living.readCount();
+      const entries = await readBuffer(this.#compute.entries);
+      const slots = new Uint32Array(this.#count);
+      const listed = new Uint8Array(this.#count);
+      for (let i = 0; i < n; i++) {
+        const slot = (entries[4 * i + 1] as number) + HALF * (entries[4 * i + 2] as number);
+        slots[i] = slot;
+        listed[slot] = 1;
+      }
+      let at = n;
+      for (let slot = 0; slot < this.#count; slot++) if (!listed[slot]) slots[at++] = slot;
+      return slots;
+    }
     const entries = this.#compute
       ? await readBuffer(this.#compute.entries)
       : ((await (this.#runner as ElementwiseRunner).read()).entry as Float32Array);
@@ -363,6 +486,13 @@ export class DepthSort {
       c.keys.destroy();
       c.global.destroy();
       c.local.destroy();
+    }
+    const l = this.#livingSort;
+    if (l) {
+      l.keys.destroy();
+      l.args.destroy();
+      l.plan.destroy();
+      l.stepArgs.destroy();
     }
     this.#fragment?.destroy();
     for (const m of this.#modules) m.destroy();

@@ -12,7 +12,7 @@ import {
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import { drawImage, imageDiff, stepped } from '../page/particle-helpers.js';
+import { CAMERA, drawImage, imageDiff, stepped } from '../page/particle-helpers.js';
 
 /** Short lives at a steady rate: about a third of the slots alive, scattered over the ring. */
 const SPARSE: ParticleOptionsInput = {
@@ -137,6 +137,56 @@ export const cases = defineCases({
           'no list before an update',
         );
         fresh.destroy();
+      },
+    },
+  'a sorted system sorts its living only: the order is the living back to front, stages past them skipped':
+    {
+      needs: ['compute', 'indirect'],
+      async run({ device }) {
+        // ~3,000 alive of 20,000 slots: 4,096 entries sorted of 32,768, five stages skipped
+        const ps = await stepped(
+          device,
+          {
+            ...SPARSE,
+            count: 20_000,
+            emitRate: 4_000,
+            lifeMin: 0.5,
+            lifeMax: 1,
+            path: 'compute',
+            drawMode: 'pulled',
+            blending: 'alpha',
+            sort: true,
+          },
+          60,
+        );
+        assertEqual(ps.compacted, true, 'compacted');
+        await drawImage(device, ps); // prepareDraw sorts from CAMERA
+        const order = await ps.sortOrder();
+        const { position, velocity } = await ps.read();
+        const v = CAMERA.view;
+        const depth = (i: number): number =>
+          Math.fround(
+            Math.fround(
+              Math.fround(v[2]! * position[4 * i]!) +
+                Math.fround(v[6]! * position[4 * i + 1]!) +
+                Math.fround(v[10]! * position[4 * i + 2]!),
+            ) + v[14]!,
+          );
+        const living: number[] = [];
+        for (let i = 0; i < ps.count; i++) if ((velocity[4 * i + 3] as number) > 0) living.push(i);
+        assert(living.length > 2048, `${living.length} alive: more than one stage below the total`);
+        assertEqual(order.length, ps.count, 'every slot once');
+        const seen = new Set<number>(order.slice(0, living.length));
+        assertEqual(seen.size, living.length, 'the first entries are distinct');
+        for (const slot of living) assert(seen.has(slot), `living slot ${slot} among the first`);
+        let inversions = 0;
+        for (let i = 1; i < living.length; i++) {
+          const a = depth(order[i - 1]!);
+          const b = depth(order[i]!);
+          if (a - b > 1e-5 * Math.abs(a)) inversions++;
+        }
+        assertEqual(inversions, 0, 'the living back to front (ascending view depth)');
+        ps.destroy();
       },
     },
   'compact: the option is checked, auto compacts emitting systems only, and true where the device cannot is an error naming why':
