@@ -134,7 +134,8 @@ const USAGE = `npm run bench -- [options]
   --living-counts 1000000         slots of the living suite: the frame drawing every slot (culling the
                                   dead in the vertex stage) against drawing the living only
                                   (compact), at --living-shares 0.01,0.1,1 of the slots alive, in
-                                  --living-draw pulled,splat (compute@webgpu)
+                                  --living-draw pulled,splat (compute@webgpu; also instanced, and
+                                  sorted: alpha sorted back to front, the sort's cost included)
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
@@ -345,8 +346,17 @@ export function particleCells(o) {
               id: `living/compute@webgpu/${draw}/${count}/${alive}/${compact ? 'living' : 'every-slot'}`,
               kind: 'living',
               rung: 'webgpu',
-              // 12 steps of 0.1 s: past the one-second lives, the steady share alive
-              params: { count, path: 'compute', draw, preroll: 12, alive, compact },
+              // 12 steps of 0.1 s: past the one-second lives, the steady share alive; 'sorted':
+              // the pulled draw of alpha particles sorted back to front every frame
+              params: {
+                count,
+                path: 'compute',
+                draw: draw === 'sorted' ? 'pulled' : draw,
+                ...(draw === 'sorted' ? { sort: 1 } : {}),
+                preroll: 12,
+                alive,
+                compact,
+              },
             });
   return out;
 }
@@ -933,21 +943,21 @@ export function livingTable(rows) {
   if (living.length === 0) return '';
   const out = [
     '\nThe living only (compact): every slot drawn (the dead culled in the vertex stage) against a GPU-compacted list drawn indirectly (e2e ms medians; GPU ms of the compaction pass and of the draw):\n',
-    '| draw | slots | alive | every slot e2e | living e2e | living / every | compaction GPU ms | draw GPU ms (every → living) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| draw | slots | alive | every slot e2e | living e2e | living / every | compaction GPU ms | draw GPU ms (every → living) | sort GPU ms (every → living) |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of living.filter((x) => x.scenario.endsWith('/living'))) {
     const base = living.find((x) => x.scenario === r.scenario.replace(/living$/, 'every-slot'));
     const [, , draw, count, alive] = r.scenario.split('/');
     if (r.skipped || !base || base.skipped) {
       out.push(
-        `| ${draw} | ${count} | ${alive} | ${base?.skipped ? `skipped: ${base.skipped}` : fmt(base?.e2eMs?.median)} | ${r.skipped ? `skipped: ${r.skipped}` : fmt(r.e2eMs?.median)} | | | |`,
+        `| ${draw} | ${count} | ${alive} | ${base?.skipped ? `skipped: ${base.skipped}` : fmt(base?.e2eMs?.median)} | ${r.skipped ? `skipped: ${r.skipped}` : fmt(r.e2eMs?.median)} | | | | |`,
       );
       continue;
     }
     const span = (x, k) => fmt(x.gpuSpansMs?.[k], 3);
     out.push(
-      `| ${draw} | ${count} | ${alive} | ${fmt(base.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${span(r, 'living')} | ${span(base, 'draw')} → ${span(r, 'draw')} |`,
+      `| ${draw} | ${count} | ${alive} | ${fmt(base.e2eMs.median)} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${span(r, 'living')} | ${span(base, 'draw')} → ${span(r, 'draw')} | ${base.gpuSpansMs?.sort === undefined ? '' : `${span(base, 'sort')} → ${span(r, 'sort')}`} |`,
     );
   }
   return out.join('\n');
