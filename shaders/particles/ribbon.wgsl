@@ -80,10 +80,3 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   result.uv = vec2f(t, 0.5 + 0.5 * sides[corner]);
   return result;
 }
-
-// soft across its width: full at the middle, nothing at the edges
-@fragment
-fn fs(in: RibbonOut) -> @location(0) vec4f {
-  let s = in.uv.y * 2.0 - 1.0;
-  return vec4f(in.color.rgb, in.color.a * (1.0 - s * s));
-}

@@ -180,6 +180,11 @@ export interface ParticleOptions {
 export interface ParticleLink {
   width: readonly [number, number];
   colors: readonly [Vec4, Vec4];
+  /**
+   * An image along the ribbon, tinted by its colour: u from the head (0) to the tail (1), v across
+   * (0 to 1); instead of the soft edge. null (default): soft across its width.
+   */
+  texture: Texture | null;
 }
 
 /** What a particle system can raise events on (the `events` module). */
@@ -221,6 +226,11 @@ export interface ParticleTrail {
   width: readonly [number, number];
   /** The ribbon's colour (RGBA) at the head and at the tail (a tail alpha of 0 fades it out). */
   colors: readonly [Vec4, Vec4];
+  /**
+   * An image along the ribbon, tinted by its colour: u from the head (0) to the tail (1), v across
+   * (0 to 1); instead of the soft edge. null (default): soft across its width.
+   */
+  texture: Texture | null;
 }
 
 /** The scene depth soft particles fade against, and over what distance. */

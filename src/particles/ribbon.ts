@@ -16,6 +16,8 @@ import type { Device } from '../rhi/core/device.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { ShaderModule } from '../rhi/core/shader-module.js';
+import type { Sampler } from '../rhi/core/sampler.js';
+import type { Texture } from '../rhi/core/texture.js';
 import { UniformRing } from '../compute/uniform-ring.js';
 import ribbonWgsl from '../../shaders/particles/ribbon.wgsl?raw';
 import ribbonVertGlsl from '../../shaders/particles/ribbon.vert.glsl?raw';
@@ -25,11 +27,31 @@ import type { PassShape } from './pass-shape.js';
 import type { Camera } from './options.js';
 import type { TrailHistory } from './trail-history.js';
 
-/** A ribbon's look: its width and colour at the head (newest sample) and at the tail. */
+/** A ribbon's look: its width and colour at the head (newest sample) and at the tail, its image. */
 export interface RibbonLook {
   readonly width: readonly [number, number];
   readonly colors: readonly [readonly number[], readonly number[]];
+  /** Sampled at (along, across) and tinted by the colour; null: soft across the width. */
+  readonly texture: Texture | null;
 }
+
+/** The fragment stages: soft across the width, or the look's texture tinted by the colour. */
+const FS_SOFT = /* wgsl */ `
+@fragment
+fn fs(in: RibbonOut) -> @location(0) vec4f {
+  // full at the middle, nothing at the edges
+  let s = in.uv.y * 2.0 - 1.0;
+  return vec4f(in.color.rgb, in.color.a * (1.0 - s * s));
+}
+`;
+const FS_TEXTURED = /* wgsl */ `
+@group(0) @binding(3) var ribbonTexture: texture_2d<f32>;
+@group(0) @binding(4) var ribbonSampler: sampler;
+@fragment
+fn fs(in: RibbonOut) -> @location(0) vec4f {
+  return in.color * textureSample(ribbonTexture, ribbonSampler, in.uv);
+}
+`;
 
 /** A trail history as a ribbon draw's input: one ribbon per particle (made once, read live). */
 export function trailInput(
@@ -156,6 +178,8 @@ export class RibbonDraw {
   readonly #f32 = new Float32Array(RIBBON_PARAMS_BYTES / 4);
   readonly #u32 = new Uint32Array(this.#f32.buffer);
   readonly #viewProjection = mat4.create();
+  /** The linear sampler of a textured look, made at its first draw. */
+  #sampler: Sampler | null = null;
 
   constructor(device: Device, state: StateKind) {
     this.#device = device;
@@ -167,8 +191,9 @@ export class RibbonDraw {
     kind: 'trail' | 'link',
     mode: 'instanced' | 'pulled',
     shape: PassShape,
+    textured: boolean,
   ): RenderPipeline {
-    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}`;
+    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${textured ? 'textured' : 'soft'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
@@ -188,7 +213,7 @@ export class RibbonDraw {
       });
       const fs = device.createShaderModule({
         label: 'ribbon.frag.glsl',
-        code: `#version 300 es\n${ribbonFragGlsl}`,
+        code: `#version 300 es\n${textured ? '#define TEXTURED\n' : ''}${ribbonFragGlsl}`,
         stage: 'fragment',
       });
       const pipeline = device.createRenderPipeline({
@@ -206,6 +231,17 @@ export class RibbonDraw {
                 { binding: 2, type: 'texture' as const, name: 'velocityState' },
               ]
             : [{ binding: 1, type: 'texture' as const, name: 'trail' }]),
+          ...(textured
+            ? [
+                {
+                  binding: 3,
+                  type: 'texture' as const,
+                  name: 'ribbonTexture',
+                  samplerBinding: 4,
+                },
+                { binding: 4, type: 'sampler' as const, name: 'ribbonTexture' },
+              ]
+            : []),
         ],
       });
       made = { pipeline, modules: [vs, fs] };
@@ -213,7 +249,10 @@ export class RibbonDraw {
       const module = device.createShaderModule({
         label: `ribbon.wgsl (${kind}, ${this.#state}, ${mode})`,
         code:
-          ribbonWgsl + FETCH[kind][this.#state] + (mode === 'pulled' ? VS_PULLED : VS_INSTANCED),
+          ribbonWgsl +
+          FETCH[kind][this.#state] +
+          (mode === 'pulled' ? VS_PULLED : VS_INSTANCED) +
+          (textured ? FS_TEXTURED : FS_SOFT),
       });
       const pipeline = device.createRenderPipeline({
         label,
@@ -277,9 +316,20 @@ export class RibbonDraw {
   ): void {
     if (input.filled < 2) return;
     const offset = this.#write(input, look, camera);
-    pass.setPipeline(this.#pipeline(input.kind, mode, shape));
+    pass.setPipeline(this.#pipeline(input.kind, mode, shape, look.texture !== null));
     pass.setUniformBuffer(0, this.#ring.buffer, offset, RIBBON_PARAMS_BYTES);
     input.bind(pass);
+    if (look.texture) {
+      pass.setTexture(3, look.texture);
+      pass.setSampler(
+        4,
+        (this.#sampler ??= this.#device.createSampler({
+          label: 'particles ribbon texture',
+          magFilter: 'linear',
+          minFilter: 'linear',
+        })),
+      );
+    }
     const vertices = 6 * (input.samples - 1);
     if (mode === 'instanced') pass.draw(vertices, input.ribbons);
     else pass.draw(vertices * input.ribbons);
@@ -287,6 +337,7 @@ export class RibbonDraw {
 
   destroy(): void {
     this.#ring.destroy();
+    this.#sampler?.destroy();
     for (const p of this.#pipelines.values()) {
       p.pipeline.destroy();
       for (const m of p.modules) m.destroy();

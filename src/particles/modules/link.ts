@@ -10,24 +10,26 @@ import type { ParticleLink } from '../options.js';
 import { emits } from '../emission.js';
 import { defineModule } from './module.js';
 import { ribbonLook } from './trail.js';
+import { checkSampledTexture } from './sprite.js';
 
 export const link = defineModule({
   name: 'link',
   stage: 'render',
-  summary: 'one ribbon through the living particles in birth order: link { width, colors }',
+  summary:
+    'one ribbon through the living particles in birth order: link { width, colors, texture }',
   keys: ['link'],
   present: (o) => o.link !== null,
   resolve(o) {
     const l = o.link as unknown;
     if (l === null) return { link: null };
-    object('link', l, 'null or { width, colors }');
+    object('link', l, 'null or { width, colors, texture }');
     const given = l as Partial<ParticleLink>;
     for (const key of Object.keys(given))
-      if (!['width', 'colors'].includes(key))
+      if (!['width', 'colors', 'texture'].includes(key))
         throw new ParticleOptionError(
           `link.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a link option (they are width, colors)',
+          'is not a link option (they are width, colors, texture)',
         );
     if (!emits(o))
       throw new ParticleOptionError(
@@ -37,5 +39,8 @@ export const link = defineModule({
       );
     const resolved: ParticleLink = ribbonLook('link', given, o);
     return { link: resolved };
+  },
+  checkDevice(device, o) {
+    checkSampledTexture(device, 'link.texture', o.link?.texture ?? null);
   },
 });

@@ -3,6 +3,7 @@ import { ParticleOptionError, finite } from '../errors.js';
 import { TextureUsage } from '../../rhi/core/flags.js';
 import { FORMAT_INFO } from '../../rhi/core/formats.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Device } from '../../rhi/core/device.js';
 import { defineModule } from './module.js';
 
 export const sprite = defineModule({
@@ -49,21 +50,25 @@ export const sprite = defineModule({
   },
   /** The texture must be a live, filterable texture of this device that shaders may sample. */
   checkDevice(device, o) {
-    const texture: Texture | null = o.texture;
-    if (texture === null) return;
-    if (texture.device !== device)
-      throw new ParticleOptionError('texture', texture.label, 'belongs to another device');
-    if (texture.destroyed) throw new ParticleOptionError('texture', texture.label, 'is destroyed');
-    if ((texture.usage & TextureUsage.TEXTURE_BINDING) === 0)
-      throw new ParticleOptionError('texture', texture.label, 'needs TextureUsage.TEXTURE_BINDING');
-    const info = FORMAT_INFO[texture.format];
-    if (info.kind !== 'unorm' && !(info.kind === 'float' && info.half))
-      throw new ParticleOptionError(
-        'texture',
-        texture.label,
-        `has format ${texture.format}, which cannot be filtered; use an 8-bit unorm or a 16-bit float format`,
-      );
-    if (texture.sampleCount !== 1)
-      throw new ParticleOptionError('texture', texture.label, 'is multisampled');
+    checkSampledTexture(device, 'texture', o.texture);
   },
 });
+
+/** `texture` (option `option`) is null, or a live, filterable texture of `device` that shaders may sample. */
+export function checkSampledTexture(device: Device, option: string, texture: Texture | null): void {
+  if (texture === null) return;
+  if (texture.device !== device)
+    throw new ParticleOptionError(option, texture.label, 'belongs to another device');
+  if (texture.destroyed) throw new ParticleOptionError(option, texture.label, 'is destroyed');
+  if ((texture.usage & TextureUsage.TEXTURE_BINDING) === 0)
+    throw new ParticleOptionError(option, texture.label, 'needs TextureUsage.TEXTURE_BINDING');
+  const info = FORMAT_INFO[texture.format];
+  if (info.kind !== 'unorm' && !(info.kind === 'float' && info.half))
+    throw new ParticleOptionError(
+      option,
+      texture.label,
+      `has format ${texture.format}, which cannot be filtered; use an 8-bit unorm or a 16-bit float format`,
+    );
+  if (texture.sampleCount !== 1)
+    throw new ParticleOptionError(option, texture.label, 'is multisampled');
+}

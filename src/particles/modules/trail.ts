@@ -7,6 +7,8 @@
 import { ParticleOptionError, finite, object, vector } from '../errors.js';
 import type { ParticleOptions, ParticleTrail, Vec4 } from '../options.js';
 import { defineModule } from './module.js';
+import { checkSampledTexture } from './sprite.js';
+import type { Texture } from '../../rhi/core/texture.js';
 
 /** The most positions a trail keeps (64 copies of the position state). */
 export const MAX_TRAIL_LENGTH = 64;
@@ -17,9 +19,9 @@ export const MAX_TRAIL_LENGTH = 64;
  */
 export function ribbonLook(
   option: string,
-  given: { width?: readonly number[]; colors?: readonly (readonly number[])[] },
+  given: { width?: readonly number[]; colors?: readonly (readonly number[])[]; texture?: unknown },
   o: ParticleOptions,
-): { width: readonly [number, number]; colors: readonly [Vec4, Vec4] } {
+): { width: readonly [number, number]; colors: readonly [Vec4, Vec4]; texture: Texture | null } {
   const width = given.width ?? ([o.size, 0] as const);
   vector(`${option}.width`, width, 2);
   if ((width[0] as number) < 0 || (width[1] as number) < 0 || width[0]! + width[1]! === 0)
@@ -37,9 +39,20 @@ export function ribbonLook(
       'must be two RGBA colours (head, tail)',
     );
   colors.forEach((c, i) => vector(`${option}.colors[${i}]`, c, 4));
+  const texture = given.texture ?? null;
+  if (
+    texture !== null &&
+    (typeof texture !== 'object' || (texture as { kind?: unknown }).kind !== 'texture')
+  )
+    throw new ParticleOptionError(
+      `${option}.texture`,
+      texture,
+      'must be null or a texture of this device',
+    );
   return {
     width: [width[0] as number, width[1] as number],
     colors: [colors[0] as Vec4, colors[1] as Vec4],
+    texture: texture as Texture | null,
   };
 }
 
@@ -47,20 +60,20 @@ export const trail = defineModule({
   name: 'trail',
   stage: 'render',
   summary:
-    'trails: a ribbon through each particle’s last positions, trail { length, width, colors }',
+    'trails: a ribbon through each particle’s last positions, trail { length, width, colors, texture }',
   keys: ['trail'],
   present: (o) => o.trail !== null,
   resolve(o) {
     const t = o.trail as unknown;
     if (t === null) return { trail: null };
-    object('trail', t, 'null or { length, width, colors }');
+    object('trail', t, 'null or { length, width, colors, texture }');
     const given = t as Partial<ParticleTrail>;
     for (const key of Object.keys(given))
-      if (!['length', 'width', 'colors'].includes(key))
+      if (!['length', 'width', 'colors', 'texture'].includes(key))
         throw new ParticleOptionError(
           `trail.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a trail option (they are length, width, colors)',
+          'is not a trail option (they are length, width, colors, texture)',
         );
     const length = given.length ?? 16;
     finite('trail.length', length);
@@ -72,5 +85,8 @@ export const trail = defineModule({
       );
     const resolved: ParticleTrail = { length, ...ribbonLook('trail', given, o) };
     return { trail: resolved };
+  },
+  checkDevice(device, o) {
+    checkSampledTexture(device, 'trail.texture', o.trail?.texture ?? null);
   },
 });

@@ -2,6 +2,8 @@
 // the ribbons are drawn the same on every path and in both raster modes, lie where the particle
 // went (not ahead of it, not before the trail's reach), and never join one life to the next.
 import {
+  ParticleOptionError,
+  TextureUsage,
   createParticleSystem,
   createState,
   resolveOptions,
@@ -12,7 +14,7 @@ import {
   type ParticleSystem,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
-import { assert } from '../page/assert.js';
+import { assert, assertThrows } from '../page/assert.js';
 import { CAMERA, IMAGE, drawImage, imageDiff, pathsOf, stepped } from '../page/particle-helpers.js';
 
 const DT = 1 / 60;
@@ -218,6 +220,66 @@ export const cases = defineCases({
       ps.destroy();
     },
   },
+  'a textured ribbon shows its image along the trail, head to tail, the same on every path and raster mode':
+    {
+      async run({ device }) {
+        // two texels: white at the head's end (u < 0.25), black at the tail's (u > 0.75)
+        const image = device.createTexture({
+          label: 'white to black',
+          size: { width: 2, height: 1 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+        });
+        device.queue.writeTexture(
+          { texture: image },
+          new Uint8Array([255, 255, 255, 255, 0, 0, 0, 255]),
+          { bytesPerRow: 8 },
+          { width: 2, height: 1 },
+        );
+        const textured: ParticleOptionsInput = {
+          ...RISING,
+          trail: { ...(RISING.trail as object), texture: image },
+        };
+        await everyWay(device, textured, 40, async (ps, img, how) => {
+          const { positions } = await ps.readTrail();
+          const head = sampleOf(positions, 1, 0);
+          const tail = sampleOf(positions, 1, 15);
+          const at = (u: number): number[] => [0, head[1]! + u * (tail[1]! - head[1]!), 0];
+          assert(
+            redAt(img, at(0.12)) > 200,
+            `${how}: white near the head (red ${redAt(img, at(0.12))})`,
+          );
+          assert(
+            redAt(img, at(0.88)) < 30,
+            `${how}: black near the tail (red ${redAt(img, at(0.88))})`,
+          );
+          // the image spans the width, not the soft edge: a point a third of the way out is as lit
+          const side = [0.12, at(0.12)[1]!, 0];
+          assert(
+            redAt(img, side) > 200,
+            `${how}: the image is not faded across (red ${redAt(img, side)})`,
+          );
+        });
+        await assertThrows(
+          () => createParticleSystem(device, { ...RISING, trail: { texture: {} as never } }),
+          ParticleOptionError,
+          /trail\.texture.*must be null or a texture of this device/,
+          'not a texture',
+        );
+        const unbound = device.createTexture({
+          label: 'not sampled',
+          size: { width: 2, height: 1 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.COPY_DST,
+        });
+        await assertThrows(
+          () => createParticleSystem(device, { ...RISING, trail: { texture: unbound } }),
+          ParticleOptionError,
+          /trail\.texture.*needs TextureUsage.TEXTURE_BINDING/,
+          'a texture shaders may not sample',
+        );
+      },
+    },
   'a trail never joins one life to the next, and outlives its particle': {
     async run({ device }) {
       // continuous: a particle of 0.25 s respawns somewhere else in a ball of radius 2
