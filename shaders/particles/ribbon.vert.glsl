@@ -13,13 +13,17 @@ layout(std140) uniform RibbonParams {
   vec4 widths;     // x: the width at the head, y: at the tail
   uvec4 ring;      // particles, the trail's length, the ring slot written last, samples recorded
   uvec4 grid;      // the state texture's width and height
+  vec4 lifeColors[4]; // the particles' colour over life (inherit): four stops
+  vec4 lifeStops;  // their ages
+  vec4 lifeScale;  // 1 / their spans
+  vec4 lifeSizes;  // x: the size factor at birth, y: at death, z: 1 to inherit, 0 not to
 } rp;
 #ifdef LINK
 uniform highp sampler2D positionState;
-uniform highp sampler2D velocityState;
 #else
 uniform highp sampler2D trail;
 #endif
+uniform highp sampler2D velocityState;
 out vec4 vColor;
 out vec2 vUv;
 
@@ -37,6 +41,10 @@ vec4 trailSample(uint particle, uint back) {
 bool joins(vec4 a, vec4 b) {
   return a.w >= 0.0 && b.w >= 0.0 && a.w <= b.w;
 }
+float sampleLife(uint particle, uint back, float age) {
+  uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  return texelFetch(velocityState, ivec2(int(slot % rp.grid.x), int(slot / rp.grid.x)), 0).w;
+}
 #else
 vec4 trailSample(uint particle, uint back) {
   uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
@@ -46,7 +54,20 @@ vec4 trailSample(uint particle, uint back) {
 bool joins(vec4 a, vec4 b) {
   return a.w > b.w;
 }
+// the particle's life for a sample of its current life; -1 for a life before it, or the dead
+float sampleLife(uint particle, uint back, float age) {
+  if (age > trailSample(particle, 0u).w) return -1.0;
+  return texelFetch(velocityState, ivec2(int(particle % rp.grid.x), int(particle / rp.grid.x)), 0).w;
+}
 #endif
+
+// the particles' colour at t of their life (draw.vert.glsl's gradient)
+vec4 lifeGradient(float t) {
+  vec3 f = clamp((vec3(t) - rp.lifeStops.xyz) * rp.lifeScale.xyz, vec3(0.0), vec3(1.0));
+  vec4 c = mix(rp.lifeColors[0], rp.lifeColors[1], f.x);
+  c = mix(c, rp.lifeColors[2], f.y);
+  return mix(c, rp.lifeColors[3], f.z);
+}
 
 void main() {
 #ifdef PULLED
@@ -83,9 +104,18 @@ void main() {
   vec3 side = cross(newer - older, rp.eye.xyz - p.xyz);
   float len = length(side);
   float t = float(k) / float(rp.ring.y - 1u);
-  float halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * SIDES[corner];
+  // inherit: the particle's look at the age it had at this sample
+  vec4 look = vec4(1.0);
+  float size = 1.0;
+  if (rp.lifeSizes.z > 0.5) {
+    float life = sampleLife(particle, k, p.w);
+    float lived = life > 0.0 ? clamp(p.w / life, 0.0, 1.0) : 1.0;
+    look = lifeGradient(lived);
+    size = mix(rp.lifeSizes.x, rp.lifeSizes.y, lived);
+  }
+  float halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * size * SIDES[corner];
   vec3 offset = len > 0.0 ? side * (halfWidth / len) : vec3(0.0);
   gl_Position = rp.viewProjection * vec4(p.xyz + offset, 1.0);
-  vColor = mix(rp.colorHead, rp.colorTail, t);
+  vColor = mix(rp.colorHead, rp.colorTail, t) * look;
   vUv = vec2(t, 0.5 + 0.5 * SIDES[corner]);
 }

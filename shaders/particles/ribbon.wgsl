@@ -18,6 +18,12 @@ struct RibbonParams {
   ring: vec4u,
   // the state texture's width and height (a ring slot is that many rows of the trail texture)
   grid: vec4u,
+  // the particles' colour over life (trail/link `inherit`): four stops, their ages, 1 / their spans
+  lifeColors: array<vec4f, 4>,
+  lifeStops: vec4f,
+  lifeScale: vec4f,
+  // x: the size factor at birth, y: at death, z: 1 to inherit the particle's look, 0 not to
+  lifeSizes: vec4f,
 };
 @group(0) @binding(0) var<uniform> rp: RibbonParams;
 
@@ -27,6 +33,14 @@ struct RibbonOut {
   // x: along the trail (0 at the head, 1 at the tail), y: across it (0 to 1)
   @location(1) uv: vec2f,
 };
+
+// the particles' colour at t of their life (draw.wgsl's gradient)
+fn lifeGradient(t: f32) -> vec4f {
+  let f = clamp((vec3f(t) - rp.lifeStops.xyz) * rp.lifeScale.xyz, vec3f(0.0), vec3f(1.0));
+  var c = mix(rp.lifeColors[0], rp.lifeColors[1], f.x);
+  c = mix(c, rp.lifeColors[2], f.y);
+  return mix(c, rp.lifeColors[3], f.z);
+}
 
 // the ring slot of the sample `back` steps ago
 fn ringSlot(back: u32) -> u32 {
@@ -73,10 +87,20 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   let side = cross(newer - older, rp.eye.xyz - p.xyz);
   let len = length(side);
   let t = f32(k) / f32(rp.ring.y - 1u);
-  let halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * sides[corner];
+  // inherit: the particle's look at the age it had at this sample (its end of life where the
+  // sample's life is over or unknown)
+  var look = vec4f(1.0);
+  var size = 1.0;
+  if (rp.lifeSizes.z > 0.5) {
+    let life = sampleLife(particle, k, p.w);
+    let lived = select(1.0, clamp(p.w / life, 0.0, 1.0), life > 0.0);
+    look = lifeGradient(lived);
+    size = mix(rp.lifeSizes.x, rp.lifeSizes.y, lived);
+  }
+  let halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * size * sides[corner];
   let offset = select(vec3f(0.0), side * (halfWidth / len), len > 0.0);
   result.position = rp.viewProjection * vec4f(p.xyz + offset, 1.0);
-  result.color = mix(rp.colorHead, rp.colorTail, t);
+  result.color = mix(rp.colorHead, rp.colorTail, t) * look;
   result.uv = vec2f(t, 0.5 + 0.5 * sides[corner]);
   return result;
 }

@@ -185,6 +185,8 @@ export interface ParticleLink {
    * (0 to 1); instead of the soft edge. null (default): soft across its width.
    */
   texture: Texture | null;
+  /** Each particle's colour and size over life at its age multiply the ribbon's there. */
+  inherit: boolean;
 }
 
 /** What a particle system can raise events on (the `events` module). */
@@ -231,6 +233,13 @@ export interface ParticleTrail {
    * (0 to 1); instead of the soft edge. null (default): soft across its width.
    */
   texture: Texture | null;
+  /**
+   * The particle's look along its trail: at each position, its colour over life and its size over
+   * life at the age it had there multiply the ribbon's colour and width; where the particle has
+   * died (or lived a life before this one), its look at the end of life — a trail fades as its
+   * particle would. Default false.
+   */
+  inherit: boolean;
 }
 
 /** The scene depth soft particles fade against, and over what distance. */

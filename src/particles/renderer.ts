@@ -303,11 +303,26 @@ export class ParticleRenderer {
     // frame allocates nothing for them
     if (o.trail && sim.trail) {
       if (this.#trailInput?.history !== sim.trail)
-        this.#trailInput = { history: sim.trail, input: trailInput(sim.trail, sim.runner.size) };
-      ribbons.draw(pass, mode, shape, this.#trailInput.input, o.trail, camera);
+        this.#trailInput = {
+          history: sim.trail,
+          input: trailInput(sim.trail, sim.runner.size, () =>
+            this.state === 'buffers'
+              ? (sim.runner.buffers['velocity'] as Buffer)
+              : (sim.runner.textures['velocity'] as Texture),
+          ),
+        };
+      ribbons.draw(pass, mode, shape, this.#trailInput.input, o.trail, camera, o);
     }
     if (o.link && sim.emission) {
-      ribbons.draw(pass, mode, shape, (this.#linkInput ??= this.#makeLinkInput()), o.link, camera);
+      ribbons.draw(
+        pass,
+        mode,
+        shape,
+        (this.#linkInput ??= this.#makeLinkInput()),
+        o.link,
+        camera,
+        o,
+      );
     }
   }
 

@@ -18,6 +18,7 @@ import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { ShaderModule } from '../rhi/core/shader-module.js';
 import type { Sampler } from '../rhi/core/sampler.js';
 import type { Texture } from '../rhi/core/texture.js';
+import type { Buffer } from '../rhi/core/buffer.js';
 import { UniformRing } from '../compute/uniform-ring.js';
 import ribbonWgsl from '../../shaders/particles/ribbon.wgsl?raw';
 import ribbonVertGlsl from '../../shaders/particles/ribbon.vert.glsl?raw';
@@ -33,6 +34,15 @@ export interface RibbonLook {
   readonly colors: readonly [readonly number[], readonly number[]];
   /** Sampled at (along, across) and tinted by the colour; null: soft across the width. */
   readonly texture: Texture | null;
+  /** The particles' colour and size over life at each sample's age multiply the ribbon's. */
+  readonly inherit: boolean;
+}
+
+/** The particles' look over life, which a ribbon with `inherit` takes at each sample's age. */
+export interface RibbonLife {
+  readonly colors: ReadonlyArray<readonly number[]>;
+  readonly colorStops: readonly number[];
+  readonly sizeOverLife: readonly [number, number];
 }
 
 /** The fragment stages: soft across the width, or the look's texture tinted by the colour. */
@@ -57,6 +67,8 @@ fn fs(in: RibbonOut) -> @location(0) vec4f {
 export function trailInput(
   history: TrailHistory,
   grid: { width: number; height: number },
+  /** The velocity state the draw reads the particles' lives from (`inherit`), read live. */
+  velocity: () => Buffer | Texture,
 ): RibbonInput {
   return {
     kind: 'trail',
@@ -70,15 +82,21 @@ export function trailInput(
     },
     grid,
     bind(pass) {
-      if (history.buffer) pass.setStorageBuffer(1, history.buffer);
-      else pass.setTexture(1, history.texture!);
+      const v = velocity();
+      if (history.buffer) {
+        pass.setStorageBuffer(1, history.buffer);
+        pass.setStorageBuffer(2, v as Buffer);
+      } else {
+        pass.setTexture(1, history.texture!);
+        pass.setTexture(2, v as Texture);
+      }
     },
   };
 }
 
 /** Bytes of RibbonParams (ribbon.wgsl), and of a ring slot (rounded up to the offset alignment). */
-const RIBBON_PARAMS_BYTES = 160;
-const RIBBON_SLOT = 256;
+const RIBBON_PARAMS_BYTES = 272;
+const RIBBON_SLOT = 512;
 
 /** A trail: one life — the newer sample is older in age (a birth restarts it at 0). */
 const JOINS_TRAIL = /* wgsl */ `
@@ -94,20 +112,37 @@ fn joins(a: vec4f, b: vec4f) -> bool {
 }
 `;
 
+/**
+ * A trail sample's life: the particle's, for the samples of its current life (no older than the
+ * newest sample); −1 (unknown: the end-of-life look) for a life before it, or a dead particle.
+ */
+const TRAIL_LIFE = (life: string): string => /* wgsl */ `
+fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
+  if (age > trailSample(particle, 0u).w) {
+    return -1.0;
+  }
+  return ${life};
+}
+`;
+
 const FETCH = {
   trail: {
     buffers: /* wgsl */ `
 @group(0) @binding(1) var<storage, read> trail: array<vec4f>;
+@group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
   return trail[ringSlot(back) * rp.ring.x + particle];
 }
+${TRAIL_LIFE('velocities[particle].w')}
 ${JOINS_TRAIL}`,
     textures: /* wgsl */ `
 @group(0) @binding(1) var trail: texture_2d<f32>;
+@group(0) @binding(2) var velocityState: texture_2d<f32>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
   let texel = vec2u(particle % rp.grid.x, ringSlot(back) * rp.grid.y + particle / rp.grid.x);
   return textureLoad(trail, vec2i(texel), 0);
 }
+${TRAIL_LIFE('textureLoad(velocityState, vec2i(i32(particle % rp.grid.x), i32(particle / rp.grid.x)), 0).w')}
 ${JOINS_TRAIL}`,
   },
   link: {
@@ -119,6 +154,9 @@ fn trailSample(particle: u32, back: u32) -> vec4f {
   let p = positions[slot];
   return vec4f(p.xyz, select(-1.0, p.w, p.w < velocities[slot].w));
 }
+fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
+  return velocities[ringSlot(back)].w;
+}
 ${JOINS_LINK}`,
     textures: /* wgsl */ `
 @group(0) @binding(1) var positionState: texture_2d<f32>;
@@ -128,6 +166,10 @@ fn trailSample(particle: u32, back: u32) -> vec4f {
   let texel = vec2i(i32(slot % rp.grid.x), i32(slot / rp.grid.x));
   let p = textureLoad(positionState, texel, 0);
   return vec4f(p.xyz, select(-1.0, p.w, p.w < textureLoad(velocityState, texel, 0).w));
+}
+fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
+  let slot = ringSlot(back);
+  return textureLoad(velocityState, vec2i(i32(slot % rp.grid.x), i32(slot / rp.grid.x)), 0).w;
 }
 ${JOINS_LINK}`,
   },
@@ -230,7 +272,10 @@ export class RibbonDraw {
                 { binding: 1, type: 'texture' as const, name: 'positionState' },
                 { binding: 2, type: 'texture' as const, name: 'velocityState' },
               ]
-            : [{ binding: 1, type: 'texture' as const, name: 'trail' }]),
+            : [
+                { binding: 1, type: 'texture' as const, name: 'trail' },
+                { binding: 2, type: 'texture' as const, name: 'velocityState' },
+              ]),
           ...(textured
             ? [
                 {
@@ -263,7 +308,7 @@ export class RibbonDraw {
         depthStencil,
         bindings:
           this.#state === 'textures'
-            ? (kind === 'link' ? [1, 2] : [1]).map((binding) => ({
+            ? [1, 2].map((binding) => ({
                 binding,
                 type: 'texture' as const,
                 sampleType: 'unfilterable-float' as const,
@@ -277,7 +322,7 @@ export class RibbonDraw {
   }
 
   /** Packs RibbonParams for this draw into the next ring slot; returns its offset. */
-  #write(input: RibbonInput, look: RibbonLook, camera: Camera): number {
+  #write(input: RibbonInput, look: RibbonLook, camera: Camera, life: RibbonLife): number {
     const f = this.#f32;
     const u = this.#u32;
     mat4.multiply(camera.projection, camera.view, this.#viewProjection);
@@ -300,6 +345,14 @@ export class RibbonDraw {
     u[35] = input.filled;
     u[36] = input.grid.width;
     u[37] = input.grid.height;
+    for (let i = 0; i < 4; i++) f.set(life.colors[i] as readonly number[], 40 + 4 * i);
+    f.set(life.colorStops, 56);
+    for (let i = 0; i < 3; i++)
+      f[60 + i] =
+        1 / Math.max((life.colorStops[i + 1] as number) - (life.colorStops[i] as number), 1e-6);
+    f[64] = life.sizeOverLife[0];
+    f[65] = life.sizeOverLife[1];
+    f[66] = look.inherit ? 1 : 0;
     const offset = this.#ring.take();
     this.#device.queue.writeBuffer(this.#ring.buffer, offset, this.#f32);
     return offset;
@@ -313,9 +366,10 @@ export class RibbonDraw {
     input: RibbonInput,
     look: RibbonLook,
     camera: Camera,
+    life: RibbonLife,
   ): void {
     if (input.filled < 2) return;
-    const offset = this.#write(input, look, camera);
+    const offset = this.#write(input, look, camera, life);
     pass.setPipeline(this.#pipeline(input.kind, mode, shape, look.texture !== null));
     pass.setUniformBuffer(0, this.#ring.buffer, offset, RIBBON_PARAMS_BYTES);
     input.bind(pass);

@@ -25,11 +25,11 @@ export const link = defineModule({
     object('link', l, 'null or { width, colors, texture }');
     const given = l as Partial<ParticleLink>;
     for (const key of Object.keys(given))
-      if (!['width', 'colors', 'texture'].includes(key))
+      if (!['width', 'colors', 'texture', 'inherit'].includes(key))
         throw new ParticleOptionError(
           `link.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a link option (they are width, colors, texture)',
+          'is not a link option (they are width, colors, texture, inherit)',
         );
     if (!emits(o))
       throw new ParticleOptionError(

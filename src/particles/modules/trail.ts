@@ -19,9 +19,19 @@ export const MAX_TRAIL_LENGTH = 64;
  */
 export function ribbonLook(
   option: string,
-  given: { width?: readonly number[]; colors?: readonly (readonly number[])[]; texture?: unknown },
+  given: {
+    width?: readonly number[];
+    colors?: readonly (readonly number[])[];
+    texture?: unknown;
+    inherit?: unknown;
+  },
   o: ParticleOptions,
-): { width: readonly [number, number]; colors: readonly [Vec4, Vec4]; texture: Texture | null } {
+): {
+  width: readonly [number, number];
+  colors: readonly [Vec4, Vec4];
+  texture: Texture | null;
+  inherit: boolean;
+} {
   const width = given.width ?? ([o.size, 0] as const);
   vector(`${option}.width`, width, 2);
   if ((width[0] as number) < 0 || (width[1] as number) < 0 || width[0]! + width[1]! === 0)
@@ -49,10 +59,14 @@ export function ribbonLook(
       texture,
       'must be null or a texture of this device',
     );
+  const inherit = given.inherit ?? false;
+  if (typeof inherit !== 'boolean')
+    throw new ParticleOptionError(`${option}.inherit`, inherit, 'must be true or false');
   return {
     width: [width[0] as number, width[1] as number],
     colors: [colors[0] as Vec4, colors[1] as Vec4],
     texture: texture as Texture | null,
+    inherit,
   };
 }
 
@@ -69,11 +83,11 @@ export const trail = defineModule({
     object('trail', t, 'null or { length, width, colors, texture }');
     const given = t as Partial<ParticleTrail>;
     for (const key of Object.keys(given))
-      if (!['length', 'width', 'colors', 'texture'].includes(key))
+      if (!['length', 'width', 'colors', 'texture', 'inherit'].includes(key))
         throw new ParticleOptionError(
           `trail.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a trail option (they are length, width, colors, texture)',
+          'is not a trail option (they are length, width, colors, texture, inherit)',
         );
     const length = given.length ?? 16;
     finite('trail.length', length);

@@ -280,6 +280,79 @@ export const cases = defineCases({
         );
       },
     },
+  'inherit: the trail takes the particle’s colour and size over life at each sample’s age, its end-of-life look once it has died':
+    {
+      async run({ device }) {
+        const RED = [1, 0, 0, 1] as const;
+        const BLUE = [0, 0, 1, 1] as const;
+        // red for the first 40% of a half-second life, blue after 60%; the width shrinking to a fifth
+        const aging: ParticleOptionsInput = {
+          ...RISING,
+          lifeMin: 0.5,
+          lifeMax: 0.5,
+          colors: [RED, RED, BLUE, BLUE],
+          colorStops: [0, 0.4, 0.6, 1],
+          sizeOverLife: [1, 0.2],
+          trail: { length: 16, width: [0.4, 0.4], colors: [WHITE, WHITE], inherit: true },
+        };
+        const channels = (img: Uint8Array, p: readonly number[]): [number, number] => {
+          const [cx, cy] = pixelOf(CAMERA, p);
+          const i = (cy * IMAGE + cx) * 4;
+          return [img[i] as number, img[i + 2] as number];
+        };
+        // 26 steps: the head at 87% of its life (blue, narrow), the tail's end at 37% (red, wide)
+        await everyWay(device, aging, 26, async (ps, img, how) => {
+          const { positions } = await ps.readTrail();
+          const head = sampleOf(positions, 1, 0);
+          const tail = sampleOf(positions, 1, 15);
+          const at = (u: number, x = 0): number[] => [x, head[1]! + u * (tail[1]! - head[1]!), 0];
+          const [hr, hb] = channels(img, at(0.1));
+          assert(
+            hb > 150 && hr < 30,
+            `${how}: blue near the head, late in life (r ${hr}, b ${hb})`,
+          );
+          const [tr, tb] = channels(img, at(0.9));
+          assert(
+            tr > 150 && tb < 30,
+            `${how}: red near the tail, early in life (r ${tr}, b ${tb})`,
+          );
+          const wide = Math.max(...channels(img, at(0.9, 0.09)));
+          const narrow = Math.max(...channels(img, at(0.1, 0.09)));
+          assert(wide > 60, `${how}: 0.09 aside the tail is on the ribbon (${wide})`);
+          assert(
+            narrow === 0,
+            `${how}: 0.09 aside the head is off it, narrower late in life (${narrow})`,
+          );
+        });
+        // 36 steps, a ring of 32: dead for six; the positions from early in its life, red while it
+        // lived, are drawn as at its end: blue (and narrow)
+        const long: ParticleOptionsInput = {
+          ...aging,
+          trail: { length: 32, width: [0.4, 0.4], colors: [WHITE, WHITE], inherit: true },
+        };
+        await everyWay(device, long, 36, async (ps, img, how) => {
+          const { positions } = await ps.readTrail();
+          const { velocity } = await ps.read();
+          assert((velocity[3] as number) <= 0, `${how}: the particle has died`);
+          const early = sampleOf(positions, 1, 27);
+          assert(
+            early[3]! < 0.2,
+            `${how}: sample 27 back is from early in its life (age ${early[3]})`,
+          );
+          const [r, b] = channels(img, [0, early[1]!, 0]);
+          assert(
+            b > 60 && r < 30,
+            `${how}: early positions take the end-of-life blue (r ${r}, b ${b})`,
+          );
+        });
+        await assertThrows(
+          () => createParticleSystem(device, { ...RISING, trail: { inherit: 'yes' as never } }),
+          ParticleOptionError,
+          /trail\.inherit.*must be true or false/,
+          'inherit is a boolean',
+        );
+      },
+    },
   'a trail never joins one life to the next, and outlives its particle': {
     async run({ device }) {
       // continuous: a particle of 0.25 s respawns somewhere else in a ball of radius 2
