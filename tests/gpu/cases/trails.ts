@@ -409,7 +409,7 @@ export const cases = defineCases({
       });
     },
   },
-  'a linked ribbon joins the living particles in birth order (a swoosh behind a moving emitter), on every path and raster mode':
+  'a linked ribbon joins the living particles in birth order (a swoosh behind a moving emitter), on every path and raster mode; inherit colours it by each one’s age':
     {
       async run({ device }) {
         // still particles, one born per step where the emitter is, the emitter moving along x
@@ -458,6 +458,38 @@ export const cases = defineCases({
             differ === 0,
             `${how} draws the link as ${first![0]} does (${differ} pixels differ)`,
           );
+        }
+        // inherit: each particle's colour at its age — the oldest blue, the newest red
+        const aged: ParticleOptionsInput = {
+          ...swoosh,
+          lifeMin: 1,
+          lifeMax: 1,
+          colors: [
+            [1, 0, 0, 1],
+            [1, 0, 0, 1],
+            [0, 0, 1, 1],
+            [0, 0, 1, 1],
+          ],
+          colorStops: [0, 0.3, 0.5, 1],
+          link: { width: [0.3, 0.3], colors: [WHITE, WHITE], inherit: true },
+        };
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...aged, path, drawMode: 'pulled' });
+          for (let n = 1; n <= STEPS; n++) {
+            ps.setOptions({ emitter: { position: at(n) as [number, number, number] } });
+            ps.step(DT);
+          }
+          const img = await drawImage(device, ps);
+          const rgb = (n: number): [number, number] => {
+            const [cx, cy] = pixelOf(CAMERA, [-2 + 0.1 * n + 0.05, -2, 0]);
+            const i = (cy * IMAGE + cx) * 4;
+            return [img[i] as number, img[i + 2] as number];
+          };
+          const [or, ob] = rgb(5);
+          assert(ob > 150 && or < 30, `${path}: born 35 steps ago, blue (r ${or}, b ${ob})`);
+          const [nr, nb] = rgb(35);
+          assert(nr > 150 && nb < 30, `${path}: born 5 steps ago, red (r ${nr}, b ${nb})`);
+          ps.destroy();
         }
         let error: unknown;
         try {
