@@ -53,16 +53,25 @@ const result = spawnSync(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// files that failed without a failing test (an import, a top-level await): counted apart, not
+// added to the tests (a file with two failing tests is two failures, not three)
+let brokenFiles = 0;
 if (existsSync(report)) {
   const json = JSON.parse(readFileSync(report, 'utf8'));
   passed = json.numPassedTests ?? 0;
-  failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+  failed = json.numFailedTests ?? 0;
   skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  brokenFiles = (json.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'),
+  ).length;
   printEngineSummary(json);
 }
 const code = result.status ?? 1;
-if (code !== 0 && failed === 0) failed = 1;
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+const files =
+  brokenFiles > 0 ? `, ${brokenFiles} test file${brokenFiles > 1 ? 's' : ''} failed to run` : '';
+console.log(
+  `\n${passed} passed, ${failed} failed, ${skipped} skipped${files}${code !== 0 && failed === 0 && brokenFiles === 0 ? ` (vitest exited with ${code})` : ''}`,
+);
 process.exit(code);
 
 /**
