@@ -20,6 +20,7 @@ const ALL = [
   'trails',
   'events',
   'living',
+  'vertex-formats',
   'boids',
   'lifecycle',
 ] as const;

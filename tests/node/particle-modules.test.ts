@@ -199,6 +199,8 @@ describe('the trail module', () => {
       length: 16,
       width: [0.2, 0],
       colors: [o.colors[0], [...o.colors[0].slice(0, 3), 0]],
+      texture: null,
+      inherit: false,
     });
     expect(o.modules.find((m) => m.module === 'trail')?.stage).toBe('render');
     expect(names(resolveOptions({}))).not.toContain('trail');
@@ -228,7 +230,9 @@ describe('the trail module', () => {
         /trail\.colors\[0\]/,
       ],
       [{ lenght: 8 }, /trail\.lenght.*not a trail option/],
-      [8, /trail.*null or \{ length, width, colors \}/],
+      [{ inherit: 1 }, /trail\.inherit.*true or false/],
+      [{ texture: 'sparks.png' }, /trail\.texture.*a texture of this device/],
+      [8, /trail.*null or \{ length, width, colors, texture \}/],
     ];
     for (const [trail, message] of bad)
       expect(() => resolveOptions({ trail } as never), JSON.stringify(trail)).toThrow(message);

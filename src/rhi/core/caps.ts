@@ -32,6 +32,11 @@ export interface Features {
    * (GL ES 3.0 has one blend state for all draw buffers; `OES_draw_buffers_indexed` is not used yet).
    */
   readonly independentBlend: boolean;
+  /**
+   * The `unorm8x4-bgra` vertex format (four bytes read as b, g, r, a). WebGL2 lacks it: GL has no
+   * swizzled attribute (give the bytes in rgba order as `unorm8x4`).
+   */
+  readonly vertexFormatBgra: boolean;
 }
 
 /** The device limits Ignis checks against, named as in WebGPU. */

@@ -69,16 +69,49 @@ export interface ShaderModuleDescriptor extends Labeled {
   stage?: ShaderStage;
 }
 
-/** The format of a vertex attribute. */
+/** WebGPU's vertex formats, every one ('unorm8x4-bgra': WebGPU only; WebGL2 cannot swizzle an attribute). */
 export type VertexFormat =
+  | 'uint8'
+  | 'uint8x2'
+  | 'uint8x4'
+  | 'sint8'
+  | 'sint8x2'
+  | 'sint8x4'
+  | 'unorm8'
+  | 'unorm8x2'
+  | 'unorm8x4'
+  | 'snorm8'
+  | 'snorm8x2'
+  | 'snorm8x4'
+  | 'uint16'
+  | 'uint16x2'
+  | 'uint16x4'
+  | 'sint16'
+  | 'sint16x2'
+  | 'sint16x4'
+  | 'unorm16'
+  | 'unorm16x2'
+  | 'unorm16x4'
+  | 'snorm16'
+  | 'snorm16x2'
+  | 'snorm16x4'
+  | 'float16'
+  | 'float16x2'
+  | 'float16x4'
   | 'float32'
   | 'float32x2'
   | 'float32x3'
   | 'float32x4'
   | 'uint32'
+  | 'uint32x2'
+  | 'uint32x3'
+  | 'uint32x4'
   | 'sint32'
-  | 'unorm8x4'
-  | 'uint8x4';
+  | 'sint32x2'
+  | 'sint32x3'
+  | 'sint32x4'
+  | 'unorm10-10-10-2'
+  | 'unorm8x4-bgra';
 
 /** One vertex attribute: format, byte offset, shader location. */
 export interface VertexAttribute {

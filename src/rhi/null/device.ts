@@ -52,6 +52,7 @@ export class NullDevice extends Device {
           float32Blendable: true,
           multisample: true,
           independentBlend: true,
+          vertexFormatBgra: true,
           ...options.features,
         },
         limits: { ...DEFAULT_LIMITS, ...options.limits },

@@ -54,11 +54,13 @@ export const GL = {
   MIRRORED_REPEAT: 0x8370,
   BYTE: 0x1400,
   UNSIGNED_BYTE: 0x1401,
+  SHORT: 0x1402,
   UNSIGNED_SHORT: 0x1403,
   INT: 0x1404,
   UNSIGNED_INT: 0x1405,
   FLOAT: 0x1406,
   HALF_FLOAT: 0x140b,
+  UNSIGNED_INT_2_10_10_10_REV: 0x8368,
   UNSIGNED_INT_24_8: 0x84fa,
   FLOAT_32_UNSIGNED_INT_24_8_REV: 0x8dad,
   RED: 0x1903,
@@ -266,15 +268,57 @@ export interface GLVertexFormat {
   readonly integer: boolean;
 }
 
-export const VERTEX_FORMATS: Readonly<Record<VertexFormat, GLVertexFormat>> = {
+/**
+ * Every WebGPU vertex format but `unorm8x4-bgra` (GL has no swizzled attribute: core refuses it
+ * on WebGL2) as vertexAttrib(I)Pointer's arguments. */
+export const VERTEX_FORMATS: Readonly<
+  Record<Exclude<VertexFormat, 'unorm8x4-bgra'>, GLVertexFormat>
+> = {
+  uint8: { size: 1, type: GL.UNSIGNED_BYTE, normalized: false, integer: true },
+  uint8x2: { size: 2, type: GL.UNSIGNED_BYTE, normalized: false, integer: true },
+  uint8x4: { size: 4, type: GL.UNSIGNED_BYTE, normalized: false, integer: true },
+  sint8: { size: 1, type: GL.BYTE, normalized: false, integer: true },
+  sint8x2: { size: 2, type: GL.BYTE, normalized: false, integer: true },
+  sint8x4: { size: 4, type: GL.BYTE, normalized: false, integer: true },
+  unorm8: { size: 1, type: GL.UNSIGNED_BYTE, normalized: true, integer: false },
+  unorm8x2: { size: 2, type: GL.UNSIGNED_BYTE, normalized: true, integer: false },
+  unorm8x4: { size: 4, type: GL.UNSIGNED_BYTE, normalized: true, integer: false },
+  snorm8: { size: 1, type: GL.BYTE, normalized: true, integer: false },
+  snorm8x2: { size: 2, type: GL.BYTE, normalized: true, integer: false },
+  snorm8x4: { size: 4, type: GL.BYTE, normalized: true, integer: false },
+  uint16: { size: 1, type: GL.UNSIGNED_SHORT, normalized: false, integer: true },
+  uint16x2: { size: 2, type: GL.UNSIGNED_SHORT, normalized: false, integer: true },
+  uint16x4: { size: 4, type: GL.UNSIGNED_SHORT, normalized: false, integer: true },
+  sint16: { size: 1, type: GL.SHORT, normalized: false, integer: true },
+  sint16x2: { size: 2, type: GL.SHORT, normalized: false, integer: true },
+  sint16x4: { size: 4, type: GL.SHORT, normalized: false, integer: true },
+  unorm16: { size: 1, type: GL.UNSIGNED_SHORT, normalized: true, integer: false },
+  unorm16x2: { size: 2, type: GL.UNSIGNED_SHORT, normalized: true, integer: false },
+  unorm16x4: { size: 4, type: GL.UNSIGNED_SHORT, normalized: true, integer: false },
+  snorm16: { size: 1, type: GL.SHORT, normalized: true, integer: false },
+  snorm16x2: { size: 2, type: GL.SHORT, normalized: true, integer: false },
+  snorm16x4: { size: 4, type: GL.SHORT, normalized: true, integer: false },
+  float16: { size: 1, type: GL.HALF_FLOAT, normalized: false, integer: false },
+  float16x2: { size: 2, type: GL.HALF_FLOAT, normalized: false, integer: false },
+  float16x4: { size: 4, type: GL.HALF_FLOAT, normalized: false, integer: false },
   float32: { size: 1, type: GL.FLOAT, normalized: false, integer: false },
   float32x2: { size: 2, type: GL.FLOAT, normalized: false, integer: false },
   float32x3: { size: 3, type: GL.FLOAT, normalized: false, integer: false },
   float32x4: { size: 4, type: GL.FLOAT, normalized: false, integer: false },
   uint32: { size: 1, type: GL.UNSIGNED_INT, normalized: false, integer: true },
+  uint32x2: { size: 2, type: GL.UNSIGNED_INT, normalized: false, integer: true },
+  uint32x3: { size: 3, type: GL.UNSIGNED_INT, normalized: false, integer: true },
+  uint32x4: { size: 4, type: GL.UNSIGNED_INT, normalized: false, integer: true },
   sint32: { size: 1, type: GL.INT, normalized: false, integer: true },
-  unorm8x4: { size: 4, type: GL.UNSIGNED_BYTE, normalized: true, integer: false },
-  uint8x4: { size: 4, type: GL.UNSIGNED_BYTE, normalized: false, integer: true },
+  sint32x2: { size: 2, type: GL.INT, normalized: false, integer: true },
+  sint32x3: { size: 3, type: GL.INT, normalized: false, integer: true },
+  sint32x4: { size: 4, type: GL.INT, normalized: false, integer: true },
+  'unorm10-10-10-2': {
+    size: 4,
+    type: GL.UNSIGNED_INT_2_10_10_10_REV,
+    normalized: true,
+    integer: false,
+  },
 };
 
 // GL's window origin is bottom-left, WebGPU's top-left. Ignis renders every target upside down in

@@ -169,6 +169,7 @@ export class WebGL2Device extends Device {
           float32Blendable: floatBlend,
           multisample: param(gl.MAX_SAMPLES) >= 4,
           independentBlend: false,
+          vertexFormatBgra: false,
         },
         limits: {
           maxTextureDimension2D: param(gl.MAX_TEXTURE_SIZE),

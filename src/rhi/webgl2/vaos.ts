@@ -92,7 +92,8 @@ export class VertexArrayCache {
       const base = vb.offset + layout.arrayStride * (instance ? firstInstance : baseVertex);
       gl.bindBuffer(gl.ARRAY_BUFFER, vb.buffer.gl);
       for (const attr of layout.attributes) {
-        const f = VERTEX_FORMATS[attr.format];
+        // (core refuses unorm8x4-bgra here: caps.features.vertexFormatBgra is false)
+        const f = VERTEX_FORMATS[attr.format as Exclude<typeof attr.format, 'unorm8x4-bgra'>];
         gl.enableVertexAttribArray(attr.shaderLocation);
         if (f.integer)
           gl.vertexAttribIPointer(

@@ -123,6 +123,7 @@ export class WebGPUDevice extends Device {
           float32Blendable: f.has('float32-blendable'),
           multisample: true,
           independentBlend: true,
+          vertexFormatBgra: true,
         },
         limits: {
           maxTextureDimension2D: l.maxTextureDimension2D,

@@ -164,6 +164,18 @@ export function validateRenderPipelineDescriptor(
   checkModule(desc.vertex.module, 'vertex', caps, label);
   checkLayout(desc.layout, label);
   validateRenderState(desc, caps.limits, label);
+  if (!caps.features.vertexFormatBgra)
+    desc.vertex.buffers?.forEach((b, i) =>
+      b?.attributes.forEach((a, j) => {
+        if (a.format === 'unorm8x4-bgra')
+          throw new UnsupportedFeatureError(
+            'vertexFormatBgra',
+            caps.backend,
+            `vertex.buffers[${i}].attributes[${j}] is unorm8x4-bgra; give the bytes in rgba order as unorm8x4`,
+            label,
+          );
+      }),
+    );
   if (desc.vertex.module.language === 'wgsl')
     checkEntryPoint(desc.vertex.module.code, 'vertex', desc.vertex.entryPoint, label);
   const modules = [desc.vertex.module];
