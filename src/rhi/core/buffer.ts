@@ -94,7 +94,7 @@ export abstract class Buffer extends Resource {
    * work already submitted and the promise resolves when the GPU has done it. Needs COPY_SRC (or
    * MAP_READ).
    */
-  read(offset = 0, size = this.size - offset): Promise<ArrayBuffer> {
+  read(offset = 0, size?: number): Promise<ArrayBuffer> {
     this.assertAlive('read');
     if ((this.usage & (BufferUsage.COPY_SRC | BufferUsage.MAP_READ)) === 0) {
       const actual = usageNames(this.usage, BufferUsage);
@@ -111,8 +111,10 @@ export abstract class Buffer extends Resource {
         'mapped',
         this.label,
       );
-    validateBufferRange('read', this.size, offset, size, this.label);
-    return this.readImpl(offset, size);
+    // the rest of the buffer by default (computed once the offset is known to be a number)
+    const bytes = size ?? (typeof offset === 'number' ? this.size - offset : 0);
+    validateBufferRange('read', this.size, offset, bytes, this.label);
+    return this.readImpl(offset, bytes);
   }
 
   /** Backend: makes `data` the contents at `offset` (used by unmap of mappedAtCreation). */

@@ -22,6 +22,7 @@ import type {
   ImageCopyTexture,
   RenderPassDescriptor,
 } from './descriptors.js';
+import { orZero } from './validate/copy.js';
 
 /** `auto` inserts barriers where a hazard is seen; `explicit` throws `MissingBarrierError` instead. */
 export type BarrierMode = 'auto' | 'explicit';
@@ -312,10 +313,11 @@ export class CommandEncoder {
     );
     validateBufferRange('copy-source', src.size, srcOffset, size, src.label);
     validateBufferRange('copy-destination', dst.size, dstOffset, size, dst.label);
-    if (src === dst && srcOffset < dstOffset + size && dstOffset < srcOffset + size) {
+    // WebGPU: source and destination are different buffers (D3D12 cannot copy within one)
+    if (src === dst) {
       throw new ValidationError(
-        'copy-overlap',
-        `copyBufferToBuffer ranges overlap within one buffer`,
+        'copy-same-buffer',
+        `copyBufferToBuffer from and to the same buffer "${src.label}" (bytes ${srcOffset} → ${dstOffset}); WebGPU copies between two buffers: copy through a second one`,
         src.label,
         { srcOffset, dstOffset, size },
       );
@@ -346,9 +348,9 @@ export class CommandEncoder {
       'copyBufferToTexture destination',
       dst.texture.label,
     );
-    const mipLevel = dst.mipLevel ?? 0;
-    const x = dst.origin?.x ?? 0;
-    const y = dst.origin?.y ?? 0;
+    const mipLevel = orZero(dst.mipLevel);
+    const x = orZero(dst.origin?.x);
+    const y = orZero(dst.origin?.y);
     validateTextureRegion(dst.texture, mipLevel, x, y, size);
     validateBufferLayout(
       dst.texture.format,
@@ -387,9 +389,9 @@ export class CommandEncoder {
       'copyTextureToBuffer destination',
       dst.buffer.label,
     );
-    const mipLevel = src.mipLevel ?? 0;
-    const x = src.origin?.x ?? 0;
-    const y = src.origin?.y ?? 0;
+    const mipLevel = orZero(src.mipLevel);
+    const x = orZero(src.origin?.x);
+    const y = orZero(src.origin?.y);
     validateTextureRegion(src.texture, mipLevel, x, y, size);
     validateBufferLayout(
       src.texture.format,
@@ -439,14 +441,22 @@ export class CommandEncoder {
         },
       );
     }
-    const srcMip = src.mipLevel ?? 0;
-    const dstMip = dst.mipLevel ?? 0;
-    const srcX = src.origin?.x ?? 0;
-    const srcY = src.origin?.y ?? 0;
-    const dstX = dst.origin?.x ?? 0;
-    const dstY = dst.origin?.y ?? 0;
+    const srcMip = orZero(src.mipLevel);
+    const dstMip = orZero(dst.mipLevel);
+    const srcX = orZero(src.origin?.x);
+    const srcY = orZero(src.origin?.y);
+    const dstX = orZero(dst.origin?.x);
+    const dstY = orZero(dst.origin?.y);
     validateTextureRegion(src.texture, srcMip, srcX, srcY, size);
     validateTextureRegion(dst.texture, dstMip, dstX, dstY, size);
+    // WebGPU: a copy within one texture is between different subresources (mip levels here)
+    if (src.texture === dst.texture && srcMip === dstMip)
+      throw new ValidationError(
+        'copy-same-subresource',
+        `copyTextureToTexture within mip level ${srcMip} of "${src.texture.label}"; WebGPU copies between different subresources: another mip level or another texture`,
+        src.texture.label,
+        { mipLevel: srcMip },
+      );
     this.#copy('copyTextureToTexture', [src.texture], [dst.texture], {
       type: 'copyTextureToTexture',
       src: src.texture,

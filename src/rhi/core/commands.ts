@@ -4,6 +4,7 @@ import type { Sampler } from './sampler.js';
 import type { RenderPipeline } from './render-pipeline.js';
 import type { ComputePipeline } from './compute-pipeline.js';
 import type { Extent2D, PassTimestampWrites } from './descriptors.js';
+import { show } from './show.js';
 
 /** How a storage binding is used: as the pipeline declares it ('auto'), or as the caller says. */
 export type StorageAccess = 'auto' | 'read' | 'read-write';
@@ -174,5 +175,5 @@ export function outsidePass(command: Command): never {
 
 /** Exhaustiveness guard for the replay switches. */
 export function unreachable(value: never): never {
-  throw new Error(`unhandled command ${JSON.stringify(value)}`);
+  throw new Error(`unhandled command ${show(value)}`);
 }

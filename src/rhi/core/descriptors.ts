@@ -36,6 +36,8 @@ export interface CreateTextureDescriptor extends Omit<TextureDescriptor, 'size'>
   size:
     | { width: number; height?: number; depthOrArrayLayers?: number }
     | readonly [number, number?, number?];
+  /** WebGPU's; Ignis textures are '2d' (the default): '1d' and '3d' are a typed error. */
+  dimension?: '1d' | '2d' | '3d';
 }
 
 /** What a sampler does outside [0, 1]. */
@@ -55,6 +57,17 @@ export interface SamplerDescriptor extends Labeled {
   mipmapFilter?: FilterMode;
   lodMinClamp?: number;
   lodMaxClamp?: number;
+  /**
+   * Anisotropic filtering, 1 (off, the default) to 65,535, clamped to what the device can do (as
+   * WebGPU does; WebGL2: `EXT_texture_filter_anisotropic`, else 1). Above 1 every filter must be
+   * 'linear'.
+   */
+  maxAnisotropy?: number;
+  /**
+   * A comparison sampler (depth textures, `sampler_comparison`): not supported yet — a typed
+   * `sampler-compare` error, never a sampler that silently does not compare.
+   */
+  compare?: CompareFunction;
 }
 
 /** A shader stage. */

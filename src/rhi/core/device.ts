@@ -39,6 +39,7 @@ import type {
   TextureDescriptor,
   CreateTextureDescriptor,
 } from './descriptors.js';
+import { show } from './show.js';
 
 /** Options every backend takes (barriers, frames in flight, restrictions, debug, host copies). */
 export interface DeviceOptions {
@@ -91,6 +92,16 @@ export interface DeviceLostInfo {
  * than one layer is a typed error.
  */
 function normalizeTextureSize(desc: CreateTextureDescriptor): TextureDescriptor {
+  const dimension = desc.dimension as unknown;
+  if (dimension !== undefined && dimension !== '2d')
+    throw new ValidationError(
+      'texture-dimension',
+      dimension === '1d' || dimension === '3d'
+        ? `Texture dimension '${dimension}': Ignis textures are '2d'`
+        : `Texture dimension ${show(dimension)} is not one of '1d', '2d', '3d' (and Ignis textures are '2d')`,
+      desc.label,
+      { dimension },
+    );
   const size = desc.size as unknown;
   if (!size || typeof size !== 'object') return desc as TextureDescriptor;
   const s = Array.isArray(size)
@@ -100,17 +111,19 @@ function normalizeTextureSize(desc: CreateTextureDescriptor): TextureDescriptor 
         depthOrArrayLayers: size[2] as unknown,
       }
     : (size as { width?: unknown; height?: unknown; depthOrArrayLayers?: unknown });
+  // only a missing height or layer count defaults to 1 (null is WebIDL's 0: an error below)
   const width = s.width;
-  const height = s.height ?? 1;
-  const layers = s.depthOrArrayLayers ?? 1;
+  const height = s.height === undefined ? 1 : s.height;
+  const layers = s.depthOrArrayLayers === undefined ? 1 : s.depthOrArrayLayers;
   if (layers !== 1)
     throw new ValidationError(
       'texture-layers',
-      `Texture depthOrArrayLayers ${String(layers)}: Ignis textures are 2D with one layer`,
+      `Texture depthOrArrayLayers ${show(layers)}: Ignis textures are 2D with one layer`,
       desc.label,
       { depthOrArrayLayers: layers },
     );
-  return { ...desc, size: { width: width as number, height: height as number } };
+  const { dimension: _dimension, ...rest } = desc;
+  return { ...rest, size: { width: width as number, height: height as number } };
 }
 
 /** A device on one backend: creates resources, records and submits work, reports errors and loss. */
@@ -328,7 +341,7 @@ export abstract class Device {
 
   createRenderPipeline(desc: RenderPipelineDescriptor): RenderPipeline {
     this.#assertUsable('createRenderPipeline', desc);
-    const bindings = validateRenderPipelineDescriptor(desc, this.caps);
+    const bindings = validateRenderPipelineDescriptor(desc, this.caps, this);
     return this.#track(this.createRenderPipelineImpl(desc, bindings), () =>
       this.createRenderPipelineImpl(desc, bindings),
     );
@@ -336,7 +349,7 @@ export abstract class Device {
 
   createComputePipeline(desc: ComputePipelineDescriptor): ComputePipeline {
     this.#assertUsable('createComputePipeline', desc);
-    const bindings = validateComputePipelineDescriptor(desc, this.caps);
+    const bindings = validateComputePipelineDescriptor(desc, this.caps, this);
     return this.#track(this.createComputePipelineImpl(desc, bindings), () =>
       this.createComputePipelineImpl(desc, bindings),
     );

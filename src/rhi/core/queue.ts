@@ -14,11 +14,24 @@ import type { Texture } from './texture.js';
 import { CommandBuffer } from './command-buffer.js';
 import type { Command } from './commands.js';
 import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
+import { orZero } from './validate/copy.js';
+import type { Device } from './device.js';
 
 /**
  * Checks that no resource a command references was destroyed between record and submit. A plain
  * switch: it runs for every command of every frame, so it allocates nothing.
  */
+/** A resource a submitted command uses: alive, and a buffer unmapped (WebGPU refuses a mapped one). */
+function usable(r: { assertAlive(op: string): void; readonly kind: string }): void {
+  r.assertAlive('submit');
+  if (r.kind === 'buffer' && (r as Buffer).mapState === 'mapped')
+    throw new ValidationError(
+      'submit-mapped-buffer',
+      `queue.submit uses buffer "${(r as Buffer).label}", which is still mapped (mappedAtCreation); unmap() it first`,
+      (r as Buffer).label,
+    );
+}
+
 function assertCommandAlive(c: Command): void {
   const op = 'submit';
   switch (c.type) {
@@ -35,12 +48,13 @@ function assertCommandAlive(c: Command): void {
       break;
     case 'setBinding': {
       const r = c.resource;
-      (r.kind === 'sampler'
-        ? r.sampler
-        : r.kind === 'texture' || r.kind === 'storage-texture'
-          ? r.texture
-          : r.buffer
-      ).assertAlive(op);
+      usable(
+        r.kind === 'sampler'
+          ? r.sampler
+          : r.kind === 'texture' || r.kind === 'storage-texture'
+            ? r.texture
+            : r.buffer,
+      );
       break;
     }
     case 'setVertexBuffer':
@@ -48,14 +62,14 @@ function assertCommandAlive(c: Command): void {
     case 'dispatchIndirect':
     case 'drawIndirect':
     case 'drawIndexedIndirect':
-      c.buffer.assertAlive(op);
+      usable(c.buffer);
       break;
     case 'copyBufferToBuffer':
     case 'copyBufferToTexture':
     case 'copyTextureToBuffer':
     case 'copyTextureToTexture':
-      c.src.assertAlive(op);
-      c.dst.assertAlive(op);
+      usable(c.src);
+      usable(c.dst);
       break;
     default:
       break;
@@ -188,7 +202,7 @@ export abstract class Queue {
     dataOffset = 0,
     size?: number,
   ): void {
-    requireResource(buffer, 'buffer', 'writeBuffer');
+    requireResource(buffer, 'buffer', 'writeBuffer', this.#owner as Device | undefined);
     requireBufferUsage(buffer.usage, BufferUsage.COPY_DST, 'writeBuffer', buffer.label);
     const bytes = dataRange(data, dataOffset, size, buffer.label);
     validateWriteBuffer(buffer.size, offset, bytes.byteLength, buffer.label);
@@ -214,12 +228,17 @@ export abstract class Queue {
     layout: ImageDataLayout,
     size: Extent2D,
   ): void {
-    requireResource(destination?.texture, 'texture', 'writeTexture');
+    requireResource(
+      destination?.texture,
+      'texture',
+      'writeTexture',
+      this.#owner as Device | undefined,
+    );
     const texture = destination.texture;
     requireTextureUsage(texture.usage, TextureUsage.COPY_DST, 'writeTexture', texture.label);
-    const mipLevel = destination.mipLevel ?? 0;
-    const x = destination.origin?.x ?? 0;
-    const y = destination.origin?.y ?? 0;
+    const mipLevel = orZero(destination.mipLevel);
+    const x = orZero(destination.origin?.x);
+    const y = orZero(destination.origin?.y);
     validateTextureRegion(texture, mipLevel, x, y, size);
     const bytes = bytesOf(data);
     validateBufferLayout(

@@ -2,7 +2,7 @@ import { Resource } from './resource.js';
 import type { SamplerDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
-export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label'>>;
+export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label' | 'compare'>>;
 
 /** How textures are filtered and addressed (`device.createSampler`). */
 export abstract class Sampler extends Resource {
@@ -18,6 +18,8 @@ export abstract class Sampler extends Resource {
       mipmapFilter: desc.mipmapFilter ?? 'nearest',
       lodMinClamp: desc.lodMinClamp ?? 0,
       lodMaxClamp: desc.lodMaxClamp ?? 32,
+      // WebIDL's [Clamp] unsigned short: rounded, at most 65,535 (validated ≥ 1 in core)
+      maxAnisotropy: Math.min(65535, Math.round(desc.maxAnisotropy ?? 1)),
     };
   }
 }

@@ -6,6 +6,7 @@ import { requireTextureUsage } from './validate/texture.js';
 import { validateTextureRegion } from './validate/copy.js';
 import type { TextureDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
+import { orZero } from './validate/copy.js';
 
 /** Which part of a texture `texture.read()` reads: mip level, origin, size. */
 export interface TextureReadOptions {
@@ -105,9 +106,9 @@ export abstract class Texture extends Resource {
         { format: this.format },
       );
     }
-    const mipLevel = options.mipLevel ?? 0;
-    const x = options.origin?.x ?? 0;
-    const y = options.origin?.y ?? 0;
+    const mipLevel = orZero(options.mipLevel);
+    const x = orZero(options.origin?.x);
+    const y = orZero(options.origin?.y);
     const size = options.size ?? {
       width: Math.max(1, this.width >> mipLevel) - x,
       height: Math.max(1, this.height >> mipLevel) - y,

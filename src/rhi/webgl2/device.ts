@@ -134,6 +134,8 @@ export class WebGL2Device extends Device {
   readonly scratchUnit: number;
   defaultSampler: WebGLSampler;
   timerExt: object | null;
+  /** The most anisotropy a sampler gets (EXT_texture_filter_anisotropic; 1 without it). */
+  maxAnisotropy = 1;
   /** True when Ignis created the context (and may lose it on destroy). */
   ownsContext = false;
 
@@ -149,6 +151,7 @@ export class WebGL2Device extends Device {
     const floatLinear = ext('OES_texture_float_linear');
     const floatBlend = ext('EXT_float_blend');
     this.timerExt = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    this.#enableAnisotropy();
     const param = (p: number): number => Number(gl.getParameter(p));
     const debugInfo = gl.getExtension('WEBGL_debug_renderer_info');
     const units = param(gl.MAX_COMBINED_TEXTURE_IMAGE_UNITS);
@@ -249,6 +252,7 @@ export class WebGL2Device extends Device {
     ])
       gl.getExtension(name);
     this.timerExt = gl.getExtension('EXT_disjoint_timer_query_webgl2');
+    this.#enableAnisotropy();
     this.state = new GLStateCache(gl);
     this.framebuffers = new FramebufferCache(this);
     this.vaos = new VertexArrayCache(this);
@@ -263,6 +267,15 @@ export class WebGL2Device extends Device {
   protected createTextureImpl(desc: TextureDescriptor): WebGL2Texture {
     return new WebGL2Texture(this, desc);
   }
+  /** EXT_texture_filter_anisotropic, where the context has it: samplers clamp to its maximum. */
+  #enableAnisotropy(): void {
+    const gl = this.gl;
+    const ext = gl.getExtension('EXT_texture_filter_anisotropic');
+    this.maxAnisotropy = ext
+      ? Math.max(1, Number(gl.getParameter(ext.MAX_TEXTURE_MAX_ANISOTROPY_EXT)))
+      : 1;
+  }
+
   protected createSamplerImpl(desc: SamplerDescriptor): WebGL2Sampler {
     return new WebGL2Sampler(this, desc);
   }

@@ -3,6 +3,9 @@ import type { SamplerDescriptor } from '../core/descriptors.js';
 import { ADDRESS_MODES, FILTERS, minFilter } from './conv.js';
 import type { WebGL2Device } from './device.js';
 
+/** EXT_texture_filter_anisotropic's sampler parameter. */
+const TEXTURE_MAX_ANISOTROPY_EXT = 0x84fe;
+
 /** A GL sampler object; it overrides the texture's own filtering and wrap state on its unit. */
 export class WebGL2Sampler extends Sampler {
   readonly gl: WebGLSampler;
@@ -23,6 +26,9 @@ export class WebGL2Sampler extends Sampler {
     );
     gl.samplerParameterf(this.gl, gl.TEXTURE_MIN_LOD, d.lodMinClamp);
     gl.samplerParameterf(this.gl, gl.TEXTURE_MAX_LOD, d.lodMaxClamp);
+    // clamped to the device's maximum, as WebGPU clamps it (1 without the extension: plain linear)
+    const anisotropy = Math.min(d.maxAnisotropy, device.maxAnisotropy);
+    if (anisotropy > 1) gl.samplerParameterf(this.gl, TEXTURE_MAX_ANISOTROPY_EXT, anisotropy);
   }
   protected destroyImpl(): void {
     this.#device.gl.deleteSampler(this.gl);

@@ -2,6 +2,7 @@ import { ALL_BUFFER_USAGE_BITS, BufferUsage, usageNames } from '../flags.js';
 import { LimitExceededError, UsageError, ValidationError } from '../errors.js';
 import type { Limits } from '../caps.js';
 import type { BufferDescriptor } from '../descriptors.js';
+import { show } from '../show.js';
 
 export function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
@@ -121,7 +122,7 @@ export function validateBufferRange(
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
     throw new ValidationError(
       `${what}-offset`,
-      `${what} offset ${String(offset)} must be a non-negative multiple of 4`,
+      `${what} offset ${show(offset)} must be a non-negative multiple of 4`,
       label,
       { offset },
     );
@@ -129,7 +130,7 @@ export function validateBufferRange(
   if (!isNonNegativeInteger(size) || size % 4 !== 0) {
     throw new ValidationError(
       `${what}-size`,
-      `${what} size ${String(size)} must be a non-negative multiple of 4`,
+      `${what} size ${show(size)} must be a non-negative multiple of 4`,
       label,
       { size },
     );

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors.js';
 import { FORMAT_INFO } from '../formats.js';
 import type { Extent2D } from '../descriptors.js';
 import { isNonNegativeInteger, isPositiveInteger } from './buffer.js';
+import { show } from '../show.js';
 
 /** The alignment WebGPU demands of `bytesPerRow` in buffer↔texture copies; kept on every backend. */
 export const COPY_BYTES_PER_ROW_ALIGNMENT = 256;
@@ -13,6 +14,14 @@ export interface TextureRegion {
   readonly height: number;
   readonly mipLevelCount: number;
   readonly sampleCount: number;
+}
+
+/**
+ * An optional coordinate or level as WebGPU's dictionaries take it: a missing one is 0; anything
+ * else (null too) is checked as given, never quietly made 0.
+ */
+export function orZero(value: number | undefined): number {
+  return value === undefined ? 0 : value;
 }
 
 /** The region [origin, origin + extent) of mip `level` lies inside the texture. */
@@ -27,15 +36,27 @@ export function validateTextureRegion(
   if (!isNonNegativeInteger(mipLevel) || mipLevel >= texture.mipLevelCount) {
     throw new ValidationError(
       'copy-mip-level',
-      `mipLevel ${String(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`,
+      `mipLevel ${show(mipLevel)} is outside the texture's ${texture.mipLevelCount} levels`,
       label,
       { mipLevel },
     );
   }
-  if (!isPositiveInteger(extent.width) || !isPositiveInteger(extent.height)) {
+  if (!isNonNegativeInteger(x) || !isNonNegativeInteger(y))
+    throw new ValidationError(
+      'copy-origin',
+      `Copy origin (${show(x)}, ${show(y)}) must be non-negative integers`,
+      label,
+      { x, y },
+    );
+  if (
+    extent === null ||
+    typeof extent !== 'object' ||
+    !isPositiveInteger(extent.width) ||
+    !isPositiveInteger(extent.height)
+  ) {
     throw new ValidationError(
       'copy-extent',
-      `Copy extent ${String(extent.width)}x${String(extent.height)} must be positive integers`,
+      `Copy extent ${show(extent?.width)}x${show(extent?.height)} must be positive integers`,
       label,
       { ...extent },
     );

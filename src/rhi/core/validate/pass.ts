@@ -11,6 +11,7 @@ import type { ResolvedRenderPass } from '../commands.js';
 import type { Texture } from '../texture.js';
 import type { Buffer } from '../buffer.js';
 import type { RenderPipeline } from '../render-pipeline.js';
+import { show } from '../show.js';
 
 /**
  * Checks a render pass descriptor — attachment count within `maxColorAttachments`, every
@@ -50,7 +51,7 @@ function colorOf(
   if (v.length !== 4 || !v.every((x) => typeof x === 'number' && Number.isFinite(x)))
     throw new ValidationError(
       'pass-clear-value',
-      `${what}.clearValue ${JSON.stringify(c)} must be [r, g, b, a] or { r, g, b, a } of finite numbers`,
+      `${what}.clearValue ${show(c)} must be [r, g, b, a] or { r, g, b, a } of finite numbers`,
       label,
     );
   return [v[0] as number, v[1] as number, v[2] as number, v[3] as number];

@@ -12,6 +12,19 @@ import type {
   RenderPipelineDescriptor,
 } from '../descriptors.js';
 import type { ShaderModule } from '../shader-module.js';
+import type { Device } from '../device.js';
+import { requireResource } from './resource.js';
+import { show } from '../show.js';
+
+/** Every kind of binding a pipeline's flat layout may declare. */
+const BINDING_TYPES: readonly string[] = [
+  'uniform',
+  'storage',
+  'read-only-storage',
+  'texture',
+  'sampler',
+  'storage-texture',
+];
 import { checkEntryPoint, validateRenderState, wgslEntryPoints } from './render-state.js';
 import { wgslTypeSize } from '../wgsl-layout.js';
 
@@ -23,8 +36,15 @@ function blendKey(blend: BlendState | undefined): string {
   return `${c(blend.color)} / ${c(blend.alpha)}`;
 }
 
-function checkModule(module: ShaderModule, stage: string, caps: Caps, label?: string): void {
-  module.assertAlive(`create pipeline (${stage} module)`);
+function checkModule(
+  module: ShaderModule,
+  stage: string,
+  caps: Caps,
+  label?: string,
+  device?: Device,
+): void {
+  // a module of this device, alive (a plain object or another device's is a typed error here)
+  requireResource(module, 'shader-module', `${stage}.module`, device);
   if (module.language !== caps.shaderLanguage) {
     throw new ValidationError(
       'shader-language',
@@ -128,7 +148,26 @@ export function resolveBindings(
         `@binding(${entry.binding})`,
         label,
       );
-  for (const entry of given ?? []) {
+  if (given !== undefined && !Array.isArray(given))
+    throw new ValidationError(
+      'binding-list',
+      `bindings ${show(given)} must be a list of { binding, type, … } entries`,
+      label,
+    );
+  for (const [i, entry] of (given ?? []).entries()) {
+    if (entry === null || typeof entry !== 'object')
+      throw new ValidationError(
+        'binding-list',
+        `bindings[${i}] ${show(entry)} must be an object { binding, type, … }`,
+        label,
+      );
+    if (entry.type !== undefined && !BINDING_TYPES.includes(entry.type))
+      throw new ValidationError(
+        'binding-type',
+        `bindings[${i}].type ${show(entry.type)} is not one of ${BINDING_TYPES.join(', ')}`,
+        label,
+        { type: entry.type },
+      );
     if (!Number.isInteger(entry.binding) || entry.binding < 0) {
       throw new ValidationError(
         'binding-slot',
@@ -157,11 +196,12 @@ export function resolveBindings(
 export function validateRenderPipelineDescriptor(
   desc: RenderPipelineDescriptor,
   caps: Caps,
+  device?: Device,
 ): BindingLayoutEntry[] {
   const { label } = desc;
   if (!desc.vertex?.module)
     throw new ValidationError('pipeline-vertex', 'Render pipeline needs vertex.module', label);
-  checkModule(desc.vertex.module, 'vertex', caps, label);
+  checkModule(desc.vertex.module, 'vertex', caps, label, device);
   checkLayout(desc.layout, label);
   validateRenderState(desc, caps.limits, label);
   if (!caps.features.vertexFormatBgra)
@@ -182,7 +222,7 @@ export function validateRenderPipelineDescriptor(
   if (desc.fragment) {
     if (!desc.fragment.module)
       throw new ValidationError('pipeline-fragment', 'fragment needs a module', label);
-    checkModule(desc.fragment.module, 'fragment', caps, label);
+    checkModule(desc.fragment.module, 'fragment', caps, label, device);
     if (desc.fragment.module.language === 'wgsl')
       checkEntryPoint(desc.fragment.module.code, 'fragment', desc.fragment.entryPoint, label);
     if (desc.fragment.module !== desc.vertex.module) modules.push(desc.fragment.module);
@@ -320,6 +360,7 @@ export function validateRenderPipelineDescriptor(
 export function validateComputePipelineDescriptor(
   desc: ComputePipelineDescriptor,
   caps: Caps,
+  device?: Device,
 ): BindingLayoutEntry[] {
   const { label } = desc;
   if (!caps.features.compute) {
@@ -333,9 +374,9 @@ export function validateComputePipelineDescriptor(
   if (!desc.compute?.module)
     throw new ValidationError('pipeline-compute', 'Compute pipeline needs compute.module', label);
   checkLayout(desc.layout, label);
+  checkModule(desc.compute.module, 'compute', caps, label, device);
   if (desc.compute.module.language === 'wgsl')
     checkEntryPoint(desc.compute.module.code, 'compute', desc.compute.entryPoint, label);
-  checkModule(desc.compute.module, 'compute', caps, label);
   if (desc.compute.constants !== undefined)
     checkConstants(desc.compute.constants, desc.compute.module.code, label);
   if (desc.compute.module.language === 'wgsl') {

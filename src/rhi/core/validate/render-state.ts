@@ -8,6 +8,7 @@ import { LimitExceededError, ValidationError } from '../errors.js';
 import { isDepthFormat, isTextureFormat, VERTEX_FORMAT_BYTES } from '../formats.js';
 import type { Limits } from '../caps.js';
 import type { BlendComponent, RenderPipelineDescriptor, VertexFormat } from '../descriptors.js';
+import { show } from '../show.js';
 
 export const TOPOLOGIES = [
   'triangle-list',
@@ -62,7 +63,7 @@ function checkEnum(
   if (value !== undefined && !isOneOf(value, allowed))
     throw new ValidationError(
       code,
-      `${what} ${JSON.stringify(value) ?? String(value)} is not one of ${allowed.join(', ')}`,
+      `${what} ${show(value)} is not one of ${allowed.join(', ')}`,
       label,
       { value },
     );
@@ -117,7 +118,7 @@ export function validateRenderState(
     if (!isTextureFormat(ds.format) || !isDepthFormat(ds.format))
       throw new ValidationError(
         'pipeline-depth-format',
-        `depthStencil.format ${JSON.stringify(ds.format) ?? String(ds.format)} is not a depth format`,
+        `depthStencil.format ${show(ds.format)} is not a depth format`,
         label,
         { format: ds.format },
       );
@@ -164,7 +165,7 @@ export function validateRenderState(
       if (!isOneOf(a.format, VERTEX_FORMATS))
         throw new ValidationError(
           'pipeline-vertex-format',
-          `${where}.format ${JSON.stringify(a.format) ?? String(a.format)} is not one of ${VERTEX_FORMATS.join(', ')}`,
+          `${where}.format ${show(a.format)} is not one of ${VERTEX_FORMATS.join(', ')}`,
           label,
           { format: a.format },
         );
@@ -269,7 +270,7 @@ export function checkEntryPoint(
     if (typeof entryPoint !== 'string' || !found.includes(entryPoint))
       throw new ValidationError(
         'pipeline-entry-point',
-        `${stage} entryPoint ${JSON.stringify(entryPoint) ?? String(entryPoint)} is not a @${stage} function of the module (it has: ${found.join(', ') || 'none'})`,
+        `${stage} entryPoint ${show(entryPoint)} is not a @${stage} function of the module (it has: ${found.join(', ') || 'none'})`,
         label,
         { entryPoint, stage },
       );

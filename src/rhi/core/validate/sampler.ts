@@ -1,8 +1,19 @@
 import { ValidationError } from '../errors.js';
 import type { SamplerDescriptor } from '../descriptors.js';
+import { show } from '../show.js';
 
 const SAMPLER_ADDRESS: readonly string[] = ['clamp-to-edge', 'repeat', 'mirror-repeat'];
 const SAMPLER_FILTER: readonly string[] = ['nearest', 'linear'];
+const COMPARE_FUNCTIONS: readonly string[] = [
+  'never',
+  'less',
+  'equal',
+  'less-equal',
+  'greater',
+  'not-equal',
+  'greater-equal',
+  'always',
+];
 
 /** Sampler descriptors: address modes and filters from WebGPU's sets, and its LOD clamp rules. */
 export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
@@ -44,5 +55,32 @@ export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
       `Sampler lodMaxClamp ${String(max)} must be a number ≥ lodMinClamp (${min})`,
       desc.label,
       { lodMaxClamp: max, lodMinClamp: min },
+    );
+  const anisotropy = desc.maxAnisotropy ?? 1;
+  if (typeof anisotropy !== 'number' || !Number.isFinite(anisotropy) || anisotropy < 1)
+    throw new ValidationError(
+      'sampler-anisotropy',
+      `Sampler maxAnisotropy ${show(anisotropy)} must be a number ≥ 1 (1: no anisotropic filtering)`,
+      desc.label,
+      { maxAnisotropy: anisotropy },
+    );
+  if (
+    Math.round(anisotropy) > 1 &&
+    (desc.magFilter !== 'linear' || desc.minFilter !== 'linear' || desc.mipmapFilter !== 'linear')
+  )
+    throw new ValidationError(
+      'sampler-anisotropy',
+      `Sampler maxAnisotropy ${anisotropy} needs magFilter, minFilter and mipmapFilter 'linear' (they are ${show(desc.magFilter ?? 'nearest')}, ${show(desc.minFilter ?? 'nearest')}, ${show(desc.mipmapFilter ?? 'nearest')})`,
+      desc.label,
+      { maxAnisotropy: anisotropy },
+    );
+  if (desc.compare !== undefined)
+    throw new ValidationError(
+      'sampler-compare',
+      COMPARE_FUNCTIONS.includes(desc.compare as string)
+        ? `Sampler compare ${show(desc.compare)}: comparison samplers are not supported yet; sample the depth texture as a float (textureLoad) and compare in the shader`
+        : `Sampler compare ${show(desc.compare)} is not one of ${COMPARE_FUNCTIONS.join(', ')} (and comparison samplers are not supported yet)`,
+      desc.label,
+      { compare: desc.compare },
     );
 }

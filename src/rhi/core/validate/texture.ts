@@ -10,6 +10,7 @@ import type { Caps } from '../caps.js';
 import type { TextureDescriptor } from '../descriptors.js';
 import type { TextureFormat } from '../formats.js';
 import { isPositiveInteger } from './buffer.js';
+import { show } from '../show.js';
 
 /** WebGPU's core texture format table: the formats that can be multisampled (of Ignis's set). */
 const MULTISAMPLE_FORMATS: readonly TextureFormat[] = [
@@ -47,7 +48,7 @@ export function validateTextureDescriptor(desc: TextureDescriptor, caps: Caps): 
     if (!isPositiveInteger(value)) {
       throw new ValidationError(
         'texture-size-positive',
-        `Texture ${name} ${String(value)} must be a positive integer`,
+        `Texture ${name} ${show(value)} must be a positive integer`,
         label,
         { [name]: value },
       );

@@ -1,0 +1,165 @@
+// Issue 34's examples, one per class, on the null backend: each invalid call is a typed RhiError
+// (or ParticleOptionError) naming the value — never an untyped TypeError from inside Ignis, never
+// accepted silently.
+import { describe, expect, it } from 'vitest';
+import {
+  BufferUsage,
+  NullDevice,
+  ParticleOptionError,
+  RhiError,
+  TextureUsage,
+  createParticleSystem,
+  orbitCamera,
+} from '../../src/all.js';
+
+const wgsl = `@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`;
+
+/** `fn` throws a typed error whose message matches `message`. */
+async function typed(fn: () => unknown, message: RegExp): Promise<void> {
+  let error: unknown = null;
+  try {
+    await fn();
+  } catch (e) {
+    error = e;
+  }
+  expect(error, 'throws').not.toBeNull();
+  expect(
+    error instanceof RhiError || error instanceof ParticleOptionError,
+    `a typed error, not ${String(error)}`,
+  ).toBe(true);
+  expect((error as Error).message).toMatch(message);
+}
+
+describe('the error promise: issue 34’s examples', () => {
+  it('untyped before: a foreign module, a BigInt, bindings that are not a list, a BigInt read size, a null attractor', async () => {
+    const d = new NullDevice();
+    const module = d.createShaderModule({ code: wgsl });
+    await typed(
+      () =>
+        d.createRenderPipeline({
+          vertex: { module: {} as never, entryPoint: 'vs' },
+          fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+        }),
+      /vertex\.module/,
+    );
+    await typed(
+      () =>
+        d.createRenderPipeline({
+          vertex: { module, entryPoint: 'vs' },
+          fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+          primitive: { topology: 4n as never },
+        }),
+      /primitive\.topology 4n/,
+    );
+    await typed(
+      () =>
+        d.createComputePipeline({
+          compute: {
+            module: d.createShaderModule({ code: '@compute @workgroup_size(1) fn main() {}' }),
+          },
+          bindings: 0 as never,
+        }),
+      /bindings/,
+    );
+    const b = d.createBuffer({ size: 16, usage: BufferUsage.COPY_SRC });
+    await typed(() => b.read(4n as never), /4n/);
+    await typed(
+      () => createParticleSystem(d, { count: 8, attractors: [null as never] }),
+      /attractors\[0\]/,
+    );
+  });
+
+  it('silent before: a copy within one buffer, a sampler compare and maxAnisotropy, a null height, a bogus dimension, a null origin, a bogus binding type, a buffer of another device', async () => {
+    const d = new NullDevice();
+    const a = d.createBuffer({
+      label: 'a',
+      size: 64,
+      usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+    });
+    await typed(() => d.createCommandEncoder().copyBufferToBuffer(a, 0, a, 32, 16), /same buffer/);
+    await typed(
+      () => d.createSampler({ compare: 'less' }),
+      /compare "less": comparison samplers are not supported yet/,
+    );
+    await typed(
+      () => d.createSampler({ maxAnisotropy: 0 }),
+      /maxAnisotropy 0 must be a number ≥ 1/,
+    );
+    await typed(
+      () => d.createSampler({ maxAnisotropy: 4 }),
+      /maxAnisotropy 4 needs magFilter, minFilter and mipmapFilter 'linear'/,
+    );
+    await typed(
+      () =>
+        d.createTexture({
+          size: { width: 1024, height: null as never },
+          format: 'rgba8unorm',
+          usage: TextureUsage.TEXTURE_BINDING,
+        }),
+      /height/,
+    );
+    await typed(
+      () =>
+        d.createTexture({
+          size: { width: 4, height: 4 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.TEXTURE_BINDING,
+          dimension: 'bogus' as never,
+        }),
+      /dimension/,
+    );
+    const t = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.COPY_DST,
+    });
+    await typed(
+      () =>
+        d.queue.writeTexture(
+          { texture: t, origin: { x: null as never } },
+          new Uint8Array(64),
+          { bytesPerRow: 16 },
+          { width: 4, height: 4 },
+        ),
+      /origin/,
+    );
+    await typed(
+      () =>
+        d.createComputePipeline({
+          compute: {
+            module: d.createShaderModule({ code: '@compute @workgroup_size(1) fn main() {}' }),
+          },
+          bindings: [{ binding: 0, type: 'bogus' as never }],
+        }),
+      /bindings\[0\]\.type/,
+    );
+    const other = new NullDevice();
+    const foreign = other.createBuffer({ label: 'foreign', size: 16, usage: BufferUsage.COPY_DST });
+    await typed(() => d.queue.writeBuffer(foreign, 0, new Uint8Array(16)), /another device/);
+    const mapped = d.createBuffer({
+      label: 'mapped',
+      size: 16,
+      usage: BufferUsage.COPY_SRC,
+      mappedAtCreation: true,
+    });
+    const enc = d.createCommandEncoder();
+    enc.copyBufferToBuffer(mapped, 0, a, 0, 16);
+    const commands = enc.finish();
+    await typed(() => d.queue.submit([commands]), /buffer "mapped", which is still mapped/);
+  });
+
+  it('a particle draw with a camera of NaNs is a typed error naming the entry', async () => {
+    const d = new NullDevice();
+    const ps = await createParticleSystem(d, { count: 8, drawMode: 'pulled' });
+    const camera = orbitCamera({ aspect: 1 });
+    const bad = { view: camera.view, projection: Array(16).fill(Number.NaN) };
+    const rt = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const pass = d.createCommandEncoder().beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    await typed(() => ps.draw(pass, bad as never), /camera\.projection\[0\] is NaN/);
+  });
+});
