@@ -55,6 +55,30 @@ async function update(ps: ParticleSystem): Promise<number> {
   return ((t[1] as number) - (t[0] as number)) / 1e6;
 }
 
+/**
+ * Records prepareDraw and the pass into `enc` and submits it; GPU ms of the splat pass (0 for the
+ * raster modes) and of the render pass.
+ */
+async function drawOn(
+  enc: ReturnType<typeof device.createCommandEncoder>,
+  ps: ParticleSystem,
+): Promise<{ splat: number; pass: number }> {
+  ps.prepareDraw(enc, camera, target, {
+    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+  });
+  const pass = enc.beginRenderPass({
+    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 },
+  });
+  ps.draw(pass, camera);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  const t = await q.readTimestamps();
+  const ms = (a: number, b: number) =>
+    Number.isFinite(t[a]) ? ((t[b] as number) - (t[a] as number)) / 1e6 : 0;
+  return { splat: ms(0, 1), pass: ms(2, 3) };
+}
+
 /** One frame: update then draw in one command buffer (or the update submitted alone first); GPU ms of the draw's passes. */
 async function frame(ps: ParticleSystem, submitUpdateFirst: boolean): Promise<number> {
   let enc = device.createCommandEncoder();
@@ -63,39 +87,14 @@ async function frame(ps: ParticleSystem, submitUpdateFirst: boolean): Promise<nu
     device.queue.submit([enc.finish()]);
     enc = device.createCommandEncoder();
   }
-  ps.prepareDraw(enc, camera, target, {
-    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
-  });
-  const pass = enc.beginRenderPass({
-    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 },
-  });
-  ps.draw(pass, camera);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  const t = await q.readTimestamps();
-  const ms = (a: number, b: number) =>
-    Number.isFinite(t[a]) ? ((t[b] as number) - (t[a] as number)) / 1e6 : 0;
-  return ms(0, 1) + ms(2, 3);
+  const { splat, pass } = await drawOn(enc, ps);
+  return splat + pass;
 }
 
-/** One frame without an update; the image and the GPU ms of the splat pass (0 for raster) and the render pass. */
+/** One frame without an update: the image and the GPU ms of the splat pass and the render pass. */
 async function draw(ps: ParticleSystem): Promise<{ img: Uint8Array; splat: number; pass: number }> {
-  const enc = device.createCommandEncoder();
-  ps.prepareDraw(enc, camera, target, {
-    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
-  });
-  const pass = enc.beginRenderPass({
-    colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-    timestampWrites: { querySet: q, beginningOfPassWriteIndex: 2, endOfPassWriteIndex: 3 },
-  });
-  ps.draw(pass, camera);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  const t = await q.readTimestamps();
-  const ms = (a: number, b: number) =>
-    Number.isFinite(t[a]) ? ((t[b] as number) - (t[a] as number)) / 1e6 : 0;
-  return { img: (await target.read()) as Uint8Array, splat: ms(0, 1), pass: ms(2, 3) };
+  const times = await drawOn(device.createCommandEncoder(), ps);
+  return { img: (await target.read()) as Uint8Array, ...times };
 }
 
 for (const mode of ['instanced', 'pulled', 'splat'] as const) {

@@ -50,9 +50,8 @@ export class LivingList {
   readonly #params: Buffer;
   readonly #module: ShaderModule;
   readonly #pipelines: Record<Entry, ComputePipeline>;
-  /** The 2-D grid of workgroups over the chunks; workgroups over the groups. */
-  readonly #grid: [number, number];
-  readonly #groupWorkgroups: number;
+  /** The pass's four dispatches in order, made once (a frame allocates nothing for them). */
+  readonly #dispatches: ReadonlyArray<{ pipeline: ComputePipeline; x: number; y: number }>;
   readonly #stopRestore: () => void;
 
   constructor(device: Device, count: number) {
@@ -61,8 +60,8 @@ export class LivingList {
     const groups = Math.ceil(chunks / CHUNK);
     const workgroups = Math.ceil(chunks / 64);
     const groupsX = Math.min(workgroups, MAX_GROUPS);
-    this.#grid = [groupsX, Math.ceil(workgroups / groupsX)];
-    this.#groupWorkgroups = Math.ceil(groups / 64);
+    // the 2-D grid of workgroups over the chunks
+    const grid = { x: groupsX, y: Math.ceil(workgroups / groupsX) };
     this.living = device.createBuffer({
       label: 'particles living list',
       size: 4 * count,
@@ -112,6 +111,13 @@ export class LivingList {
       scanGroups: pipeline('scanGroups'),
       scatter: pipeline('scatter'),
     };
+    const p = this.#pipelines;
+    this.#dispatches = [
+      { pipeline: p.countChunks, ...grid },
+      { pipeline: p.scanChunks, x: Math.ceil(groups / 64), y: 1 },
+      { pipeline: p.scanGroups, x: 1, y: 1 },
+      { pipeline: p.scatter, ...grid },
+    ];
   }
 
   /** GPU bytes per particle slot: the list (4) and the chunks' and groups' offsets (4 per 64, per 4096). */
@@ -134,17 +140,11 @@ export class LivingList {
       resources: [this.living, this.args],
     });
     const pass = encoder.beginComputePass({ label: 'particles living list', timestampWrites });
-    const [x, y] = this.#grid;
     // (dispatches of one pass see each other's storage writes)
-    for (const [entry, grid] of [
-      ['countChunks', [x, y]],
-      ['scanChunks', [this.#groupWorkgroups, 1]],
-      ['scanGroups', [1, 1]],
-      ['scatter', [x, y]],
-    ] as const) {
-      pass.setPipeline(this.#pipelines[entry]);
+    for (const d of this.#dispatches) {
+      pass.setPipeline(d.pipeline);
       this.#bind(pass, velocities);
-      pass.dispatch(grid[0], grid[1]);
+      pass.dispatch(d.x, d.y);
     }
     pass.end();
     encoder.barrier({ from: 'compute-write', to: 'vertex-read', resources: [this.living] });

@@ -620,22 +620,26 @@ export const cases = defineCases({
   'drawIndirect and drawIndexedIndirect draw the counts a compute pass wrote (0 instances draw nothing); without caps.features.indirect, a typed error':
     {
       async run({ device }) {
-        if (!device.caps.features.indirect) {
-          const pipeline = createScenePipeline(device, { program: 'color' });
-          const vb = vertexBuffer(device, TRIANGLE);
-          const args = device.createBuffer({
-            label: 'args',
-            size: 16,
-            usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST,
-          });
-          const enc = device.createCommandEncoder();
-          const pass = enc.beginRenderPass({
+        const pipeline = createScenePipeline(device, { program: 'color' });
+        const vb = vertexBuffer(device, TRIANGLE);
+        // a pass drawing the triangle's pipeline, for the calls that must be refused
+        const openPass = () => {
+          const pass = device.createCommandEncoder().beginRenderPass({
             colorAttachments: [
               { texture: target(device), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
             ],
           });
           pass.setPipeline(pipeline);
           pass.setVertexBuffer(0, vb);
+          return pass;
+        };
+        if (!device.caps.features.indirect) {
+          const args = device.createBuffer({
+            label: 'args',
+            size: 16,
+            usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+          });
+          const pass = openPass();
           await assertThrows(
             () => pass.drawIndirect(args),
             UnsupportedFeatureError,
@@ -645,8 +649,6 @@ export const cases = defineCases({
           pass.end();
           return;
         }
-        const pipeline = createScenePipeline(device, { program: 'color' });
-        const vb = vertexBuffer(device, TRIANGLE);
         const indices = device.createBuffer({
           label: 'indices',
           size: 8,
@@ -715,14 +717,7 @@ export const cases = defineCases({
         });
         assertArrayEqual(pixel(noneIndexed, 4, 4), [0, 0, 255, 255], 'indexed, 0 instances');
         // arguments past the end, no index buffer, a buffer without INDIRECT usage: typed, before the GPU
-        const enc = device.createCommandEncoder();
-        const pass = enc.beginRenderPass({
-          colorAttachments: [
-            { texture: target(device), loadOp: 'clear', clearValue: [0, 0, 0, 1] },
-          ],
-        });
-        pass.setPipeline(pipeline);
-        pass.setVertexBuffer(0, vb);
+        const pass = openPass();
         await assertThrows(
           () => pass.drawIndirect(args, 24),
           ValidationError,
