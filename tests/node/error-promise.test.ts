@@ -163,3 +163,57 @@ describe('the error promise: issue 34’s examples', () => {
     await typed(() => ps.draw(pass, bad as never), /camera\.projection\[0\] is NaN/);
   });
 });
+
+describe('the vertex state against the shader’s inputs (found by tests/node/fuzz-oracle.test.ts)', () => {
+  const code = `struct In { @location(0) position: vec2f, @location(2) @interpolate(flat) id: u32, };
+@vertex fn vs(input: In, @location(1) offset: vec4<i32>, @builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  return vec4f(input.position, f32(offset.x) + f32(input.id), 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`;
+  const pipeline = (d: NullDevice, formats: string[]) => {
+    const module = d.createShaderModule({ code });
+    return d.createRenderPipeline({
+      label: 'p',
+      vertex: {
+        module,
+        buffers: [
+          {
+            arrayStride: 16,
+            attributes: formats.map((format, shaderLocation) => ({
+              format: format as 'float32x2',
+              offset: 0,
+              shaderLocation,
+            })),
+          },
+        ],
+      },
+      fragment: { module, targets: [{ format: 'rgba8unorm' }] },
+    });
+  };
+
+  it('accepts every input fed by an attribute of its type (parameters and a struct)', () => {
+    const d = new NullDevice();
+    expect(pipeline(d, ['unorm16x2', 'sint8x4', 'uint32']).kind).toBe('render-pipeline');
+    expect(pipeline(d, ['float32x2', 'sint32x2', 'uint8']).kind).toBe('render-pipeline');
+  });
+
+  it('an input without an attribute is a typed error naming its location', async () => {
+    const d = new NullDevice();
+    await typed(
+      () => pipeline(d, ['float32x2', 'sint32']),
+      /reads @location\(2\) id: u32, and no attribute of vertex\.buffers has shaderLocation 2/,
+    );
+  });
+
+  it('an attribute of another type is a typed error naming the attribute and the input', async () => {
+    const d = new NullDevice();
+    await typed(
+      () => pipeline(d, ['float32x2', 'snorm8x4', 'uint32']),
+      /vertex\.buffers\[0\]\.attributes\[1\] \(snorm8x4\) feeds @location\(1\) offset: vec4<i32>: the format gives a float/,
+    );
+    await typed(
+      () => pipeline(d, ['uint32x2', 'sint8x4', 'uint32']),
+      /attributes\[0\] \(uint32x2\) feeds @location\(0\) position: vec2f/,
+    );
+  });
+});

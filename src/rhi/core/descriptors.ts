@@ -12,7 +12,7 @@ export interface Labeled {
 
 /** What `createBuffer` takes: size, usage flags, mapped at creation, label. */
 export interface BufferDescriptor extends Labeled {
-  /** Bytes; a positive multiple of 4 within `limits.maxBufferSize`. */
+  /** Bytes, 0 to `limits.maxBufferSize`; a multiple of 4 when `mappedAtCreation`. */
   size: number;
   usage: number;
   /** Map at creation: fill `getMappedRange()`, then `unmap()` (WebGPU semantics on every backend). */
@@ -52,6 +52,8 @@ export type CompareFunction =
 export interface SamplerDescriptor extends Labeled {
   addressModeU?: AddressMode;
   addressModeV?: AddressMode;
+  /** WebGPU's third coordinate; Ignis textures are 2D, so it is checked and has no effect. */
+  addressModeW?: AddressMode;
   magFilter?: FilterMode;
   minFilter?: FilterMode;
   mipmapFilter?: FilterMode;

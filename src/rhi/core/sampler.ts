@@ -13,6 +13,7 @@ export abstract class Sampler extends Resource {
     this.descriptor = {
       addressModeU: desc.addressModeU ?? 'clamp-to-edge',
       addressModeV: desc.addressModeV ?? 'clamp-to-edge',
+      addressModeW: desc.addressModeW ?? 'clamp-to-edge',
       magFilter: desc.magFilter ?? 'nearest',
       minFilter: desc.minFilter ?? 'nearest',
       mipmapFilter: desc.mipmapFilter ?? 'nearest',

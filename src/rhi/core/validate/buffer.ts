@@ -16,7 +16,7 @@ export function validateBufferUsage(usage: unknown, label?: string): asserts usa
   if (!isPositiveInteger(usage)) {
     throw new ValidationError(
       'buffer-usage-zero',
-      `Buffer usage ${String(usage)} must be a non-zero set of BufferUsage bits`,
+      `Buffer usage ${show(usage)} must be a non-zero set of BufferUsage bits`,
       label,
       { usage },
     );
@@ -56,18 +56,11 @@ export function validateBufferUsage(usage: unknown, label?: string): asserts usa
 
 export function validateBufferDescriptor(desc: BufferDescriptor, limits: Limits): void {
   const { size, label } = desc;
-  if (!isPositiveInteger(size)) {
+  // WebGPU: any size from 0 to maxBufferSize; a multiple of 4 only when mapped at creation
+  if (!isNonNegativeInteger(size)) {
     throw new ValidationError(
       'buffer-size-positive',
-      `Buffer size ${String(size)} must be a positive integer`,
-      label,
-      { size },
-    );
-  }
-  if (size % 4 !== 0) {
-    throw new ValidationError(
-      'buffer-size-alignment',
-      `Buffer size ${size} must be a multiple of 4`,
+      `Buffer size ${show(size)} must be an integer ≥ 0 (bytes)`,
       label,
       { size },
     );
@@ -76,6 +69,14 @@ export function validateBufferDescriptor(desc: BufferDescriptor, limits: Limits)
     throw new LimitExceededError('maxBufferSize', size, limits.maxBufferSize, 'Buffer size', label);
   }
   validateBufferUsage(desc.usage, label);
+  if (desc.mappedAtCreation === true && size % 4 !== 0) {
+    throw new ValidationError(
+      'buffer-size-alignment',
+      `Buffer size ${size} must be a multiple of 4 when mappedAtCreation is true`,
+      label,
+      { size },
+    );
+  }
 }
 
 /** `queue.writeBuffer(buffer, offset, data)`: offset and byte size multiples of 4, in range. */

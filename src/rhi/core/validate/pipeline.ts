@@ -26,6 +26,7 @@ const BINDING_TYPES: readonly string[] = [
   'storage-texture',
 ];
 import { checkEntryPoint, validateRenderState, wgslEntryPoints } from './render-state.js';
+import { checkVertexInputs } from './vertex-inputs.js';
 import { wgslTypeSize } from '../wgsl-layout.js';
 
 /** A blend state with its defaults filled in, as a comparable string ('none' without blending). */
@@ -216,8 +217,11 @@ export function validateRenderPipelineDescriptor(
           );
       }),
     );
-  if (desc.vertex.module.language === 'wgsl')
+  if (desc.vertex.module.language === 'wgsl') {
     checkEntryPoint(desc.vertex.module.code, 'vertex', desc.vertex.entryPoint, label);
+    const entry = desc.vertex.entryPoint ?? wgslEntryPoints(desc.vertex.module.code).vertex[0];
+    if (entry !== undefined) checkVertexInputs(desc, entry, label);
+  }
   const modules = [desc.vertex.module];
   if (desc.fragment) {
     if (!desc.fragment.module)

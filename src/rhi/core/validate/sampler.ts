@@ -17,7 +17,7 @@ const COMPARE_FUNCTIONS: readonly string[] = [
 
 /** Sampler descriptors: address modes and filters from WebGPU's sets, and its LOD clamp rules. */
 export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
-  for (const key of ['addressModeU', 'addressModeV'] as const) {
+  for (const key of ['addressModeU', 'addressModeV', 'addressModeW'] as const) {
     const v = desc[key];
     if (v !== undefined && !SAMPLER_ADDRESS.includes(v)) {
       throw new ValidationError(
@@ -42,21 +42,22 @@ export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
   // WebGPU: lodMinClamp ≥ 0 and lodMaxClamp ≥ lodMinClamp (defaults 0 and 32)
   const min = desc.lodMinClamp ?? 0;
   const max = desc.lodMaxClamp ?? 32;
-  if (typeof min !== 'number' || !(min >= 0))
+  // (WebIDL float: NaN and ±Infinity are TypeErrors)
+  if (typeof min !== 'number' || !Number.isFinite(min) || min < 0)
     throw new ValidationError(
       'sampler-lod-min',
-      `Sampler lodMinClamp ${String(min)} must be a number ≥ 0`,
+      `Sampler lodMinClamp ${show(min)} must be a finite number ≥ 0`,
       desc.label,
       { lodMinClamp: min },
     );
-  if (typeof max !== 'number' || !(max >= min))
+  if (typeof max !== 'number' || !Number.isFinite(max) || max < min)
     throw new ValidationError(
       'sampler-lod-max',
-      `Sampler lodMaxClamp ${String(max)} must be a number ≥ lodMinClamp (${min})`,
+      `Sampler lodMaxClamp ${show(max)} must be a finite number ≥ lodMinClamp (${min})`,
       desc.label,
       { lodMaxClamp: max, lodMinClamp: min },
     );
-  const anisotropy = desc.maxAnisotropy ?? 1;
+  const anisotropy = desc.maxAnisotropy === undefined ? 1 : desc.maxAnisotropy;
   if (typeof anisotropy !== 'number' || !Number.isFinite(anisotropy) || anisotropy < 1)
     throw new ValidationError(
       'sampler-anisotropy',

@@ -1,0 +1,776 @@
+// The error promise both ways: descriptors and calls drawn from the whole space — valid and
+// invalid alike — judged by an oracle written from the WebGPU specification's validation rules
+// (https://www.w3.org/TR/webgpu/: createBuffer, createTexture, createSampler, the vertex state,
+// copyBufferToBuffer, writeBuffer), not from Ignis's code. Each outcome on the null backend is one of
+//   accepted      — valid WebGPU, accepted;
+//   typed+named   — invalid, an RhiError whose message names the value or field;
+//   subset        — valid WebGPU outside Ignis's portable subset (docs/errors.md lists them),
+//                   refused with an RhiError naming the value;
+//   typed         — invalid, an RhiError that does not say which value;
+//   untyped       — any other exception;
+//   silent        — invalid, accepted;
+//   rejected      — valid WebGPU (and inside the subset), refused.
+// The suite fails on typed, untyped, silent and rejected, prints the counts, and holds the table
+// in docs/errors.md to them (`UPDATE_FUZZ_TABLE=1 npx vitest run tests/node/fuzz-oracle.test.ts`
+// rewrites it).
+//
+// One convention is Ignis's, not WebIDL's: a value of the wrong JavaScript type (null, a string, a
+// BigInt) or a count that is not an integer is invalid here, where WebIDL would convert it (null →
+// 0, 2.5 → 2). TypeScript refuses them too; Ignis says so with a typed error instead of guessing.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { NullDevice, RhiError, type Device } from '../../src/all.js';
+
+const SEED = 20261202;
+const RUNS = 4000;
+
+type Verdict =
+  | { kind: 'valid' }
+  | { kind: 'invalid'; rule: string; mentions: string[] }
+  | { kind: 'subset'; rule: string; mentions: string[] };
+
+interface Trial {
+  family: string;
+  verdict: Verdict;
+  run(d: Device): unknown;
+}
+
+const VALID: Verdict = { kind: 'valid' };
+/** The first broken rule, or valid. */
+function judge(
+  rules: Array<[boolean, string, string[]]>,
+  subset: Array<[boolean, string, string[]]> = [],
+): Verdict {
+  for (const [broken, rule, mentions] of rules)
+    if (broken) return { kind: 'invalid', rule, mentions };
+  const outside = subset.filter(([b]) => b);
+  if (outside.length > 0)
+    return {
+      kind: 'subset',
+      rule: outside.map(([, r]) => r).join(' + '),
+      mentions: outside.flatMap(([, , m]) => m),
+    };
+  return VALID;
+}
+/** Every broken rule's mentions count: an implementation may report any one of them first. */
+function judgeAll(
+  rules: Array<[boolean, string, string[]]>,
+  subset: Array<[boolean, string, string[]]> = [],
+): Verdict {
+  const broken = rules.filter(([b]) => b);
+  // an error may name any problem of the call, one outside the subset included
+  if (broken.length > 0)
+    return {
+      kind: 'invalid',
+      rule: broken.map(([, r]) => r).join(' + '),
+      mentions: [...broken, ...subset.filter(([b]) => b)].flatMap(([, , m]) => m),
+    };
+  return judge([], subset);
+}
+
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+
+// ---- the specification's tables, written out here -------------------------------------------
+
+/** GPUBufferUsage. */
+const BU = {
+  MAP_READ: 0x1,
+  MAP_WRITE: 0x2,
+  COPY_SRC: 0x4,
+  COPY_DST: 0x8,
+  INDEX: 0x10,
+  VERTEX: 0x20,
+  UNIFORM: 0x40,
+  STORAGE: 0x80,
+  INDIRECT: 0x100,
+  QUERY_RESOLVE: 0x200,
+} as const;
+const BU_ALL = 0x3ff;
+/** GPUTextureUsage (TRANSIENT_ATTACHMENT, 0x20, is newer than the core Ignis follows: left out). */
+const TU = {
+  COPY_SRC: 0x1,
+  COPY_DST: 0x2,
+  TEXTURE_BINDING: 0x4,
+  STORAGE_BINDING: 0x8,
+  RENDER_ATTACHMENT: 0x10,
+} as const;
+const TU_ALL = 0x1f;
+
+/**
+ * Texture formats of the core specification's table that Ignis supports, with its capabilities
+ * there: multisampling, storage binding (core, without features).
+ */
+const FORMATS: Record<string, { ms: boolean; storage: boolean; depth: boolean }> = {
+  r8unorm: { ms: true, storage: false, depth: false },
+  rg8unorm: { ms: true, storage: false, depth: false },
+  rgba8unorm: { ms: true, storage: true, depth: false },
+  'rgba8unorm-srgb': { ms: true, storage: false, depth: false },
+  bgra8unorm: { ms: true, storage: false, depth: false },
+  r16float: { ms: true, storage: false, depth: false },
+  rg16float: { ms: true, storage: false, depth: false },
+  rgba16float: { ms: true, storage: true, depth: false },
+  r32float: { ms: true, storage: true, depth: false },
+  rg32float: { ms: false, storage: true, depth: false },
+  rgba32float: { ms: false, storage: true, depth: false },
+  depth16unorm: { ms: true, storage: false, depth: true },
+  depth24plus: { ms: true, storage: false, depth: true },
+  'depth24plus-stencil8': { ms: true, storage: false, depth: true },
+  depth32float: { ms: true, storage: false, depth: true },
+};
+/** Core WebGPU formats Ignis does not offer (its subset: one format set on every backend). */
+const OTHER_FORMATS = [
+  'rgba8snorm',
+  'rgba8uint',
+  'r32uint',
+  'rg11b10ufloat',
+  'rgb10a2unorm',
+  'stencil8',
+  'rgb9e5ufloat',
+];
+
+/** GPUVertexFormat: bytes, and the shader type an attribute of it feeds (f: float, u, i). */
+const VERTEX_FORMATS: Record<string, [number, 'f' | 'u' | 'i']> = {};
+for (const [base, bytes, type] of [
+  ['uint8', 1, 'u'],
+  ['sint8', 1, 'i'],
+  ['unorm8', 1, 'f'],
+  ['snorm8', 1, 'f'],
+  ['uint16', 2, 'u'],
+  ['sint16', 2, 'i'],
+  ['unorm16', 2, 'f'],
+  ['snorm16', 2, 'f'],
+  ['float16', 2, 'f'],
+] as const)
+  for (const n of [1, 2, 4]) VERTEX_FORMATS[n === 1 ? base : `${base}x${n}`] = [bytes * n, type];
+for (const [base, type] of [
+  ['float32', 'f'],
+  ['uint32', 'u'],
+  ['sint32', 'i'],
+] as const)
+  for (const n of [1, 2, 3, 4]) VERTEX_FORMATS[n === 1 ? base : `${base}x${n}`] = [4 * n, type];
+VERTEX_FORMATS['unorm10-10-10-2'] = [4, 'f'];
+VERTEX_FORMATS['unorm8x4-bgra'] = [4, 'f'];
+
+const ADDRESS = ['clamp-to-edge', 'repeat', 'mirror-repeat'];
+const FILTER = ['nearest', 'linear'];
+const COMPARE = [
+  'never',
+  'less',
+  'equal',
+  'less-equal',
+  'greater',
+  'not-equal',
+  'greater-equal',
+  'always',
+];
+
+// ---- generators ------------------------------------------------------------------------------
+
+const flagsOf = (bits: readonly number[]) =>
+  fc.subarray([...bits], { minLength: 0 }).map((b) => b.reduce((a, x) => a | x, 0));
+const wrongType = fc.constantFrom<unknown>(null, '16', 16n, Number.NaN, Number.POSITIVE_INFINITY);
+const enumOr = (valid: readonly string[], others: readonly string[] = []) =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...valid) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>('bogus', '', 'toString', null, 3, ...others) },
+  );
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 3 });
+
+const LIMITS = new NullDevice().caps.limits;
+
+// createBuffer
+const bufferTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    size: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 96 }) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom<unknown>(
+          LIMITS.maxBufferSize,
+          LIMITS.maxBufferSize + 4,
+          -4,
+          2.5,
+        ),
+      },
+      { weight: 1, arbitrary: wrongType },
+    ),
+    usage: fc.oneof(
+      { weight: 8, arbitrary: flagsOf(Object.values(BU)) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(0x400, -1, 1.5, null, 16n) },
+    ),
+    mappedAtCreation: fc.constantFrom(undefined, true, false),
+  })
+  .map(({ size, usage, mappedAtCreation }) => {
+    const u = usage as number;
+    const verdict = judgeAll([
+      [!isInt(size) || size < 0, 'size is a GPUSize64', ['size']],
+      [
+        isInt(size) && size > LIMITS.maxBufferSize,
+        'size ≤ maxBufferSize',
+        ['maxBufferSize', 'size'],
+      ],
+      [!isInt(usage) || usage <= 0 || (u & ~BU_ALL) !== 0, 'usage: known bits, not 0', ['sage']],
+      [
+        isInt(usage) && (u & BU.MAP_READ) !== 0 && (u & ~(BU.MAP_READ | BU.COPY_DST)) !== 0,
+        'MAP_READ only with COPY_DST',
+        ['MAP_READ'],
+      ],
+      [
+        isInt(usage) && (u & BU.MAP_WRITE) !== 0 && (u & ~(BU.MAP_WRITE | BU.COPY_SRC)) !== 0,
+        'MAP_WRITE only with COPY_SRC',
+        ['MAP_WRITE'],
+      ],
+      [
+        mappedAtCreation === true && isInt(size) && size % 4 !== 0,
+        'mappedAtCreation: size a multiple of 4',
+        ['mappedAtCreation'],
+      ],
+    ]);
+    return {
+      family: 'createBuffer',
+      verdict,
+      run: (d: Device) =>
+        d.createBuffer({ size, usage, mappedAtCreation } as unknown as Parameters<
+          Device['createBuffer']
+        >[0]),
+    };
+  });
+
+// createTexture
+const textureTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    width: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 64 }) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<unknown>(
+          0,
+          LIMITS.maxTextureDimension2D,
+          LIMITS.maxTextureDimension2D + 1,
+          2.5,
+        ),
+      },
+      { weight: 1, arbitrary: wrongType },
+    ),
+    height: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 64 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(0, LIMITS.maxTextureDimension2D + 1, null) },
+    ),
+    format: enumOr(Object.keys(FORMATS), OTHER_FORMATS),
+    usage: fc.oneof(
+      { weight: 8, arbitrary: flagsOf(Object.values(TU)) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(0x40, -1, null) },
+    ),
+    mipLevelCount: maybe(
+      fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constantFrom<unknown>(0, 1.5, null)),
+    ),
+    sampleCount: maybe(fc.constantFrom<unknown>(1, 4, 4, 2, 0, 1.5)),
+    dimension: maybe(fc.constantFrom<unknown>('2d', '2d', '1d', '3d', 'bogus', null)),
+  })
+  .map((t) => {
+    const { width, height, format, usage, mipLevelCount, sampleCount, dimension } = t;
+    const u = usage as number;
+    const mips = mipLevelCount ?? 1;
+    const samples = sampleCount ?? 1;
+    const f =
+      typeof format === 'string' && Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+    const sizeOk = isInt(width) && isInt(height) && width > 0 && height > 0;
+    const maxMips = sizeOk ? Math.floor(Math.log2(Math.max(width, height))) + 1 : Infinity;
+    const known = f !== undefined || OTHER_FORMATS.includes(format as string);
+    const usageOk = isInt(usage) && usage > 0 && (u & ~TU_ALL) === 0;
+    const ms = samples === 4;
+    const verdict = judgeAll(
+      [
+        [!isInt(width) || width <= 0, 'width > 0', ['width']],
+        [!isInt(height) || height <= 0, 'height > 0', ['height']],
+        [
+          (isInt(width) && width > LIMITS.maxTextureDimension2D) ||
+            (isInt(height) && height > LIMITS.maxTextureDimension2D),
+          'size ≤ maxTextureDimension2D',
+          ['maxTextureDimension2D'],
+        ],
+        [!known, 'format is a GPUTextureFormat', ['format']],
+        [
+          dimension !== undefined && !['1d', '2d', '3d'].includes(dimension as string),
+          'dimension',
+          ['dimension'],
+        ],
+        [!usageOk, 'usage: known bits, not 0', ['sage']],
+        [!isInt(mips) || mips < 1 || mips > maxMips, 'mipLevelCount in 1..max', ['mipLevelCount']],
+        [samples !== 1 && samples !== 4, 'sampleCount 1 or 4', ['sampleCount']],
+        [ms && mips !== 1, 'multisampled: one mip', ['mipLevelCount']],
+        [
+          ms && usageOk && (u & TU.STORAGE_BINDING) !== 0,
+          'multisampled: no storage',
+          ['STORAGE_BINDING', 'sampled'],
+        ],
+        [
+          ms && usageOk && (u & TU.RENDER_ATTACHMENT) === 0,
+          'multisampled: a render attachment',
+          ['RENDER_ATTACHMENT'],
+        ],
+        [
+          ms && f !== undefined && !f.ms,
+          'multisampled: a format that can be',
+          ['format', 'multisampled'],
+        ],
+        [
+          usageOk && f !== undefined && (u & TU.STORAGE_BINDING) !== 0 && !f.storage,
+          'storage: a format with STORAGE_BINDING',
+          ['STORAGE_BINDING', 'format'],
+        ],
+        [
+          ms && dimension !== undefined && dimension !== '2d' && known,
+          'multisampled: 2d',
+          ['dimension', 'sampleCount'],
+        ],
+      ],
+      [
+        [f === undefined && known, 'a format outside Ignis’s set', ['format']],
+        [dimension === '1d' || dimension === '3d', '1d and 3d textures', ['dimension']],
+        [
+          ms && usageOk && (u & (TU.TEXTURE_BINDING | TU.COPY_SRC | TU.COPY_DST)) !== 0,
+          'a multisampled texture sampled or copied',
+          ['RENDER_ATTACHMENT', 'sampled'],
+        ],
+        [
+          f?.depth === true && usageOk && (u & TU.COPY_DST) !== 0,
+          'a depth texture as a copy destination',
+          ['COPY_DST'],
+        ],
+      ],
+    );
+    return {
+      family: 'createTexture',
+      verdict,
+      run: (d: Device) =>
+        d.createTexture({
+          size: { width, height },
+          format,
+          usage,
+          ...(mipLevelCount === undefined ? {} : { mipLevelCount }),
+          ...(sampleCount === undefined ? {} : { sampleCount }),
+          ...(dimension === undefined ? {} : { dimension }),
+        } as unknown as Parameters<Device['createTexture']>[0]),
+    };
+  });
+
+/** WebIDL [Clamp] unsigned short: NaN → 0, rounded half to even, clamped to 0..65535. */
+function clampUnsignedShort(x: number): number {
+  if (Number.isNaN(x)) return 0;
+  const c = Math.min(65535, Math.max(0, x));
+  const r = Math.round(c);
+  return Math.abs(c - Math.trunc(c)) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// createSampler
+const samplerTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    addressModeU: maybe(enumOr(ADDRESS)),
+    addressModeV: maybe(enumOr(ADDRESS)),
+    addressModeW: maybe(enumOr(ADDRESS)),
+    magFilter: maybe(enumOr(FILTER)),
+    minFilter: maybe(enumOr(FILTER)),
+    mipmapFilter: maybe(enumOr(FILTER)),
+    lodMinClamp: maybe(
+      fc.constantFrom<unknown>(0, 1, 4, -1, Number.NaN, Number.POSITIVE_INFINITY, null),
+    ),
+    lodMaxClamp: maybe(
+      fc.constantFrom<unknown>(0, 2, 32, 1000, -1, Number.NaN, Number.POSITIVE_INFINITY),
+    ),
+    maxAnisotropy: maybe(fc.constantFrom<unknown>(1, 2, 4, 16, 0, 0.5, 1.5, 3.3, Number.NaN, null)),
+    compare: maybe(enumOr(COMPARE)),
+  })
+  .map((s) => {
+    const bad = (key: keyof typeof s, set: string[]) =>
+      [
+        s[key] !== undefined && !set.includes(s[key] as string),
+        `${key} is an enum value`,
+        [key],
+      ] as [boolean, string, string[]];
+    const min = s.lodMinClamp ?? 0;
+    const max = s.lodMaxClamp ?? 32;
+    const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+    const a = s.maxAnisotropy;
+    const aniso = typeof a === 'number' ? clampUnsignedShort(a) : a === undefined ? 1 : Number.NaN;
+    const verdict = judgeAll(
+      [
+        bad('addressModeU', ADDRESS),
+        bad('addressModeV', ADDRESS),
+        bad('addressModeW', ADDRESS),
+        bad('magFilter', FILTER),
+        bad('minFilter', FILTER),
+        bad('mipmapFilter', FILTER),
+        [!finite(min) || (min as number) < 0, 'lodMinClamp ≥ 0 (a finite float)', ['lodMinClamp']],
+        [
+          !finite(max) || (finite(min) && (max as number) < (min as number)),
+          'lodMaxClamp ≥ lodMinClamp (a finite float)',
+          ['lodMaxClamp'],
+        ],
+        [!(aniso >= 1), 'maxAnisotropy ≥ 1', ['maxAnisotropy']],
+        [
+          aniso > 1 &&
+            (s.magFilter !== 'linear' || s.minFilter !== 'linear' || s.mipmapFilter !== 'linear'),
+          'maxAnisotropy > 1: every filter linear',
+          ['maxAnisotropy'],
+        ],
+        bad('compare', COMPARE),
+      ],
+      [[s.compare !== undefined, 'comparison samplers', ['compare']]],
+    );
+    const desc = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
+    return {
+      family: 'createSampler',
+      verdict,
+      run: (d: Device) => d.createSampler(desc as Parameters<Device['createSampler']>[0]),
+    };
+  });
+
+// copyBufferToBuffer
+const copyUsage = fc.constantFrom(
+  BU.COPY_SRC | BU.COPY_DST,
+  BU.COPY_SRC | BU.COPY_DST | BU.STORAGE,
+  BU.COPY_SRC | BU.COPY_DST | BU.VERTEX,
+  BU.COPY_SRC,
+  BU.COPY_DST,
+  BU.VERTEX,
+);
+const offset = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 6 }).map((x) => 4 * x) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(2, 6, -4, 1.5, Number.NaN, null, 8n) },
+);
+const copyTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    srcSize: fc.integer({ min: 4, max: 16 }).map((x) => 4 * x),
+    dstSize: fc.integer({ min: 4, max: 16 }).map((x) => 4 * x),
+    srcUsage: copyUsage,
+    dstUsage: copyUsage,
+    same: fc
+      .boolean()
+      .chain((b) => (b ? fc.boolean() : fc.constant(false)))
+      .chain((b) => (b ? fc.boolean() : fc.constant(false))),
+    srcOffset: offset,
+    dstOffset: offset,
+    size: offset,
+  })
+  .map((c) => {
+    const dstSize = c.same ? c.srcSize : c.dstSize;
+    const dstUsage = c.same ? c.srcUsage : c.dstUsage;
+    const n = (x: unknown) => (isInt(x) ? x : Number.NaN);
+    const verdict = judgeAll([
+      [(c.srcUsage & BU.COPY_SRC) === 0, 'source has COPY_SRC', ['COPY_SRC']],
+      [(dstUsage & BU.COPY_DST) === 0, 'destination has COPY_DST', ['COPY_DST']],
+      [!isInt(c.size) || c.size < 0 || c.size % 4 !== 0, 'size a multiple of 4', ['size']],
+      [
+        !isInt(c.srcOffset) || c.srcOffset < 0 || c.srcOffset % 4 !== 0,
+        'sourceOffset a multiple of 4',
+        ['offset'],
+      ],
+      [
+        !isInt(c.dstOffset) || c.dstOffset < 0 || c.dstOffset % 4 !== 0,
+        'destinationOffset a multiple of 4',
+        ['offset'],
+      ],
+      [n(c.srcOffset) + n(c.size) > c.srcSize, 'the source range inside the source', ['overruns']],
+      [
+        n(c.dstOffset) + n(c.size) > dstSize,
+        'the destination range inside the destination',
+        ['overruns'],
+      ],
+      [c.same, 'source and destination differ', ['same buffer']],
+    ]);
+    return {
+      family: 'copyBufferToBuffer',
+      verdict,
+      run: (d: Device) => {
+        const src = d.createBuffer({ size: c.srcSize, usage: c.srcUsage });
+        const dst = c.same ? src : d.createBuffer({ size: dstSize, usage: dstUsage });
+        d.createCommandEncoder().copyBufferToBuffer(
+          src,
+          c.srcOffset as number,
+          dst,
+          c.dstOffset as number,
+          c.size as number,
+        );
+      },
+    };
+  });
+
+// queue.writeBuffer
+const writeTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    size: fc.integer({ min: 4, max: 16 }).map((x) => 4 * x),
+    usage: fc.constantFrom(
+      BU.COPY_DST,
+      BU.COPY_DST | BU.VERTEX,
+      BU.UNIFORM | BU.COPY_DST,
+      BU.VERTEX,
+    ),
+    mapped: fc.constantFrom(false, false, false, true),
+    offset,
+    elements: fc.integer({ min: 0, max: 20 }),
+    bytesPer: fc.constantFrom(1, 2, 4, 4, 4),
+    dataOffset: maybe(
+      fc.oneof(fc.integer({ min: 0, max: 8 }), fc.constantFrom<unknown>(-1, 1.5, 30)),
+    ),
+    count: maybe(fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom<unknown>(-1, 2.5, 40))),
+  })
+  .map((w) => {
+    const start = w.dataOffset ?? 0;
+    const startOk = isInt(start) && start >= 0 && start <= w.elements;
+    const count = w.count ?? (startOk ? w.elements - (start as number) : 0);
+    const countOk =
+      isInt(count) && count >= 0 && startOk && (start as number) + count <= w.elements;
+    const bytes = countOk ? count * w.bytesPer : 0;
+    const verdict = judgeAll([
+      [(w.usage & BU.COPY_DST) === 0, 'buffer has COPY_DST', ['COPY_DST']],
+      [w.mapped, 'buffer is unmapped', ['mapped', 'unmap']],
+      [!startOk, 'dataOffset within the data', ['dataOffset']],
+      [startOk && !countOk, 'size within the data', ['size']],
+      [
+        !isInt(w.offset) || w.offset < 0 || w.offset % 4 !== 0,
+        'bufferOffset a multiple of 4',
+        ['offset'],
+      ],
+      [countOk && bytes % 4 !== 0, 'the bytes written a multiple of 4', ['size']],
+      [countOk && isInt(w.offset) && w.offset + bytes > w.size, 'inside the buffer', ['overruns']],
+    ]);
+    return {
+      family: 'writeBuffer',
+      verdict,
+      run: (d: Device) => {
+        const b = d.createBuffer({ size: w.size, usage: w.usage, mappedAtCreation: w.mapped });
+        const data =
+          w.bytesPer === 1
+            ? new Uint8Array(w.elements)
+            : w.bytesPer === 2
+              ? new Uint16Array(w.elements)
+              : new Float32Array(w.elements);
+        d.queue.writeBuffer(b, w.offset as number, data, w.dataOffset as number, w.count as number);
+      },
+    };
+  });
+
+// createRenderPipeline: the vertex state against the shader's inputs
+const SHADER_TYPES = {
+  f: ['f32', 'vec2f', 'vec4f'],
+  u: ['u32', 'vec2u', 'vec4<u32>'],
+  i: ['i32', 'vec3i', 'vec4i'],
+};
+const attribute = fc.record({
+  format: enumOr(Object.keys(VERTEX_FORMATS)),
+  offset: fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 0, max: 8 }).map((x) => 4 * x) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(1, 2, 3, 6, 2048, -4, 1.5) },
+  ),
+  shaderLocation: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(LIMITS.maxVertexAttributes, -1, 0.5) },
+  ),
+});
+const vertexTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    buffers: fc.array(
+      fc.record({
+        arrayStride: fc.oneof(
+          { weight: 5, arbitrary: fc.integer({ min: 0, max: 12 }).map((x) => 4 * x) },
+          { weight: 1, arbitrary: fc.constantFrom<unknown>(2, 6, 2048, 2052, -4, Number.NaN) },
+        ),
+        stepMode: maybe(enumOr(['vertex', 'instance'])),
+        attributes: fc.array(attribute, { maxLength: 3 }),
+      }),
+      { maxLength: 2 },
+    ),
+    // the shader's inputs: location → the scalar kind it reads
+    inputs: fc.uniqueArray(
+      fc.record({
+        location: fc.integer({ min: 0, max: 3 }),
+        kind: fc.constantFrom('f', 'u', 'i') as fc.Arbitrary<'f' | 'u' | 'i'>,
+        type: fc.nat(2),
+      }),
+      { maxLength: 3, selector: (x) => x.location },
+    ),
+    struct: fc.boolean(),
+  })
+  .map(({ buffers, inputs, struct }) => {
+    const rules: Array<[boolean, string, string[]]> = [];
+    const locations = new Map<number, string>();
+    buffers.forEach((b, i) => {
+      const stride = b.arrayStride;
+      const strideOk = isInt(stride) && stride >= 0 && stride % 4 === 0;
+      rules.push([!strideOk, 'arrayStride a multiple of 4', ['arrayStride']]);
+      rules.push([
+        strideOk && stride > 2048,
+        'arrayStride ≤ maxVertexBufferArrayStride',
+        ['arrayStride', 'maxVertexBufferArrayStride'],
+      ]);
+      rules.push([
+        b.stepMode !== undefined && !['vertex', 'instance'].includes(b.stepMode as string),
+        'stepMode',
+        ['stepMode'],
+      ]);
+      b.attributes.forEach((a, j) => {
+        const where = `buffers[${i}].attributes[${j}]`;
+        const fmt =
+          typeof a.format === 'string' && Object.hasOwn(VERTEX_FORMATS, a.format)
+            ? VERTEX_FORMATS[a.format]
+            : undefined;
+        rules.push([fmt === undefined, 'format is a GPUVertexFormat', ['format']]);
+        const size = fmt?.[0] ?? 4;
+        const off = a.offset;
+        const offOk = isInt(off) && off >= 0 && off % Math.min(4, size) === 0;
+        rules.push([!offOk, 'offset a multiple of min(4, the format’s size)', ['offset']]);
+        rules.push([
+          offOk && strideOk && fmt !== undefined && off + size > (stride === 0 ? 2048 : stride),
+          'the attribute inside the stride',
+          ['arrayStride', 'offset'],
+        ]);
+        const loc = a.shaderLocation;
+        const locOk = isInt(loc) && loc >= 0 && loc < LIMITS.maxVertexAttributes;
+        rules.push([!locOk, 'shaderLocation < maxVertexAttributes', ['shaderLocation']]);
+        rules.push([locOk && locations.has(loc), 'shaderLocations unique', ['shaderLocation']]);
+        if (locOk && fmt !== undefined && !locations.has(loc))
+          locations.set(loc, `${where}:${fmt[1]}`);
+      });
+    });
+    for (const input of inputs) {
+      const fed = locations.get(input.location);
+      rules.push([
+        fed === undefined,
+        'every shader input has an attribute',
+        ['location', `@location(${input.location})`],
+      ]);
+      rules.push([
+        fed !== undefined && !fed.endsWith(`:${input.kind}`),
+        'the attribute’s type matches the input’s',
+        [`@location(${input.location})`, 'location'],
+      ]);
+    }
+    const verdict = judgeAll(rules);
+    const params = inputs.map(
+      (x, k) => `@location(${x.location}) a${k}: ${SHADER_TYPES[x.kind][x.type]}`,
+    );
+    const code = struct
+      ? `struct In { ${params.map((p) => `${p},`).join(' ')} @builtin(vertex_index) vi: u32, };
+@vertex fn vs(input: In) -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`
+      : `@vertex fn vs(${[...params, '@builtin(vertex_index) vi: u32'].join(', ')}) -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`;
+    return {
+      family: 'createRenderPipeline (vertex state)',
+      verdict,
+      run: (d: Device) => {
+        const module = d.createShaderModule({ code });
+        d.createRenderPipeline({
+          vertex: { module, entryPoint: 'vs', buffers: buffers as never },
+          fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+        });
+      },
+    };
+  });
+
+// ---- the run ---------------------------------------------------------------------------------
+
+const trials = fc.oneof(
+  bufferTrials,
+  textureTrials,
+  samplerTrials,
+  copyTrials,
+  writeTrials,
+  vertexTrials,
+);
+
+type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';
+const OUTCOMES: Outcome[] = [
+  'accepted',
+  'typed+named',
+  'subset',
+  'typed',
+  'untyped',
+  'silent',
+  'rejected',
+];
+const FAILING: Outcome[] = ['typed', 'untyped', 'silent', 'rejected'];
+
+function outcomeOf(t: Trial): { outcome: Outcome; message: string } {
+  const d = new NullDevice();
+  try {
+    t.run(d);
+    return { outcome: t.verdict.kind === 'invalid' ? 'silent' : 'accepted', message: 'accepted' };
+  } catch (e) {
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    if (!(e instanceof RhiError)) return { outcome: 'untyped', message };
+    if (t.verdict.kind === 'valid') return { outcome: 'rejected', message };
+    const named = t.verdict.mentions.some((m) => e.message.includes(m));
+    if (!named) return { outcome: 'typed', message };
+    return { outcome: t.verdict.kind === 'subset' ? 'subset' : 'typed+named', message };
+  } finally {
+    d.destroy();
+  }
+}
+
+const TABLE_START = '<!-- fuzz-oracle table: tests/node/fuzz-oracle.test.ts writes it -->';
+const TABLE_END = '<!-- end of the fuzz-oracle table -->';
+
+describe('descriptors and calls against an oracle from the WebGPU specification (fast-check)', () => {
+  it(`${RUNS} calls, valid and invalid: no untyped error, no silent accept, no valid call refused`, () => {
+    const sample = fc.sample(trials, { seed: SEED, numRuns: RUNS });
+    const table = new Map<string, Record<Outcome, number>>();
+    const failures = new Map<string, string>();
+    for (const t of sample) {
+      const { outcome, message } = outcomeOf(t);
+      const row =
+        table.get(t.family) ??
+        (Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>);
+      row[outcome]++;
+      table.set(t.family, row);
+      if (FAILING.includes(outcome)) {
+        const rule = t.verdict.kind === 'valid' ? 'valid' : t.verdict.rule;
+        const key = `${t.family} · ${outcome} · ${rule}`;
+        if (!failures.has(key)) failures.set(key, message);
+      }
+    }
+    const total = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+    for (const row of table.values()) for (const o of OUTCOMES) total[o] += row[o];
+    const lines = [
+      `Seed ${SEED}, ${RUNS} calls on the null backend:`,
+      '',
+      `| call | ${OUTCOMES.join(' | ')} |`,
+      `| --- | ${OUTCOMES.map(() => '---:').join(' | ')} |`,
+      ...[...table]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([family, row]) => `| ${family} | ${OUTCOMES.map((o) => row[o]).join(' | ')} |`),
+      `| **all** | ${OUTCOMES.map((o) => `**${total[o]}**`).join(' | ')} |`,
+    ];
+    console.log(`fuzz-oracle:\n${lines.join('\n')}`);
+    expect([...failures].map(([k, m]) => `${k}: ${m}`)).toEqual([]);
+    // both sides of the line are exercised in every family
+    for (const [family, row] of table) {
+      expect(row.accepted, `${family}: valid calls`).toBeGreaterThan(10);
+      expect(row['typed+named'], `${family}: invalid calls`).toBeGreaterThan(10);
+    }
+    const doc = new URL('../../docs/errors.md', import.meta.url);
+    const text = readFileSync(doc, 'utf8');
+    const block = `${TABLE_START}\n${lines.join('\n')}\n${TABLE_END}`;
+    const at = text.indexOf(TABLE_START);
+    const end = text.indexOf(TABLE_END);
+    if (process.env['UPDATE_FUZZ_TABLE'] === '1' && at >= 0 && end > at) {
+      writeFileSync(doc, text.slice(0, at) + block + text.slice(end + TABLE_END.length));
+      return;
+    }
+    // compared as prettier leaves it: cells padded, blank lines around the table
+    const normal = (x: string) =>
+      x
+        .split('\n')
+        .map((l) => l.replace(/ +/g, ' ').replace(/-{3,}/g, '---').trim())
+        .filter((l) => l.length > 0)
+        .join('\n');
+    expect(
+      at >= 0 && end > at
+        ? normal(text.slice(at, end + TABLE_END.length))
+        : 'no table in docs/errors.md',
+      'docs/errors.md holds the table this run printed (UPDATE_FUZZ_TABLE=1 rewrites it)',
+    ).toBe(normal(block));
+  });
+});
