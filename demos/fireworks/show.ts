@@ -41,6 +41,8 @@ export const ROCKETS: ParticleOptionsInput = {
       [1, 0.7, 0.35, 0.9],
       [0.8, 0.25, 0.05, 0],
     ],
+    // the rocket's trail hangs in the sky after it bursts, fading
+    fade: 0.35,
   },
   events: 'death',
 };
@@ -70,6 +72,7 @@ export const stars = (rockets: ParticleSystem): ParticleOptionsInput => ({
       [0.55, 0.8, 1, 0.85],
       [0.6, 0.2, 1, 0],
     ],
+    fade: 0.2,
   },
   events: 'death',
 });

@@ -16,7 +16,8 @@ layout(std140) uniform RibbonParams {
   vec4 lifeColors[4]; // the particles' colour over life (inherit): four stops
   vec4 lifeStops;  // their ages
   vec4 lifeScale;  // 1 / their spans
-  vec4 lifeSizes;  // x: the size factor at birth, y: at death, z: 1 to inherit, 0 not to
+  vec4 lifeSizes;  // x: the size factor at birth, y: at death, z: 1 to inherit, 0 not to, w: fade
+  vec4 since[16];  // per ring slot, the seconds between its record and the newest (the fade)
 } rp;
 #ifdef LINK
 uniform highp sampler2D positionState;
@@ -60,6 +61,29 @@ float sampleLife(uint particle, uint back, float age) {
   return texelFetch(velocityState, ivec2(int(particle % rp.grid.x), int(particle / rp.grid.x)), 0).w;
 }
 #endif
+
+// the seconds between sample `back` and the newest
+float sinceNewest(uint back) {
+  uint s = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  return rp.since[s / 4u][s % 4u];
+}
+// sample j is of the life of sample k (age `age`) when its age is k's plus the time between them
+bool sameLife(uint particle, uint j, uint k, float age) {
+  float expected = age + sinceNewest(k) - sinceNewest(j);
+  return abs(trailSample(particle, j).w - expected) <= 1e-4 + 1e-3 * expected;
+}
+// the seconds since the life of sample k ended (0 for the current life): a binary search
+float endedFor(uint particle, uint k, float age) {
+  if (sameLife(particle, 0u, k, age)) return 0.0;
+  uint lo = 1u;
+  uint hi = k;
+  while (lo < hi) {
+    uint mid = (lo + hi) / 2u;
+    if (sameLife(particle, mid, k, age)) hi = mid;
+    else lo = mid + 1u;
+  }
+  return sinceNewest(lo);
+}
 
 // the particles' colour at t of their life (draw.vert.glsl's gradient)
 vec4 lifeGradient(float t) {
@@ -117,5 +141,7 @@ void main() {
   vec3 offset = len > 0.0 ? side * (halfWidth / len) : vec3(0.0);
   gl_Position = rp.viewProjection * vec4(p.xyz + offset, 1.0);
   vColor = mix(rp.colorHead, rp.colorTail, t) * look;
+  // the fade: an ended life's trail goes out over lifeSizes.w seconds
+  if (rp.lifeSizes.w > 0.0) vColor.a *= clamp(1.0 - endedFor(particle, k, p.w) / rp.lifeSizes.w, 0.0, 1.0);
   vUv = vec2(t, 0.5 + 0.5 * SIDES[corner]);
 }

@@ -22,8 +22,11 @@ struct RibbonParams {
   lifeColors: array<vec4f, 4>,
   lifeStops: vec4f,
   lifeScale: vec4f,
-  // x: the size factor at birth, y: at death, z: 1 to inherit the particle's look, 0 not to
+  // x: the size factor at birth, y: at death, z: 1 to inherit the particle's look, 0 not to;
+  // w: the trail's fade in seconds (0: none)
   lifeSizes: vec4f,
+  // per ring slot, the seconds between its record and the newest one (trails; the fade)
+  since: array<vec4f, 16>,
 };
 @group(0) @binding(0) var<uniform> rp: RibbonParams;
 
@@ -45,6 +48,38 @@ fn lifeGradient(t: f32) -> vec4f {
 // the ring slot of the sample `back` steps ago
 fn ringSlot(back: u32) -> u32 {
   return (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+}
+
+// the seconds between sample `back` and the newest
+fn sinceNewest(back: u32) -> f32 {
+  let s = ringSlot(back);
+  return rp.since[s / 4u][s % 4u];
+}
+
+// sample j is of the life of sample k (age `age`) when its age is k's plus the time between them:
+// a later life was born after k's, so its ages are smaller; a dead slot's are 0
+fn sameLife(particle: u32, j: u32, k: u32, age: f32) -> bool {
+  let expected = age + sinceNewest(k) - sinceNewest(j);
+  return abs(trailSample(particle, j).w - expected) <= 1e-4 + 1e-3 * expected;
+}
+
+// the seconds since the life of sample k ended: since its newest sample (0 for the current life).
+// Samples 0..k are a later life's (or a dead slot's) up to some j, then k's: a binary search.
+fn endedFor(particle: u32, k: u32, age: f32) -> f32 {
+  if (sameLife(particle, 0u, k, age)) {
+    return 0.0;
+  }
+  var lo = 1u;
+  var hi = k;
+  while (lo < hi) {
+    let mid = (lo + hi) / 2u;
+    if (sameLife(particle, mid, k, age)) {
+      hi = mid;
+    } else {
+      lo = mid + 1u;
+    }
+  }
+  return sinceNewest(lo);
 }
 
 fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
@@ -101,6 +136,10 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   let offset = select(vec3f(0.0), side * (halfWidth / len), len > 0.0);
   result.position = rp.viewProjection * vec4f(p.xyz + offset, 1.0);
   result.color = mix(rp.colorHead, rp.colorTail, t) * look;
+  // the fade: an ended life's trail goes out over lifeSizes.w seconds
+  if (rp.lifeSizes.w > 0.0) {
+    result.color.a *= clamp(1.0 - endedFor(particle, k, p.w) / rp.lifeSizes.w, 0.0, 1.0);
+  }
   result.uv = vec2f(t, 0.5 + 0.5 * sides[corner]);
   return result;
 }

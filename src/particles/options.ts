@@ -240,6 +240,13 @@ export interface ParticleTrail {
    * particle would. Default false.
    */
   inherit: boolean;
+  /**
+   * Seconds over which the trail of a life that has ended fades out (its alpha to 0), counted from
+   * the last position of that life; 0 (default): no fade. A trail stays in place after its
+   * particle dies (or is born again) and is drawn from the ring until the ring overwrites it —
+   * `length` steps at most, whatever the fade.
+   */
+  fade: number;
 }
 
 /** The scene depth soft particles fade against, and over what distance. */

@@ -276,6 +276,7 @@ export class ParticleRenderer {
       get filled() {
         return sim.count;
       },
+      times: null,
       get grid() {
         return sim.runner.size;
       },

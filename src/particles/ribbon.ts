@@ -36,6 +36,8 @@ export interface RibbonLook {
   readonly texture: Texture | null;
   /** The particles' colour and size over life at each sample's age multiply the ribbon's. */
   readonly inherit: boolean;
+  /** Seconds over which an ended life's trail fades out (trails; 0 or absent: no fade). */
+  readonly fade?: number;
 }
 
 /** The particles' look over life, which a ribbon with `inherit` takes at each sample's age. */
@@ -80,6 +82,7 @@ export function trailInput(
     get filled() {
       return history.filled;
     },
+    times: history.times,
     grid,
     bind(pass) {
       const v = velocity();
@@ -95,8 +98,8 @@ export function trailInput(
 }
 
 /** Bytes of RibbonParams (ribbon.wgsl), and of a ring slot (rounded up to the offset alignment). */
-const RIBBON_PARAMS_BYTES = 272;
-const RIBBON_SLOT = 512;
+const RIBBON_PARAMS_BYTES = 528;
+const RIBBON_SLOT = 768;
 
 /** A trail: one life — the newer sample is older in age (a birth restarts it at 0). */
 const JOINS_TRAIL = /* wgsl */ `
@@ -186,6 +189,8 @@ export interface RibbonInput {
   readonly samples: number;
   readonly newest: number;
   readonly filled: number;
+  /** When each ring slot was recorded (simulation seconds): a trail's fade; null for a link. */
+  readonly times: Float64Array | null;
   readonly grid: { width: number; height: number };
   bind(pass: RenderPass): void;
 }
@@ -353,6 +358,11 @@ export class RibbonDraw {
     f[64] = life.sizeOverLife[0];
     f[65] = life.sizeOverLife[1];
     f[66] = look.inherit ? 1 : 0;
+    // the fade: its seconds, and how long before the newest record each ring slot was recorded
+    const times = input.times;
+    f[67] = times ? (look.fade ?? 0) : 0;
+    const newest = times ? (times[input.newest] as number) : 0;
+    for (let s = 0; s < 64; s++) f[68 + s] = times && s < times.length ? newest - times[s]! : 0;
     const offset = this.#ring.take();
     this.#device.queue.writeBuffer(this.#ring.buffer, offset, this.#f32);
     return offset;

@@ -274,7 +274,7 @@ export class ParticleSimulation {
       ...(this.options.collision ? { sceneDepth: this.options.collision.depth } : {}),
       ...(parent ? { source: parent.eventSource } : {}),
     });
-    this.trail?.record(encoder);
+    this.trail?.record(encoder, this.#time);
   }
 
   /** The emitter, or the error saying the system is continuous. */

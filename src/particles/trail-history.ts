@@ -34,6 +34,8 @@ export class TrailHistory {
   head: number;
   /** Copies recorded since the last reset, at most `length` (the ribbon draws no older ones). */
   filled = 0;
+  /** The simulation's time (seconds) when each ring slot was recorded. */
+  readonly times: Float64Array;
   readonly #device: Device;
   readonly #runner: ElementwiseRunner;
 
@@ -43,6 +45,7 @@ export class TrailHistory {
     this.length = length;
     this.count = runner.count;
     this.head = length - 1;
+    this.times = new Float64Array(length);
     const position = runner.buffers['position'];
     if (position) {
       const size = 16 * runner.count * length;
@@ -87,8 +90,8 @@ export class TrailHistory {
       : (this.texture!.format === 'rgba16float' ? 8 : 16) * this.length;
   }
 
-  /** Copies the position state the last step wrote into the next slot of the ring. */
-  record(encoder: CommandEncoder): void {
+  /** Copies the position state the last step wrote (at simulation time `time`) into the next slot. */
+  record(encoder: CommandEncoder, time: number): void {
     const next = (this.head + 1) % this.length;
     const runner = this.#runner;
     const host = runner.host;
@@ -130,6 +133,7 @@ export class TrailHistory {
       }
     }
     this.head = next;
+    this.times[next] = time;
     this.filled = Math.min(this.filled + 1, this.length);
   }
 

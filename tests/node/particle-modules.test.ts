@@ -201,6 +201,7 @@ describe('the trail module', () => {
       colors: [o.colors[0], [...o.colors[0].slice(0, 3), 0]],
       texture: null,
       inherit: false,
+      fade: 0,
     });
     expect(o.modules.find((m) => m.module === 'trail')?.stage).toBe('render');
     expect(names(resolveOptions({}))).not.toContain('trail');
@@ -231,8 +232,10 @@ describe('the trail module', () => {
       ],
       [{ lenght: 8 }, /trail\.lenght.*not a trail option/],
       [{ inherit: 1 }, /trail\.inherit.*true or false/],
+      [{ fade: -0.5 }, /trail\.fade.*seconds ≥ 0/],
+      [{ fade: Number.NaN }, /trail\.fade/],
       [{ texture: 'sparks.png' }, /trail\.texture.*a texture of this device/],
-      [8, /trail.*null or \{ length, width, colors, texture \}/],
+      [8, /trail.*null or \{ length, width, colors, texture, inherit, fade \}/],
     ];
     for (const [trail, message] of bad)
       expect(() => resolveOptions({ trail } as never), JSON.stringify(trail)).toThrow(message);

@@ -74,20 +74,20 @@ export const trail = defineModule({
   name: 'trail',
   stage: 'render',
   summary:
-    'trails: a ribbon through each particle’s last positions, trail { length, width, colors, texture }',
+    'trails: a ribbon through each particle’s last positions, trail { length, width, colors, texture, inherit, fade }',
   keys: ['trail'],
   present: (o) => o.trail !== null,
   resolve(o) {
     const t = o.trail as unknown;
     if (t === null) return { trail: null };
-    object('trail', t, 'null or { length, width, colors, texture }');
+    object('trail', t, 'null or { length, width, colors, texture, inherit, fade }');
     const given = t as Partial<ParticleTrail>;
     for (const key of Object.keys(given))
-      if (!['length', 'width', 'colors', 'texture', 'inherit'].includes(key))
+      if (!['length', 'width', 'colors', 'texture', 'inherit', 'fade'].includes(key))
         throw new ParticleOptionError(
           `trail.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a trail option (they are length, width, colors, texture, inherit)',
+          'is not a trail option (they are length, width, colors, texture, inherit, fade)',
         );
     const length = given.length ?? 16;
     finite('trail.length', length);
@@ -97,7 +97,15 @@ export const trail = defineModule({
         length,
         `must be an integer from 2 to ${MAX_TRAIL_LENGTH} (positions kept per particle)`,
       );
-    const resolved: ParticleTrail = { length, ...ribbonLook('trail', given, o) };
+    const fade = given.fade ?? 0;
+    finite('trail.fade', fade);
+    if (fade < 0)
+      throw new ParticleOptionError(
+        'trail.fade',
+        fade,
+        'must be seconds ≥ 0 (0: an ended life’s trail does not fade)',
+      );
+    const resolved: ParticleTrail = { length, ...ribbonLook('trail', given, o), fade };
     return { trail: resolved };
   },
   checkDevice(device, o) {

@@ -353,6 +353,71 @@ export const cases = defineCases({
         );
       },
     },
+  'fade: an ended life’s trail fades out over trail.fade seconds after its last position, on every path and raster mode; a living trail is untouched':
+    {
+      async run({ device }) {
+        const FADE = 0.2;
+        const base: ParticleOptionsInput = {
+          ...RISING,
+          lifeMin: 0.5,
+          lifeMax: 0.5,
+          trail: { length: 32, width: [0.4, 0.4], colors: [WHITE, WHITE] },
+        };
+        const fading: ParticleOptionsInput = {
+          ...base,
+          trail: { ...(base.trail as object), fade: FADE },
+        };
+        // while the particle lives, its trail is the trail without a fade
+        const plain = await everyWay(device, base, 20, async () => {});
+        const alive = await everyWay(device, fading, 20, async () => {});
+        const { differ } = imageDiff([...plain.values()][0]!, [...alive.values()][0]!, 0);
+        assert(differ === 0, `a living trail is not faded (${differ} pixels differ)`);
+        // dead (emission: the slot stays dead) and born again (continuous: a new life rises)
+        // (the continuous particle starts part-way through a life: it ends at step 13, 43, …)
+        for (const [name, o, at] of [
+          ['dead', fading, [34, 38, 44]],
+          [
+            'born again',
+            {
+              ...fading,
+              bursts: undefined,
+              seed: 3,
+              emitter: { shape: 'box', position: [0, -3, 0], radius: 2 },
+            },
+            [46, 50, 56],
+          ],
+        ] as const)
+          for (const steps of at) {
+            let unfaded = 0;
+            await everyWay(device, { ...o, trail: base.trail }, steps, async (ps, img) => {
+              const { positions } = await ps.readTrail();
+              const s = Array.from({ length: 32 }, (_, k) => sampleOf(positions, 1, k));
+              const d = s.findIndex((x, k) => k > 0 && x[3]! > 0 && s[k - 1]![3]! <= x[3]!);
+              unfaded = redAt(img, mid(s[d + 2]!, s[d + 4]!));
+            });
+            await everyWay(device, o, steps, async (ps, img, how) => {
+              const { positions } = await ps.readTrail();
+              const s = Array.from({ length: 32 }, (_, k) => sampleOf(positions, 1, k));
+              // the ended life's newest sample: d steps before the newest record
+              const d = s.findIndex((x, k) => k > 0 && x[3]! > 0 && s[k - 1]![3]! <= x[3]!);
+              assert(d >= 2 && d <= 27, `${how}, ${name}: the life ended inside the ring (${d})`);
+              const alpha = Math.max(0, 1 - (d * DT) / FADE);
+              const red = redAt(img, mid(s[d + 2]!, s[d + 4]!));
+              assert(
+                Math.abs(red - 255 * alpha) <= 8,
+                `${how}, ${name}, ${steps} steps: the ended life's trail at alpha 1 − ${d} steps / ${FADE} s = ${alpha.toFixed(3)} (red ${red}; ${unfaded} without the fade)`,
+              );
+              assert(unfaded > 240, `${how}, ${name}: without the fade it is drawn (${unfaded})`);
+            });
+          }
+        await assertThrows(
+          () => createParticleSystem(device, { ...RISING, trail: { fade: -1 } }),
+          ParticleOptionError,
+          /trail\.fade.*must be seconds ≥ 0/,
+          'a negative fade',
+        );
+      },
+    },
   'a trail never joins one life to the next, and outlives its particle': {
     async run({ device }) {
       // continuous: a particle of 0.25 s respawns somewhere else in a ball of radius 2
