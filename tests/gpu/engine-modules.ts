@@ -23,6 +23,7 @@ const ALL = [
   'vertex-formats',
   'boids',
   'lifecycle',
+  'soak',
 ] as const;
 
 export const ENGINE_MODULES: Record<'firefox' | 'webkit', readonly string[]> = {

@@ -9,11 +9,21 @@ import {
   startDisplay,
   type EngineBrowser,
 } from '../../scripts/engines.mjs';
-import { declareCases } from './harness.js';
+import { declareCases, type CasePage } from './harness.js';
 
 declare const window: { __ignisReady?: boolean };
 
-export async function engineSuite(engine: string, modules: readonly string[]): Promise<void> {
+/** What a suite may do on its page: before the cases are declared, and after they ran. */
+export interface SuiteHooks {
+  before?(page: CasePage): Promise<void>;
+  after?(page: CasePage): Promise<void>;
+}
+
+export async function engineSuite(
+  engine: string,
+  modules: readonly string[],
+  hooks: SuiteHooks = {},
+): Promise<void> {
   const status = ensureEngines([engine], { install: false })[engine];
   if (!status?.ok) {
     describe(`${engine}`, () => {
@@ -30,11 +40,13 @@ export async function engineSuite(engine: string, modules: readonly string[]): P
     throw e;
   }
   afterAll(async () => {
+    await hooks.after?.(page);
     await browser.close();
     await display.stop();
   });
   const page = await browser.newPage();
   await page.goto(`${inject('baseUrl')}/tests/gpu/index.html`);
   await page.waitFor(() => window.__ignisReady === true, 60_000);
+  await hooks.before?.(page);
   for (const module of modules) await declareCases(module, page, engine);
 }

@@ -70,7 +70,7 @@ describe('the error promise: issue 34’s examples', () => {
     );
   });
 
-  it('silent before: a copy within one buffer, a sampler compare and maxAnisotropy, a null height, a bogus dimension, a null origin, a bogus binding type, a buffer of another device', async () => {
+  it('silent before: a copy within one buffer, a sampler’s maxAnisotropy (compare: supported now, below), a null height, a bogus dimension, a null origin, a bogus binding type, a buffer of another device', async () => {
     const d = new NullDevice();
     const a = d.createBuffer({
       label: 'a',
@@ -78,10 +78,6 @@ describe('the error promise: issue 34’s examples', () => {
       usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
     });
     await typed(() => d.createCommandEncoder().copyBufferToBuffer(a, 0, a, 32, 16), /same buffer/);
-    await typed(
-      () => d.createSampler({ compare: 'less' }),
-      /compare "less": comparison samplers are not supported yet/,
-    );
     await typed(
       () => d.createSampler({ maxAnisotropy: 0 }),
       /maxAnisotropy 0 must be a number ≥ 1/,
@@ -214,6 +210,71 @@ describe('the vertex state against the shader’s inputs (found by tests/node/fu
     await typed(
       () => pipeline(d, ['uint32x2', 'sint8x4', 'uint32']),
       /attributes\[0\] \(uint32x2\) feeds @location\(0\) position: vec2f/,
+    );
+  });
+});
+
+describe('comparison samplers (refused before; WebGPU has them)', () => {
+  const code = (
+    sampler: string,
+    call: string,
+  ) => `@group(0) @binding(0) var depthMap: texture_depth_2d;
+@group(0) @binding(1) var s: ${sampler};
+@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(${call}); }`;
+  const draw = (d: NullDevice, wgsl: string, compare?: 'less') => {
+    const module = d.createShaderModule({ code: wgsl });
+    const pipeline = d.createRenderPipeline({
+      label: 'p',
+      vertex: { module },
+      fragment: { module, targets: [{ format: 'rgba8unorm' }] },
+    });
+    const depth = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'depth32float',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    });
+    const target = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const pass = d
+      .createCommandEncoder()
+      .beginRenderPass({ colorAttachments: [{ texture: target }] });
+    pass.setPipeline(pipeline);
+    pass.setTexture(0, depth);
+    pass.setSampler(
+      1,
+      d.createSampler({ label: compare ? 'shadow' : 'plain', ...(compare ? { compare } : {}) }),
+    );
+    pass.draw(3);
+  };
+
+  it('a sampler with compare in a sampler_comparison slot draws', () => {
+    const d = new NullDevice();
+    expect(d.createSampler({ compare: 'less-equal' }).descriptor.compare).toBe('less-equal');
+    draw(
+      d,
+      code('sampler_comparison', 'textureSampleCompare(depthMap, s, vec2f(0.5), 0.5)'),
+      'less',
+    );
+  });
+
+  it('each in the other’s slot is a typed error naming the sampler and the slot', async () => {
+    const d = new NullDevice();
+    await typed(
+      () => draw(d, code('sampler', 'textureSample(depthMap, s, vec2f(0.5))'), 'less'),
+      /Sampler "shadow" compares \(compare 'less'\), but slot 1 .*of pipeline "p" is a plain sampler/,
+    );
+    await typed(
+      () =>
+        draw(d, code('sampler_comparison', 'textureSampleCompare(depthMap, s, vec2f(0.5), 0.5)')),
+      /slot 1 .*of pipeline "p" is a comparison sampler .*but sampler "plain" has no compare function/i,
+    );
+    await typed(
+      () => d.createSampler({ compare: 'lesser' as never }),
+      /compare "lesser" is not one of never, less/,
     );
   });
 });

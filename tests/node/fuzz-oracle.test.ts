@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { NullDevice, RhiError, type Device } from '../../src/all.js';
 
 const SEED = 20261202;
-const RUNS = 4000;
+const RUNS = 6000;
 
 type Verdict =
   | { kind: 'valid' }
@@ -394,31 +394,28 @@ const samplerTrials: fc.Arbitrary<Trial> = fc
     const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
     const a = s.maxAnisotropy;
     const aniso = typeof a === 'number' ? clampUnsignedShort(a) : a === undefined ? 1 : Number.NaN;
-    const verdict = judgeAll(
+    const verdict = judgeAll([
+      bad('addressModeU', ADDRESS),
+      bad('addressModeV', ADDRESS),
+      bad('addressModeW', ADDRESS),
+      bad('magFilter', FILTER),
+      bad('minFilter', FILTER),
+      bad('mipmapFilter', FILTER),
+      [!finite(min) || (min as number) < 0, 'lodMinClamp ≥ 0 (a finite float)', ['lodMinClamp']],
       [
-        bad('addressModeU', ADDRESS),
-        bad('addressModeV', ADDRESS),
-        bad('addressModeW', ADDRESS),
-        bad('magFilter', FILTER),
-        bad('minFilter', FILTER),
-        bad('mipmapFilter', FILTER),
-        [!finite(min) || (min as number) < 0, 'lodMinClamp ≥ 0 (a finite float)', ['lodMinClamp']],
-        [
-          !finite(max) || (finite(min) && (max as number) < (min as number)),
-          'lodMaxClamp ≥ lodMinClamp (a finite float)',
-          ['lodMaxClamp'],
-        ],
-        [!(aniso >= 1), 'maxAnisotropy ≥ 1', ['maxAnisotropy']],
-        [
-          aniso > 1 &&
-            (s.magFilter !== 'linear' || s.minFilter !== 'linear' || s.mipmapFilter !== 'linear'),
-          'maxAnisotropy > 1: every filter linear',
-          ['maxAnisotropy'],
-        ],
-        bad('compare', COMPARE),
+        !finite(max) || (finite(min) && (max as number) < (min as number)),
+        'lodMaxClamp ≥ lodMinClamp (a finite float)',
+        ['lodMaxClamp'],
       ],
-      [[s.compare !== undefined, 'comparison samplers', ['compare']]],
-    );
+      [!(aniso >= 1), 'maxAnisotropy ≥ 1', ['maxAnisotropy']],
+      [
+        aniso > 1 &&
+          (s.magFilter !== 'linear' || s.minFilter !== 'linear' || s.mipmapFilter !== 'linear'),
+        'maxAnisotropy > 1: every filter linear',
+        ['maxAnisotropy'],
+      ],
+      bad('compare', COMPARE),
+    ]);
     const desc = Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
     return {
       family: 'createSampler',
@@ -670,6 +667,257 @@ const vertexTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// texture copies: copyTextureToTexture, queue.writeTexture, copyBufferToTexture
+/** A texture the copy families use: 16×8 with 3 mips (16×8, 8×4, 4×2). */
+const COPY_FORMATS = { rgba8unorm: 4, rgba16float: 8, r32float: 4, 'rgba8unorm-srgb': 4 } as const;
+type CopyFormat = keyof typeof COPY_FORMATS;
+const mipSize = (mip: number): [number, number] => [16 >> mip, 8 >> mip];
+const textureUsage = fc.constantFrom(
+  TU.COPY_SRC | TU.COPY_DST | TU.TEXTURE_BINDING,
+  TU.COPY_SRC | TU.COPY_DST,
+  TU.COPY_SRC | TU.COPY_DST,
+  TU.COPY_SRC | TU.COPY_DST | TU.RENDER_ATTACHMENT,
+  TU.COPY_SRC,
+  TU.COPY_DST,
+  TU.TEXTURE_BINDING,
+);
+const copyTexture = fc.record({
+  format: fc.constantFrom<CopyFormat>(
+    'rgba8unorm',
+    'rgba8unorm',
+    'rgba16float',
+    'r32float',
+    'rgba8unorm-srgb',
+  ),
+  usage: textureUsage,
+  mipLevel: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 2 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(3, -1, 0.5, null) },
+  ),
+  x: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, -1, 1.5, Number.NaN) },
+  ),
+  y: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 1 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(undefined, -2, 0.5) },
+  ),
+});
+const copySize = fc.record({
+  width: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 5, max: 8 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, 2.5, null, 17) },
+  ),
+  height: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 2 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 3, max: 4 }) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, 1.5, null, 9) },
+  ),
+});
+type CopyTex = { format: CopyFormat; usage: number; mipLevel: unknown; x: unknown; y: unknown };
+type Rule = [boolean, string, string[]];
+/** The rules of one texture side of a copy (GPUImageCopyTexture validation and the extent). */
+function textureSide(
+  t: CopyTex,
+  size: { width: unknown; height: unknown },
+  usage: number,
+  usageName: string,
+): Rule[] {
+  const mipOk = isInt(t.mipLevel) && t.mipLevel >= 0 && t.mipLevel < 3;
+  const x = t.x ?? 0;
+  const y = t.y ?? 0;
+  const originOk = isInt(x) && x >= 0 && isInt(y) && y >= 0;
+  const sizeOk = isInt(size.width) && size.width >= 0 && isInt(size.height) && size.height >= 0;
+  const [w, h] = mipOk ? mipSize(t.mipLevel as number) : [0, 0];
+  return [
+    [(t.usage & usage) === 0, `the texture has ${usageName}`, [usageName]],
+    [!mipOk, 'mipLevel < mipLevelCount', ['mipLevel', 'mip level']],
+    [!originOk, 'origin: non-negative integers', ['origin', 'x', 'y']],
+    [!sizeOk, 'copy size: non-negative integers', ['width', 'height', 'size', 'extent']],
+    [
+      mipOk &&
+        originOk &&
+        sizeOk &&
+        ((x as number) + (size.width as number) > w || (y as number) + (size.height as number) > h),
+      'origin + size inside the mip level',
+      ['overruns', 'mip'],
+    ],
+  ];
+}
+const makeTexture = (d: Device, t: CopyTex, label: string) =>
+  d.createTexture({
+    label,
+    size: { width: 16, height: 8 },
+    format: t.format,
+    usage: t.usage,
+    mipLevelCount: 3,
+  });
+const side = (t: CopyTex, texture: unknown) => ({
+  texture,
+  ...(t.mipLevel === 0 ? {} : { mipLevel: t.mipLevel }),
+  origin: { ...(t.x === undefined ? {} : { x: t.x }), ...(t.y === undefined ? {} : { y: t.y }) },
+});
+
+const textureCopyTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    src: copyTexture,
+    dst: copyTexture,
+    same: fc.constantFrom(false, false, false, true),
+    size: copySize,
+  })
+  .map(({ src, dst: given, same, size }) => {
+    const dst = same ? { ...given, format: src.format, usage: src.usage } : given;
+    const base = (f: string) => f.replace('-srgb', '');
+    const verdict = judgeAll(
+      [
+        ...textureSide(src, size, TU.COPY_SRC, 'COPY_SRC'),
+        ...textureSide(dst, size, TU.COPY_DST, 'COPY_DST'),
+        [base(src.format) !== base(dst.format), 'copy-compatible formats', ['format']],
+        [same && src.mipLevel === dst.mipLevel, 'not the same subresource', ['same', 'mip level']],
+      ],
+      [[src.format !== dst.format, 'a copy between a format and its -srgb twin', ['format']]],
+    );
+    return {
+      family: 'copyTextureToTexture',
+      verdict,
+      run: (d: Device) => {
+        const a = makeTexture(d, src, 'src');
+        const b = same ? a : makeTexture(d, dst, 'dst');
+        d.createCommandEncoder().copyTextureToTexture(
+          side(src, a) as never,
+          side(dst, b) as never,
+          size as never,
+        );
+      },
+    };
+  });
+
+const writeTextureTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    dst: copyTexture,
+    size: copySize,
+    offset: maybe(fc.oneof(fc.integer({ min: 0, max: 16 }), fc.constantFrom<unknown>(-4, 1.5))),
+    rowSlack: fc.oneof(
+      { weight: 5, arbitrary: fc.integer({ min: 0, max: 8 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(-4, 'none', 1.5) },
+    ),
+    dataSlack: fc.integer({ min: -8, max: 16 }),
+  })
+  .map(({ dst, size, offset, rowSlack, dataSlack }) => {
+    const bpt = COPY_FORMATS[dst.format];
+    const width = isInt(size.width) ? Math.max(0, size.width) : 0;
+    const height = isInt(size.height) ? Math.max(0, size.height) : 0;
+    const off = offset ?? 0;
+    // bytesPerRow: the row's bytes plus some slack; 'none' leaves it out (valid for one row)
+    const bytesPerRow =
+      rowSlack === 'none' ? undefined : isInt(rowSlack) ? width * bpt + rowSlack : rowSlack;
+    const rowOk =
+      bytesPerRow === undefined
+        ? height <= 1
+        : isInt(bytesPerRow) && bytesPerRow >= 0 && (height <= 1 || bytesPerRow >= width * bpt);
+    const need =
+      height === 0 || width === 0
+        ? 0
+        : ((bytesPerRow as number | undefined) ?? 0) * (height - 1) + width * bpt;
+    const dataBytes = Math.max(0, (isInt(off) ? off : 0) + need + dataSlack);
+    const verdict = judgeAll(
+      [
+        ...textureSide(dst, size, TU.COPY_DST, 'COPY_DST'),
+        [!isInt(off) || off < 0, 'dataLayout.offset a non-negative integer', ['offset']],
+        [!rowOk, 'bytesPerRow ≥ the row (required above one row)', ['bytesPerRow']],
+        [
+          rowOk && isInt(off) && off >= 0 && off + need > dataBytes,
+          'the data holds the copy',
+          ['data', 'bytes'],
+        ],
+      ],
+      [
+        [
+          height > 1 && isInt(bytesPerRow) && bytesPerRow % bpt !== 0,
+          'writeTexture bytesPerRow not a multiple of the texel',
+          ['bytesPerRow'],
+        ],
+      ],
+    );
+    return {
+      family: 'writeTexture',
+      verdict,
+      run: (d: Device) => {
+        const t = makeTexture(d, dst, 'dst');
+        d.queue.writeTexture(
+          side(dst, t) as never,
+          new Uint8Array(dataBytes),
+          {
+            ...(offset === undefined ? {} : { offset }),
+            ...(bytesPerRow === undefined ? {} : { bytesPerRow }),
+          } as never,
+          size as never,
+        );
+      },
+    };
+  });
+
+// setVertexBuffer / setIndexBuffer in a render pass
+const bindTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    index: fc.boolean(),
+    usage: fc.constantFrom(BU.VERTEX, BU.INDEX, BU.VERTEX | BU.INDEX | BU.COPY_DST, BU.UNIFORM),
+    size: fc.integer({ min: 1, max: 16 }).map((x) => 4 * x),
+    slot: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: LIMITS.maxVertexBuffers - 1 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(LIMITS.maxVertexBuffers, -1, 0.5, null) },
+    ),
+    format: enumOr(['uint16', 'uint32']),
+    offset: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 20 }).map((x) => 4 * x) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(2, 6, 3, -4, 1.5, undefined) },
+    ),
+  })
+  .map((b) => {
+    const off = b.offset ?? 0;
+    const align = b.index ? (b.format === 'uint16' ? 2 : 4) : 4;
+    const offOk = isInt(off) && off >= 0 && off % align === 0;
+    const verdict = b.index
+      ? judgeAll([
+          [(b.usage & BU.INDEX) === 0, 'the buffer has INDEX', ['INDEX']],
+          [
+            b.format !== 'uint16' && b.format !== 'uint32',
+            'format is a GPUIndexFormat',
+            ['format'],
+          ],
+          [!offOk, 'offset a multiple of the index size', ['offset']],
+          [offOk && off > b.size, 'offset inside the buffer', ['offset']],
+        ])
+      : judgeAll([
+          [(b.usage & BU.VERTEX) === 0, 'the buffer has VERTEX', ['VERTEX']],
+          [
+            !isInt(b.slot) || b.slot < 0 || b.slot >= LIMITS.maxVertexBuffers,
+            'slot < maxVertexBuffers',
+            ['slot', 'maxVertexBuffers'],
+          ],
+          [!offOk, 'offset a multiple of 4', ['offset']],
+          [offOk && off > b.size, 'offset inside the buffer', ['offset']],
+        ]);
+    return {
+      family: b.index ? 'setIndexBuffer' : 'setVertexBuffer',
+      verdict,
+      run: (d: Device) => {
+        const buffer = d.createBuffer({ label: 'bound', size: b.size, usage: b.usage });
+        const target = d.createTexture({
+          size: { width: 4, height: 4 },
+          format: 'rgba8unorm',
+          usage: TU.RENDER_ATTACHMENT,
+        });
+        const pass = d
+          .createCommandEncoder()
+          .beginRenderPass({ colorAttachments: [{ texture: target }] });
+        if (b.index) pass.setIndexBuffer(buffer, b.format as 'uint16', b.offset as number);
+        else pass.setVertexBuffer(b.slot as number, buffer, b.offset as number);
+      },
+    };
+  });
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -679,6 +927,9 @@ const trials = fc.oneof(
   copyTrials,
   writeTrials,
   vertexTrials,
+  textureCopyTrials,
+  writeTextureTrials,
+  bindTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

@@ -245,3 +245,12 @@ describe('one way to record commands', () => {
     expect(enc.commands.map((c) => c.type)).toEqual(['beginComputePass', 'endComputePass']);
   });
 });
+
+describe('device.cacheStats()', () => {
+  it('is empty on the null backend (it caches nothing) and a fresh object each call', () => {
+    const d = new NullDevice();
+    const a = d.cacheStats();
+    expect(a).toEqual({});
+    expect(d.cacheStats()).not.toBe(a);
+  });
+});

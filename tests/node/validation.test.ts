@@ -147,6 +147,12 @@ describe('copies and writes', () => {
     format: 'rgba8unorm',
     usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST,
   });
+  const tex2 = device.createTexture({
+    label: 'tex2',
+    size: { width: 8, height: 2 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.COPY_SRC | TextureUsage.COPY_DST,
+  });
   it('bytesPerRow must be a multiple of 256 in buffer↔texture copies', () => {
     const enc = device.createCommandEncoder();
     expect(
@@ -157,7 +163,7 @@ describe('copies and writes', () => {
           { width: 8, height: 2 },
         ),
       ).message,
-    ).toBe('[buf] bytesPerRow 32 must be a positive multiple of 256');
+    ).toBe('[buf] bytesPerRow 32 must be a multiple of 256');
     expect(
       thrown(() =>
         enc.copyBufferToTexture(
@@ -167,6 +173,33 @@ describe('copies and writes', () => {
         ),
       ).message,
     ).toMatch(/bytesPerRow 100/);
+  });
+  it('what WebGPU accepts: an empty extent copies nothing, one row needs no bytesPerRow, writeTexture data may start between texels', async () => {
+    const enc = device.createCommandEncoder();
+    enc.copyTextureToBuffer(
+      { texture: tex },
+      { buffer: buf, bytesPerRow: 256 },
+      { width: 0, height: 2 },
+    );
+    enc.copyBufferToTexture({ buffer: buf }, { texture: tex }, { width: 8, height: 1 });
+    enc.copyTextureToTexture({ texture: tex }, { texture: tex2 }, { width: 3, height: 0 });
+    expect(
+      thrown(() =>
+        enc.copyBufferToTexture({ buffer: buf }, { texture: tex }, { width: 8, height: 2 }),
+      ).message,
+    ).toBe('[buf] bytesPerRow is needed for a copy of 2 rows');
+    device.queue.submit([enc.finish()]);
+    device.queue.writeTexture({ texture: tex }, new Uint8Array(0), {}, { width: 0, height: 0 });
+    // three bytes in: the texel 9, 8, 7, 6 lands at (1, 1)
+    const data = new Uint8Array([0, 0, 0, 9, 8, 7, 6]);
+    device.queue.writeTexture(
+      { texture: tex, origin: { x: 1, y: 1 } },
+      data,
+      { offset: 3 },
+      { width: 1, height: 1 },
+    );
+    const texels = new Uint8Array((await tex.read()) as Uint8Array);
+    expect(Array.from(texels.subarray(4 * (8 + 1), 4 * (8 + 2)))).toEqual([9, 8, 7, 6]);
   });
   it('a copy past the buffer end or the texture edge', () => {
     const enc = device.createCommandEncoder();

@@ -279,6 +279,18 @@ export class SlotTable {
         );
       if (bound.kind === 'texture' || bound.kind === 'storage-texture')
         this.#checkTexture(entry, bound.texture, pipelineLabel);
+      if (
+        bound.kind === 'sampler' &&
+        (entry.samplerType === 'comparison') !== (bound.sampler.descriptor.compare !== undefined)
+      )
+        throw new ValidationError(
+          'binding-sampler-compare',
+          entry.samplerType === 'comparison'
+            ? `Slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" is a comparison sampler (sampler_comparison, sampler2DShadow), but sampler "${bound.sampler.label}" has no compare function`
+            : `Sampler "${bound.sampler.label}" compares (compare '${bound.sampler.descriptor.compare}'), but slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}" is a plain sampler; declare it sampler_comparison (GLSL: sampler2DShadow, samplerType 'comparison')`,
+          this.passLabel,
+          { binding: entry.binding, compare: bound.sampler.descriptor.compare },
+        );
       if (bound.kind === 'sampler' && entry.samplerType === 'non-filtering') {
         const d = bound.sampler.descriptor;
         const linear = (['magFilter', 'minFilter', 'mipmapFilter'] as const).filter(

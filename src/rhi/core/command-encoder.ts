@@ -352,7 +352,7 @@ export class CommandEncoder {
     const x = orZero(dst.origin?.x);
     const y = orZero(dst.origin?.y);
     validateTextureRegion(dst.texture, mipLevel, x, y, size);
-    validateBufferLayout(
+    const bytesPerRow = validateBufferLayout(
       dst.texture.format,
       src.buffer.size,
       src.offset ?? 0,
@@ -360,11 +360,12 @@ export class CommandEncoder {
       size,
       src.buffer.label,
     );
+    if (size.width === 0 || size.height === 0) return; // WebGPU: valid, and copies nothing
     this.#copy('copyBufferToTexture', [src.buffer], [dst.texture], {
       type: 'copyBufferToTexture',
       src: src.buffer,
       offset: src.offset ?? 0,
-      bytesPerRow: src.bytesPerRow,
+      bytesPerRow,
       dst: dst.texture,
       mipLevel,
       x,
@@ -393,7 +394,7 @@ export class CommandEncoder {
     const x = orZero(src.origin?.x);
     const y = orZero(src.origin?.y);
     validateTextureRegion(src.texture, mipLevel, x, y, size);
-    validateBufferLayout(
+    const bytesPerRow = validateBufferLayout(
       src.texture.format,
       dst.buffer.size,
       dst.offset ?? 0,
@@ -401,6 +402,7 @@ export class CommandEncoder {
       size,
       dst.buffer.label,
     );
+    if (size.width === 0 || size.height === 0) return; // WebGPU: valid, and copies nothing
     this.#copy('copyTextureToBuffer', [src.texture], [dst.buffer], {
       type: 'copyTextureToBuffer',
       src: src.texture,
@@ -409,7 +411,7 @@ export class CommandEncoder {
       y,
       dst: dst.buffer,
       offset: dst.offset ?? 0,
-      bytesPerRow: dst.bytesPerRow,
+      bytesPerRow,
       size,
     });
   }
@@ -457,6 +459,7 @@ export class CommandEncoder {
         src.texture.label,
         { mipLevel: srcMip },
       );
+    if (size.width === 0 || size.height === 0) return; // WebGPU: valid, and copies nothing
     this.#copy('copyTextureToTexture', [src.texture], [dst.texture], {
       type: 'copyTextureToTexture',
       src: src.texture,

@@ -66,8 +66,11 @@ export interface SamplerDescriptor extends Labeled {
    */
   maxAnisotropy?: number;
   /**
-   * A comparison sampler (depth textures, `sampler_comparison`): not supported yet — a typed
-   * `sampler-compare` error, never a sampler that silently does not compare.
+   * A comparison sampler: sampling a depth texture compares the reference with the stored depth
+   * and returns 1 where `reference <compare> depth` holds, else 0 (filtered between texels with
+   * 'linear': percentage-closer filtering). WGSL `sampler_comparison` + `textureSampleCompare`;
+   * GLSL `sampler2DShadow` (its slot declared `samplerType: 'comparison'`); a comparison sampler
+   * and a slot of another kind are a `binding-sampler-compare` error.
    */
   compare?: CompareFunction;
 }
@@ -300,8 +303,11 @@ export interface QuerySetDescriptor extends Labeled {
 export interface ImageCopyBuffer {
   buffer: Buffer;
   offset?: number;
-  /** Must be a multiple of 256 (WebGPU's rule, kept on every backend). */
-  bytesPerRow: number;
+  /**
+   * A multiple of 256 (WebGPU's rule, kept on every backend); may be left out for a copy of one
+   * row.
+   */
+  bytesPerRow?: number;
   rowsPerImage?: number;
 }
 
@@ -321,6 +327,7 @@ export interface Extent2D {
 /** How texel data is laid out in memory: offset and row pitch. */
 export interface ImageDataLayout {
   offset?: number;
-  bytesPerRow: number;
+  /** Bytes from one row to the next: a multiple of the texel size; may be left out for one row. */
+  bytesPerRow?: number;
   rowsPerImage?: number;
 }

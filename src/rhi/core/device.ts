@@ -273,6 +273,21 @@ export abstract class Device {
     );
   }
 
+  /**
+   * Entries of the backend's own caches by name — WebGPU: bind groups, bind group layouts,
+   * pipeline layouts, readback staging buffers; WebGL2: framebuffers, vertex arrays, readback
+   * buffers; null: none. They are made on demand and released with the resources they were made
+   * from, so a steady frame keeps them flat; what a leak in a backend would grow (the soak test).
+   */
+  cacheStats(): Record<string, number> {
+    return this.cacheStatsImpl();
+  }
+
+  /** The backend's part of `cacheStats()`. */
+  protected cacheStatsImpl(): Record<string, number> {
+    return {};
+  }
+
   /** Live resource counts and bytes per kind, and their total. */
   stats(): DeviceStats {
     const zero = (): KindStats => ({ count: 0, bytes: 0 });

@@ -8,6 +8,7 @@ import {
 } from './validate/buffer.js';
 import { requireTextureUsage } from './validate/texture.js';
 import { FORMAT_INFO } from './formats.js';
+import { show } from './show.js';
 import { validateBufferLayout, validateTextureRegion } from './validate/copy.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -241,7 +242,13 @@ export abstract class Queue {
     const y = orZero(destination.origin?.y);
     validateTextureRegion(texture, mipLevel, x, y, size);
     const bytes = bytesOf(data);
-    validateBufferLayout(
+    if (layout === null || typeof layout !== 'object')
+      throw new ValidationError(
+        'copy-bytes-per-row',
+        `writeTexture's data layout must be { offset?, bytesPerRow? }, not ${show(layout)}`,
+        texture.label,
+      );
+    const bytesPerRow = validateBufferLayout(
       texture.format,
       bytes.byteLength,
       layout.offset ?? 0,
@@ -250,26 +257,17 @@ export abstract class Queue {
       texture.label,
       false,
     );
-    this.writeTextureImpl(
-      texture,
-      mipLevel,
-      x,
-      y,
-      bytes,
-      layout.offset ?? 0,
-      layout.bytesPerRow,
-      size,
-    );
+    if (size.width === 0 || size.height === 0) return; // WebGPU: valid, and writes nothing
+    // data that starts between texels is copied out, so backends may view it as texels
+    let texels = bytes;
+    let offset = layout.offset ?? 0;
+    if (offset % FORMAT_INFO[texture.format].bytesPerTexel !== 0) {
+      texels = bytes.slice(offset);
+      offset = 0;
+    }
+    this.writeTextureImpl(texture, mipLevel, x, y, texels, offset, bytesPerRow, size);
     if (mipLevel === 0)
-      texture.updateShadow(
-        x,
-        y,
-        size.width,
-        size.height,
-        bytes,
-        layout.offset ?? 0,
-        layout.bytesPerRow ?? size.width * FORMAT_INFO[texture.format].bytesPerTexel,
-      );
+      texture.updateShadow(x, y, size.width, size.height, texels, offset, bytesPerRow);
   }
 
   submit(commandBuffers: readonly CommandBuffer[]): void {

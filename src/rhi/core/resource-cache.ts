@@ -21,6 +21,11 @@ export class ResourceCache<V> {
 
   constructor(private readonly release: (value: V) => void = () => {}) {}
 
+  /** Entries held now. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   get(key: string): V | undefined {
     return this.#entries.get(key);
   }

@@ -2,7 +2,8 @@ import { Resource } from './resource.js';
 import type { SamplerDescriptor } from './descriptors.js';
 import type { Device } from './device.js';
 
-export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label' | 'compare'>>;
+export type ResolvedSamplerDescriptor = Required<Omit<SamplerDescriptor, 'label' | 'compare'>> &
+  Pick<SamplerDescriptor, 'compare'>;
 
 /** How textures are filtered and addressed (`device.createSampler`). */
 export abstract class Sampler extends Resource {
@@ -21,6 +22,7 @@ export abstract class Sampler extends Resource {
       lodMaxClamp: desc.lodMaxClamp ?? 32,
       // WebIDL's [Clamp] unsigned short: rounded, at most 65,535 (validated ≥ 1 in core)
       maxAnisotropy: Math.min(65535, Math.round(desc.maxAnisotropy ?? 1)),
+      ...(desc.compare === undefined ? {} : { compare: desc.compare }),
     };
   }
 }

@@ -221,6 +221,14 @@ export class WebGL2Device extends Device {
    * Waits for the context to come back (`webglcontextrestored`; 10 s at most), enables the
    * extensions again (a restored context has none) and replaces every cache of GL objects.
    */
+  protected override cacheStatsImpl(): Record<string, number> {
+    return {
+      framebuffers: this.framebuffers.size,
+      vertexArrays: this.vaos.size,
+      readbackBuffers: this.readback.free,
+    };
+  }
+
   protected override async restoreImpl(): Promise<void> {
     const gl = this.gl;
     if (gl.isContextLost()) {

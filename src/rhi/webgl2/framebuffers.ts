@@ -19,6 +19,11 @@ export class FramebufferCache {
     return this.#fbos.created;
   }
 
+  /** Framebuffers held now. */
+  get size(): number {
+    return this.#fbos.size;
+  }
+
   #create(
     key: string,
     color: Array<{ texture: WebGL2Texture; mip: number }>,

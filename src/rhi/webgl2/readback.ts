@@ -48,6 +48,11 @@ export class ReadbackPool {
 
   constructor(private readonly gl: WebGL2RenderingContext) {}
 
+  /** Staging buffers waiting in the pool now (at most 8). */
+  get free(): number {
+    return this.#free.length;
+  }
+
   acquire(size: number): { buffer: WebGLBuffer; size: number } {
     const i = this.#free.findIndex((b) => b.size >= size && b.size <= size * 4);
     if (i >= 0) return this.#free.splice(i, 1)[0] as { buffer: WebGLBuffer; size: number };

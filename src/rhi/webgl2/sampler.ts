@@ -1,6 +1,6 @@
 import { Sampler } from '../core/sampler.js';
 import type { SamplerDescriptor } from '../core/descriptors.js';
-import { ADDRESS_MODES, FILTERS, minFilter } from './conv.js';
+import { ADDRESS_MODES, COMPARE_FUNCTIONS, FILTERS, minFilter } from './conv.js';
 import type { WebGL2Device } from './device.js';
 
 /** EXT_texture_filter_anisotropic's sampler parameter. */
@@ -29,6 +29,11 @@ export class WebGL2Sampler extends Sampler {
     // clamped to the device's maximum, as WebGPU clamps it (1 without the extension: plain linear)
     const anisotropy = Math.min(d.maxAnisotropy, device.maxAnisotropy);
     if (anisotropy > 1) gl.samplerParameterf(this.gl, TEXTURE_MAX_ANISOTROPY_EXT, anisotropy);
+    // a comparison sampler: sampler2DShadow compares the reference with the depth texel
+    if (d.compare !== undefined) {
+      gl.samplerParameteri(this.gl, gl.TEXTURE_COMPARE_MODE, gl.COMPARE_REF_TO_TEXTURE);
+      gl.samplerParameteri(this.gl, gl.TEXTURE_COMPARE_FUNC, COMPARE_FUNCTIONS[d.compare]);
+    }
   }
   protected destroyImpl(): void {
     this.#device.gl.deleteSampler(this.gl);

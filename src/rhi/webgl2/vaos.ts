@@ -25,6 +25,11 @@ export class VertexArrayCache {
     return this.#vaos.created;
   }
 
+  /** Vertex arrays held now. */
+  get size(): number {
+    return this.#vaos.size;
+  }
+
   get(
     pipeline: WebGL2RenderPipeline,
     vertexBuffers: ReadonlyMap<number, VertexBinding>,

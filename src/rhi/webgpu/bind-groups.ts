@@ -49,6 +49,15 @@ export class BindGroupCache {
 
   constructor(private readonly device: GPUDevice) {}
 
+  /** Entries held now: bind groups, bind group layouts, pipeline layouts (`device.cacheStats()`). */
+  get sizes(): Record<string, number> {
+    return {
+      bindGroups: this.#groups.size,
+      bindGroupLayouts: this.#layouts.size,
+      pipelineLayouts: this.#pipelineLayouts.size,
+    };
+  }
+
   /**
    * The WebGPU layouts of a pipeline's slots: one bind group layout per group its shaders use
    * (empty ones fill the gaps), and the pipeline layout of them all. Both are shared by every

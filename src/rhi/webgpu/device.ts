@@ -205,6 +205,10 @@ export class WebGPUDevice extends Device {
    * to a device. A device made around a GPUDevice you passed (`gpuDevice`) cannot do this: make
    * a new GPUDevice and a new Ignis device.
    */
+  protected override cacheStatsImpl(): Record<string, number> {
+    return { ...this.bindGroups.sizes, readbackBuffers: this.readback.free };
+  }
+
   protected override async restoreImpl(): Promise<void> {
     if (this.#options.gpuDevice)
       throw new UnsupportedFeatureError(

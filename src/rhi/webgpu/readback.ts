@@ -16,6 +16,11 @@ export class ReadbackPool {
     return this.#created;
   }
 
+  /** Staging buffers waiting in the pool now (at most 8). */
+  get free(): number {
+    return this.#free.length;
+  }
+
   #acquire(size: number): GPUBuffer {
     const i = this.#free.findIndex((b) => b.size >= size && b.size <= size * 4);
     if (i >= 0) return this.#free.splice(i, 1)[0] as GPUBuffer;

@@ -1,4 +1,4 @@
-import { BufferUsage, TextureUsage, ValidationError } from '../../../src/all.js';
+import { BufferUsage, TextureUsage, ValidationError, type Sampler } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assertArrayEqual, assertEqual, assertThrows, assertClose } from '../page/assert.js';
 
@@ -206,7 +206,7 @@ export const cases = defineCases({
               { width: w, height: h },
             ),
         ValidationError,
-        /bytesPerRow 40 must be a positive multiple of 256/,
+        /bytesPerRow 40 must be a multiple of 256/,
         'unaligned bytesPerRow',
       );
     },
@@ -419,4 +419,225 @@ export const cases = defineCases({
       assertArrayEqual(texel(out, 3, 0), [0, 0, 0, 0], 'outside the copy');
     },
   },
+  'what WebGPU accepts and Ignis once refused: writeTexture data starting between texels, a row copied without bytesPerRow, empty copies that copy nothing':
+    {
+      async run({ device }) {
+        const usage = TextureUsage.COPY_SRC | TextureUsage.COPY_DST;
+        const t = device.createTexture({
+          label: 'rgba32float',
+          size: { width: 4, height: 2 },
+          format: 'rgba32float',
+          usage,
+        });
+        device.queue.writeTexture(
+          { texture: t },
+          new Float32Array(32),
+          { bytesPerRow: 64 },
+          { width: 4, height: 2 },
+        );
+        // a texel whose floats start 2 bytes into the data (a Float32Array view could not)
+        const floats = new Float32Array([1.5, -2, 3.25, 4]);
+        const bytes = new Uint8Array(2 + 16);
+        bytes.set(new Uint8Array(floats.buffer), 2);
+        device.queue.writeTexture(
+          { texture: t, origin: { x: 2, y: 1 } },
+          bytes,
+          { offset: 2 },
+          { width: 1, height: 1 },
+        );
+        // a row through a buffer without bytesPerRow, both ways; empty copies on the way
+        const buffer = device.createBuffer({
+          size: 256,
+          usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+        });
+        const back = device.createTexture({
+          label: 'back',
+          size: { width: 4, height: 2 },
+          format: 'rgba32float',
+          usage,
+        });
+        const enc = device.createCommandEncoder();
+        enc.copyTextureToBuffer(
+          { texture: t, origin: { x: 0, y: 1 } },
+          { buffer },
+          { width: 4, height: 1 },
+        );
+        enc.copyBufferToTexture({ buffer }, { texture: back }, { width: 4, height: 1 });
+        enc.copyTextureToTexture({ texture: t }, { texture: back }, { width: 0, height: 2 });
+        enc.copyBufferToTexture(
+          { buffer, bytesPerRow: 256 },
+          { texture: back },
+          { width: 4, height: 0 },
+        );
+        device.queue.submit([enc.finish()]);
+        device.queue.writeTexture(
+          { texture: back },
+          new Uint8Array(0),
+          {},
+          { width: 0, height: 0 },
+        );
+        const texels = (await back.read()) as Float32Array;
+        assertArrayEqual(
+          Array.from(texels.subarray(8, 12)),
+          Array.from(floats),
+          'the texel written from 2 bytes in, copied out and back as one row',
+        );
+        assertArrayEqual(
+          Array.from(texels.subarray(16, 32)),
+          new Array(16).fill(0),
+          'the second row untouched (the empty copies copied nothing)',
+        );
+      },
+    },
+  'a comparison sampler compares a reference with a depth texture (textureSampleCompare, sampler2DShadow); a sampler of the other kind in the slot is a typed error':
+    {
+      async run({ device }) {
+        const SIZE = 8;
+        // depth: 1 cleared, then the left half covered by a quad at clip z 0.25 (a depth of 0.25
+        // on WebGPU, 0.625 on WebGL2's −1..1 clip range: below 0.75 on both)
+        const depth = device.createTexture({
+          label: 'depth map',
+          size: { width: SIZE, height: SIZE },
+          format: 'depth32float',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+        });
+        const glsl = device.caps.shaderLanguage === 'glsl';
+        const quad = glsl
+          ? device.createRenderPipeline({
+              label: 'left half',
+              vertex: {
+                module: device.createShaderModule({
+                  code: '#version 300 es\nconst vec2 C[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));\nvoid main() { vec2 c = C[gl_VertexID]; gl_Position = vec4(c.x - 1.0, c.y * 2.0 - 1.0, 0.25, 1.0); }',
+                  stage: 'vertex',
+                }),
+              },
+              fragment: {
+                module: device.createShaderModule({
+                  code: '#version 300 es\nprecision highp float;\nvoid main() {}',
+                  stage: 'fragment',
+                }),
+                targets: [],
+              },
+              depthStencil: {
+                format: 'depth32float',
+                depthWriteEnabled: true,
+                depthCompare: 'always',
+              },
+            })
+          : device.createRenderPipeline({
+              label: 'left half',
+              vertex: {
+                module: device.createShaderModule({
+                  code: '@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { var corners = array<vec2f, 6>(vec2f(0.0, 0.0), vec2f(1.0, 0.0), vec2f(0.0, 1.0), vec2f(0.0, 1.0), vec2f(1.0, 0.0), vec2f(1.0, 1.0)); let c = corners[i]; return vec4f(c.x - 1.0, c.y * 2.0 - 1.0, 0.25, 1.0); }\n@fragment fn fs() {}',
+                }),
+              },
+              depthStencil: {
+                format: 'depth32float',
+                depthWriteEnabled: true,
+                depthCompare: 'always',
+              },
+            });
+        const enc = device.createCommandEncoder();
+        const pass = enc.beginRenderPass({
+          colorAttachments: [],
+          depthStencilAttachment: {
+            texture: depth,
+            depthClearValue: 1,
+            depthLoadOp: 'clear',
+            depthStoreOp: 'store',
+          },
+        });
+        pass.setPipeline(quad);
+        pass.draw(6);
+        pass.end();
+        device.queue.submit([enc.finish()]);
+        const FS_WGSL = `@group(0) @binding(0) var depthMap: texture_depth_2d;
+@group(0) @binding(1) var shadow: sampler_comparison;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  return vec4f(f32(i & 1u) * 4.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0, 0.0, 1.0);
+}
+@fragment fn fs(@builtin(position) p: vec4f) -> @location(0) vec4f {
+  return vec4f(textureSampleCompare(depthMap, shadow, p.xy / ${SIZE}.0, 0.75), 0.0, 0.0, 1.0);
+}`;
+        const shade = glsl
+          ? device.createRenderPipeline({
+              label: 'compare',
+              vertex: {
+                module: device.createShaderModule({
+                  code: '#version 300 es\nvoid main() { gl_Position = vec4(float(gl_VertexID & 1) * 4.0 - 1.0, float(gl_VertexID >> 1) * 4.0 - 1.0, 0.0, 1.0); }',
+                  stage: 'vertex',
+                }),
+              },
+              fragment: {
+                module: device.createShaderModule({
+                  code: `#version 300 es\nprecision highp float;\nuniform highp sampler2DShadow depthMap;\nout vec4 o;\nvoid main() { o = vec4(texture(depthMap, vec3(gl_FragCoord.xy / ${SIZE}.0, 0.75)), 0.0, 0.0, 1.0); }`,
+                  stage: 'fragment',
+                }),
+                targets: [{ format: 'rgba8unorm' }],
+              },
+              bindings: [
+                {
+                  binding: 0,
+                  type: 'texture',
+                  name: 'depthMap',
+                  sampleType: 'depth',
+                  samplerBinding: 1,
+                },
+                { binding: 1, type: 'sampler', name: 'depthMap', samplerType: 'comparison' },
+              ],
+            })
+          : (() => {
+              const module = device.createShaderModule({ code: FS_WGSL });
+              return device.createRenderPipeline({
+                label: 'compare',
+                vertex: { module },
+                fragment: { module, targets: [{ format: 'rgba8unorm' }] },
+              });
+            })();
+        const target = device.createTexture({
+          size: { width: SIZE, height: SIZE },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+        });
+        const compareWith = async (sampler: Sampler): Promise<Uint8Array> => {
+          const e = device.createCommandEncoder();
+          const p = e.beginRenderPass({
+            colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 1, 1] }],
+          });
+          p.setPipeline(shade);
+          p.setTexture(0, depth);
+          p.setSampler(1, sampler);
+          p.draw(3);
+          p.end();
+          device.queue.submit([e.finish()]);
+          return (await target.read()) as Uint8Array;
+        };
+        const red = (img: Uint8Array, x: number, y: number): number =>
+          img[4 * (y * SIZE + x)] as number;
+        for (const [compare, left, right] of [
+          ['less', 0, 255],
+          ['greater', 255, 0],
+          ['always', 255, 255],
+        ] as const) {
+          const img = await compareWith(device.createSampler({ compare }));
+          for (const y of [1, 6])
+            for (const [x, expected] of [
+              [1, left],
+              [6, right],
+            ] as const)
+              assertEqual(
+                red(img, x, y),
+                expected,
+                `compare '${compare}' at (${x}, ${y}): 0.75 ${compare} the depth there`,
+              );
+        }
+        // a plain sampler in the comparison slot, a comparison sampler in a plain one
+        await assertThrows(
+          () => compareWith(device.createSampler({ label: 'plain' })),
+          ValidationError,
+          /comparison sampler .*but sampler "plain" has no compare function/,
+          'plain sampler in a comparison slot',
+        );
+      },
+    },
 });

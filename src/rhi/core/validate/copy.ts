@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { FORMAT_INFO } from '../formats.js';
 import type { Extent2D } from '../descriptors.js';
-import { isNonNegativeInteger, isPositiveInteger } from './buffer.js';
+import { isNonNegativeInteger } from './buffer.js';
 import { show } from '../show.js';
 
 /** The alignment WebGPU demands of `bytesPerRow` in buffer↔texture copies; kept on every backend. */
@@ -51,12 +51,13 @@ export function validateTextureRegion(
   if (
     extent === null ||
     typeof extent !== 'object' ||
-    !isPositiveInteger(extent.width) ||
-    !isPositiveInteger(extent.height)
+    !isNonNegativeInteger(extent.width) ||
+    !isNonNegativeInteger(extent.height)
   ) {
+    // (WebGPU: an empty extent is a valid copy that copies nothing)
     throw new ValidationError(
       'copy-extent',
-      `Copy extent ${show(extent?.width)}x${show(extent?.height)} must be positive integers`,
+      `Copy extent ${show(extent?.width)}x${show(extent?.height)} must be integers ≥ 0`,
       label,
       { ...extent },
     );
@@ -88,13 +89,14 @@ export function validateTextureRegion(
 
 /**
  * The buffer side of a buffer↔texture copy: `bytesPerRow` a multiple of 256 and at least one row of
- * texels, the offset texel-aligned, and the buffer long enough for every row.
+ * texels (it may be left out for a copy of one row or none, as in WebGPU), the offset
+ * texel-aligned, and the buffer long enough for every row. Returns the row pitch to use.
  */
 export function validateBufferLayout(
   format: keyof typeof FORMAT_INFO,
   bufferSize: number,
   offset: number,
-  bytesPerRow: number,
+  given: number | undefined,
   extent: Extent2D,
   label: string | undefined,
   requireAlignment = true,
@@ -108,18 +110,27 @@ export function validateBufferLayout(
       { format },
     );
   }
+  const rowBytes = extent.width * bytesPerTexel;
+  if (given === undefined && extent.height > 1)
+    throw new ValidationError(
+      'copy-bytes-per-row',
+      `bytesPerRow is needed for a copy of ${extent.height} rows`,
+      label,
+      { bytesPerRow: given },
+    );
+  const bytesPerRow = given ?? rowBytes;
   if (
-    !isPositiveInteger(bytesPerRow) ||
-    (requireAlignment && bytesPerRow % COPY_BYTES_PER_ROW_ALIGNMENT !== 0)
+    !isNonNegativeInteger(bytesPerRow) ||
+    (given !== undefined && requireAlignment && bytesPerRow % COPY_BYTES_PER_ROW_ALIGNMENT !== 0)
   ) {
     throw new ValidationError(
       'copy-bytes-per-row',
-      `bytesPerRow ${String(bytesPerRow)} must be a positive multiple of ${COPY_BYTES_PER_ROW_ALIGNMENT}`,
+      `bytesPerRow ${show(bytesPerRow)} must be ${requireAlignment ? `a multiple of ${COPY_BYTES_PER_ROW_ALIGNMENT}` : 'an integer ≥ 0'}`,
       label,
       { bytesPerRow },
     );
   }
-  if (!requireAlignment && bytesPerRow % bytesPerTexel !== 0) {
+  if (!requireAlignment && bytesPerRow % bytesPerTexel !== 0 && extent.height > 1) {
     throw new ValidationError(
       'copy-bytes-per-row-texel',
       `bytesPerRow ${bytesPerRow} must be a multiple of the ${bytesPerTexel}-byte ${format} texel`,
@@ -129,8 +140,7 @@ export function validateBufferLayout(
       },
     );
   }
-  const rowBytes = extent.width * bytesPerTexel;
-  if (bytesPerRow < rowBytes) {
+  if (bytesPerRow < rowBytes && extent.height > 1) {
     throw new ValidationError(
       'copy-bytes-per-row-short',
       `bytesPerRow ${bytesPerRow} is less than one row of ${extent.width} ${format} texels (${rowBytes} bytes)`,
@@ -141,15 +151,19 @@ export function validateBufferLayout(
       },
     );
   }
-  if (!isNonNegativeInteger(offset) || offset % bytesPerTexel !== 0) {
+  // (WebGPU aligns the offset of buffer copies only; writeTexture's data may start anywhere)
+  if (!isNonNegativeInteger(offset) || (requireAlignment && offset % bytesPerTexel !== 0)) {
     throw new ValidationError(
       'copy-offset',
-      `Copy offset ${String(offset)} must be a non-negative multiple of ${bytesPerTexel}`,
+      `Copy offset ${show(offset)} must be ${requireAlignment ? `a non-negative multiple of ${bytesPerTexel}` : 'an integer ≥ 0'}`,
       label,
       { offset },
     );
   }
-  const needed = offset + bytesPerRow * (extent.height - 1) + rowBytes;
+  const needed =
+    extent.height === 0 || extent.width === 0
+      ? offset
+      : offset + bytesPerRow * (extent.height - 1) + rowBytes;
   if (needed > bufferSize) {
     throw new ValidationError(
       'copy-buffer-range',
@@ -158,5 +172,15 @@ export function validateBufferLayout(
       { needed, bufferSize },
     );
   }
-  return needed;
+  // one row or none: the pitch is never used; backends get one every API accepts (WebGPU's
+  // buffer copies want a multiple of 256 when one is given)
+  if (
+    extent.height <= 1 &&
+    (given === undefined || bytesPerRow < rowBytes || bytesPerRow % bytesPerTexel !== 0)
+  )
+    return requireAlignment
+      ? Math.max(1, Math.ceil(rowBytes / COPY_BYTES_PER_ROW_ALIGNMENT)) *
+          COPY_BYTES_PER_ROW_ALIGNMENT
+      : rowBytes;
+  return bytesPerRow;
 }

@@ -75,12 +75,10 @@ export function validateSamplerDescriptor(desc: SamplerDescriptor): void {
       desc.label,
       { maxAnisotropy: anisotropy },
     );
-  if (desc.compare !== undefined)
+  if (desc.compare !== undefined && !COMPARE_FUNCTIONS.includes(desc.compare as string))
     throw new ValidationError(
       'sampler-compare',
-      COMPARE_FUNCTIONS.includes(desc.compare as string)
-        ? `Sampler compare ${show(desc.compare)}: comparison samplers are not supported yet; sample the depth texture as a float (textureLoad) and compare in the shader`
-        : `Sampler compare ${show(desc.compare)} is not one of ${COMPARE_FUNCTIONS.join(', ')} (and comparison samplers are not supported yet)`,
+      `Sampler compare ${show(desc.compare)} is not one of ${COMPARE_FUNCTIONS.join(', ')}`,
       desc.label,
       { compare: desc.compare },
     );
