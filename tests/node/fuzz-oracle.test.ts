@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { NullDevice, RhiError, type Device } from '../../src/all.js';
 
 const SEED = 20261202;
-const RUNS = 6000;
+const RUNS = 7000;
 
 type Verdict =
   | { kind: 'valid' }
@@ -918,6 +918,221 @@ const bindTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// beginRenderPass: the attachments against each other (Ignis's defaults where WebGPU requires a
+// value: loadOp 'clear', storeOp 'store', clearValue 0, depthClearValue 1 — docs/resources)
+const RENDERABLE: Record<string, { depth: boolean; resolvable: boolean }> = {
+  rgba8unorm: { depth: false, resolvable: true },
+  rgba16float: { depth: false, resolvable: true },
+  r32float: { depth: false, resolvable: false },
+  depth24plus: { depth: true, resolvable: false },
+  depth32float: { depth: true, resolvable: false },
+};
+const attachmentTexture = fc.record({
+  format: fc.constantFrom(
+    'rgba8unorm',
+    'rgba8unorm',
+    'rgba16float',
+    'r32float',
+    'depth24plus',
+    'depth32float',
+  ),
+  usage: fc.constantFrom(
+    TU.RENDER_ATTACHMENT,
+    TU.RENDER_ATTACHMENT | TU.COPY_SRC,
+    TU.RENDER_ATTACHMENT | TU.TEXTURE_BINDING,
+    TU.TEXTURE_BINDING,
+  ),
+  size: fc.constantFrom(8, 8, 8, 4),
+  samples: fc.constantFrom(1, 1, 1, 4),
+});
+type AttachmentTexture = { format: string; usage: number; size: number; samples: number };
+const colorAttachment = fc.record({
+  tex: attachmentTexture,
+  resolve: fc.option(attachmentTexture, { nil: undefined, freq: 2 }),
+  loadOp: maybe(enumOr(['load', 'clear'])),
+  storeOp: maybe(enumOr(['store', 'discard'])),
+  clearValue: maybe(
+    fc.constantFrom<unknown>(
+      [0, 0, 0, 1],
+      { r: 1, g: 0, b: 0, a: 1 },
+      [0, 0, 0, 1],
+      [1, 2],
+      'red',
+      [Number.NaN, 0, 0, 1],
+    ),
+  ),
+});
+const passTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    colors: fc.array(colorAttachment, { maxLength: 2 }),
+    depth: fc.option(
+      fc.record({
+        tex: attachmentTexture,
+        depthLoadOp: maybe(enumOr(['load', 'clear'])),
+        depthStoreOp: maybe(enumOr(['store', 'discard'])),
+        depthClearValue: maybe(fc.constantFrom<unknown>(0, 0.5, 1, 2, -1, Number.NaN)),
+      }),
+      { nil: undefined, freq: 2 },
+    ),
+  })
+  .map(({ colors: given, depth: givenDepth }) => {
+    // a multisampled texture is a render attachment in Ignis (the subset): made so here
+    const real = (t: AttachmentTexture): AttachmentTexture =>
+      t.samples > 1 ? { ...t, usage: TU.RENDER_ATTACHMENT } : t;
+    const colors = given.map((c) => ({
+      ...c,
+      tex: real(c.tex),
+      resolve: c.resolve && real(c.resolve),
+    }));
+    const depth = givenDepth && { ...givenDepth, tex: real(givenDepth.tex) };
+    const rules: Rule[] = [];
+    const all: AttachmentTexture[] = [...colors.map((c) => c.tex), ...(depth ? [depth.tex] : [])];
+    rules.push([all.length === 0, 'at least one attachment', ['attachment']]);
+    colors.forEach((c, i) => {
+      const where = `colorAttachments[${i}]`;
+      rules.push([
+        (c.tex.usage & TU.RENDER_ATTACHMENT) === 0,
+        `${where}: RENDER_ATTACHMENT`,
+        ['RENDER_ATTACHMENT'],
+      ]);
+      rules.push([
+        RENDERABLE[c.tex.format]!.depth,
+        `${where}: a colour format`,
+        ['format', 'depth'],
+      ]);
+      rules.push([
+        c.loadOp !== undefined && !['load', 'clear'].includes(c.loadOp as string),
+        `${where}.loadOp`,
+        ['loadOp'],
+      ]);
+      rules.push([
+        c.storeOp !== undefined && !['store', 'discard'].includes(c.storeOp as string),
+        `${where}.storeOp`,
+        ['storeOp'],
+      ]);
+      const cv = c.clearValue;
+      const colorOk =
+        cv === undefined ||
+        (Array.isArray(cv) &&
+          cv.length === 4 &&
+          cv.every((x) => typeof x === 'number' && Number.isFinite(x))) ||
+        (typeof cv === 'object' && cv !== null && !Array.isArray(cv));
+      rules.push([!colorOk, `${where}.clearValue is a GPUColor`, ['clearValue']]);
+      if (c.resolve) {
+        const r = c.resolve;
+        rules.push([
+          c.tex.samples === 1,
+          `${where}: a resolve target needs a multisampled texture`,
+          ['resolveTarget', 'multisampled'],
+        ]);
+        rules.push([
+          r.samples !== 1,
+          `${where}: the resolve target is single-sampled`,
+          ['resolveTarget'],
+        ]);
+        rules.push([
+          r.format !== c.tex.format,
+          `${where}: the resolve target's format`,
+          ['resolveTarget', 'format'],
+        ]);
+        rules.push([
+          r.size !== c.tex.size,
+          `${where}: the resolve target's size`,
+          ['resolveTarget', 'size'],
+        ]);
+        rules.push([
+          (r.usage & TU.RENDER_ATTACHMENT) === 0,
+          `${where}: the resolve target has RENDER_ATTACHMENT`,
+          ['RENDER_ATTACHMENT'],
+        ]);
+        rules.push([
+          !RENDERABLE[c.tex.format]!.resolvable && c.tex.samples > 1,
+          `${where}: a resolvable format`,
+          ['format', 'resolve'],
+        ]);
+      }
+    });
+    if (depth) {
+      rules.push([
+        (depth.tex.usage & TU.RENDER_ATTACHMENT) === 0,
+        'depth: RENDER_ATTACHMENT',
+        ['RENDER_ATTACHMENT'],
+      ]);
+      rules.push([
+        !RENDERABLE[depth.tex.format]!.depth,
+        'depth: a depth format',
+        ['format', 'depth'],
+      ]);
+      rules.push([
+        depth.depthLoadOp !== undefined && !['load', 'clear'].includes(depth.depthLoadOp as string),
+        'depthLoadOp',
+        ['depthLoadOp', 'loadOp'],
+      ]);
+      rules.push([
+        depth.depthStoreOp !== undefined &&
+          !['store', 'discard'].includes(depth.depthStoreOp as string),
+        'depthStoreOp',
+        ['depthStoreOp', 'storeOp'],
+      ]);
+      const v = depth.depthClearValue;
+      rules.push([
+        v !== undefined &&
+          (typeof v !== 'number' ||
+            !Number.isFinite(v) ||
+            ((depth.depthLoadOp ?? 'clear') === 'clear' && (v < 0 || v > 1))),
+        'depthClearValue a finite float, in 0..1 when cleared',
+        ['depthClearValue'],
+      ]);
+    }
+    // every attachment the same size and sample count (resolve targets excepted)
+    rules.push([
+      new Set(all.map((t) => t.size)).size > 1,
+      'attachments of one size',
+      ['size', 'attachment'],
+    ]);
+    rules.push([
+      new Set(all.map((t) => t.samples)).size > 1,
+      'attachments of one sample count',
+      ['sample', 'attachment'],
+    ]);
+    const verdict = judgeAll(rules);
+    return {
+      family: 'beginRenderPass',
+      verdict,
+      run: (d: Device) => {
+        const make = (t: AttachmentTexture) =>
+          d.createTexture({
+            label: `${t.format} ${t.size}x${t.size}×${t.samples}`,
+            size: { width: t.size, height: t.size },
+            format: t.format as 'rgba8unorm',
+            usage: t.usage,
+            sampleCount: t.samples,
+          });
+        d.createCommandEncoder().beginRenderPass({
+          colorAttachments: colors.map((c) => ({
+            texture: make(c.tex),
+            ...(c.resolve ? { resolveTarget: make(c.resolve) } : {}),
+            ...(c.loadOp === undefined ? {} : { loadOp: c.loadOp }),
+            ...(c.storeOp === undefined ? {} : { storeOp: c.storeOp }),
+            ...(c.clearValue === undefined ? {} : { clearValue: c.clearValue }),
+          })) as never,
+          ...(depth
+            ? {
+                depthStencilAttachment: {
+                  texture: make(depth.tex),
+                  ...(depth.depthLoadOp === undefined ? {} : { depthLoadOp: depth.depthLoadOp }),
+                  ...(depth.depthStoreOp === undefined ? {} : { depthStoreOp: depth.depthStoreOp }),
+                  ...(depth.depthClearValue === undefined
+                    ? {}
+                    : { depthClearValue: depth.depthClearValue }),
+                } as never,
+              }
+            : {}),
+        });
+      },
+    };
+  });
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -930,6 +1145,7 @@ const trials = fc.oneof(
   textureCopyTrials,
   writeTextureTrials,
   bindTrials,
+  passTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

@@ -149,6 +149,7 @@ export function resolveRenderPass(
       }
     }
     const clear = colorOf(a.clearValue ?? [0, 0, 0, 0], `color attachment ${i}`, label);
+    checkOps(`color attachment ${i}`, 'loadOp', a.loadOp, 'storeOp', a.storeOp, label);
     return {
       texture: texture,
       resolveTarget: a.resolveTarget,
@@ -179,6 +180,28 @@ export function resolveRenderPass(
         { format: dsTexture.format },
       );
     }
+    checkOps(
+      'depth attachment',
+      'depthLoadOp',
+      ds.depthLoadOp,
+      'depthStoreOp',
+      ds.depthStoreOp,
+      label,
+    );
+    // WebGPU: a float (NaN and ±Infinity are TypeErrors), from 0 to 1 when the pass clears depth
+    const v = ds.depthClearValue;
+    if (
+      v !== undefined &&
+      (typeof v !== 'number' ||
+        !Number.isFinite(v) ||
+        ((ds.depthLoadOp ?? 'clear') === 'clear' && (v < 0 || v > 1)))
+    )
+      throw new ValidationError(
+        'pass-depth-clear-value',
+        `depth attachment depthClearValue ${show(v)} must be a number from 0 to 1`,
+        label,
+        { depthClearValue: v },
+      );
   }
   return {
     label,
@@ -199,6 +222,31 @@ export function resolveRenderPass(
 }
 
 /** A pipeline set in a pass: a render pipeline whose targets, sample count and depth state match the pass. */
+/** An attachment's load and store operations: WebGPU's enums, or left out (Ignis's defaults). */
+function checkOps(
+  what: string,
+  loadName: string,
+  load: unknown,
+  storeName: string,
+  store: unknown,
+  label: string | undefined,
+): void {
+  if (load !== undefined && load !== 'load' && load !== 'clear')
+    throw new ValidationError(
+      'pass-load-store-op',
+      `${what} ${loadName} ${show(load)} must be 'load' or 'clear'`,
+      label,
+      { [loadName]: load },
+    );
+  if (store !== undefined && store !== 'store' && store !== 'discard')
+    throw new ValidationError(
+      'pass-load-store-op',
+      `${what} ${storeName} ${show(store)} must be 'store' or 'discard'`,
+      label,
+      { [storeName]: store },
+    );
+}
+
 export function validatePipelineForPass(
   pipeline: RenderPipeline,
   pass: ResolvedRenderPass,
