@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { NullDevice, RhiError, type Device } from '../../src/all.js';
 
 const SEED = 20261202;
-const RUNS = 7000;
+const RUNS = 8000;
 
 type Verdict =
   | { kind: 'valid' }
@@ -1133,6 +1133,168 @@ const passTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// in a pass: setViewport, setScissorRect, draw (the pass 8×8, a pipeline set or not)
+const coord = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 8 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, 1.5, Number.NaN, 9, null) },
+);
+const depthRange = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(0, 0.25, 0.5, 1) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(-0.5, 1.5, Number.NaN) },
+);
+const count = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 64 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(-1, 2.5, Number.NaN, null) },
+);
+const PASS_WGSL = `@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`;
+function openPass(d: Device, withPipeline: boolean) {
+  const target = d.createTexture({
+    size: { width: 8, height: 8 },
+    format: 'rgba8unorm',
+    usage: TU.RENDER_ATTACHMENT,
+  });
+  const pass = d
+    .createCommandEncoder()
+    .beginRenderPass({ colorAttachments: [{ texture: target }] });
+  if (withPipeline) {
+    const module = d.createShaderModule({ code: PASS_WGSL });
+    pass.setPipeline(
+      d.createRenderPipeline({
+        vertex: { module },
+        fragment: { module, targets: [{ format: 'rgba8unorm' }] },
+      }),
+    );
+  }
+  return pass;
+}
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const passCallTrials: fc.Arbitrary<Trial> = fc.oneof(
+  fc
+    .record({ x: coord, y: coord, w: coord, h: coord, min: depthRange, max: depthRange })
+    .filter(({ x, y, w, h }) => {
+      // where the specification moved (a viewport reaching outside the attachment) is left out
+      const out = (a: unknown, b: unknown) =>
+        finite(a) && finite(b) && (a < 0 || (b >= 0 && a + b > 8));
+      return !out(x, w) && !out(y, h);
+    })
+    .map(({ x, y, w, h, min, max }) => ({
+      family: 'setViewport',
+      verdict: judgeAll([
+        [![x, y, w, h, min, max].every(finite), 'finite floats', ['Viewport']],
+        [finite(w) && finite(h) && (w < 0 || h < 0), 'width and height ≥ 0', ['Viewport']],
+        [
+          finite(min) && finite(max) && (min < 0 || min > 1 || max < 0 || max > 1 || min > max),
+          '0 ≤ minDepth ≤ maxDepth ≤ 1',
+          ['Viewport', 'minDepth'],
+        ],
+      ]),
+      run: (d: Device) =>
+        openPass(d, false).setViewport(
+          x as number,
+          y as number,
+          w as number,
+          h as number,
+          min as number,
+          max as number,
+        ),
+    })),
+  fc.record({ x: coord, y: coord, w: coord, h: coord }).map(({ x, y, w, h }) => {
+    const ints = [x, y, w, h].every((v) => isInt(v) && v >= 0);
+    return {
+      family: 'setScissorRect',
+      verdict: judgeAll([
+        [!ints, 'non-negative integers', ['Scissor']],
+        [
+          ints && ((x as number) + (w as number) > 8 || (y as number) + (h as number) > 8),
+          'inside the attachment',
+          ['Scissor'],
+        ],
+      ]),
+      run: (d: Device) =>
+        openPass(d, false).setScissorRect(x as number, y as number, w as number, h as number),
+    };
+  }),
+  fc
+    .record({
+      pipeline: fc.constantFrom(true, true, true, false),
+      args: fc.tuple(count, maybe(count), maybe(count), maybe(count)),
+    })
+    .map(({ pipeline, args }) => {
+      const [n, instances, first, firstInstance] = args;
+      // (a default parameter takes undefined only: null is passed as null)
+      const or = (v: unknown, d: number) => (v === undefined ? d : v);
+      const given = [n, or(instances, 1), or(first, 0), or(firstInstance, 0)];
+      return {
+        family: 'draw',
+        verdict: judgeAll([
+          [!given.every((v) => isInt(v) && v >= 0), 'counts are GPUSize32', ['draw(']],
+          [!pipeline, 'a pipeline is set', ['pipeline', 'setPipeline']],
+        ]),
+        run: (d: Device) =>
+          openPass(d, pipeline).draw(
+            n as number,
+            instances as number,
+            first as number,
+            firstInstance as number,
+          ),
+      };
+    }),
+);
+
+// a compute pipeline's workgroup size, and dispatchWorkgroups
+const workgroupTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    size: fc.tuple(
+      fc.constantFrom(1, 8, 64, 128, 256, 257, 0),
+      fc.constantFrom(1, 1, 2, 4, 256, 257),
+      fc.constantFrom(1, 1, 2, 64, 65),
+    ),
+    dispatch: fc.tuple(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 0, max: 16 }) },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>(65535, 65536, -1, 1.5) },
+      ),
+      maybe(fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom<unknown>(65536, -2))),
+      maybe(fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom<unknown>(70000))),
+    ),
+  })
+  .map(({ size: [x, y, z], dispatch: [dx, dy, dz] }) => {
+    const counts = [dx, dy === undefined ? 1 : dy, dz === undefined ? 1 : dz];
+    const verdict = judgeAll([
+      [x < 1 || y < 1 || z < 1, '@workgroup_size ≥ 1', ['workgroup_size']],
+      [x > 256, 'x ≤ maxComputeWorkgroupSizeX', ['maxComputeWorkgroupSizeX', 'workgroup_size']],
+      [y > 256, 'y ≤ maxComputeWorkgroupSizeY', ['maxComputeWorkgroupSizeY', 'workgroup_size']],
+      [z > 64, 'z ≤ maxComputeWorkgroupSizeZ', ['maxComputeWorkgroupSizeZ', 'workgroup_size']],
+      [
+        x * y * z > 256,
+        'x·y·z ≤ maxComputeInvocationsPerWorkgroup',
+        ['maxComputeInvocationsPerWorkgroup', 'workgroup_size'],
+      ],
+      [!counts.every((v) => isInt(v) && v >= 0), 'dispatch counts are GPUSize32', ['dispatch']],
+      [
+        counts.every((v) => isInt(v)) && counts.some((v) => (v as number) > 65535),
+        'counts ≤ maxComputeWorkgroupsPerDimension',
+        ['maxComputeWorkgroupsPerDimension', 'dispatch'],
+      ],
+    ]);
+    return {
+      family: 'createComputePipeline + dispatchWorkgroups',
+      verdict,
+      run: (d: Device) => {
+        const module = d.createShaderModule({
+          code: `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(${x}, ${y}, ${z}) fn main(@builtin(global_invocation_id) id: vec3u) { out[id.x] = id.y; }`,
+        });
+        const pipeline = d.createComputePipeline({ compute: { module } });
+        const pass = d.createCommandEncoder().beginComputePass();
+        pass.setPipeline(pipeline);
+        pass.setStorageBuffer(0, d.createBuffer({ size: 64, usage: BU.STORAGE }));
+        pass.dispatchWorkgroups(dx as number, dy as number, dz as number);
+      },
+    };
+  });
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -1146,6 +1308,8 @@ const trials = fc.oneof(
   writeTextureTrials,
   bindTrials,
   passTrials,
+  passCallTrials,
+  workgroupTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

@@ -47,6 +47,8 @@ export interface Limits {
   /** Axmol calls it maxThreadsPerGroup. 0 where compute is missing. */
   readonly maxComputeInvocationsPerWorkgroup: number;
   readonly maxComputeWorkgroupSizeX: number;
+  readonly maxComputeWorkgroupSizeY: number;
+  readonly maxComputeWorkgroupSizeZ: number;
   readonly maxStorageBufferBindingSize: number;
   readonly maxUniformBufferBindingSize: number;
   readonly minUniformBufferOffsetAlignment: number;
@@ -98,6 +100,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxComputeWorkgroupsPerDimension: 65535,
   maxComputeInvocationsPerWorkgroup: 256,
   maxComputeWorkgroupSizeX: 256,
+  maxComputeWorkgroupSizeY: 256,
+  maxComputeWorkgroupSizeZ: 64,
   maxStorageBufferBindingSize: 134217728,
   maxUniformBufferBindingSize: 65536,
   minUniformBufferOffsetAlignment: 256,

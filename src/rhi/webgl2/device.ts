@@ -180,6 +180,8 @@ export class WebGL2Device extends Device {
           maxComputeWorkgroupsPerDimension: 0,
           maxComputeInvocationsPerWorkgroup: 0,
           maxComputeWorkgroupSizeX: 0,
+          maxComputeWorkgroupSizeY: 0,
+          maxComputeWorkgroupSizeZ: 0,
           maxStorageBufferBindingSize: 0,
           maxUniformBufferBindingSize: param(gl.MAX_UNIFORM_BLOCK_SIZE),
           minUniformBufferOffsetAlignment: param(gl.UNIFORM_BUFFER_OFFSET_ALIGNMENT),

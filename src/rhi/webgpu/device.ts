@@ -71,6 +71,8 @@ async function requestGPUDevice(
       maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
       maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
       maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+      maxComputeWorkgroupSizeY: l.maxComputeWorkgroupSizeY,
+      maxComputeWorkgroupSizeZ: l.maxComputeWorkgroupSizeZ,
       maxColorAttachments: l.maxColorAttachments,
       // (older implementations lack the limit: ask only where the adapter names it)
       ...(l.maxColorAttachmentBytesPerSample
@@ -131,6 +133,8 @@ export class WebGPUDevice extends Device {
           maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
           maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
           maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
+          maxComputeWorkgroupSizeY: l.maxComputeWorkgroupSizeY,
+          maxComputeWorkgroupSizeZ: l.maxComputeWorkgroupSizeZ,
           maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
           maxUniformBufferBindingSize: l.maxUniformBufferBindingSize,
           minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,

@@ -406,6 +406,18 @@ export function validateComputePipelineDescriptor(
         '@workgroup_size x',
         label,
       );
+    for (const [axis, n, limit] of [
+      ['y', size[1], 'maxComputeWorkgroupSizeY'],
+      ['z', size[2], 'maxComputeWorkgroupSizeZ'],
+    ] as const)
+      if (n > caps.limits[limit])
+        throw new LimitExceededError(
+          limit,
+          n,
+          caps.limits[limit],
+          `@workgroup_size ${axis}`,
+          label,
+        );
     const invocations = size[0] * size[1] * size[2];
     if (invocations > caps.limits.maxComputeInvocationsPerWorkgroup)
       throw new LimitExceededError(
