@@ -21,9 +21,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NullDevice, RhiError, type Device } from '../../src/all.js';
+import { SPEC_BLEND_FACTORS } from './webgpu-spec.js';
 
 const SEED = 20261202;
-const RUNS = 8000;
+const RUNS = 10000;
 
 type Verdict =
   | { kind: 'valid' }
@@ -34,6 +35,8 @@ interface Trial {
   family: string;
   verdict: Verdict;
   run(d: Device): unknown;
+  /** The device to run on (default: a plain null device). */
+  device?: () => Device;
 }
 
 const VALID: Verdict = { kind: 'valid' };
@@ -1295,6 +1298,232 @@ const workgroupTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// createRenderPipeline: primitive, depth-stencil, multisample and colour-target state
+const FACTORS = SPEC_BLEND_FACTORS;
+const OPERATIONS = ['add', 'subtract', 'reverse-subtract', 'min', 'max'];
+const blendComponent = fc.record({
+  operation: maybe(enumOr(OPERATIONS)),
+  srcFactor: maybe(enumOr(FACTORS)),
+  dstFactor: maybe(enumOr(FACTORS)),
+});
+type BlendGen = { operation?: unknown; srcFactor?: unknown; dstFactor?: unknown };
+const stateTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    topology: maybe(
+      enumOr(['point-list', 'line-list', 'line-strip', 'triangle-list', 'triangle-strip']),
+    ),
+    cullMode: maybe(enumOr(['none', 'front', 'back'])),
+    frontFace: maybe(enumOr(['ccw', 'cw'])),
+    depth: fc.option(
+      fc.record({
+        format: fc.constantFrom<unknown>(
+          'depth24plus',
+          'depth32float',
+          'depth16unorm',
+          'rgba8unorm',
+          'bogus',
+        ),
+        depthCompare: maybe(enumOr(COMPARE)),
+        depthWriteEnabled: maybe(fc.constantFrom<unknown>(true, false, 'yes')),
+      }),
+      { nil: undefined, freq: 2 },
+    ),
+    samples: maybe(fc.constantFrom<unknown>(1, 4, 2)),
+    target: fc.constantFrom<unknown>(
+      'rgba8unorm',
+      'rgba8unorm',
+      'rgba16float',
+      'bgra8unorm',
+      'depth32float',
+      'bogus',
+    ),
+    blend: fc.option(fc.record({ color: blendComponent, alpha: blendComponent }), {
+      nil: undefined,
+      freq: 2,
+    }),
+    writeMask: maybe(fc.constantFrom<unknown>(0, 1, 15, 16, -1, 2.5)),
+  })
+  .map((g) => {
+    const rules: Rule[] = [];
+    const subset: Rule[] = [];
+    const bad = (v: unknown, set: string[], rule: string, mention: string[]) =>
+      rules.push([v !== undefined && !set.includes(v as string), rule, mention]);
+    bad(
+      g.topology,
+      ['point-list', 'line-list', 'line-strip', 'triangle-list', 'triangle-strip'],
+      'topology',
+      ['topology'],
+    );
+    bad(g.cullMode, ['none', 'front', 'back'], 'cullMode', ['cullMode']);
+    bad(g.frontFace, ['ccw', 'cw'], 'frontFace', ['frontFace']);
+    if (g.depth) {
+      rules.push([
+        !['depth24plus', 'depth32float', 'depth16unorm'].includes(g.depth.format as string),
+        'a depth format',
+        ['depthStencil.format', 'depth format'],
+      ]);
+      bad(g.depth.depthCompare, COMPARE, 'depthCompare', ['depthCompare']);
+      rules.push([
+        g.depth.depthWriteEnabled !== undefined && typeof g.depth.depthWriteEnabled !== 'boolean',
+        'depthWriteEnabled a boolean',
+        ['depthWriteEnabled'],
+      ]);
+    }
+    rules.push([
+      g.samples !== undefined && g.samples !== 1 && g.samples !== 4,
+      'multisample.count 1 or 4',
+      ['count'],
+    ]);
+    rules.push([
+      !['rgba8unorm', 'rgba16float', 'bgra8unorm'].includes(g.target as string),
+      'a colour target format',
+      ['format'],
+    ]);
+    if (g.blend)
+      for (const [name, c] of [
+        ['color', g.blend.color],
+        ['alpha', g.blend.alpha],
+      ] as Array<[string, BlendGen]>) {
+        bad(c.operation, OPERATIONS, `blend.${name}.operation`, ['operation']);
+        bad(c.srcFactor, FACTORS, `blend.${name}.srcFactor`, ['srcFactor', 'Factor']);
+        bad(c.dstFactor, FACTORS, `blend.${name}.dstFactor`, ['dstFactor', 'Factor']);
+        rules.push([
+          (c.operation === 'min' || c.operation === 'max') &&
+            ((c.srcFactor ?? 'one') !== 'one' || (c.dstFactor ?? 'zero') !== 'one'),
+          `blend.${name}: min and max take the factors 'one'`,
+          ['min', 'max'],
+        ]);
+        subset.push([
+          ['constant', 'one-minus-constant'].includes(c.srcFactor as string) ||
+            ['constant', 'one-minus-constant'].includes(c.dstFactor as string),
+          'blend constants',
+          ['constant'],
+        ]);
+        subset.push([
+          c.dstFactor === 'src-alpha-saturated',
+          'src-alpha-saturated as a destination factor',
+          ['src-alpha-saturated'],
+        ]);
+      }
+    rules.push([
+      g.writeMask !== undefined && !(isInt(g.writeMask) && g.writeMask >= 0 && g.writeMask <= 15),
+      'writeMask',
+      ['writeMask'],
+    ]);
+    const verdict = judgeAll(rules, subset);
+    return {
+      family: 'createRenderPipeline (primitive, depth, targets)',
+      verdict,
+      run: (d: Device) => {
+        const module = d.createShaderModule({ code: PASS_WGSL });
+        d.createRenderPipeline({
+          vertex: { module },
+          fragment: {
+            module,
+            targets: [
+              {
+                format: g.target,
+                ...(g.blend ? { blend: g.blend } : {}),
+                ...(g.writeMask === undefined ? {} : { writeMask: g.writeMask }),
+              },
+            ],
+          },
+          primitive: Object.fromEntries(
+            Object.entries({
+              topology: g.topology,
+              cullMode: g.cullMode,
+              frontFace: g.frontFace,
+            }).filter(([, v]) => v !== undefined),
+          ),
+          ...(g.depth
+            ? {
+                depthStencil: Object.fromEntries(
+                  Object.entries(g.depth).filter(([, v]) => v !== undefined),
+                ),
+              }
+            : {}),
+          ...(g.samples === undefined ? {} : { multisample: { count: g.samples } }),
+        } as never);
+      },
+    };
+  });
+
+// drawIndexed (an index buffer of 16 uint16 indices set, or none) and createQuerySet
+const drawIndexedTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    indexed: fc.constantFrom(true, true, true, false),
+    format: fc.constantFrom<'uint16' | 'uint32'>('uint16', 'uint32'),
+    args: fc.tuple(
+      count,
+      maybe(count),
+      maybe(count),
+      maybe(fc.oneof(fc.integer({ min: -8, max: 8 }), fc.constantFrom<unknown>(1.5, Number.NaN))),
+      maybe(count),
+    ),
+  })
+  .map(({ indexed, format, args }) => {
+    const or = (v: unknown, d: number) => (v === undefined ? d : v);
+    const [n, instances, first, base, firstInstance] = [
+      args[0],
+      or(args[1], 1),
+      or(args[2], 0),
+      or(args[3], 0),
+      or(args[4], 0),
+    ];
+    const argsOk =
+      [n, instances, first, firstInstance].every((v) => isInt(v) && v >= 0) && isInt(base);
+    const indices = format === 'uint16' ? 16 : 8; // 32 bytes
+    return {
+      family: 'drawIndexed',
+      verdict: judgeAll([
+        [!argsOk, 'counts GPUSize32, baseVertex GPUSignedOffset32', ['drawIndexed(']],
+        [!indexed, 'an index buffer is set', ['setIndexBuffer', 'index buffer']],
+        [
+          argsOk && indexed && (first as number) + (n as number) > indices,
+          'the indices inside the index buffer',
+          ['index buffer', 'indices'],
+        ],
+      ]),
+      run: (d: Device) => {
+        const pass = openPass(d, true);
+        if (indexed) pass.setIndexBuffer(d.createBuffer({ size: 32, usage: BU.INDEX }), format);
+        pass.drawIndexed(
+          n as number,
+          args[1] as number,
+          args[2] as number,
+          args[3] as number,
+          args[4] as number,
+        );
+      },
+    };
+  });
+const querySetTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    type: enumOr(['timestamp', 'timestamp', 'occlusion']),
+    count: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 64 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(4096, 4097, -1, 2.5, null) },
+    ),
+    feature: fc.constantFrom(true, true, false),
+  })
+  .map(({ type, count: n, feature }) => ({
+    family: 'createQuerySet',
+    device: () => new NullDevice({ features: { timestampQuery: feature } }),
+    verdict: judgeAll(
+      [
+        [type !== 'timestamp' && type !== 'occlusion', 'type is a GPUQueryType', ['type']],
+        [!isInt(n) || n < 0 || n > 4096, 'count ≤ 4096', ['count']],
+        [
+          type === 'timestamp' && !feature,
+          "timestamp queries need the 'timestamp-query' feature",
+          ['timestampQuery'],
+        ],
+      ],
+      [[type === 'occlusion', 'occlusion queries', ['occlusion', 'type']]],
+    ),
+    run: (d: Device) => d.createQuerySet({ type: type as 'timestamp', count: n as number }),
+  }));
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -1310,6 +1539,9 @@ const trials = fc.oneof(
   passTrials,
   passCallTrials,
   workgroupTrials,
+  stateTrials,
+  drawIndexedTrials,
+  querySetTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';
@@ -1325,7 +1557,7 @@ const OUTCOMES: Outcome[] = [
 const FAILING: Outcome[] = ['typed', 'untyped', 'silent', 'rejected'];
 
 function outcomeOf(t: Trial): { outcome: Outcome; message: string } {
-  const d = new NullDevice();
+  const d = t.device ? t.device() : new NullDevice();
   try {
     t.run(d);
     return { outcome: t.verdict.kind === 'invalid' ? 'silent' : 'accepted', message: 'accepted' };

@@ -15,6 +15,7 @@ import {
   type RenderPipelineDescriptor,
 } from '../../src/all.js';
 import { wgslTypeSize } from '../../src/rhi/core/wgsl-layout.js';
+import { SPEC_BLEND_FACTORS } from './webgpu-spec.js';
 
 interface Case {
   /** The WebGPU rule the input breaks. */
@@ -236,18 +237,7 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
       pipeline(d, (p) => (p.depthStencil = { format: 'depth24plus', depthCompare: f as 'less' })),
     ),
   ),
-  badEnum([
-    'zero',
-    'one',
-    'src',
-    'one-minus-src',
-    'src-alpha',
-    'one-minus-src-alpha',
-    'dst',
-    'one-minus-dst',
-    'dst-alpha',
-    'one-minus-dst-alpha',
-  ]).map((f) =>
+  badEnum(SPEC_BLEND_FACTORS).map((f) =>
     c('blend factors are GPUBlendFactors', ['srcFactor'], (d) =>
       pipeline(d, (p) => {
         p.fragment!.targets[0]!.blend = {

@@ -157,7 +157,9 @@ export type BlendFactor =
   | 'dst'
   | 'one-minus-dst'
   | 'dst-alpha'
-  | 'one-minus-dst-alpha';
+  | 'one-minus-dst-alpha'
+  /** min(source alpha, 1 − destination alpha): a source factor only (WebGL2 takes it there). */
+  | 'src-alpha-saturated';
 /** A blend operation. */
 export type BlendOperation = 'add' | 'subtract' | 'reverse-subtract' | 'min' | 'max';
 /** One blend equation: operation and source/destination factors. */

@@ -26,6 +26,7 @@ export const GL = {
   ONE_MINUS_DST_ALPHA: 0x0305,
   DST_COLOR: 0x0306,
   ONE_MINUS_DST_COLOR: 0x0307,
+  SRC_ALPHA_SATURATE: 0x0308,
   FUNC_ADD: 0x8006,
   MIN: 0x8007,
   MAX: 0x8008,
@@ -213,6 +214,7 @@ export const BLEND_FACTORS: Readonly<Record<BlendFactor, number>> = {
   'one-minus-dst': GL.ONE_MINUS_DST_COLOR,
   'dst-alpha': GL.DST_ALPHA,
   'one-minus-dst-alpha': GL.ONE_MINUS_DST_ALPHA,
+  'src-alpha-saturated': GL.SRC_ALPHA_SATURATE,
 };
 
 export const BLEND_OPERATIONS: Readonly<Record<BlendOperation, number>> = {

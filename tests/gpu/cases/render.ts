@@ -14,7 +14,13 @@ import {
   type RhiError,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
-import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
+import {
+  assert,
+  assertArrayEqual,
+  assertClose,
+  assertEqual,
+  assertThrows,
+} from '../page/assert.js';
 import {
   createScenePipeline,
   pixel,
@@ -614,6 +620,34 @@ export const cases = defineCases({
         );
       },
     },
+  'blend factor src-alpha-saturated: min(source alpha, 1 − destination alpha) on both backends': {
+    async run({ device }) {
+      // colour (1, 0, 0, 0.8) over a clear of alpha 0.5: the factor is min(0.8, 0.5) = 0.5
+      const pipeline = createScenePipeline(device, {
+        program: 'color',
+        blend: {
+          color: { srcFactor: 'src-alpha-saturated', dstFactor: 'one' },
+          alpha: { srcFactor: 'one', dstFactor: 'zero' },
+        },
+      });
+      const t = target(device, 'rgba8unorm', 1, 'saturated');
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: t, loadOp: 'clear', clearValue: [0, 0, 0.2, 0.5] }],
+      });
+      pass.setPipeline(pipeline);
+      pass.setVertexBuffer(
+        0,
+        vertexBuffer(device, [-1, -1, 1, 0, 0, 0.8, 3, -1, 1, 0, 0, 0.8, -1, 3, 1, 0, 0, 0.8]),
+      );
+      pass.draw(3);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      const [r, g, b, a] = pixel((await t.read()) as Uint8Array, 10, 10);
+      assertClose(r as number, 128, 1.5, 'red: 1 × min(0.8, 1 − 0.5) + 0');
+      assertArrayEqual([g, b, a], [0, 51, 204], 'green 0, blue the clear, alpha the source');
+    },
+  },
   'drawIndirect and drawIndexedIndirect draw the counts a compute pass wrote (0 instances draw nothing); without caps.features.indirect, a typed error':
     {
       async run({ device }) {

@@ -30,7 +30,10 @@ export const BLEND_FACTORS = [
   'one-minus-dst',
   'dst-alpha',
   'one-minus-dst-alpha',
+  'src-alpha-saturated',
 ] as const;
+/** WebGPU's blend-constant factors: Ignis has no setBlendConstant yet, so they are refused by name. */
+const CONSTANT_FACTORS: readonly string[] = ['constant', 'one-minus-constant'];
 export const BLEND_OPERATIONS = ['add', 'subtract', 'reverse-subtract', 'min', 'max'] as const;
 export const COMPARE_FUNCTIONS = [
   'never',
@@ -81,8 +84,23 @@ function checkBlendComponent(
       label,
       { value: c },
     );
+  for (const key of ['srcFactor', 'dstFactor'] as const)
+    if (CONSTANT_FACTORS.includes(c[key] as string))
+      throw new ValidationError(
+        'pipeline-blend-constant',
+        `${where}.${key} '${String(c[key])}' needs a blend constant, which Ignis does not set yet (no setBlendConstant); premultiply the constant into the colour instead`,
+        label,
+        { [key]: c[key] },
+      );
   checkEnum('pipeline-blend-factor', `${where}.srcFactor`, c.srcFactor, BLEND_FACTORS, label);
   checkEnum('pipeline-blend-factor', `${where}.dstFactor`, c.dstFactor, BLEND_FACTORS, label);
+  if (c.dstFactor === 'src-alpha-saturated')
+    throw new ValidationError(
+      'pipeline-blend-factor',
+      `${where}.dstFactor 'src-alpha-saturated' is a source factor on WebGL2 (GL ES 3.0): use it as srcFactor`,
+      label,
+      { dstFactor: c.dstFactor },
+    );
   checkEnum('pipeline-blend-operation', `${where}.operation`, c.operation, BLEND_OPERATIONS, label);
   // WebGPU: min and max take the factors as 'one' (anything else is a validation error)
   if (
