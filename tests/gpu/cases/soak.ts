@@ -229,11 +229,15 @@ export const cases = defineCases({
           `no error in ${frames} frames (${reported.map((e) => e.message).join(' | ')})`,
         );
         assert(lit > 20, `the system is still drawn at the end (${lit} lit pixels)`);
+        // resources: standing still in the last quarter, and no more than after the warm-up (a
+        // system's first frames may hold what its draw-mode measurement needs: Firefox's WebGL2
+        // held two more buffers at frame 48 of 480, none at the end)
         const w = atWarmup as SoakSample;
-        assertEqual(
-          `${end.objects}/${end.bytes}`,
-          `${w.objects}/${w.bytes}`,
-          `resources alive (count/bytes) at the end and after the warm-up (frame ${w.frame})`,
+        const tail = samples.filter((x) => x.frame >= (3 * frames) / 4);
+        const kinds = new Set(tail.map((x) => `${x.objects}/${x.bytes}`));
+        assert(
+          kinds.size === 1 && end.objects <= w.objects && end.bytes <= w.bytes,
+          `resources alive (count/bytes) flat: ${[...kinds].join(', ')} in the last quarter, ${w.objects}/${w.bytes} after the warm-up (frame ${w.frame})`,
         );
         // caches fill as slots of the uniform rings are first bound, then stay: in the last
         // quarter (well after the restore) they do not move, and never exceed the first half's
