@@ -10,6 +10,7 @@
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { stub, stubGpuDevice } from './stub-gpu.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,16 +19,6 @@ const arg = (name, fallback) => {
 const COUNTS = arg('draws', '100,1000,10000').split(',').map(Number);
 const ROUNDS = Number(arg('rounds', '9'));
 
-function stub(extra = {}) {
-  return new Proxy(extra, {
-    get(target, key) {
-      if (key in target) return target[key];
-      if (key === 'then') return undefined;
-      return () => stub();
-    },
-  });
-}
-const never = new Promise(() => {});
 const lib = Object.assign(
   {},
   ...(await Promise.all(
@@ -35,48 +26,7 @@ const lib = Object.assign(
   )),
 );
 const limits = new lib.NullDevice().caps.limits;
-const gpuDevice = stub({
-  label: 'stub',
-  features: new Set(),
-  limits,
-  lost: never,
-  queue: stub({ onSubmittedWorkDone: () => Promise.resolve() }),
-  addEventListener: () => {},
-  pushErrorScope: () => {},
-  popErrorScope: () => Promise.resolve(null),
-  createShaderModule: () => stub({ getCompilationInfo: async () => ({ messages: [] }) }),
-  createRenderPipelineAsync: async () => stub(),
-  createBuffer: (d) =>
-    stub({
-      size: d.size,
-      mapAsync: async () => {},
-      getMappedRange: (o = 0, s = d.size - o) => new ArrayBuffer(s),
-    }),
-});
-Object.assign(globalThis, {
-  GPUBufferUsage: {
-    MAP_READ: 1,
-    MAP_WRITE: 2,
-    COPY_SRC: 4,
-    COPY_DST: 8,
-    INDEX: 16,
-    VERTEX: 32,
-    UNIFORM: 64,
-    STORAGE: 128,
-    INDIRECT: 256,
-    QUERY_RESOLVE: 512,
-  },
-  GPUTextureUsage: {
-    COPY_SRC: 1,
-    COPY_DST: 2,
-    TEXTURE_BINDING: 4,
-    STORAGE_BINDING: 8,
-    RENDER_ATTACHMENT: 16,
-  },
-  GPUShaderStage: { VERTEX: 1, FRAGMENT: 2, COMPUTE: 4 },
-  GPUMapMode: { READ: 1, WRITE: 2 },
-  GPUOutOfMemoryError: class {},
-});
+const gpuDevice = stubGpuDevice(limits);
 
 const device = await lib.createDevice({ backend: 'webgpu', gpuDevice });
 const MAX = Math.max(...COUNTS);

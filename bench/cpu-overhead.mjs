@@ -9,6 +9,7 @@
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { stub, stubGpuDevice } from './stub-gpu.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,18 +19,6 @@ const FRAMES = Number(arg('frames', '20000'));
 const ROUNDS = Number(arg('rounds', '15'));
 const MODE = arg('mode', 'pulled');
 
-/** A GPU object whose methods return at once: a stub for anything the backend makes. */
-function stub(extra = {}) {
-  return new Proxy(extra, {
-    get(target, key) {
-      if (key in target) return target[key];
-      if (key === 'then') return undefined; // not a promise
-      return () => stub();
-    },
-  });
-}
-
-const never = new Promise(() => {});
 const entries = ['index', 'particles', 'testing'];
 const lib = Object.assign(
   {},
@@ -39,49 +28,7 @@ const lib = Object.assign(
 );
 // WebGPU's default-tier limits, as the null backend has them
 const limits = new lib.NullDevice().caps.limits;
-const gpuDevice = stub({
-  label: 'stub',
-  features: new Set(),
-  limits,
-  lost: never,
-  queue: stub({ onSubmittedWorkDone: () => Promise.resolve() }),
-  addEventListener: () => {},
-  pushErrorScope: () => {},
-  popErrorScope: () => Promise.resolve(null),
-  createShaderModule: () => stub({ getCompilationInfo: async () => ({ messages: [] }) }),
-  createRenderPipelineAsync: async () => stub(),
-  createComputePipelineAsync: async () => stub(),
-  createBuffer: (d) =>
-    stub({
-      size: d.size,
-      mapAsync: async () => {},
-      getMappedRange: (o = 0, s = d.size - o) => new ArrayBuffer(s),
-    }),
-});
-Object.assign(globalThis, {
-  GPUBufferUsage: {
-    MAP_READ: 1,
-    MAP_WRITE: 2,
-    COPY_SRC: 4,
-    COPY_DST: 8,
-    INDEX: 16,
-    VERTEX: 32,
-    UNIFORM: 64,
-    STORAGE: 128,
-    INDIRECT: 256,
-    QUERY_RESOLVE: 512,
-  },
-  GPUTextureUsage: {
-    COPY_SRC: 1,
-    COPY_DST: 2,
-    TEXTURE_BINDING: 4,
-    STORAGE_BINDING: 8,
-    RENDER_ATTACHMENT: 16,
-  },
-  GPUShaderStage: { VERTEX: 1, FRAGMENT: 2, COMPUTE: 4 },
-  GPUMapMode: { READ: 1, WRITE: 2 },
-  GPUOutOfMemoryError: class {},
-});
+const gpuDevice = stubGpuDevice(limits);
 
 const device = await lib.createDevice({ backend: 'webgpu', gpuDevice });
 const ps = await lib.createParticleSystem(device, { count: 1024, path: 'compute', drawMode: MODE });

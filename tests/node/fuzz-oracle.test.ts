@@ -21,7 +21,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NullDevice, RhiError, type Device } from '../../src/all.js';
-import { SPEC_BLEND_FACTORS } from './webgpu-spec.js';
+import {
+  SPEC_BLEND_FACTORS,
+  SPEC_BUFFER_USAGE,
+  SPEC_COMPARE_FUNCTIONS,
+  SPEC_TEXTURE_USAGE,
+} from './webgpu-spec.js';
 
 const SEED = 20261202;
 const RUNS = 10000;
@@ -76,28 +81,9 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 
 // ---- the specification's tables, written out here -------------------------------------------
 
-/** GPUBufferUsage. */
-const BU = {
-  MAP_READ: 0x1,
-  MAP_WRITE: 0x2,
-  COPY_SRC: 0x4,
-  COPY_DST: 0x8,
-  INDEX: 0x10,
-  VERTEX: 0x20,
-  UNIFORM: 0x40,
-  STORAGE: 0x80,
-  INDIRECT: 0x100,
-  QUERY_RESOLVE: 0x200,
-} as const;
+const BU = SPEC_BUFFER_USAGE;
 const BU_ALL = 0x3ff;
-/** GPUTextureUsage (TRANSIENT_ATTACHMENT, 0x20, is newer than the core Ignis follows: left out). */
-const TU = {
-  COPY_SRC: 0x1,
-  COPY_DST: 0x2,
-  TEXTURE_BINDING: 0x4,
-  STORAGE_BINDING: 0x8,
-  RENDER_ATTACHMENT: 0x10,
-} as const;
+const TU = SPEC_TEXTURE_USAGE;
 const TU_ALL = 0x1f;
 
 /**
@@ -157,16 +143,7 @@ VERTEX_FORMATS['unorm8x4-bgra'] = [4, 'f'];
 
 const ADDRESS = ['clamp-to-edge', 'repeat', 'mirror-repeat'];
 const FILTER = ['nearest', 'linear'];
-const COMPARE = [
-  'never',
-  'less',
-  'equal',
-  'less-equal',
-  'greater',
-  'not-equal',
-  'greater-equal',
-  'always',
-];
+const COMPARE = SPEC_COMPARE_FUNCTIONS;
 
 // ---- generators ------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import {
   type RenderPipelineDescriptor,
 } from '../../src/all.js';
 import { wgslTypeSize } from '../../src/rhi/core/wgsl-layout.js';
-import { SPEC_BLEND_FACTORS } from './webgpu-spec.js';
+import { SPEC_BLEND_FACTORS, SPEC_COMPARE_FUNCTIONS } from './webgpu-spec.js';
 
 interface Case {
   /** The WebGPU rule the input breaks. */
@@ -223,16 +223,7 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
         pipeline(d, (p) => (p.depthStencil = { format: format as 'depth24plus' })),
       ),
     ),
-  badEnum([
-    'never',
-    'less',
-    'equal',
-    'less-equal',
-    'greater',
-    'not-equal',
-    'greater-equal',
-    'always',
-  ]).map((f) =>
+  badEnum(SPEC_COMPARE_FUNCTIONS).map((f) =>
     c('depthCompare is a GPUCompareFunction', ['depthCompare'], (d) =>
       pipeline(d, (p) => (p.depthStencil = { format: 'depth24plus', depthCompare: f as 'less' })),
     ),

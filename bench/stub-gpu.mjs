@@ -1,0 +1,62 @@
+// A GPUDevice whose every call returns at once, for timing Ignis's own JavaScript without a GPU
+// (bench/cpu-overhead.mjs per frame, bench/cpu-draws.mjs per draw), and the WebGPU globals the
+// backend reads. `limits`: the device's (the null backend's default tier).
+
+/** A GPU object whose methods return at once: a stub for anything the backend makes. */
+export function stub(extra = {}) {
+  return new Proxy(extra, {
+    get(target, key) {
+      if (key in target) return target[key];
+      if (key === 'then') return undefined; // not a promise
+      return () => stub();
+    },
+  });
+}
+
+/** The stub GPUDevice, with the WebGPU constants installed on globalThis. */
+export function stubGpuDevice(limits) {
+  const never = new Promise(() => {});
+  Object.assign(globalThis, {
+    GPUBufferUsage: {
+      MAP_READ: 1,
+      MAP_WRITE: 2,
+      COPY_SRC: 4,
+      COPY_DST: 8,
+      INDEX: 16,
+      VERTEX: 32,
+      UNIFORM: 64,
+      STORAGE: 128,
+      INDIRECT: 256,
+      QUERY_RESOLVE: 512,
+    },
+    GPUTextureUsage: {
+      COPY_SRC: 1,
+      COPY_DST: 2,
+      TEXTURE_BINDING: 4,
+      STORAGE_BINDING: 8,
+      RENDER_ATTACHMENT: 16,
+    },
+    GPUShaderStage: { VERTEX: 1, FRAGMENT: 2, COMPUTE: 4 },
+    GPUMapMode: { READ: 1, WRITE: 2 },
+    GPUOutOfMemoryError: class {},
+  });
+  return stub({
+    label: 'stub',
+    features: new Set(),
+    limits,
+    lost: never,
+    queue: stub({ onSubmittedWorkDone: () => Promise.resolve() }),
+    addEventListener: () => {},
+    pushErrorScope: () => {},
+    popErrorScope: () => Promise.resolve(null),
+    createShaderModule: () => stub({ getCompilationInfo: async () => ({ messages: [] }) }),
+    createRenderPipelineAsync: async () => stub(),
+    createComputePipelineAsync: async () => stub(),
+    createBuffer: (d) =>
+      stub({
+        size: d.size,
+        mapAsync: async () => {},
+        getMappedRange: (o = 0, s = d.size - o) => new ArrayBuffer(s),
+      }),
+  });
+}
