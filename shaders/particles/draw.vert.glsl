@@ -3,6 +3,7 @@
 // (one non-instanced draw of 6·count vertices) after the #version line; otherwise one instanced
 // draw of a 4-vertex triangle strip. `#define SORTED` (options.sort): the i-th particle drawn is
 // the slot the depth sort put at entry i (src/particles/sort.ts: y + 2048 z of sortOrder's texel i).
+// `#define TINTED`: the colour times the particle's tint attribute (a sub-emitter's inheritColor).
 precision highp float;
 precision highp int;
 layout(std140) uniform DrawParams {
@@ -26,6 +27,10 @@ uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
 #ifdef SORTED
 uniform highp sampler2D sortOrder;
+#endif
+#ifdef TINTED
+// a sub-emitter's inheritColor: each particle's colour times its tint attribute
+uniform highp sampler2D tintState;
 #endif
 out vec4 vColor;
 out vec2 vUv;     // the corner before any rotation: the disc's falloff and the sprite's uv
@@ -116,6 +121,10 @@ void main() {
   vAgeLife = vec2(p.w, v.w);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+#ifdef TINTED
+  vColor = gradient(t) * texelFetch(tintState, texel, 0);
+#else
   vColor = gradient(t);
+#endif
   vUv = c;
 }

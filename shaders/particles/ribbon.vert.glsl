@@ -25,6 +25,10 @@ uniform highp sampler2D positionState;
 uniform highp sampler2D trail;
 #endif
 uniform highp sampler2D velocityState;
+#ifdef TINTED
+// a trail of a sub-emitter's inheritColor: its particle's tint
+uniform highp sampler2D tintState;
+#endif
 out vec4 vColor;
 out vec2 vUv;
 
@@ -141,6 +145,9 @@ void main() {
   vec3 offset = len > 0.0 ? side * (halfWidth / len) : vec3(0.0);
   gl_Position = rp.viewProjection * vec4(p.xyz + offset, 1.0);
   vColor = mix(rp.colorHead, rp.colorTail, t) * look;
+#ifdef TINTED
+  vColor *= texelFetch(tintState, ivec2(int(particle % rp.grid.x), int(particle / rp.grid.x)), 0);
+#endif
   // the fade: an ended life's trail goes out over lifeSizes.w seconds
   if (rp.lifeSizes.w > 0.0) vColor.a *= clamp(1.0 - endedFor(particle, k, p.w) / rp.lifeSizes.w, 0.0, 1.0);
   vUv = vec2(t, 0.5 + 0.5 * SIDES[corner]);

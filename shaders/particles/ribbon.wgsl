@@ -4,7 +4,7 @@
 // ring of slots, newest at `ring.z`). Segment s joins sample s to sample s + 1, as two triangles,
 // where both were recorded and `joins` says they belong together (a trail: one life — the newer
 // sample is older in age, a birth restarts it; a link: both alive, born in order).
-// `trailSample`, `joins` and the vertex entry point are appended by ribbon.ts: from a storage
+// `trailSample`, `joins`, `ribbonTint` and the vertex entry point are appended by ribbon.ts: from a storage
 // buffer or a texture, instanced (a ribbon per instance) or pulled (one draw).
 struct RibbonParams {
   viewProjection: mat4x4f,
@@ -135,7 +135,7 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   let halfWidth = 0.5 * mix(rp.widths.x, rp.widths.y, t) * size * sides[corner];
   let offset = select(vec3f(0.0), side * (halfWidth / len), len > 0.0);
   result.position = rp.viewProjection * vec4f(p.xyz + offset, 1.0);
-  result.color = mix(rp.colorHead, rp.colorTail, t) * look;
+  result.color = mix(rp.colorHead, rp.colorTail, t) * look * ribbonTint(particle);
   // the fade: an ended life's trail goes out over lifeSizes.w seconds
   if (rp.lifeSizes.w > 0.0) {
     result.color.a *= clamp(1.0 - endedFor(particle, k, p.w) / rp.lifeSizes.w, 0.0, 1.0);

@@ -1,7 +1,8 @@
 // Compute splatting of additive particles (drawMode 'splat'): appended to draw.wgsl (DrawParams,
-// gradient). One thread per particle adds its disc's premultiplied colour to every pixel centre
-// inside it, in 16.16 fixed point with atomicAdd, so the sum does not depend on the order the
-// threads run in (float blending does). The coverage rule is the raster draw's: the pixels whose
+// gradient) and draw.ts's tintWgsl (tintOf: a sub-emitter's inheritColor, or 1). One thread per
+// particle adds its disc's premultiplied colour to every pixel centre inside it, in 16.16 fixed
+// point with atomicAdd, so the sum does not depend on the order the threads run in (float
+// blending does). The coverage rule is the raster draw's: the pixels whose
 // centre lies inside the camera-facing quad, weighted by the same smoothstep falloff.
 @group(0) @binding(1) var<storage, read> positions: array<vec4f>;
 @group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
@@ -34,7 +35,7 @@ fn splatParticle(i: u32) {
   let clip = ps.viewProjection * vec4f(p.xyz, 1.0);
   // the raster draw clips the whole quad (its corners share z and w) outside the depth range
   if (clip.w <= 0.0 || clip.z < 0.0 || clip.z > clip.w) { return; }
-  let color = gradient(t);
+  let color = gradient(t) * tintOf(i);
   if (color.a <= 0.0) { return; }
   let size = vec2f(f32(ps.targetWidth), f32(ps.targetHeight));
   // centre and half extents in pixels, y down as in the framebuffer

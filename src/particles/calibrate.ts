@@ -17,6 +17,7 @@ import type { TextureFormat } from '../rhi/core/formats.js';
 import type { DrawMode, ParticleOptions } from './options.js';
 import { DrawParamsScratch, DRAW_PARAMS_SLOT, packDrawParams, type Camera } from './draw.js';
 import { SplatDraw } from './splat.js';
+import { TINT } from './modules/sub-emitter.js';
 import {
   CALIBRATION_ENOUGH_MS,
   CALIBRATION_PRUNE,
@@ -114,7 +115,9 @@ export async function measureDrawModes(
       o,
     ),
   );
-  const splat = modes.includes('splat') ? own(new SplatDraw(device)) : null;
+  const splat = modes.includes('splat')
+    ? own(new SplatDraw(device, ctx.buffers[TINT] !== undefined))
+    : null;
   const queries = device.caps.features.timestampQuery
     ? own(
         device.createQuerySet({
@@ -148,6 +151,7 @@ export async function measureDrawModes(
           offset: 0,
           positions: buffers.position as Buffer,
           velocities: buffers.velocity as Buffer,
+          tints: buffers[TINT],
           count: count,
           width,
           height,

@@ -33,7 +33,7 @@ const VS_ATTRIBUTES = /* wgsl */ `
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32, @location(0) p: vec4f, @location(1) v: vec4f) -> VertexOut {
   ${STRIP}
-  return shade(p, v, strip[vertex], instance);
+  return tinted(shade(p, v, strip[vertex], instance), instance);
 }
 `;
 
@@ -43,7 +43,7 @@ const VS_STORAGE_PULLED = /* wgsl */ `
 @vertex
 fn vs(@builtin(vertex_index) vertex: u32) -> VertexOut {
   let particle = vertex / 6u;
-  return shade(positions[particle], velocities[particle], vertex - particle * 6u, particle);
+  return tinted(shade(positions[particle], velocities[particle], vertex - particle * 6u, particle), particle);
 }
 `;
 
@@ -61,7 +61,7 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
   let drawn = ${pulled ? 'vertex / 6u' : 'instance'};
   let entry = sortOrder[drawn];
   let particle = u32(entry.y) + 2048u * u32(entry.z);
-  return shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle);
+  return tinted(shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle), particle);
 }
 `;
 
@@ -78,7 +78,7 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
   ${STRIP}
   let drawn = ${pulled ? 'vertex / 6u' : 'instance'};
   let particle = living[drawn];
-  return shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle);
+  return tinted(shade(positions[particle], velocities[particle], ${pulled ? 'vertex - drawn * 6u' : 'strip[vertex]'}, particle), particle);
 }
 `;
 
@@ -99,7 +99,29 @@ fn vs(@builtin(vertex_index) vertex: u32, @builtin(instance_index) instance: u32
       : 'let particle = drawn;'
   }
   let texel = vec2i(i32(particle % ps.width), i32(particle / ps.width));
-  return shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex, particle);
+  return tinted(shade(textureLoad(positionState, texel, 0), textureLoad(velocityState, texel, 0), cornerIndex, particle), particle);
+}
+`;
+
+/**
+ * A sub-emitter's `inheritColor` (modules/sub-emitter.ts): each particle's colour times its `tint`
+ * attribute (binding 8: a storage buffer, or a state texture read like the others). `tintOf` is
+ * the splat's (splat.wgsl) and `tinted` the raster draw's; untinted systems get the identity.
+ */
+export function tintWgsl(tint: StateKind | null): string {
+  const read =
+    tint === 'buffers'
+      ? '@group(0) @binding(8) var<storage, read> tints: array<vec4f>;\nfn tintOf(i: u32) -> vec4f { return tints[i]; }'
+      : tint === 'textures'
+        ? '@group(0) @binding(8) var tintState: texture_2d<f32>;\nfn tintOf(i: u32) -> vec4f { return textureLoad(tintState, vec2i(i32(i % ps.width), i32(i / ps.width)), 0); }'
+        : 'fn tintOf(i: u32) -> vec4f { return vec4f(1.0); }';
+  return `${read}\n`;
+}
+
+const TINTED_WGSL = `fn tinted(o: VertexOut, i: u32) -> VertexOut {
+  var t = o;
+  t.color = t.color * tintOf(i);
+  return t;
 }
 `;
 
@@ -137,10 +159,14 @@ export interface DrawPipelineKey {
    * `living[i]`, binding 7, the counts from `drawIndirect`.
    */
   living: boolean;
+  /** Each particle's colour times its `tint` attribute (binding 8): a sub-emitter's inheritColor. */
+  tinted: boolean;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
-export function drawPipelineId(key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living'>): string {
+export function drawPipelineId(
+  key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
+): string {
   return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
@@ -162,7 +188,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
-    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}`;
+    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
       code: header + drawVertGlsl,
@@ -201,6 +227,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
             ]
           : []),
         ...(key.sorted ? [{ binding: 6, type: 'texture' as const, name: 'sortOrder' }] : []),
+        ...(key.tinted ? [{ binding: 8, type: 'texture' as const, name: 'tintState' }] : []),
       ],
     });
     return { pipeline, modules: [vs, fs] };
@@ -216,10 +243,12 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
             ? VS_STORAGE_PULLED
             : VS_ATTRIBUTES;
   const module = device.createShaderModule({
-    label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''})`,
+    label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''}${key.tinted ? ', tinted' : ''})`,
     code:
       drawWgsl +
       vertex +
+      tintWgsl(key.tinted ? key.state : null) +
+      TINTED_WGSL +
       (key.textured ? spriteWgsl : '') +
       (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
@@ -257,7 +286,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     depthStencil,
     bindings:
       key.state === 'textures'
-        ? [1, 2, ...(key.sorted ? [6] : [])].map((binding) => ({
+        ? [1, 2, ...(key.sorted ? [6] : []), ...(key.tinted ? [8] : [])].map((binding) => ({
             binding,
             type: 'texture' as const,
             sampleType: 'unfilterable-float' as const,

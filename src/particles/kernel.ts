@@ -75,7 +75,7 @@ function partsOf(o: ParticleOptions): Array<{ name: string; part: KernelPart }> 
 /** The state attributes a stack adds beside position and velocity (each a vec4f per particle). */
 export function extraAttributes(
   o: ParticleOptions,
-): Array<{ name: string; spawn: string; keep?: boolean }> {
+): Array<{ name: string; spawn: string; keep?: boolean; persist?: boolean }> {
   return partsOf(o).flatMap(({ part }) => [...(part.attributes ?? [])]);
 }
 
@@ -141,7 +141,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     ${phase('collide').join('\n    ')}
     bool dead = ${['age >= velocity.w', ...phase('kill')].join(' || ')};
     ${phase('event').join('\n    ')}
-    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead)${extra.map((a) => `, ${a.keep ? a.name : `select(${a.name}, ${emission ? 'vec4f(0.0)' : `born.${a.name}`}, dead)`}`).join('')});
+    return Particle(select(vec4f(x, age), ${emission ? 'vec4f(0.0)' : 'born.position'}, dead), select(vec4f(v, velocity.w), ${emission ? DEAD_VELOCITY : 'born.velocity'}, dead)${extra.map((a) => `, ${a.keep || (a.persist && emission) ? a.name : `select(${a.name}, ${emission ? 'vec4f(0.0)' : `born.${a.name}`}, dead)`}`).join('')});
 }
 `;
   const gather = o.behavior?.reads === 'all';
@@ -155,7 +155,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     bool emitted = ${emittedBy};
     position = select(select(next.position, vec4f(0.0), asleep), born.position, emitted);
     velocity = select(select(next.velocity, ${DEAD_VELOCITY}, asleep), born.velocity, emitted);
-    ${extra.map((a) => `${a.name} = select(select(next.${a.name}, vec4f(0.0), asleep), born.${a.name}, emitted);`).join('\n    ')}
+    ${extra.map((a) => `${a.name} = select(${a.persist ? `next.${a.name}` : `select(next.${a.name}, vec4f(0.0), asleep)`}, born.${a.name}, emitted);`).join('\n    ')}
   `
     : `
     let next = behavior(index, ${current});
@@ -169,7 +169,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     ...(source.length > 0 ? { source } : {}),
     attributes: ['position', 'velocity', ...extra.map((a) => a.name)],
     uniforms,
-    helpers: `struct Particle { position: vec4f, velocity: vec4f${fields} };\n${HELPERS}${spawn}${gather ? PARTICLE_READ : ''}${phase('helpers').join('')}${o.behavior ? o.behavior.code : canonical}`,
+    helpers: `struct Particle { position: vec4f, velocity: vec4f${fields} };\n${HELPERS}${phase('helpers').join('')}${spawn}${gather ? PARTICLE_READ : ''}${o.behavior ? o.behavior.code : canonical}`,
     body,
     gather,
     sceneDepth: parts.some(({ part }) => part.sceneDepth === true),

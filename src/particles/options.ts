@@ -196,7 +196,7 @@ export type ParticleEventKind = 'birth' | 'death' | 'floor' | 'collision';
 export interface ParticleEventSource {
   readonly count: number;
   readonly path: ParticlePath;
-  readonly options: Readonly<Pick<ParticleOptions, 'events'>>;
+  readonly options: Readonly<Pick<ParticleOptions, 'events' | 'colors' | 'colorStops'>>;
   /** Its state as a sub-emitter's kernel reads it (eventPosition, eventVelocity). */
   readonly eventSource: KernelSource;
   /** Its steps so far: a sub-emitter spawns from each of its steps once. */
@@ -215,6 +215,11 @@ export interface SubEmitter {
   count: number;
   /** The parent's velocity at the event, times this, is added to each child's own. */
   inherit: number;
+  /**
+   * The children's colour over life is multiplied by the parent's colour at the event (its
+   * `colors` at its life fraction then): a red rocket bursts into red sparks. Default false.
+   */
+  inheritColor: boolean;
 }
 
 /**
@@ -392,7 +397,7 @@ export type ParticleOptionsInput = Partial<
 > & {
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */
   link?: Partial<ParticleLink> | null;
-  /** A sub-emitter: parent, and optionally count (default 1) and inherit (default 0). */
+  /** A sub-emitter: parent, and optionally count (default 1), inherit (default 0) and inheritColor (default false). */
   subEmitter?: (Pick<SubEmitter, 'parent'> & Partial<Omit<SubEmitter, 'parent'>>) | null;
   /**
    * Trails: any of length (default 16), width (default [size, 0]) and colors (default the first

@@ -7,7 +7,7 @@ import type { CompiledLook } from './look.js';
 import type { DrawPipelineKey } from './draw.js';
 
 /** What a draw pipeline is made for, from the pass it draws in (and the options' look). */
-export type PassShape = Omit<DrawPipelineKey, 'state' | 'mode' | 'living'>;
+export type PassShape = Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>;
 
 /** The shape of `pass` a draw pipeline must match: exactly one colour attachment. */
 export function passShape(

@@ -76,9 +76,12 @@ export interface ParticleState {
 }
 
 /** The attributes a stack adds, with their spawn values in the reference (modules' reference parts). */
+type SpawnContext = { index: number; source?: Readonly<Record<string, Float32Array>> };
 type AddedAttribute = {
   name: string;
-  spawn: (position: ArrayLike<number>, velocity: ArrayLike<number>) => number[];
+  /** Set at a (re)spawn only (module.ts's `persist`): a death and sleep keep it. */
+  persist: boolean;
+  spawn: (position: ArrayLike<number>, velocity: ArrayLike<number>, at: SpawnContext) => number[];
 };
 const ADDED = new WeakMap<ParticleOptions, AddedAttribute[]>();
 
@@ -94,10 +97,11 @@ function listAttributes(o: ParticleOptions): AddedAttribute[] {
     const spawnOf = def?.reference?.attribute;
     return (def?.kernel?.(o, m.options).attributes ?? []).map((a) => ({
       name: a.name,
-      spawn: (p: ArrayLike<number>, v: ArrayLike<number>) => {
+      persist: a.persist === true,
+      spawn: (p: ArrayLike<number>, v: ArrayLike<number>, at: SpawnContext) => {
         if (!spawnOf)
           throw new Error(`the reference has no spawn value for ${m.module}'s attribute ${a.name}`);
-        return spawnOf(m.options, a.name, p, v);
+        return spawnOf(m.options, a.name, p, v, at);
       },
     }));
   });
@@ -111,12 +115,15 @@ function setAttributes(
   vel: Float32Array,
   attributes: Record<string, Float32Array> | undefined,
   dead = false,
+  source?: Readonly<Record<string, Float32Array>>,
 ): void {
   if (!attributes) return;
   const p = pos.subarray(4 * i, 4 * i + 4);
   const v = vel.subarray(4 * i, 4 * i + 4);
+  const at: SpawnContext = source ? { index: i, source } : { index: i };
   for (const a of addedAttributes(o))
-    attributes[a.name]?.set(dead ? [0, 0, 0, 0] : a.spawn(p, v).map(f), 4 * i);
+    if (!(dead && a.persist))
+      attributes[a.name]?.set(dead ? [0, 0, 0, 0] : a.spawn(p, v, at).map(f), 4 * i);
 }
 
 /** The reference's initial particle state for resolved options. */
@@ -251,12 +258,13 @@ function stepWith(
   if (emit) {
     if (typeof emit === 'function' ? emit(i) : isEmitted(emit, o.count, i)) {
       spawn(o, base, i, pos, vel, source);
-      setAttributes(o, i, pos, vel, attributes);
+      setAttributes(o, i, pos, vel, attributes, false, source);
       return;
     }
     if ((vel[at + 3] as number) < 0) {
       // asleep: the kernel zeroes what modules add (an event record of the step it died included)
-      if (attributes) for (const a of Object.values(attributes)) a.fill(0, at, at + 4);
+      if (attributes)
+        for (const a of addedAttributes(o)) if (!a.persist) attributes[a.name]?.fill(0, at, at + 4);
       return;
     }
   }
@@ -305,7 +313,7 @@ function stepWith(
       setAttributes(o, i, pos, vel, attributes, true);
     } else {
       spawn(o, base, i, pos, vel, source);
-      setAttributes(o, i, pos, vel, attributes);
+      setAttributes(o, i, pos, vel, attributes, false, source);
     }
     const born = emit
       ? null

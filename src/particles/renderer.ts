@@ -25,6 +25,7 @@ import { passShape, type PassShape } from './pass-shape.js';
 import { RibbonDraw, trailInput, type RibbonInput } from './ribbon.js';
 import type { TrailHistory } from './trail-history.js';
 import { LIVING_ARGS, type LivingList } from './living.js';
+import { TINT } from './modules/sub-emitter.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -41,6 +42,7 @@ export class ParticleRenderer {
     mode: DrawMode;
     shape: PassShape;
     living: boolean;
+    tinted: boolean;
     pipeline: RenderPipeline;
   } | null = null;
   #destroyed = false;
@@ -129,16 +131,45 @@ export class ParticleRenderer {
     const last = this.#lastPipeline;
     // #shape hands back the same object while nothing in it changes; another object goes
     // through the cache by id below
-    if (last && last.mode === mode && last.shape === shape && last.living === living)
+    const tinted = this.#tinted;
+    if (
+      last &&
+      last.mode === mode &&
+      last.shape === shape &&
+      last.living === living &&
+      last.tinted === tinted
+    )
       return last.pipeline;
-    const id = `${mode}|${living ? 'living' : 'all'}|${drawPipelineId(shape)}`;
+    const id = `${mode}|${living ? 'living' : 'all'}|${tinted ? 'tinted' : 'own'}|${drawPipelineId(shape)}`;
     let p = this.#pipelines.get(id);
     if (!p) {
-      p = createDrawPipeline(this.#device, { state: this.state, mode, living, ...shape });
+      p = createDrawPipeline(this.#device, {
+        ...shape,
+        state: this.state,
+        mode,
+        living,
+        tinted,
+      });
       this.#pipelines.set(id, p);
     }
-    this.#lastPipeline = { mode, shape, living, pipeline: p.pipeline };
+    this.#lastPipeline = { mode, shape, living, tinted, pipeline: p.pipeline };
     return p.pipeline;
+  }
+
+  /** Whether the state has a `tint` (a sub-emitter's inheritColor) that the draw multiplies by. */
+  get #tinted(): boolean {
+    const runner = this.#sim.runner;
+    return TINT in (this.state === 'buffers' ? runner.buffers : runner.textures);
+  }
+
+  /** The splat for the state as it is (made again when the tint comes or goes). */
+  #splatDraw(): SplatDraw {
+    const tinted = this.#tinted;
+    if (this.#splat?.tinted !== tinted) {
+      this.#splat?.destroy();
+      this.#splat = new SplatDraw(this.#device, tinted);
+    }
+    return this.#splat;
   }
 
   /** The living list, where the system has one and it describes the state the draw reads. */
@@ -200,15 +231,15 @@ export class ParticleRenderer {
     if (this.drawMode !== 'splat') return;
     const buffers = sim.runner.buffers;
     const offset = this.#writeParams(camera, { width, height });
-    this.#splat ??= new SplatDraw(this.#device);
     const living = this.#living;
-    this.#splat.prepare(
+    this.#splatDraw().prepare(
       encoder,
       {
         uniforms: this.#params.ring.buffer,
         offset,
         positions: buffers.position as Buffer,
         velocities: buffers.velocity as Buffer,
+        tints: buffers[TINT],
         count: sim.count,
         width,
         height,
@@ -246,8 +277,7 @@ export class ParticleRenderer {
     // use (a splat's ribbons: the fastest raster mode measured)
     this.#drawRibbons(pass, shape, camera);
     if (this.drawMode === 'splat') {
-      this.#splat ??= new SplatDraw(this.#device);
-      this.#splat.resolve(pass);
+      this.#splatDraw().resolve(pass);
       return;
     }
     this.#recordRaster(
@@ -265,6 +295,8 @@ export class ParticleRenderer {
     const buffers = this.state === 'buffers';
     return {
       kind: 'link',
+      // a link belongs to an emitter's schedule, never a sub-emitter's (no tint)
+      tinted: false,
       ribbons: 1,
       get samples() {
         return sim.count;
@@ -306,10 +338,14 @@ export class ParticleRenderer {
       if (this.#trailInput?.history !== sim.trail)
         this.#trailInput = {
           history: sim.trail,
-          input: trailInput(sim.trail, sim.runner.size, () =>
-            this.state === 'buffers'
-              ? (sim.runner.buffers['velocity'] as Buffer)
-              : (sim.runner.textures['velocity'] as Texture),
+          input: trailInput(
+            sim.trail,
+            sim.runner.size,
+            () =>
+              this.state === 'buffers'
+                ? (sim.runner.buffers['velocity'] as Buffer)
+                : (sim.runner.textures['velocity'] as Texture),
+            () => (this.state === 'buffers' ? sim.runner.buffers[TINT] : sim.runner.textures[TINT]),
           ),
         };
       ribbons.draw(pass, mode, shape, this.#trailInput.input, o.trail, camera, o);
@@ -363,11 +399,15 @@ export class ParticleRenderer {
         pass.setStorageBuffer(1, buffers.position as Buffer);
         pass.setStorageBuffer(2, buffers.velocity as Buffer);
       }
+      const tints = buffers[TINT];
+      if (tints) pass.setStorageBuffer(8, tints);
     } else {
       const t = runner.textures;
       pass.setTexture(1, t.position as Texture);
       pass.setTexture(2, t.velocity as Texture);
       if (order) pass.setTexture(6, order as Texture);
+      const tints = t[TINT];
+      if (tints) pass.setTexture(8, tints);
     }
     const sprite = this.#options.texture;
     if (shape.textured && sprite) {

@@ -71,9 +71,14 @@ export function trailInput(
   grid: { width: number; height: number },
   /** The velocity state the draw reads the particles' lives from (`inherit`), read live. */
   velocity: () => Buffer | Texture,
+  /** The particles' tint (a sub-emitter's inheritColor), where the state has one; read live. */
+  tint: () => Buffer | Texture | undefined = () => undefined,
 ): RibbonInput {
   return {
     kind: 'trail',
+    get tinted() {
+      return tint() !== undefined;
+    },
     ribbons: history.count,
     samples: history.length,
     get newest() {
@@ -86,12 +91,15 @@ export function trailInput(
     grid,
     bind(pass) {
       const v = velocity();
+      const t = tint();
       if (history.buffer) {
         pass.setStorageBuffer(1, history.buffer);
         pass.setStorageBuffer(2, v as Buffer);
+        if (t) pass.setStorageBuffer(8, t as Buffer);
       } else {
         pass.setTexture(1, history.texture!);
         pass.setTexture(2, v as Texture);
+        if (t) pass.setTexture(8, t as Texture);
       }
     },
   };
@@ -127,6 +135,23 @@ fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
   return ${life};
 }
 `;
+
+/** A trail's tint: its particle's (binding 8), or none. */
+const TINT = {
+  buffers: /* wgsl */ `
+@group(0) @binding(8) var<storage, read> tints: array<vec4f>;
+fn ribbonTint(particle: u32) -> vec4f {
+  return tints[particle];
+}
+`,
+  textures: /* wgsl */ `
+@group(0) @binding(8) var tintState: texture_2d<f32>;
+fn ribbonTint(particle: u32) -> vec4f {
+  return textureLoad(tintState, vec2i(i32(particle % rp.grid.x), i32(particle / rp.grid.x)), 0);
+}
+`,
+  none: 'fn ribbonTint(particle: u32) -> vec4f { return vec4f(1.0); }\n',
+};
 
 const FETCH = {
   trail: {
@@ -185,6 +210,8 @@ ${JOINS_LINK}`,
  */
 export interface RibbonInput {
   readonly kind: 'trail' | 'link';
+  /** Each ribbon's colour times its particle's tint (binding 8: a trail of a sub-emitter's inheritColor). */
+  readonly tinted: boolean;
   readonly ribbons: number;
   readonly samples: number;
   readonly newest: number;
@@ -239,8 +266,9 @@ export class RibbonDraw {
     mode: 'instanced' | 'pulled',
     shape: PassShape,
     textured: boolean,
+    tinted: boolean,
   ): RenderPipeline {
-    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${textured ? 'textured' : 'soft'}`;
+    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${textured ? 'textured' : 'soft'}|${tinted ? 'tinted' : 'own'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
@@ -255,7 +283,7 @@ export class RibbonDraw {
     if (device.caps.shaderLanguage === 'glsl') {
       const vs = device.createShaderModule({
         label: 'ribbon.vert.glsl',
-        code: `#version 300 es\n${mode === 'pulled' ? '#define PULLED\n' : ''}${kind === 'link' ? '#define LINK\n' : ''}${ribbonVertGlsl}`,
+        code: `#version 300 es\n${mode === 'pulled' ? '#define PULLED\n' : ''}${kind === 'link' ? '#define LINK\n' : ''}${tinted ? '#define TINTED\n' : ''}${ribbonVertGlsl}`,
         stage: 'vertex',
       });
       const fs = device.createShaderModule({
@@ -292,15 +320,17 @@ export class RibbonDraw {
                 { binding: 4, type: 'sampler' as const, name: 'ribbonTexture' },
               ]
             : []),
+          ...(tinted ? [{ binding: 8, type: 'texture' as const, name: 'tintState' }] : []),
         ],
       });
       made = { pipeline, modules: [vs, fs] };
     } else {
       const module = device.createShaderModule({
-        label: `ribbon.wgsl (${kind}, ${this.#state}, ${mode})`,
+        label: `ribbon.wgsl (${kind}, ${this.#state}, ${mode}${tinted ? ', tinted' : ''})`,
         code:
           ribbonWgsl +
           FETCH[kind][this.#state] +
+          TINT[tinted ? this.#state : 'none'] +
           (mode === 'pulled' ? VS_PULLED : VS_INSTANCED) +
           (textured ? FS_TEXTURED : FS_SOFT),
       });
@@ -313,7 +343,7 @@ export class RibbonDraw {
         depthStencil,
         bindings:
           this.#state === 'textures'
-            ? [1, 2].map((binding) => ({
+            ? [1, 2, ...(tinted ? [8] : [])].map((binding) => ({
                 binding,
                 type: 'texture' as const,
                 sampleType: 'unfilterable-float' as const,
@@ -380,7 +410,7 @@ export class RibbonDraw {
   ): void {
     if (input.filled < 2) return;
     const offset = this.#write(input, look, camera, life);
-    pass.setPipeline(this.#pipeline(input.kind, mode, shape, look.texture !== null));
+    pass.setPipeline(this.#pipeline(input.kind, mode, shape, look.texture !== null, input.tinted));
     pass.setUniformBuffer(0, this.#ring.buffer, offset, RIBBON_PARAMS_BYTES);
     input.bind(pass);
     if (look.texture) {

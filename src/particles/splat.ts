@@ -27,7 +27,7 @@ import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import splatWgsl from '../../shaders/particles/splat.wgsl?raw';
 import resolveWgsl from '../../shaders/particles/splat-resolve.wgsl?raw';
 import splatLivingWgsl from '../../shaders/particles/splat-living.wgsl?raw';
-import { DRAW_PARAMS_BYTES } from './draw.js';
+import { DRAW_PARAMS_BYTES, tintWgsl } from './draw.js';
 
 /** Bytes of accumulation per pixel: four u32 channels, plus one saturation bit. */
 export const SPLAT_BYTES_PER_PIXEL = 16;
@@ -38,6 +38,8 @@ export interface SplatFrame {
   offset: number;
   positions: Buffer;
   velocities: Buffer;
+  /** Each particle's tint (a sub-emitter's inheritColor): required by a tinted SplatDraw. */
+  tints?: Buffer | undefined;
   count: number;
   width: number;
   height: number;
@@ -58,17 +60,26 @@ export class SplatDraw {
   /** The frame `prepare` recorded and `resolve` has not drawn yet. */
   #pending: SplatFrame | null = null;
 
-  constructor(device: Device) {
+  /** Each particle's colour times its tint (binding 8): a sub-emitter's inheritColor. */
+  readonly tinted: boolean;
+
+  constructor(device: Device, tinted = false) {
     this.#device = device;
+    this.tinted = tinted;
     const module = device.createShaderModule({
-      label: 'splat.wgsl',
-      code: drawWgsl + splatWgsl,
+      label: `splat.wgsl${tinted ? ' (tinted)' : ''}`,
+      code: this.#code(splatWgsl),
     });
     this.#modules.push(module);
     this.#compute = device.createComputePipeline({
       label: 'particles splat',
       compute: { module, entryPoint: 'splat' },
     });
+  }
+
+  /** The splat's WGSL: draw.wgsl, the tint (or none), then `code`. */
+  #code(code: string): string {
+    return drawWgsl + tintWgsl(this.tinted ? 'buffers' : null) + code;
   }
 
   /** Whether a `prepare` is waiting for its `resolve`. */
@@ -115,7 +126,7 @@ export class SplatDraw {
     encoder.barrier({
       from: 'compute-write',
       to: 'compute-read',
-      resources: [frame.positions, frame.velocities],
+      resources: [frame.positions, frame.velocities, ...(frame.tints ? [frame.tints] : [])],
     });
     for (const to of ['compute-read', 'compute-write'] as const)
       encoder.barrier({ from: 'render-write', to, resources: [accum, saturated] });
@@ -127,6 +138,10 @@ export class SplatDraw {
     pass.setStorageBuffer(2, frame.velocities);
     pass.setStorageBuffer(3, accum);
     pass.setStorageBuffer(4, saturated);
+    if (this.tinted) {
+      if (!frame.tints) throw new Error('a tinted splat needs the tint attribute’s buffer');
+      pass.setStorageBuffer(8, frame.tints);
+    }
     if (living) {
       pass.setStorageBuffer(5, living.list, { access: 'read' });
       pass.setStorageBuffer(6, living.total, { access: 'read' });
@@ -142,7 +157,7 @@ export class SplatDraw {
     if (!this.#computeLiving) {
       const module = this.#device.createShaderModule({
         label: 'splat-living.wgsl',
-        code: drawWgsl + splatWgsl + splatLivingWgsl,
+        code: this.#code(splatWgsl + splatLivingWgsl),
       });
       this.#modules.push(module);
       this.#computeLiving = this.#device.createComputePipeline({

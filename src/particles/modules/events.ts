@@ -1,14 +1,16 @@
 /**
  * Update: events — every step each particle records whether it was born, died, reached the floor
- * or bounced (off the scene's depth or the floor) this step, where, and at what velocity, in two attributes of the state (`eventPosition`: xyz and
- * 1 when an event happened, else zeros; `eventVelocity`: xyz). A sub-emitter (sub-emitter.ts)
+ * or bounced (off the scene's depth or the floor) this step, where, and at what velocity, in two
+ * attributes of the state (`eventPosition`: xyz and 1 when an event happened, else zeros;
+ * `eventVelocity`: xyz, and w the particle's life fraction at the event, age / life clamped to
+ * 0..1: what a sub-emitter's `inheritColor` reads the parent's colour at). A sub-emitter (sub-emitter.ts)
  * spawns from them, `ps.events()` counts them. The records are written after the step's outcome is
  * known (the `event` phase) and are not reset by a death: they are the step's, every step.
  */
 import { ParticleOptionError } from '../errors.js';
 import type { ParticleEventKind, ParticleOptions } from '../options.js';
 import { emits } from '../emission.js';
-import { defineModule } from './module.js';
+import { defineModule, type ReferenceParticle } from './module.js';
 
 const f = Math.fround;
 const KINDS: readonly ParticleEventKind[] = ['birth', 'death', 'floor', 'collision'];
@@ -23,9 +25,9 @@ export function startsDead(
 
 /** The kernel's event phase for `kind`. */
 function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
-  const record = (when: string, at: string, velocity: string): string =>
+  const record = (when: string, at: string, velocity: string, fraction = LIFE_FRACTION): string =>
     `eventPosition = select(vec4f(0.0), vec4f(${at}, 1.0), ${when});
-    eventVelocity = select(vec4f(0.0), vec4f(${velocity}, 0.0), ${when});`;
+    eventVelocity = select(vec4f(0.0), vec4f(${velocity}, ${fraction}), ${when});`;
   if (kind === 'death') return record('dead', 'x', 'v');
   if (kind === 'collision') {
     // the bounces of the collide phase: off the scene's depth (collision.ts's COLLIDE) and the floor
@@ -42,7 +44,15 @@ function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
   // births: a continuous system's respawns; with emission, the emitted slots' spawn values
   return startsDead(o)
     ? 'eventPosition = vec4f(0.0);\n    eventVelocity = vec4f(0.0);'
-    : record('dead', 'born.position.xyz', 'born.velocity.xyz');
+    : record('dead', 'born.position.xyz', 'born.velocity.xyz', '0.0');
+}
+
+/** The particle's life fraction at the step's end (the kernel's `age`, `velocity.w`: its life). */
+const LIFE_FRACTION = 'clamp(age / velocity.w, 0.0, 1.0)';
+
+/** The reference's LIFE_FRACTION. */
+function lifeFraction(p: ReferenceParticle): number {
+  return Math.min(Math.max(f(p.age / p.life), 0), 1);
 }
 
 export const events = defineModule({
@@ -94,9 +104,13 @@ export const events = defineModule({
     },
     event(o, own, p, dead, born) {
       const kind = own['events'] as ParticleEventKind;
-      const record = (at: number[], v: number[]): Record<string, number[]> => ({
+      const record = (
+        at: number[],
+        v: number[],
+        t = lifeFraction(p),
+      ): Record<string, number[]> => ({
         eventPosition: [...at, 1],
-        eventVelocity: [...v, 0],
+        eventVelocity: [...v, t],
       });
       const none = { eventPosition: NONE, eventVelocity: NONE };
       if (kind === 'death') return dead ? record([p.x, p.y, p.z], [p.vx, p.vy, p.vz]) : none;
@@ -112,6 +126,7 @@ export const events = defineModule({
         ? record(
             [born.position[0] as number, born.position[1] as number, born.position[2] as number],
             [born.velocity[0] as number, born.velocity[1] as number, born.velocity[2] as number],
+            0,
           )
         : none;
     },

@@ -57,6 +57,11 @@ export interface KernelPart {
     readonly spawn: string;
     /** Not reset at a death: the `event` phase writes it every step (an event record). */
     readonly keep?: boolean;
+    /**
+     * Set at a (re)spawn only: a death and the sleep after it keep it (a sub-emitter's tint, which
+     * a trail still reads after its particle is gone).
+     */
+    readonly persist?: boolean;
   }>;
   /** Attributes of another runner it reads with `ignisSource(j)` (a sub-emitter's parent). */
   source?: readonly string[];
@@ -141,12 +146,16 @@ export interface ReferencePart {
     dead: boolean,
     born: { position: ArrayLike<number>; velocity: ArrayLike<number> } | null,
   ): Record<string, number[]>;
-  /** The value of an attribute this module adds, at a (re)spawn, from the spawned position and velocity. */
+  /**
+   * The value of an attribute this module adds, at a (re)spawn, from the spawned position and
+   * velocity; `spawn`: the slot and (a sub-emitter's) its parent's arrays, when a spawn made it.
+   */
   attribute?(
     own: ModuleOptions,
     name: string,
     position: ArrayLike<number>,
     velocity: ArrayLike<number>,
+    spawn?: { readonly index: number; readonly source?: Readonly<Record<string, Float32Array>> },
   ): number[];
 }
 

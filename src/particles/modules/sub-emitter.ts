@@ -3,13 +3,62 @@
  * parent's `events` module) instead of an emitter schedule. Each parent slot owns `count` slots of
  * this system, and an event of parent i in the parent's last step spawns all of them, at the event
  * (the emitter's shape is placed there: its position is an offset from the event), with the
- * parent's velocity at the event times `inherit` added. It is a gather — each child slot reads its
+ * parent's velocity at the event times `inherit` added, and (with `inheritColor`) a `tint` — the
+ * parent's colour over life at the event's life fraction — that the draw multiplies the children's
+ * own colour by. It is a gather — each child slot reads its
  * own parent (`ignisSource`) — so it runs the same as compute, as a WebGL2 fragment pass and on the
  * CPU, and children spawned per step = parent events × count, on every path.
  */
 import { ParticleOptionError, finite } from '../errors.js';
 import type { SubEmitter } from '../options.js';
 import { defineModule } from './module.js';
+import type { UniformType, UniformValue } from '../../compute/layout.js';
+
+/** The attribute a tinted sub-emitter adds: the parent's colour at the event (the draw multiplies by it). */
+export const TINT = 'tint';
+
+const TINT_UNIFORMS: ReadonlyArray<readonly [string, UniformType]> = [
+  ['parentColor0', 'vec4f'],
+  ['parentColor1', 'vec4f'],
+  ['parentColor2', 'vec4f'],
+  ['parentColor3', 'vec4f'],
+  ['parentStops', 'vec4f'],
+  ['parentScale', 'vec4f'],
+];
+
+/** The parent's colour over life at life fraction t: the draw's `gradient` (draw.wgsl), on the parent's stops. */
+const PARENT_COLOR = `
+vec4f parentColor(f32 t) {
+  vec3f g = clamp((vec3f(t) - params.parentStops.xyz) * params.parentScale.xyz, vec3f(0.0), vec3f(1.0));
+  vec4f c = mix(params.parentColor0, params.parentColor1, g.x);
+  c = mix(c, params.parentColor2, g.y);
+  return mix(c, params.parentColor3, g.z);
+}
+`;
+
+/** 1 / (stop[i + 1] − stop[i]) for i = 0..2 (the draw's colorScale: draw-params.ts). */
+function colorScale(stops: readonly number[]): number[] {
+  return [0, 1, 2]
+    .map((i) => 1 / Math.max((stops[i + 1] as number) - (stops[i] as number), 1e-6))
+    .concat(0);
+}
+
+/** PARENT_COLOR in float32, as the reference computes it. */
+function gradientAt(
+  colors: ReadonlyArray<readonly number[]>,
+  stops: readonly number[],
+  scale: readonly number[],
+  t: number,
+): number[] {
+  const g = [0, 1, 2].map((i) =>
+    Math.min(Math.max(f(f(t - f(stops[i] as number)) * f(scale[i] as number)), 0), 1),
+  );
+  const mix = (a: readonly number[], b: readonly number[], w: number): number[] =>
+    a.map((x, k) => f(x + f(f(f(b[k] as number) - x) * w)));
+  let c = mix(colors[0] as readonly number[], colors[1] as readonly number[], g[0] as number);
+  c = mix(c, colors[2] as readonly number[], g[1] as number);
+  return mix(c, colors[3] as readonly number[], g[2] as number);
+}
 
 const f = Math.fround;
 
@@ -26,11 +75,11 @@ export const subEmitter = defineModule({
       throw new ParticleOptionError('subEmitter', s, 'must be null or { parent, count, inherit }');
     const given = s as Partial<SubEmitter>;
     for (const key of Object.keys(given))
-      if (!['parent', 'count', 'inherit'].includes(key))
+      if (!['parent', 'count', 'inherit', 'inheritColor'].includes(key))
         throw new ParticleOptionError(
           `subEmitter.${key}`,
           (given as Record<string, unknown>)[key],
-          'is not a sub-emitter option (they are parent, count, inherit)',
+          'is not a sub-emitter option (they are parent, count, inherit, inheritColor)',
         );
     const parent = given.parent;
     if (!parent || typeof parent !== 'object' || !('eventSource' in parent))
@@ -55,6 +104,13 @@ export const subEmitter = defineModule({
         'must be a positive integer (particles per event)',
       );
     finite('subEmitter.inherit', inherit);
+    const inheritColor = given.inheritColor ?? false;
+    if (typeof inheritColor !== 'boolean')
+      throw new ParticleOptionError(
+        'subEmitter.inheritColor',
+        inheritColor,
+        "must be true (the children take the parent's colour at the event) or false",
+      );
     if (o.emitRate !== null || o.bursts.length > 0)
       throw new ParticleOptionError(
         o.emitRate !== null ? 'emitRate' : 'bursts',
@@ -67,7 +123,7 @@ export const subEmitter = defineModule({
         o.count,
         `must be the parent's count × subEmitter.count (${parent.count} × ${count} = ${parent.count * count}): each parent slot owns ${count} slots; leave count out to get it`,
       );
-    const resolved: SubEmitter = { parent, count, inherit };
+    const resolved: SubEmitter = { parent, count, inherit, inheritColor };
     return { subEmitter: resolved };
   },
   checkDevice(device, o, path) {
@@ -86,25 +142,57 @@ export const subEmitter = defineModule({
         `must be the parent's (${parent.path}): a sub-emitter reads its parent's state where it lives`,
       );
   },
-  kernel: () => ({
-    key: 'sub',
-    uniforms: [
-      ['subCount', 'u32'],
-      ['inherit', 'f32'],
-      ['fresh', 'u32'],
-    ],
-    source: ['eventPosition', 'eventVelocity'],
-    spawn: `let parentEvent = ignisSource(index / params.subCount);
+  kernel: (o) => {
+    const tinted = o.subEmitter?.inheritColor === true;
+    return {
+      key: tinted ? 'sub tinted' : 'sub',
+      uniforms: [
+        ['subCount', 'u32'],
+        ['inherit', 'f32'],
+        ['fresh', 'u32'],
+        ...(tinted ? TINT_UNIFORMS : []),
+      ],
+      source: ['eventPosition', 'eventVelocity'],
+      ...(tinted
+        ? {
+            helpers: PARENT_COLOR,
+            attributes: [
+              { name: TINT, spawn: 'parentColor(parentEvent.eventVelocity.w)', persist: true },
+            ],
+          }
+        : {}),
+      spawn: `let parentEvent = ignisSource(index / params.subCount);
     spawnPos = spawnPos - params.emitterPosition + parentEvent.eventPosition.xyz;
     spawnVel = spawnVel + params.inherit * parentEvent.eventVelocity.xyz;`,
-  }),
-  values: (o) => ({
-    subCount: o.subEmitter?.count ?? 1,
-    inherit: o.subEmitter?.inherit ?? 0,
-    // the simulation sets it: 1 when the parent has stepped since this system last read it
-    fresh: 0,
-  }),
+    };
+  },
+  values: (o) => {
+    const sub = o.subEmitter;
+    const values: Record<string, UniformValue> = {
+      subCount: sub?.count ?? 1,
+      inherit: sub?.inherit ?? 0,
+      // the simulation sets it: 1 when the parent has stepped since this system last read it
+      fresh: 0,
+    };
+    if (sub?.inheritColor) {
+      // the parent's colours as they are now (its setOptions reaches its children's next spawn)
+      const { colors, colorStops } = sub.parent.options;
+      for (let i = 0; i < 4; i++) values[`parentColor${i}`] = colors[i] as readonly number[];
+      values['parentStops'] = colorStops;
+      values['parentScale'] = colorScale(colorStops);
+    }
+    return values;
+  },
   reference: {
+    attribute(own, name, _position, _velocity, spawn) {
+      const sub = own['subEmitter'] as SubEmitter;
+      const ev = spawn?.source?.['eventVelocity'];
+      if (name !== TINT || !ev || !spawn)
+        throw new Error("the reference spawns a sub-emitter's tint from its parent's records");
+      const t = ev[4 * Math.floor(spawn.index / sub.count) + 3] as number;
+      const { colors, colorStops } = sub.parent.options;
+      return gradientAt(colors, colorStops, colorScale(colorStops), t);
+    },
     spawn(o, _own, s) {
       const sub = o.subEmitter as SubEmitter;
       const src = s.source;

@@ -12,7 +12,7 @@ import {
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { pathsOf } from '../page/particle-helpers.js';
+import { coverage, drawImage, pathsOf } from '../page/particle-helpers.js';
 
 const DT = 1 / 60;
 
@@ -221,6 +221,140 @@ export const cases = defineCases({
         }
     },
   },
+  "inheritColor: a child's tint is the parent's colour at the event's life fraction, as the reference says, on every path":
+    {
+      async run({ device }) {
+        // falling particles land on the floor at every fraction of their lives; the parent's
+        // colour runs red → green → blue over a life, so each landing has its own colour
+        const falling: ParticleOptionsInput = {
+          count: 48,
+          seed: 4,
+          emitter: { shape: 'box', position: [0, -1, 0], radius: 1, angle: 0 },
+          speedMin: 0,
+          speedMax: 1,
+          lifeMin: 0.3,
+          lifeMax: 1,
+          floorY: -2,
+          colors: [
+            [1, 0, 0, 1],
+            [0, 1, 0, 1],
+            [0, 0, 1, 0.5],
+            [0, 0, 1, 0.5],
+          ],
+          colorStops: [0, 0.4, 0.8, 1],
+          events: 'floor',
+        };
+        const STEPS = 30;
+        for (const path of pathsOf(device)) {
+          const parent = await createParticleSystem(device, { ...falling, path }).catch(() => null);
+          if (!parent) continue; // the fragment path without room for the records (above)
+          const child = await createParticleSystem(device, {
+            ...sparksOf(parent, 2),
+            subEmitter: { parent, count: 2, inheritColor: true },
+          });
+          let born = 0;
+          await run(device, [parent, child], STEPS, async () => {
+            born += (await child.stats()).newborn;
+          });
+          assert(born > 20, `${path}: children were born (${born})`);
+          const op = parent.options;
+          const oc = child.options;
+          const pref = createState(op);
+          const cref = createState(oc);
+          for (let n = 1; n <= STEPS; n++) {
+            stepState(op, n, DT, pref);
+            stepState(oc, n, DT, cref, undefined, pref.attributes);
+          }
+          const c = await child.read();
+          const tint = c.attributes?.['tint'];
+          assert(tint !== undefined, `${path}: the children's state has a tint`);
+          const w = worst(tint, cref.attributes!['tint']!);
+          assert(w < 1e-3, `${path}: the tints are the reference's (worst ${w})`);
+          // the landings' colours are spread over the gradient, not one stop
+          const colours = new Set<string>();
+          for (let i = 0; i < oc.count; i++)
+            if ((c.velocity[4 * i + 3] as number) > 0)
+              colours.add(Array.from(tint.subarray(4 * i, 4 * i + 3), (x) => x.toFixed(2)).join());
+          assert(colours.size >= 5, `${path}: ${colours.size} distinct tints among the living`);
+          child.destroy();
+          parent.destroy();
+        }
+      },
+    },
+  'inheritColor: children of a red parent draw red in every draw mode, untinted children white': {
+    async run({ device }) {
+      const red: [number, number, number, number] = [1, 0, 0, 1];
+      const white: [number, number, number, number] = [1, 1, 1, 1];
+      const clear: [number, number, number, number] = [1, 1, 1, 0];
+      for (const path of pathsOf(device)) {
+        const parent = await createParticleSystem(device, {
+          ...ROCKETS,
+          path,
+          colors: [red, red, red, red],
+        }).catch(() => null);
+        if (!parent) continue;
+        const buffers = path === 'compute' || (path === 'cpu' && device.caps.features.compute);
+        const modes: Array<[string, ParticleOptionsInput]> = [
+          ['instanced', { drawMode: 'instanced' }],
+          ['pulled', { drawMode: 'pulled' }],
+          ['sorted', { drawMode: 'pulled', sort: true, blending: 'alpha' }],
+          // trails alone (the particles transparent): a trail takes its particle's tint, and keeps
+          // it while it fades after the particle died
+          ...(['instanced', 'pulled'] as const).map((drawMode): [string, ParticleOptionsInput] => [
+            `${drawMode} trails`,
+            {
+              drawMode,
+              colors: [clear, clear, clear, clear],
+              trail: { length: 8, width: [0.3, 0.3], colors: [white, white], fade: 0.3 },
+            },
+          ]),
+          ...(buffers
+            ? ([
+                ['splat', { drawMode: 'splat' }],
+                ['living', { drawMode: 'pulled', compact: true }],
+              ] as Array<[string, ParticleOptionsInput]>)
+            : []),
+        ];
+        const look = (
+          inheritColor: boolean,
+          extra: ParticleOptionsInput,
+        ): ParticleOptionsInput => ({
+          ...sparksOf(parent, 2, {
+            colors: [white, white, white, white],
+            size: 0.4,
+            ...extra,
+          }),
+          subEmitter: { parent, count: 2, inheritColor },
+        });
+        const children = await Promise.all(
+          modes.flatMap(([, extra]) => [
+            createParticleSystem(device, look(true, extra)),
+            createParticleSystem(device, look(false, extra)),
+          ]),
+        );
+        await run(device, [parent, ...children], 20, async () => {});
+        for (let m = 0; m < modes.length; m++) {
+          const how = `${path}, ${(modes[m] as [string, ParticleOptionsInput])[0]}`;
+          const tinted = children[2 * m] as ParticleSystem;
+          const own = children[2 * m + 1] as ParticleSystem;
+          const [a, b] = [await drawImage(device, tinted), await drawImage(device, own)];
+          const ca = coverage(a);
+          const cb = coverage(b);
+          assert(ca.lit > 20 && cb.lit > 20, `${how}: both drew (${ca.lit}, ${cb.lit} pixels)`);
+          assert(
+            ca.mean[0] > 20 && ca.mean[1] === 0 && ca.mean[2] === 0,
+            `${how}: the tinted children are red (mean ${ca.mean.map((x) => x.toFixed(1)).join(', ')})`,
+          );
+          assert(
+            cb.mean[1] > 20 && cb.mean[2] > 20,
+            `${how}: the others keep their white (mean ${cb.mean.map((x) => x.toFixed(1)).join(', ')})`,
+          );
+        }
+        for (const c of children) c.destroy();
+        parent.destroy();
+      }
+    },
+  },
   'sub-emitter errors name the option': {
     async run({ device }) {
       const plain = await createParticleSystem(device, { count: 8 });
@@ -230,6 +364,10 @@ export const cases = defineCases({
         [{ subEmitter: { parent: loud, count: 0 } }, /subEmitter\.count.*positive integer/],
         [{ subEmitter: { parent: loud, count: 2 }, count: 10 }, /count.*8 × 2 = 16/],
         [{ subEmitter: { parent: loud }, emitRate: 5 }, /emitRate.*parent's events/],
+        [
+          { subEmitter: { parent: loud, inheritColor: 'yes' as never } },
+          /subEmitter\.inheritColor.*must be true/,
+        ],
         [{ events: 'explode' as never }, /events.*'birth', 'death', 'floor' or 'collision'/],
         [{ events: 'collision' }, /events.*records bounces: give the system collision/],
       ];
