@@ -133,9 +133,9 @@ export interface ParticleOptions {
   softParticles: SoftParticles | null;
   /**
    * Events (the `events` module): every step, each particle records whether it was born, died,
-   * reached the floor (`floorY`) or bounced (off the scene's depth, `collision`, or the floor,
-   * `bounce`: 'collision'), where, and at what velocity — what a sub-emitter spawns from and
-   * `ps.events()` counts. null: none.
+   * reached the floor (`floorY`) or bounced (off the scene's depth, `collision`, the floor,
+   * `bounce`, or a `colliders` module's shapes: 'collision'), where, and at what velocity — what a
+   * sub-emitter spawns from and `ps.events()` counts. null: none.
    */
   events: ParticleEventKind | null;
   /**

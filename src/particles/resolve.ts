@@ -180,7 +180,15 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
       ...allModules().filter((d) => d.stage === 'render' && d.present(o)),
     ];
   } else stack = allModules().filter((d) => d.present(o));
-  // the state attributes modules add: one name each, none of the canonical two
+  const modules = stack.map((def): ParticleModule => ({
+    module: def.name,
+    stage: def.stage,
+    options: resolved.get(def)!,
+  }));
+  // (before the kernel parts are asked for: a module's part may look at the stack)
+  Object.defineProperty(o, 'modules', { value: modules, enumerable: false });
+  // the state attributes modules add: one name each, none of the canonical two; a module's part
+  // of the kernel may still refuse its options here (what only matters in the stack)
   const taken = new Map<string, string>([
     ['position', 'the state'],
     ['velocity', 'the state'],
@@ -196,12 +204,6 @@ export function resolveOptions(input: ParticleOptionsInput = {}): ParticleOption
         );
       taken.set(a.name, def.name);
     }
-  const modules = stack.map((def): ParticleModule => ({
-    module: def.name,
-    stage: def.stage,
-    options: resolved.get(def)!,
-  }));
-  Object.defineProperty(o, 'modules', { value: modules, enumerable: false });
   return o;
 }
 

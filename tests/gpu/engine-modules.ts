@@ -13,6 +13,7 @@ const ALL = [
   'sprites',
   'sort',
   'collision',
+  'colliders',
   'postfx',
   'portable',
   'portable-world',

@@ -23,6 +23,11 @@ export function startsDead(
   return emits(o) || o.subEmitter !== null;
 }
 
+/** Whether the stack has the colliders module (its contacts are 'collision' events). */
+function hasColliders(o: ParticleOptions): boolean {
+  return o.modules.some((m) => m.module === 'colliders');
+}
+
 /** The kernel's event phase for `kind`. */
 function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
   const record = (when: string, at: string, velocity: string, fraction = LIFE_FRACTION): string =>
@@ -34,6 +39,7 @@ function eventCode(o: ParticleOptions, kind: ParticleEventKind): string {
     const bounced = [
       ...(o.collision ? ['(hitScene && vn < 0.0)'] : []),
       ...(o.bounce ? ['hit'] : []),
+      ...(hasColliders(o) ? ['colliderHit'] : []),
     ].join(' || ');
     return `bool eventBounce = ${bounced};
     ${record('eventBounce', 'x', 'v')}`;
@@ -70,12 +76,6 @@ export const events = defineModule({
         o.events,
         "must be null, 'birth', 'death', 'floor' or 'collision'",
       );
-    if (o.events === 'collision' && !o.collision && !o.bounce)
-      throw new ParticleOptionError(
-        'events',
-        o.events,
-        'records bounces: give the system collision (the scene depth) or bounce (the floor)',
-      );
     if (o.events !== null && o.behavior)
       throw new ParticleOptionError(
         'events',
@@ -86,6 +86,13 @@ export const events = defineModule({
   },
   kernel: (o) => {
     const kind = o.events as ParticleEventKind;
+    // (here, not in resolve: the stack is known when a part of the kernel is asked for)
+    if (kind === 'collision' && !o.collision && !o.bounce && !hasColliders(o))
+      throw new ParticleOptionError(
+        'events',
+        o.events,
+        'records bounces: give the system collision (the scene depth), bounce (the floor) or a colliders module',
+      );
     const born = kind === 'birth';
     return {
       key: `${kind}${born && startsDead(o) ? ' emitted' : ''}`,

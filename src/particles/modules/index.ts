@@ -19,6 +19,7 @@ import { tether } from './tether.js';
 import { drag } from './drag.js';
 import { collision } from './collision.js';
 import { floor } from './floor.js';
+import { colliders } from './colliders.js';
 import { events } from './events.js';
 import { color } from './color.js';
 import { size } from './size.js';
@@ -49,6 +50,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   drag,
   collision,
   floor,
+  colliders,
   events,
   // render
   color,
