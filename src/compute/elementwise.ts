@@ -286,6 +286,17 @@ export class ElementwiseRunner {
     this.#path.barrierForDraw(encoder);
   }
 
+  /**
+   * Resolves once the step's shaders have compiled; rejects with the ShaderCompileError (lines and
+   * messages) when they did not. WebGPU compiles asynchronously: a kernel whose WGSL the browser's
+   * compiler refuses is otherwise only reported to the device's error sink, and its steps do
+   * nothing. (WebGL2 compiles when the runner is made: a bad kernel throws there.)
+   */
+  compiled(): Promise<void> {
+    this.#assertAlive('compiled');
+    return this.#path.compiled();
+  }
+
   /** Reads every attribute back (4 floats per element). For tests and tools, not per frame. */
   async read(): Promise<StateArrays> {
     this.#assertAlive('read');

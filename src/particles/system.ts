@@ -427,6 +427,17 @@ export class ParticleSystem {
     };
   }
 
+  /**
+   * Resolves once the update's shaders have compiled; rejects with the ShaderCompileError where
+   * the browser's compiler refused them (WebGPU compiles asynchronously). `createParticleSystem`
+   * waits for it; after a `setOptions` that changes the kernel (a new behavior, a module added),
+   * await it to hear about a refusal rather than see an update that does nothing.
+   */
+  async compiled(): Promise<void> {
+    this.#assertAlive('compiled');
+    await this.#sim.runner.compiled();
+  }
+
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
@@ -450,5 +461,19 @@ export async function createParticleSystem(
   );
   const path = pathFor(device, resolved);
   checkOnDevice(device, resolved, path.path);
-  return new ParticleSystem(device, resolved, path, options.modules ? [...options.modules] : null);
+  const system = new ParticleSystem(
+    device,
+    resolved,
+    path,
+    options.modules ? [...options.modules] : null,
+  );
+  // WebGPU compiles asynchronously: a kernel the browser's compiler refuses (a behavior's WGSL
+  // that Ignis's front end let through) is an error here, not a system whose updates do nothing
+  try {
+    await system.compiled();
+  } catch (e) {
+    system.destroy();
+    throw e;
+  }
+  return system;
 }

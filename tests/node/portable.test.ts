@@ -336,6 +336,30 @@ describe('particle behaviours', () => {
     ).rejects.toThrow(/2 to 4 numbers/);
   });
 
+  it('a behaviour using a word WGSL reserves is refused on every backend, naming it and its line', async () => {
+    // wgsl_reflect parses `from` as a name and GLSL and JavaScript accept it; WebGPU's compiler
+    // does not, so without this the update would do nothing on WebGPU alone
+    for (const [word, code] of [
+      [
+        'from',
+        'fn behavior(index: u32, p: Particle) -> Particle {\n  let from = p.position;\n  return Particle(from, p.velocity);\n}',
+      ],
+      [
+        'target',
+        'fn target(q: vec4f) -> vec4f { return q; }\nfn behavior(index: u32, p: Particle) -> Particle {\n  return Particle(target(p.position), p.velocity);\n}',
+      ],
+      [
+        'module',
+        'fn behavior(index: u32, p: Particle) -> Particle {\n  var module = 1.0;\n  return p;\n}',
+      ],
+    ] as const) {
+      const d = new NullDevice();
+      await expect(createParticleSystem(d, { count: 10, behavior: { code } })).rejects.toThrow(
+        new RegExp(`behavior .*"${word}" is a reserved word in WGSL`, 's'),
+      );
+    }
+  });
+
   it("runs on the CPU path through the behaviour's JavaScript translation", async () => {
     const d = new NullDevice({
       features: { compute: false, floatRenderTargets: false, halfFloatRenderTargets: false },

@@ -13,6 +13,7 @@ import { wgslReduceCompute, type Predicates } from '../reduce.js';
 import { createStateBuffers, readBuffer } from './state.js';
 import type { Texture } from '../../rhi/core/texture.js';
 import { sceneDepthBinding, sourceBinding } from '../kernel.js';
+import { compiledAll } from './path.js';
 import type { ExecutionPath, PathContext, StateArrays, StepInputs, StepParams } from './path.js';
 
 export class ComputePath implements ExecutionPath {
@@ -207,6 +208,10 @@ export class ComputePath implements ExecutionPath {
     device.queue.submit([encoder.finish()]);
     const counts = new Uint32Array(await r.counts.read());
     return Object.fromEntries(Object.keys(predicates).map((n, i) => [n, counts[i] as number]));
+  }
+
+  compiled(): Promise<void> {
+    return compiledAll([this.#module]);
   }
 
   destroy(): void {

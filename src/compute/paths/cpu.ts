@@ -112,6 +112,11 @@ export class CpuPath implements ExecutionPath {
     return countOnHost(this.#state, this.#ctx.count, cpu);
   }
 
+  /** Nothing to compile: the kernel's JavaScript form was made when the path was. */
+  compiled(): Promise<void> {
+    return Promise.resolve();
+  }
+
   destroy(): void {
     for (const b of Object.values(this.buffers)) b.destroy();
     for (const t of Object.values(this.textures)) t.destroy();

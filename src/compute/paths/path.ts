@@ -6,6 +6,7 @@
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
 import type { Device } from '../../rhi/core/device.js';
+import type { ShaderModule } from '../../rhi/core/shader-module.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { PassTimestampWrites } from '../../rhi/core/descriptors.js';
 import type { UniformValue } from '../layout.js';
@@ -57,6 +58,14 @@ export type CpuPredicates = Readonly<
   Record<string, (index: number, state: StateArrays) => boolean>
 >;
 
+/** Resolves once every module compiled; rejects with the first compile error. */
+export async function compiledAll(modules: readonly ShaderModule[]): Promise<void> {
+  for (const m of modules) {
+    const error = await m.compilation();
+    if (error) throw error;
+  }
+}
+
 /** The kernel's uniform block: a ring of slots, one per step recorded before a submit. */
 export interface UniformBlock {
   /** The buffer of the offset `write` returned last (it changes when the ring grows). */
@@ -103,6 +112,8 @@ export interface ExecutionPath {
   /** Records the barrier a draw reading the state after `step` needs (none for the CPU path: its writes are uploads). */
   barrierForDraw(encoder: CommandEncoder): void;
   read(): Promise<StateArrays>;
+  /** Resolves once the step's shaders compiled; rejects with the ShaderCompileError otherwise. */
+  compiled(): Promise<void>;
   /** Counts the elements for which each predicate holds (see `ElementwiseRunner.reduce`). */
   reduce(predicates: Predicates, cpu: CpuPredicates | undefined): Promise<Record<string, number>>;
   destroy(): void;

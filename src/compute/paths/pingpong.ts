@@ -29,6 +29,7 @@ import type {
   StepInputs,
   StepParams,
 } from './path.js';
+import { compiledAll } from './path.js';
 import { sceneDepthBinding, sourceBinding } from '../kernel.js';
 import { countOnHost } from './cpu.js';
 
@@ -280,6 +281,10 @@ export class PingPongPath implements ExecutionPath {
     return Object.fromEntries(
       Object.keys(predicates).map((n, i) => [n, Math.round(counts[i] as number)]),
     );
+  }
+
+  compiled(): Promise<void> {
+    return compiledAll(this.#step.modules);
   }
 
   destroy(): void {

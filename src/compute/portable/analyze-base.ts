@@ -3,6 +3,7 @@
  * the scopes of names. The layers above (expressions, calls, statements, declarations, analyze.ts's
  * module) each add one concern.
  */
+import { WGSL_RESERVED_WORDS } from './reserved.js';
 import { locate, PortableKernelError } from './source.js';
 import { VOID, makeArray, makeStruct, vec, wgslName, type WType } from './types.js';
 import type {
@@ -135,6 +136,12 @@ export abstract class AnalyzerBase {
   }
 
   declare(name: string, sym: Symbol, node: AstNode): void {
+    if (WGSL_RESERVED_WORDS.has(name))
+      this.fail(
+        name,
+        node,
+        `"${name}" is a reserved word in WGSL: WebGPU's compiler refuses it (rename it)`,
+      );
     const scope = this.scopes[this.scopes.length - 1] as Map<string, Symbol>;
     if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
     // a local shadowing one of an enclosing scope: numbered, for languages that cannot say it

@@ -8,6 +8,7 @@
  * too); no atomics, workgroup memory, barriers, textures or pointers. Anything else is a
  * `KernelError` naming the construct with its line and column, never a backend compile error.
  */
+import { WGSL_RESERVED_WORDS } from './reserved.js';
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
 import { parseable, parsePosition, PortableKernelError, recursionIn } from './source.js';
@@ -131,6 +132,12 @@ class Analyzer extends DeclarationAnalyzer {
       if (f.attributes?.some((a: AstNode) => ['compute', 'vertex', 'fragment'].includes(a.name)))
         continue; // another entry point: not part of this kernel
       this.scopes = [new Map()];
+      if (WGSL_RESERVED_WORDS.has(f.name))
+        this.fail(
+          f.name,
+          f,
+          `"${f.name}" is a reserved word in WGSL: WebGPU's compiler refuses it (rename it)`,
+        );
       this.functions.set(f.name, {
         name: f.name,
         params: (f.args as AstNode[]).map((a) => ({ name: a.name, type: this.type(a.type, a) })),

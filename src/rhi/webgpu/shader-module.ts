@@ -37,5 +37,9 @@ export class WebGPUShaderModule extends ShaderModule {
     });
   }
 
+  override compilation(): Promise<ShaderCompileError | null> {
+    return this.compiled;
+  }
+
   protected destroyImpl(): void {}
 }

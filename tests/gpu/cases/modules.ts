@@ -3,6 +3,7 @@
 // (its reference part), and does what it says (the particles swirl around its axis).
 import {
   ParticleOptionError,
+  ShaderCompileError,
   createParticleSystem,
   createState,
   defineModule,
@@ -267,4 +268,34 @@ export const cases = defineCases({
       }
     },
   },
+  "a kernel WebGPU's compiler refuses is an error of createParticleSystem, not a system whose updates do nothing":
+    {
+      async run({ device }) {
+        // a constant too large for f32: WGSL refuses it when the shader is made, GLSL and
+        // JavaScript take it as infinity; Ignis's front end does not evaluate constants
+        const code = `fn behavior(index: u32, p: Particle) -> Particle {
+  let huge = f32(1e40);
+  return Particle(p.position + vec4f(huge * 0.0), p.velocity);
+}`;
+        const errors: unknown[] = [];
+        const off = device.onError((e) => errors.push(e));
+        const made = await createParticleSystem(device, { count: 16, behavior: { code } }).catch(
+          (e: unknown) => e,
+        );
+        off();
+        if (device.caps.shaderLanguage === 'wgsl') {
+          assert(
+            made instanceof ShaderCompileError &&
+              /particles\.compute\.wgsl.* line \d+: value 1/.test(made.message),
+            `WebGPU: ${String(made)}`,
+          );
+          assert(errors.includes(made), 'the error also reached device.onError');
+        } else {
+          assert(!(made instanceof Error), `WebGL2: ${String(made)}`);
+          const ps = made as Awaited<ReturnType<typeof createParticleSystem>>;
+          await ps.compiled();
+          ps.destroy();
+        }
+      },
+    },
 });

@@ -200,8 +200,7 @@ export const cases = defineCases({
         label: 'broken.wgsl',
         code: '@fragment fn fs() -> @location(0) vec4f {\n  return vec4f(undefinedThing);\n}\n',
       });
-      const e = await (module as unknown as { compiled: Promise<ShaderCompileError | null> })
-        .compiled;
+      const e = await module.compilation();
       assert(e instanceof ShaderCompileError, 'WGSL compile error reported');
       assertEqual(e?.diagnostics[0]?.line, 2, 'line');
       assert(
