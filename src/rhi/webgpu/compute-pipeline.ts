@@ -16,22 +16,26 @@ export class WebGPUComputePipeline extends ComputePipeline {
   ) {
     super(device, desc, bindings);
     this.layout = device.bindGroups.layoutFor(bindings, 'compute');
-    this.gpu = device.scoped('createComputePipeline', desc.label, () =>
-      device.gpu.createComputePipeline({
-        label: desc.label,
-        layout: this.layout.gpu,
-        compute: {
-          module: (desc.compute.module as WebGPUShaderModule).gpu,
-          entryPoint: desc.compute.entryPoint,
-          ...(desc.compute.constants
-            ? {
-                constants: Object.fromEntries(
-                  Object.entries(desc.compute.constants).map(([k, v]) => [k, Number(v)]),
-                ),
-              }
-            : {}),
-        },
-      }),
+    this.gpu = device.scoped(
+      'createComputePipeline',
+      desc.label,
+      () =>
+        device.gpu.createComputePipeline({
+          label: desc.label,
+          layout: this.layout.gpu,
+          compute: {
+            module: (desc.compute.module as WebGPUShaderModule).gpu,
+            entryPoint: desc.compute.entryPoint,
+            ...(desc.compute.constants
+              ? {
+                  constants: Object.fromEntries(
+                    Object.entries(desc.compute.constants).map(([k, v]) => [k, Number(v)]),
+                  ),
+                }
+              : {}),
+          },
+        }),
+      [desc.compute.module],
     );
   }
 

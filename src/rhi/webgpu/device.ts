@@ -1,3 +1,4 @@
+import type { ShaderModule } from '../core/shader-module.js';
 import { Device, type DeviceOptions } from '../core/device.js';
 import {
   BackendError,
@@ -166,19 +167,28 @@ export class WebGPUDevice extends Device {
   /**
    * Runs `make` inside a validation error scope: what Dawn rejects in it comes back once, as a
    * `BackendError` naming the Ignis call and the object's label (never also as an uncaptured error).
+   * `modules`: the shader modules a pipeline is made of — where one of them failed to compile, its
+   * ShaderCompileError already said why, and the pipeline's "invalid due to a previous error" is
+   * not reported a second time.
    */
-  scoped<T>(call: string, label: string | undefined, make: () => T): T {
+  scoped<T>(
+    call: string,
+    label: string | undefined,
+    make: () => T,
+    modules: readonly ShaderModule[] = [],
+  ): T {
     const gpu = this.gpu;
     gpu.pushErrorScope('validation');
     const out = make();
     void gpu.popErrorScope().then(
-      (error) => {
-        if (error)
-          this.reportError(
-            new BackendError(`${call}${label ? ` "${label}"` : ''}: ${error.message}`, label, {
-              call,
-            }),
-          );
+      async (error) => {
+        if (!error) return;
+        for (const m of modules) if (await m.compilation()) return;
+        this.reportError(
+          new BackendError(`${call}${label ? ` "${label}"` : ''}: ${error.message}`, label, {
+            call,
+          }),
+        );
       },
       () => undefined,
     );
