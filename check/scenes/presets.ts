@@ -12,6 +12,7 @@ import {
   fireworks,
   flameSheet,
   puffTexture,
+  shapes,
   smoke,
   sparks,
   swirl,
@@ -35,13 +36,15 @@ export async function create(
         ? sparks(count, seed)
         : preset === 'swirl'
           ? swirl(count, seed)
-          : preset === 'fire' && sheet
-            ? fire(count, sheet, seed)
-            : preset === 'smoke' && sheet
-              ? smoke(count, sheet, seed)
-              : null;
+          : preset === 'shapes'
+            ? shapes(count, seed)
+            : preset === 'fire' && sheet
+              ? fire(count, sheet, seed)
+              : preset === 'smoke' && sheet
+                ? smoke(count, sheet, seed)
+                : null;
   if (!options)
-    throw new Error(`unknown preset ${preset}: fireworks, sparks, swirl, fire or smoke`);
+    throw new Error(`unknown preset ${preset}: fireworks, sparks, swirl, shapes, fire or smoke`);
   const ps = await createParticleSystem(device, {
     ...options,
     drawMode: 'instanced',

@@ -12,7 +12,16 @@ import {
 } from '../../src/particles/index.js';
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
-import { fire, fireworks, flameSheet, puffTexture, smoke, sparks, swirl } from './presets.js';
+import {
+  fire,
+  fireworks,
+  flameSheet,
+  puffTexture,
+  shapes,
+  smoke,
+  sparks,
+  swirl,
+} from './presets.js';
 import type { Texture } from '../../src/index.js';
 
 const { url, canvas, info, device } = await openDemo();
@@ -21,7 +30,7 @@ const surface = device.surface!;
 const settings = {
   /** fountain: the continuous default; fireworks: emission over time with trails; sparks: velocity streaks; swirl: ribbons in a vortex (?preset=). */
   preset:
-    (['fireworks', 'sparks', 'fire', 'smoke', 'swirl'] as const).find(
+    (['fireworks', 'sparks', 'fire', 'smoke', 'swirl', 'shapes'] as const).find(
       (p) => p === url.get('preset'),
     ) ?? 'fountain',
   count: Number(url.get('count') ?? 100_000),
@@ -77,9 +86,11 @@ function options(): ParticleOptionsInput {
           ? sparks(settings.count)
           : settings.preset === 'swirl'
             ? swirl(settings.count)
-            : settings.preset === 'smoke'
-              ? smoke(settings.count, (puff ??= puffTexture(device)))
-              : fire(settings.count, (flames ??= flameSheet(device)));
+            : settings.preset === 'shapes'
+              ? shapes(settings.count)
+              : settings.preset === 'smoke'
+                ? smoke(settings.count, (puff ??= puffTexture(device)))
+                : fire(settings.count, (flames ??= flameSheet(device)));
     return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }
   return {
@@ -172,6 +183,7 @@ sim.addBinding(settings, 'preset', {
     'fireworks (emission, trails)': 'fireworks',
     'sparks (velocity streaks)': 'sparks',
     'swirl (ribbons, a vortex)': 'swirl',
+    'shapes (colliders, lit)': 'shapes',
     'fire (flipbook sprites)': 'fire',
     'smoke (sorted alpha)': 'smoke',
   },

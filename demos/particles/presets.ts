@@ -116,6 +116,54 @@ export function sparks(count: number, seed = 1): ParticleOptionsInput {
 }
 
 /**
+ * Shapes (?preset=shapes): a shower over a ball, a box and a capsule on a floor — the colliders
+ * module (analytic shapes, nothing passes through) — each drop lit from the upper left (the light
+ * module), so the shower reads as round beads.
+ */
+export function shapes(count: number, seed = 1): ParticleOptionsInput {
+  const flat: ParticleOptionsInput = {
+    count,
+    seed,
+    emitRate: count / 2.2,
+    emitter: { shape: 'box', position: [0, -1, 0], radius: 2.5, angle: 0 },
+    speedMin: 0,
+    speedMax: 0.5,
+    spread: 0.5,
+    lifeMin: 1.8,
+    lifeMax: 2.4,
+    gravity: [0, -9.8, 0],
+    drag: 0,
+    size: 0.12,
+    sizeOverLife: [1, 0.8],
+    blending: 'alpha',
+    light: { direction: [1, -1, -0.5], color: [1, 0.95, 0.85], ambient: [0.2, 0.22, 0.3] },
+    colors: [
+      [0.55, 0.8, 1, 1],
+      [0.45, 0.7, 1, 1],
+      [0.4, 0.6, 0.95, 0.9],
+      [0.3, 0.5, 0.9, 0],
+    ],
+  };
+  return {
+    ...flat,
+    modules: [
+      ...particleModules(flat),
+      {
+        module: 'colliders',
+        shapes: [
+          { shape: 'sphere', center: [0, -5.5, 0], radius: 1.5 },
+          { shape: 'box', center: [3, -6.5, 0], size: [1.6, 1.6, 1.6] },
+          { shape: 'capsule', a: [-3, -7, 0], b: [-2.2, -5, 0], radius: 0.5 },
+          { shape: 'plane', point: [0, -7.6, 0], normal: [0, 1, 0] },
+        ],
+        restitution: 0.35,
+        friction: 0.15,
+      },
+    ],
+  };
+}
+
+/**
  * Fire (?preset=fire): soft flame sprites from a 4 × 4 flipbook (`flameSheet`), cross-faded,
  * turning as they rise.
  */

@@ -3,6 +3,7 @@
 // with `#define SOFT` (options.softParticles) faded as it nears the scene's depth (soft.wgsl says how);
 // with `#define LOOK` the user's look (options.look, translated by src/particles/look.ts) replaces
 // the marker line after the outputs, and IGNIS_LOOK is the call that colours the fragment.
+// `#define LIT` (options.light): the result's colour times the sphere's lighting.
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
@@ -10,6 +11,16 @@ in vec4 vCells;
 in vec4 vFade;
 flat in vec4 vSoft;
 flat in vec2 vAgeLife;
+#ifdef LIT
+flat in vec4 vLight;
+flat in vec4 vLightColor;
+flat in vec4 vAmbient;
+// lit particles: the light on a sphere facing the camera, at this point of the quad
+vec3 lighting() {
+  vec3 n = vec3(vUv, sqrt(max(1.0 - dot(vUv, vUv), 0.0)));
+  return vAmbient.rgb + vLightColor.rgb * max(dot(n, vLight.xyz), 0.0);
+}
+#endif
 out vec4 outColor;
 // IGNIS-LOOK-CODE
 #ifdef SPRITE
@@ -36,6 +47,9 @@ void main() {
 #else
   float r2 = dot(vUv, vUv);
   outColor = vec4(vColor.rgb, vColor.a * (1.0 - smoothstep(0.25, 1.0, r2)));
+#endif
+#ifdef LIT
+  outColor.rgb *= lighting();
 #endif
   outColor.a *= softness();
 }

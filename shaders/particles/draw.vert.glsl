@@ -22,6 +22,9 @@ layout(std140) uniform DrawParams {
   vec4 sprite;       // flipbook: columns, rows, frames per unit of speed, flags (1: by speed, 2: fade)
   vec4 spin;         // angle at birth in [x, y], spin in [z, w] radians per second
   vec4 soft;         // soft particles: fade distance (0: off), projection [2][2] and [3][2]
+  vec4 light;        // lit particles: towards the light (world, unit), w 1 when lit
+  vec4 lightColor;
+  vec4 ambient;
 } ps;
 uniform highp sampler2D positionState;
 uniform highp sampler2D velocityState;
@@ -38,6 +41,12 @@ out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw
 out vec4 vFade;   // x: the cross-fade into the next frame, yz: a cell's size in uv
 flat out vec4 vSoft;  // ps.soft, for the fragment stage
 flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
+#ifdef LIT
+// the light in the corner's frame (draw.wgsl's shade says how), its colour, the ambient colour
+flat out vec4 vLight;
+flat out vec4 vLightColor;
+flat out vec4 vAmbient;
+#endif
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
 // instanced mode draws a 4-vertex triangle strip: strip vertex i uses corner STRIP[i]
@@ -109,7 +118,8 @@ void main() {
   float t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   float halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   vec2 c = CORNERS[cornerIndex];
-  vec2 turned = rotate(c, angleOf(uint(particle), v.w, p.w));
+  float angle = angleOf(uint(particle), v.w, p.w);
+  vec2 turned = rotate(c, angle);
   gl_Position = ps.viewProjection * vec4(p.xyz, 1.0) + ps.cornerAxes * (billboard(turned, v.xyz) * halfSize);
   uint flags = uint(ps.sprite.w);
   float frames = ps.sprite.x * ps.sprite.y;
@@ -119,6 +129,12 @@ void main() {
   vFade = vec4((flags & 2u) != 0u ? f - frame : 0.0, 1.0 / ps.sprite.xy, 0.0);
   vSoft = ps.soft;
   vAgeLife = vec2(p.w, v.w);
+#ifdef LIT
+  vec3 l = ps.light.xyz;
+  vLight = vec4(rotate(vec2(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
+  vLightColor = ps.lightColor;
+  vAmbient = ps.ambient;
+#endif
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 #ifdef TINTED

@@ -27,6 +27,10 @@ struct DrawParams {
   spin: vec4f,
   // soft particles: x the fade distance (0: off), y and z the projection's [2][2] and [3][2]
   soft: vec4f,
+  // lit particles: towards the light (world, unit; w 1 when lit), its colour, the ambient colour
+  light: vec4f,
+  lightColor: vec4f,
+  ambient: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 
@@ -43,6 +47,11 @@ struct VertexOut {
   @location(4) @interpolate(flat) soft: vec4f,
   // the particle's age and life (a custom look's p.age, p.life)
   @location(5) @interpolate(flat) ageLife: vec2f,
+  // lit particles: towards the light in the corner's frame (x along uv.x, y along uv.y, z towards
+  // the camera: turned back by the particle's spin), the light's colour, the ambient colour
+  @location(6) @interpolate(flat) light: vec4f,
+  @location(7) @interpolate(flat) lightColor: vec4f,
+  @location(8) @interpolate(flat) ambient: vec4f,
 };
 
 fn pcg(v: u32) -> u32 {
@@ -98,7 +107,8 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let t = clamp(p.w / max(v.w, 1e-6), 0.0, 1.0);
   let halfSize = 0.5 * ps.sizes.z * mix(ps.sizes.x, ps.sizes.y, t);
   let c = corner(cornerIndex);
-  let turned = rotate(c, angleOf(id, v.w, p.w));
+  let angle = angleOf(id, v.w, p.w);
+  let turned = rotate(c, angle);
   let position = ps.viewProjection * vec4f(p.xyz, 1.0) + ps.cornerAxes * (billboard(turned, v.xyz) * halfSize);
   let flags = u32(ps.sprite.w);
   let frames = ps.sprite.x * ps.sprite.y;
@@ -108,7 +118,16 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w));
+  // the light in the camera's right, up and backward axes, turned back by the spin
+  let l = ps.light.xyz;
+  let towardsLight = vec4f(rotate(vec2f(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), towardsLight, ps.lightColor, ps.ambient);
+}
+
+// lit particles: the light on a sphere facing the camera, at this point of the quad
+fn lighting(in: VertexOut) -> vec3f {
+  let n = vec3f(in.uv, sqrt(max(1.0 - dot(in.uv, in.uv), 0.0)));
+  return in.ambient.rgb + in.lightColor.rgb * max(dot(n, in.light.xyz), 0.0);
 }
 
 // the soft disc; sprite.wgsl has the textured look. The fragment entry point (draw.ts) multiplies

@@ -128,7 +128,10 @@ export function pickFastest(
  * options a splat needs, said as `drawMode: 'splat'`'s error and as `auto`'s reason to skip it.
  */
 export function splatBlocker(
-  o: Pick<ParticleOptions, 'blending' | 'billboard' | 'texture' | 'softParticles' | 'look'>,
+  o: Pick<
+    ParticleOptions,
+    'blending' | 'billboard' | 'texture' | 'softParticles' | 'look' | 'light'
+  >,
 ): string | null {
   if (o.blending !== 'additive')
     return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
@@ -138,5 +141,6 @@ export function splatBlocker(
   if (o.softParticles !== null)
     return 'needs no softParticles (a splat does not read the scene depth)';
   if (o.look !== null) return 'needs no look (a splat adds round discs)';
+  if (o.light) return 'needs no light (a splat adds flat discs, not shaded spheres)';
   return null;
 }

@@ -28,6 +28,9 @@ const DRAW_PARAMS = {
   sprite: 64, //        4 * 4: vec4f, flipbook columns, rows, frames per unit of speed, flags
   spin: 68, //          4 * 4: vec4f, angle at birth [min, max], spin [min, max]
   soft: 72, //          4 * 4: vec4f, soft particles: distance (0: off), projection [2][2], [3][2]
+  light: 76, //         4 * 4: vec4f, towards the light (world, unit), w 1 when lit
+  lightColor: 80, //    4 * 4: vec4f, the light's colour (rgb)
+  ambient: 84, //       4 * 4: vec4f, the ambient colour (rgb)
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -43,7 +46,8 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // viewUp
   4 * 4 + // sprite
   4 * 4 + // spin
-  4 * 4; // soft
+  4 * 4 + // soft
+  4 * 4 * 3; // light, lightColor, ambient
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -67,6 +71,12 @@ export interface DrawLook {
   readonly rotation: readonly [number, number];
   readonly angularVelocity: readonly [number, number];
   readonly softParticles: { readonly distance: number } | null;
+  /** options.light (absent or null: unlit). */
+  readonly light?: {
+    readonly direction: readonly number[];
+    readonly color: readonly number[];
+    readonly ambient: readonly number[];
+  } | null;
 }
 
 const PLAIN_LOOK: DrawLook = {
@@ -171,6 +181,15 @@ export function packDrawLook(
   f[DRAW_PARAMS.spin + 3] = look.angularVelocity[1];
   f[DRAW_PARAMS.soft] = look.softParticles?.distance ?? 0;
   f[DRAW_PARAMS.soft + 3] = 0;
+  const light = look.light;
+  if (light) {
+    // towards the light: the direction it travels, reversed, of unit length
+    const [x, y, z] = light.direction as [number, number, number];
+    const length = Math.hypot(x, y, z);
+    f.set([-x / length, -y / length, -z / length, 1], DRAW_PARAMS.light);
+    f.set([...light.color.slice(0, 3), 0], DRAW_PARAMS.lightColor);
+    f.set([...light.ambient.slice(0, 3), 0], DRAW_PARAMS.ambient);
+  } else f.fill(0, DRAW_PARAMS.light, DRAW_PARAMS.ambient + 4);
 }
 
 const DRAW_SLOTS = 16;

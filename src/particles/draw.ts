@@ -150,6 +150,8 @@ export interface DrawPipelineKey {
   textured: boolean;
   /** Soft particles (options.softParticles): the scene depth at binding 5. */
   soft: boolean;
+  /** Lit particles (options.light): the colour times the sphere's lighting (modules/light.ts). */
+  lit: boolean;
   /** A custom look (options.look), compiled for both languages; null: the disc or the sprite. */
   look: CompiledLook | null;
   /** Back to front (options.sort): particle i drawn is slot `order[i]`, binding 6. */
@@ -167,7 +169,7 @@ export interface DrawPipelineKey {
 export function drawPipelineId(
   key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
 ): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -188,7 +190,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
-    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}`;
+    const lit = key.lit ? '#define LIT\n' : '';
+    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}${lit}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
       code: header + drawVertGlsl,
@@ -196,7 +199,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
+      code: `#version 300 es\n${lit}${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -254,7 +257,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
       `@fragment fn fs(in: VertexOut) -> @location(0) vec4f {
   let c = ${key.look ? 'look(ParticleFragment(in.color, in.uv, in.ageLife.x, in.ageLife.y))' : key.textured ? 'sprited(in)' : 'disc(in)'};
-  return vec4f(c.rgb, c.a * softness(in));
+  return vec4f(c.rgb${key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
 }
 `,
   });

@@ -132,6 +132,12 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
+   * Lit particles (the `light` module): each particle shaded as a small sphere facing the camera
+   * by one directional light and an ambient term, `{ direction, color = [1, 1, 1], ambient = [0.25,
+   * 0.25, 0.25] }` (`direction`: where the light travels, world space). null: unlit.
+   */
+  light: ParticleLight | null;
+  /**
    * Events (the `events` module): every step, each particle records whether it was born, died,
    * reached the floor (`floorY`) or bounced (off the scene's depth, `collision`, the floor,
    * `bounce`, or a `colliders` module's shapes: 'collision'), where, and at what velocity — what a
@@ -254,6 +260,16 @@ export interface ParticleTrail {
   fade: number;
 }
 
+/** One directional light and an ambient term (the `light` module), linear RGB. */
+export interface ParticleLight {
+  /** The direction the light travels (from the light into the scene), world space; any length. */
+  direction: readonly [number, number, number];
+  /** The light's colour and intensity. */
+  color: readonly [number, number, number];
+  /** Light from everywhere: what the side away from the light still gets. */
+  ambient: readonly [number, number, number];
+}
+
 /** The scene depth soft particles fade against, and over what distance. */
 export interface SoftParticles {
   depth: Texture;
@@ -371,6 +387,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   rotation: [0, 0],
   angularVelocity: [0, 0],
   softParticles: null,
+  light: null,
   trail: null,
   link: null,
   events: null,
@@ -393,8 +410,11 @@ export type ParticleOptionsInput = Partial<
     | 'trail'
     | 'link'
     | 'subEmitter'
+    | 'light'
   >
 > & {
+  /** A light: direction, and optionally color (default white) and ambient (default 0.25 grey); null: unlit. */
+  light?: (Pick<ParticleLight, 'direction'> & Partial<ParticleLight>) | null;
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */
   link?: Partial<ParticleLink> | null;
   /** A sub-emitter: parent, and optionally count (default 1), inherit (default 0) and inheritColor (default false). */

@@ -30,6 +30,7 @@ export function passShape(
   const sampleCount = pass.sampleCount;
   const textured = o.texture !== null;
   const soft = o.softParticles !== null;
+  const lit = o.light !== null;
   // the last shape again when nothing changed: a draw every frame makes no object for it
   if (
     last &&
@@ -39,6 +40,7 @@ export function passShape(
     last.blending === o.blending &&
     last.textured === textured &&
     last.soft === soft &&
+    last.lit === lit &&
     last.look === look &&
     last.sorted === o.sort
   )
@@ -50,6 +52,7 @@ export function passShape(
     blending: o.blending,
     textured,
     soft,
+    lit,
     look: look,
     sorted: o.sort,
   };

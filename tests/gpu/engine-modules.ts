@@ -11,6 +11,7 @@ const ALL = [
   'particles',
   'emission',
   'sprites',
+  'light',
   'sort',
   'collision',
   'colliders',

@@ -92,13 +92,15 @@ describe('ignis-check', () => {
     expectEveryRungMatches(r);
   }, 240_000);
 
-  it('the demo presets (fireworks: emission and trails; sparks: velocity streaks; swirl: ribbons in a vortex; fire: flipbook sprites; smoke: sorted alpha) look and step alike on compute, fragment and CPU paths', () => {
+  it('the demo presets (fireworks: emission and trails; sparks: velocity streaks; swirl: ribbons in a vortex; shapes: colliders and lit particles; fire: flipbook sprites; smoke: sorted alpha) look and step alike on compute, fragment and CPU paths', () => {
     for (const [preset, extra] of [
       // thousands of thin trails: the CPU path's 1e-4 state differences move their edges by a
       // pixel here and there (0 pixels differ between the GPU rungs)
       ['fireworks', ['--tolerance', '4', '--max-diff', '0.01']],
       ['sparks', []],
       ['swirl', []],
+      // colliders and lit drops
+      ['shapes', []],
       // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
       // a few pixels by 3/255
       ['fire', ['--tolerance', '4']],

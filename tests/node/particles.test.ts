@@ -269,6 +269,18 @@ describe('billboard options', () => {
     expect(() => resolveOptions({ drawMode: 'splat', billboard: 'velocity' })).toThrow(
       /drawMode = splat needs billboard 'camera'/,
     );
+    expect(() => resolveOptions({ drawMode: 'splat', light: { direction: [0, -1, 0] } })).toThrow(
+      /drawMode = splat needs no light/,
+    );
+    expect(() => resolveOptions({ light: { direction: [0, 0, 0] } })).toThrow(
+      /light\.direction = \[0,0,0\] must not be the zero vector/,
+    );
+    expect(() => resolveOptions({ light: { direction: [0, -1, 0], ambient: [1, -1, 0] } })).toThrow(
+      /light\.ambient = \[1,-1,0\] must not be negative/,
+    );
+    expect(() =>
+      resolveOptions({ light: { direction: [0, -1, 0], intensity: 2 } as never }),
+    ).toThrow(/light\.intensity = 2 is not a light option/);
     const { candidateModes } = await import('../../src/particles/draw-mode.js');
     const { splatBlocker } = await import('../../src/particles/draw-mode.js');
     const caps = new NullDevice().caps;
@@ -279,6 +291,7 @@ describe('billboard options', () => {
         texture: null,
         softParticles: null,
         look: null,
+        light: null,
       }),
       buffers: true,
       prepared: true,

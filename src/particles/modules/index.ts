@@ -28,6 +28,7 @@ import { billboard } from './billboard.js';
 import { sprite } from './sprite.js';
 import { look } from './look.js';
 import { soft } from './soft.js';
+import { light } from './light.js';
 import { blend } from './blend.js';
 import { trail } from './trail.js';
 import { link } from './link.js';
@@ -59,6 +60,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   billboard,
   sprite,
   look,
+  light,
   soft,
   blend,
   trail,
