@@ -133,7 +133,7 @@ export function shapes(count: number, seed = 1): ParticleOptionsInput {
     lifeMax: 2.4,
     gravity: [0, -9.8, 0],
     drag: 0,
-    size: 0.12,
+    size: 0.24,
     sizeOverLife: [1, 0.8],
     blending: 'alpha',
     light: { direction: [1, -1, -0.5], color: [1, 0.95, 0.85], ambient: [0.2, 0.22, 0.3] },
@@ -151,9 +151,9 @@ export function shapes(count: number, seed = 1): ParticleOptionsInput {
       {
         module: 'colliders',
         shapes: [
-          { shape: 'sphere', center: [0, -5.5, 0], radius: 1.5 },
-          { shape: 'box', center: [3, -6.5, 0], size: [1.6, 1.6, 1.6] },
-          { shape: 'capsule', a: [-3, -7, 0], b: [-2.2, -5, 0], radius: 0.5 },
+          { shape: 'sphere', center: [0, -5.5, 0], radius: 1.4 },
+          { shape: 'box', center: [2.3, -6.6, 0], size: [1.4, 1.4, 1.4] },
+          { shape: 'capsule', a: [-2.4, -7, 0], b: [-1.9, -5.2, 0], radius: 0.45 },
           { shape: 'plane', point: [0, -7.6, 0], normal: [0, 1, 0] },
         ],
         restitution: 0.35,
