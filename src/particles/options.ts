@@ -132,6 +132,12 @@ export interface ParticleOptions {
    */
   softParticles: SoftParticles | null;
   /**
+   * Emission from a triangle mesh (the `mesh` module): particles born on its surface uniformly by
+   * area, at `emitter.position`, their velocity taken about the surface's normal (the emitter's up).
+   * null: the emitter's shape.
+   */
+  mesh: ParticleMesh | null;
+  /**
    * Lit particles (the `light` module): each particle shaded as a small sphere facing the camera
    * by one directional light and an ambient term, `{ direction, color = [1, 1, 1], ambient = [0.25,
    * 0.25, 0.25] }` (`direction`: where the light travels, world space). null: unlit.
@@ -258,6 +264,14 @@ export interface ParticleTrail {
    * `length` steps at most, whatever the fade.
    */
   fade: number;
+}
+
+/** A triangle mesh to emit from (the `mesh` module), resolved to typed arrays. */
+export interface ParticleMesh {
+  /** x, y, z per vertex. */
+  positions: Float32Array;
+  /** Three vertex indices per triangle; null: the positions are a triangle list. */
+  indices: Uint32Array | null;
 }
 
 /** One directional light and an ambient term (the `light` module), linear RGB. */
@@ -387,6 +401,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   rotation: [0, 0],
   angularVelocity: [0, 0],
   softParticles: null,
+  mesh: null,
   light: null,
   trail: null,
   link: null,
@@ -411,8 +426,14 @@ export type ParticleOptionsInput = Partial<
     | 'link'
     | 'subEmitter'
     | 'light'
+    | 'mesh'
   >
 > & {
+  /** A mesh to emit from: positions (x, y, z per vertex) and optionally indices; plain or typed arrays. */
+  mesh?: {
+    positions: ArrayLike<number>;
+    indices?: ArrayLike<number> | null;
+  } | null;
   /** A light: direction, and optionally color (default white) and ambient (default 0.25 grey); null: unlit. */
   light?: (Pick<ParticleLight, 'direction'> & Partial<ParticleLight>) | null;
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */

@@ -19,6 +19,7 @@ import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
 import { TrailHistory } from './trail-history.js';
 import { LivingList, canCompact } from './living.js';
+import { MeshSource } from './mesh-source.js';
 
 /** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
@@ -53,6 +54,8 @@ export class ParticleSimulation {
   #lastRead: ParticleArrays | null = null;
   /** A sub-emitter: the parent's step whose events the last step read. */
   #parentStep = 0;
+  /** The mesh module's triangle table on this path (null without a mesh). */
+  #mesh: MeshSource | null = null;
   #stopRestore: () => void;
 
   constructor(device: Device, options: ParticleOptions, path: ParticlePath) {
@@ -64,8 +67,10 @@ export class ParticleSimulation {
     try {
       this.trail = this.#makeTrail(options);
       this.living = this.#makeLiving(options);
+      this.#mesh = options.mesh ? new MeshSource(device, options.mesh, path) : null;
     } catch (e) {
       this.trail?.destroy();
+      this.living?.destroy();
       this.runner.destroy();
       throw e;
     }
@@ -175,6 +180,12 @@ export class ParticleSimulation {
       this.living?.destroy();
       this.living = living;
     }
+    if (next.mesh !== this.options.mesh) {
+      // another mesh (a skinned mesh's posed vertices): its table
+      const mesh = next.mesh ? new MeshSource(this.device, next.mesh, this.path) : null;
+      this.#mesh?.destroy();
+      this.#mesh = mesh;
+    }
     this.options = next;
   }
 
@@ -273,6 +284,7 @@ export class ParticleSimulation {
     this.runner.step(encoder, params, timestampWrites, {
       ...(this.options.collision ? { sceneDepth: this.options.collision.depth } : {}),
       ...(parent ? { source: parent.eventSource } : {}),
+      ...(this.#mesh ? { source: this.#mesh.source } : {}),
     });
     this.trail?.record(encoder, this.#time);
   }
@@ -385,6 +397,7 @@ export class ParticleSimulation {
     this.#stopRestore();
     this.trail?.destroy();
     this.living?.destroy();
+    this.#mesh?.destroy();
     this.runner.destroy();
   }
 }

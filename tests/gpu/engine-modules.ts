@@ -10,6 +10,7 @@ const ALL = [
   'elementwise',
   'particles',
   'emission',
+  'mesh',
   'sprites',
   'light',
   'sort',

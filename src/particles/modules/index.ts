@@ -8,6 +8,7 @@ import { ParticleOptionError } from '../errors.js';
 import { emission } from './emission.js';
 import { emitter } from './emitter.js';
 import { velocity } from './velocity.js';
+import { mesh } from './mesh.js';
 import { lifetime } from './lifetime.js';
 import { subEmitter } from './sub-emitter.js';
 import { behavior } from './behavior.js';
@@ -39,6 +40,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   emission,
   emitter,
   velocity,
+  mesh,
   lifetime,
   subEmitter,
   // update

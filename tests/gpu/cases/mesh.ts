@@ -1,0 +1,135 @@
+// Emission from a mesh (src/particles/modules/mesh.ts): on every path the particles are born on
+// the triangles uniformly by area (χ² over triangles of areas 1 : 2 : 3 : 4), where and as fast as
+// the reference says, moving along the surface's normal; another mesh given to setOptions (a
+// skinned mesh's new pose) is where the next ones are born.
+import {
+  EmissionSchedule,
+  createParticleSystem,
+  createState,
+  stepState,
+  type ParticleOptionsInput,
+} from '../../../src/all.js';
+import { defineCases } from '../page/case.js';
+import { assert } from '../page/assert.js';
+import { pathsOf } from '../page/particle-helpers.js';
+
+const DT = 1 / 60;
+
+/** Four right triangles in the plane y = 0, legs √(2k) (areas k = 1…4), 10 units apart along x. */
+function fourTriangles(): { positions: number[]; indices: number[] } {
+  const positions: number[] = [];
+  for (let k = 1; k <= 4; k++) {
+    const leg = Math.sqrt(2 * k);
+    const x = 10 * k;
+    positions.push(x, 0, 0, x, 0, leg, x + leg, 0, 0);
+  }
+  return { positions, indices: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] };
+}
+
+const BURST: ParticleOptionsInput = {
+  count: 4000,
+  seed: 11,
+  emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
+  bursts: [{ time: 0, count: 4000 }],
+  speedMin: 1,
+  speedMax: 2,
+  spread: 0,
+  gravity: [0, 0, 0],
+  drag: 0,
+  lifeMin: 5,
+  lifeMax: 5,
+};
+
+export const cases = defineCases({
+  'mesh: particles are born on the triangles uniformly by area and along the normal, as the reference says, on every path':
+    {
+      async run({ device }) {
+        const input = { ...BURST, mesh: fourTriangles() };
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...input, path });
+          const enc = device.createCommandEncoder();
+          ps.update(enc, DT);
+          device.queue.submit([enc.finish()]);
+          const s = await ps.read();
+          const o = ps.options;
+          const ref = createState(o);
+          stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+          const counts = [0, 0, 0, 0];
+          let worst = 0;
+          let offPlane = 0;
+          let offNormal = 0;
+          for (let i = 0; i < o.count; i++) {
+            const p = s.position.subarray(4 * i, 4 * i + 3);
+            const v = s.velocity.subarray(4 * i, 4 * i + 3);
+            counts[Math.round((p[0] as number) / 10) - 1]!++;
+            offPlane = Math.max(offPlane, Math.abs((p[1] as number) - 1));
+            offNormal = Math.max(offNormal, Math.abs(v[0] as number), Math.abs(v[2] as number));
+            for (let k = 0; k < 4; k++)
+              worst = Math.max(
+                worst,
+                Math.abs((s.position[4 * i + k] as number) - (ref.position[4 * i + k] as number)),
+                Math.abs((s.velocity[4 * i + k] as number) - (ref.velocity[4 * i + k] as number)),
+              );
+          }
+          const expected = [1, 2, 3, 4].map((a) => (o.count * a) / 10);
+          const chi2 = counts.reduce(
+            (sum, c, i) => sum + (c - expected[i]!) ** 2 / expected[i]!,
+            0,
+          );
+          const how = `${path}: per triangle ${counts.join(', ')} (χ² ${chi2.toFixed(2)}), ${offPlane} off the plane, ${offNormal} off the normal, worst ${worst.toExponential(1)} from the reference`;
+          // 3 degrees of freedom: 16.27 at p = 0.001
+          assert(chi2 < 16.27, `${how}: uniform by area`);
+          assert(offPlane < 1e-5 && offNormal < 1e-5, `${how}: on the surface, along its normal`);
+          assert(worst < 1e-4, `${how}: as the reference`);
+          ps.destroy();
+        }
+      },
+    },
+  "mesh: the velocity is about each triangle's own normal, and setOptions with another mesh moves the births, on every path":
+    {
+      async run({ device }) {
+        // one triangle facing +x at x = 0
+        const wall = { positions: [0, 0, 0, 0, 2, 0, 0, 0, 2] };
+        // the same, moved to x = 5 (a new pose)
+        const moved = { positions: [5, 0, 0, 5, 2, 0, 5, 0, 2] };
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, {
+            ...BURST,
+            count: 256,
+            bursts: [
+              { time: 0, count: 128 },
+              { time: 0.05, count: 128 },
+            ],
+            emitter: { shape: 'box', position: [0, 0, 0], radius: 0, angle: 0 },
+            mesh: wall,
+            path,
+          });
+          const step = (): void => {
+            const enc = device.createCommandEncoder();
+            ps.update(enc, DT);
+            device.queue.submit([enc.finish()]);
+          };
+          step();
+          ps.setOptions({ mesh: moved });
+          for (let n = 0; n < 5; n++) step();
+          const s = await ps.read();
+          let first = 0;
+          let second = 0;
+          for (let i = 0; i < 256; i++) {
+            const life = s.velocity[4 * i + 3] as number;
+            if (life <= 0) continue;
+            const vx = s.velocity[4 * i] as number;
+            const x0 = (s.position[4 * i] as number) - vx * (s.position[4 * i + 3] as number);
+            assert(vx >= 1 - 1e-4, `${path}: particle ${i} moves along +x (the normal), vx ${vx}`);
+            if (Math.abs(x0) < 1e-3) first++;
+            else if (Math.abs(x0 - 5) < 1e-3) second++;
+          }
+          assert(
+            first === 128 && second === 128,
+            `${path}: 128 born on the first pose, 128 on the second (${first}, ${second})`,
+          );
+          ps.destroy();
+        }
+      },
+    },
+});
