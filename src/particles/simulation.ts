@@ -19,7 +19,7 @@ import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
 import { TrailHistory } from './trail-history.js';
 import { LivingList, canCompact } from './living.js';
-import { MeshSource } from './mesh-source.js';
+import { TableSource, tableOf } from './table-source.js';
 
 /** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
@@ -54,8 +54,8 @@ export class ParticleSimulation {
   #lastRead: ParticleArrays | null = null;
   /** A sub-emitter: the parent's step whose events the last step read. */
   #parentStep = 0;
-  /** The mesh module's triangle table on this path (null without a mesh). */
-  #mesh: MeshSource | null = null;
+  /** The table the update reads as its source (a mesh's triangles, a heightfield), or null. */
+  #table: TableSource | null = null;
   #stopRestore: () => void;
 
   constructor(device: Device, options: ParticleOptions, path: ParticlePath) {
@@ -67,7 +67,7 @@ export class ParticleSimulation {
     try {
       this.trail = this.#makeTrail(options);
       this.living = this.#makeLiving(options);
-      this.#mesh = options.mesh ? new MeshSource(device, options.mesh, path) : null;
+      this.#table = this.#makeTable(options);
     } catch (e) {
       this.trail?.destroy();
       this.living?.destroy();
@@ -131,6 +131,12 @@ export class ParticleSimulation {
     }
   }
 
+  /** The table `options` read as the update's source (null when they read none). */
+  #makeTable(options: ParticleOptions): TableSource | null {
+    const made = tableOf(options);
+    return made ? new TableSource(this.device, made, this.path) : null;
+  }
+
   /** The trail history for `options` on the current runner (null without trails). */
   #makeTrail(options: ParticleOptions): TrailHistory | null {
     if (!options.trail) return null;
@@ -180,11 +186,11 @@ export class ParticleSimulation {
       this.living?.destroy();
       this.living = living;
     }
-    if (next.mesh !== this.options.mesh) {
-      // another mesh (a skinned mesh's posed vertices): its table
-      const mesh = next.mesh ? new MeshSource(this.device, next.mesh, this.path) : null;
-      this.#mesh?.destroy();
-      this.#mesh = mesh;
+    if ((tableOf(next)?.from ?? null) !== (this.#table?.from ?? null)) {
+      // another mesh (a skinned mesh's posed vertices) or heightfield: its table
+      const table = this.#makeTable(next);
+      this.#table?.destroy();
+      this.#table = table;
     }
     this.options = next;
   }
@@ -284,7 +290,7 @@ export class ParticleSimulation {
     this.runner.step(encoder, params, timestampWrites, {
       ...(this.options.collision ? { sceneDepth: this.options.collision.depth } : {}),
       ...(parent ? { source: parent.eventSource } : {}),
-      ...(this.#mesh ? { source: this.#mesh.source } : {}),
+      ...(this.#table ? { source: this.#table.source } : {}),
     });
     this.trail?.record(encoder, this.#time);
   }
@@ -397,7 +403,7 @@ export class ParticleSimulation {
     this.#stopRestore();
     this.trail?.destroy();
     this.living?.destroy();
-    this.#mesh?.destroy();
+    this.#table?.destroy();
     this.runner.destroy();
   }
 }

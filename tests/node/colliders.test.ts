@@ -71,6 +71,42 @@ describe('colliders', () => {
       },
       /colliders\.shapes = .* must be an array of 1 to 8 shapes/,
     ],
+    [
+      {
+        shapes: [
+          {
+            shape: 'heightfield',
+            center: [0, 0, 0],
+            size: [4, 4],
+            columns: 3,
+            heights: [0, 0, 0, 0],
+          },
+        ],
+      },
+      /colliders\.shapes\[0\]\.heights = 4 heights must be columns \(3\) × rows, at least 2 rows/,
+    ],
+    [
+      {
+        shapes: [
+          {
+            shape: 'heightfield',
+            center: [0, 0, 0],
+            size: [4, 0],
+            columns: 2,
+            heights: [0, 0, 0, 0],
+          },
+        ],
+      },
+      /colliders\.shapes\[0\]\.size = \[4,0\] must be positive in x and z/,
+    ],
+    [
+      {
+        shapes: [
+          { shape: 'heightfield', center: [0, 0, 0], size: [4, 4], columns: 1.5, heights: [0, 0] },
+        ],
+      },
+      /colliders\.shapes\[0\]\.columns = 1\.5 must be an integer of at least 2/,
+    ],
   ];
   for (const [own, message] of bad)
     it(`refuses ${JSON.stringify(own).slice(0, 80)}`, () => {
@@ -109,6 +145,67 @@ describe('colliders', () => {
       shapes: Array<{ normal?: number[] }>;
     };
     expect(colliders.shapes[3]?.normal).toEqual([0, 1, 0]);
+  });
+
+  it('the reference keeps a shower above a heightfield, bilinear between its samples', () => {
+    // a 9 × 9 terrain of ripples over 8 × 8 units, centred at y = -1
+    const columns = 9;
+    const heights = Array.from(
+      { length: columns * columns },
+      (_, i) => 0.6 * Math.sin((i % columns) * 0.9) * Math.cos(Math.floor(i / columns) * 0.7),
+    );
+    const flat = {
+      count: 256,
+      seed: 5,
+      gravity: [0, -9.8, 0] as [number, number, number],
+      drag: 0,
+      speedMin: 0,
+      speedMax: 3,
+      lifeMin: 3,
+      lifeMax: 3,
+      emitter: {
+        shape: 'box' as const,
+        position: [0, 3, 0] as [number, number, number],
+        radius: 2.5,
+        angle: 0,
+      },
+    };
+    const o = resolveOptions({
+      ...flat,
+      modules: [
+        ...particleModules(resolveOptions(flat)),
+        {
+          module: 'colliders',
+          shapes: [{ shape: 'heightfield', center: [0, -1, 0], size: [8, 8], columns, heights }],
+          restitution: 0.3,
+        },
+      ],
+    });
+    const height = (x: number, z: number): number => {
+      const gx = ((x + 4) / 8) * (columns - 1);
+      const gz = ((z + 4) / 8) * (columns - 1);
+      const cx = Math.min(Math.floor(gx), columns - 2);
+      const cz = Math.min(Math.floor(gz), columns - 2);
+      const tx = gx - cx;
+      const tz = gz - cz;
+      const h = (c: number, r: number): number => heights[r * columns + c]!;
+      const near = h(cx, cz) * (1 - tx) + h(cx + 1, cz) * tx;
+      const far = h(cx, cz + 1) * (1 - tx) + h(cx + 1, cz + 1) * tx;
+      return -1 + near * (1 - tz) + far * tz;
+    };
+    const state = createState(o);
+    let landed = 0;
+    for (let n = 1; n <= 90; n++) {
+      stepState(o, n, 1 / 60, state);
+      for (let i = 0; i < o.count; i++) {
+        const [x, y, z] = state.position.subarray(4 * i, 4 * i + 3) as unknown as number[];
+        if (Math.abs(x!) > 4 || Math.abs(z!) > 4) continue;
+        const gap = y! - height(x!, z!);
+        expect(gap, `particle ${i} at step ${n}`).toBeGreaterThan(-1e-3);
+        if (n === 90 && gap < 0.05) landed++;
+      }
+    }
+    expect(landed).toBeGreaterThan(50);
   });
 
   it('the reference never lets a particle through a thin slab, at any speed', () => {

@@ -44,7 +44,21 @@ export type ColliderShape =
       readonly radius: number;
       readonly inside?: boolean;
     }
-  | { readonly shape: 'plane'; readonly point: V3; readonly normal: V3 };
+  | { readonly shape: 'plane'; readonly point: V3; readonly normal: V3 }
+  | Heightfield;
+
+/**
+ * Terrain: `heights[row · columns + column]` over a grid `size` = [x extent, z extent] centred at
+ * `center` (row along z, column along x; a height is added to center.y), solid below, bilinear
+ * between the samples; open at its sides (nothing collides outside its extent).
+ */
+export interface Heightfield {
+  readonly shape: 'heightfield';
+  readonly center: V3;
+  readonly size: readonly [number, number];
+  readonly columns: number;
+  readonly heights: Float32Array;
+}
 
 /** What a particle does at a contact. */
 export type ColliderResponse = 'bounce' | 'die' | 'stick';
@@ -63,6 +77,8 @@ export const MAX_COLLIDERS = 8;
 export const MARCH_STEPS = 16;
 /** A contact is closer than this to a surface; a particle is put 2·SKIN outside it. */
 export const SKIN = 1e-3;
+/** Pushes out of a surface at a contact (one for an exact distance; a heightfield's may need more). */
+const PUSH_STEPS = 4;
 /** The offset of the tetrahedral normal's four samples. */
 const NORMAL_EPSILON = 1e-3;
 
@@ -72,17 +88,66 @@ const SHAPE_KEYS: Record<ColliderShape['shape'], readonly string[]> = {
   box: ['shape', 'center', 'size', 'inside'],
   capsule: ['shape', 'a', 'b', 'radius', 'inside'],
   plane: ['shape', 'point', 'normal'],
+  heightfield: ['shape', 'center', 'size', 'columns', 'heights'],
 };
+
+/** The source attribute a heightfield's samples are read as (one per grid point, in x). */
+export const HEIGHT_SOURCE = 'colliderHeight';
+const HEIGHTFIELDS = new WeakMap<object, Heightfield>();
+const HEIGHT_TABLES = new WeakMap<Heightfield, Float32Array>();
+
+/** The heightfield of a stack's colliders module, or null. */
+export function heightfieldOf(o: {
+  readonly modules: readonly { module: string; options: Readonly<Record<string, unknown>> }[];
+}): Heightfield | null {
+  const own = o.modules.find((m) => m.module === 'colliders')?.options as Colliders | undefined;
+  return (own?.shapes.find((s) => s.shape === 'heightfield') as Heightfield | undefined) ?? null;
+}
+
+/** A heightfield's samples as the table the kernel reads (x: the height). */
+export function heightTable(h: Heightfield): Float32Array {
+  let t = HEIGHT_TABLES.get(h);
+  if (!t) {
+    t = new Float32Array(4 * h.heights.length);
+    h.heights.forEach((y, i) => (t![4 * i] = y));
+    HEIGHT_TABLES.set(h, t);
+  }
+  return t;
+}
+
+/** 1 / √(1 + L²), L the steepest slope of a cell: the height above the surface times it is never more than the distance. */
+function slopeScale(h: Heightfield): number {
+  const rows = h.heights.length / h.columns;
+  const dx = h.size[0] / (h.columns - 1);
+  const dz = h.size[1] / (rows - 1);
+  let lx = 0;
+  let lz = 0;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < h.columns; c++) {
+      const y = h.heights[r * h.columns + c] as number;
+      if (c + 1 < h.columns)
+        lx = Math.max(lx, Math.abs((h.heights[r * h.columns + c + 1] as number) - y) / dx);
+      if (r + 1 < rows)
+        lz = Math.max(lz, Math.abs((h.heights[(r + 1) * h.columns + c] as number) - y) / dz);
+    }
+  return 1 / Math.sqrt(1 + lx * lx + lz * lz);
+}
 
 function resolveShape(at: string, given: unknown): ColliderShape {
   object(at, given, "a shape: { shape: 'sphere' | 'box' | 'capsule' | 'plane', … }");
   const s = given as Record<string, unknown>;
   const kind = s['shape'];
-  if (kind !== 'sphere' && kind !== 'box' && kind !== 'capsule' && kind !== 'plane')
+  if (
+    kind !== 'sphere' &&
+    kind !== 'box' &&
+    kind !== 'capsule' &&
+    kind !== 'plane' &&
+    kind !== 'heightfield'
+  )
     throw new ParticleOptionError(
       `${at}.shape`,
       kind,
-      "must be 'sphere', 'box', 'capsule' or 'plane'",
+      "must be 'sphere', 'box', 'capsule', 'plane' or 'heightfield'",
     );
   const keys = SHAPE_KEYS[kind];
   for (const key of Object.keys(s))
@@ -115,6 +180,42 @@ function resolveShape(at: string, given: unknown): ColliderShape {
   }
   if (kind === 'capsule')
     return { shape: kind, a: point('a'), b: point('b'), radius: positive('radius'), inside };
+  if (kind === 'heightfield') {
+    const cached = HEIGHTFIELDS.get(s);
+    if (cached) return cached;
+    vector(`${at}.size`, s['size'], 2);
+    const size = s['size'] as [number, number];
+    if (size[0] <= 0 || size[1] <= 0)
+      throw new ParticleOptionError(`${at}.size`, size, 'must be positive in x and z');
+    const columns = s['columns'];
+    if (!Number.isInteger(columns) || (columns as number) < 2)
+      throw new ParticleOptionError(`${at}.columns`, columns, 'must be an integer of at least 2');
+    const given = s['heights'];
+    if (!(given instanceof Float32Array) && !Array.isArray(given))
+      throw new ParticleOptionError(`${at}.heights`, given, 'must be an array of numbers');
+    const heights = Float32Array.from(given as ArrayLike<number>);
+    const rows = heights.length / (columns as number);
+    if (!Number.isInteger(rows) || rows < 2)
+      throw new ParticleOptionError(
+        `${at}.heights`,
+        `${heights.length} heights`,
+        `must be columns (${String(columns)}) × rows, at least 2 rows`,
+      );
+    heights.forEach((y, i) => {
+      if (!Number.isFinite(y))
+        throw new ParticleOptionError(`${at}.heights[${i}]`, y, 'must be a finite number');
+    });
+    const field: Heightfield = {
+      shape: kind,
+      center: point('center'),
+      size: [size[0], size[1]],
+      columns: columns as number,
+      heights,
+    };
+    HEIGHTFIELDS.set(s, field);
+    HEIGHTFIELDS.set(field, field);
+    return field;
+  }
   const normal = point('normal');
   const length = Math.hypot(...normal);
   if (length === 0)
@@ -137,8 +238,10 @@ function shapeCode(s: ColliderShape, i: number): string {
         ? `colliderBox(p - ${A}.xyz, ${B}.xyz)`
         : s.shape === 'capsule'
           ? `colliderCapsule(p, ${A}.xyz, ${B}.xyz, ${A}.w)`
-          : `dot(p, ${A}.xyz) - ${A}.w`;
-  return s.shape !== 'plane' && s.inside ? `-(${d})` : d;
+          : s.shape === 'heightfield'
+            ? `colliderHeightfield(p, ${A}, ${B})`
+            : `dot(p, ${A}.xyz) - ${A}.w`;
+  return s.shape !== 'plane' && s.shape !== 'heightfield' && s.inside ? `-(${d})` : d;
 }
 
 /** The uniform values of shape i. */
@@ -158,6 +261,11 @@ function shapeValues(s: ColliderShape): [number[], number[]] {
       [...s.a, s.radius],
       [...s.b, 0],
     ];
+  if (s.shape === 'heightfield')
+    return [
+      [...s.center, slopeScale(s)],
+      [s.size[0], s.size[1], s.columns, s.heights.length / s.columns],
+    ];
   const [nx, ny, nz] = s.normal;
   return [
     [nx, ny, nz, s.point[0] * nx + s.point[1] * ny + s.point[2] * nz],
@@ -165,7 +273,27 @@ function shapeValues(s: ColliderShape): [number[], number[]] {
   ];
 }
 
-const HELPERS = (shapes: readonly ColliderShape[]): string => `
+/** A heightfield's height above its surface at p, times its slope scale (a distance bound); far outside its extent. */
+const HEIGHTFIELD = `
+fn colliderHeightfield(p: vec3f, a: vec4f, b: vec4f) -> f32 {
+  let local = vec2f(p.x - a.x, p.z - a.z) / b.xy + vec2f(0.5);
+  if (local.x < 0.0 || local.y < 0.0 || local.x > 1.0 || local.y > 1.0) {
+    return 1e9;
+  }
+  let g = local * vec2f(b.z - 1.0, b.w - 1.0);
+  let c = min(floor(g), vec2f(b.z - 2.0, b.w - 2.0));
+  let t = g - c;
+  let cols = u32(b.z);
+  let i = u32(c.y) * cols + u32(c.x);
+  let near = mix(ignisSource(i).${HEIGHT_SOURCE}.x, ignisSource(i + 1u).${HEIGHT_SOURCE}.x, t.x);
+  let far = mix(ignisSource(i + cols).${HEIGHT_SOURCE}.x, ignisSource(i + cols + 1u).${HEIGHT_SOURCE}.x, t.x);
+  return (p.y - a.y - mix(near, far, t.y)) * a.w;
+}
+`;
+
+const HELPERS = (
+  shapes: readonly ColliderShape[],
+): string => `${shapes.some((s) => s.shape === 'heightfield') ? HEIGHTFIELD : ''}
 fn colliderBox(q0: vec3f, h: vec3f) -> f32 {
   let q = abs(q0) - h;
   return length(max(q, vec3f(0.0))) + min(max(q.x, max(q.y, q.z)), 0.0);
@@ -193,6 +321,17 @@ fn colliderNormal(p: vec3f) -> vec3f {
   let n = k0 * colliderSdf(p + k0 * e) + k1 * colliderSdf(p + k1 * e) + k2 * colliderSdf(p + k2 * e) + k3 * colliderSdf(p + k3 * e);
   let l = length(n);
   return select(vec3f(0.0, 1.0, 0.0), n / l, l > 0.0);
+}
+fn colliderPush(start: vec3f) -> vec3f {
+  var q = start;
+  for (var k = 0u; k < ${PUSH_STEPS}u; k++) {
+    let d = colliderSdf(q);
+    if (d >= ${2 * SKIN}) {
+      break;
+    }
+    q = q + colliderNormal(q) * (${2 * SKIN} - d);
+  }
+  return q;
 }
 fn colliderMarch(start: vec3f, end: vec3f) -> vec4f {
   let segment = end - start;
@@ -226,8 +365,7 @@ function collideCode(response: ColliderResponse): string {
   return `vec4f colliderAt = colliderMarch(position.xyz, x);
     bool colliderHit = colliderAt.w > 0.5;
     vec3f colliderN = colliderNormal(colliderAt.xyz);
-    f32 colliderDepth = colliderSdf(colliderAt.xyz);
-    x = select(colliderAt.xyz, colliderAt.xyz + colliderN * max(${2 * SKIN} - colliderDepth, 0.0), colliderHit);
+    x = select(colliderAt.xyz, colliderPush(colliderAt.xyz), colliderHit);
     ${velocity}`;
 }
 
@@ -238,7 +376,7 @@ export const colliders = defineModule({
     "analytic colliders (SDF union, no tunnelling): { shapes, response: 'bounce' | 'die' | 'stick', restitution, friction }",
   keys: [],
   present: () => false,
-  resolve(_o, own) {
+  resolve(o, own) {
     for (const key of Object.keys(own))
       if (!OPTIONS.includes(key))
         throw new ParticleOptionError(
@@ -276,8 +414,22 @@ export const colliders = defineModule({
       if ((v as number) < 0 || (v as number) > 1)
         throw new ParticleOptionError(`colliders.${key}`, v, 'must be from 0 to 1');
     }
+    const resolvedShapes = shapes.map((s, i) => resolveShape(`colliders.shapes[${i}]`, s));
+    const fields = resolvedShapes.filter((s) => s.shape === 'heightfield').length;
+    if (fields > 1)
+      throw new ParticleOptionError(
+        'colliders.shapes',
+        `${fields} heightfields`,
+        'may hold one heightfield',
+      );
+    if (fields === 1 && (o.mesh !== null || o.subEmitter !== null))
+      throw new ParticleOptionError(
+        'colliders.shapes',
+        'a heightfield',
+        `cannot be read by a system that already reads ${o.mesh ? 'a mesh' : "its parent's events"} (one table a system)`,
+      );
     const resolved: Colliders = {
-      shapes: shapes.map((s, i) => resolveShape(`colliders.shapes[${i}]`, s)),
+      shapes: resolvedShapes,
       response,
       restitution: restitution as number,
       friction: friction as number,
@@ -297,8 +449,9 @@ export const colliders = defineModule({
       uniforms.push([`collider${i}A`, 'vec4f'], [`collider${i}B`, 'vec4f']),
     );
     return {
-      key: `${c.response}:${c.shapes.map((s) => `${s.shape}${s.shape !== 'plane' && s.inside ? ' inside' : ''}`).join(',')}`,
+      key: `${c.response}:${c.shapes.map((s) => `${s.shape}${s.shape !== 'plane' && s.shape !== 'heightfield' && s.inside ? ' inside' : ''}`).join(',')}`,
       uniforms,
+      ...(c.shapes.some((s) => s.shape === 'heightfield') ? { source: [HEIGHT_SOURCE] } : {}),
       helpers: HELPERS(c.shapes),
       collide: collideCode(c.response),
       ...(c.response === 'die' ? { kill: 'colliderHit' } : {}),
@@ -327,12 +480,7 @@ export const colliders = defineModule({
         return;
       }
       const n = normal(sdf, at.point);
-      const push = Math.max(f(f(2 * SKIN) - sdf(at.point)), 0);
-      [p.x, p.y, p.z] = at.point.map((x, k) => f(x + f((n[k] as number) * push))) as [
-        number,
-        number,
-        number,
-      ];
+      [p.x, p.y, p.z] = push(sdf, at.point);
       p.collided = true;
       (p as ReferenceParticle & { colliderHit?: boolean }).colliderHit = true;
       if (c.response === 'stick') [p.vx, p.vy, p.vz] = [0, 0, 0];
@@ -370,6 +518,7 @@ function referenceSdf(own: ModuleOptions): Sdf {
   const shapes = (own as unknown as Colliders).shapes;
   const one = shapes.map((s): Sdf => {
     const [A, B] = shapeValues(s).map((v) => v.map(f)) as [number[], number[]];
+    if (s.shape === 'heightfield') return heightfieldSdf(s, A, B);
     const sign = s.shape !== 'plane' && s.inside ? -1 : 1;
     if (s.shape === 'sphere')
       return (p) => sign * f(len(f(p[0]! - A[0]!), f(p[1]! - A[1]!), f(p[2]! - A[2]!)) - A[3]!);
@@ -392,6 +541,28 @@ function referenceSdf(own: ModuleOptions): Sdf {
   return (p) => one.reduce((d, sdf) => Math.min(d, sdf(p)), Infinity);
 }
 
+/** colliderHeightfield in float32. */
+function heightfieldSdf(h: Heightfield, A: number[], B: number[]): Sdf {
+  const mix = (a: number, b: number, t: number): number => f(f(a * f(1 - t)) + f(b * t));
+  const y = (k: number): number => h.heights[k] as number;
+  return (p) => {
+    const lx = f(f(f(p[0]! - A[0]!) / B[0]!) + 0.5);
+    const lz = f(f(f(p[2]! - A[2]!) / B[1]!) + 0.5);
+    if (lx < 0 || lz < 0 || lx > 1 || lz > 1) return 1e9;
+    const gx = f(lx * f(B[2]! - 1));
+    const gz = f(lz * f(B[3]! - 1));
+    const cx = Math.min(Math.floor(gx), B[2]! - 2);
+    const cz = Math.min(Math.floor(gz), B[3]! - 2);
+    const tx = f(gx - cx);
+    const tz = f(gz - cz);
+    const cols = B[2]!;
+    const i = cz * cols + cx;
+    const near = mix(y(i), y(i + 1), tx);
+    const far = mix(y(i + cols), y(i + cols + 1), tx);
+    return f(f(f(p[1]! - A[1]!) - mix(near, far, tz)) * A[3]!);
+  };
+}
+
 const K: readonly P3[] = [
   [1, -1, -1],
   [-1, -1, 1],
@@ -408,6 +579,19 @@ function normal(sdf: Sdf, p: readonly number[]): P3 {
   }
   const l = len(n[0]!, n[1]!, n[2]!);
   return l > 0 ? (n.map((x) => f(x / l)) as P3) : [0, 1, 0];
+}
+
+/** colliderPush: out along the normal until 2·SKIN clear (a heightfield's bound may take more than one). */
+function push(sdf: Sdf, from: P3): P3 {
+  let q = from;
+  for (let k = 0; k < PUSH_STEPS; k++) {
+    const d = sdf(q);
+    if (d >= f(2 * SKIN)) break;
+    const n = normal(sdf, q);
+    const by = f(f(2 * SKIN) - d);
+    q = q.map((x, i) => f(x + f(n[i]! * by))) as P3;
+  }
+  return q;
 }
 
 function march(sdf: Sdf, from: P3, to: P3): { point: P3; hit: boolean } {

@@ -290,4 +290,92 @@ export const cases = defineCases({
         }
       },
     },
+  'colliders: a heightfield holds a shower above its bilinear surface, as the reference does, on every path':
+    {
+      async run({ device }) {
+        const columns = 9;
+        const heights = Array.from(
+          { length: columns * columns },
+          (_, i) => 0.6 * Math.sin((i % columns) * 0.9) * Math.cos(Math.floor(i / columns) * 0.7),
+        );
+        /** The terrain's height at (x, z), bilinear in float64 (not the module's code). */
+        const height = (x: number, z: number): number => {
+          const gx = ((x + 4) / 8) * (columns - 1);
+          const gz = ((z + 4) / 8) * (columns - 1);
+          const cx = Math.min(Math.floor(gx), columns - 2);
+          const cz = Math.min(Math.floor(gz), columns - 2);
+          const [tx, tz] = [gx - cx, gz - cz];
+          const h = (c: number, r: number): number => heights[r * columns + c]!;
+          const near = h(cx, cz) * (1 - tx) + h(cx + 1, cz) * tx;
+          const far = h(cx, cz + 1) * (1 - tx) + h(cx + 1, cz + 1) * tx;
+          return -1 + near * (1 - tz) + far * tz;
+        };
+        const flat: ParticleOptionsInput = {
+          count: 256,
+          seed: 5,
+          gravity: [0, -9.8, 0],
+          drag: 0,
+          speedMin: 0,
+          speedMax: 3,
+          lifeMin: 3,
+          lifeMax: 3,
+          emitter: { shape: 'box', position: [0, 3, 0], radius: 2.5, angle: 0 },
+        };
+        const input: ParticleOptionsInput = {
+          ...flat,
+          modules: [
+            ...particleModules(flat),
+            {
+              module: 'colliders',
+              shapes: [
+                { shape: 'heightfield', center: [0, -1, 0], size: [8, 8], columns, heights },
+              ],
+              restitution: 0.3,
+            },
+          ],
+        };
+        const o = resolveOptions(input);
+        const ref = createState(o);
+        for (let n = 1; n <= 90; n++) stepState(o, n, DT, ref);
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...input, path });
+          let lowest = Infinity;
+          for (let k = 0; k < 9; k++) {
+            await steps(device, ps, 10);
+            const s = await ps.read();
+            for (let i = 0; i < ps.count; i++) {
+              const [x, y, z] = [0, 1, 2].map((d) => s.position[4 * i + d] as number) as [
+                number,
+                number,
+                number,
+              ];
+              if (Math.abs(x) <= 4 && Math.abs(z) <= 4) lowest = Math.min(lowest, y - height(x, z));
+            }
+          }
+          const s = await ps.read();
+          let off = 0;
+          let landed = 0;
+          for (let i = 0; i < ps.count; i++) {
+            let d = 0;
+            for (let k = 0; k < 3; k++)
+              d = Math.max(
+                d,
+                Math.abs((s.position[4 * i + k] as number) - (ref.position[4 * i + k] as number)),
+              );
+            if (d > 1e-3) off++;
+            const [x, y, z] = [0, 1, 2].map((k) => s.position[4 * i + k] as number) as [
+              number,
+              number,
+              number,
+            ];
+            if (Math.abs(x) <= 4 && Math.abs(z) <= 4 && y - height(x, z) < 0.05) landed++;
+          }
+          const how = `${path}: lowest ${lowest.toExponential(2)} above the terrain, ${landed} resting on it, ${off} of 256 more than 1e-3 from the reference`;
+          assert(lowest > -2e-3, `${how}: nothing below the surface`);
+          assert(landed > 50, `${how}: the shower reached the terrain`);
+          assert(off <= 256 * 0.03, `${how}: the states are the reference's`);
+          ps.destroy();
+        }
+      },
+    },
 });
