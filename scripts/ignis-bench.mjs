@@ -111,7 +111,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
   if (!existsSync(scenePath)) throw new Error(`ignis-bench: scene ${o.scene} not found`);
   const savedPath = o.check ?? o.compare;
   const saved = savedPath ? JSON.parse(readFileSync(savedPath, 'utf8')) : null;
-  const { chooseEngines, poolOf, startRunners, startSceneRunner } =
+  const { chooseEngines, poolOf, startRunners, startSceneRunner, withTimeout, PAGE_MS } =
     await import('./scene-runner.mjs');
   let pool;
   let engines = ['chromium'];
@@ -201,10 +201,17 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         s.gpuBytes = m.gpuBytes;
         s.heapBytes = m.heapBytes;
         if (o.screenshots && r === o.repeat - 1 && got.page.screenshot) {
-          s.screenshot = `${key.replace(/[^\w.=-]+/g, '_')}.png`;
-          writeFileSync(path.join(out, s.screenshot), await got.page.screenshot('canvas'));
+          const file = `${key.replace(/[^\w.=-]+/g, '_')}.png`;
+          try {
+            const png = await withTimeout(got.page.screenshot('canvas'), PAGE_MS, 'the screenshot');
+            writeFileSync(path.join(out, file), png);
+            s.screenshot = file;
+          } catch (e) {
+            // the times are measured; a picture the browser does not give is said, not waited for
+            console.error(`\nignis-bench: no screenshot of ${key} (${e.message})`);
+          }
         }
-        await got.page.close();
+        await withTimeout(got.page.close(), PAGE_MS, 'closing the page').catch(() => {});
       });
   } finally {
     await pool.close();

@@ -52,7 +52,7 @@ export function compareImages(a, b, tolerance, PNG) {
 export async function runCheck(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-check: scene ${o.scene} not found`);
-  const { chooseEngines, startRunners } = await import('./scene-runner.mjs');
+  const { chooseEngines, startRunners, withTimeout, PAGE_MS } = await import('./scene-runner.mjs');
   const { PNG } = await import('pngjs');
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
@@ -90,8 +90,15 @@ export async function runCheck(o) {
       } else {
         row.backend = r.outcome.backend;
         row.state = r.outcome.state;
-        writeFileSync(path.join(out, row.image), await r.page.screenshot('canvas'));
-        await r.page.close();
+        try {
+          writeFileSync(
+            path.join(out, row.image),
+            await withTimeout(r.page.screenshot('canvas'), PAGE_MS, 'the screenshot'),
+          );
+        } catch (e) {
+          row.error = `rung ${row.rung}: ${e.message}`;
+        }
+        await withTimeout(r.page.close(), PAGE_MS, 'closing the page').catch(() => {});
       }
       return row;
     });

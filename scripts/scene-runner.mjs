@@ -20,6 +20,23 @@ import { connectEngine, fromPuppeteer, launchEngine, startDisplay } from './engi
  * Chromium's vsync and frame-rate limit off; `browser`: a puppeteer Browser or an engine browser
  * already running to open the pages in (left running by `close()`).
  */
+/**
+ * `promise`, or an error naming `what` after `ms`: a browser that stops answering (a new page under
+ * load, a screenshot of a page that presents no new frame) would otherwise hold the whole run until
+ * the protocol's 10-minute timeout — what two full `npm test` runs here saw once each, in a scene-kit
+ * run spawned by a test, and could not reproduce alone.
+ */
+export function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** How long opening, screenshotting or closing a page may take. */
+export const PAGE_MS = 60_000;
+
 export async function startSceneRunner(
   scenePath,
   { engine, connect, gpu = false, timing = false, browser: given } = {},
@@ -71,7 +88,7 @@ export async function startSceneRunner(
       let page;
       let error;
       try {
-        page = await browser.newPage();
+        page = await withTimeout(browser.newPage(), PAGE_MS, 'opening a page');
         await page.setViewport(Number(query.width), Number(query.height));
         const q = new URLSearchParams({ scene: `/@fs${scenePath}`, rung, ...query });
         await page.goto(`${base}/check/index.html?${q}`);
@@ -86,7 +103,9 @@ export async function startSceneRunner(
           ? `no result within ${timeoutSeconds} s (--timeout)${seen.length ? `; page errors: ${seen.join('; ')}` : ''}`
           : String(e.message ?? e);
       }
-      await page?.close().catch(() => {});
+      await withTimeout(page?.close() ?? Promise.resolve(), PAGE_MS, 'closing the page').catch(
+        () => {},
+      );
       return {
         error: `scene ${sceneLabel}, ${name === 'chromium' ? '' : `${name} `}rung ${rung}: ${error}`,
       };
