@@ -118,10 +118,15 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  // the light in the camera's right, up and backward axes, turned back by the spin
-  let l = ps.light.xyz;
-  let towardsLight = vec4f(rotate(vec2f(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), towardsLight, ps.lightColor, ps.ambient);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), ps.lightColor, ps.ambient);
+}
+
+// lit particles: the light in the camera's right, up and backward axes, turned back by the spin.
+// draw.ts puts the computation in place of the marker for lit pipelines (LIGHT_FRAME); unlit
+// draws (and the splat, which includes this file) return nothing and pay nothing per vertex.
+fn lightFrame(angle: f32) -> vec4f {
+  // IGNIS-LIGHT-FRAME
+  return vec4f(0.0);
 }
 
 // lit particles: the light on a sphere facing the camera, at this point of the quad

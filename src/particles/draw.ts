@@ -125,6 +125,11 @@ const TINTED_WGSL = `fn tinted(o: VertexOut, i: u32) -> VertexOut {
 }
 `;
 
+/** draw.wgsl's unlit lightFrame body, and a lit pipeline's in its place: the light the sphere's normal is taken towards. */
+const UNLIT_FRAME = '// IGNIS-LIGHT-FRAME\n  return vec4f(0.0);';
+const LIGHT_FRAME = `let l = ps.light.xyz;
+  return vec4f(rotate(vec2f(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);`;
+
 export function blendFor(mode: 'additive' | 'alpha'): BlendState {
   return mode === 'additive'
     ? {
@@ -248,7 +253,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''}${key.tinted ? ', tinted' : ''})`,
     code:
-      drawWgsl +
+      (key.lit ? drawWgsl.replace(UNLIT_FRAME, LIGHT_FRAME) : drawWgsl) +
       vertex +
       tintWgsl(key.tinted ? key.state : null) +
       TINTED_WGSL +
