@@ -14,6 +14,7 @@ export default tseslint.config(
       'bench/results/',
       '.gpu-tools/',
       'docs/api/',
+      'src/effects/schema-validate.js',
     ],
   },
   js.configs.recommended,

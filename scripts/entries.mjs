@@ -11,6 +11,7 @@ export const ENTRIES = {
   portable: ['src/compute/portable/index.ts', 'portable'],
   particles: ['src/particles/index.ts', 'particles'],
   postfx: ['src/postfx/index.ts', 'postfx'],
+  effects: ['src/effects/index.ts', 'effects'],
   testing: ['src/testing.ts', 'testing'],
 };
 

@@ -235,6 +235,11 @@ export function smoke(count: number, puff: Texture, seed = 1): ParticleOptionsIn
  * broken by a few octaves of value noise (white: the colour over life tints it).
  */
 export function puffTexture(device: Device): Texture {
+  return imageTexture(device, 'smoke puff', puffPixels());
+}
+
+/** The smoke puff's texels (rgba8, 64 × 64): effects/textures/puff.png holds the same. */
+export function puffPixels(): Pixels {
   const size = 64;
   const lattice = (x: number, y: number, seed: number): number => {
     let h = (x * 374761393 + y * 668265263 + seed * 2147483647) | 0;
@@ -261,7 +266,7 @@ export function puffTexture(device: Device): Texture {
       const alpha = Math.max(0, 1 - r * r) ** 1.4 * Math.min(1, 0.35 + fbm);
       data.set([255, 255, 255, Math.round(255 * alpha)], 4 * (y * size + x));
     }
-  return imageTexture(device, 'smoke puff', size, data);
+  return { size, data };
 }
 
 /**
@@ -270,6 +275,11 @@ export function puffTexture(device: Device): Texture {
  * over life tints it).
  */
 export function flameSheet(device: Device): Texture {
+  return imageTexture(device, 'flame flipbook', flamePixels());
+}
+
+/** The flame flipbook's texels (rgba8, 128 × 128): effects/textures/flame.png holds the same. */
+export function flamePixels(): Pixels {
   const cell = 32;
   const size = 4 * cell;
   const data = new Uint8Array(4 * size * size);
@@ -287,11 +297,17 @@ export function flameSheet(device: Device): Texture {
         data.set([255, 255, 255, Math.round(255 * alpha)], 4 * ((cy + y) * size + cx + x));
       }
   }
-  return imageTexture(device, 'flame flipbook', size, data);
+  return { size, data };
+}
+
+/** A square image's rgba8 texels, row by row. */
+export interface Pixels {
+  size: number;
+  data: Uint8Array;
 }
 
 /** A square rgba8unorm texture of `size`² texels holding `data`, for sprites. */
-function imageTexture(device: Device, label: string, size: number, data: Uint8Array): Texture {
+function imageTexture(device: Device, label: string, { size, data }: Pixels): Texture {
   const texture = device.createTexture({
     label,
     size: { width: size, height: size },

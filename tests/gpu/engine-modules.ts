@@ -16,6 +16,7 @@ const ALL = [
   'sort',
   'collision',
   'colliders',
+  'effects',
   'postfx',
   'portable',
   'portable-world',

@@ -40,7 +40,7 @@ describe('library build', () => {
       expect(i, `import ${i}`).toMatch(/^\.\/[\w.-]+\.js$/);
       expect(existsSync(path.join(root, 'dist', i as string)), `dist/${i}`).toBe(true);
     }
-    for (const entry of ['compute', 'portable', 'particles', 'postfx', 'testing'])
+    for (const entry of ['compute', 'portable', 'particles', 'postfx', 'effects', 'testing'])
       expect(existsSync(path.join(root, 'dist', `${entry}.js`)), `dist/${entry}.js`).toBe(true);
     expect(existsSync(path.join(root, 'dist/index.d.ts'))).toBe(true);
     const lib = await import(pathToFileURL(path.join(root, 'dist/index.js')).href);

@@ -59,6 +59,7 @@ describe('docs that run', () => {
           'ignis-rhi/portable': ['src/compute/portable/index.ts'],
           'ignis-rhi/particles': ['src/particles/index.ts'],
           'ignis-rhi/postfx': ['src/postfx/index.ts'],
+          'ignis-rhi/effects': ['src/effects/index.ts'],
           'ignis-rhi/testing': ['src/testing.ts'],
         },
       });

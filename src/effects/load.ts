@@ -1,0 +1,192 @@
+/**
+ * `loadEffect`: an effect file (an object, its JSON text, or a URL) checked (validate.ts), its
+ * textures decoded and its meshes read, and each system created in order — a sub-emitter given
+ * the system its `parent` names. Every problem is an EffectError with the JSON pointer of the
+ * value at fault, the modules' own checks included.
+ */
+import type { Device } from '../rhi/core/device.js';
+import type { Texture } from '../rhi/core/texture.js';
+import { createParticleSystem, type ParticleSystem } from '../particles/system.js';
+import { ParticleOptionError } from '../particles/errors.js';
+import type {
+  ParticleModuleInput,
+  ParticleOptionsInput,
+  ParticlePath,
+  DrawMode,
+} from '../particles/options.js';
+import { EffectError, pointerToken } from './errors.js';
+import { Effect } from './effect.js';
+import type { EffectFile, EffectSystemFile } from './format.js';
+import { optionPointer, plainMessage } from './pointer.js';
+import { pngTexture } from './image.js';
+import { validateEffect } from './validate.js';
+
+/** How `loadEffect` reads and what it changes for every system. */
+export interface LoadEffectOptions {
+  /** Where a texture's relative URL starts (default: the effect's URL when loaded from one, else the page's). */
+  baseUrl?: string | URL;
+  /** Reads a URL's bytes (default: `fetch`); give one where fetch cannot (a `file:` URL in Node). */
+  read?: (url: URL) => Promise<Uint8Array>;
+  /** Every system on this path instead of the file's (the editor's path switch). */
+  path?: 'auto' | ParticlePath;
+  /** Every system drawn in this mode instead of the file's. */
+  drawMode?: 'auto' | DrawMode;
+}
+
+const SYSTEM_KEYS = ['count', 'seed', 'path', 'drawMode', 'compact', 'onRestore'];
+
+async function fetchBytes(url: URL): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** The pointer in the file of a particle option a system's door refused. */
+function pointerOf(system: EffectSystemFile, i: number, option: string): string {
+  const at = `/systems/${i}`;
+  const head = /^[^.[]*/.exec(option)![0];
+  if (SYSTEM_KEYS.includes(head)) return `${at}${optionPointer(option)}`;
+  if (head === 'modules') return `${at}${optionPointer(option)}`;
+  let j = system.modules.findIndex((m) => head in m && head !== 'module');
+  if (j >= 0) return `${at}/modules/${j}${optionPointer(option)}`;
+  j = system.modules.findIndex((m) => m.module === head);
+  if (j >= 0) return `${at}/modules/${j}${optionPointer(option.slice(head.length + 1))}`;
+  return at;
+}
+
+/** A system's module list with the file's names made into what the door takes. */
+function modulesFor(
+  system: EffectSystemFile,
+  textures: ReadonlyMap<string, Texture>,
+  file: EffectFile,
+  made: ReadonlyMap<string, ParticleSystem>,
+): ParticleModuleInput[] {
+  const texture = (name: unknown): Texture | null =>
+    typeof name === 'string' ? textures.get(name)! : null;
+  return system.modules.map((m) => {
+    const entry: Record<string, unknown> = { ...m };
+    if (m.module === 'sprite' && 'texture' in entry) entry['texture'] = texture(entry['texture']);
+    for (const ribbon of ['trail', 'link'])
+      if (m.module === ribbon && entry[ribbon] && 'texture' in (entry[ribbon] as object)) {
+        const r = entry[ribbon] as Record<string, unknown>;
+        entry[ribbon] = { ...r, texture: texture(r['texture']) };
+      }
+    if (m.module === 'mesh') {
+      const mesh = file.meshes![entry['mesh'] as string]!;
+      entry['mesh'] = { positions: mesh.positions, indices: mesh.indices ?? null };
+    }
+    if (m.module === 'subEmitter') {
+      const s = entry['subEmitter'] as Record<string, unknown>;
+      entry['subEmitter'] = { ...s, parent: made.get(s['parent'] as string) };
+    }
+    return entry as ParticleModuleInput;
+  });
+}
+
+/**
+ * Loads an effect: `source` is an effect file (an object or its JSON text) or the URL of one.
+ * Resolves to an Effect whose systems are created and compiled; rejects with an EffectError
+ * naming the value at fault by its JSON pointer (nothing is left on the device then).
+ */
+export async function loadEffect(
+  device: Device,
+  source: unknown,
+  options: LoadEffectOptions = {},
+): Promise<Effect> {
+  const read = options.read ?? fetchBytes;
+  let doc = source;
+  let base: URL | undefined = options.baseUrl
+    ? new URL(options.baseUrl, globalThis.location?.href)
+    : undefined;
+  if (
+    source instanceof URL ||
+    (typeof source === 'string' && !source.trimStart().startsWith('{'))
+  ) {
+    const url = new URL(source, globalThis.location?.href);
+    base ??= url;
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await read(url));
+    } catch (e) {
+      throw new EffectError([
+        { pointer: '', message: `could not be read from ${url.href}: ${(e as Error).message}` },
+      ]);
+    }
+    doc = text;
+  }
+  if (typeof doc === 'string') {
+    try {
+      doc = JSON.parse(doc);
+    } catch (e) {
+      throw new EffectError([{ pointer: '', message: `is not JSON: ${(e as Error).message}` }]);
+    }
+  }
+  const file = validateEffect(doc);
+  const textures = new Map<string, Texture>();
+  const made = new Map<string, ParticleSystem>();
+  const name = file.name ?? 'effect';
+  try {
+    for (const [key, texture] of Object.entries(file.textures ?? {})) {
+      const at = `/textures/${pointerToken(key)}/url`;
+      let bytes: Uint8Array;
+      let url: URL;
+      try {
+        url = new URL(texture.url, base);
+      } catch {
+        throw new EffectError(
+          [
+            {
+              pointer: at,
+              message: `is "${texture.url}", which is not a URL (a relative one needs baseUrl or an effect loaded from a URL)`,
+            },
+          ],
+          name,
+        );
+      }
+      try {
+        bytes = await read(url);
+      } catch (e) {
+        throw new EffectError(
+          [
+            {
+              pointer: at,
+              message: `could not be read (${url.href.slice(0, 80)}): ${(e as Error).message}`,
+            },
+          ],
+          name,
+        );
+      }
+      try {
+        textures.set(key, pngTexture(device, `${name}: ${key}`, bytes));
+      } catch (e) {
+        throw new EffectError(
+          [{ pointer: at, message: `is not a PNG Ignis reads: ${(e as Error).message}` }],
+          name,
+        );
+      }
+    }
+    for (const [i, system] of file.systems.entries()) {
+      const input: Record<string, unknown> = {};
+      for (const key of SYSTEM_KEYS)
+        if (key in system) input[key] = (system as unknown as Record<string, unknown>)[key];
+      if (options.path) input['path'] = options.path;
+      if (options.drawMode) input['drawMode'] = options.drawMode;
+      input['modules'] = modulesFor(system, textures, file, made);
+      try {
+        made.set(system.name, await createParticleSystem(device, input as ParticleOptionsInput));
+      } catch (e) {
+        if (e instanceof ParticleOptionError)
+          throw new EffectError(
+            [{ pointer: pointerOf(system, i, e.option), message: plainMessage(e) }],
+            name,
+          );
+        throw e;
+      }
+    }
+  } catch (e) {
+    for (const system of [...made.values()].reverse()) system.destroy();
+    for (const texture of textures.values()) texture.destroy();
+    throw e;
+  }
+  return new Effect(file, made, [...textures.values()]);
+}
