@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const load = async (file) => (await runnerImport(path.join(root, file), { root, logLevel: 'error' })).module;
+const load = async (file) =>
+  (await runnerImport(path.join(root, file), { root, logLevel: 'error' })).module;
 
 /** Every shipped effect's file text and every texture's PNG bytes, by path under effects/. */
 export async function shippedEffects() {
@@ -20,19 +21,29 @@ export async function shippedEffects() {
   const { encode } = await import('fast-png');
   const files = new Map();
   const png = (name, { size, data }) =>
-    files.set(`textures/${name}.png`, encode({ width: size, height: size, data, channels: 4, depth: 8 }));
+    files.set(
+      `textures/${name}.png`,
+      encode({ width: size, height: size, data, channels: 4, depth: 8 }),
+    );
 
   /** A preset's options as a version-0 system: list-only modules (vortex, colliders) kept aside. */
   const flatSystem = (name, input, names = new Map()) => {
     const { modules, ...flat } = input;
     const options = JSON.parse(
-      JSON.stringify(flat, (key, v) => (v && typeof v === 'object' && names.has(v) ? names.get(v) : v)),
+      JSON.stringify(flat, (key, v) =>
+        v && typeof v === 'object' && names.has(v) ? names.get(v) : v,
+      ),
     );
     return { system: { name, options }, extra: modules ?? [] };
   };
   /** Version 0 → the current version, with each system's list-only modules put back at the end. */
   const effect = (meta, systems, textures) => {
-    const v0 = { version: 0, ...meta, ...(textures ? { textures } : {}), systems: systems.map((s) => s.system) };
+    const v0 = {
+      version: 0,
+      ...meta,
+      ...(textures ? { textures } : {}),
+      systems: systems.map((s) => s.system),
+    };
     const v1 = migrateEffect(v0);
     v1.systems.forEach((s, i) => {
       const listed = new Set(s.modules.map((m) => m.module));
@@ -54,24 +65,63 @@ export async function shippedEffects() {
     const names = new Map(Object.entries(textures?.objects ?? {}).map(([k, o]) => [o, k]));
     files.set(
       `${file}.json`,
-      effect({ name, description, ...(camera ? { camera } : {}) }, [flatSystem(name, input, names)], textures?.files),
+      effect(
+        { name, description, ...(camera ? { camera } : {}) },
+        [flatSystem(name, input, names)],
+        textures?.files,
+      ),
     );
   };
-  single('fireworks', 'fireworks', 'Shells and crackles of stars, each leaving a fading trail.', presets.fireworks(4000), { distance: 12, target: [0, -3.5, 0] });
-  single('sparks', 'sparks', "A grinder's shower: streaks along their motion, skipping on the floor.", presets.sparks(6000));
-  single('swirl', 'swirl', 'Motes drifting up through a vortex, each drawing a ribbon of its last 48 positions.', presets.swirl(1500));
-  single('shapes', 'shapes', 'A lit shower over a ball, a box and a capsule: analytic colliders.', presets.shapes(3000));
+  single(
+    'fireworks',
+    'fireworks',
+    'Shells and crackles of stars, each leaving a fading trail.',
+    presets.fireworks(4000),
+    { distance: 12, target: [0, -3.5, 0] },
+  );
+  single(
+    'sparks',
+    'sparks',
+    "A grinder's shower: streaks along their motion, skipping on the floor.",
+    presets.sparks(6000),
+  );
+  single(
+    'swirl',
+    'swirl',
+    'Motes drifting up through a vortex, each drawing a ribbon of its last 48 positions.',
+    presets.swirl(1500),
+  );
+  single(
+    'shapes',
+    'shapes',
+    'A lit shower over a ball, a box and a capsule: analytic colliders.',
+    presets.shapes(3000),
+  );
   const flameStub = { kind: 'texture', label: 'flame' };
   const puffStub = { kind: 'texture', label: 'puff' };
-  single('fire', 'fire', 'Soft flame sprites from a 4 × 4 flipbook, cross-faded and turning.', presets.fire(1500, flameStub), undefined, {
-    objects: { flame: flameStub },
-    files: { flame: { url: 'textures/flame.png' } },
-  });
+  single(
+    'fire',
+    'fire',
+    'Soft flame sprites from a 4 × 4 flipbook, cross-faded and turning.',
+    presets.fire(1500, flameStub),
+    undefined,
+    {
+      objects: { flame: flameStub },
+      files: { flame: { url: 'textures/flame.png' } },
+    },
+  );
   png('flame', presets.flamePixels());
-  single('smoke', 'smoke', 'Grey puffs that rise and grow, alpha-blended and sorted back to front.', presets.smoke(800, puffStub), undefined, {
-    objects: { puff: puffStub },
-    files: { puff: { url: 'textures/puff.png' } },
-  });
+  single(
+    'smoke',
+    'smoke',
+    'Grey puffs that rise and grow, alpha-blended and sorted back to front.',
+    presets.smoke(800, puffStub),
+    undefined,
+    {
+      objects: { puff: puffStub },
+      files: { puff: { url: 'textures/puff.png' } },
+    },
+  );
   png('puff', presets.puffPixels());
 
   // shows: systems spawned by their parents' events
@@ -84,7 +134,12 @@ export async function shippedEffects() {
   files.set(
     'firework-show.json',
     effect(
-      { name: 'firework show', description: 'Rockets trail up and burst into stars that trail and crackle: two generations of sub-emitters.', camera: show.VIEWS.fireworks },
+      {
+        name: 'firework show',
+        description:
+          'Rockets trail up and burst into stars that trail and crackle: two generations of sub-emitters.',
+        camera: show.VIEWS.fireworks,
+      },
       [
         flatSystem('rockets', show.ROCKETS, names),
         flatSystem('stars', show.stars(rockets), names),
@@ -96,8 +151,15 @@ export async function shippedEffects() {
   files.set(
     'rain.json',
     effect(
-      { name: 'rain', description: 'Streaks falling onto the floor, each landing thrown up as six droplets.', camera: show.VIEWS.rain },
-      [flatSystem('rain', show.RAIN, new Map([[rain, 'rain']])), flatSystem('splash', show.splash(rain), new Map([[rain, 'rain']]))],
+      {
+        name: 'rain',
+        description: 'Streaks falling onto the floor, each landing thrown up as six droplets.',
+        camera: show.VIEWS.rain,
+      },
+      [
+        flatSystem('rain', show.RAIN, new Map([[rain, 'rain']])),
+        flatSystem('splash', show.splash(rain), new Map([[rain, 'rain']])),
+      ],
     ),
   );
   return files;

@@ -92,69 +92,44 @@ describe('ignis-check', () => {
     expectEveryRungMatches(r);
   }, 240_000);
 
-  it('the demo presets (fireworks: emission and trails; sparks: velocity streaks; swirl: ribbons in a vortex; shapes: colliders and lit particles; fire: flipbook sprites; smoke: sorted alpha) look and step alike on compute, fragment and CPU paths', () => {
-    for (const [preset, extra] of [
+  it('every shipped effect file (effects/*.json: the demo presets and the shows, loaded by loadEffect) looks and steps alike on compute, fragment and CPU paths', () => {
+    // (tests/gpu/cases/effects.ts: each file draws the pixels of the preset code it came from)
+    for (const [effect, frames, extra] of [
       // thousands of thin trails: the CPU path's 1e-4 state differences move their edges by a
       // pixel here and there (0 pixels differ between the GPU rungs)
-      ['fireworks', ['--tolerance', '4', '--max-diff', '0.01']],
-      ['sparks', []],
-      ['swirl', []],
+      ['fireworks', 40, ['--tolerance', '4', '--max-diff', '0.01']],
+      ['sparks', 40, []],
+      ['swirl', 40, []],
       // colliders and lit drops
-      ['shapes', []],
+      ['shapes', 40, []],
       // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
       // a few pixels by 3/255
-      ['fire', ['--tolerance', '4']],
-      ['smoke', ['--tolerance', '4']],
+      ['fire', 40, ['--tolerance', '4']],
+      ['smoke', 40, ['--tolerance', '4']],
+      // events and sub-emitters: rockets, their stars, the stars' crackle (burst by frame 110);
+      // rain whose every drop that reaches the floor splashes
+      ['firework-show', 110, []],
+      ['rain', 50, []],
     ] as const) {
       const r = check([
-        'check/scenes/presets.ts',
+        'check/scenes/effect.ts',
         '--rungs',
         'webgpu,webgpu-no-compute,webgl2,cpu',
         '--frames',
-        '40',
+        String(frames),
         '--params',
-        `preset=${preset}`,
+        `effect=${effect}`,
         ...extra,
       ]);
-      expectEveryRungMatches(r, `${preset}: `);
-      // and there is something to compare: the preset lit a few hundred pixels
+      expectEveryRungMatches(r, `${effect}: `);
+      // and there is something to compare: the effect lit a few hundred pixels
       const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
       let lit = 0;
       for (let i = 0; i < image.data.length; i += 4)
         if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! > 120) lit++;
-      expect(lit, preset).toBeGreaterThan(200);
+      expect(lit, effect).toBeGreaterThan(200);
     }
-  }, 400_000);
-
-  it("the firework show (events and sub-emitters: rockets, their stars, the stars' crackle) and the rain (splashes where drops land) look and step alike on compute, fragment and CPU paths", () => {
-    const r = check([
-      'check/scenes/fireworks.ts',
-      '--rungs',
-      'webgpu,webgpu-no-compute,webgl2,cpu',
-      '--frames',
-      '110',
-    ]);
-    expectEveryRungMatches(r);
-    // rain: every drop that reaches the floor splashes (events 'floor')
-    expectEveryRungMatches(
-      check([
-        'check/scenes/fireworks.ts',
-        '--rungs',
-        'webgpu,webgpu-no-compute,webgl2,cpu',
-        '--frames',
-        '50',
-        '--params',
-        'show=rain',
-      ]),
-      'rain: ',
-    );
-    // the rockets burst by then: stars lit a few hundred pixels
-    const image = PNG.sync.read(readFileSync(path.join(r.out, 'webgpu.png')));
-    let lit = 0;
-    for (let i = 0; i < image.data.length; i += 4)
-      if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! > 120) lit++;
-    expect(lit).toBeGreaterThan(200);
-  }, 240_000);
+  }, 600_000);
 
   it('particles bounce off a slope through the scene depth (collision) alike on compute, fragment and CPU rungs (the CPU reading the depth as an array)', () => {
     const r = check([
