@@ -27,7 +27,7 @@ const SHIPPED = import.meta.glob<string>('../../effects/*.json', {
 const shippedUrl = (name: string): string | undefined =>
   Object.entries(SHIPPED).find(([f]) => f.endsWith(`/${name}.json`))?.[1];
 /** Textures of a file from a link or from disk are looked for beside the shipped effects. */
-const TEXTURES_BASE = new URL('../../effects/', import.meta.url);
+const TEXTURES_BASE = new URL('./', new URL(Object.values(SHIPPED)[0]!, location.href));
 
 const { url, canvas, info, device } = await openDemo();
 const problem = element('problem');

@@ -84,6 +84,47 @@ describe('demo pages', () => {
     await page.close();
   });
 
+  it('the effect gallery shows every shipped effect file with its picture, each a link into the editor', async () => {
+    const errors: string[] = [];
+    const page = await open('demos/gallery/', errors, { width: 1100, height: 700 });
+    await page.waitForFunction(
+      () => (window as unknown as { __gallery?: number }).__gallery !== undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), {
+      timeout: 30_000,
+    });
+    const effects = readdirSync(path.resolve('effects'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -5));
+    const listed = await page.$$eval('.effect', (els) =>
+      els.map((e) => ({
+        effect: (e as HTMLElement).dataset['effect'],
+        href: (e as HTMLAnchorElement).getAttribute('href'),
+        picture: (e.querySelector('img') as HTMLImageElement).naturalWidth,
+        line: e.querySelector('span')?.textContent ?? '',
+      })),
+    );
+    expect(listed.map((l) => l.effect).sort()).toEqual(effects.sort());
+    for (const l of listed) {
+      expect(l.href).toBe(`../editor/?effect=${l.effect}`);
+      expect(l.picture, `effects/thumbnails/${l.effect}.png (npm run thumbnails)`).toBeGreaterThan(
+        0,
+      );
+      expect(l.line.length, `${l.effect}.json description`).toBeGreaterThan(20);
+    }
+    // the link opens the effect in the editor (one with a texture: fire's flipbook)
+    await page.click('.effect[data-effect="fire"]');
+    await page.waitForFunction(
+      () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 2,
+      { timeout: 60_000 },
+    );
+    expect(await page.$eval('#info', (e) => e.textContent ?? '')).toMatch(/^fire · /);
+    expect(await page.$eval('#problem', (e) => e.textContent ?? '')).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('the control panel is docked beside the scene, never over it, and collapses to give the scene the width', async () => {
     const errors: string[] = [];
     const page = await open('demos/particles/?count=2000', errors, { width: 900, height: 500 });
