@@ -91,7 +91,15 @@ describe('the packed package', () => {
     expect(paths).toContain('dist/index.js');
     expect(paths).toContain('dist/index.d.ts');
     expect(paths.filter((p) => !p.startsWith('dist/')).sort()).toEqual(
-      ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...KIT_FILES].sort(),
+      [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'package.json',
+        // the effect file's schema, for a file's $schema and editors
+        'schema/effect.schema.json',
+        ...KIT_FILES,
+      ].sort(),
     );
     tarball = path.join(out, info[0]?.filename as string);
     // the README's facts are this package's: what each entry loads, what the tarball holds
@@ -119,10 +127,11 @@ describe('the packed package', () => {
 import { createPingPongRunner } from 'ignis-rhi/compute';
 import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
 import { bloom } from 'ignis-rhi/postfx';
+import { loadEffect, validateEffect } from 'ignis-rhi/effects';
 import { createPortableCompute, type PortableCompute } from 'ignis-rhi/portable';
 import { NullDevice, stepState, type CreateScene } from 'ignis-rhi/testing';
 import { renderOnEveryRung, type RenderOnEveryRungResult } from 'ignis-rhi/kit';
-export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState, createPortableCompute];
+export const parts = [createPingPongRunner, orbitCamera, bloom, NullDevice, stepState, createPortableCompute, loadEffect, validateEffect];
 export type Portable = PortableCompute;
 export const create: CreateScene = (device) => ({ frame: () => device.queue.submit([]), destroy: () => {} });
 export const kit: (scene: string) => Promise<RenderOnEveryRungResult['status']> = async (scene) =>
