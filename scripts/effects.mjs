@@ -97,6 +97,23 @@ export async function shippedEffects() {
     'A lit shower over a ball, a box and a capsule: analytic colliders.',
     presets.shapes(3000),
   );
+  // a mesh in a file of its own, by URL
+  const torus = presets.torusMesh();
+  files.set('meshes/torus.json', `${JSON.stringify(torus)}\n`);
+  {
+    const v0 = {
+      version: 0,
+      name: 'embers',
+      description:
+        "Embers shed from a ring's surface (a mesh in effects/meshes), rising and cooling.",
+      camera: { distance: 12, target: [0, -3, 0], pitch: 0.45 },
+      meshes: { torus: { url: 'meshes/torus.json' } },
+      systems: [flatSystem('embers', presets.embers(2500, { positions: [], indices: [] })).system],
+    };
+    v0.systems[0].options.mesh = 'torus';
+    const v1 = migrateEffect(v0);
+    files.set('embers.json', stringifyEffect({ $schema: '../schema/effect.schema.json', ...v1 }));
+  }
   const flameStub = { kind: 'texture', label: 'flame' };
   const puffStub = { kind: 'texture', label: 'puff' };
   single(

@@ -164,6 +164,64 @@ export function shapes(count: number, seed = 1): ParticleOptionsInput {
 }
 
 /**
+ * Embers: sparks shed from a ring's surface (the mesh module: born on its triangles uniformly by
+ * area, pushed out along the surface's normal), rising and cooling. `mesh`: `torusMesh()`.
+ */
+export function embers(count: number, mesh: TriangleMesh, seed = 1): ParticleOptionsInput {
+  return {
+    count,
+    seed,
+    emitRate: count / 1.6,
+    emitter: { shape: 'point', position: [0, -4, 0], radius: 0, angle: 0.6 },
+    mesh,
+    speedMin: 0.4,
+    speedMax: 1.2,
+    lifeMin: 1.2,
+    lifeMax: 1.8,
+    gravity: [0, 1.6, 0],
+    drag: 0.6,
+    size: 0.07,
+    sizeOverLife: [1, 0.3],
+    turbulence: { strength: 1.5, frequency: 0.6 },
+    colors: [
+      [1, 0.95, 0.7, 1],
+      [1, 0.6, 0.2, 1],
+      [0.9, 0.25, 0.05, 0.7],
+      [0.3, 0.05, 0.02, 0],
+    ],
+  };
+}
+
+/** A triangle mesh as plain arrays: x, y, z per vertex, three indices per triangle. */
+export interface TriangleMesh {
+  positions: number[];
+  indices: number[];
+}
+
+/**
+ * A torus lying in the xz plane (radius 3, tube 0.6; 32 × 12 segments), its coordinates rounded
+ * to 1e-4 so that effects/meshes/torus.json, which holds the same numbers, stays small.
+ */
+export function torusMesh(): TriangleMesh {
+  const [around, tube, big, small] = [32, 12, 3, 0.6];
+  const positions: number[] = [];
+  const indices: number[] = [];
+  const round = (x: number): number => Math.round(x * 1e4) / 1e4 + 0;
+  for (let i = 0; i < around; i++)
+    for (let j = 0; j < tube; j++) {
+      const [u, v] = [(2 * Math.PI * i) / around, (2 * Math.PI * j) / tube];
+      const r = big + small * Math.cos(v);
+      positions.push(round(r * Math.cos(u)), round(small * Math.sin(v)), round(r * Math.sin(u)));
+      const a = i * tube + j;
+      const b = ((i + 1) % around) * tube + j;
+      const c = ((i + 1) % around) * tube + ((j + 1) % tube);
+      const d = i * tube + ((j + 1) % tube);
+      indices.push(a, b, c, a, c, d);
+    }
+  return { positions, indices };
+}
+
+/**
  * Fire (?preset=fire): soft flame sprites from a 4 × 4 flipbook (`flameSheet`), cross-faded,
  * turning as they rise.
  */

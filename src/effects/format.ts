@@ -28,11 +28,11 @@ export interface EffectTextureFile {
   url: string;
 }
 
-/** A triangle mesh: x, y, z per vertex and three indices per triangle (none: consecutive triples). */
-export interface EffectMeshFile {
-  positions: number[];
-  indices?: number[];
-}
+/**
+ * A triangle mesh: x, y, z per vertex and three indices per triangle (none: consecutive triples),
+ * inline, or `{ url }` of a JSON file holding `{ positions, indices }` (relative to the effect file).
+ */
+export type EffectMeshFile = { positions: number[]; indices?: number[] } | { url: string };
 
 /** How the effect is framed in the editor and the gallery (orbitCamera's options). */
 export interface EffectCamera {

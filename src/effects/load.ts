@@ -16,7 +16,7 @@ import type {
 } from '../particles/options.js';
 import { EffectError, pointerToken } from './errors.js';
 import { Effect } from './effect.js';
-import type { EffectFile, EffectSystemFile } from './format.js';
+import type { EffectSystemFile } from './format.js';
 import { optionPointer, plainMessage } from './pointer.js';
 import { pngTexture } from './image.js';
 import { validateEffect } from './validate.js';
@@ -45,6 +45,10 @@ async function fetchBytes(url: URL): Promise<Uint8Array> {
 function pointerOf(system: EffectSystemFile, i: number, option: string): string {
   const at = `/systems/${i}`;
   const head = /^[^.[]*/.exec(option)![0];
+  // a mesh's values are in the file's meshes (inline; one from a URL: at its url)
+  const mesh = system.modules.find((m) => m.module === 'mesh')?.['mesh'];
+  if (head === 'mesh' && typeof mesh === 'string')
+    return `/meshes/${pointerToken(mesh)}${option === 'mesh' ? '' : optionPointer(option.slice(5))}`;
   if (SYSTEM_KEYS.includes(head)) return `${at}${optionPointer(option)}`;
   if (head === 'modules') return `${at}${optionPointer(option)}`;
   let j = system.modules.findIndex((m) => head in m && head !== 'module');
@@ -58,7 +62,7 @@ function pointerOf(system: EffectSystemFile, i: number, option: string): string 
 function modulesFor(
   system: EffectSystemFile,
   textures: ReadonlyMap<string, Texture>,
-  file: EffectFile,
+  meshes: ReadonlyMap<string, unknown>,
   made: ReadonlyMap<string, ParticleSystem>,
 ): ParticleModuleInput[] {
   const texture = (name: unknown): Texture | null =>
@@ -71,10 +75,7 @@ function modulesFor(
         const r = entry[ribbon] as Record<string, unknown>;
         entry[ribbon] = { ...r, texture: texture(r['texture']) };
       }
-    if (m.module === 'mesh') {
-      const mesh = file.meshes![entry['mesh'] as string]!;
-      entry['mesh'] = { positions: mesh.positions, indices: mesh.indices ?? null };
-    }
+    if (m.module === 'mesh') entry['mesh'] = meshes.get(entry['mesh'] as string);
     if (m.module === 'subEmitter') {
       const s = entry['subEmitter'] as Record<string, unknown>;
       entry['subEmitter'] = { ...s, parent: made.get(s['parent'] as string) };
@@ -165,13 +166,42 @@ export async function loadEffect(
         );
       }
     }
+    const meshes = new Map<string, unknown>();
+    for (const [key, mesh] of Object.entries(file.meshes ?? {})) {
+      if (!('url' in mesh)) {
+        meshes.set(key, { positions: mesh.positions, indices: mesh.indices ?? null });
+        continue;
+      }
+      const at = `/meshes/${pointerToken(key)}/url`;
+      let data: unknown;
+      try {
+        data = JSON.parse(new TextDecoder().decode(await read(new URL(mesh.url, base))));
+      } catch (e) {
+        throw new EffectError(
+          [{ pointer: at, message: `could not be read as a mesh's JSON: ${(e as Error).message}` }],
+          name,
+        );
+      }
+      const { positions, indices } = (data ?? {}) as { positions?: unknown; indices?: unknown };
+      if (!Array.isArray(positions) || (indices !== undefined && !Array.isArray(indices)))
+        throw new EffectError(
+          [
+            {
+              pointer: at,
+              message: 'names a file that is not { positions: [...], indices?: [...] }',
+            },
+          ],
+          name,
+        );
+      meshes.set(key, { positions, indices: indices ?? null });
+    }
     for (const [i, system] of file.systems.entries()) {
       const input: Record<string, unknown> = {};
       for (const key of SYSTEM_KEYS)
         if (key in system) input[key] = (system as unknown as Record<string, unknown>)[key];
       if (options.path) input['path'] = options.path;
       if (options.drawMode) input['drawMode'] = options.drawMode;
-      input['modules'] = modulesFor(system, textures, file, made);
+      input['modules'] = modulesFor(system, textures, meshes, made);
       try {
         made.set(system.name, await createParticleSystem(device, input as ParticleOptionsInput));
       } catch (e) {

@@ -102,6 +102,8 @@ describe('ignis-check', () => {
       ['swirl', 40, []],
       // colliders and lit drops
       ['shapes', 40, []],
+      // born on a mesh (effects/meshes/torus.json)
+      ['embers', 40, []],
       // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
       // a few pixels by 3/255
       ['fire', 40, ['--tolerance', '4']],

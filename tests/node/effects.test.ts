@@ -57,6 +57,8 @@ async function presetSystems(device: Device, file: string): Promise<ParticleSyst
       return one(presets.swirl(1500));
     case 'shapes.json':
       return one(presets.shapes(3000));
+    case 'embers.json':
+      return one(presets.embers(2500, presets.torusMesh()));
     case 'fire.json':
       return one(presets.fire(1500, presets.flameSheet(device)));
     case 'smoke.json':
@@ -128,6 +130,30 @@ describe('effect files', () => {
     const e = await effectError(() => loadEffect(device, doc, { baseUrl: base, read }));
     expect(e.pointer).toBe('/textures/flame/url');
     expect(e.message).toMatch(/could not be read/);
+  });
+
+  it('a mesh by URL or inline; a mesh file missing, or an index out of range, named in the meshes', async () => {
+    const fromUrl = await loadEffect(device, new URL('embers.json', base), { read });
+    const torus = presets.torusMesh();
+    const inline = JSON.parse(text('embers.json')) as EffectFile;
+    inline.meshes = { torus };
+    const fromData = await loadEffect(device, inline);
+    expect(stackOf(fromData.systems[0]!)).toBe(stackOf(fromUrl.systems[0]!));
+    fromUrl.destroy();
+    fromData.destroy();
+    const missing = JSON.parse(text('embers.json')) as EffectFile;
+    missing.meshes = { torus: { url: 'meshes/nothing.json' } };
+    let e = await effectError(() => loadEffect(device, missing, { baseUrl: base, read }));
+    expect(e.pointer).toBe('/meshes/torus/url');
+    const bad = JSON.parse(text('embers.json')) as EffectFile;
+    bad.meshes = { torus: { ...torus, indices: [0, 1, 99999, ...torus.indices.slice(3)] } };
+    e = await effectError(() => loadEffect(device, bad));
+    expect(e.pointer).toBe('/meshes/torus/indices/2');
+    expect(e.message).toMatch(/must be a vertex index/);
+    const both = JSON.parse(text('embers.json')) as EffectFile;
+    both.meshes = { torus: { ...torus, url: 'meshes/torus.json' } as never };
+    e = await effectError(() => validateEffect(both));
+    expect(e.pointer).toBe('/meshes/torus');
   });
 
   it('an inline data: URL texture decodes to the same texels as the file', async () => {

@@ -39,6 +39,7 @@ async function codeSystems(device: Device, name: string, how: How): Promise<Part
   if (name === 'sparks') return one(presets.sparks(6000));
   if (name === 'swirl') return one(presets.swirl(1500));
   if (name === 'shapes') return one(presets.shapes(3000));
+  if (name === 'embers') return one(presets.embers(2500, presets.torusMesh()));
   if (name === 'fire') return one(presets.fire(1500, presets.flameSheet(device)));
   if (name === 'smoke') return one(presets.smoke(800, presets.puffTexture(device)));
   if (name === 'firework-show') return show.fireworkShow(device, how);
@@ -80,7 +81,17 @@ async function framesThenImage(
   return img;
 }
 
-const NAMES = ['fireworks', 'sparks', 'swirl', 'shapes', 'fire', 'smoke', 'firework-show', 'rain'];
+const NAMES = [
+  'fireworks',
+  'sparks',
+  'swirl',
+  'shapes',
+  'embers',
+  'fire',
+  'smoke',
+  'firework-show',
+  'rain',
+];
 
 export const cases = defineCases(
   Object.fromEntries(
