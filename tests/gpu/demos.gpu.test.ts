@@ -113,6 +113,31 @@ describe('demo pages', () => {
       );
       expect(l.line.length, `${l.effect}.json description`).toBeGreaterThan(20);
     }
+    // the picture under the pointer plays: the effect runs on a canvas laid over it
+    await page.hover('.effect[data-effect="sparks"] img');
+    await page.waitForFunction(
+      () => {
+        const live = (window as unknown as { __live: { effect: string; frames: number } }).__live;
+        return live.effect === 'sparks' && live.frames > 5;
+      },
+      { timeout: 60_000 },
+    );
+    const canvas = await page.$('canvas.live');
+    const shot = PNG.sync.read(Buffer.from(await canvas!.screenshot()));
+    let lit = 0;
+    for (let i = 0; i < shot.data.length; i += 4)
+      if (shot.data[i]! + shot.data[i + 1]! + shot.data[i + 2]! > 60) lit++;
+    expect(lit, 'the live sparks light pixels').toBeGreaterThan(50);
+    expect(
+      overlaps(
+        await box(page, 'canvas.live'),
+        await box(page, '.effect[data-effect="sparks"] img'),
+      ),
+    ).toBe(true);
+    await page.mouse.move(1, 1);
+    await page.waitForFunction(
+      () => (document.querySelector('canvas.live') as HTMLCanvasElement).hidden,
+    );
     // the link opens the effect in the editor (one with a texture: fire's flipbook)
     await page.click('.effect[data-effect="fire"]');
     await page.waitForFunction(
