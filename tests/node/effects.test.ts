@@ -312,7 +312,101 @@ describe('effect files', () => {
     );
     expect(checked).toBe(500);
   });
+
+  it('generated out-of-range values (each bound the schema gives a number) give an EffectError at the value (fast-check)', async () => {
+    const schema = JSON.parse(
+      readFileSync(path.join(root, 'schema/effect.schema.json'), 'utf8'),
+    ) as SchemaNode;
+    const bounded: Array<{ at: string[]; beyond: number[] }> = [];
+    for (const file of shipped) {
+      const doc = JSON.parse(text(file)) as unknown;
+      const walk = (v: unknown, at: string[]): void => {
+        if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, String(i)]));
+        else if (v && typeof v === 'object')
+          for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
+        else if (typeof v === 'number') {
+          const s = schemaAt(schema, doc, at);
+          const beyond = [
+            s?.minimum !== undefined ? s.minimum - 0.5 : null,
+            s?.exclusiveMinimum !== undefined ? s.exclusiveMinimum : null,
+            s?.maximum !== undefined ? s.maximum + 1 : null,
+            s?.exclusiveMaximum !== undefined ? s.exclusiveMaximum : null,
+          ].filter((x): x is number => x !== null);
+          if (beyond.length > 0) bounded.push({ at: [file, ...at], beyond });
+        }
+      };
+      walk(doc, []);
+    }
+    // (counts, ranges, colours, sizes, lifetimes, trail lengths, restitution … of every file)
+    expect(bounded.length).toBeGreaterThan(100);
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(...bounded)
+          .chain((b) => fc.tuple(fc.constant(b.at), fc.constantFrom(...b.beyond))),
+        async ([[file, ...at], value]) => {
+          const d = JSON.parse(text(file!)) as unknown;
+          let o = d as Record<string, unknown>;
+          for (const k of at.slice(0, -1)) o = o[k] as Record<string, unknown>;
+          o[at.at(-1)!] = value;
+          const e = await effectError(() => validateEffect(d));
+          expect(e.pointer, `${file} ${value}`).toBe(`/${at.join('/')}`);
+          checked++;
+        },
+      ),
+      { seed: 7, numRuns: 400 },
+    );
+    expect(checked).toBe(400);
+  });
 });
+
+type SchemaNode = {
+  $ref?: string;
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  allOf?: Array<{ if: { properties: { module: { const: string } } }; then: SchemaNode }>;
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+};
+
+/** The schema of the value at `at` in `doc` (refs followed, a module's by its name, null branches skipped). */
+function schemaAt(root: SchemaNode, doc: unknown, at: string[]): SchemaNode | undefined {
+  const defs = (root as { definitions: Record<string, SchemaNode> }).definitions;
+  const deref = (s: SchemaNode | undefined, v: unknown): SchemaNode | undefined => {
+    while (s?.$ref) s = defs[s.$ref.replace('#/definitions/', '')];
+    if (s?.anyOf)
+      return deref(
+        s.anyOf.find((b) => deref(b, v)?.type !== 'null'),
+        v,
+      );
+    if (s?.allOf && v && typeof v === 'object') {
+      const name = (v as { module?: string }).module;
+      const branch = s.allOf.find((b) => b.if.properties.module.const === name);
+      return { ...s, ...deref(branch?.then, v) };
+    }
+    return s;
+  };
+  let s = deref(root, doc);
+  let v = doc as Record<string, unknown>;
+  for (const k of at) {
+    const next = v[k] as Record<string, unknown>;
+    s = deref(
+      Array.isArray(v)
+        ? s?.items
+        : (s?.properties?.[k] ??
+            (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined)),
+      next,
+    );
+    v = next;
+  }
+  return s;
+}
 
 function getAt(d: unknown, at: string[]): unknown {
   let o = d as Record<string, unknown>;
