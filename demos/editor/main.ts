@@ -115,6 +115,9 @@ file.addButton({ title: 'undo' }).on('click', () => void undo());
 file.addButton({ title: 'save…' }).on('click', () => download(doc));
 file.addButton({ title: 'load…' }).on('click', () => element<HTMLInputElement>('file').click());
 file
+  .addButton({ title: 'add texture…' })
+  .on('click', () => element<HTMLInputElement>('image').click());
+file
   .addButton({ title: 'copy link' })
   .on('click', () => void navigator.clipboard?.writeText(location.href));
 const shippedNames = Object.keys(SHIPPED).map((f) => f.replace(/^.*\/|\.json$/g, ''));
@@ -126,6 +129,29 @@ element<HTMLInputElement>('file').addEventListener('change', async (ev) => {
   const chosen = (ev.target as HTMLInputElement).files?.[0];
   if (chosen) await apply(await chosen.text(), `load ${chosen.name}`);
 });
+// a PNG from disk becomes one of the file's textures, inline (a data: URL), for sprites and ribbons
+element<HTMLInputElement>('image').addEventListener('change', async (ev) => {
+  const chosen = (ev.target as HTMLInputElement).files?.[0];
+  if (chosen) await addTexture(chosen.name, new Uint8Array(await chosen.arrayBuffer()));
+});
+
+/** Adds a PNG to the file's textures under a name made from `fileName`. */
+function addTexture(fileName: string, png: Uint8Array): Promise<string | null> {
+  let text = '';
+  for (const b of png) text += String.fromCharCode(b);
+  const stem = fileName
+    .replace(/\.png$/i, '')
+    .replace(/[^\w-]+/g, '_')
+    .replace(/^[^A-Za-z_]/, '_$&');
+  let name = stem || 'texture';
+  for (let n = 2; doc.textures?.[name]; n++) name = `${stem}${n}`;
+  return edit(
+    '/textures',
+    { ...(doc.textures ?? {}), [name]: { url: `data:image/png;base64,${btoa(text)}` } },
+    `add texture ${name}`,
+  );
+}
+
 addEventListener('keydown', (ev) => {
   if ((ev.ctrlKey || ev.metaKey) && ev.key === 'z') void undo();
 });
@@ -224,6 +250,7 @@ Object.assign(window, {
     undo,
     save: () => stringifyEffect(doc),
     load: (text: string) => apply(text, 'load'),
+    addTexture: (fileName: string, png: number[]) => addTexture(fileName, Uint8Array.from(png)),
     link: () => location.href,
     problem: () => problem.textContent,
     pixels,

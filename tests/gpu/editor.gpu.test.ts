@@ -6,6 +6,8 @@
 // deterministic: 30 steps of 1/60 s after each load.
 import { describe, expect, inject, it } from 'vitest';
 import puppeteer, { type Page } from 'puppeteer-core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 interface Handle {
   framesSinceLoad(): number;
@@ -14,6 +16,7 @@ interface Handle {
   undo(): Promise<void>;
   save(): string;
   load(text: string): Promise<string | null>;
+  addTexture(fileName: string, png: number[]): Promise<string | null>;
   link(): string;
   problem(): string;
   pixels(): Promise<number[]>;
@@ -124,6 +127,21 @@ describe('effect editor', () => {
       );
       expect(await page.evaluate(() => __editor.problem())).toContain('lifeMin');
       expect(differing(await page.evaluate(() => __editor.pixels()), edited)).toBe(0);
+      // a PNG from disk added as a texture (inline), and a sprite module that uses it
+      const png = [...readFileSync(path.resolve('effects/textures/puff.png'))];
+      expect(await page.evaluate((b) => __editor.addTexture('puff.png', b), png)).toBeNull();
+      const before = await still(page);
+      const modules = (await page.evaluate(() => __editor.doc())).systems[0]!.modules;
+      expect(
+        await page.evaluate(
+          (m) => __editor.edit('/systems/0/modules', m, 'add sprite'),
+          [...modules, { module: 'sprite', texture: 'puff' }],
+        ),
+      ).toBeNull();
+      expect(differing(await still(page), before)).toBeGreaterThan(50);
+      expect(JSON.parse(await page.evaluate(() => __editor.save())).textures.puff.url).toMatch(
+        /^data:image\/png;base64,/,
+      );
       expect(errors).toEqual([]);
       await page.close();
     }, 300_000);
