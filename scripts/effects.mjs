@@ -97,6 +97,12 @@ export async function shippedEffects() {
     'A lit shower over a ball, a box and a capsule: analytic colliders.',
     presets.shapes(3000),
   );
+  single(
+    'drift',
+    'drift',
+    'Motes carried by a curl-noise wind (a vector field), swirling without bunching, trailing ribbons.',
+    presets.drift(1500),
+  );
   // a mesh in a file of its own, by URL
   const torus = presets.torusMesh();
   files.set('meshes/torus.json', `${JSON.stringify(torus)}\n`);

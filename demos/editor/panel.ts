@@ -39,6 +39,13 @@ const TEMPLATES: Record<string, Record<string, unknown>> = {
   attractors: { attractors: [{ position: [0, 0, 0], strength: 6 }] },
   vortex: { center: [0, 0, 0], axis: [0, 1, 0], strength: 6, pull: 2, radius: 1 },
   tether: { strength: 8, damping: 1 },
+  field: {
+    min: [-6, -10, -6],
+    max: [6, 6, 6],
+    size: [12, 12, 12],
+    curl: { frequency: 0.3, seed: 1 },
+    strength: 4,
+  },
   floor: { floorY: -8, bounce: { restitution: 0.4, friction: 0.2 } },
   colliders: { shapes: [{ shape: 'sphere', center: [0, -4, 0], radius: 1.5 }] },
   events: { events: 'death' },

@@ -164,6 +164,58 @@ export function shapes(count: number, seed = 1): ParticleOptionsInput {
 }
 
 /**
+ * Drift: motes carried by a curl-noise wind (the field module as a velocity: they follow it,
+ * swirling without bunching), each trailing a short ribbon.
+ */
+export function drift(count: number, seed = 1): ParticleOptionsInput {
+  const flat: ParticleOptionsInput = {
+    count,
+    seed,
+    emitRate: count / 4,
+    emitter: { shape: 'box', position: [0, -4, 0], radius: 4, angle: 0 },
+    speedMin: 0,
+    speedMax: 0.2,
+    lifeMin: 3,
+    lifeMax: 4,
+    gravity: [0, 0, 0],
+    drag: 0,
+    size: 0.05,
+    sizeOverLife: [1, 0.5],
+    trail: {
+      length: 12,
+      width: [0.04, 0],
+      colors: [
+        [0.6, 1, 0.8, 0.6],
+        [0.2, 0.5, 1, 0],
+      ],
+    },
+    colors: [
+      [0.7, 1, 0.85, 0],
+      [0.5, 1, 0.8, 1],
+      [0.3, 0.6, 1, 0.8],
+      [0.2, 0.3, 1, 0],
+    ],
+    colorStops: [0, 0.15, 0.6, 1],
+  };
+  return {
+    ...flat,
+    modules: [
+      ...particleModules(flat),
+      {
+        module: 'field',
+        min: [-6, -9, -6],
+        max: [6, 3, 6],
+        size: [12, 12, 12],
+        curl: { frequency: 0.25, seed: 2 },
+        strength: 2.5,
+        as: 'velocity',
+        tiling: 'repeat',
+      },
+    ],
+  };
+}
+
+/**
  * Embers: sparks shed from a ring's surface (the mesh module: born on its triangles uniformly by
  * area, pushed out along the surface's normal), rising and cooling. `mesh`: `torusMesh()`.
  */

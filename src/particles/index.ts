@@ -48,4 +48,5 @@ export {
 export type { ParticleCollision } from './collision.js';
 export type { SceneDepthArray } from '../compute/paths/path.js';
 export { orbitCamera, type OrbitCamera } from './camera.js';
+export { curlNoiseField } from './modules/field.js';
 export type { Camera } from './draw.js';

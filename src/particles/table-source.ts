@@ -1,6 +1,6 @@
 /**
  * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles,
- * the `colliders` module's heightfield. A runner of one element per row that is never stepped — its
+ * the `colliders` module's heightfield, the `field` module's grid. A runner of one element per row that is never stepped — its
  * state is the table, on the system's path (storage buffers, textures or arrays, as the path keeps
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
@@ -11,6 +11,7 @@ import type { KernelSource } from '../compute/paths/path.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
 import { MESH_SOURCE, meshTable } from './modules/mesh.js';
 import { HEIGHT_SOURCE, heightTable, heightfieldOf } from './modules/colliders.js';
+import { FIELD_SOURCE, fieldOf } from './modules/field.js';
 
 /** A table's columns (one vec4f each) and rows. */
 export interface Table {
@@ -53,6 +54,12 @@ export function tableOf(o: ParticleOptions): { from: object; table: Table } | nu
     return {
       from: field,
       table: { rows: field.heights.length, columns: { [HEIGHT_SOURCE]: heightTable(field) } },
+    };
+  const grid = fieldOf(o);
+  if (grid?.table)
+    return {
+      from: grid.table,
+      table: { rows: grid.table.length / 4, columns: { [FIELD_SOURCE]: grid.table } },
     };
   return null;
 }

@@ -16,6 +16,7 @@ const ALL = [
   'sort',
   'collision',
   'colliders',
+  'field',
   'effects',
   'postfx',
   'portable',

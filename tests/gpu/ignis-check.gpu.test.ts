@@ -104,6 +104,8 @@ describe('ignis-check', () => {
       ['shapes', 40, []],
       // born on a mesh (effects/meshes/torus.json)
       ['embers', 40, []],
+      // carried by a vector field (curl noise)
+      ['drift', 40, []],
       // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
       // a few pixels by 3/255
       ['fire', 40, ['--tolerance', '4']],

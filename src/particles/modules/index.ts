@@ -17,6 +17,7 @@ import { attractors } from './attractors.js';
 import { turbulence } from './turbulence.js';
 import { vortex } from './vortex.js';
 import { tether } from './tether.js';
+import { field } from './field.js';
 import { drag } from './drag.js';
 import { collision } from './collision.js';
 import { floor } from './floor.js';
@@ -50,6 +51,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   turbulence,
   vortex,
   tether,
+  field,
   drag,
   collision,
   floor,

@@ -39,6 +39,7 @@ async function codeSystems(device: Device, name: string, how: How): Promise<Part
   if (name === 'sparks') return one(presets.sparks(6000));
   if (name === 'swirl') return one(presets.swirl(1500));
   if (name === 'shapes') return one(presets.shapes(3000));
+  if (name === 'drift') return one(presets.drift(1500));
   if (name === 'embers') return one(presets.embers(2500, presets.torusMesh()));
   if (name === 'fire') return one(presets.fire(1500, presets.flameSheet(device)));
   if (name === 'smoke') return one(presets.smoke(800, presets.puffTexture(device)));
@@ -87,6 +88,7 @@ const NAMES = [
   'swirl',
   'shapes',
   'embers',
+  'drift',
   'fire',
   'smoke',
   'firework-show',
