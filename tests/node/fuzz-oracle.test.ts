@@ -1501,6 +1501,78 @@ const querySetTrials: fc.Arbitrary<Trial> = fc
     run: (d: Device) => d.createQuerySet({ type: type as 'timestamp', count: n as number }),
   }));
 
+// drawIndirect, drawIndexedIndirect and dispatchWorkgroupsIndirect: the buffer's INDIRECT usage,
+// the offset (a multiple of 4, the arguments inside the buffer: 16, 20 or 12 bytes), an index
+// buffer for the indexed draw; without caps.features.indirect (WebGL2) it is outside the subset
+const indirectTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    call: fc.constantFrom('drawIndirect', 'drawIndexedIndirect', 'dispatchWorkgroupsIndirect'),
+    size: fc.constantFrom(12, 16, 20, 32, 64),
+    usage: fc.constantFrom(
+      BU.INDIRECT,
+      BU.INDIRECT | BU.STORAGE,
+      BU.INDIRECT | BU.COPY_DST,
+      BU.STORAGE,
+      BU.VERTEX,
+    ),
+    offset: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 0, max: 64 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(-4, 2.5, Number.NaN, null, '4') },
+    ),
+    indexed: fc.constantFrom(true, true, false),
+    feature: fc.constantFrom(true, true, true, false),
+  })
+  .map(({ call, size, usage, offset, indexed, feature }) => {
+    const bytes = call === 'drawIndirect' ? 16 : call === 'drawIndexedIndirect' ? 20 : 12;
+    const offsetOk = isInt(offset) && offset >= 0;
+    return {
+      family: 'drawIndirect / dispatchWorkgroupsIndirect',
+      device: () => new NullDevice({ features: { indirect: feature } }),
+      verdict: judgeAll(
+        [
+          [(usage & BU.INDIRECT) === 0, 'the buffer has INDIRECT usage', ['INDIRECT']],
+          [!offsetOk, 'indirectOffset is a GPUSize64', ['offset']],
+          [
+            offsetOk && (offset as number) % 4 !== 0,
+            'indirectOffset is a multiple of 4',
+            ['offset'],
+          ],
+          [
+            offsetOk && (offset as number) + bytes > size,
+            `the ${bytes} bytes of arguments inside the buffer`,
+            ['offset'],
+          ],
+          [
+            call === 'drawIndexedIndirect' && !indexed,
+            'an index buffer is set',
+            ['setIndexBuffer', 'index buffer'],
+          ],
+        ],
+        [[!feature, 'indirect draws and dispatches (caps.features.indirect)', ['indirect']]],
+      ),
+      run: (d: Device) => {
+        const buffer = d.createBuffer({ size, usage });
+        if (call === 'dispatchWorkgroupsIndirect') {
+          const module = d.createShaderModule({
+            code: `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1) fn main(@builtin(global_invocation_id) id: vec3u) { out[id.x] = id.y; }`,
+          });
+          const pass = d.createCommandEncoder().beginComputePass();
+          pass.setPipeline(d.createComputePipeline({ compute: { module } }));
+          pass.setStorageBuffer(0, d.createBuffer({ size: 64, usage: BU.STORAGE }));
+          pass.dispatchWorkgroupsIndirect(buffer, offset as number);
+          return;
+        }
+        const pass = openPass(d, true);
+        if (call === 'drawIndirect') pass.drawIndirect(buffer, offset as number);
+        else {
+          if (indexed) pass.setIndexBuffer(d.createBuffer({ size: 32, usage: BU.INDEX }), 'uint16');
+          pass.drawIndexedIndirect(buffer, offset as number);
+        }
+      },
+    };
+  });
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -1519,6 +1591,7 @@ const trials = fc.oneof(
   stateTrials,
   drawIndexedTrials,
   querySetTrials,
+  indirectTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';
