@@ -838,6 +838,85 @@ const writeTextureTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// copyBufferToTexture / copyTextureToBuffer: the texture side as above, and the buffer side —
+// its usage, an offset that is a multiple of the texel block, bytesPerRow a multiple of 256 (and
+// at least the row; needed above one row), and the buffer holding the copy
+const bufferTextureTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    toTexture: fc.boolean(),
+    texture: copyTexture,
+    size: copySize,
+    bufferUsage: fc.constantFrom(BU.COPY_SRC | BU.COPY_DST, BU.COPY_SRC, BU.COPY_DST, BU.STORAGE),
+    offset: maybe(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 0, max: 8 }).map((x) => 4 * x) },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>(2, 6, -4, 1.5) },
+      ),
+    ),
+    rows: fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 1, max: 2 }).map((k) => 256 * k) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>('none', 0, 64, 260, -256, 1.5) },
+    ),
+    slack: fc.integer({ min: -8, max: 16 }),
+  })
+  .map(({ toTexture, texture, size, bufferUsage, offset, rows, slack }) => {
+    const bpt = COPY_FORMATS[texture.format];
+    const width = isInt(size.width) ? Math.max(0, size.width) : 0;
+    const height = isInt(size.height) ? Math.max(0, size.height) : 0;
+    const off = offset ?? 0;
+    const bytesPerRow = rows === 'none' ? undefined : rows;
+    const offOk = isInt(off) && off >= 0;
+    const rowOk =
+      bytesPerRow === undefined
+        ? height <= 1
+        : isInt(bytesPerRow) &&
+          bytesPerRow >= 0 &&
+          bytesPerRow % 256 === 0 &&
+          (height <= 1 || bytesPerRow >= width * bpt);
+    const need =
+      height === 0 || width === 0
+        ? 0
+        : ((bytesPerRow as number | undefined) ?? 0) * (height - 1) + width * bpt;
+    const bufferSize = Math.max(4, 4 * Math.ceil(((offOk ? off : 0) + need + slack) / 4));
+    const [bufferBit, bufferName] = toTexture
+      ? [BU.COPY_SRC, 'COPY_SRC']
+      : [BU.COPY_DST, 'COPY_DST'];
+    const verdict = judgeAll([
+      ...(toTexture
+        ? textureSide(texture, size, TU.COPY_DST, 'COPY_DST')
+        : textureSide(texture, size, TU.COPY_SRC, 'COPY_SRC')),
+      [(bufferUsage & bufferBit) === 0, `the buffer has ${bufferName}`, [bufferName]],
+      [!offOk, 'offset is a GPUSize64', ['offset']],
+      [offOk && (off as number) % bpt !== 0, 'offset a multiple of the texel block', ['offset']],
+      [
+        !rowOk,
+        'bytesPerRow a multiple of 256, ≥ the row (required above one row)',
+        ['bytesPerRow'],
+      ],
+      [
+        rowOk && offOk && (off as number) + need > bufferSize,
+        'the buffer holds the copy',
+        ['buffer', 'bytes'],
+      ],
+    ]);
+    return {
+      family: 'copyBufferToTexture / copyTextureToBuffer',
+      verdict,
+      run: (d: Device) => {
+        const t = makeTexture(d, texture, 'texture');
+        const buffer = {
+          buffer: d.createBuffer({ size: bufferSize, usage: bufferUsage }),
+          ...(offset === undefined ? {} : { offset }),
+          ...(bytesPerRow === undefined ? {} : { bytesPerRow }),
+        };
+        const encoder = d.createCommandEncoder();
+        if (toTexture)
+          encoder.copyBufferToTexture(buffer as never, side(texture, t) as never, size as never);
+        else encoder.copyTextureToBuffer(side(texture, t) as never, buffer as never, size as never);
+      },
+    };
+  });
+
 // setVertexBuffer / setIndexBuffer in a render pass
 const bindTrials: fc.Arbitrary<Trial> = fc
   .record({
@@ -1592,6 +1671,7 @@ const trials = fc.oneof(
   drawIndexedTrials,
   querySetTrials,
   indirectTrials,
+  bufferTextureTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';
