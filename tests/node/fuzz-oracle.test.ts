@@ -917,6 +917,127 @@ const bufferTextureTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// createBindGroup against a layout of a uniform buffer (0), a storage buffer (1), a sampled
+// texture (2) and a sampler (3): one resource per layout entry, of the entry's kind, a buffer with
+// the usage its type needs, an offset a multiple of the 256-byte alignment and a range inside the
+// buffer (a storage range a multiple of 4); no entry outside the layout, none twice
+type Kind = 'uniform' | 'storage' | 'texture' | 'sampler';
+const KINDS: Kind[] = ['uniform', 'storage', 'texture', 'sampler'];
+const bindGroupTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    entries: fc.tuple(
+      ...KINDS.map(() =>
+        fc.record({
+          present: fc.constantFrom(true, true, true, true, true, true, false),
+          kind: fc.constantFrom<Kind>(...KINDS),
+          right: fc.constantFrom(true, true, true, false),
+          usageOk: fc.constantFrom(true, true, true, true, false),
+          offset: maybe(
+            fc.oneof(
+              { weight: 5, arbitrary: fc.constantFrom(0, 256) },
+              { weight: 1, arbitrary: fc.constantFrom<unknown>(4, 128, 512, -256, 1.5) },
+            ),
+          ),
+          size: maybe(
+            fc.oneof(
+              { weight: 5, arbitrary: fc.constantFrom(16, 64, 256) },
+              { weight: 1, arbitrary: fc.constantFrom<unknown>(0, 6, 1024, -16) },
+            ),
+          ),
+        }),
+      ),
+    ),
+    extra: fc.constantFrom<'none' | 'outside' | 'twice'>(
+      'none',
+      'none',
+      'none',
+      'none',
+      'outside',
+      'twice',
+    ),
+  })
+  .map(({ entries, extra }) => {
+    const BUFFER = 512;
+    const rules: Rule[] = [];
+    entries.forEach((e, binding) => {
+      const slot = KINDS[binding]!;
+      const kind = e.right ? slot : e.kind;
+      if (!e.present) {
+        rules.push([true, `binding ${binding} has a resource`, [`binding ${binding}`]]);
+        return;
+      }
+      const wrongKind =
+        (slot === 'uniform' || slot === 'storage') !== (kind === 'uniform' || kind === 'storage') ||
+        ((slot === 'texture' || slot === 'sampler') && kind !== slot);
+      rules.push([wrongKind, `binding ${binding}'s resource is a ${slot}`, [`binding ${binding}`]]);
+      if (wrongKind) return;
+      if (slot === 'uniform' || slot === 'storage') {
+        const usageName = slot === 'uniform' ? 'UNIFORM' : 'STORAGE';
+        const bufferUsage = kind === slot && e.usageOk;
+        const off = e.offset ?? 0;
+        const offOk = isInt(off) && off >= 0;
+        const size = e.size ?? (offOk ? BUFFER - (off as number) : 0);
+        rules.push(
+          [!bufferUsage, `binding ${binding}'s buffer has ${usageName}`, [usageName]],
+          [!offOk || (off as number) % 256 !== 0, 'offset a multiple of 256', ['offset']],
+          // (an empty binding: Dawn's "Binding size is zero"; WebGL2's bindBufferRange refuses it)
+          [!isInt(size) || size <= 0, 'size > 0', ['size']],
+          [
+            offOk && isInt(size) && (off as number) + size > BUFFER,
+            'the range inside the buffer',
+            ['size', 'offset', 'range', 'bytes'],
+          ],
+          [
+            slot === 'storage' && isInt(size) && size % 4 !== 0,
+            'a storage range a multiple of 4',
+            ['size'],
+          ],
+        );
+      } else if (slot === 'texture')
+        rules.push([!e.usageOk, "binding 2's texture has TEXTURE_BINDING", ['TEXTURE_BINDING']]);
+    });
+    rules.push(
+      [extra === 'outside', 'every entry a binding of the layout', ['binding 7']],
+      [extra === 'twice', 'no binding twice', ['binding 0']],
+    );
+    return {
+      family: 'createBindGroup',
+      verdict: judgeAll(rules),
+      run: (d: Device) => {
+        const layout = d.createBindGroupLayout({
+          entries: KINDS.map((type, binding) => ({ binding, type })),
+        });
+        const resource = (kind: Kind, usageOk: boolean, e: (typeof entries)[number]) => {
+          if (kind === 'texture')
+            return d.createTexture({
+              size: { width: 4, height: 4 },
+              format: 'rgba8unorm',
+              usage: usageOk ? TU.TEXTURE_BINDING : TU.COPY_DST,
+            });
+          if (kind === 'sampler') return d.createSampler();
+          const usage = usageOk ? (kind === 'uniform' ? BU.UNIFORM : BU.STORAGE) : BU.COPY_DST;
+          const buffer = d.createBuffer({ size: BUFFER, usage });
+          return e.offset === undefined && e.size === undefined
+            ? buffer
+            : {
+                buffer,
+                ...(e.offset === undefined ? {} : { offset: e.offset }),
+                ...(e.size === undefined ? {} : { size: e.size }),
+              };
+        };
+        const list = entries.flatMap((e, binding) => {
+          if (!e.present) return [];
+          const slot = KINDS[binding]!;
+          const kind = e.right ? slot : e.kind;
+          return [{ binding, resource: resource(kind, kind === slot && e.usageOk, e) }];
+        });
+        if (extra === 'outside') list.push({ binding: 7, resource: d.createSampler() });
+        if (extra === 'twice' && list[0]) list.push({ ...list[0], binding: 0 });
+        d.createBindGroup({ layout, entries: list as never });
+      },
+    };
+  });
+
 // setVertexBuffer / setIndexBuffer in a render pass
 const bindTrials: fc.Arbitrary<Trial> = fc
   .record({
@@ -1672,6 +1793,7 @@ const trials = fc.oneof(
   querySetTrials,
   indirectTrials,
   bufferTextureTrials,
+  bindGroupTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

@@ -49,7 +49,10 @@ function bufferBinding(
   requireResource(buffer, 'buffer', op, device);
   requireBufferUsage(buffer.usage, rules.usage, op, buffer.label);
   const s = size ?? buffer.size - offset;
-  validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label);
+  // (a uniform range has no size alignment in WebGPU; a storage range is a multiple of 4)
+  validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label, {
+    sizeMultiple: kind === 'uniform' ? 1 : 4,
+  });
   const limits = device.caps.limits;
   if (offset % limits[rules.alignment] !== 0)
     throw new ValidationError(

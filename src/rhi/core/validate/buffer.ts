@@ -112,13 +112,18 @@ export function validateWriteBuffer(
   }
 }
 
-/** A range [offset, offset + size) of a buffer: multiples of 4 and inside it. */
+/**
+ * A range [offset, offset + size) of a buffer: multiples of 4 and inside it. A binding's range
+ * (`binding`) may not be empty, and a uniform binding's size has no alignment (`sizeMultiple` 1):
+ * WebGPU's createBindGroup rules.
+ */
 export function validateBufferRange(
   what: string,
   bufferSize: number,
   offset: number,
   size: number,
   label?: string,
+  binding?: { sizeMultiple: number },
 ): void {
   if (!isNonNegativeInteger(offset) || offset % 4 !== 0) {
     throw new ValidationError(
@@ -128,10 +133,11 @@ export function validateBufferRange(
       { offset },
     );
   }
-  if (!isNonNegativeInteger(size) || size % 4 !== 0) {
+  const multiple = binding?.sizeMultiple ?? 4;
+  if (!isNonNegativeInteger(size) || size % multiple !== 0 || (binding && size === 0)) {
     throw new ValidationError(
       `${what}-size`,
-      `${what} size ${show(size)} must be a non-negative multiple of 4`,
+      `${what} size ${show(size)} must be ${binding ? 'a positive' : 'a non-negative'} ${multiple === 1 ? 'integer' : `multiple of ${multiple}`}`,
       label,
       { size },
     );
