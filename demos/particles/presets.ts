@@ -179,23 +179,23 @@ export function drift(count: number, seed = 1): ParticleOptionsInput {
     lifeMax: 4,
     gravity: [0, 0, 0],
     drag: 0,
-    size: 0.05,
-    sizeOverLife: [1, 0.5],
+    size: 0.1,
+    sizeOverLife: [1, 0.6],
     trail: {
       length: 12,
-      width: [0.04, 0],
+      width: [0.07, 0],
       colors: [
-        [0.6, 1, 0.8, 0.6],
+        [0.7, 1, 0.85, 0.9],
         [0.2, 0.5, 1, 0],
       ],
     },
     colors: [
-      [0.7, 1, 0.85, 0],
-      [0.5, 1, 0.8, 1],
-      [0.3, 0.6, 1, 0.8],
+      [0.8, 1, 0.9, 0.3],
+      [0.7, 1, 0.85, 1],
+      [0.4, 0.7, 1, 0.9],
       [0.2, 0.3, 1, 0],
     ],
-    colorStops: [0, 0.15, 0.6, 1],
+    colorStops: [0, 0.1, 0.6, 1],
   };
   return {
     ...flat,
