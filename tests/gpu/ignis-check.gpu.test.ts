@@ -92,29 +92,31 @@ describe('ignis-check', () => {
     expectEveryRungMatches(r);
   }, 240_000);
 
-  it('every shipped effect file (effects/*.json: the demo presets and the shows, loaded by loadEffect) looks and steps alike on compute, fragment and CPU paths', () => {
-    // (tests/gpu/cases/effects.ts: each file draws the pixels of the preset code it came from)
-    for (const [effect, frames, extra] of [
-      // thousands of thin trails: the CPU path's 1e-4 state differences move their edges by a
-      // pixel here and there (0 pixels differ between the GPU rungs)
-      ['fireworks', 40, ['--tolerance', '4', '--max-diff', '0.01']],
-      ['sparks', 40, []],
-      ['swirl', 40, []],
-      // colliders and lit drops
-      ['shapes', 40, []],
-      // born on a mesh (effects/meshes/torus.json)
-      ['embers', 40, []],
-      // carried by a vector field (curl noise)
-      ['drift', 40, []],
-      // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
-      // a few pixels by 3/255
-      ['fire', 40, ['--tolerance', '4']],
-      ['smoke', 40, ['--tolerance', '4']],
-      // events and sub-emitters: rockets, their stars, the stars' crackle (burst by frame 110);
-      // rain whose every drop that reaches the floor splashes
-      ['firework-show', 110, []],
-      ['rain', 50, []],
-    ] as const) {
+  // every shipped effect file (effects/*.json: the demo presets and the shows, loaded by
+  // loadEffect), each a test of its own (tests/gpu/cases/effects.ts: each file draws the pixels of
+  // the preset code it came from)
+  for (const [effect, frames, extra] of [
+    // thousands of thin trails: the CPU path's 1e-4 state differences move their edges by a
+    // pixel here and there (0 pixels differ between the GPU rungs)
+    ['fireworks', 40, ['--tolerance', '4', '--max-diff', '0.01']],
+    ['sparks', 40, []],
+    ['swirl', 40, []],
+    // colliders and lit drops
+    ['shapes', 40, []],
+    // born on a mesh (effects/meshes/torus.json)
+    ['embers', 40, []],
+    // carried by a vector field (curl noise)
+    ['drift', 40, []],
+    // hundreds of overlapping translucent sprites: the CPU path's 1e-6 state differences move
+    // a few pixels by 3/255
+    ['fire', 40, ['--tolerance', '4']],
+    ['smoke', 40, ['--tolerance', '4']],
+    // events and sub-emitters: rockets, their stars, the stars' crackle (burst by frame 110);
+    // rain whose every drop that reaches the floor splashes
+    ['firework-show', 110, []],
+    ['rain', 50, []],
+  ] as const)
+    it(`effects/${effect}.json looks and steps alike on compute, fragment and CPU paths`, () => {
       const r = check([
         'check/scenes/effect.ts',
         '--rungs',
@@ -132,8 +134,7 @@ describe('ignis-check', () => {
       for (let i = 0; i < image.data.length; i += 4)
         if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! > 120) lit++;
       expect(lit, effect).toBeGreaterThan(200);
-    }
-  }, 600_000);
+    }, 240_000);
 
   it('particles bounce off a slope through the scene depth (collision) alike on compute, fragment and CPU rungs (the CPU reading the depth as an array)', () => {
     const r = check([
