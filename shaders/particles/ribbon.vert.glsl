@@ -36,8 +36,17 @@ const uint ENDS[6] = uint[6](0u, 1u, 1u, 0u, 1u, 0u);
 const float SIDES[6] = float[6](-1.0, -1.0, 1.0, -1.0, 1.0, 1.0);
 
 #ifdef LINK
+// the slot of ribbon `ribbon`'s sample `back` (ribbon.ts LINK_SLOT): grid.z ribbons dealt
+// interleaved (grid.w 0) or in blocks (grid.w 1)
+uint linkSlot(uint ribbon, uint back) {
+  uint samples = rp.ring.y;
+  if (rp.grid.w == 1u) return ribbon * samples + samples - 1u - back;
+  uint k = rp.grid.z;
+  uint newest = ((rp.ring.z + k * samples - ribbon) / k) % samples;
+  return ribbon + k * ((newest + samples - back) % samples);
+}
 vec4 trailSample(uint particle, uint back) {
-  uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  uint slot = linkSlot(particle, back);
   ivec2 texel = ivec2(int(slot % rp.grid.x), int(slot / rp.grid.x));
   vec4 p = texelFetch(positionState, texel, 0);
   vec4 v = texelFetch(velocityState, texel, 0);
@@ -47,7 +56,7 @@ bool joins(vec4 a, vec4 b) {
   return a.w >= 0.0 && b.w >= 0.0 && a.w <= b.w;
 }
 float sampleLife(uint particle, uint back, float age) {
-  uint slot = (rp.ring.z + rp.ring.y - back) % rp.ring.y;
+  uint slot = linkSlot(particle, back);
   return texelFetch(velocityState, ivec2(int(slot % rp.grid.x), int(slot / rp.grid.x)), 0).w;
 }
 #else

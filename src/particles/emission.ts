@@ -12,11 +12,19 @@ import type { Burst, EmitRange, ParticleOptions } from './options.js';
 export type { Burst, BurstInput, EmitRange } from './options.js';
 
 /**
- * The clock compared on a nanosecond grid: sixty steps of 1/60 s add up to 0.9999999999999999 s,
- * which must count as 1 s for floor(rate · t), and three to 0.049999999999999996 for a burst at
- * 0.05 s to land on the step a person expects.
+ * The clock compared with bursts' times on a nanosecond grid: three steps of 1/60 s add up to
+ * 0.049999999999999996 s, which must count as 0.05 s for a burst at 0.05 s to land on the step a
+ * person expects.
  */
 const snap = (t: number): number => Math.round(t * 1e9) / 1e9;
+
+/**
+ * floor(rate · t) of the clock as summed: sixty steps of 1/60 s at 60 per second make
+ * 4.999999999999999 by the fifth step, which must count as 5 (one particle a step, not 0 and then
+ * 2). A count within 1e-7 of a whole number (and 1e-12 of itself: the rounding of a long-summed
+ * clock) is that number.
+ */
+const emittedBy = (x: number): number => Math.floor(x + 1e-7 + 1e-12 * x);
 
 /** Whether options ask for emission over time (else every slot is alive and respawns: continuous). */
 export function emits(o: Pick<ParticleOptions, 'emitRate' | 'bursts'>): boolean {
@@ -39,7 +47,8 @@ function burstsIn(bursts: readonly Burst[], duration: number, from: number, to: 
 /**
  * Particles emitted while the emitter clock runs from `c0` to `c1` (seconds since start): the rate
  * part, `floor(rate · t)` counted at both ends (for the first `duration` seconds unless `loop`),
- * and every burst occurrence in [c0, c1), cycle after cycle when `loop`.
+ * and every burst occurrence in [c0, c1) (the clock on a nanosecond grid), cycle after cycle when
+ * `loop`.
  */
 export function emittedBetween(
   o: Pick<ParticleOptions, 'emitRate' | 'bursts' | 'duration' | 'loop'>,
@@ -49,8 +58,10 @@ export function emittedBetween(
   let n = 0;
   if (o.emitRate !== null) {
     const end = o.loop ? Infinity : o.duration;
-    n += Math.floor(o.emitRate * Math.min(c1, end)) - Math.floor(o.emitRate * Math.min(c0, end));
+    n += emittedBy(o.emitRate * Math.min(c1, end)) - emittedBy(o.emitRate * Math.min(c0, end));
   }
+  c0 = snap(c0);
+  c1 = snap(c1);
   if (o.bursts.length > 0) {
     if (!o.loop) n += burstsIn(o.bursts, o.duration, c0, c1);
     else {
@@ -81,7 +92,7 @@ export class EmissionSchedule {
     if (!this.playing) return this.#emit(o.count, 0);
     const c0 = this.clock;
     this.clock += dt;
-    return this.#emit(o.count, emittedBetween(o, snap(c0), snap(this.clock)));
+    return this.#emit(o.count, emittedBetween(o, c0, this.clock));
   }
 
   /** Whether a non-looping emitter has run past its duration (nothing more will be emitted). */

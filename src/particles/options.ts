@@ -199,6 +199,19 @@ export interface ParticleLink {
   texture: Texture | null;
   /** Each particle's colour and size over life at its age multiply the ribbon's there. */
   inherit: boolean;
+  /**
+   * How many ribbons share the births (Niagara's ribbon id), default 1; the system's `count` must
+   * be a multiple of it. Which ribbon a particle is on follows from its slot, `index` in a
+   * behaviour, so an update can shape each ribbon (docs/particles.md, "Several ribbons").
+   */
+  ribbons: number;
+  /**
+   * How the slots are dealt to the ribbons: `'interleaved'` (default) — slot i on ribbon
+   * i mod ribbons, joined in birth order (streamers born side by side every step); `'blocks'` —
+   * slots in blocks of count / ribbons, a ribbon each, joined in slot order (a burst of
+   * count / ribbons is one beam).
+   */
+  split: 'interleaved' | 'blocks';
 }
 
 /** What a particle system can raise events on (the `events` module). */

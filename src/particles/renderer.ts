@@ -12,7 +12,7 @@ import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { Sampler } from '../rhi/core/sampler.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
-import type { Camera, DrawMode, ParticleOptions } from './options.js';
+import type { Camera, DrawMode, ParticleLink, ParticleOptions } from './options.js';
 import { createDrawPipeline, drawPipelineId, type DrawPipeline, type StateKind } from './draw.js';
 import { DrawParamsWriter, DRAW_PARAMS_BYTES } from './draw-params.js';
 import { SplatDraw } from './splat.js';
@@ -293,20 +293,27 @@ export class ParticleRenderer {
   #makeLinkInput(): RibbonInput {
     const sim = this.#sim;
     const buffers = this.state === 'buffers';
+    const link = (): ParticleLink => this.#options.link!;
     return {
       kind: 'link',
       // a link belongs to an emitter's schedule, never a sub-emitter's (no tint)
       tinted: false,
-      ribbons: 1,
+      // its ribbons share the slots (link.ribbons, dealt by link.split)
+      get ribbons() {
+        return link().ribbons;
+      },
+      get split() {
+        return link().split;
+      },
       get samples() {
-        return sim.count;
+        return sim.count / link().ribbons;
       },
       // the emitter's ring: the slot before its head is the newest particle
       get newest() {
         return ((sim.emission?.head ?? 0) + sim.count - 1) % sim.count;
       },
       get filled() {
-        return sim.count;
+        return sim.count / link().ribbons;
       },
       times: null,
       get grid() {

@@ -80,6 +80,7 @@ export function trailInput(
       return tint() !== undefined;
     },
     ribbons: history.count,
+    split: null,
     samples: history.length,
     get newest() {
       return history.head;
@@ -120,6 +121,24 @@ fn joins(a: vec4f, b: vec4f) -> bool {
 const JOINS_LINK = /* wgsl */ `
 fn joins(a: vec4f, b: vec4f) -> bool {
   return a.w >= 0.0 && b.w >= 0.0 && a.w <= b.w;
+}
+`;
+
+/**
+ * A link's slot for sample `back` (newest first) of ribbon `ribbon`: `grid.z` ribbons share the
+ * emitter's ring of `grid.z · ring.y` slots, dealt interleaved (`grid.w` 0: slot i on ribbon
+ * i mod grid.z, newest first from the ring's head) or in blocks (`grid.w` 1: ribbon r the slots
+ * [r·ring.y, (r + 1)·ring.y), in slot order; where the head is inside a block, the ages break it).
+ */
+const LINK_SLOT = /* wgsl */ `
+fn linkSlot(ribbon: u32, back: u32) -> u32 {
+  let samples = rp.ring.y;
+  if (rp.grid.w == 1u) {
+    return ribbon * samples + samples - 1u - back;
+  }
+  let k = rp.grid.z;
+  let newest = ((rp.ring.z + k * samples - ribbon) / k) % samples;
+  return ribbon + k * ((newest + samples - back) % samples);
 }
 `;
 
@@ -174,29 +193,29 @@ ${TRAIL_LIFE('textureLoad(velocityState, vec2i(i32(particle % rp.grid.x), i32(pa
 ${JOINS_TRAIL}`,
   },
   link: {
-    buffers: /* wgsl */ `
+    buffers: /* wgsl */ `${LINK_SLOT}
 @group(0) @binding(1) var<storage, read> positions: array<vec4f>;
 @group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
-  let slot = ringSlot(back);
+  let slot = linkSlot(particle, back);
   let p = positions[slot];
   return vec4f(p.xyz, select(-1.0, p.w, p.w < velocities[slot].w));
 }
 fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
-  return velocities[ringSlot(back)].w;
+  return velocities[linkSlot(particle, back)].w;
 }
 ${JOINS_LINK}`,
-    textures: /* wgsl */ `
+    textures: /* wgsl */ `${LINK_SLOT}
 @group(0) @binding(1) var positionState: texture_2d<f32>;
 @group(0) @binding(2) var velocityState: texture_2d<f32>;
 fn trailSample(particle: u32, back: u32) -> vec4f {
-  let slot = ringSlot(back);
+  let slot = linkSlot(particle, back);
   let texel = vec2i(i32(slot % rp.grid.x), i32(slot / rp.grid.x));
   let p = textureLoad(positionState, texel, 0);
   return vec4f(p.xyz, select(-1.0, p.w, p.w < textureLoad(velocityState, texel, 0).w));
 }
 fn sampleLife(particle: u32, back: u32, age: f32) -> f32 {
-  let slot = ringSlot(back);
+  let slot = linkSlot(particle, back);
   return textureLoad(velocityState, vec2i(i32(slot % rp.grid.x), i32(slot / rp.grid.x)), 0).w;
 }
 ${JOINS_LINK}`,
@@ -213,6 +232,8 @@ export interface RibbonInput {
   /** Each ribbon's colour times its particle's tint (binding 8: a trail of a sub-emitter's inheritColor). */
   readonly tinted: boolean;
   readonly ribbons: number;
+  /** A link's dealing of the slots to its ribbons (ParticleLink.split); null for trails. */
+  readonly split: 'interleaved' | 'blocks' | null;
   readonly samples: number;
   readonly newest: number;
   readonly filled: number;
@@ -380,6 +401,8 @@ export class RibbonDraw {
     u[35] = input.filled;
     u[36] = input.grid.width;
     u[37] = input.grid.height;
+    u[38] = input.split ? input.ribbons : 0;
+    u[39] = input.split === 'blocks' ? 1 : 0;
     for (let i = 0; i < 4; i++) f.set(life.colors[i] as readonly number[], 40 + 4 * i);
     f.set(life.colorStops, 56);
     for (let i = 0; i < 3; i++)

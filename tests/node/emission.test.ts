@@ -37,6 +37,17 @@ describe('the emission schedule', () => {
     expect(sum(perStep({ emitRate: 10 }, 30))).toBe(5);
   });
 
+  it('a rate that is a whole number of particles a step emits exactly that every step (the summed clock rounds below it)', () => {
+    // the fifth step's clock is 0.08333333333333333 s: 60 per second made 4.999999999999999
+    expect(perStep({ emitRate: 60 }, 600)).toEqual(Array(600).fill(1));
+    expect(perStep({ emitRate: 120 }, 600, 1 / 120)).toEqual(Array(600).fill(1));
+    expect(perStep({ emitRate: 30 }, 600)).toEqual(Array.from({ length: 600 }, (_, k) => k % 2));
+    // 1,000 a second at 60 steps a second: floor(1000 k / 60) by step k, in whole numbers
+    const counts = perStep({ emitRate: 1000 }, 3600);
+    const by = (k: number): number => (1000 * k - ((1000 * k) % 60)) / 60;
+    expect(counts).toEqual(Array.from({ length: 3600 }, (_, k) => by(k + 1) - by(k)));
+  });
+
   it('bursts fire at their step, repeat per cycles and interval, and again each looping cycle', () => {
     const counts = perStep(
       {

@@ -568,6 +568,105 @@ export const cases = defineCases({
         );
       },
     },
+  'several linked ribbons: the slots dealt interleaved (a ribbon per column) or in blocks (a ribbon per row), never joined across, on every path and raster mode':
+    {
+      async run({ device }) {
+        // 36 births, one a step, each where the emitter is moved: birth n at column n % 8, row
+        // floor(n / 8) of a grid, so births 32…35 (a fifth row) reuse slots 0…3
+        const at = (n: number): [number, number, number] => [
+          -3 + 0.8 * (n % 8),
+          -4 + Math.floor(n / 8),
+          0,
+        ];
+        const grid: ParticleOptionsInput = {
+          ...RISING,
+          bursts: [],
+          emitRate: 60,
+          count: 32,
+          speedMin: 0,
+          speedMax: 0,
+          trail: null,
+        };
+        const BIRTHS = 36;
+        /** Lit (a ribbon there) or dark at the midpoint of births a and b. */
+        const between = (img: Uint8Array, a: number, b: number): boolean =>
+          redAt(img, mid(at(a), at(b))) > 200;
+        const cases = [
+          // one ribbon: every birth joined to the next, rows and the diagonals between them
+          { link: {}, row: true, column: false, diagonal: true },
+          // a ribbon per column: slot i on ribbon i % 8
+          { link: { ribbons: 8 }, row: false, column: true, diagonal: false },
+          // a ribbon per row: slots [8r, 8r + 8)
+          {
+            link: { ribbons: 4, split: 'blocks' as const },
+            row: true,
+            column: false,
+            diagonal: false,
+          },
+        ];
+        for (const c of cases) {
+          const images = new Map<string, Uint8Array>();
+          for (const path of pathsOf(device))
+            for (const drawMode of ['instanced', 'pulled'] as const) {
+              const ps = await createParticleSystem(device, {
+                ...grid,
+                link: { width: [0.3, 0.3], colors: [WHITE, WHITE], ...c.link },
+                path,
+                drawMode,
+              });
+              for (let n = 0; n < BIRTHS; n++) {
+                ps.setOptions({ emitter: { position: at(n) } });
+                ps.step(DT);
+              }
+              const img = await drawImage(device, ps);
+              const how = `link ${JSON.stringify(c.link)}, ${path}, ${drawMode}`;
+              const expect = (what: string, a: number, b: number, lit: boolean): void =>
+                assert(
+                  between(img, a, b) === lit,
+                  `${how}: births ${a} and ${b} (${what}) ${lit ? 'joined' : 'apart'} (red ${redAt(img, mid(at(a), at(b)))})`,
+                );
+              // in the rows still alive (births 4…35: slots 0…3 were born again)
+              for (const n of [4, 10, 21, 29]) expect('a row', n, n + 1, c.row);
+              // (columns 0, 1, 6, 7: the diagonals cross the middle ones between the rows)
+              for (const n of [6, 7, 8, 9, 15, 22]) expect('a column', n, n + 8, c.column);
+              for (const n of [15, 23]) expect('a row to the next', n, n + 1, c.diagonal);
+              // the reborn slots: the fifth row, joined to the fourth in its columns (interleaved),
+              // along itself (blocks, one ribbon), never to the first row's births still alive
+              expect('the fifth row', 33, 34, c.row);
+              expect('a column into the fifth row', 25, 33, c.column);
+              // slot 3 (birth 35) follows slot 4 (birth 4) in a block: a point on that segment,
+              // off every row, column (and, one ribbon aside, diagonal) — never lit
+              if (!c.diagonal)
+                assert(
+                  redAt(img, [-0.1, -2.5, 0]) === 0,
+                  `${how}: the reborn slot 3 is not joined to birth 4 (red ${redAt(img, [-0.1, -2.5, 0])})`,
+                );
+              images.set(`${path}, ${drawMode}`, img);
+              ps.destroy();
+            }
+          const [first, ...rest] = [...images.entries()];
+          for (const [how, img] of rest) {
+            const { differ } = imageDiff(first![1], img, 0);
+            assert(
+              differ === 0,
+              `link ${JSON.stringify(c.link)}: ${how} draws as ${first![0]} does (${differ} pixels differ)`,
+            );
+          }
+        }
+        for (const [link, message] of [
+          [{ ribbons: 5 }, /link\.ribbons.*5.*divides the system's count \(32\)/],
+          [{ ribbons: 32 }, /link\.ribbons.*32.*1 of the system's 32 slots/],
+          [{ ribbons: 0 }, /link\.ribbons.*0/],
+          [{ split: 'rows' }, /link\.split.*rows.*'interleaved' or 'blocks'/],
+        ] as const)
+          await assertThrows(
+            () => createParticleSystem(device, { ...grid, link: link as object }),
+            ParticleOptionError,
+            message,
+            `link ${JSON.stringify(link)}`,
+          );
+      },
+    },
   'trail errors name the option; readTrail needs the module': {
     async run({ device }) {
       const ps = await createParticleSystem(device, { count: 4 });
