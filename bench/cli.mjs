@@ -12,6 +12,7 @@ import {
   sortTable,
   trailTable,
   livingTable,
+  presetTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -49,6 +50,7 @@ export async function main(argv) {
     sortTable(result.rows),
     trailTable(result.rows),
     livingTable(result.rows),
+    presetTable(result.rows),
   ]
     .filter(Boolean)
     .join('\n');

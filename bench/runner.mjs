@@ -17,6 +17,8 @@ import { runBench as runScene } from '../scripts/ignis-bench.mjs';
 export const PARTICLE_SCENE = fileURLToPath(
   new URL('../check/scenes/particles.ts', import.meta.url),
 );
+/** The presets suite's scene: the particles demo's presets, as ignis-check runs them. */
+export const PRESET_SCENE = fileURLToPath(new URL('../check/scenes/presets.ts', import.meta.url));
 
 export const DEFAULT_BACKEND = { compute: 'webgpu', pingpong: 'webgl2', cpu: 'webgpu' };
 
@@ -51,6 +53,8 @@ export const DEFAULTS = {
   livingCounts: [1_000_000],
   livingShares: [0.01, 0.1, 1],
   livingDraw: ['pulled', 'splat'],
+  presets: ['fireworks', 'sparks', 'swirl', 'shapes', 'fire', 'smoke'],
+  presetCounts: [100_000],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
   /** Sides of the portable suite's Life grids (n×n cells). */
@@ -72,6 +76,7 @@ export const SUITES = [
   'sort',
   'trails',
   'living',
+  'presets',
 ];
 /** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
 export const SORT_PATHS = [
@@ -83,6 +88,11 @@ export const TRAIL_PATHS = [
   ['compute', 'webgpu'],
   ['pingpong', 'webgl2'],
   ['cpu', 'webgpu'],
+];
+/** Where the presets suite runs: each backend's GPU path, the draw mode `auto` chooses. */
+export const PRESET_PATHS = [
+  ['compute', 'webgpu'],
+  ['pingpong', 'webgl2'],
 ];
 /** Where the portable flock runs: its WGSL as is, its GLSL translation, its JavaScript translation. */
 export const PORTABLE_PATHS = [
@@ -136,6 +146,10 @@ const USAGE = `npm run bench -- [options]
                                   (compact), at --living-shares 0.01,0.1,1 of the slots alive, in
                                   --living-draw pulled,splat (compute@webgpu; also instanced, and
                                   sorted: alpha sorted back to front, the sort's cost included)
+  --presets fireworks,sparks,swirl,shapes,fire,smoke  the presets suite: each of the particles
+                                  demo's presets (check/scenes/presets.ts) at --preset-counts
+                                  100000, drawn in the mode \`auto\` chooses, on compute@webgpu and
+                                  pingpong@webgl2
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
@@ -223,6 +237,12 @@ export function parseArgs(argv) {
         break;
       case '--living-draw':
         o.livingDraw = list(next());
+        break;
+      case '--presets':
+        o.presets = list(next());
+        break;
+      case '--preset-counts':
+        o.presetCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--trail-lengths':
         o.trailLengths = list(next()).map(Number);
@@ -358,6 +378,23 @@ export function particleCells(o) {
                 compact,
               },
             });
+  return out;
+}
+
+/** The presets suite's cells: each preset per count and path, the draw mode `auto` chooses. */
+export function presetCells(o) {
+  const out = [];
+  if (o.suites.includes('presets'))
+    for (const count of o.presetCounts)
+      for (const preset of o.presets)
+        for (const [pathName, backend] of PRESET_PATHS)
+          out.push({
+            id: `presets/${pathName}@${backend}/auto/${count}/${preset}`,
+            kind: 'presets',
+            rung: backend,
+            // 20 update-only steps of 0.1 s: the emitters' steady state (the fireworks' cycle is 3 s)
+            params: { count, path: pathName, draw: 'auto', preroll: 20, preset },
+          });
   return out;
 }
 
@@ -579,14 +616,14 @@ function withTimeout(promise, ms, what) {
  * cells interleaved `repeat` times, in `browser`; its own report lands in <out>/particles/. Returns
  * the suite's rows in the benchmark's row format.
  */
-async function runParticleSuite(o, browser) {
-  const cells = particleCells(o);
+async function runParticleSuite(o, browser, scene = PARTICLE_SCENE, cells = particleCells(o)) {
   if (cells.length === 0) return [];
-  const out = path.join(o.out, 'particles');
+  const folder = scene === PARTICLE_SCENE ? 'particles' : 'presets';
+  const out = path.join(o.out, folder);
   const t0 = Date.now();
   const { rows, errors } = await runScene(
     {
-      scene: PARTICLE_SCENE,
+      scene,
       rungs: [],
       grid: {},
       runtime: 'browser',
@@ -609,13 +646,13 @@ async function runParticleSuite(o, browser) {
       onCell: (done, total) => {
         if (!o.quiet)
           process.stdout.write(
-            `\r\x1b[K[particles ${done}/${total}] ${cells[(done - 1) % cells.length].id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+            `\r\x1b[K[${folder} ${done}/${total}] ${cells[(done - 1) % cells.length].id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
           );
       },
     },
   );
   if (!o.quiet) process.stdout.write('\r\x1b[K');
-  return cells.map((c, i) => particleRow(o, c, rows[i], errors, out));
+  return cells.map((c, i) => particleRow(o, c, rows[i], errors, out, folder));
 }
 
 /** A row that was not measured: its measurements null, and why. */
@@ -636,7 +673,7 @@ function skippedRow(base, skipped) {
 }
 
 /** A scene-kit row of the particle suite as a benchmark row (the columns the tables read). */
-function particleRow(o, cell, r, errors, out) {
+function particleRow(o, cell, r, errors, out, folder) {
   const base = {
     scenario: cell.id,
     kind: cell.kind,
@@ -694,14 +731,17 @@ function particleRow(o, cell, r, errors, out) {
     alive: info.alive ?? null,
     repeatMedians: r.repeatMedians.map((v) => round(v)),
     spread: round((Math.max(...r.repeatMedians) - Math.min(...r.repeatMedians)) / mid),
-    screenshot: r.screenshot ? `particles/${r.screenshot}` : null,
+    screenshot: r.screenshot ? `${folder}/${r.screenshot}` : null,
   };
 }
 
 /** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
 export async function runBench(o, { browser, url, flags, log = console.log }) {
   mkdirSync(o.out, { recursive: true });
-  const particleRows = await runParticleSuite(o, browser);
+  const particleRows = [
+    ...(await runParticleSuite(o, browser)),
+    ...(await runParticleSuite(o, browser, PRESET_SCENE, presetCells(o))),
+  ];
   const scenarios = buildScenarios(o);
   const samples = new Map(scenarios.map((s) => [s.id, []]));
   const shots = new Map();
@@ -932,6 +972,31 @@ export function trailTable(rows) {
     );
     out.push(
       `| ${where} | ${r.count} | ${length} | ${fmt(r.e2eMs.median)} | ${(r.e2eMs.median / base.e2eMs.median).toFixed(2)}× | ${fmt(r.gpuSpansMs?.draw, 3)} |`,
+    );
+  }
+  return out.join('\n');
+}
+
+/** The presets suite: each preset's frame and its GPU passes, per path. */
+export function presetTable(rows) {
+  const presets = rows.filter((r) => r.kind === 'presets');
+  if (presets.length === 0) return '';
+  const out = [
+    "\nPresets (the particles demo's, check/scenes/presets.ts; the draw mode `auto` chose; e2e ms medians, GPU ms of the update, the sort and the draw):\n",
+    '| preset | path@backend | draw | count | e2e ms | p95 | update GPU ms | sort GPU ms | draw GPU ms | alive |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of presets) {
+    const preset = r.scenario.split('/').pop();
+    const where = `${r.path}@${r.backend}`;
+    if (r.skipped) {
+      out.push(
+        `| ${preset} | ${where} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped} | | | | | |`,
+      );
+      continue;
+    }
+    out.push(
+      `| ${preset} | ${where} | ${drawLabel(r)} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(r.e2eMs.p95)} | ${fmt(r.gpuMs?.update, 3)} | ${fmt(r.gpuSpansMs?.sort, 3)} | ${fmt(r.gpuMs?.draw, 3)} | ${r.alive ?? ''} |`,
     );
   }
   return out.join('\n');
@@ -1210,6 +1275,7 @@ export function writeOutputs(o, result) {
     sortTable(result.rows),
     trailTable(result.rows),
     livingTable(result.rows),
+    presetTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);

@@ -4,9 +4,16 @@
 // puffs sorted back to front every frame), each on the
 // rung's particle path, so the check compares images and states between WebGPU compute, the
 // fragment ping-pong and the CPU. ?params: preset (fireworks), count, seed, sort (0: smoke
-// unsorted, for the docs' side-by-side picture).
+// unsorted, for the docs' side-by-side picture); for the benchmark's presets suite also path (the
+// rung's), draw (instanced; `auto` decides before the first measured frame) and preroll
+// (update-only steps of 0.1 s first).
 import type { Device } from 'ignis-rhi';
-import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import {
+  createParticleSystem,
+  orbitCamera,
+  type DrawMode,
+  type ParticleOptions,
+} from 'ignis-rhi/particles';
 import {
   fire,
   fireworks,
@@ -47,7 +54,8 @@ export async function create(
     throw new Error(`unknown preset ${preset}: fireworks, sparks, swirl, shapes, fire or smoke`);
   const ps = await createParticleSystem(device, {
     ...options,
-    drawMode: 'instanced',
+    drawMode: (params['draw'] ?? 'instanced') as DrawMode,
+    ...(params['path'] !== undefined ? { path: params['path'] as ParticleOptions['path'] } : {}),
     ...(params['sort'] !== undefined ? { sort: Number(params['sort']) === 1 } : {}),
   });
   // the fireworks close up; sparks and fire as the demo frames them
@@ -56,7 +64,13 @@ export async function create(
     ...(preset === 'fireworks' ? { distance: 12, target: [0, -3.5, 0] as const } : {}),
   });
   const surface = device.surface!;
-  return {
+  for (let i = 0, steps = Number(params['preroll'] ?? 0); i < steps; i += 10) {
+    const encoder = device.createCommandEncoder({ label: 'particles preroll' });
+    for (let k = i; k < Math.min(steps, i + 10); k++) ps.update(encoder, 0.1);
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+  }
+  const scene: Scene = {
     frame(dt) {
       const encoder = device.createCommandEncoder();
       ps.update(encoder, dt);
@@ -75,5 +89,18 @@ export async function create(
       sheet?.destroy();
     },
     read: async () => (await ps.read()).position,
+    info: async () => ({
+      path: ps.path,
+      pathReason: ps.reason,
+      drawn: ps.drawMode,
+      drawModeReason: ps.drawModeReason,
+      alive: (await ps.stats()).alive,
+    }),
   };
+  if (params['draw'] === 'auto') {
+    // 'auto' measures the modes at its first draw: decide before the kit's frames (and timings)
+    scene.frame(1 / 60);
+    await ps.drawModeDecided;
+  }
+  return scene;
 }

@@ -1348,6 +1348,180 @@ function openPass(d: Device, withPipeline: boolean) {
   }
   return pass;
 }
+/**
+ * The slot setters of a pass (setUniformBuffer, setStorageBuffer, setTexture, setSampler) and
+ * setPipeline: Ignis's shorthand for a group-0 bind group entry and its setBindGroup, judged by
+ * createBindGroup's rules for that entry (a binding below maxBindingsPerBindGroup, the resource's
+ * kind, device and usage, a buffer range's alignment and bounds) and setPipeline's (a render
+ * pipeline of this device whose targets are the pass's attachments).
+ */
+type Setter = 'uniform' | 'storage' | 'texture' | 'sampler' | 'pipeline';
+const SETTER_NAMES: Record<Setter, string> = {
+  uniform: 'setUniformBuffer',
+  storage: 'setStorageBuffer',
+  texture: 'setTexture',
+  sampler: 'setSampler',
+  pipeline: 'setPipeline',
+};
+const slotSetterTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    setter: fc.constantFrom<Setter>('uniform', 'storage', 'texture', 'sampler', 'pipeline'),
+    slot: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 0, max: 15 }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(999, 1000, 4000, -1, 1.5, null, '0', 2n) },
+    ),
+    resource: fc.constantFrom<'right' | 'wrong-kind' | 'null' | 'object' | 'other-device'>(
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'wrong-kind',
+      'null',
+      'object',
+      'other-device',
+    ),
+    usageOk: fc.constantFrom(true, true, true, true, true, false),
+    // setPipeline: a pipeline whose target is the pass's format, or another
+    targetOk: fc.constantFrom(true, true, true, false),
+    offset: maybe(
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(0, 256, 512) },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>(4, 128, 1280, -256, 1.5, null) },
+      ),
+    ),
+    size: maybe(
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(16, 64, 256) },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>(0, 6, 2048, -16, null) },
+      ),
+    ),
+  })
+  .map(({ setter, slot, resource, usageOk, targetOk, offset, size }) => {
+    const BUFFER = 1024;
+    const name = SETTER_NAMES[setter];
+    const rules: Rule[] = [];
+    if (setter !== 'pipeline')
+      rules.push([
+        !isInt(slot) || slot < 0 || slot >= 1000,
+        'binding < maxBindingsPerBindGroup',
+        ['slot', 'maxBindingsPerBindGroup'],
+      ]);
+    const kindOk = resource === 'right' || resource === 'other-device';
+    const expected = {
+      uniform: 'buffer',
+      storage: 'buffer',
+      texture: 'texture',
+      sampler: 'sampler',
+      pipeline: 'render pipeline',
+    }[setter];
+    rules.push(
+      [!kindOk, `the resource is a ${expected}`, [expected, name]],
+      [resource === 'other-device', 'the resource belongs to this device', ['device']],
+    );
+    if (kindOk && (setter === 'uniform' || setter === 'storage')) {
+      const usageName = setter === 'uniform' ? 'UNIFORM' : 'STORAGE';
+      // (null is not a default here: Ignis's convention, the file's header)
+      const off = offset === undefined ? 0 : offset;
+      const offOk = isInt(off) && off >= 0;
+      const s = size === undefined ? (offOk ? BUFFER - (off as number) : 0) : size;
+      rules.push(
+        [!usageOk, `the buffer has ${usageName}`, [usageName]],
+        [!offOk || (off as number) % 256 !== 0, 'offset a multiple of 256', ['offset']],
+        [!isInt(s) || s <= 0, 'size > 0', ['size']],
+        [
+          offOk && isInt(s) && (off as number) + s > BUFFER,
+          'the range inside the buffer',
+          ['size', 'offset', 'range', 'bytes'],
+        ],
+        [
+          setter === 'storage' && isInt(s) && s % 4 !== 0,
+          'a storage range a multiple of 4',
+          ['size'],
+        ],
+      );
+    }
+    if (kindOk && setter === 'texture')
+      rules.push([!usageOk, 'the texture has TEXTURE_BINDING', ['TEXTURE_BINDING']]);
+    if (kindOk && setter === 'pipeline')
+      rules.push([
+        !targetOk,
+        "the pipeline's targets are the pass's attachments",
+        ['format', 'rgba8unorm'],
+      ]);
+    return {
+      family: 'slot setters, setPipeline',
+      verdict: judgeAll(rules),
+      run: (d: Device) => {
+        const pass = openPass(d, false);
+        const other = new NullDevice();
+        const on = resource === 'other-device' ? other : d;
+        const make = (kind: Setter | 'wrong'): unknown => {
+          switch (kind) {
+            case 'uniform':
+            case 'storage':
+              return on.createBuffer({
+                size: BUFFER,
+                usage: usageOk ? (kind === 'uniform' ? BU.UNIFORM : BU.STORAGE) : BU.COPY_DST,
+              });
+            case 'texture':
+              return on.createTexture({
+                size: { width: 4, height: 4 },
+                format: 'rgba8unorm',
+                usage: usageOk ? TU.TEXTURE_BINDING : TU.COPY_DST,
+              });
+            case 'sampler':
+              return on.createSampler();
+            case 'pipeline': {
+              const module = on.createShaderModule({ code: PASS_WGSL });
+              return on.createRenderPipeline({
+                vertex: { module },
+                fragment: {
+                  module,
+                  targets: [{ format: targetOk ? 'rgba8unorm' : 'rgba16float' }],
+                },
+              });
+            }
+            default: {
+              // another kind of resource: a sampler where a buffer, texture or pipeline goes, else
+              // a buffer
+              if (setter === 'sampler') return on.createBuffer({ size: 16, usage: BU.UNIFORM });
+              if (setter === 'pipeline') {
+                const module = on.createShaderModule({
+                  code: '@compute @workgroup_size(1) fn main() {}',
+                });
+                return on.createComputePipeline({ compute: { module } });
+              }
+              return on.createSampler();
+            }
+          }
+        };
+        const value =
+          resource === 'null'
+            ? null
+            : resource === 'object'
+              ? {}
+              : make(resource === 'wrong-kind' ? 'wrong' : setter);
+        try {
+          const n = slot as number;
+          if (setter === 'uniform')
+            pass.setUniformBuffer(n, value as never, offset as number, size as number);
+          else if (setter === 'storage')
+            pass.setStorageBuffer(n, value as never, {
+              ...(offset === undefined ? {} : { offset: offset as number }),
+              ...(size === undefined ? {} : { size: size as number }),
+            });
+          else if (setter === 'texture') pass.setTexture(n, value as never);
+          else if (setter === 'sampler') pass.setSampler(n, value as never);
+          else pass.setPipeline(value as never);
+        } finally {
+          other.destroy();
+        }
+      },
+    };
+  });
+
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const passCallTrials: fc.Arbitrary<Trial> = fc.oneof(
   fc
@@ -1794,6 +1968,7 @@ const trials = fc.oneof(
   indirectTrials,
   bufferTextureTrials,
   bindGroupTrials,
+  slotSetterTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

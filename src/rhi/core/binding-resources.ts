@@ -48,7 +48,8 @@ function bufferBinding(
   const rules = BUFFER_BINDINGS[kind];
   requireResource(buffer, 'buffer', op, device);
   requireBufferUsage(buffer.usage, rules.usage, op, buffer.label);
-  const s = size ?? buffer.size - offset;
+  // (only a size left out means the rest of the buffer: null is a wrong value, not a default)
+  const s = size === undefined ? buffer.size - offset : size;
   // (a uniform range has no size alignment in WebGPU; a storage range is a multiple of 4)
   validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label, {
     sizeMultiple: kind === 'uniform' ? 1 : 4,

@@ -64,11 +64,12 @@ export class SlotTable {
     private readonly passLabel: string,
   ) {}
 
+  /** A slot of group 0: a binding number below WebGPU's maxBindingsPerBindGroup. */
   #slot(slot: number): void {
-    if (!Number.isInteger(slot) || slot < 0) {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= MAX_BINDINGS_PER_BIND_GROUP) {
       throw new ValidationError(
         'binding-slot',
-        `Binding slot ${String(slot)} must be a non-negative integer`,
+        `Binding slot ${typeof slot === 'bigint' ? `${slot}n` : String(slot)} must be an integer from 0 to ${MAX_BINDINGS_PER_BIND_GROUP - 1} (maxBindingsPerBindGroup; other groups are filled by setBindGroup)`,
         this.passLabel,
         { slot },
       );
