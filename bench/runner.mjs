@@ -302,6 +302,9 @@ export function parseArgs(argv) {
     throw new Error(`--size must look like 1280x720`);
   for (const k of ['repeat', 'frames'])
     if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
+  for (const preset of o.presets)
+    if (!DEFAULTS.presets.includes(preset))
+      throw new Error(`--presets: unknown preset ${preset} (${DEFAULTS.presets.join(', ')})`);
   for (const suite of o.suites)
     if (!SUITES.includes(suite))
       throw new Error(`--suites: unknown suite ${suite} (${SUITES.join(', ')})`);
@@ -1087,6 +1090,7 @@ function portableRows(pr, title, unit) {
 
 export function markdownTable(allRows) {
   const rows = allRows.filter(isParticles);
+  if (rows.length === 0) return '';
   const head =
     '| path@backend | draw | count | frames | e2e median ms | e2e p95 | e2e p99 | rAF median ms | rAF p95 | GPU update ms | GPU draw ms | CPU ms | repeat medians | spread | GPU MiB | heap MiB | visible px | alive |';
   const sep = `|${'---|'.repeat(18)}`;

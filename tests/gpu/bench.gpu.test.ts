@@ -12,6 +12,7 @@ import {
   compareRuns,
   percentile,
   markdownTable,
+  presetTable,
   sortTable,
   // @ts-expect-error plain ESM module without types
 } from '../../bench/runner.mjs';
@@ -244,6 +245,44 @@ describe('benchmark smoke run', () => {
     );
   }, 300_000);
 
+  it('the presets suite: each preset on each GPU path, the draw mode auto chose, the living count', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-presets-'));
+    const o = parseArgs(
+      '--suites presets --presets sparks,smoke --preset-counts 1500 --frames 3 --warmup 1 --repeat 1 --size 160x96 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const result = await runShared(o);
+    type Row = {
+      scenario: string;
+      skipped?: string;
+      drawn: string | null;
+      alive: number | null;
+      e2eMs: { median: number };
+      gpuSpansMs: { sort?: number } | null;
+      backend: string;
+    };
+    const rows = result.rows as Row[];
+    expect(rows.map((r) => r.scenario)).toEqual([
+      'presets/compute@webgpu/auto/1500/sparks',
+      'presets/pingpong@webgl2/auto/1500/sparks',
+      'presets/compute@webgpu/auto/1500/smoke',
+      'presets/pingpong@webgl2/auto/1500/smoke',
+    ]);
+    for (const r of rows) {
+      expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
+      expect(r.e2eMs.median).toBeGreaterThan(0);
+      // auto decided before the measured frames; the emitters' steady state after the preroll
+      expect(['instanced', 'pulled', 'splat']).toContain(r.drawn);
+      expect(r.alive, r.scenario).toBeGreaterThan(100);
+    }
+    // smoke sorts its alpha puffs: the sort's passes are timed on WebGPU
+    expect(rows[2]!.gpuSpansMs?.sort).toBeGreaterThan(0);
+    expect(presetTable(result.rows)).toMatch(
+      /\| smoke \| compute@webgpu \| auto→\w+ \| 1500 \| \d+\.\d\d \|/,
+    );
+  }, 300_000);
+
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-skip-'));
     const o = parseArgs([
@@ -285,6 +324,9 @@ describe('benchmark smoke run', () => {
     expect(() => parseArgs(['--paths', 'gpu'])).toThrow(/unknown path gpu/);
     expect(() => parseArgs(['--size', 'big'])).toThrow(/--size/);
     expect(() => parseArgs(['--frobnicate'])).toThrow(/unknown option/);
+    expect(
+      parseArgs(['--presets', 'fire, smoke', '--preset-counts', '1_000']).presetCounts,
+    ).toEqual([1000]);
     expect(() => parseArgs(['--draw', 'sprites'])).toThrow(/unknown draw mode sprites/);
     expect(() => parseArgs(['--runtime', 'node'])).toThrow(
       /--runtime: node is not chromium or deno/,
