@@ -285,6 +285,18 @@ export interface ParticleMesh {
   positions: Float32Array;
   /** Three vertex indices per triangle; null: the positions are a triangle list. */
   indices: Uint32Array | null;
+  /**
+   * Where the mesh is: a 4×4 affine matrix, column-major (wgpu-matrix's `mat4`), applied to its
+   * vertices before `emitter.position` is added. Default the identity.
+   */
+  transform: Float32Array;
+  /**
+   * The mesh's motion, inherited by every particle born on it (a rigid body's): `velocity` (units
+   * per second) plus `angularVelocity` (radians per second about an axis through the transform's
+   * origin) × the birth point's offset from that origin. Default still (zeros).
+   */
+  velocity: readonly [number, number, number];
+  angularVelocity: readonly [number, number, number];
 }
 
 /** One directional light and an ambient term (the `light` module), linear RGB. */
@@ -446,6 +458,11 @@ export type ParticleOptionsInput = Partial<
   mesh?: {
     positions: ArrayLike<number>;
     indices?: ArrayLike<number> | null;
+    /** A 4×4 affine matrix, column-major; default the identity. */
+    transform?: ArrayLike<number>;
+    /** The mesh's velocity and angular velocity, inherited at birth; default zeros. */
+    velocity?: readonly [number, number, number];
+    angularVelocity?: readonly [number, number, number];
   } | null;
   /** A light: direction, and optionally color (default white) and ambient (default 0.25 grey); null: unlit. */
   light?: (Pick<ParticleLight, 'direction'> & Partial<ParticleLight>) | null;

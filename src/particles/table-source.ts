@@ -42,7 +42,8 @@ export function tableOf(o: ParticleOptions): { from: object; table: Table } | nu
   if (o.mesh) {
     const t = meshTable(o.mesh);
     return {
-      from: o.mesh,
+      // the vertices: a mesh moved by a new transform keeps its table
+      from: o.mesh.positions,
       table: {
         rows: t.triangles,
         columns: Object.fromEntries(MESH_SOURCE.map((n) => [n, t[n]])),

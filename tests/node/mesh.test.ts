@@ -34,6 +34,40 @@ describe('mesh emission', () => {
       { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], normals: [] },
       /mesh\.normals = \[\] is not a mesh option/,
     ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0] },
+      /mesh\.transform = 12 numbers must be a 4×4 matrix/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2],
+      },
+      /mesh\.transform = a last row of 0, 0, 0, 2 must be affine/,
+    ],
+    [
+      // stretched along x only: births would crowd the stretched triangles' mesh-space areas
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        transform: [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+      },
+      /mesh\.transform = a matrix that scales unevenly.*rotation, a uniform scale and a translation/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, Infinity, 0, 1],
+      },
+      /mesh\.transform\[13\] = Infinity must be a finite number/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], velocity: [1, 2] },
+      /mesh\.velocity = \[1,2\] must be an array of 3/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], angularVelocity: [0, 'fast', 0] },
+      /mesh\.angularVelocity\[1\] = fast must be a finite/,
+    ],
   ];
   for (const [mesh, message] of bad)
     it(`refuses ${JSON.stringify(mesh).slice(0, 70)}`, () => {
@@ -55,6 +89,84 @@ describe('mesh emission', () => {
     expect(k.glslFragment).toContain('meshA');
     expect(resolveOptions({ ...o, mesh: o.mesh }).mesh).toBe(o.mesh);
     expect(resolveOptions({ mesh: given }).mesh).toBe(o.mesh);
+  });
+
+  it('a new transform with the same vertex arrays keeps the triangle table; changed vertices make another', () => {
+    const given = fourTriangles();
+    const a = resolveOptions({ mesh: given }).mesh!;
+    const moved = resolveOptions({
+      mesh: { ...given, transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 4, 5, 6, 1] },
+    }).mesh!;
+    expect(moved).not.toBe(a);
+    expect(moved.positions).toBe(a.positions);
+    expect(Array.from(moved.transform.subarray(12))).toEqual([4, 5, 6, 1]);
+    // a pose written into the same array is other vertices
+    given.positions[0] = 0.5;
+    const posed = resolveOptions({ mesh: { ...given } }).mesh!;
+    expect(posed.positions).not.toBe(a.positions);
+    expect(posed.positions[0]).toBe(0.5);
+  });
+
+  it('the reference places the mesh by its transform: on the turned, scaled, moved triangles, still uniform by area', () => {
+    // a quarter turn about z (x → y, y → −x), twice the size, moved up 5: the plane y = 0 becomes
+    // x = 0, the normal +y becomes −x, triangle k's x = 10k becomes y = 20k + 5 (+1 the emitter)
+    const o = resolveOptions({
+      count: 4000,
+      seed: 12,
+      mesh: { ...fourTriangles(), transform: [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 1] },
+      emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
+      bursts: [{ time: 0, count: 4000 }],
+      speedMin: 1,
+      speedMax: 1,
+      spread: 0,
+      gravity: [0, 0, 0],
+    });
+    const state = createState(o);
+    stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < o.count; i++) {
+      const [x, y] = state.position.subarray(4 * i, 4 * i + 2);
+      expect(Math.abs(x!)).toBeLessThan(1e-5);
+      counts[Math.round((y! - 6) / 20) - 1]!++;
+      expect(Math.abs(state.velocity[4 * i]! + 1)).toBeLessThan(1e-5);
+    }
+    const expected = [1, 2, 3, 4].map((a) => (o.count * a) / 10);
+    const chi2 = counts.reduce((s, c, i) => s + (c - expected[i]!) ** 2 / expected[i]!, 0);
+    expect(chi2, `counts ${counts.join(', ')}`).toBeLessThan(16.27);
+  });
+
+  it("the reference adds the mesh's motion at the birth point: velocity + angularVelocity × (point − origin)", () => {
+    const o = resolveOptions({
+      count: 500,
+      seed: 13,
+      mesh: {
+        ...fourTriangles(),
+        transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -20, 1],
+        velocity: [0, 0, 3],
+        angularVelocity: [0, 2, 0],
+      },
+      emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
+      bursts: [{ time: 0, count: 500 }],
+      speedMin: 1,
+      speedMax: 1,
+      spread: 0,
+      gravity: [0, 0, 0],
+    });
+    const state = createState(o);
+    stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+    let worst = 0;
+    for (let i = 0; i < o.count; i++) {
+      const [px, , pz] = state.position.subarray(4 * i, 4 * i + 3);
+      // the point about the transform's origin (0, 0, −20), the emitter's offset aside
+      const [rx, rz] = [px!, pz! + 20];
+      const expected = [2 * rz, 1, 3 - 2 * rx];
+      for (let d = 0; d < 3; d++)
+        worst = Math.max(
+          worst,
+          Math.abs(state.velocity[4 * i + d]! - expected[d]!) / (1 + Math.abs(expected[d]!)),
+        );
+    }
+    expect(worst).toBeLessThan(1e-5);
   });
 
   it('the reference spawns on the surface, uniformly by area, the velocity about the normal', () => {

@@ -9,9 +9,14 @@
  * three attributes of a small runner on the system's path (storage buffers, textures or arrays:
  * what a sub-emitter's parent is) — and each spawn binary-searches the running sums for the
  * triangle its first random picks, then a point in it from two more (√r1 for uniform area). The
- * table is made again when `setOptions` gives another mesh (a skinned mesh's posed vertices).
+ * table is made again when `setOptions` gives other vertices (a skinned mesh's posed vertices).
+ *
+ * A moving mesh: `transform` (a similarity: rotation, uniform scale, translation — so uniform by
+ * area stays uniform) places it, and `velocity` and `angularVelocity` (a rigid body's motion, about
+ * the transform's origin) are added to each particle's velocity at its birth. Giving the same
+ * `positions` array each frame with a new transform keeps the table: only uniforms change.
  */
-import { ParticleOptionError, object } from '../errors.js';
+import { ParticleOptionError, object, vector } from '../errors.js';
 import type { ParticleMesh, ParticleOptions } from '../options.js';
 import { defineModule, type ReferenceSpawn } from './module.js';
 
@@ -30,12 +35,20 @@ export interface MeshTable {
   readonly area: number;
 }
 
-const TABLES = new WeakMap<ParticleMesh, MeshTable>();
+/** Tables by the resolved vertices: a mesh moved by its transform keeps its table. */
+const TABLES = new WeakMap<Float32Array, MeshTable>();
 const RESOLVED = new WeakMap<object, ParticleMesh>();
+/** The resolved vertices of the arrays given (the same arrays again: the same geometry). */
+const GEOMETRY = new WeakMap<
+  object,
+  { indicesGiven: unknown; positions: Float32Array; indices: Uint32Array | null }
+>();
 
-/** The triangle table of a resolved mesh (made once per mesh object). */
+const IDENTITY = Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
+
+/** The triangle table of a resolved mesh (made once per vertex array). */
 export function meshTable(mesh: ParticleMesh): MeshTable {
-  let t = TABLES.get(mesh);
+  let t = TABLES.get(mesh.positions);
   if (t) return t;
   const { positions, indices } = mesh;
   const triangles = (indices ? indices.length : positions.length / 3) / 3;
@@ -65,7 +78,7 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
     sum += area;
   }
   t = { triangles, meshA, meshB, meshC, area: f(sum) };
-  TABLES.set(mesh, t);
+  TABLES.set(mesh.positions, t);
   return t;
 }
 
@@ -92,15 +105,33 @@ export const mesh = defineModule({
   resolve(o) {
     const m = o.mesh as unknown;
     if (m === null) return { mesh: null };
-    object('mesh', m, 'null or { positions, indices }');
+    object('mesh', m, 'null or { positions, indices, transform, velocity, angularVelocity }');
     const given = m as Record<string, unknown>;
     for (const key of Object.keys(given))
-      if (key !== 'positions' && key !== 'indices')
+      if (!MESH_KEYS.includes(key))
         throw new ParticleOptionError(
           `mesh.${key}`,
           given[key],
-          'is not a mesh option (they are positions, indices)',
+          `is not a mesh option (they are ${MESH_KEYS.join(', ')})`,
         );
+    const motion = resolveMotion(given);
+    // one resolved mesh per object given (and the resolved one is its own): options resolved again
+    // keep it, so its table is made once; another object is another mesh
+    const cached = RESOLVED.get(m as object);
+    if (cached) return { mesh: cached };
+    // the same arrays again, with the same numbers (a pose written into them in place is another
+    // geometry): the same resolved vertices, so the same table
+    const geometry = GEOMETRY.get(given['positions'] as object);
+    if (geometry && geometry.indicesGiven === given['indices'] && unchanged(geometry, given)) {
+      const resolved: ParticleMesh = {
+        positions: geometry.positions,
+        indices: geometry.indices,
+        ...motion,
+      };
+      RESOLVED.set(m as object, resolved);
+      RESOLVED.set(resolved, resolved);
+      return { mesh: resolved };
+    }
     const positions = numbers('mesh.positions', given['positions']);
     if (positions.length < 9 || positions.length % 3 !== 0)
       throw new ParticleOptionError(
@@ -147,11 +178,13 @@ export const mesh = defineModule({
         'a sub-emitter',
         "cannot also be born on a mesh: a sub-emitter's particles are born where its parent's events are",
       );
-    // one resolved mesh per object given (and the resolved one is its own): options resolved again
-    // keep it, so its table is made once; another object is another mesh
-    const cached = RESOLVED.get(m as object);
-    if (cached) return { mesh: cached };
-    const resolved: ParticleMesh = { positions: Float32Array.from(positions), indices };
+    const resolved: ParticleMesh = { positions: Float32Array.from(positions), indices, ...motion };
+    if (typeof given['positions'] === 'object' && given['positions'] !== null)
+      GEOMETRY.set(given['positions'], {
+        indicesGiven: given['indices'],
+        positions: resolved.positions,
+        indices,
+      });
     RESOLVED.set(m as object, resolved);
     RESOLVED.set(resolved, resolved);
     if (!(meshTable(resolved).area > 0))
@@ -164,7 +197,15 @@ export const mesh = defineModule({
   },
   kernel: () => ({
     key: 'mesh',
-    uniforms: [['meshArea', 'f32']],
+    uniforms: [
+      ['meshArea', 'f32'],
+      ['meshX', 'vec4f'],
+      ['meshY', 'vec4f'],
+      ['meshZ', 'vec4f'],
+      ['meshW', 'vec4f'],
+      ['meshVelocity', 'vec4f'],
+      ['meshSpin', 'vec4f'],
+    ],
     source: [...MESH_SOURCE],
     spawn: `f32 meshTarget = r0 * params.meshArea;
     u32 meshLo = 0u;
@@ -181,15 +222,36 @@ export const mesh = defineModule({
       }
     }
     let meshTri = ignisSource(meshLo);
+    vec3f meshA3 = params.meshX.xyz * meshTri.meshA.x + params.meshY.xyz * meshTri.meshA.y + params.meshZ.xyz * meshTri.meshA.z + params.meshW.xyz;
+    vec3f meshB3 = params.meshX.xyz * meshTri.meshB.x + params.meshY.xyz * meshTri.meshB.y + params.meshZ.xyz * meshTri.meshB.z + params.meshW.xyz;
+    vec3f meshC3 = params.meshX.xyz * meshTri.meshC.x + params.meshY.xyz * meshTri.meshC.y + params.meshZ.xyz * meshTri.meshC.z + params.meshW.xyz;
     f32 meshS = sqrt(r1);
-    vec3f meshAt = meshTri.meshA.xyz * (1.0 - meshS) + meshTri.meshB.xyz * (meshS * (1.0 - r2)) + meshTri.meshC.xyz * (meshS * r2);
-    vec3f meshN = normalize(cross(meshTri.meshB.xyz - meshTri.meshA.xyz, meshTri.meshC.xyz - meshTri.meshA.xyz));
+    vec3f meshAt = meshA3 * (1.0 - meshS) + meshB3 * (meshS * (1.0 - r2)) + meshC3 * (meshS * r2);
+    vec3f meshN = normalize(cross(meshB3 - meshA3, meshC3 - meshA3));
     vec3f meshT = normalize(cross(meshN, select(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 0.0, 1.0), abs(meshN.x) > 0.9)));
     vec3f meshBi = cross(meshT, meshN);
     spawnPos = params.emitterPosition + meshAt;
-    spawnVel = meshT * spawnVel.x + meshN * spawnVel.y + meshBi * spawnVel.z;`,
+    spawnVel = meshT * spawnVel.x + meshN * spawnVel.y + meshBi * spawnVel.z + params.meshVelocity.xyz + cross(params.meshSpin.xyz, meshAt - params.meshW.xyz);`,
   }),
-  values: (o) => ({ meshArea: o.mesh ? meshTable(o.mesh).area : 0 }),
+  values: (o) => {
+    const m = o.mesh;
+    const t = m?.transform ?? IDENTITY;
+    const column = (c: number): [number, number, number, number] => [
+      t[4 * c] as number,
+      t[4 * c + 1] as number,
+      t[4 * c + 2] as number,
+      0,
+    ];
+    return {
+      meshArea: m ? meshTable(m).area : 0,
+      meshX: column(0),
+      meshY: column(1),
+      meshZ: column(2),
+      meshW: column(3),
+      meshVelocity: [...(m?.velocity ?? [0, 0, 0]), 0],
+      meshSpin: [...(m?.angularVelocity ?? [0, 0, 0]), 0],
+    };
+  },
   reference: {
     spawn(o: ParticleOptions, _own, s: ReferenceSpawn) {
       const t = meshTable(o.mesh as ParticleMesh);
@@ -202,7 +264,12 @@ export const mesh = defineModule({
         if ((t.meshA[4 * mid + 3] as number) <= target) lo = mid;
         else hi = mid - 1;
       }
-      const at = (arr: Float32Array): number[] => [0, 1, 2].map((d) => arr[4 * lo + d] as number);
+      const m = o.mesh as ParticleMesh;
+      const at = (arr: Float32Array): number[] =>
+        place(
+          m.transform,
+          [0, 1, 2].map((d) => arr[4 * lo + d] as number),
+        );
       const [a, b, c] = [at(t.meshA), at(t.meshB), at(t.meshC)] as [number[], number[], number[]];
       const sq = f(Math.sqrt(r[1]!));
       const wb = f(sq * f(1 - r[2]!));
@@ -224,13 +291,100 @@ export const mesh = defineModule({
       s.py = f(e[1]! + p[1]!);
       s.pz = f(e[2]! + p[2]!);
       const v = [s.vx, s.vy, s.vz];
+      // the mesh's motion at the birth point: velocity + angularVelocity × (point − origin)
+      const origin = [0, 1, 2].map((d) => f(m.transform[12 + d] as number));
+      const spin = cross(
+        m.angularVelocity.map(f),
+        p.map((x, d) => f(x - origin[d]!)),
+      );
       const out = [0, 1, 2].map((d) =>
-        f(f(f(tg[d]! * v[0]!) + f(n[d]! * v[1]!)) + f(bi[d]! * v[2]!)),
+        f(
+          f(f(f(f(tg[d]! * v[0]!) + f(n[d]! * v[1]!)) + f(bi[d]! * v[2]!)) + f(m.velocity[d]!)) +
+            spin[d]!,
+        ),
       );
       [s.vx, s.vy, s.vz] = out as [number, number, number];
     },
   },
 });
+
+const MESH_KEYS = ['positions', 'indices', 'transform', 'velocity', 'angularVelocity'];
+
+/** Whether the arrays given still hold the numbers `geometry` was resolved from. */
+function unchanged(
+  geometry: { positions: Float32Array; indices: Uint32Array | null },
+  given: Record<string, unknown>,
+): boolean {
+  const p = given['positions'] as ArrayLike<number>;
+  if (p.length !== geometry.positions.length) return false;
+  for (let i = 0; i < p.length; i++) if (f(p[i] as number) !== geometry.positions[i]) return false;
+  const idx = given['indices'] as ArrayLike<number> | null | undefined;
+  if (!idx || !geometry.indices) return !idx && !geometry.indices;
+  if (idx.length !== geometry.indices.length) return false;
+  for (let i = 0; i < idx.length; i++) if (idx[i] !== geometry.indices[i]) return false;
+  return true;
+}
+
+/** The mesh's transform (a similarity) and motion, checked; defaults for what is left out. */
+function resolveMotion(
+  given: Record<string, unknown>,
+): Pick<ParticleMesh, 'transform' | 'velocity' | 'angularVelocity'> {
+  let transform = IDENTITY;
+  if (given['transform'] !== undefined) {
+    const m = numbers('mesh.transform', given['transform']);
+    if (m.length !== 16)
+      throw new ParticleOptionError(
+        'mesh.transform',
+        `${m.length} numbers`,
+        'must be a 4×4 matrix: 16 numbers, column-major',
+      );
+    for (let i = 0; i < 16; i++)
+      if (!Number.isFinite(m[i]))
+        throw new ParticleOptionError(`mesh.transform[${i}]`, m[i], 'must be a finite number');
+    if (m[3] !== 0 || m[7] !== 0 || m[11] !== 0 || m[15] !== 1)
+      throw new ParticleOptionError(
+        'mesh.transform',
+        `a last row of ${m[3]}, ${m[7]}, ${m[11]}, ${m[15]}`,
+        'must be affine: its last row 0, 0, 0, 1',
+      );
+    // a similarity: its three columns as long as each other and at right angles, so the table's
+    // areas (made once, in the mesh's own space) stay proportional to the placed ones
+    const col = (c: number): number[] => [m[4 * c]!, m[4 * c + 1]!, m[4 * c + 2]!];
+    const dot = (u: number[], v: number[]): number => u[0]! * v[0]! + u[1]! * v[1]! + u[2]! * v[2]!;
+    const [x, y, z] = [col(0), col(1), col(2)];
+    const scale = dot(x, x);
+    const off = Math.max(
+      Math.abs(dot(y, y) - scale),
+      Math.abs(dot(z, z) - scale),
+      Math.abs(dot(x, y)),
+      Math.abs(dot(y, z)),
+      Math.abs(dot(x, z)),
+    );
+    if (!(scale > 0) || off > 1e-4 * scale)
+      throw new ParticleOptionError(
+        'mesh.transform',
+        'a matrix that scales unevenly, shears or collapses',
+        'must be a rotation, a uniform scale and a translation (births stay uniform by area only then)',
+      );
+    transform = Float32Array.from(m);
+  }
+  const velocity = given['velocity'] ?? [0, 0, 0];
+  vector('mesh.velocity', velocity, 3);
+  const angularVelocity = given['angularVelocity'] ?? [0, 0, 0];
+  vector('mesh.angularVelocity', angularVelocity, 3);
+  return {
+    transform,
+    velocity: velocity as [number, number, number],
+    angularVelocity: angularVelocity as [number, number, number],
+  };
+}
+
+/** A mesh-space point placed by `m` (column-major), float32 as the kernel computes it. */
+function place(m: Float32Array, p: readonly number[]): number[] {
+  return [0, 1, 2].map((d) =>
+    f(f(f(f(m[d]! * p[0]!) + f(m[4 + d]! * p[1]!)) + f(m[8 + d]! * p[2]!)) + m[12 + d]!),
+  );
+}
 
 function cross(a: readonly number[], b: readonly number[]): number[] {
   return [

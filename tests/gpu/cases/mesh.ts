@@ -1,7 +1,8 @@
 // Emission from a mesh (src/particles/modules/mesh.ts): on every path the particles are born on
 // the triangles uniformly by area (χ² over triangles of areas 1 : 2 : 3 : 4), where and as fast as
 // the reference says, moving along the surface's normal; another mesh given to setOptions (a
-// skinned mesh's new pose) is where the next ones are born.
+// skinned mesh's new pose) is where the next ones are born; a mesh placed by its transform and
+// moving (velocity, angular velocity) gives its births that placement and motion, as the reference.
 import {
   EmissionSchedule,
   createParticleSystem,
@@ -81,6 +82,82 @@ export const cases = defineCases({
           assert(chi2 < 16.27, `${how}: uniform by area`);
           assert(offPlane < 1e-5 && offNormal < 1e-5, `${how}: on the surface, along its normal`);
           assert(worst < 1e-4, `${how}: as the reference`);
+          ps.destroy();
+        }
+      },
+    },
+  'mesh: placed by its transform (turned, scaled, moved) and moving (velocity, angular velocity), births as the reference says on every path; a new transform moves the next births':
+    {
+      async run({ device }) {
+        const geometry = fourTriangles();
+        // a quarter turn about z, twice the size, up 5: the plane y = 0 becomes x = 0
+        const turned = [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 1];
+        const input: ParticleOptionsInput = {
+          ...BURST,
+          count: 2000,
+          bursts: [
+            { time: 0, count: 1000 },
+            { time: 0.05, count: 1000 },
+          ],
+          mesh: { ...geometry, transform: turned, velocity: [0, 0, 3], angularVelocity: [0, 2, 0] },
+        };
+        for (const path of pathsOf(device)) {
+          const ps = await createParticleSystem(device, { ...input, path });
+          const step = (): void => {
+            const enc = device.createCommandEncoder();
+            ps.update(enc, DT);
+            device.queue.submit([enc.finish()]);
+          };
+          step();
+          const s = await ps.read();
+          const o = ps.options;
+          const ref = createState(o);
+          stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+          let worst = 0;
+          for (let i = 0; i < 1000; i++)
+            for (let k = 0; k < 4; k++)
+              for (const [a, b] of [
+                [s.position[4 * i + k]!, ref.position[4 * i + k]!],
+                [s.velocity[4 * i + k]!, ref.velocity[4 * i + k]!],
+              ] as const)
+                worst = Math.max(worst, Math.abs(a - b) / (1e-4 + 1e-5 * Math.abs(b)));
+          assert(
+            worst < 1,
+            `${path}: the placed, moving births as the reference (worst ${worst.toFixed(3)} of the tolerance 1e-4 + 1e-5·|x|)`,
+          );
+          let spun = 0;
+          for (let i = 0; i < 1000; i++) {
+            // born on x = 0, and the angular velocity about y turns a point at z into +x speed
+            const age = s.position[4 * i + 3]!;
+            const x0 = s.position[4 * i]! - s.velocity[4 * i]! * age;
+            assert(
+              Math.abs(x0) < 1e-3,
+              `${path}: particle ${i} born on the turned plane x = 0 (${x0})`,
+            );
+            if (Math.abs(s.velocity[4 * i + 2]! - 3) < 1e-3) spun++;
+          }
+          assert(
+            spun === 1000,
+            `${path}: every birth carries the mesh's velocity along z (${spun})`,
+          );
+          // the same vertex arrays, another transform: 30 along z, still
+          ps.setOptions({
+            mesh: { ...geometry, transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 30, 1] },
+          });
+          for (let n = 0; n < 3; n++) step();
+          const t = await ps.read();
+          let moved = 0;
+          for (let i = 1000; i < 2000; i++) {
+            const age = t.position[4 * i + 3]!;
+            const y0 = t.position[4 * i + 1]! - t.velocity[4 * i + 1]! * age;
+            const z0 = t.position[4 * i + 2]! - t.velocity[4 * i + 2]! * age;
+            if (t.velocity[4 * i + 3]! > 0 && Math.abs(y0 - 1) < 1e-3 && z0 > 30 - 1e-3 && z0 < 33)
+              moved++;
+          }
+          assert(
+            moved === 1000,
+            `${path}: the second burst born on the mesh moved to z = 30 (${moved} of 1000)`,
+          );
           ps.destroy();
         }
       },
