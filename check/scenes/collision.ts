@@ -1,7 +1,9 @@
 // Particles raining onto a slope and bouncing off it through the scene's depth (options.collision):
 // the slope is drawn with depth every frame, and the next update collides with that depth (one
 // frame late, as screen-space collisions are). On the GPU rungs the particles read the depth
-// texture; on the CPU rung the same slope's depth as an array, computed from the camera.
+// texture; on the CPU rung the same slope's depth as an array, computed from the camera. Each
+// bounce is a 'collision' event, and a second system splashes from them (a sub-emitter: three
+// droplets per bounce), so splashes on the scene's depth are compared across rungs too.
 // ?params: count, seed.
 import { BufferUsage, TextureUsage, type Device } from 'ignis-rhi';
 import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
@@ -71,6 +73,28 @@ export async function create(
       restitution: 0.45,
       friction: 0.2,
     },
+    events: 'collision',
+  });
+  // splashes: three droplets thrown up and out where a drop bounces, with a fifth of its velocity
+  const splash = await createParticleSystem(device, {
+    seed: Number(params['seed'] ?? 1) + 1,
+    drawMode: 'instanced',
+    subEmitter: { parent: ps, count: 3, inherit: 0.2 },
+    emitter: { shape: 'cone', position: [0, 0, 0], radius: 0, angle: 0.8 },
+    speedMin: 1.5,
+    speedMax: 3,
+    lifeMin: 0.25,
+    lifeMax: 0.5,
+    gravity: [0, -9.8, 0],
+    floorY: -20,
+    size: 0.07,
+    sizeOverLife: [1, 0.4],
+    colors: [
+      [0.9, 0.95, 1, 1],
+      [0.8, 0.9, 1, 0.9],
+      [0.7, 0.8, 1, 0.5],
+      [0.6, 0.7, 1, 0],
+    ],
   });
   const uniforms = device.createBuffer({
     label: 'slope camera',
@@ -139,23 +163,34 @@ export async function create(
   return {
     frame(dt) {
       const encoder = device.createCommandEncoder();
+      // the parent first: the splashes read the bounces its step recorded
       ps.update(encoder, dt);
+      splash.update(encoder, dt);
       drawSlope(encoder);
       const pass = encoder.beginRenderPass({
         colorAttachments: [{ texture: surface.getCurrentTexture(), loadOp: 'load' }],
         depthStencilAttachment: { texture: depth, depthLoadOp: 'load' },
       });
       ps.draw(pass, camera);
+      splash.draw(pass, camera);
       pass.end();
       device.queue.submit([encoder.finish()]);
     },
     destroy() {
+      splash.destroy();
       ps.destroy();
       depth.destroy();
       vertices.destroy();
       uniforms.destroy();
     },
-    read: async () => (await ps.read()).position,
+    // the drops and the splashes, one after the other
+    read: async () => {
+      const [drops, splashes] = [(await ps.read()).position, (await splash.read()).position];
+      const both = new Float32Array(drops.length + splashes.length);
+      both.set(drops);
+      both.set(splashes, drops.length);
+      return both;
+    },
   };
 }
 
