@@ -41,12 +41,21 @@ async function fetchBytes(url: URL): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/** A mesh module entry's placement and motion, beside the mesh's name (the mesh's own options). */
+const MESH_MOTION = ['transform', 'velocity', 'angularVelocity'];
+
 /** The pointer in the file of a particle option a system's door refused. */
 function pointerOf(system: EffectSystemFile, i: number, option: string): string {
   const at = `/systems/${i}`;
   const head = /^[^.[]*/.exec(option)![0];
   // a mesh's values are in the file's meshes (inline; one from a URL: at its url)
   const mesh = system.modules.find((m) => m.module === 'mesh')?.['mesh'];
+  // a placement's values are the module entry's own
+  const motion = /^mesh\.(\w+)/.exec(option)?.[1];
+  if (motion && MESH_MOTION.includes(motion)) {
+    const j = system.modules.findIndex((m) => m.module === 'mesh');
+    return `${at}/modules/${j}${optionPointer(option.slice(5))}`;
+  }
   if (head === 'mesh' && typeof mesh === 'string')
     return `/meshes/${pointerToken(mesh)}${option === 'mesh' ? '' : optionPointer(option.slice(5))}`;
   if (SYSTEM_KEYS.includes(head)) return `${at}${optionPointer(option)}`;
@@ -75,7 +84,18 @@ function modulesFor(
         const r = entry[ribbon] as Record<string, unknown>;
         entry[ribbon] = { ...r, texture: texture(r['texture']) };
       }
-    if (m.module === 'mesh') entry['mesh'] = meshes.get(entry['mesh'] as string);
+    if (m.module === 'mesh') {
+      // the file's mesh, placed and moving as the module entry says
+      const placed: Record<string, unknown> = {
+        ...(meshes.get(entry['mesh'] as string) as object),
+      };
+      for (const key of MESH_MOTION)
+        if (key in entry) {
+          placed[key] = entry[key];
+          delete entry[key];
+        }
+      entry['mesh'] = placed;
+    }
     if (m.module === 'subEmitter') {
       const s = entry['subEmitter'] as Record<string, unknown>;
       entry['subEmitter'] = { ...s, parent: made.get(s['parent'] as string) };

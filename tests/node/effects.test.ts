@@ -152,6 +152,32 @@ describe('effect files', () => {
     e = await effectError(() => loadEffect(device, bad));
     expect(e.pointer).toBe('/meshes/torus/indices/2');
     expect(e.message).toMatch(/must be a vertex index/);
+    // placed and moving: the module entry's transform, velocity and angularVelocity reach the mesh
+    const placed = JSON.parse(text('embers.json')) as EffectFile;
+    const entry = placed.systems[0]!.modules.find((m) => m.module === 'mesh') as Record<
+      string,
+      unknown
+    >;
+    const at = placed.systems[0]!.modules.findIndex((m) => m.module === 'mesh');
+    Object.assign(entry, {
+      transform: [0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 2, 3, 4, 1],
+      angularVelocity: [0, 1.5, 0],
+    });
+    const moved = await loadEffect(device, placed, { baseUrl: base, read });
+    const mesh = moved.systems[0]!.options.mesh!;
+    expect(Array.from(mesh.transform)).toEqual([0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 2, 3, 4, 1]);
+    expect(mesh.angularVelocity).toEqual([0, 1.5, 0]);
+    expect(mesh.velocity).toEqual([0, 0, 0]);
+    moved.destroy();
+    entry['transform'] = [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    e = await effectError(() => loadEffect(device, placed, { baseUrl: base, read }));
+    expect([e.pointer, e.message]).toEqual([
+      `/systems/0/modules/${at}/transform`,
+      expect.stringMatching(/scales unevenly/),
+    ]);
+    entry['transform'] = [1, 0, 0];
+    e = await effectError(() => validateEffect(placed));
+    expect(e.pointer).toBe(`/systems/0/modules/${at}/transform`);
     const both = JSON.parse(text('embers.json')) as EffectFile;
     both.meshes = { torus: { ...torus, url: 'meshes/torus.json' } as never };
     e = await effectError(() => validateEffect(both));
