@@ -13,6 +13,7 @@ import {
   trailTable,
   livingTable,
   presetTable,
+  moduleTable,
   referenceTable,
   terminalTable,
   hardwareLines,
@@ -51,6 +52,7 @@ export async function main(argv) {
     trailTable(result.rows),
     livingTable(result.rows),
     presetTable(result.rows),
+    moduleTable(result.rows),
   ]
     .filter(Boolean)
     .join('\n');

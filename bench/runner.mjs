@@ -55,6 +55,8 @@ export const DEFAULTS = {
   livingDraw: ['pulled', 'splat'],
   presets: ['fireworks', 'sparks', 'swirl', 'shapes', 'fire', 'smoke'],
   presetCounts: [100_000],
+  moduleCounts: [100_000],
+  moduleExtras: ['none', 'mesh', 'field', 'colliders', 'depth'],
   referenceCounts: [100_000],
   portableCounts: [1024, 4096, 16384],
   /** Sides of the portable suite's Life grids (n×n cells). */
@@ -77,6 +79,7 @@ export const SUITES = [
   'trails',
   'living',
   'presets',
+  'modules',
 ];
 /** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
 export const SORT_PATHS = [
@@ -150,6 +153,10 @@ const USAGE = `npm run bench -- [options]
                                   demo's presets (check/scenes/presets.ts) at --preset-counts
                                   100000, drawn in the mode \`auto\` chooses, on compute@webgpu and
                                   pingpong@webgl2
+  --module-extras none,mesh,field,colliders,depth  the modules suite: the particle scene at
+                                  --module-counts 100000 with one module more (emission from a
+                                  2,048-triangle mesh, a 16³ curl-noise field, SDF colliders,
+                                  scene-depth collisions), the update's GPU time against none
   --portable-counts 1024,4096,16384  boids of the portable suite (one WGSL flock, an O(n²) gather,
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
@@ -241,6 +248,12 @@ export function parseArgs(argv) {
       case '--presets':
         o.presets = list(next());
         break;
+      case '--module-counts':
+        o.moduleCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--module-extras':
+        o.moduleExtras = list(next());
+        break;
       case '--preset-counts':
         o.presetCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
@@ -302,6 +315,11 @@ export function parseArgs(argv) {
     throw new Error(`--size must look like 1280x720`);
   for (const k of ['repeat', 'frames'])
     if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k} must be a positive integer`);
+  for (const extra of o.moduleExtras)
+    if (!DEFAULTS.moduleExtras.includes(extra))
+      throw new Error(
+        `--module-extras: unknown module ${extra} (${DEFAULTS.moduleExtras.join(', ')})`,
+      );
   for (const preset of o.presets)
     if (!DEFAULTS.presets.includes(preset))
       throw new Error(`--presets: unknown preset ${preset} (${DEFAULTS.presets.join(', ')})`);
@@ -359,6 +377,16 @@ export function particleCells(o) {
             kind: 'trails',
             rung: backend,
             params: { count, path: pathName, draw: 'pulled', preroll: o.preroll, trail },
+          });
+  if (o.suites.includes('modules'))
+    for (const count of o.moduleCounts)
+      for (const [pathName, backend] of PRESET_PATHS)
+        for (const extra of o.moduleExtras)
+          out.push({
+            id: `modules/${pathName}@${backend}/pulled/${count}/${extra}`,
+            kind: 'modules',
+            rung: backend,
+            params: { count, path: pathName, draw: 'pulled', preroll: 5, extra },
           });
   if (o.suites.includes('living'))
     for (const count of o.livingCounts)
@@ -1005,6 +1033,33 @@ export function presetTable(rows) {
   return out.join('\n');
 }
 
+/** The modules suite: the update's GPU time with one module more, against none, per path. */
+export function moduleTable(rows) {
+  const modules = rows.filter((r) => r.kind === 'modules');
+  if (modules.length === 0) return '';
+  const out = [
+    '\nModules (the particle scene with one module more; GPU ms of the update pass, medians; e2e ms of the frame):\n',
+    '| path@backend | count | module | update GPU ms | × none | per particle ns | e2e ms |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of modules) {
+    const extra = r.scenario.split('/').pop();
+    const base = modules.find((x) => x.scenario === r.scenario.replace(/[^/]+$/, 'none'));
+    const where = `${r.path}@${r.backend}`;
+    if (r.skipped) {
+      out.push(`| ${where} | ${r.count} | ${extra} | skipped: ${r.skipped} | | | |`);
+      continue;
+    }
+    const update = r.gpuMs?.update;
+    const ratio =
+      update != null && base?.gpuMs?.update ? `${(update / base.gpuMs.update).toFixed(2)}×` : '';
+    out.push(
+      `| ${where} | ${r.count} | ${extra} | ${fmt(update, 3)} | ${ratio} | ${update == null ? '' : ((update * 1e6) / r.count).toFixed(1)} | ${fmt(r.e2eMs.median)} |`,
+    );
+  }
+  return out.join('\n');
+}
+
 /** The living suite: the frame drawing every slot against drawing the living only, per share alive. */
 export function livingTable(rows) {
   const living = rows.filter((r) => r.kind === 'living');
@@ -1280,6 +1335,7 @@ export function writeOutputs(o, result) {
     trailTable(result.rows),
     livingTable(result.rows),
     presetTable(result.rows),
+    moduleTable(result.rows),
     '',
   ].join('\n');
   writeFileSync(path.join(o.out, 'latest.md'), md);

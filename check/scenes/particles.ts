@@ -7,13 +7,19 @@
 // alpha unsorted; absent: the default additive look), trail (N: ribbons of the last N positions),
 // alive (a fraction: emission at alive × count per second, every life 1 s, so that share of the
 // slots is alive in the steady state; absent: continuous, all alive), compact (0 or 1: draws of
-// the living only, options.compact; absent: 'auto').
+// the living only, options.compact; absent: 'auto'), extra (the modules suite's one module more:
+// mesh — born on a 2,048-triangle mesh; field — a 16³ curl-noise force field; colliders — a ball,
+// a box and a floor as SDFs; depth — collisions with a scene depth buffer, here cleared: the read
+// without contacts; absent: none).
 import type { Device } from 'ignis-rhi';
+import { TextureUsage } from 'ignis-rhi';
 import {
   createParticleSystem,
   orbitCamera,
+  particleModules,
   type DrawMode,
   type ParticleOptions,
+  type ParticleOptionsInput,
 } from 'ignis-rhi/particles';
 import type { Scene, SceneParams } from 'ignis-rhi/testing';
 
@@ -22,7 +28,28 @@ export async function create(
   canvas: HTMLCanvasElement,
   params: SceneParams,
 ): Promise<Scene> {
-  const ps = await createParticleSystem(device, {
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
+  const extra = String(params['extra'] ?? 'none');
+  const depth =
+    extra === 'depth'
+      ? device.createTexture({
+          label: 'scene depth (cleared)',
+          size: { width: canvas.width, height: canvas.height },
+          format: 'depth24plus',
+          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+        })
+      : null;
+  if (depth) {
+    const encoder = device.createCommandEncoder({ label: 'clear the scene depth' });
+    encoder
+      .beginRenderPass({
+        colorAttachments: [],
+        depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
+      })
+      .end();
+    device.queue.submit([encoder.finish()]);
+  }
+  const base: ParticleOptionsInput = {
     count: Number(params['count'] ?? 4096),
     seed: Number(params['seed'] ?? 1),
     // instanced by default: the mode every rung has, so the rungs' images compare
@@ -42,8 +69,15 @@ export async function create(
         }
       : {}),
     ...(params['compact'] !== undefined ? { compact: Number(params['compact']) === 1 } : {}),
-  });
-  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
+    ...(extra === 'mesh' ? { mesh: gridMesh(32) } : {}),
+    ...(depth ? { collision: { depth, camera } } : {}),
+  };
+  const ps = await createParticleSystem(
+    device,
+    extra === 'field' || extra === 'colliders'
+      ? { ...base, modules: [...particleModules(base), EXTRA_MODULES[extra]] }
+      : base,
+  );
   const surface = device.surface!;
   for (let i = 0, steps = Number(params['preroll'] ?? 0); i < steps; i += 10) {
     const encoder = device.createCommandEncoder({ label: 'particles preroll' });
@@ -72,7 +106,10 @@ export async function create(
   }
   return {
     frame,
-    destroy: () => ps.destroy(),
+    destroy: () => {
+      ps.destroy();
+      depth?.destroy();
+    },
     read: async () => (await ps.read()).position,
     info: async () => ({
       path: ps.path,
@@ -82,4 +119,46 @@ export async function create(
       alive: (await ps.stats()).alive,
     }),
   };
+}
+
+/** The modules suite's list-only modules: a curl-noise force field, and SDF colliders. */
+const EXTRA_MODULES = {
+  field: {
+    module: 'field' as const,
+    min: [-8, -10, -8] as [number, number, number],
+    max: [8, 6, 8] as [number, number, number],
+    size: [16, 16, 16] as [number, number, number],
+    curl: { frequency: 0.3, seed: 1 },
+    strength: 4,
+  },
+  colliders: {
+    module: 'colliders' as const,
+    shapes: [
+      { shape: 'sphere' as const, center: [0, -1, 0] as [number, number, number], radius: 1.5 },
+      {
+        shape: 'box' as const,
+        center: [2.5, -3, 0] as [number, number, number],
+        size: [1.5, 1.5, 1.5] as [number, number, number],
+      },
+      {
+        shape: 'plane' as const,
+        point: [0, -6, 0] as [number, number, number],
+        normal: [0, 1, 0] as [number, number, number],
+      },
+    ],
+  },
+};
+
+/** A flat n × n grid of quads (2n² triangles) over [−3, 3]² at y = 0: the mesh suite's mesh. */
+function gridMesh(n: number): { positions: number[]; indices: number[] } {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let j = 0; j <= n; j++)
+    for (let i = 0; i <= n; i++) positions.push(-3 + (6 * i) / n, 0, -3 + (6 * j) / n);
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i;
+      indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
+    }
+  return { positions, indices };
 }

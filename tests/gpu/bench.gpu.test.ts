@@ -13,6 +13,7 @@ import {
   percentile,
   markdownTable,
   presetTable,
+  moduleTable,
   sortTable,
   // @ts-expect-error plain ESM module without types
 } from '../../bench/runner.mjs';
@@ -281,6 +282,32 @@ describe('benchmark smoke run', () => {
     expect(presetTable(result.rows)).toMatch(
       /\| smoke \| compute@webgpu \| auto→\w+ \| 1500 \| \d+\.\d\d \|/,
     );
+  }, 300_000);
+
+  it('the modules suite: the update with one module more, timed against none, per path', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-modules-'));
+    const o = parseArgs(
+      '--suites modules --module-extras none,colliders --module-counts 1500 --frames 3 --warmup 1 --repeat 1 --size 160x96 --quiet --out'
+        .split(' ')
+        .concat(out),
+    );
+    const result = await runShared(o);
+    type Row = { scenario: string; skipped?: string; gpuMs: { update: number } | null };
+    const rows = result.rows as Row[];
+    expect(rows.map((r) => r.scenario)).toEqual([
+      'modules/compute@webgpu/pulled/1500/none',
+      'modules/compute@webgpu/pulled/1500/colliders',
+      'modules/pingpong@webgl2/pulled/1500/none',
+      'modules/pingpong@webgl2/pulled/1500/colliders',
+    ]);
+    for (const r of rows) {
+      expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
+      expect(r.gpuMs?.update, r.scenario).toBeGreaterThan(0);
+    }
+    expect(moduleTable(result.rows)).toMatch(
+      /\| compute@webgpu \| 1500 \| colliders \| \d+\.\d{3} \| \d+\.\d\d× \| [\d.]+ \|/,
+    );
+    expect(() => parseArgs(['--module-extras', 'sdf'])).toThrow(/unknown module sdf/);
   }, 300_000);
 
   it('reports a scenario that cannot run as skipped with the reason, not dropped', async () => {
