@@ -6,11 +6,10 @@
 // Deno). Loaded after setup (it imports vite and puppeteer).
 import path from 'node:path';
 import { URLSearchParams } from 'node:url';
-import { createServer } from 'vite';
 import { INSTALLED, ROOT } from './setup.mjs';
-import { FRAME_TIMING_FLAGS } from './browser.mjs';
 import { libraryAliases } from './entries.mjs';
-import { connectEngine, fromPuppeteer, launchEngine, startDisplay } from './engines.mjs';
+// vite, puppeteer and the engines are imported where a browser runs: ignis-bench --runtime deno
+// uses this module's pool and time limits on a GPU server that has no node_modules at all
 
 /**
  * `engine`: 'chromium' (default), 'firefox' or 'webkit', launched here (Firefox and WebKit on an
@@ -41,6 +40,10 @@ export async function startSceneRunner(
   scenePath,
   { engine, connect, gpu = false, timing = false, browser: given } = {},
 ) {
+  const { createServer } = await import('vite');
+  const { FRAME_TIMING_FLAGS } = await import('./browser.mjs');
+  const { connectEngine, fromPuppeteer, launchEngine, startDisplay } =
+    await import('./engines.mjs');
   const server = await createServer({
     root: ROOT,
     configFile: false,
