@@ -18,6 +18,7 @@
  */
 import { ParticleOptionError, object, vector } from '../errors.js';
 import type { ParticleMesh, ParticleOptions } from '../options.js';
+import type { UniformValue } from '../../compute/layout.js';
 import { defineModule, type ReferenceSpawn } from './module.js';
 
 const f = Math.fround;
@@ -233,25 +234,8 @@ export const mesh = defineModule({
     spawnPos = params.emitterPosition + meshAt;
     spawnVel = meshT * spawnVel.x + meshN * spawnVel.y + meshBi * spawnVel.z + params.meshVelocity.xyz + cross(params.meshSpin.xyz, meshAt - params.meshW.xyz);`,
   }),
-  values: (o) => {
-    const m = o.mesh;
-    const t = m?.transform ?? IDENTITY;
-    const column = (c: number): [number, number, number, number] => [
-      t[4 * c] as number,
-      t[4 * c + 1] as number,
-      t[4 * c + 2] as number,
-      0,
-    ];
-    return {
-      meshArea: m ? meshTable(m).area : 0,
-      meshX: column(0),
-      meshY: column(1),
-      meshZ: column(2),
-      meshW: column(3),
-      meshVelocity: [...(m?.velocity ?? [0, 0, 0]), 0],
-      meshSpin: [...(m?.angularVelocity ?? [0, 0, 0]), 0],
-    };
-  },
+  // read every step: made once per resolved mesh (its transform and motion are its own copies)
+  values: (o) => (o.mesh ? meshValues(o.mesh) : NO_MESH_VALUES),
   reference: {
     spawn(o: ParticleOptions, _own, s: ReferenceSpawn) {
       const t = meshTable(o.mesh as ParticleMesh);
@@ -309,6 +293,33 @@ export const mesh = defineModule({
 });
 
 const MESH_KEYS = ['positions', 'indices', 'transform', 'velocity', 'angularVelocity'];
+
+/** A mesh's uniforms: its area, its transform's columns, its motion. */
+function uniformsOf(m: ParticleMesh | null): Record<string, UniformValue> {
+  const t = m?.transform ?? IDENTITY;
+  const column = (c: number): [number, number, number, number] => [
+    t[4 * c] as number,
+    t[4 * c + 1] as number,
+    t[4 * c + 2] as number,
+    0,
+  ];
+  return {
+    meshArea: m ? meshTable(m).area : 0,
+    meshX: column(0),
+    meshY: column(1),
+    meshZ: column(2),
+    meshW: column(3),
+    meshVelocity: [...(m?.velocity ?? [0, 0, 0]), 0],
+    meshSpin: [...(m?.angularVelocity ?? [0, 0, 0]), 0],
+  };
+}
+const VALUES = new WeakMap<ParticleMesh, Record<string, UniformValue>>();
+const NO_MESH_VALUES = uniformsOf(null);
+function meshValues(m: ParticleMesh): Record<string, UniformValue> {
+  let v = VALUES.get(m);
+  if (!v) VALUES.set(m, (v = uniformsOf(m)));
+  return v;
+}
 
 /** Whether the arrays given still hold the numbers `geometry` was resolved from. */
 function unchanged(
