@@ -19,6 +19,24 @@ export function fourTriangles(): { positions: number[]; indices: number[] } {
   return { positions, indices: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] };
 }
 
+/** A burst of `count` on `mesh` at (0, 1, 0), speed 1 along the normal, no forces: one step. */
+function bornOn(mesh: Record<string, unknown>, count: number, seed: number) {
+  const o = resolveOptions({
+    count,
+    seed,
+    mesh: mesh as never,
+    emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
+    bursts: [{ time: 0, count }],
+    speedMin: 1,
+    speedMax: 1,
+    spread: 0,
+    gravity: [0, 0, 0],
+  });
+  const state = createState(o);
+  stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+  return { o, state };
+}
+
 describe('mesh emission', () => {
   const bad: Array<[unknown, RegExp]> = [
     [{ positions: [0, 0, 0] }, /mesh\.positions = 3 numbers must be x, y, z per vertex/],
@@ -110,19 +128,11 @@ describe('mesh emission', () => {
   it('the reference places the mesh by its transform: on the turned, scaled, moved triangles, still uniform by area', () => {
     // a quarter turn about z (x → y, y → −x), twice the size, moved up 5: the plane y = 0 becomes
     // x = 0, the normal +y becomes −x, triangle k's x = 10k becomes y = 20k + 5 (+1 the emitter)
-    const o = resolveOptions({
-      count: 4000,
-      seed: 12,
-      mesh: { ...fourTriangles(), transform: [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 1] },
-      emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
-      bursts: [{ time: 0, count: 4000 }],
-      speedMin: 1,
-      speedMax: 1,
-      spread: 0,
-      gravity: [0, 0, 0],
-    });
-    const state = createState(o);
-    stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+    const { o, state } = bornOn(
+      { ...fourTriangles(), transform: [0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 0, 5, 0, 1] },
+      4000,
+      12,
+    );
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < o.count; i++) {
       const [x, y] = state.position.subarray(4 * i, 4 * i + 2);
@@ -136,24 +146,16 @@ describe('mesh emission', () => {
   });
 
   it("the reference adds the mesh's motion at the birth point: velocity + angularVelocity × (point − origin)", () => {
-    const o = resolveOptions({
-      count: 500,
-      seed: 13,
-      mesh: {
+    const { o, state } = bornOn(
+      {
         ...fourTriangles(),
         transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -20, 1],
         velocity: [0, 0, 3],
         angularVelocity: [0, 2, 0],
       },
-      emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
-      bursts: [{ time: 0, count: 500 }],
-      speedMin: 1,
-      speedMax: 1,
-      spread: 0,
-      gravity: [0, 0, 0],
-    });
-    const state = createState(o);
-    stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+      500,
+      13,
+    );
     let worst = 0;
     for (let i = 0; i < o.count; i++) {
       const [px, , pz] = state.position.subarray(4 * i, 4 * i + 3);
@@ -170,19 +172,7 @@ describe('mesh emission', () => {
   });
 
   it('the reference spawns on the surface, uniformly by area, the velocity about the normal', () => {
-    const o = resolveOptions({
-      count: 4000,
-      seed: 11,
-      mesh: fourTriangles(),
-      emitter: { shape: 'box', position: [0, 1, 0], radius: 0, angle: 0 },
-      bursts: [{ time: 0, count: 4000 }],
-      speedMin: 1,
-      speedMax: 1,
-      spread: 0,
-      gravity: [0, 0, 0],
-    });
-    const state = createState(o);
-    stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
+    const { o, state } = bornOn(fourTriangles(), 4000, 11);
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < o.count; i++) {
       const [x, y, ,] = state.position.subarray(4 * i, 4 * i + 4);
