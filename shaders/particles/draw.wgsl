@@ -31,6 +31,8 @@ struct DrawParams {
   light: vec4f,
   lightColor: vec4f,
   ambient: vec4f,
+  // mesh particles (geometry): x the corners of one mesh (its indices), the pulled draw's stride
+  mesh: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 

@@ -131,7 +131,7 @@ export function splatBlocker(
   o: Pick<
     ParticleOptions,
     'blending' | 'billboard' | 'texture' | 'softParticles' | 'look' | 'light'
-  >,
+  > & { readonly geometry?: unknown },
 ): string | null {
   if (o.blending !== 'additive')
     return `needs blending 'additive' (a sum does not depend on order; blending is '${String(o.blending)}')`;
@@ -142,5 +142,6 @@ export function splatBlocker(
     return 'needs no softParticles (a splat does not read the scene depth)';
   if (o.look !== null) return 'needs no look (a splat adds round discs)';
   if (o.light) return 'needs no light (a splat adds flat discs, not shaded spheres)';
+  if (o.geometry) return 'needs no geometry (a splat adds discs, not meshes)';
   return null;
 }

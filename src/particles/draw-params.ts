@@ -31,6 +31,7 @@ const DRAW_PARAMS = {
   light: 76, //         4 * 4: vec4f, towards the light (world, unit), w 1 when lit
   lightColor: 80, //    4 * 4: vec4f, the light's colour (rgb)
   ambient: 84, //       4 * 4: vec4f, the ambient colour (rgb)
+  mesh: 88, //          4 * 4: vec4f, mesh particles: x the corners of one mesh (0: quads)
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -47,7 +48,8 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // sprite
   4 * 4 + // spin
   4 * 4 + // soft
-  4 * 4 * 3; // light, lightColor, ambient
+  4 * 4 * 3 + // light, lightColor, ambient
+  4 * 4; // mesh
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -77,6 +79,8 @@ export interface DrawLook {
     readonly color: readonly number[];
     readonly ambient: readonly number[];
   } | null;
+  /** options.geometry (absent or null: quads). */
+  readonly geometry?: { readonly indices: ArrayLike<number> } | null;
 }
 
 const PLAIN_LOOK: DrawLook = {
@@ -190,6 +194,8 @@ export function packDrawLook(
     f.set([...light.color.slice(0, 3), 0], DRAW_PARAMS.lightColor);
     f.set([...light.ambient.slice(0, 3), 0], DRAW_PARAMS.ambient);
   } else f.fill(0, DRAW_PARAMS.light, DRAW_PARAMS.ambient + 4);
+  f.fill(0, DRAW_PARAMS.mesh, DRAW_PARAMS.mesh + 4);
+  f[DRAW_PARAMS.mesh] = look.geometry?.indices.length ?? 0;
 }
 
 const DRAW_SLOTS = 16;

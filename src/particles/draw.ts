@@ -18,6 +18,7 @@ import type { BlendState } from '../rhi/core/descriptors.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
 import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
+import drawParamsGlsl from '../../shaders/particles/draw-params.glsl?raw';
 import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
 import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
 import softWgsl from '../../shaders/particles/soft.wgsl?raw';
@@ -199,7 +200,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}${lit}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
-      code: header + drawVertGlsl,
+      code: header + drawParamsGlsl + drawVertGlsl,
       stage: 'vertex',
     });
     const fs = device.createShaderModule({

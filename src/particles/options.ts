@@ -144,6 +144,13 @@ export interface ParticleOptions {
    */
   light: ParticleLight | null;
   /**
+   * Mesh particles (the `geometry` module): each particle drawn as this triangle mesh instead of
+   * a camera-facing quad — scaled by its size over life, turned by its spin about an axis of its
+   * own (`billboard: 'velocity'`: its +y along its velocity, `stretch` lengthening it with speed),
+   * coloured by its colour over life and, with `light`, lit by the mesh's normals. null: quads.
+   */
+  geometry: ParticleGeometry | null;
+  /**
    * Events (the `events` module): every step, each particle records whether it was born, died,
    * reached the floor (`floorY`) or bounced (off the scene's depth, `collision`, the floor,
    * `bounce`, or a `colliders` module's shapes: 'collision'), where, and at what velocity — what a
@@ -299,6 +306,19 @@ export interface ParticleMesh {
   angularVelocity: readonly [number, number, number];
 }
 
+/**
+ * The mesh each particle is drawn as (the `geometry` module), resolved: interleaved vertices and
+ * three indices per triangle (counter-clockwise seen from outside: back faces are culled).
+ */
+export interface ParticleGeometry {
+  /** Per vertex: x, y, z, then the normal's x, y, z (unit length). */
+  vertices: Float32Array;
+  /** Three vertex indices per triangle. */
+  indices: Uint32Array;
+  /** The normals were made from the triangles (none given): each triangle flat. */
+  flat: boolean;
+}
+
 /** One directional light and an ambient term (the `light` module), linear RGB. */
 export interface ParticleLight {
   /** The direction the light travels (from the light into the scene), world space; any length. */
@@ -427,6 +447,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   angularVelocity: [0, 0],
   softParticles: null,
   mesh: null,
+  geometry: null,
   light: null,
   trail: null,
   link: null,
@@ -452,6 +473,7 @@ export type ParticleOptionsInput = Partial<
     | 'subEmitter'
     | 'light'
     | 'mesh'
+    | 'geometry'
   >
 > & {
   /** A mesh to emit from: positions (x, y, z per vertex) and optionally indices; plain or typed arrays. */
@@ -464,6 +486,19 @@ export type ParticleOptionsInput = Partial<
     velocity?: readonly [number, number, number];
     angularVelocity?: readonly [number, number, number];
   } | null;
+  /**
+   * Mesh particles: the mesh each particle is drawn as — positions (x, y, z per vertex), and
+   * optionally normals (per vertex; default: each triangle flat) and indices (default: a triangle
+   * list); plain or typed arrays. null: quads.
+   */
+  geometry?:
+    | {
+        positions: ArrayLike<number>;
+        normals?: ArrayLike<number> | null;
+        indices?: ArrayLike<number> | null;
+      }
+    | ParticleGeometry
+    | null;
   /** A light: direction, and optionally color (default white) and ambient (default 0.25 grey); null: unlit. */
   light?: (Pick<ParticleLight, 'direction'> & Partial<ParticleLight>) | null;
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */

@@ -12,7 +12,13 @@ import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { Sampler } from '../rhi/core/sampler.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
-import type { Camera, DrawMode, ParticleLink, ParticleOptions } from './options.js';
+import type {
+  Camera,
+  DrawMode,
+  ParticleGeometry,
+  ParticleLink,
+  ParticleOptions,
+} from './options.js';
 import { createDrawPipeline, drawPipelineId, type DrawPipeline, type StateKind } from './draw.js';
 import { DrawParamsWriter, DRAW_PARAMS_BYTES } from './draw-params.js';
 import { SplatDraw } from './splat.js';
@@ -26,6 +32,7 @@ import { RibbonDraw, trailInput, type RibbonInput } from './ribbon.js';
 import type { TrailHistory } from './trail-history.js';
 import { LIVING_ARGS, type LivingList } from './living.js';
 import { TINT } from './modules/sub-emitter.js';
+import { MeshParticleDraw } from './mesh-draw.js';
 
 export class ParticleRenderer {
   readonly #device: Device;
@@ -55,6 +62,8 @@ export class ParticleRenderer {
   #resolveDecided: (mode: DrawMode) => void = () => {};
   #prepareSeen = false;
   #splat: SplatDraw | null = null;
+  /** Mesh particles' draw (options.geometry), made at the first draw with a geometry. */
+  #meshes: MeshParticleDraw | null = null;
   /** The trail module's ribbons, made at the first draw with trails. */
   #ribbons: RibbonDraw | null = null;
   /** The ribbon inputs, made once: the trail's (again for a new ring), the link's. */
@@ -382,6 +391,11 @@ export class ParticleRenderer {
     offset: number,
     count?: number,
   ): void {
+    const geometry = this.#options.geometry;
+    if (geometry) {
+      this.#recordMeshes(pass, mode, shape, uniforms, offset, geometry, count ?? this.#sim.count);
+      return;
+    }
     const living = count === undefined ? this.#living : null;
     // a sorted draw reads its order (the dead sort last): the list's count is enough
     const listed = living !== null && !shape.sorted;
@@ -442,6 +456,43 @@ export class ParticleRenderer {
     if (living) pass.drawIndirect(living.args, LIVING_ARGS[mode]);
     else if (mode === 'instanced') pass.draw(4, count ?? this.#sim.count);
     else pass.draw(6 * (count ?? this.#sim.count));
+  }
+
+  /**
+   * Mesh particles (options.geometry): the first `count` slots, each drawn as the mesh (every
+   * slot: the dead are moved out of view in the vertex stage; the living list's indirect counts
+   * are for quads).
+   */
+  #recordMeshes(
+    pass: RenderPass,
+    mode: 'instanced' | 'pulled',
+    shape: PassShape,
+    uniforms: Buffer,
+    offset: number,
+    geometry: ParticleGeometry,
+    count: number,
+  ): void {
+    const meshes = (this.#meshes ??= new MeshParticleDraw(this.#device, this.state));
+    pass.setPipeline(meshes.pipeline(mode, shape, this.#tinted));
+    pass.setUniformBuffer(0, uniforms, offset, DRAW_PARAMS_BYTES);
+    const runner = this.#sim.runner;
+    const order = shape.sorted ? this.#sort?.order : undefined;
+    if (this.state === 'buffers') {
+      const buffers = runner.buffers;
+      pass.setStorageBuffer(1, buffers.position as Buffer);
+      pass.setStorageBuffer(2, buffers.velocity as Buffer);
+      if (order) pass.setStorageBuffer(6, order as Buffer);
+      const tints = buffers[TINT];
+      if (tints) pass.setStorageBuffer(8, tints);
+    } else {
+      const t = runner.textures;
+      pass.setTexture(1, t.position as Texture);
+      pass.setTexture(2, t.velocity as Texture);
+      if (order) pass.setTexture(6, order as Texture);
+      const tints = t[TINT];
+      if (tints) pass.setTexture(8, tints);
+    }
+    meshes.draw(pass, mode, geometry, count);
   }
 
   /**
@@ -511,6 +562,7 @@ export class ParticleRenderer {
     this.#params.destroy();
     this.#splat?.destroy();
     this.#ribbons?.destroy();
+    this.#meshes?.destroy();
     this.#sort?.destroy();
     this.#spriteSampler?.destroy();
     for (const r of this.#calibrationResources.splice(0)) r.destroy();

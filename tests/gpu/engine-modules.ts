@@ -13,6 +13,7 @@ const ALL = [
   'mesh',
   'sprites',
   'light',
+  'geometry',
   'sort',
   'collision',
   'colliders',

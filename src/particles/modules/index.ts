@@ -31,6 +31,7 @@ import { sprite } from './sprite.js';
 import { look } from './look.js';
 import { soft } from './soft.js';
 import { light } from './light.js';
+import { geometry } from './geometry.js';
 import { blend } from './blend.js';
 import { trail } from './trail.js';
 import { link } from './link.js';
@@ -66,6 +67,7 @@ export const MODULES: readonly ParticleModuleDef[] = [
   look,
   light,
   soft,
+  geometry,
   blend,
   trail,
   link,

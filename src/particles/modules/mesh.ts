@@ -83,7 +83,7 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
   return t;
 }
 
-function numbers(option: string, v: unknown): ArrayLike<number> {
+export function numbers(option: string, v: unknown): ArrayLike<number> {
   const ok =
     v instanceof Float32Array ||
     v instanceof Float64Array ||

@@ -162,6 +162,43 @@ export const cases = defineCases({
           device.queue.submit([enc.finish()]);
           return Array.from((await shown.read()) as Uint8Array).join();
         };
+        // mesh particles: their mesh (vertex, index buffers; the pulled draw's corner texture)
+        // is written again after the restore, so the re-seeded systems draw what they drew at creation
+        const tetrahedron = [1, 1, 1, -1, -1, 1, -1, 1, -1, 1, -1, -1];
+        const meshSystems = await Promise.all(
+          (['instanced', 'pulled'] as const).map((drawMode) =>
+            createParticleSystem(device, {
+              count: 300,
+              drawMode,
+              size: 0.4,
+              geometry: { positions: tetrahedron, indices: [0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2] },
+              light: { direction: [-1, -2, -1] },
+            }),
+          ),
+        );
+        const meshImage = async (system: (typeof meshSystems)[number]): Promise<string> => {
+          const camera = orbitCamera({ aspect: 1, distance: 6, target: [0, -3, 0] });
+          const encoder = device.createCommandEncoder();
+          const pass = encoder.beginRenderPass({
+            colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+          });
+          system.draw(pass, camera);
+          pass.end();
+          device.queue.submit([encoder.finish()]);
+          return Array.from((await target.read()) as Uint8Array).join();
+        };
+        const meshImageBlank = async (): Promise<string> => {
+          const encoder = device.createCommandEncoder();
+          encoder
+            .beginRenderPass({
+              colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+            })
+            .end();
+          device.queue.submit([encoder.finish()]);
+          return Array.from((await target.read()) as Uint8Array).join();
+        };
+        const meshesBefore = [];
+        for (const system of meshSystems) meshesBefore.push(await meshImage(system));
         const chainBefore = await throughChain();
         const litBefore = await frame();
         assert(litBefore > 20, `particles drawn before the loss (${litBefore} lit pixels)`);
@@ -210,6 +247,18 @@ export const cases = defineCases({
           'the post-process chain gives the same image after the restore',
         );
         post.destroy();
+        for (const [i, system] of meshSystems.entries()) {
+          const after = await meshImage(system);
+          assert(
+            meshesBefore[i] !== (await meshImageBlank()),
+            `mesh particles (${system.drawMode}) drew something before the loss`,
+          );
+          assert(
+            after === meshesBefore[i],
+            `mesh particles (${system.drawMode}) draw the same image after the restore`,
+          );
+          system.destroy();
+        }
         const lit = await frame();
         assert(
           lit > litBefore / 2,

@@ -2,6 +2,7 @@ import {
   TextureUsage,
   createParticleSystem,
   orbitCamera,
+  type Camera,
   type Device,
   type ParticleOptionsInput,
   type ParticleSystem,
@@ -26,6 +27,7 @@ async function drawInto(
   ps: ParticleSystem,
   format: 'rgba8unorm' | 'rgba16float',
   clear: [number, number, number, number],
+  camera: Camera = CAMERA,
 ): Promise<Uint8Array | Uint16Array> {
   const target = device.createTexture({
     label: `particles target (${format})`,
@@ -35,11 +37,11 @@ async function drawInto(
   });
   const enc = device.createCommandEncoder();
   // the frame loop every draw mode works with: prepare (the splat's compute pass), pass, draw
-  ps.prepareDraw(enc, CAMERA, target);
+  ps.prepareDraw(enc, camera, target);
   const pass = enc.beginRenderPass({
     colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: clear }],
   });
-  ps.draw(pass, CAMERA);
+  ps.draw(pass, camera);
   pass.end();
   device.queue.submit([enc.finish()]);
   const img = (await target.read()) as Uint8Array | Uint16Array;
@@ -57,8 +59,14 @@ export async function drawImage(
 }
 
 /** Draws the system into a fresh IMAGE² rgba16float target over transparent black; floats. */
-export async function drawFloatImage(device: Device, ps: ParticleSystem): Promise<Float32Array> {
-  return fromHalfs((await drawInto(device, ps, 'rgba16float', [0, 0, 0, 0])) as Uint16Array);
+export async function drawFloatImage(
+  device: Device,
+  ps: ParticleSystem,
+  camera: Camera = CAMERA,
+): Promise<Float32Array> {
+  return fromHalfs(
+    (await drawInto(device, ps, 'rgba16float', [0, 0, 0, 0], camera)) as Uint16Array,
+  );
 }
 
 export async function stepped(
