@@ -37,11 +37,12 @@ export async function shippedEffects() {
     return { system: { name, options }, extra: modules ?? [] };
   };
   /** Version 0 → the current version, with each system's list-only modules put back at the end. */
-  const effect = (meta, systems, textures) => {
+  const effect = (meta, systems, textures, meshes) => {
     const v0 = {
       version: 0,
       ...meta,
       ...(textures ? { textures } : {}),
+      ...(meshes ? { meshes } : {}),
       systems: systems.map((s) => s.system),
     };
     const v1 = migrateEffect(v0);
@@ -49,7 +50,7 @@ export async function shippedEffects() {
       const listed = new Set(s.modules.map((m) => m.module));
       s.modules.push(...systems[i].extra.filter((m) => !listed.has(m.module)));
     });
-    const { version, name, description, camera, textures: t, systems: list } = v1;
+    const { version, name, description, camera, textures: t, meshes: m, systems: list } = v1;
     return stringifyEffect({
       $schema: '../schema/effect.schema.json',
       version,
@@ -57,18 +58,22 @@ export async function shippedEffects() {
       description,
       ...(camera ? { camera } : {}),
       ...(t ? { textures: t } : {}),
+      ...(m ? { meshes: m } : {}),
       systems: list,
     });
   };
 
-  const single = (file, name, description, input, camera, textures) => {
-    const names = new Map(Object.entries(textures?.objects ?? {}).map(([k, o]) => [o, k]));
+  const single = (file, name, description, input, camera, textures, meshes) => {
+    const names = new Map(
+      Object.entries({ ...textures?.objects, ...meshes }).map(([k, o]) => [o, k]),
+    );
     files.set(
       `${file}.json`,
       effect(
         { name, description, ...(camera ? { camera } : {}) },
         [flatSystem(name, input, names)],
         textures?.files,
+        meshes,
       ),
     );
   };
@@ -96,6 +101,15 @@ export async function shippedEffects() {
     'shapes',
     'A lit shower over a ball, a box and a capsule: analytic colliders.',
     presets.shapes(3000),
+  );
+  single(
+    'debris',
+    'debris',
+    'Lit shards thrown up, tumbling, bouncing off a ball and the floor: mesh particles.',
+    presets.debris(3000),
+    presets.DEBRIS_VIEW,
+    undefined,
+    { shard: presets.SHARD },
   );
   single(
     'drift',

@@ -15,6 +15,8 @@ import {
   type ParticleOptions,
 } from 'ignis-rhi/particles';
 import {
+  DEBRIS_VIEW,
+  debris,
   fire,
   fireworks,
   flameSheet,
@@ -45,13 +47,17 @@ export async function create(
           ? swirl(count, seed)
           : preset === 'shapes'
             ? shapes(count, seed)
-            : preset === 'fire' && sheet
-              ? fire(count, sheet, seed)
-              : preset === 'smoke' && sheet
-                ? smoke(count, sheet, seed)
-                : null;
+            : preset === 'debris'
+              ? debris(count, seed)
+              : preset === 'fire' && sheet
+                ? fire(count, sheet, seed)
+                : preset === 'smoke' && sheet
+                  ? smoke(count, sheet, seed)
+                  : null;
   if (!options)
-    throw new Error(`unknown preset ${preset}: fireworks, sparks, swirl, shapes, fire or smoke`);
+    throw new Error(
+      `unknown preset ${preset}: fireworks, sparks, swirl, shapes, debris, fire or smoke`,
+    );
   const ps = await createParticleSystem(device, {
     ...options,
     drawMode: (params['draw'] ?? 'instanced') as DrawMode,
@@ -62,6 +68,7 @@ export async function create(
   const camera = orbitCamera({
     aspect: canvas.width / canvas.height,
     ...(preset === 'fireworks' ? { distance: 12, target: [0, -3.5, 0] as const } : {}),
+    ...(preset === 'debris' ? DEBRIS_VIEW : {}),
   });
   const surface = device.surface!;
   for (let i = 0, steps = Number(params['preroll'] ?? 0); i < steps; i += 10) {

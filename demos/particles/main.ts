@@ -13,6 +13,7 @@ import {
 import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 import { Scenery } from './scene.js';
 import {
+  debris,
   fire,
   fireworks,
   flameSheet,
@@ -30,7 +31,7 @@ const surface = device.surface!;
 const settings = {
   /** fountain: the continuous default; fireworks: emission over time with trails; sparks: velocity streaks; swirl: ribbons in a vortex (?preset=). */
   preset:
-    (['fireworks', 'sparks', 'fire', 'smoke', 'swirl', 'shapes'] as const).find(
+    (['fireworks', 'sparks', 'fire', 'smoke', 'swirl', 'shapes', 'debris'] as const).find(
       (p) => p === url.get('preset'),
     ) ?? 'fountain',
   count: Number(url.get('count') ?? 100_000),
@@ -88,9 +89,11 @@ function options(): ParticleOptionsInput {
             ? swirl(settings.count)
             : settings.preset === 'shapes'
               ? shapes(settings.count)
-              : settings.preset === 'smoke'
-                ? smoke(settings.count, (puff ??= puffTexture(device)))
-                : fire(settings.count, (flames ??= flameSheet(device)));
+              : settings.preset === 'debris'
+                ? debris(settings.count)
+                : settings.preset === 'smoke'
+                  ? smoke(settings.count, (puff ??= puffTexture(device)))
+                  : fire(settings.count, (flames ??= flameSheet(device)));
     return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }
   return {
@@ -184,6 +187,7 @@ sim.addBinding(settings, 'preset', {
     'sparks (velocity streaks)': 'sparks',
     'swirl (ribbons, a vortex)': 'swirl',
     'shapes (colliders, lit)': 'shapes',
+    'debris (mesh particles)': 'debris',
     'fire (flipbook sprites)': 'fire',
     'smoke (sorted alpha)': 'smoke',
   },

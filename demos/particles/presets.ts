@@ -164,6 +164,71 @@ export function shapes(count: number, seed = 1): ParticleOptionsInput {
 }
 
 /**
+ * Debris (?preset=debris): lit shards thrown up from a point, tumbling about axes of their own,
+ * bouncing off a ball and the floor — mesh particles (the geometry module: each particle drawn as
+ * `SHARD`, lit by its normals) with the colliders module.
+ */
+export function debris(count: number, seed = 1): ParticleOptionsInput {
+  const flat: ParticleOptionsInput = {
+    count,
+    seed,
+    emitRate: count / 3,
+    emitter: { shape: 'cone', position: [0, -7.4, 0], radius: 0.2, angle: 0.45 },
+    speedMin: 7,
+    speedMax: 10,
+    lifeMin: 2.6,
+    lifeMax: 3,
+    gravity: [0, -9.8, 0],
+    drag: 0.1,
+    size: 0.22,
+    sizeOverLife: [1, 0.7],
+    angularVelocity: [-7, 7],
+    rotation: [0, 6.28],
+    blending: 'alpha',
+    geometry: SHARD,
+    light: { direction: [1, -1.5, -0.6], color: [1, 0.92, 0.8], ambient: [0.18, 0.2, 0.26] },
+    colors: [
+      [0.95, 0.75, 0.45, 1],
+      [0.85, 0.55, 0.3, 1],
+      [0.6, 0.4, 0.3, 1],
+      [0.4, 0.3, 0.25, 0],
+    ],
+    colorStops: [0, 0.3, 0.8, 1],
+  };
+  return {
+    ...flat,
+    modules: [
+      ...particleModules(flat),
+      {
+        module: 'colliders',
+        shapes: [
+          { shape: 'sphere', center: [1.8, -6.4, 0.4], radius: 1.1 },
+          { shape: 'plane', point: [0, -7.6, 0], normal: [0, 1, 0] },
+        ],
+        restitution: 0.45,
+        friction: 0.3,
+      },
+    ],
+  };
+}
+
+/** How debris is framed (orbitCamera's options): close to the floor, from a little above. */
+export const DEBRIS_VIEW = {
+  distance: 8,
+  target: [0, -6, 0] as [number, number, number],
+  pitch: 0.35,
+};
+
+/**
+ * A shard: a flattened tetrahedron (−0.5 to 0.5 across, thinner in z), counter-clockwise seen from
+ * outside, no normals (each face drawn flat).
+ */
+export const SHARD: TriangleMesh = {
+  positions: [0.5, 0.5, 0.2, -0.5, -0.5, 0.2, -0.5, 0.5, -0.2, 0.5, -0.5, -0.2],
+  indices: [0, 1, 3, 0, 2, 1, 0, 3, 2, 1, 2, 3],
+};
+
+/**
  * Drift: motes carried by a curl-noise wind (the field module as a velocity: they follow it,
  * swirling without bunching), each trailing a short ribbon.
  */

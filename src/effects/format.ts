@@ -29,10 +29,12 @@ export interface EffectTextureFile {
 }
 
 /**
- * A triangle mesh: x, y, z per vertex and three indices per triangle (none: consecutive triples),
- * inline, or `{ url }` of a JSON file holding `{ positions, indices }` (relative to the effect file).
+ * A triangle mesh: x, y, z per vertex, three indices per triangle (none: consecutive triples) and,
+ * for the geometry module, optionally x, y, z of a normal per vertex (none: each triangle flat);
+ * inline, or `{ url }` of a JSON file holding the same (relative to the effect file).
  */
-export type EffectMeshFile = { positions: number[]; indices?: number[] } | { url: string };
+export type EffectMeshFile =
+  { positions: number[]; indices?: number[]; normals?: number[] } | { url: string };
 
 /** How the effect is framed in the editor and the gallery (orbitCamera's options). */
 export interface EffectCamera {

@@ -58,6 +58,10 @@ function pointerOf(system: EffectSystemFile, i: number, option: string): string 
   }
   if (head === 'mesh' && typeof mesh === 'string')
     return `/meshes/${pointerToken(mesh)}${option === 'mesh' ? '' : optionPointer(option.slice(5))}`;
+  // the geometry module's mesh: its values are the file's mesh's too
+  const shape = system.modules.find((m) => m.module === 'geometry')?.['geometry'];
+  if (head === 'geometry' && option !== 'geometry' && typeof shape === 'string')
+    return `/meshes/${pointerToken(shape)}${optionPointer(option.slice(9))}`;
   if (SYSTEM_KEYS.includes(head)) return `${at}${optionPointer(option)}`;
   if (head === 'modules') return `${at}${optionPointer(option)}`;
   let j = system.modules.findIndex((m) => head in m && head !== 'module');
@@ -84,11 +88,16 @@ function modulesFor(
         const r = entry[ribbon] as Record<string, unknown>;
         entry[ribbon] = { ...r, texture: texture(r['texture']) };
       }
+    if (m.module === 'geometry')
+      // the file's mesh, drawn as each particle
+      entry['geometry'] = { ...(meshes.get(entry['geometry'] as string) as object) };
     if (m.module === 'mesh') {
-      // the file's mesh, placed and moving as the module entry says
-      const placed: Record<string, unknown> = {
-        ...(meshes.get(entry['mesh'] as string) as object),
-      };
+      // the file's mesh (an emission surface: no normals), placed and moving as the entry says
+      const { normals: _normals, ...surface } = meshes.get(entry['mesh'] as string) as Record<
+        string,
+        unknown
+      >;
+      const placed: Record<string, unknown> = { ...surface };
       for (const key of MESH_MOTION)
         if (key in entry) {
           placed[key] = entry[key];
@@ -189,7 +198,11 @@ export async function loadEffect(
     const meshes = new Map<string, unknown>();
     for (const [key, mesh] of Object.entries(file.meshes ?? {})) {
       if (!('url' in mesh)) {
-        meshes.set(key, { positions: mesh.positions, indices: mesh.indices ?? null });
+        meshes.set(key, {
+          positions: mesh.positions,
+          indices: mesh.indices ?? null,
+          normals: mesh.normals ?? null,
+        });
         continue;
       }
       const at = `/meshes/${pointerToken(key)}/url`;
@@ -202,18 +215,27 @@ export async function loadEffect(
           name,
         );
       }
-      const { positions, indices } = (data ?? {}) as { positions?: unknown; indices?: unknown };
-      if (!Array.isArray(positions) || (indices !== undefined && !Array.isArray(indices)))
+      const { positions, indices, normals } = (data ?? {}) as {
+        positions?: unknown;
+        indices?: unknown;
+        normals?: unknown;
+      };
+      if (
+        !Array.isArray(positions) ||
+        (indices !== undefined && !Array.isArray(indices)) ||
+        (normals !== undefined && !Array.isArray(normals))
+      )
         throw new EffectError(
           [
             {
               pointer: at,
-              message: 'names a file that is not { positions: [...], indices?: [...] }',
+              message:
+                'names a file that is not { positions: [...], indices?: [...], normals?: [...] }',
             },
           ],
           name,
         );
-      meshes.set(key, { positions, indices: indices ?? null });
+      meshes.set(key, { positions, indices: indices ?? null, normals: normals ?? null });
     }
     for (const [i, system] of file.systems.entries()) {
       const input: Record<string, unknown> = {};

@@ -39,7 +39,7 @@ function flatSystem(system: unknown, at: string): EffectSystemFile {
   // which update modules the flat options run: asked of the modules themselves, with what names
   // a file (textures, a mesh, a parent) left out — none of them decides an update module
   const stand = (v: unknown): unknown => (v === null || v === undefined ? v : { kind: 'texture' });
-  const probe: Doc = { ...flat, mesh: null, subEmitter: null };
+  const probe: Doc = { ...flat, mesh: null, geometry: null, subEmitter: null };
   if ('texture' in flat) probe['texture'] = stand(flat['texture']);
   for (const key of ['trail', 'link'])
     if (isObject(flat[key]))

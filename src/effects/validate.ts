@@ -83,11 +83,12 @@ function crossProblems(file: EffectFile): EffectProblem[] {
       for (const ribbon of ['trail', 'link'])
         if (m.module === ribbon && entry[ribbon])
           textureAt((entry[ribbon] as Record<string, unknown>)['texture'], `/${ribbon}/texture`);
-      if (m.module === 'mesh' && !file.meshes?.[entry['mesh'] as string])
-        out.push({
-          pointer: `${at}/mesh`,
-          message: `names the mesh "${String(entry['mesh'])}", which the file's meshes do not have (${Object.keys(file.meshes ?? {}).join(', ') || 'none'})`,
-        });
+      for (const key of ['mesh', 'geometry'])
+        if (m.module === key && !file.meshes?.[entry[key] as string])
+          out.push({
+            pointer: `${at}/${key}`,
+            message: `names the mesh "${String(entry[key])}", which the file's meshes do not have (${Object.keys(file.meshes ?? {}).join(', ') || 'none'})`,
+          });
       if (m.module === 'subEmitter') {
         const parent = (entry['subEmitter'] as { parent: string }).parent;
         const index = seen.get(parent);

@@ -283,12 +283,20 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
-    for (const preset of ['fireworks', 'sparks', 'swirl', 'shapes', 'fire', 'smoke'] as const)
-      it(`particles ${preset} preset (${{ fireworks: 'emission over time, trails', sparks: 'velocity streaks', swirl: 'ribbons in a vortex', shapes: 'colliders, lit', fire: 'flipbook sprites', smoke: 'sorted alpha' }[preset]}) runs on the backend's path and lights pixels [${backend}]`, async () => {
+    for (const preset of [
+      'fireworks',
+      'sparks',
+      'swirl',
+      'shapes',
+      'debris',
+      'fire',
+      'smoke',
+    ] as const)
+      it(`particles ${preset} preset (${{ fireworks: 'emission over time, trails', sparks: 'velocity streaks', swirl: 'ribbons in a vortex', shapes: 'colliders, lit', debris: 'mesh particles', fire: 'flipbook sprites', smoke: 'sorted alpha' }[preset]}) runs on the backend's path and lights pixels [${backend}]`, async () => {
         const errors: string[] = [];
         const page = await open(
           // smoke sorts its puffs every frame: a quarter of the count keeps SwiftShader's frames short
-          `demos/particles/?backend=${backend}&preset=${preset}&count=${preset === 'smoke' ? 5000 : preset === 'swirl' || preset === 'shapes' ? 4000 : 20000}&scene=0&panel=closed`,
+          `demos/particles/?backend=${backend}&preset=${preset}&count=${preset === 'smoke' ? 5000 : preset === 'swirl' || preset === 'shapes' || preset === 'debris' ? 4000 : 20000}&scene=0&panel=closed`,
           errors,
         );
         await page.waitForFunction(

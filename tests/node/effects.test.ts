@@ -59,6 +59,8 @@ async function presetSystems(device: Device, file: string): Promise<ParticleSyst
       return one(presets.shapes(3000));
     case 'drift.json':
       return one(presets.drift(1500));
+    case 'debris.json':
+      return one(presets.debris(3000));
     case 'embers.json':
       return one(presets.embers(2500, presets.torusMesh()));
     case 'fire.json':

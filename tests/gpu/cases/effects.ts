@@ -40,6 +40,7 @@ async function codeSystems(device: Device, name: string, how: How): Promise<Part
   if (name === 'swirl') return one(presets.swirl(1500));
   if (name === 'shapes') return one(presets.shapes(3000));
   if (name === 'drift') return one(presets.drift(1500));
+  if (name === 'debris') return one(presets.debris(3000));
   if (name === 'embers') return one(presets.embers(2500, presets.torusMesh()));
   if (name === 'fire') return one(presets.fire(1500, presets.flameSheet(device)));
   if (name === 'smoke') return one(presets.smoke(800, presets.puffTexture(device)));
@@ -89,6 +90,7 @@ const NAMES = [
   'shapes',
   'embers',
   'drift',
+  'debris',
   'fire',
   'smoke',
   'firework-show',

@@ -231,6 +231,66 @@ export const cases = defineCases({
           }
       },
     },
+  'geometry: sort draws half-transparent meshes back to front (the nearer over the farther), unsorted in slot order':
+    {
+      async run({ device }) {
+        // two cubes: A born first (slot 0), blue by then, pushed further towards the camera and
+        // to the right than B (slot 1, born 0.25 s later, still red); both 60% opaque
+        const options: ParticleOptionsInput = {
+          ...ONE_STILL_PARTICLE,
+          count: 2,
+          bursts: [
+            { time: 0, count: 1 },
+            { time: 0.25, count: 1 },
+          ],
+          gravity: [12, 0, 8],
+          geometry: { positions: box(0.5, 0.5, 0.5) },
+          size: 2,
+          blending: 'alpha',
+          colors: [
+            [1, 0, 0, 0.6],
+            [1, 0, 0, 0.6],
+            [0, 0, 1, 0.6],
+            [0, 0, 1, 0.6],
+          ],
+          colorStops: [0, 0.3, 0.4, 1],
+        };
+        const over = (top: number[], under: number[]): number[] => [
+          top[0]! + under[0]! * (1 - top[3]!),
+          top[1]! + under[1]! * (1 - top[3]!),
+          top[2]! + under[2]! * (1 - top[3]!),
+          top[3]! + under[3]! * (1 - top[3]!),
+        ];
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const)
+            for (const sort of [true, false]) {
+              const how = `${path}, ${drawMode}, ${sort ? 'sorted' : 'unsorted'}`;
+              const ps = await stepped(device, { ...options, path, drawMode, sort }, 30);
+              const img = await drawFloatImage(device, ps);
+              ps.destroy();
+              const px = (i: number): number[] => Array.from(img.subarray(4 * i, 4 * i + 4));
+              const only = (p: number[], c: 0 | 2): boolean =>
+                p[3]! > 0.5 && p[c]! > 0.3 && p[2 - c]! < 1e-3;
+              const all = Array.from({ length: IMAGE * IMAGE }, (_, i) => px(i));
+              const red = all.find((p) => only(p, 0));
+              const blue = all.find((p) => only(p, 2));
+              const both = all.filter((p) => p[0]! > 1e-3 && p[2]! > 1e-3);
+              assert(
+                red !== undefined && blue !== undefined && both.length > 20,
+                `${how}: each cube alone somewhere and ${both.length} pixels of both`,
+              );
+              // the nearer (blue, A) over the farther when sorted; slot 1 (red, B) last otherwise
+              const want = sort ? over(blue!, red!) : over(red!, blue!);
+              const worst = Math.max(
+                ...both.map((p) => Math.max(...p.map((c, k) => Math.abs(c - want[k]!)))),
+              );
+              assert(
+                worst < 4e-3,
+                `${how}: where they overlap the colour is ${sort ? 'blue over red' : 'red over blue'} ${want.map((c) => c.toFixed(3)).join(', ')} (worst off by ${worst.toFixed(4)})`,
+              );
+            }
+      },
+    },
   "geometry: drawMode 'auto' measures the mesh draw's two raster modes and draws the same cube": {
     async run({ device }) {
       const fixed = await stepped(device, { ...cube(2), drawMode: 'instanced' }, 1);

@@ -171,7 +171,7 @@ export const cases = defineCases({
               count: 300,
               drawMode,
               size: 0.4,
-              geometry: { positions: tetrahedron, indices: [0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2] },
+              geometry: { positions: tetrahedron, indices: [0, 1, 3, 0, 2, 1, 0, 3, 2, 1, 2, 3] },
               light: { direction: [-1, -2, -1] },
             }),
           ),

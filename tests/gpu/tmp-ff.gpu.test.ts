@@ -1,0 +1,3 @@
+import { engineSuite } from './engine-suite.js';
+await engineSuite('firefox', ['geometry']);
+await engineSuite('webkit', ['geometry']);
