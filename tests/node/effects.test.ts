@@ -186,6 +186,48 @@ describe('effect files', () => {
     expect(e.pointer).toBe('/meshes/torus');
   });
 
+  it('a geometry module names a mesh, with normals or flat; a missing mesh, bad normals and a look beside it named where they are', async () => {
+    const doc = (): EffectFile => JSON.parse(text('debris.json')) as EffectFile;
+    const at = doc().systems[0]!.modules.findIndex((m) => m.module === 'geometry');
+    const flat = await loadEffect(device, doc());
+    const geometry = flat.systems[0]!.options.geometry!;
+    expect(geometry.flat).toBe(true);
+    expect(geometry.indices.length).toBe(presets.SHARD.indices.length);
+    flat.destroy();
+    // the same shard with a normal per vertex (pointing out from its centre)
+    const smooth = doc();
+    const p = presets.SHARD.positions;
+    smooth.meshes = { shard: { ...presets.SHARD, normals: p.map((c) => 2 * c) } };
+    const lit = await loadEffect(device, smooth);
+    const g = lit.systems[0]!.options.geometry!;
+    expect(g.flat).toBe(false);
+    expect(Array.from(g.vertices.subarray(3, 6)).map((c) => Math.round(c * 1e4) / 1e4)).toEqual(
+      [0.5, 0.5, 0.2].map((c) => Math.round((c / Math.hypot(0.5, 0.5, 0.2)) * 1e4) / 1e4),
+    );
+    lit.destroy();
+    const missing = doc();
+    (missing.systems[0]!.modules[at] as Record<string, unknown>)['geometry'] = 'rock';
+    let e = await effectError(() => validateEffect(missing));
+    expect([e.pointer, e.message]).toEqual([
+      `/systems/0/modules/${at}/geometry`,
+      expect.stringMatching(/names the mesh "rock", which the file's meshes do not have \(shard\)/),
+    ]);
+    const badNormals = doc();
+    badNormals.meshes = { shard: { ...presets.SHARD, normals: [0, 0, 1, 0, 0, 0, ...p.slice(6)] } };
+    e = await effectError(() => loadEffect(device, badNormals));
+    expect([e.pointer, e.message]).toEqual([
+      '/meshes/shard/normals/3',
+      expect.stringMatching(/must be finite and not the zero vector/),
+    ]);
+    const withLook = doc();
+    withLook.systems[0]!.modules.push({
+      module: 'look',
+      look: { code: 'fn look(p: ParticleFragment) -> vec4f { return p.color; }' },
+    } as never);
+    e = await effectError(() => loadEffect(device, withLook));
+    expect(e.message).toMatch(/is for quads/);
+  });
+
   it('an inline data: URL texture decodes to the same texels as the file', async () => {
     const bytes = readFileSync(path.join(effectsDir, 'textures/puff.png'));
     const doc = JSON.parse(text('smoke.json')) as EffectFile;
