@@ -19,7 +19,7 @@ import { fastCpuRuns, stepStateFast } from './cpu-step.js';
 import { EmissionSchedule, emits } from './emission.js';
 import { TrailHistory } from './trail-history.js';
 import { LivingList, canCompact } from './living.js';
-import { TableSource, tableOf } from './table-source.js';
+import { TableSource, sameTable, tableOf } from './table-source.js';
 
 /** The state as `read()` returns it: 4 floats per particle each (and the attributes modules add). */
 export interface ParticleArrays {
@@ -186,7 +186,7 @@ export class ParticleSimulation {
       this.living?.destroy();
       this.living = living;
     }
-    if ((tableOf(next)?.from ?? null) !== (this.#table?.from ?? null)) {
+    if (!sameTable(tableOf(next)?.from ?? null, this.#table?.from ?? null)) {
       // another mesh (a skinned mesh's posed vertices) or heightfield: its table
       const table = this.#makeTable(next);
       this.#table?.destroy();

@@ -1,6 +1,6 @@
 /**
  * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles,
- * the `colliders` module's heightfield, the `field` module's grid. A runner of one element per row that is never stepped — its
+ * the `colliders` module's heightfield, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
  * state is the table, on the system's path (storage buffers, textures or arrays, as the path keeps
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
@@ -37,46 +37,82 @@ function tableKernel(attributes: readonly string[]): Kernel {
   return k;
 }
 
-/** The table a stack reads, and what it is made from (the same object: the same table). */
-export function tableOf(o: ParticleOptions): { from: object; table: Table } | null {
+/**
+ * The table a stack reads — the columns of every module that has one (a mesh's triangles, a
+ * heightfield's heights, a field's grid) side by side, as many rows as the longest (the shorter
+ * padded with zeros: each module reads its own rows only) — and what it is made from (the same
+ * objects: the same table). A sub-emitter reads its parent instead (the modules refuse a table
+ * beside it).
+ */
+export function tableOf(o: ParticleOptions): { from: readonly object[]; make(): Table } | null {
+  const parts: Array<{ from: object; rows: number; columns: () => Record<string, Float32Array> }> =
+    [];
   if (o.mesh) {
-    const t = meshTable(o.mesh);
-    return {
+    const mesh = o.mesh;
+    parts.push({
       // the vertices: a mesh moved by a new transform keeps its table
-      from: o.mesh.positions,
-      table: {
-        rows: t.triangles,
-        columns: Object.fromEntries(MESH_SOURCE.map((n) => [n, t[n]])),
+      from: mesh.positions,
+      rows: meshTable(mesh).triangles,
+      columns: () => {
+        const t = meshTable(mesh);
+        return Object.fromEntries(MESH_SOURCE.map((n) => [n, t[n]]));
       },
-    };
+    });
   }
   const field = heightfieldOf(o);
   if (field)
-    return {
+    parts.push({
       from: field,
-      table: { rows: field.heights.length, columns: { [HEIGHT_SOURCE]: heightTable(field) } },
-    };
+      rows: field.heights.length,
+      columns: () => ({ [HEIGHT_SOURCE]: heightTable(field) }),
+    });
   const grid = fieldOf(o);
-  if (grid?.table)
-    return {
-      from: grid.table,
-      table: { rows: grid.table.length / 4, columns: { [FIELD_SOURCE]: grid.table } },
-    };
-  return null;
+  if (grid?.table) {
+    const table = grid.table;
+    parts.push({ from: table, rows: table.length / 4, columns: () => ({ [FIELD_SOURCE]: table }) });
+  }
+  if (parts.length === 0) return null;
+  return {
+    from: parts.map((p) => p.from),
+    make() {
+      const rows = Math.max(...parts.map((p) => p.rows));
+      const columns: Record<string, Float32Array> = {};
+      for (const part of parts)
+        for (const [name, data] of Object.entries(part.columns())) {
+          if (data.length === 4 * rows) columns[name] = data;
+          else {
+            const padded = new Float32Array(4 * rows);
+            padded.set(data);
+            columns[name] = padded;
+          }
+        }
+      return { rows, columns };
+    },
+  };
+}
+
+/** Whether two tables' sources are the same objects (the same table). */
+export function sameTable(a: readonly object[] | null, b: readonly object[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 export class TableSource {
-  /** What the table was made from (a mesh, a heightfield). */
-  readonly from: object;
+  /** What the table was made from (a mesh's vertices, a heightfield, a field's grid). */
+  readonly from: readonly object[];
   readonly #table: Table;
   readonly #runner: ElementwiseRunner;
   readonly #stopRestore: () => void;
 
-  constructor(device: Device, made: { from: object; table: Table }, path: ParticlePath) {
+  constructor(
+    device: Device,
+    made: { from: readonly object[]; make(): Table },
+    path: ParticlePath,
+  ) {
     this.from = made.from;
-    this.#table = made.table;
-    this.#runner = new ElementwiseRunner(device, tableKernel(Object.keys(made.table.columns)), {
-      count: made.table.rows,
+    this.#table = made.make();
+    this.#runner = new ElementwiseRunner(device, tableKernel(Object.keys(this.#table.columns)), {
+      count: this.#table.rows,
       mode: path,
       label: 'particles table',
     });

@@ -1,6 +1,7 @@
 // The vector field module (src/particles/modules/field.ts): the trilinear sampler reproduces a
 // linear field exactly and repeats with 'repeat'; curl noise is divergence-free and of unit RMS;
 // the reference integrates a constant field as a constant force; each mistake is named.
+import { sameTable, tableOf } from '../../src/particles/table-source.js';
 import { describe, expect, it } from 'vitest';
 import {
   ParticleOptionError,
@@ -156,16 +157,72 @@ describe('field module', () => {
     }
   });
 
-  it('one table a system: not with a mesh', () => {
+  it('one table for a mesh, a heightfield and a field side by side: every column as many rows as the longest, each its own numbers', () => {
     const o: ParticleOptionsInput = {
       ...STILL,
       mesh: { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0] },
     };
+    const heights = Array.from({ length: 9 }, (_, i) => i / 10);
+    const resolved = resolveOptions({
+      ...o,
+      modules: [
+        ...particleModules(o),
+        { module: 'field', min, max, size, curl: {} },
+        {
+          module: 'colliders',
+          shapes: [{ shape: 'heightfield', center: [0, -1, 0], size: [4, 4], columns: 3, heights }],
+        },
+      ],
+    });
+    const made = tableOf(resolved)!;
+    expect(made.from.length).toBe(3);
+    const table = made.make();
+    const nodes = size[0] * size[1] * size[2];
+    expect(table.rows).toBe(nodes);
+    expect(Object.keys(table.columns).sort()).toEqual(
+      ['colliderHeight', 'fieldVector', 'meshA', 'meshB', 'meshC'].sort(),
+    );
+    for (const column of Object.values(table.columns)) expect(column.length).toBe(4 * nodes);
+    // the heights, then zeros; the triangle, then zeros
+    expect(Array.from({ length: 9 }, (_, i) => table.columns['colliderHeight']![4 * i])).toEqual(
+      heights.map(Math.fround),
+    );
+    expect(table.columns['colliderHeight']![4 * 9]).toBe(0);
+    expect(Array.from(table.columns['meshB']!.subarray(0, 4))).toEqual([1, 0, 0, 0.5]);
+    expect(table.columns['meshA']![4]).toBe(0);
+    // the same options again: the same sources (the same table, not made again)
+    expect(sameTable(tableOf(resolveOptions(resolved))!.from, made.from)).toBe(true);
+  });
+
+  it('a resolved field given back (modules: ps.modules) resolves to the same grid; a grid of the wrong size is named', () => {
+    const o = resolveOptions(withField({ min, max, size, curl: { seed: 3 } }));
+    const again = resolveOptions({ ...STILL, modules: o.modules });
+    expect(fieldOf(again)!.table).toBe(fieldOf(o)!.table);
+    const entry = o.modules.find((m) => m.module === 'field')!;
     expect(() =>
       resolveOptions({
-        ...o,
-        modules: [...particleModules(o), { module: 'field', min, max, size, curl: {} }],
+        ...STILL,
+        modules: [
+          ...o.modules.filter((m) => m !== entry),
+          { module: 'field', ...entry.options, table: new Float32Array(8) },
+        ],
       }),
-    ).toThrow(/one table a system/);
+    ).toThrow(/field\.table = 8 numbers must be 240 numbers/);
+  });
+
+  it('not in a sub-emitter (it reads its parent)', () => {
+    // a parent as the sub-emitter module looks at it: a system with events
+    const parent = { count: 4, eventSource: {}, options: { events: 'death' } } as never;
+    expect(() =>
+      resolveOptions({
+        ...STILL,
+        count: 4,
+        subEmitter: { parent },
+        modules: [
+          ...particleModules({ ...STILL, count: 4, subEmitter: { parent } }),
+          { module: 'field', min, max, size, curl: {} },
+        ],
+      }),
+    ).toThrow(/field = a vector field cannot be read by a sub-emitter/);
   });
 });

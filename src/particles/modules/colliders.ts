@@ -422,11 +422,11 @@ export const colliders = defineModule({
         `${fields} heightfields`,
         'may hold one heightfield',
       );
-    if (fields === 1 && (o.mesh !== null || o.subEmitter !== null))
+    if (fields === 1 && o.subEmitter !== null)
       throw new ParticleOptionError(
         'colliders.shapes',
         'a heightfield',
-        `cannot be read by a system that already reads ${o.mesh ? 'a mesh' : "its parent's events"} (one table a system)`,
+        "cannot be read by a sub-emitter (its update reads its parent's events: a table beside them is not built)",
       );
     const resolved: Colliders = {
       shapes: resolvedShapes,

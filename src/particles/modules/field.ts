@@ -10,13 +10,12 @@
  * them — curl noise (divergence-free: it swirls, it does not bunch particles) of unit RMS, the
  * generator `curlNoiseField` also gives to code. Every path reads the grid as a table
  * (table-source.ts: storage buffers, textures or arrays) — WebGL2 needs no 3-D textures — and the
- * CPU reference samples the same numbers. One table a system: not with a mesh, a heightfield or
- * a sub-emitter.
+ * CPU reference samples the same numbers; beside a mesh or a heightfield (their columns side by
+ * side in one table), not in a sub-emitter (which reads its parent).
  */
 import { ParticleOptionError, finite, vector } from '../errors.js';
 import type { UniformValue } from '../../compute/layout.js';
 import { defineModule, type ModuleOptions } from './module.js';
-import { heightfieldOf } from './colliders.js';
 
 /** The source attribute the grid is read as (`ignisSource(i).fieldVector`). */
 export const FIELD_SOURCE = 'fieldVector';
@@ -120,8 +119,13 @@ export const field = defineModule({
   keys: [],
   present: () => false,
   resolve(_o, own) {
+    // a resolved field given back (`modules: ps.modules`): its grid is `table` (xyz per node, w 0)
+    const back =
+      own['table'] instanceof Float32Array &&
+      own['vectors'] === undefined &&
+      own['curl'] === undefined;
     for (const key of Object.keys(own))
-      if (!OPTIONS.includes(key))
+      if (!OPTIONS.includes(key) && !(back && key === 'table'))
         throw new ParticleOptionError(
           `field.${key}`,
           own[key],
@@ -162,13 +166,21 @@ export const field = defineModule({
     if (tiling !== 'clamp' && tiling !== 'repeat')
       throw new ParticleOptionError('field.tiling', tiling, "must be 'clamp' or 'repeat'");
     let table: Float32Array;
-    if ((own['vectors'] === undefined) === (own['curl'] === undefined))
+    if (back) {
+      table = own['table'] as Float32Array;
+      if (table.length !== 4 * nodes)
+        throw new ParticleOptionError(
+          'field.table',
+          `${table.length} numbers`,
+          `must be ${4 * nodes} numbers: x, y, z, 0 for each of the ${size.join(' × ')} nodes`,
+        );
+    } else if ((own['vectors'] === undefined) === (own['curl'] === undefined))
       throw new ParticleOptionError(
         'field',
         Object.keys(own).join(', '),
         'needs its vectors: `vectors` (x, y, z per node) or `curl: { frequency, seed }`, one of the two',
       );
-    if (own['vectors'] !== undefined) {
+    else if (own['vectors'] !== undefined) {
       const v = own['vectors'];
       const ok =
         v instanceof Float32Array || (Array.isArray(v) && v.every((x) => typeof x === 'number'));
@@ -249,11 +261,11 @@ export const field = defineModule({
         'no options',
         'needs { min, max, size, vectors | curl }',
       );
-    if (o.mesh !== null || o.subEmitter !== null || heightfieldOf(o))
+    if (o.subEmitter !== null)
       throw new ParticleOptionError(
         'field',
         'a vector field',
-        `cannot be read by a system that already reads ${o.mesh ? 'a mesh' : o.subEmitter ? "its parent's events" : 'a heightfield'} (one table a system)`,
+        "cannot be read by a sub-emitter (its update reads its parent's events: a table beside them is not built)",
       );
     const f = own as unknown as VectorField;
     return {

@@ -200,6 +200,7 @@ export const mesh = defineModule({
     key: 'mesh',
     uniforms: [
       ['meshArea', 'f32'],
+      ['meshTriangles', 'u32'],
       ['meshX', 'vec4f'],
       ['meshY', 'vec4f'],
       ['meshZ', 'vec4f'],
@@ -210,7 +211,7 @@ export const mesh = defineModule({
     source: [...MESH_SOURCE],
     spawn: `f32 meshTarget = r0 * params.meshArea;
     u32 meshLo = 0u;
-    u32 meshHi = params.sourceCount - 1u;
+    u32 meshHi = params.meshTriangles - 1u;
     for (var meshStep = 0u; meshStep < 32u; meshStep++) {
       if (meshLo >= meshHi) {
         break;
@@ -305,6 +306,8 @@ function uniformsOf(m: ParticleMesh | null): Record<string, UniformValue> {
   ];
   return {
     meshArea: m ? meshTable(m).area : 0,
+    // the table's rows may be more (a field's or a heightfield's beside it): the search's bound
+    meshTriangles: m ? meshTable(m).triangles : 1,
     meshX: column(0),
     meshY: column(1),
     meshZ: column(2),
