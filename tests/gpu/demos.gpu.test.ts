@@ -349,6 +349,29 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
+    it(`scene-effects: sparks and lit mesh shards off a turning torus land on the terrain, the terrain drawn [${backend}]`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/scene-effects/?backend=${backend}&panel=closed`, errors);
+      await page.waitForFunction(
+        () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 60,
+        { timeout: 90_000 },
+      );
+      await page.waitForFunction(
+        () => (document.getElementById('info')?.textContent ?? '').includes('shards'),
+        { timeout: 30_000 },
+      );
+      const info = await page.$eval('#info', (e) => e.textContent ?? '');
+      expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
+      const counts = /· (\d+) sparks · (\d+) shards/.exec(info);
+      expect(Number(counts?.[1]), info).toBeGreaterThan(100);
+      expect(Number(counts?.[2]), info).toBeGreaterThan(10);
+      // the terrain covers much of the frame: lit (not black) pixels
+      const lit = await litPixels(page);
+      console.log(`scene-effects demo [${backend}]: ${lit} lit pixels; ${info}`);
+      expect(lit).toBeGreaterThan(2000);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
     it(`particles sit in a scene: a floor and a pillar with depth, and the particles in front of the floor [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(

@@ -140,6 +140,17 @@ describe('ignis-check', () => {
       expect(lit, effect).toBeGreaterThan(200);
     }, 240_000);
 
+  it('sparks and mesh shards born on a turning torus, in a curl-noise wind, landing on a heightfield (a mesh, a field and a heightfield in one table), the terrain a mesh particle: alike on compute, fragment and CPU rungs', () => {
+    const r = check([
+      'check/scenes/scene-effects.ts',
+      '--rungs',
+      'webgpu,webgpu-no-compute,webgl2,cpu',
+      '--frames',
+      '120',
+    ]);
+    expectEveryRungMatches(r);
+  }, 240_000);
+
   it('particles bounce off a slope through the scene depth (collision) alike on compute, fragment and CPU rungs (the CPU reading the depth as an array)', () => {
     const r = check([
       'check/scenes/collision.ts',
