@@ -49,4 +49,5 @@ export type { ParticleCollision } from './collision.js';
 export type { SceneDepthArray } from '../compute/paths/path.js';
 export { orbitCamera, type OrbitCamera } from './camera.js';
 export { curlNoiseField } from './modules/field.js';
+export { meshSdf, type SdfGrid } from './modules/sdf-grid.js';
 export type { Camera } from './draw.js';

@@ -1,6 +1,6 @@
 /**
  * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles,
- * the `colliders` module's heightfield, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
+ * the `colliders` module's heightfield and baked SDF, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
  * state is the table, on the system's path (storage buffers, textures or arrays, as the path keeps
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
@@ -10,7 +10,8 @@ import { defineKernel, type Kernel } from '../compute/kernel.js';
 import type { KernelSource } from '../compute/paths/path.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
 import { MESH_SOURCE, meshTable } from './modules/mesh.js';
-import { HEIGHT_SOURCE, heightTable, heightfieldOf } from './modules/colliders.js';
+import { HEIGHT_SOURCE, heightTable, heightfieldOf, sdfGridOf } from './modules/colliders.js';
+import { SDF_SOURCE, sdfTable } from './modules/sdf-grid.js';
 import { FIELD_SOURCE, fieldOf } from './modules/field.js';
 
 /** A table's columns (one vec4f each) and rows. */
@@ -65,6 +66,13 @@ export function tableOf(o: ParticleOptions): { from: readonly object[]; make(): 
       from: field,
       rows: field.heights.length,
       columns: () => ({ [HEIGHT_SOURCE]: heightTable(field) }),
+    });
+  const baked = sdfGridOf(o);
+  if (baked)
+    parts.push({
+      from: baked,
+      rows: baked.distances.length,
+      columns: () => ({ [SDF_SOURCE]: sdfTable(baked) }),
     });
   const grid = fieldOf(o);
   if (grid?.table) {

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { meshSdf } from '../../src/particles/modules/sdf-grid.js';
 import { describe, expect, it, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { createDevice, type Device } from '../../src/index.js';
@@ -226,6 +227,32 @@ describe('effect files', () => {
     } as never);
     e = await effectError(() => loadEffect(device, withLook));
     expect(e.message).toMatch(/is for quads/);
+  });
+
+  it('a baked SDF collider in a file (its distances inline) loads, and a wrong count is named at its pointer', async () => {
+    const doc = JSON.parse(text('shapes.json')) as EffectFile;
+    const modules = doc.systems[0]!.modules as Array<Record<string, unknown>>;
+    const at = modules.findIndex((m) => m['module'] === 'colliders');
+    const baked = meshSdf(presets.SHARD, { min: [-1, -1, -1], max: [1, 1, 1], size: [4, 4, 4] });
+    modules[at] = {
+      module: 'colliders',
+      shapes: [{ ...baked, distances: Array.from(baked.distances) }],
+    };
+    const effect = await loadEffect(device, doc);
+    const shapes = (
+      effect.systems[0]!.modules.find((m) => m.module === 'colliders')!.options as {
+        shapes: Array<{ shape: string; distances: Float32Array }>;
+      }
+    ).shapes;
+    expect(shapes[0]!.shape).toBe('sdf');
+    expect(Array.from(shapes[0]!.distances)).toEqual(Array.from(baked.distances));
+    effect.destroy();
+    modules[at] = { module: 'colliders', shapes: [{ ...baked, distances: [1, 2, 3] }] };
+    const e = await effectError(() => loadEffect(device, doc));
+    expect([e.pointer, e.message]).toEqual([
+      `/systems/0/modules/${at}/shapes/0/distances`,
+      expect.stringMatching(/must be one per node: 4 × 4 × 4 = 64/),
+    ]);
   });
 
   it('an inline data: URL texture decodes to the same texels as the file', async () => {

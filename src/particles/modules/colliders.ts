@@ -24,6 +24,15 @@
 import { ParticleOptionError, finite, object, vector } from '../errors.js';
 import type { UniformType, UniformValue } from '../../compute/layout.js';
 import { defineModule, type ModuleOptions, type ReferenceParticle } from './module.js';
+import {
+  SDF_GRID,
+  SDF_KEYS,
+  SDF_SOURCE,
+  resolveSdfGrid,
+  sdfGridReference,
+  sdfValues,
+  type SdfGrid,
+} from './sdf-grid.js';
 
 const f = Math.fround;
 type V3 = readonly [number, number, number];
@@ -45,7 +54,8 @@ export type ColliderShape =
       readonly inside?: boolean;
     }
   | { readonly shape: 'plane'; readonly point: V3; readonly normal: V3 }
-  | Heightfield;
+  | Heightfield
+  | SdfGrid;
 
 /**
  * Terrain: `heights[row · columns + column]` over a grid `size` = [x extent, z extent] centred at
@@ -89,6 +99,7 @@ const SHAPE_KEYS: Record<ColliderShape['shape'], readonly string[]> = {
   capsule: ['shape', 'a', 'b', 'radius', 'inside'],
   plane: ['shape', 'point', 'normal'],
   heightfield: ['shape', 'center', 'size', 'columns', 'heights'],
+  sdf: SDF_KEYS,
 };
 
 /** The source attribute a heightfield's samples are read as (one per grid point, in x). */
@@ -102,6 +113,14 @@ export function heightfieldOf(o: {
 }): Heightfield | null {
   const own = o.modules.find((m) => m.module === 'colliders')?.options as Colliders | undefined;
   return (own?.shapes.find((s) => s.shape === 'heightfield') as Heightfield | undefined) ?? null;
+}
+
+/** The baked SDF of a stack's colliders module, or null. */
+export function sdfGridOf(o: {
+  readonly modules: readonly { module: string; options: Readonly<Record<string, unknown>> }[];
+}): SdfGrid | null {
+  const own = o.modules.find((m) => m.module === 'colliders')?.options as Colliders | undefined;
+  return (own?.shapes.find((s) => s.shape === 'sdf') as SdfGrid | undefined) ?? null;
 }
 
 /** A heightfield's samples as the table the kernel reads (x: the height). */
@@ -142,12 +161,13 @@ function resolveShape(at: string, given: unknown): ColliderShape {
     kind !== 'box' &&
     kind !== 'capsule' &&
     kind !== 'plane' &&
-    kind !== 'heightfield'
+    kind !== 'heightfield' &&
+    kind !== 'sdf'
   )
     throw new ParticleOptionError(
       `${at}.shape`,
       kind,
-      "must be 'sphere', 'box', 'capsule', 'plane' or 'heightfield'",
+      "must be 'sphere', 'box', 'capsule', 'plane', 'heightfield' or 'sdf'",
     );
   const keys = SHAPE_KEYS[kind];
   for (const key of Object.keys(s))
@@ -180,6 +200,7 @@ function resolveShape(at: string, given: unknown): ColliderShape {
   }
   if (kind === 'capsule')
     return { shape: kind, a: point('a'), b: point('b'), radius: positive('radius'), inside };
+  if (kind === 'sdf') return resolveSdfGrid(at, s);
   if (kind === 'heightfield') {
     const cached = HEIGHTFIELDS.get(s);
     if (cached) return cached;
@@ -240,8 +261,12 @@ function shapeCode(s: ColliderShape, i: number): string {
           ? `colliderCapsule(p, ${A}.xyz, ${B}.xyz, ${A}.w)`
           : s.shape === 'heightfield'
             ? `colliderHeightfield(p, ${A}, ${B})`
-            : `dot(p, ${A}.xyz) - ${A}.w`;
-  return s.shape !== 'plane' && s.shape !== 'heightfield' && s.inside ? `-(${d})` : d;
+            : s.shape === 'sdf'
+              ? `colliderSdfGrid(p, ${A}, ${B})`
+              : `dot(p, ${A}.xyz) - ${A}.w`;
+  return s.shape !== 'plane' && s.shape !== 'heightfield' && s.shape !== 'sdf' && s.inside
+    ? `-(${d})`
+    : d;
 }
 
 /** The uniform values of shape i. */
@@ -261,6 +286,7 @@ function shapeValues(s: ColliderShape): [number[], number[]] {
       [...s.a, s.radius],
       [...s.b, 0],
     ];
+  if (s.shape === 'sdf') return sdfValues(s);
   if (s.shape === 'heightfield')
     return [
       [...s.center, slopeScale(s)],
@@ -293,7 +319,7 @@ fn colliderHeightfield(p: vec3f, a: vec4f, b: vec4f) -> f32 {
 
 const HELPERS = (
   shapes: readonly ColliderShape[],
-): string => `${shapes.some((s) => s.shape === 'heightfield') ? HEIGHTFIELD : ''}
+): string => `${shapes.some((s) => s.shape === 'heightfield') ? HEIGHTFIELD : ''}${shapes.some((s) => s.shape === 'sdf') ? SDF_GRID : ''}
 fn colliderBox(q0: vec3f, h: vec3f) -> f32 {
   let q = abs(q0) - h;
   return length(max(q, vec3f(0.0))) + min(max(q.x, max(q.y, q.z)), 0.0);
@@ -422,10 +448,17 @@ export const colliders = defineModule({
         `${fields} heightfields`,
         'may hold one heightfield',
       );
-    if (fields === 1 && o.subEmitter !== null)
+    const grids = resolvedShapes.filter((s) => s.shape === 'sdf').length;
+    if (grids > 1)
       throw new ParticleOptionError(
         'colliders.shapes',
-        'a heightfield',
+        `${grids} baked SDFs`,
+        'may hold one baked SDF',
+      );
+    if ((fields === 1 || grids === 1) && o.subEmitter !== null)
+      throw new ParticleOptionError(
+        'colliders.shapes',
+        fields === 1 ? 'a heightfield' : 'a baked SDF',
         "cannot be read by a sub-emitter (its update reads its parent's events: a table beside them is not built)",
       );
     const resolved: Colliders = {
@@ -448,14 +481,29 @@ export const colliders = defineModule({
     c.shapes.forEach((_, i) =>
       uniforms.push([`collider${i}A`, 'vec4f'], [`collider${i}B`, 'vec4f']),
     );
+    const grid = c.shapes.some((s) => s.shape === 'sdf');
+    const source = [
+      ...(c.shapes.some((s) => s.shape === 'heightfield') ? [HEIGHT_SOURCE] : []),
+      ...(grid ? [SDF_SOURCE] : []),
+    ];
     return {
-      key: `${c.response}:${c.shapes.map((s) => `${s.shape}${s.shape !== 'plane' && s.shape !== 'heightfield' && s.inside ? ' inside' : ''}`).join(',')}`,
+      key: `${c.response}:${c.shapes.map((s) => `${s.shape}${s.shape !== 'plane' && s.shape !== 'heightfield' && s.shape !== 'sdf' && s.inside ? ' inside' : ''}`).join(',')}`,
       uniforms,
-      ...(c.shapes.some((s) => s.shape === 'heightfield') ? { source: [HEIGHT_SOURCE] } : {}),
+      ...(source.length > 0 ? { source } : {}),
       helpers: HELPERS(c.shapes),
       collide: collideCode(c.response),
       ...(c.response === 'die' ? { kill: 'colliderHit' } : {}),
     };
+  },
+  checkDevice(device, o, path) {
+    // found while building it: on WebGL2 (ANGLE on SwiftShader) the fragment pass that steps a
+    // baked SDF never finishes (no error, no loss; the same kernel runs on WebGPU's fragment path)
+    if (path === 'pingpong' && device.caps.shaderLanguage === 'glsl' && sdfGridOf(o))
+      throw new ParticleOptionError(
+        'colliders.shapes',
+        'a baked SDF',
+        "is not run by WebGL2's fragment path yet (its pass does not finish on SwiftShader's WebGL2); on WebGL2 give path: 'cpu'",
+      );
   },
   values: (_o, own) => {
     const c = own as unknown as Colliders;
@@ -519,6 +567,7 @@ function referenceSdf(own: ModuleOptions): Sdf {
   const one = shapes.map((s): Sdf => {
     const [A, B] = shapeValues(s).map((v) => v.map(f)) as [number[], number[]];
     if (s.shape === 'heightfield') return heightfieldSdf(s, A, B);
+    if (s.shape === 'sdf') return sdfGridReference(s);
     const sign = s.shape !== 'plane' && s.inside ? -1 : 1;
     if (s.shape === 'sphere')
       return (p) => sign * f(len(f(p[0]! - A[0]!), f(p[1]! - A[1]!), f(p[2]! - A[2]!)) - A[3]!);

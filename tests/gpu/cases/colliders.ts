@@ -5,6 +5,7 @@
 import {
   createParticleSystem,
   createState,
+  meshSdf,
   particleModules,
   resolveOptions,
   stepState,
@@ -15,6 +16,7 @@ import {
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
 import { pathsOf } from '../page/particle-helpers.js';
+import { torusMesh } from '../../../demos/particles/presets.js';
 
 const DT = 1 / 60;
 
@@ -287,6 +289,82 @@ export const cases = defineCases({
           }
           assert(farthestOut < 2e-3, `${path} inside: ${farthestOut} outside the globe at most`);
           held.destroy();
+        }
+      },
+    },
+  "colliders: a baked SDF (a torus mesh baked by meshSdf) holds a shower out of the torus, as the reference does, on compute, WebGPU's fragment path and the CPU; WebGL2's fragment path refuses it by name":
+    {
+      async run({ device }) {
+        // the demo's torus (radius 3, tube 0.6, 32 × 12 segments) baked on a 24 × 8 × 24 grid
+        const torus = torusMesh();
+        const grid = meshSdf(torus, { min: [-4, -1.2, -4], max: [4, 1.2, 4], size: [24, 8, 24] });
+        /** The smooth torus's distance in float64: what the baked polygon approximates. */
+        const exact = (x: number, y: number, z: number): number =>
+          Math.hypot(Math.hypot(x, z) - 3, y) - 0.6;
+        const flat: ParticleOptionsInput = {
+          count: 256,
+          seed: 9,
+          gravity: [0, -9.8, 0],
+          drag: 0,
+          speedMin: 0,
+          speedMax: 1,
+          lifeMin: 3,
+          lifeMax: 3,
+          emitter: { shape: 'box', position: [0, 4.5, 0], radius: 3.6, angle: 0 },
+        };
+        const input: ParticleOptionsInput = {
+          ...flat,
+          modules: [
+            ...particleModules(flat),
+            { module: 'colliders', shapes: [grid], restitution: 0.3, friction: 0.2 },
+          ],
+        };
+        const o = resolveOptions(input);
+        const ref = createState(o);
+        for (let n = 1; n <= 60; n++) stepState(o, n, DT, ref);
+        // WebGL2's fragment path refuses it by name (its pass never finishes on SwiftShader)
+        const webgl2 = device.caps.shaderLanguage === 'glsl';
+        if (webgl2) {
+          let error: unknown;
+          try {
+            (await createParticleSystem(device, { ...input, path: 'pingpong' })).destroy();
+          } catch (e) {
+            error = e;
+          }
+          assert(
+            /colliders\.shapes = a baked SDF is not run by WebGL2's fragment path/.test(
+              String(error),
+            ),
+            String(error),
+          );
+        }
+        for (const path of pathsOf(device).filter((p) => !(webgl2 && p === 'pingpong'))) {
+          const ps = await createParticleSystem(device, { ...input, path });
+          let deepest = Infinity;
+          const met = new Set<number>();
+          for (let k = 0; k < 6; k++) {
+            await steps(device, ps, 10);
+            const s = await ps.read();
+            for (let i = 0; i < ps.count; i++) {
+              const d = exact(s.position[4 * i]!, s.position[4 * i + 1]!, s.position[4 * i + 2]!);
+              deepest = Math.min(deepest, d);
+              if (d < 0.08) met.add(i);
+            }
+          }
+          const s = await ps.read();
+          let off = 0;
+          for (let i = 0; i < ps.count; i++) {
+            let d = 0;
+            for (let k = 0; k < 3; k++)
+              d = Math.max(d, Math.abs(s.position[4 * i + k]! - ref.position[4 * i + k]!));
+            if (d > 1e-3) off++;
+          }
+          const how = `${path}: deepest ${deepest.toFixed(4)} inside the smooth torus, ${met.size} met it, ${off} of 256 more than 1e-3 from the reference`;
+          // the baked surface is a 32 × 12 polygon, trilinear on a grid of 0.35 units: within 0.06
+          assert(deepest > -0.06, `${how}: nothing passes into the torus`);
+          assert(met.size > 20, `${how}: the shower meets the torus`);
+          assert(off <= 256 * 0.03, `${how}: the states are the reference's`);
+          ps.destroy();
         }
       },
     },
