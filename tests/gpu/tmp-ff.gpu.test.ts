@@ -1,3 +1,0 @@
-import { engineSuite } from './engine-suite.js';
-await engineSuite('firefox', ['geometry']);
-await engineSuite('webkit', ['geometry']);
