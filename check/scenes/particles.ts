@@ -10,7 +10,8 @@
 // the living only, options.compact; absent: 'auto'), extra (the modules suite's one module more:
 // mesh — born on a 2,048-triangle mesh; field — a 16³ curl-noise force field; colliders — a ball,
 // a box and a floor as SDFs; depth — collisions with a scene depth buffer, here cleared: the read
-// without contacts; absent: none).
+// without contacts; absent: none), geometry (mesh particles, lit: shard — a 4-triangle tetrahedron;
+// cube — 12 triangles; absent: quads).
 import type { Device } from 'ignis-rhi';
 import { TextureUsage } from 'ignis-rhi';
 import {
@@ -70,6 +71,12 @@ export async function create(
       : {}),
     ...(params['compact'] !== undefined ? { compact: Number(params['compact']) === 1 } : {}),
     ...(extra === 'mesh' ? { mesh: gridMesh(32) } : {}),
+    ...(params['geometry'] !== undefined && params['geometry'] !== 'none'
+      ? {
+          geometry: SHAPES[String(params['geometry'])] ?? unknownShape(String(params['geometry'])),
+          light: { direction: [1, -1.5, -0.6] as [number, number, number] },
+        }
+      : {}),
     ...(depth ? { collision: { depth, camera } } : {}),
   };
   const ps = await createParticleSystem(
@@ -161,4 +168,32 @@ function gridMesh(n: number): { positions: number[]; indices: number[] } {
       indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
     }
   return { positions, indices };
+}
+
+/** Mesh particles' meshes (param geometry), counter-clockwise seen from outside. */
+const SHAPES: Record<string, { positions: number[]; indices: number[] }> = {
+  shard: {
+    positions: [0.5, 0.5, 0.5, -0.5, -0.5, 0.5, -0.5, 0.5, -0.5, 0.5, -0.5, -0.5],
+    indices: [0, 1, 3, 0, 2, 1, 0, 3, 2, 1, 2, 3],
+  },
+  cube: {
+    positions: [0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
+      i & 1 ? 0.5 : -0.5,
+      i & 2 ? 0.5 : -0.5,
+      i & 4 ? 0.5 : -0.5,
+    ]),
+    // faces as quads of corner bits (−z, +z, −y, +y, −x, +x), two triangles each
+    indices: [
+      [0, 2, 3, 1],
+      [4, 5, 7, 6],
+      [0, 1, 5, 4],
+      [2, 6, 7, 3],
+      [0, 4, 6, 2],
+      [1, 3, 7, 5],
+    ].flatMap(([a, b, c, d]) => [a!, b!, c!, a!, c!, d!]),
+  },
+};
+
+function unknownShape(name: string): never {
+  throw new Error(`unknown geometry ${name}: shard, cube or none`);
 }
