@@ -5,6 +5,7 @@
 // `stretch` lengthens it; both raster modes, sorted or not, and every path give the same pixels.
 import { mat4, vec4 } from 'wgpu-matrix';
 import {
+  TextureUsage,
   createParticleSystem,
   orbitCamera,
   type Camera,
@@ -12,7 +13,9 @@ import {
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
+import { fromHalfs } from '../../../src/compute/index.js';
 import {
+  CAMERA,
   IMAGE,
   ONE_STILL_PARTICLE,
   drawFloatImage,
@@ -289,6 +292,93 @@ export const cases = defineCases({
                 `${how}: where they overlap the colour is ${sort ? 'blue over red' : 'red over blue'} ${want.map((c) => c.toFixed(3)).join(', ')} (worst off by ${worst.toFixed(4)})`,
               );
             }
+      },
+    },
+  'geometry: into a pass with depth, alpha-blended meshes write it (the nearer hides the farther drawn after it); additive ones never do':
+    {
+      async run({ device }) {
+        const options: ParticleOptionsInput = {
+          ...ONE_STILL_PARTICLE,
+          count: 2,
+          bursts: [
+            { time: 0, count: 1 },
+            { time: 0.25, count: 1 },
+          ],
+          // A moves 2 units towards the camera, B 0.5: one wholly in front of the other, overlapping on screen
+          gravity: [4, 0, 16],
+          geometry: { positions: box(0.5, 0.5, 0.5) },
+          size: 1,
+          colors: [
+            [1, 0, 0, 0.6],
+            [1, 0, 0, 0.6],
+            [0, 0, 1, 0.6],
+            [0, 0, 1, 0.6],
+          ],
+          colorStops: [0, 0.3, 0.4, 1],
+        };
+        /** The two cubes drawn in slot order (A, the nearer, first) into colour + depth. */
+        const drawWithDepth = async (
+          ps: Awaited<ReturnType<typeof stepped>>,
+        ): Promise<Float32Array> => {
+          const size = { width: IMAGE, height: IMAGE };
+          const color = device.createTexture({
+            label: 'mesh depth test colour',
+            size,
+            format: 'rgba16float',
+            usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+          });
+          const depth = device.createTexture({
+            label: 'mesh depth test depth',
+            size,
+            format: 'depth24plus',
+            usage: TextureUsage.RENDER_ATTACHMENT,
+          });
+          const enc = device.createCommandEncoder();
+          const pass = enc.beginRenderPass({
+            colorAttachments: [{ texture: color, loadOp: 'clear', clearValue: [0, 0, 0, 0] }],
+            depthStencilAttachment: { texture: depth, depthLoadOp: 'clear', depthClearValue: 1 },
+          });
+          ps.draw(pass, CAMERA);
+          pass.end();
+          device.queue.submit([enc.finish()]);
+          const img = fromHalfs((await color.read()) as Uint16Array);
+          color.destroy();
+          depth.destroy();
+          return img;
+        };
+        for (const path of pathsOf(device))
+          for (const blending of ['alpha', 'additive'] as const) {
+            const how = `${path}, ${blending}`;
+            const ps = await stepped(
+              device,
+              { ...options, path, blending, drawMode: 'instanced' },
+              30,
+            );
+            const img = await drawWithDepth(ps);
+            ps.destroy();
+            const all = Array.from({ length: IMAGE * IMAGE }, (_, i) =>
+              Array.from(img.subarray(4 * i, 4 * i + 4)),
+            );
+            const blue = all.find((p) => p[3]! > 0.3 && p[2]! > 0.3 && p[0]! < 1e-3);
+            const red = all.find((p) => p[3]! > 0.3 && p[0]! > 0.3 && p[2]! < 1e-3);
+            // where both cubes are: A's pixels (blue alone) or both (red and blue)
+            const both = all.filter((p) => p[0]! > 1e-3 && p[2]! > 1e-3);
+            assert(blue !== undefined && red !== undefined, `${how}: each cube alone somewhere`);
+            if (blending === 'alpha') {
+              // B (red, farther, drawn after A) fails the depth test where A is in front of it
+              assert(both.length === 0, `${how}: ${both.length} pixels mix the two cubes`);
+            } else {
+              assert(
+                both.length > 20,
+                `${how}: additive cubes add where they overlap (${both.length})`,
+              );
+              const sum = blue!.map((c, k) => c + red![k]!);
+              const worst = Math.max(
+                ...both.map((p) => Math.max(...p.map((c, k) => Math.abs(c - sum[k]!)))),
+              );
+              assert(worst < 4e-3, `${how}: the overlap is the sum (worst ${worst.toFixed(4)})`);
+            }
+          }
       },
     },
   "geometry: drawMode 'auto' measures the mesh draw's two raster modes and draws the same cube": {
