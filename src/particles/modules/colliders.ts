@@ -496,13 +496,20 @@ export const colliders = defineModule({
     };
   },
   checkDevice(device, o, path) {
-    // found while building it: on WebGL2 (ANGLE on SwiftShader) the fragment pass that steps a
-    // baked SDF never finishes (no error, no loss; the same kernel runs on WebGPU's fragment path)
-    if (path === 'pingpong' && device.caps.shaderLanguage === 'glsl' && sdfGridOf(o))
+    // found while building it: on Chromium's WebGL2 over SwiftShader (ANGLE) the fragment pass
+    // that steps a baked SDF never finishes (no error, no loss); Firefox's WebGL2 (llvmpipe),
+    // WebKit's and WebGPU's fragment path run the same kernel
+    const a = device.caps.adapter;
+    if (
+      path === 'pingpong' &&
+      device.caps.shaderLanguage === 'glsl' &&
+      /swiftshader/i.test(`${a.vendor} ${a.architecture} ${a.description}`) &&
+      sdfGridOf(o)
+    )
       throw new ParticleOptionError(
         'colliders.shapes',
         'a baked SDF',
-        "is not run by WebGL2's fragment path yet (its pass does not finish on SwiftShader's WebGL2); on WebGL2 give path: 'cpu'",
+        "is not run by WebGL2's fragment path on SwiftShader (its pass does not finish there); give path: 'cpu' on this adapter",
       );
   },
   values: (_o, own) => {
