@@ -15,7 +15,7 @@
 import { ParticleOptionError, object } from '../errors.js';
 import type { ParticleGeometry } from '../options.js';
 import { defineModule } from './module.js';
-import { numbers } from './mesh.js';
+import { numbers, triangles } from './mesh.js';
 
 const KEYS = ['positions', 'normals', 'indices'];
 
@@ -70,49 +70,11 @@ function resolveGeometry(given: Record<string, unknown>): ParticleGeometry {
         given[key],
         `is not a geometry option (they are ${KEYS.join(', ')})`,
       );
-  const positions = numbers('geometry.positions', given['positions']);
-  if (positions.length < 9 || positions.length % 3 !== 0)
-    throw new ParticleOptionError(
-      'geometry.positions',
-      `${positions.length} numbers`,
-      'must be x, y, z per vertex: a multiple of 3, at least one triangle',
-    );
-  for (let i = 0; i < positions.length; i++)
-    if (!Number.isFinite(positions[i]))
-      throw new ParticleOptionError(
-        `geometry.positions[${i}]`,
-        positions[i],
-        'must be a finite number',
-      );
+  const checked = triangles('geometry', given);
+  const positions = checked.positions;
   const vertices = positions.length / 3;
-  let indices: Uint32Array;
-  if (given['indices'] !== undefined && given['indices'] !== null) {
-    const idx = numbers('geometry.indices', given['indices']);
-    if (idx.length < 3 || idx.length % 3 !== 0)
-      throw new ParticleOptionError(
-        'geometry.indices',
-        `${idx.length} indices`,
-        'must be three per triangle',
-      );
-    for (let i = 0; i < idx.length; i++) {
-      const x = idx[i] as number;
-      if (!Number.isInteger(x) || x < 0 || x >= vertices)
-        throw new ParticleOptionError(
-          `geometry.indices[${i}]`,
-          x,
-          `must be a vertex index from 0 to ${vertices - 1}`,
-        );
-    }
-    indices = Uint32Array.from(idx);
-  } else {
-    if (vertices % 3 !== 0)
-      throw new ParticleOptionError(
-        'geometry.positions',
-        `${vertices} vertices`,
-        'without indices is a triangle list: a multiple of 3 vertices',
-      );
-    indices = Uint32Array.from({ length: vertices }, (_, i) => i);
-  }
+  // a triangle list without indices: vertex i is corner i
+  const indices = checked.indices ?? Uint32Array.from({ length: vertices }, (_, i) => i);
   const normalsGiven = given['normals'];
   if (normalsGiven === undefined || normalsGiven === null) return flatGeometry(positions, indices);
   const normals = numbers('geometry.normals', normalsGiven);

@@ -83,6 +83,57 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
   return t;
 }
 
+/**
+ * `positions` (x, y, z per vertex, finite, at least one triangle) and `indices` (three per
+ * triangle, each a vertex; absent: a triangle list) of `given`, checked and named under `option`.
+ */
+export function triangles(
+  option: string,
+  given: Record<string, unknown>,
+): { positions: ArrayLike<number>; indices: Uint32Array | null } {
+  const positions = numbers(`${option}.positions`, given['positions']);
+  if (positions.length < 9 || positions.length % 3 !== 0)
+    throw new ParticleOptionError(
+      `${option}.positions`,
+      `${positions.length} numbers`,
+      'must be x, y, z per vertex: a multiple of 3, at least one triangle',
+    );
+  for (let i = 0; i < positions.length; i++)
+    if (!Number.isFinite(positions[i]))
+      throw new ParticleOptionError(
+        `${option}.positions[${i}]`,
+        positions[i],
+        'must be a finite number',
+      );
+  const vertices = positions.length / 3;
+  let indices: Uint32Array | null = null;
+  if (given['indices'] !== undefined && given['indices'] !== null) {
+    const idx = numbers(`${option}.indices`, given['indices']);
+    if (idx.length < 3 || idx.length % 3 !== 0)
+      throw new ParticleOptionError(
+        `${option}.indices`,
+        `${idx.length} indices`,
+        'must be three per triangle',
+      );
+    for (let i = 0; i < idx.length; i++) {
+      const x = idx[i] as number;
+      if (!Number.isInteger(x) || x < 0 || x >= vertices)
+        throw new ParticleOptionError(
+          `${option}.indices[${i}]`,
+          x,
+          `must be a vertex index from 0 to ${vertices - 1}`,
+        );
+    }
+    indices = Uint32Array.from(idx);
+  } else if (vertices % 3 !== 0)
+    throw new ParticleOptionError(
+      `${option}.positions`,
+      `${vertices} vertices`,
+      'without indices is a triangle list: a multiple of 3 vertices',
+    );
+  return { positions, indices };
+}
+
 export function numbers(option: string, v: unknown): ArrayLike<number> {
   const ok =
     v instanceof Float32Array ||
@@ -133,46 +184,7 @@ export const mesh = defineModule({
       RESOLVED.set(resolved, resolved);
       return { mesh: resolved };
     }
-    const positions = numbers('mesh.positions', given['positions']);
-    if (positions.length < 9 || positions.length % 3 !== 0)
-      throw new ParticleOptionError(
-        'mesh.positions',
-        `${positions.length} numbers`,
-        'must be x, y, z per vertex: a multiple of 3, at least one triangle',
-      );
-    for (let i = 0; i < positions.length; i++)
-      if (!Number.isFinite(positions[i]))
-        throw new ParticleOptionError(
-          `mesh.positions[${i}]`,
-          positions[i],
-          'must be a finite number',
-        );
-    const vertices = positions.length / 3;
-    let indices: Uint32Array | null = null;
-    if (given['indices'] !== undefined && given['indices'] !== null) {
-      const idx = numbers('mesh.indices', given['indices']);
-      if (idx.length < 3 || idx.length % 3 !== 0)
-        throw new ParticleOptionError(
-          'mesh.indices',
-          `${idx.length} indices`,
-          'must be three per triangle',
-        );
-      for (let i = 0; i < idx.length; i++) {
-        const x = idx[i] as number;
-        if (!Number.isInteger(x) || x < 0 || x >= vertices)
-          throw new ParticleOptionError(
-            `mesh.indices[${i}]`,
-            x,
-            `must be a vertex index from 0 to ${vertices - 1}`,
-          );
-      }
-      indices = Uint32Array.from(idx);
-    } else if (vertices % 3 !== 0)
-      throw new ParticleOptionError(
-        'mesh.positions',
-        `${vertices} vertices`,
-        'without indices is a triangle list: a multiple of 3 vertices',
-      );
+    const { positions, indices } = triangles('mesh', given);
     if (o.subEmitter !== null)
       throw new ParticleOptionError(
         'mesh',
