@@ -96,6 +96,12 @@ export class MeshParticleDraw {
   readonly #device: Device;
   readonly #state: StateKind;
   readonly #pipelines = new Map<string, MeshPipeline>();
+  #last: {
+    mode: 'instanced' | 'pulled';
+    shape: PassShape;
+    tinted: boolean;
+    pipeline: RenderPipeline;
+  } | null = null;
   /** The geometry the buffers below hold (another one replaces them). */
   #geometry: ParticleGeometry | null = null;
   #vertices: Buffer | null = null;
@@ -113,6 +119,17 @@ export class MeshParticleDraw {
 
   /** The pipeline of `mode` for `shape` (sorted: the depth sort's order; tinted: a sub-emitter's colour). */
   pipeline(mode: 'instanced' | 'pulled', shape: PassShape, tinted: boolean): RenderPipeline {
+    // the last one again when nothing changed (the renderer hands back the same shape object):
+    // a draw every frame builds no key
+    const last = this.#last;
+    if (last && last.mode === mode && last.shape === shape && last.tinted === tinted)
+      return last.pipeline;
+    const pipeline = this.#pipelineFor(mode, shape, tinted);
+    this.#last = { mode, shape, tinted, pipeline };
+    return pipeline;
+  }
+
+  #pipelineFor(mode: 'instanced' | 'pulled', shape: PassShape, tinted: boolean): RenderPipeline {
     const sorted = shape.sorted;
     const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}`;
     const cached = this.#pipelines.get(id);
@@ -301,5 +318,6 @@ export class MeshParticleDraw {
       for (const m of p.modules) m.destroy();
     }
     this.#pipelines.clear();
+    this.#last = null;
   }
 }
