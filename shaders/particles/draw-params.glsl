@@ -24,7 +24,33 @@ layout(std140) uniform DrawParams {
   vec4 lightColor;
   vec4 ambient;
   vec4 mesh;         // mesh particles: x the corners of one mesh
+  mat4 shadowMatrix; // lit particles' shadow map: world to the light's clip space
+  vec4 shadow;       // x the bias, y 1 when the shadow map is read
 } ps;
+
+// lit particles: the light's colour reaching the world point `p` — with `#define SHADOW`
+// (light.shadow) times the shadow map's test there (draw.wgsl's shadow.wgsl says how: nine texels,
+// WebGPU's clip z as both backends store it, row 0 at the top)
+#ifdef SHADOW
+uniform highp sampler2D shadowMap;
+float shadowVisibility(vec3 p) {
+  vec4 clip = ps.shadowMatrix * vec4(p, 1.0);
+  vec3 ndc = clip.xyz / clip.w;
+  if (clip.w <= 0.0 || abs(ndc.x) > 1.0 || abs(ndc.y) > 1.0 || ndc.z < 0.0 || ndc.z > 1.0) return 1.0;
+  ivec2 size = textureSize(shadowMap, 0);
+  ivec2 texel = ivec2(floor(vec2(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * vec2(size)));
+  float lit = 0.0;
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      ivec2 t = clamp(texel + ivec2(dx, dy), ivec2(0), size - ivec2(1));
+      lit += ndc.z - ps.shadow.x <= texelFetch(shadowMap, t, 0).r ? 1.0 : 0.0;
+    }
+  return lit / 9.0;
+}
+vec4 lightColorAt(vec3 p) { return ps.lightColor * shadowVisibility(p); }
+#else
+vec4 lightColorAt(vec3 p) { return ps.lightColor; }
+#endif
 
 vec4 gradient(float t) {
   vec3 f = clamp((vec3(t) - ps.colorStops.xyz) * ps.colorScale.xyz, 0.0, 1.0);

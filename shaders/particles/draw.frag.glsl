@@ -3,7 +3,8 @@
 // with `#define SOFT` (options.softParticles) faded as it nears the scene's depth (soft.wgsl says how);
 // with `#define LOOK` the user's look (options.look, translated by src/particles/look.ts) replaces
 // the marker line after the outputs, and IGNIS_LOOK is the call that colours the fragment.
-// `#define LIT` (options.light): the result's colour times the sphere's lighting.
+// `#define LIT` (options.light): the result's colour times the sphere's lighting (with
+// `#define NORMAL_MAP`, light.normalMap: the sprite's own normals).
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
@@ -15,11 +16,24 @@ flat in vec2 vAgeLife;
 flat in vec4 vLight;
 flat in vec4 vLightColor;
 flat in vec4 vAmbient;
-// lit particles: the light on a sphere facing the camera, at this point of the quad
-vec3 lighting() {
-  vec3 n = vec3(vUv, sqrt(max(1.0 - dot(vUv, vUv), 0.0)));
+// lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame
+vec3 lightOf(vec3 n) {
   return vAmbient.rgb + vLightColor.rgb * max(dot(n, vLight.xyz), 0.0);
 }
+#ifdef NORMAL_MAP
+// lit sprites: the normal map's normal (normal-map.wgsl says how), at the sprite's uv
+uniform highp sampler2D normalMap;
+vec3 lighting() {
+  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
+  vec3 n = mix(texture(normalMap, vCells.xy + local).xyz, texture(normalMap, vCells.zw + local).xyz, vFade.x) * 2.0 - 1.0;
+  return lightOf(n * inversesqrt(max(dot(n, n), 1e-12)));
+}
+#else
+// lit particles: the light on a sphere facing the camera, at this point of the quad
+vec3 lighting() {
+  return lightOf(vec3(vUv, sqrt(max(1.0 - dot(vUv, vUv), 0.0))));
+}
+#endif
 #endif
 out vec4 outColor;
 // IGNIS-LOOK-CODE

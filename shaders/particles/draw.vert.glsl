@@ -84,7 +84,7 @@ void main() {
 #ifdef LIT
   vec3 l = ps.light.xyz;
   vLight = vec4(rotate(vec2(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
-  vLightColor = ps.lightColor;
+  vLightColor = lightColorAt(p.xyz);
   vAmbient = ps.ambient;
 #endif
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work

@@ -33,6 +33,9 @@ struct DrawParams {
   ambient: vec4f,
   // mesh particles (geometry): x the corners of one mesh (its indices), the pulled draw's stride
   mesh: vec4f,
+  // lit particles' shadow map (light.shadow): world to the light's clip space; x the bias, y 1 when read
+  shadowMatrix: mat4x4f,
+  shadow: vec4f,
 };
 @group(0) @binding(0) var<uniform> ps: DrawParams;
 
@@ -120,7 +123,15 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), ps.lightColor, ps.ambient);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz), ps.ambient);
+}
+
+// lit particles: the light's colour reaching the world point `p` (a quad's centre, a mesh's vertex).
+// draw.ts puts the shadow map's test in place of the marker for pipelines with light.shadow
+// (shadow.wgsl; drawWgslFor).
+fn lightColorAt(p: vec3f) -> vec4f {
+  // IGNIS-SHADOW
+  return ps.lightColor;
 }
 
 // lit particles: the light in the camera's right, up and backward axes, turned back by the spin.
@@ -133,7 +144,12 @@ fn lightFrame(angle: f32) -> vec4f {
 
 // lit particles: the light on a sphere facing the camera, at this point of the quad
 fn lighting(in: VertexOut) -> vec3f {
-  let n = vec3f(in.uv, sqrt(max(1.0 - dot(in.uv, in.uv), 0.0)));
+  return lightOf(in, vec3f(in.uv, sqrt(max(1.0 - dot(in.uv, in.uv), 0.0))));
+}
+
+// lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame (x along
+// uv.x, y along uv.y, z towards the camera)
+fn lightOf(in: VertexOut, n: vec3f) -> vec3f {
   return in.ambient.rgb + in.lightColor.rgb * max(dot(n, in.light.xyz), 0.0);
 }
 

@@ -21,6 +21,7 @@ layout(location = 1) in vec3 meshNormal;
 #endif
 out vec4 vColor;
 out vec3 vNormal;
+out vec4 vLightColor; // lit: the light's colour reaching this vertex (its shadow map's test here)
 
 // the particle's turn (m) and its normals' (n): mesh.wgsl's meshTurn
 void meshTurn(uint id, float life, float angle, vec3 velocity, out mat3 m, out mat3 n) {
@@ -82,7 +83,8 @@ void main() {
   mat3 m;
   mat3 n;
   meshTurn(uint(particle), v.w, angleOf(uint(particle), v.w, p.w), v.xyz, m, n);
-  gl_Position = ps.viewProjection * vec4(p.xyz + m * (local * scale), 1.0);
+  vec3 world = p.xyz + m * (local * scale);
+  gl_Position = ps.viewProjection * vec4(world, 1.0);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 #ifdef TINTED
@@ -91,4 +93,5 @@ void main() {
   vColor = gradient(t);
 #endif
   vNormal = n * normal;
+  vLightColor = lightColorAt(world);
 }

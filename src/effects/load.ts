@@ -88,6 +88,10 @@ function modulesFor(
         const r = entry[ribbon] as Record<string, unknown>;
         entry[ribbon] = { ...r, texture: texture(r['texture']) };
       }
+    if (m.module === 'light' && entry['light'] && 'normalMap' in (entry['light'] as object)) {
+      const l = entry['light'] as Record<string, unknown>;
+      entry['light'] = { ...l, normalMap: texture(l['normalMap']) };
+    }
     if (m.module === 'geometry')
       // the file's mesh, drawn as each particle
       entry['geometry'] = { ...(meshes.get(entry['geometry'] as string) as object) };

@@ -44,6 +44,11 @@ function flatSystem(system: unknown, at: string): EffectSystemFile {
   for (const key of ['trail', 'link'])
     if (isObject(flat[key]))
       probe[key] = { ...(flat[key] as Doc), texture: stand((flat[key] as Doc)['texture']) };
+  if (isObject(flat['light']))
+    probe['light'] = {
+      ...(flat['light'] as Doc),
+      normalMap: stand((flat['light'] as Doc)['normalMap']),
+    };
   let running: Set<string>;
   try {
     running = new Set(resolveOptions(probe).modules.map((m) => m.module));

@@ -83,6 +83,8 @@ function crossProblems(file: EffectFile): EffectProblem[] {
       for (const ribbon of ['trail', 'link'])
         if (m.module === ribbon && entry[ribbon])
           textureAt((entry[ribbon] as Record<string, unknown>)['texture'], `/${ribbon}/texture`);
+      if (m.module === 'light' && entry['light'])
+        textureAt((entry['light'] as Record<string, unknown>)['normalMap'], '/light/normalMap');
       for (const key of ['mesh', 'geometry'])
         if (m.module === key && !file.meshes?.[entry[key] as string])
           out.push({

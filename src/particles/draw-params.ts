@@ -32,6 +32,8 @@ const DRAW_PARAMS = {
   lightColor: 80, //    4 * 4: vec4f, the light's colour (rgb)
   ambient: 84, //       4 * 4: vec4f, the ambient colour (rgb)
   mesh: 88, //          4 * 4: vec4f, mesh particles: x the corners of one mesh (0: quads)
+  shadowMatrix: 92, //  4 * 16: mat4x4f, lit particles' shadow map: world to the light's clip space
+  shadow: 108, //       4 * 4: vec4f, x the bias, y 1 when the shadow map is read
 };
 export const DRAW_PARAMS_BYTES =
   4 * 16 + // viewProjection
@@ -49,7 +51,9 @@ export const DRAW_PARAMS_BYTES =
   4 * 4 + // spin
   4 * 4 + // soft
   4 * 4 * 3 + // light, lightColor, ambient
-  4 * 4; // mesh
+  4 * 4 + // mesh
+  4 * 16 + // shadowMatrix
+  4 * 4; // shadow
 
 /** A DrawParams buffer and its views, made once and reused every draw. */
 export class DrawParamsScratch {
@@ -78,6 +82,7 @@ export interface DrawLook {
     readonly direction: readonly number[];
     readonly color: readonly number[];
     readonly ambient: readonly number[];
+    readonly shadow?: { readonly matrix: readonly number[]; readonly bias: number } | null;
   } | null;
   /** options.geometry (absent or null: quads). */
   readonly geometry?: { readonly indices: ArrayLike<number> } | null;
@@ -196,6 +201,13 @@ export function packDrawLook(
   } else f.fill(0, DRAW_PARAMS.light, DRAW_PARAMS.ambient + 4);
   f.fill(0, DRAW_PARAMS.mesh, DRAW_PARAMS.mesh + 4);
   f[DRAW_PARAMS.mesh] = look.geometry?.indices.length ?? 0;
+  const shadow = light?.shadow;
+  f.fill(0, DRAW_PARAMS.shadowMatrix, DRAW_PARAMS.shadow + 4);
+  if (shadow) {
+    f.set(shadow.matrix, DRAW_PARAMS.shadowMatrix);
+    f[DRAW_PARAMS.shadow] = shadow.bias;
+    f[DRAW_PARAMS.shadow + 1] = 1;
+  }
 }
 
 const DRAW_SLOTS = 16;

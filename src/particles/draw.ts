@@ -21,6 +21,8 @@ import drawVertGlsl from '../../shaders/particles/draw.vert.glsl?raw';
 import drawParamsGlsl from '../../shaders/particles/draw-params.glsl?raw';
 import drawFragGlsl from '../../shaders/particles/draw.frag.glsl?raw';
 import spriteWgsl from '../../shaders/particles/sprite.wgsl?raw';
+import normalMapWgsl from '../../shaders/particles/normal-map.wgsl?raw';
+import shadowWgsl from '../../shaders/particles/shadow.wgsl?raw';
 import softWgsl from '../../shaders/particles/soft.wgsl?raw';
 import { LOOK_STRUCT, type CompiledLook } from './look.js';
 import type { DrawMode } from './options.js';
@@ -131,6 +133,25 @@ const UNLIT_FRAME = '// IGNIS-LIGHT-FRAME\n  return vec4f(0.0);';
 const LIGHT_FRAME = `let l = ps.light.xyz;
   return vec4f(rotate(vec2f(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);`;
 
+/** draw.wgsl's lightColorAt body without a shadow map, and a shadowed pipeline's (shadow.wgsl). */
+const UNSHADOWED = '// IGNIS-SHADOW\n  return ps.lightColor;';
+const SHADOWED = 'return ps.lightColor * shadowVisibility(p);';
+
+/**
+ * draw.wgsl for a pipeline: lit (the light turned into the corner's frame per vertex) and
+ * shadowed (light.shadow: the shadow map's test at each particle's centre, shadow.wgsl appended)
+ * or not; mesh-draw.ts appends mesh.wgsl to the same text.
+ */
+export function drawWgslFor(lit: boolean, shadowed: boolean): string {
+  const frame = lit ? drawWgsl.replace(UNLIT_FRAME, LIGHT_FRAME) : drawWgsl;
+  return shadowed ? frame.replace(UNSHADOWED, SHADOWED) + shadowWgsl : frame;
+}
+
+/** The GL bindings a shadowed pipeline adds (light.shadow's depth at binding 11). */
+export const SHADOW_BINDINGS = [
+  { binding: 11, type: 'texture' as const, name: 'shadowMap', sampleType: 'depth' as const },
+];
+
 export function blendFor(mode: 'additive' | 'alpha'): BlendState {
   return mode === 'additive'
     ? {
@@ -158,6 +179,10 @@ export interface DrawPipelineKey {
   soft: boolean;
   /** Lit particles (options.light): the colour times the sphere's lighting (modules/light.ts). */
   lit: boolean;
+  /** Lit sprites with their own normals (light.normalMap): binding 10, sampled by binding 4's sampler. */
+  normalMapped: boolean;
+  /** Lit particles receiving a shadow map (light.shadow): the light's depth at binding 11. */
+  shadowed: boolean;
   /** A custom look (options.look), compiled for both languages; null: the disc or the sprite. */
   look: CompiledLook | null;
   /** Back to front (options.sort): particle i drawn is slot `order[i]`, binding 6. */
@@ -175,7 +200,7 @@ export interface DrawPipelineKey {
 export function drawPipelineId(
   key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
 ): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -196,7 +221,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     ? { format: key.depthFormat, depthWriteEnabled: false, depthCompare: 'less' as const }
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
-    const lit = key.lit ? '#define LIT\n' : '';
+    const lit = `${key.lit ? '#define LIT\n' : ''}${key.shadowed ? '#define SHADOW\n' : ''}`;
     const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}${lit}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
@@ -205,7 +230,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${lit}${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
+      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -237,6 +262,10 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
           : []),
         ...(key.sorted ? [{ binding: 6, type: 'texture' as const, name: 'sortOrder' }] : []),
         ...(key.tinted ? [{ binding: 8, type: 'texture' as const, name: 'tintState' }] : []),
+        ...(key.normalMapped
+          ? [{ binding: 10, type: 'texture' as const, name: 'normalMap', samplerBinding: 4 }]
+          : []),
+        ...(key.shadowed ? SHADOW_BINDINGS : []),
       ],
     });
     return { pipeline, modules: [vs, fs] };
@@ -254,16 +283,17 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''}${key.tinted ? ', tinted' : ''})`,
     code:
-      (key.lit ? drawWgsl.replace(UNLIT_FRAME, LIGHT_FRAME) : drawWgsl) +
+      drawWgslFor(key.lit, key.shadowed) +
       vertex +
       tintWgsl(key.tinted ? key.state : null) +
       TINTED_WGSL +
       (key.textured ? spriteWgsl : '') +
+      (key.normalMapped ? normalMapWgsl : '') +
       (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
       `@fragment fn fs(in: VertexOut) -> @location(0) vec4f {
   let c = ${key.look ? 'look(ParticleFragment(in.color, in.uv, in.ageLife.x, in.ageLife.y))' : key.textured ? 'sprited(in)' : 'disc(in)'};
-  return vec4f(c.rgb${key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
+  return vec4f(c.rgb${key.normalMapped ? ' * lightOf(in, spriteNormal(in))' : key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
 }
 `,
   });

@@ -20,12 +20,11 @@ import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { RenderPipeline } from '../rhi/core/render-pipeline.js';
 import type { ShaderModule } from '../rhi/core/shader-module.js';
 import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
-import drawWgsl from '../../shaders/particles/draw.wgsl?raw';
 import meshWgsl from '../../shaders/particles/mesh.wgsl?raw';
 import drawParamsGlsl from '../../shaders/particles/draw-params.glsl?raw';
 import meshVertGlsl from '../../shaders/particles/mesh.vert.glsl?raw';
 import meshFragGlsl from '../../shaders/particles/mesh.frag.glsl?raw';
-import { blendFor, tintWgsl, type StateKind } from './draw.js';
+import { SHADOW_BINDINGS, blendFor, drawWgslFor, tintWgsl, type StateKind } from './draw.js';
 import type { PassShape } from './pass-shape.js';
 import type { ParticleGeometry } from './options.js';
 
@@ -131,7 +130,7 @@ export class MeshParticleDraw {
 
   #pipelineFor(mode: 'instanced' | 'pulled', shape: PassShape, tinted: boolean): RenderPipeline {
     const sorted = shape.sorted;
-    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}`;
+    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}|${shape.shadowed ? 'shadow' : 'unshadowed'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
@@ -166,7 +165,7 @@ export class MeshParticleDraw {
         ];
     let made: MeshPipeline;
     if (device.caps.shaderLanguage === 'glsl') {
-      const defines = `${pulled ? '#define PULLED\n' : ''}${sorted ? '#define SORTED\n' : ''}${tinted ? '#define TINTED\n' : ''}`;
+      const defines = `${pulled ? '#define PULLED\n' : ''}${sorted ? '#define SORTED\n' : ''}${tinted ? '#define TINTED\n' : ''}${shape.shadowed ? '#define SHADOW\n' : ''}`;
       const vs = device.createShaderModule({
         label: 'mesh.vert.glsl',
         code: `#version 300 es\n${defines}${drawParamsGlsl}${meshVertGlsl}`,
@@ -191,6 +190,7 @@ export class MeshParticleDraw {
           ...(sorted ? [{ binding: 6, type: 'texture' as const, name: 'sortOrder' }] : []),
           ...(tinted ? [{ binding: 8, type: 'texture' as const, name: 'tintState' }] : []),
           ...(pulled ? [{ binding: 9, type: 'texture' as const, name: 'meshCorners' }] : []),
+          ...(shape.shadowed ? SHADOW_BINDINGS : []),
         ],
       });
       made = { pipeline, modules: [vs, fs] };
@@ -198,7 +198,7 @@ export class MeshParticleDraw {
       const module = device.createShaderModule({
         label: `mesh.wgsl (${this.#state}, ${mode}${sorted ? ', sorted' : ''}${tinted ? ', tinted' : ''})`,
         code:
-          drawWgsl +
+          drawWgslFor(false, shape.shadowed) +
           stateWgsl(this.#state, sorted) +
           tintWgsl(tinted ? this.#state : null) +
           meshWgsl +

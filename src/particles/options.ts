@@ -140,7 +140,9 @@ export interface ParticleOptions {
   /**
    * Lit particles (the `light` module): each particle shaded as a small sphere facing the camera
    * by one directional light and an ambient term, `{ direction, color = [1, 1, 1], ambient = [0.25,
-   * 0.25, 0.25] }` (`direction`: where the light travels, world space). null: unlit.
+   * 0.25, 0.25], normalMap = null, shadow = null }` (`direction`: where the light travels, world
+   * space; `normalMap`: a sprite's own normals instead of the sphere's; `shadow`: the scene's
+   * shadow map received). null: unlit.
    */
   light: ParticleLight | null;
   /**
@@ -327,6 +329,31 @@ export interface ParticleLight {
   color: readonly [number, number, number];
   /** Light from everywhere: what the side away from the light still gets. */
   ambient: readonly [number, number, number];
+  /**
+   * A tangent-space normal map laid out as the sprite (`texture`: the same flipbook cells), its
+   * rgb the normal · 0.5 + 0.5 with x along the image's right, y up the image (OpenGL's green-up
+   * convention) and z out of the image: each pixel lit by its own normal instead of the sphere's.
+   * null: the sphere.
+   */
+  normalMap: Texture | null;
+  /** The scene's shadow map, received by a quad at its centre and by a mesh particle at each vertex; null: none. */
+  shadow: ParticleShadow | null;
+}
+
+/**
+ * A shadow map received by lit particles: the depth the light sees (rendered by the app from the
+ * light, a depth format with TEXTURE_BINDING) and the matrix that rendered it. A quad whose centre
+ * (a mesh particle: each vertex, interpolated between them) lies farther from the light than the
+ * map's depth there, by more than `bias`, gets the ambient only; the test is a 3×3
+ * percentage-closer filter, so a shadow's edge is soft over a texel or two. Outside the map: lit.
+ */
+export interface ParticleShadow {
+  /** The light's depth, WebGPU's clip-space z in 0..1 (as both backends store it). */
+  depth: Texture;
+  /** World to the light's clip space: 16 numbers, column-major (wgpu-matrix's layout). */
+  matrix: readonly number[];
+  /** Depth the particle may lie behind the map before it is shadowed (acne); default 0.002. */
+  bias: number;
 }
 
 /** The scene depth soft particles fade against, and over what distance. */
@@ -500,7 +527,12 @@ export type ParticleOptionsInput = Partial<
     | ParticleGeometry
     | null;
   /** A light: direction, and optionally color (default white) and ambient (default 0.25 grey); null: unlit. */
-  light?: (Pick<ParticleLight, 'direction'> & Partial<ParticleLight>) | null;
+  light?:
+    | (Pick<ParticleLight, 'direction'> &
+        Partial<Omit<ParticleLight, 'shadow'>> & {
+          shadow?: (Omit<ParticleShadow, 'bias'> & { bias?: number }) | null;
+        })
+    | null;
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */
   link?: Partial<ParticleLink> | null;
   /** A sub-emitter: parent, and optionally count (default 1), inherit (default 0) and inheritColor (default false). */

@@ -31,6 +31,8 @@ export function passShape(
   const textured = o.texture !== null;
   const soft = o.softParticles !== null;
   const lit = o.light !== null;
+  const normalMapped = (o.light?.normalMap ?? null) !== null;
+  const shadowed = (o.light?.shadow ?? null) !== null;
   // the last shape again when nothing changed: a draw every frame makes no object for it
   if (
     last &&
@@ -41,6 +43,8 @@ export function passShape(
     last.textured === textured &&
     last.soft === soft &&
     last.lit === lit &&
+    last.normalMapped === normalMapped &&
+    last.shadowed === shadowed &&
     last.look === look &&
     last.sorted === o.sort
   )
@@ -53,6 +57,8 @@ export function passShape(
     textured,
     soft,
     lit,
+    normalMapped,
+    shadowed,
     look: look,
     sorted: o.sort,
   };

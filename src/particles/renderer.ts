@@ -453,6 +453,9 @@ export class ParticleRenderer {
         );
       pass.setTexture(5, soft.depth);
     }
+    const normalMap = this.#options.light?.normalMap;
+    if (shape.normalMapped && normalMap) pass.setTexture(10, normalMap);
+    this.#bindShadow(pass, shape);
     if (living) pass.drawIndirect(living.args, LIVING_ARGS[mode]);
     else if (mode === 'instanced') pass.draw(4, count ?? this.#sim.count);
     else pass.draw(6 * (count ?? this.#sim.count));
@@ -492,7 +495,14 @@ export class ParticleRenderer {
       const tints = t[TINT];
       if (tints) pass.setTexture(8, tints);
     }
+    this.#bindShadow(pass, shape);
     meshes.draw(pass, mode, geometry, count);
+  }
+
+  /** Lit particles' shadow map (light.shadow) at binding 11, when the pipeline reads it. */
+  #bindShadow(pass: RenderPass, shape: PassShape): void {
+    const shadow = this.#options.light?.shadow;
+    if (shape.shadowed && shadow) pass.setTexture(11, shadow.depth);
   }
 
   /**

@@ -311,6 +311,16 @@ describe('effect files', () => {
       /"flame", which the file's textures do not have/,
     ],
     [
+      "a light's normal map the file does not have",
+      (d: EffectFile) =>
+        d.systems[0]!.modules.push({
+          module: 'light',
+          light: { direction: [0, -1, 0], normalMap: 'bumps' },
+        }),
+      '/systems/0/modules/10/light/normalMap',
+      /"bumps", which the file's textures do not have/,
+    ],
+    [
       'a count of 0',
       (d: EffectFile) => (d.systems[0]!.count = 0),
       '/systems/0/count',

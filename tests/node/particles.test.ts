@@ -260,6 +260,90 @@ describe('onRestore option', () => {
   });
 });
 
+/** The ParticleOptionError `f` throws (or rejects with); fails when it accepts. */
+async function errorOf(f: () => unknown): Promise<ParticleOptionError> {
+  try {
+    await f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ParticleOptionError);
+    return e as ParticleOptionError;
+  }
+  throw new Error('accepted');
+}
+
+describe('light.normalMap and light.shadow', () => {
+  it('each bad value is a typed error naming the option; a resolved light given back resolves the same', async () => {
+    const d = new NullDevice();
+    const texture = (
+      format: 'rgba8unorm' | 'depth32float',
+      usage: number = TextureUsage.TEXTURE_BINDING,
+    ) => d.createTexture({ label: format, size: { width: 4, height: 4 }, format, usage });
+    const sprite = texture('rgba8unorm');
+    const normals = texture('rgba8unorm');
+    const depth = texture(
+      'depth32float',
+      TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    );
+    const light = { direction: [0, -1, 0] as [number, number, number] };
+    const matrix = Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0));
+    const refusals: Array<[unknown, RegExp]> = [
+      [
+        { ...light, normalMap: {} },
+        /light\.normalMap = .* must be null or a texture of this device/,
+      ],
+      [
+        { ...light, normalMap: normals },
+        /light\.normalMap = rgba8unorm needs a sprite \(texture\)/,
+      ],
+      [{ ...light, shadow: 1 }, /light\.shadow = 1 must be null or \{ depth, matrix, bias \}/],
+      [
+        { ...light, shadow: { depth, matrix, near: 1 } },
+        /light\.shadow\.near = 1 is not a shadow option/,
+      ],
+      [
+        { ...light, shadow: { matrix } },
+        /light\.shadow\.depth = undefined must be the light's depth texture/,
+      ],
+      [
+        { ...light, shadow: { depth, matrix: matrix.slice(1) } },
+        /light\.shadow\.matrix = 15 numbers must be/,
+      ],
+      [
+        { ...light, shadow: { depth, matrix: [...matrix.slice(0, 15), NaN] } },
+        /light\.shadow\.matrix\[15\] = NaN must be a finite number/,
+      ],
+      [
+        { ...light, shadow: { depth, matrix, bias: -1 } },
+        /light\.shadow\.bias = -1 must not be negative/,
+      ],
+    ];
+    for (const [given, message] of refusals) {
+      const e = await errorOf(() => resolveOptions({ texture: null, light: given as never }));
+      expect(e.message).toMatch(message);
+    }
+    const withMesh = await errorOf(() =>
+      resolveOptions({
+        texture: sprite,
+        geometry: { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0] },
+        light: { ...light, normalMap: normals },
+      }),
+    );
+    expect(withMesh.message).toMatch(/light\.normalMap = rgba8unorm is for sprites/);
+    // on the device: the shadow map must be a depth texture, the normal map a filterable one
+    const colourShadow = await errorOf(() =>
+      createParticleSystem(d, { count: 4, light: { ...light, shadow: { depth: sprite, matrix } } }),
+    );
+    expect(colourShadow.message).toMatch(/light\.shadow\.depth = rgba8unorm has format rgba8unorm/);
+    const o = resolveOptions({
+      texture: sprite,
+      light: { ...light, normalMap: normals, shadow: { depth, matrix } },
+    });
+    expect(o.light?.shadow).toEqual({ depth, matrix, bias: 0.002 });
+    expect(o.light?.normalMap).toBe(normals);
+    expect(resolveOptions({ texture: sprite, light: o.light as never }).light).toEqual(o.light);
+  });
+});
+
 describe('billboard options', () => {
   it('bad values name the option; a splat of velocity billboards is an error, and auto leaves splat out saying why', async () => {
     expect(() => resolveOptions({ billboard: 'sideways' as never })).toThrow(
@@ -304,15 +388,6 @@ describe('billboard options', () => {
 
 describe('sprite options', () => {
   it('bad flipbooks, angles and textures are ParticleOptionErrors naming the option', async () => {
-    const errorOf = async (f: () => unknown): Promise<ParticleOptionError> => {
-      try {
-        await f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(ParticleOptionError);
-        return e as ParticleOptionError;
-      }
-      throw new Error('accepted');
-    };
     expect((await errorOf(() => resolveOptions({ spriteSheet: { columns: 2 } }))).option).toBe(
       'spriteSheet',
     );

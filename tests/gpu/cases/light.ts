@@ -1,8 +1,16 @@
 // Lit particles (src/particles/modules/light.ts): a white particle lit from the right is its
 // ambient on its left half and brightens towards its right edge, as a sphere's lambert term says;
 // the lit side stays towards the light however the particle is turned; both raster modes and
-// every path give the same pixels.
-import { createParticleSystem, type ParticleOptionsInput } from '../../../src/all.js';
+// every path give the same pixels. A sprite lit by its normal map is lit per pixel by the map's
+// normal, turning with the particle; a shadow map darkens a particle to the ambient by the share of
+// the nine texels around its centre that lie nearer the light, quads and meshes alike.
+import {
+  TextureUsage,
+  createParticleSystem,
+  type Device,
+  type ParticleOptionsInput,
+  type Texture,
+} from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
 import {
@@ -41,6 +49,105 @@ function lightingOf(
       out.push({ x, y, light: r / a, grey: Math.abs(r - g) < 2e-3 && Math.abs(r - b) < 2e-3 });
     }
   return out;
+}
+
+/** An rgba8unorm texture of `size`² texels, each `texel(x, y)`. */
+function imageTexture(
+  device: Device,
+  size: number,
+  texel: (x: number, y: number) => [number, number, number, number],
+): Texture {
+  const data = new Uint8Array(4 * size * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) data.set(texel(x, y), 4 * (y * size + x));
+  const texture = device.createTexture({
+    label: 'light test image',
+    size: { width: size, height: size },
+    format: 'rgba8unorm',
+    usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+  });
+  device.queue.writeTexture(
+    { texture },
+    data,
+    { bytesPerRow: 4 * size },
+    { width: size, height: size },
+  );
+  return texture;
+}
+
+const SHADOW_SIZE = 16;
+
+/**
+ * A SHADOW_SIZE² depth32float shadow map cleared to 1 whose columns left of `split` (0..16) hold
+ * the depth 0.25, drawn by a quad at clip z 0.25 as an app draws its shadow casters.
+ */
+function shadowMap(device: Device, split: number): Texture {
+  const depth = device.createTexture({
+    label: 'shadow map',
+    size: { width: SHADOW_SIZE, height: SHADOW_SIZE },
+    format: 'depth32float',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+  });
+  const right = ((2 * split) / SHADOW_SIZE - 1).toFixed(6);
+  const depthStencil = {
+    format: 'depth32float' as const,
+    depthWriteEnabled: true,
+    depthCompare: 'always' as const,
+  };
+  const quad =
+    device.caps.shaderLanguage === 'glsl'
+      ? device.createRenderPipeline({
+          label: 'caster',
+          vertex: {
+            module: device.createShaderModule({
+              code: `#version 300 es\nconst vec2 C[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));\nvoid main() { vec2 c = C[gl_VertexID]; gl_Position = vec4(mix(-1.0, ${right}, c.x), c.y * 2.0 - 1.0, 0.25, 1.0); }`,
+              stage: 'vertex',
+            }),
+          },
+          fragment: {
+            module: device.createShaderModule({
+              code: '#version 300 es\nprecision highp float;\nvoid main() {}',
+              stage: 'fragment',
+            }),
+            targets: [],
+          },
+          depthStencil,
+        })
+      : device.createRenderPipeline({
+          label: 'caster',
+          vertex: {
+            module: device.createShaderModule({
+              code: `@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { var corners = array<vec2f, 6>(vec2f(0.0, 0.0), vec2f(1.0, 0.0), vec2f(0.0, 1.0), vec2f(0.0, 1.0), vec2f(1.0, 0.0), vec2f(1.0, 1.0)); let c = corners[i]; return vec4f(mix(-1.0, ${right}, c.x), c.y * 2.0 - 1.0, 0.25, 1.0); }\n@fragment fn fs() {}`,
+            }),
+          },
+          depthStencil,
+        });
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginRenderPass({
+    colorAttachments: [],
+    depthStencilAttachment: {
+      texture: depth,
+      depthClearValue: 1,
+      depthLoadOp: 'clear',
+      depthStoreOp: 'store',
+    },
+  });
+  if (split > 0) {
+    pass.setPipeline(quad);
+    pass.draw(6);
+  }
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  return depth;
+}
+
+/**
+ * The light's matrix (column-major) that takes the probe's centre (0, −2, 0) to the shadow map's
+ * texel column `column` (its middle), row middle, depth 0.5 (behind the casters' 0.25).
+ */
+function lightMatrix(column: number): number[] {
+  const x = ((column + 0.5) / SHADOW_SIZE) * 2 - 1;
+  return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 2, 0.5, 1];
 }
 
 export const cases = defineCases({
@@ -120,4 +227,283 @@ export const cases = defineCases({
       assert(/drawMode = splat needs no light/.test(String(error)), String(error));
     },
   },
+  "light.normalMap: each pixel lit by the map's normal, turning with the particle, on every path and raster mode":
+    {
+      async run({ device }) {
+        const SIZE = 16;
+        const white = imageTexture(device, SIZE, () => [255, 255, 255, 255]);
+        // the image's left half faces its right (+x), its right half faces the viewer (+z)
+        const normals = imageTexture(device, SIZE, (x) =>
+          x < SIZE / 2 ? [255, 128, 128, 255] : [128, 128, 255, 255],
+        );
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const)
+            for (const angle of [0, Math.PI]) {
+              const how = `${path}, ${drawMode}, turned ${angle.toFixed(2)} rad`;
+              const ps = await stepped(
+                device,
+                {
+                  ...litProbe(angle),
+                  texture: white,
+                  light: {
+                    direction: [-1, 0, 0],
+                    color: [1, 1, 1],
+                    ambient: [AMBIENT, AMBIENT, AMBIENT],
+                    normalMap: normals,
+                  },
+                  path,
+                  drawMode,
+                },
+                1,
+              );
+              const img = await drawFloatImage(device, ps);
+              ps.destroy();
+              const px = lightingOf(img);
+              assert(px.length > 100, `${how}: the particle covers ${px.length} pixels`);
+              const xs = px.map((p) => p.x);
+              const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+              // away from the seam (the sampler blends the halves there)
+              const left = px.filter((p) => p.x < cx - 2);
+              const right = px.filter((p) => p.x > cx + 2);
+              // unturned, the image's left half faces the light (+x): ambient + 1; its right half
+              // faces the viewer: ambient (n · l = 0). Turned half a turn, the left half is on the
+              // right facing away from the light: both halves the ambient.
+              const [wantLeft, wantRight] =
+                angle === 0 ? [AMBIENT + 1, AMBIENT] : [AMBIENT, AMBIENT];
+              for (const [side, pixels, want] of [
+                ['left', left, wantLeft],
+                ['right', right, wantRight],
+              ] as const) {
+                const worst = Math.max(...pixels.map((p) => Math.abs(p.light - want)));
+                assert(
+                  pixels.length > 40 && worst < 0.01,
+                  `${how}: the ${side} half (${pixels.length} pixels) is lit ${want.toFixed(2)} (worst off by ${worst.toFixed(4)})`,
+                );
+              }
+            }
+        white.destroy();
+        normals.destroy();
+      },
+    },
+  'light.normalMap and light.shadow are refused by name where they cannot apply': {
+    async run({ device }) {
+      const normals = imageTexture(device, 4, () => [128, 128, 255, 255]);
+      const refusal = async (options: ParticleOptionsInput): Promise<string> => {
+        try {
+          (await createParticleSystem(device, options)).destroy();
+        } catch (e) {
+          return String(e);
+        }
+        return 'accepted';
+      };
+      const light = { direction: [-1, 0, 0] as [number, number, number] };
+      const noSprite = await refusal({ ...litProbe(0), light: { ...light, normalMap: normals } });
+      assert(/light\.normalMap.*needs a sprite \(texture\)/.test(noSprite), noSprite);
+      const depth = device.createTexture({
+        label: 'not depth',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.TEXTURE_BINDING,
+      });
+      const colourMap = await refusal({
+        ...litProbe(0),
+        light: { ...light, shadow: { depth, matrix: lightMatrix(0) } },
+      });
+      assert(/light\.shadow\.depth.*depth format/.test(colourMap), colourMap);
+      const shortMatrix = await refusal({
+        ...litProbe(0),
+        light: { ...light, shadow: { depth, matrix: [1, 0, 0] } },
+      });
+      assert(/light\.shadow\.matrix.*16 numbers/.test(shortMatrix), shortMatrix);
+      depth.destroy();
+      normals.destroy();
+    },
+  },
+  'light.shadow: a particle gets the ambient by the share of the nine texels around its centre that are nearer the light, on every path and raster mode':
+    {
+      async run({ device }) {
+        // casters over columns 0..7 at depth 0.25; the probe at depth 0.5
+        const map = shadowMap(device, 8);
+        const unshadowed = await stepped(device, litProbe(0), 1);
+        const reference = lightingOf(await drawFloatImage(device, unshadowed));
+        unshadowed.destroy();
+        // the centre's column → how many of the 3×3 texels around it are lit
+        const columns: Array<[number, number]> = [
+          [12, 9],
+          [3, 0],
+          [8, 6],
+          [7, 3],
+        ];
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const)
+            for (const [column, lit] of columns) {
+              const how = `${path}, ${drawMode}, centre over column ${column}`;
+              const ps = await stepped(
+                device,
+                {
+                  ...litProbe(0),
+                  light: {
+                    direction: [-1, 0, 0],
+                    color: [1, 1, 1],
+                    ambient: [AMBIENT, AMBIENT, AMBIENT],
+                    shadow: { depth: map, matrix: lightMatrix(column) },
+                  },
+                  path,
+                  drawMode,
+                },
+                1,
+              );
+              const px = lightingOf(await drawFloatImage(device, ps));
+              ps.destroy();
+              assert(px.length === reference.length, `${how}: the same pixels are covered`);
+              let worst = 0;
+              for (let i = 0; i < px.length; i++) {
+                const want = AMBIENT + (lit / 9) * (reference[i]!.light - AMBIENT);
+                worst = Math.max(worst, Math.abs(px[i]!.light - want));
+              }
+              assert(
+                worst < 4e-3,
+                `${how}: lit by ${lit}/9 of the light (worst off by ${worst.toFixed(4)})`,
+              );
+            }
+        map.destroy();
+      },
+    },
+  'light.shadow: a mesh particle wholly in shadow is its ambient everywhere, and wholly out of it as without a map':
+    {
+      async run({ device }) {
+        const cube = {
+          ...ONE_STILL_PARTICLE,
+          // a unit cube, counter-clockwise from outside: its 12 triangles
+          geometry: { positions: CUBE },
+          light: {
+            direction: [-0.3, -0.8, -0.52] as [number, number, number],
+            color: [1, 1, 1] as [number, number, number],
+            ambient: [AMBIENT, AMBIENT, AMBIENT] as [number, number, number],
+          },
+        };
+        // every vertex of the cube (half-size 1 about (0, −2, 0)) inside the map, at depths 0.4..0.6
+        const INSIDE = [0.3, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.1, 0, 0, 0.6, 0.5, 1];
+        const dark = shadowMap(device, SHADOW_SIZE);
+        const clear = shadowMap(device, 0);
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const how = `${path}, ${drawMode}`;
+            const draw = async (depth: Texture | null): Promise<Float32Array> => {
+              const ps = await stepped(
+                device,
+                {
+                  ...cube,
+                  light: {
+                    ...cube.light,
+                    shadow: depth ? { depth, matrix: INSIDE } : null,
+                  },
+                  path,
+                  drawMode,
+                },
+                1,
+              );
+              const img = await drawFloatImage(device, ps);
+              ps.destroy();
+              return img;
+            };
+            const plain = await draw(null);
+            const inShadow = lightingOf(await draw(dark));
+            const outOfShadow = await draw(clear);
+            assert(inShadow.length > 100, `${how}: the cube covers ${inShadow.length} pixels`);
+            const worst = Math.max(...inShadow.map((p) => Math.abs(p.light - AMBIENT)));
+            assert(worst < 4e-3, `${how}: in shadow, every face is the ambient (worst ${worst})`);
+            let diff = 0;
+            for (let i = 0; i < plain.length; i++)
+              diff = Math.max(diff, Math.abs(plain[i]! - outOfShadow[i]!));
+            assert(
+              diff === 0,
+              `${how}: out of the shadow, the image without a map (worst ${diff})`,
+            );
+          }
+        dark.destroy();
+        clear.destroy();
+      },
+    },
+  'light.shadow: a mesh particle is shadowed per vertex — a square half over the casters darkens from its lit edge to its shadowed one':
+    {
+      async run({ device }) {
+        // a square facing the camera (+z), lit head-on; the light's matrix spreads it over the map
+        // (x and y scaled by 0.45 about the centre): its left corners over the casters, its right
+        // corners clear of them
+        const map = shadowMap(device, 8);
+        const matrix = [0.45, 0, 0, 0, 0, 0.45, 0, 0, 0, 0, 1, 0, 0, 0.9, 0.5, 1];
+        let first: Float32Array | null = null;
+        for (const path of pathsOf(device))
+          for (const drawMode of ['instanced', 'pulled'] as const) {
+            const how = `${path}, ${drawMode}`;
+            const ps = await stepped(
+              device,
+              {
+                ...ONE_STILL_PARTICLE,
+                geometry: {
+                  positions: [-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, -1, 0, 1, 1, 0, -1, 1, 0],
+                },
+                light: {
+                  direction: [0, 0, -1],
+                  color: [1, 1, 1],
+                  ambient: [AMBIENT, AMBIENT, AMBIENT],
+                  shadow: { depth: map, matrix },
+                },
+                path,
+                drawMode,
+              },
+              1,
+            );
+            const img = await drawFloatImage(device, ps);
+            ps.destroy();
+            const px = lightingOf(img);
+            assert(px.length > 1000, `${how}: the square covers ${px.length} pixels`);
+            const xs = px.map((p) => p.x);
+            const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+            const at = (x: number): number[] => px.filter((p) => p.x === x).map((p) => p.light);
+            const dimmest = Math.max(...at(x0).map((l) => Math.abs(l - AMBIENT)));
+            const brightest = Math.max(...at(x1).map((l) => Math.abs(l - AMBIENT - 1)));
+            assert(
+              dimmest < 0.06 && brightest < 0.06,
+              `${how}: the left edge is the ambient (off by ${dimmest.toFixed(3)}), the right edge fully lit (off by ${brightest.toFixed(3)})`,
+            );
+            const row = px.filter((p) => p.y === Math.round(IMAGE / 2)).sort((a, b) => a.x - b.x);
+            for (let k = 1; k < row.length; k++)
+              assert(
+                row[k]!.light >= row[k - 1]!.light - 1e-3,
+                `${how}: the light grows from the shadowed edge to the lit one along the middle row`,
+              );
+            if (!first) first = img;
+            else {
+              let worst = 0;
+              for (let i = 0; i < img.length; i++)
+                worst = Math.max(worst, Math.abs(img[i]! - first[i]!));
+              assert(worst < 2e-3, `${how}: the image is the first path's (worst ${worst})`);
+            }
+          }
+        map.destroy();
+      },
+    },
 });
+
+/** A unit cube about the origin as a triangle list, each triangle counter-clockwise from outside. */
+const CUBE = (() => {
+  const out: number[] = [];
+  for (let axis = 0; axis < 3; axis++)
+    for (const sign of [1, -1]) {
+      const u = (axis + 1) % 3;
+      const v = (axis + 2) % 3;
+      const corner = (a: number, b: number): number[] => {
+        const p = [0, 0, 0];
+        p[axis] = sign * 0.5;
+        p[u] = a * 0.5;
+        p[v] = b * 0.5;
+        return p;
+      };
+      let quad = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
+      if (sign < 0) quad = quad.reverse();
+      out.push(...quad[0]!, ...quad[1]!, ...quad[2]!, ...quad[0]!, ...quad[2]!, ...quad[3]!);
+    }
+  return out;
+})();

@@ -1,0 +1,13 @@
+// Lit sprites' normal map (light.normalMap): appended after sprite.wgsl for pipelines that read
+// it. Laid out as the sprite (the same flipbook cells, the same cross-fade), its rgb the normal ·
+// 0.5 + 0.5: x along the image's right, y up the image, z out of it — the corner's frame, in which
+// the vertex stage turned the light (lightFrame).
+@group(0) @binding(10) var normalMap: texture_2d<f32>;
+
+fn spriteNormal(in: VertexOut) -> vec3f {
+  let local = (vec2f(in.uv.x, -in.uv.y) * 0.5 + 0.5) * in.fade.yz;
+  let a = textureSample(normalMap, spriteSampler, in.cells.xy + local).xyz;
+  let b = textureSample(normalMap, spriteSampler, in.cells.zw + local).xyz;
+  let n = mix(a, b, in.fade.x) * 2.0 - 1.0;
+  return n * inverseSqrt(max(dot(n, n), 1e-12));
+}
