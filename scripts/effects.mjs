@@ -136,6 +136,7 @@ export async function shippedEffects() {
   }
   const flameStub = { kind: 'texture', label: 'flame' };
   const puffStub = { kind: 'texture', label: 'puff' };
+  const puffNormalsStub = { kind: 'texture', label: 'puff-normals' };
   single(
     'fire',
     'fire',
@@ -151,15 +152,19 @@ export async function shippedEffects() {
   single(
     'smoke',
     'smoke',
-    'Grey puffs that rise and grow, alpha-blended and sorted back to front.',
-    presets.smoke(800, puffStub),
+    'Grey puffs that rise and grow, alpha-blended and sorted back to front, lit by a low sun through their own normal maps.',
+    presets.smoke(800, puffStub, puffNormalsStub),
     undefined,
     {
-      objects: { puff: puffStub },
-      files: { puff: { url: 'textures/puff.png' } },
+      objects: { puff: puffStub, 'puff-normals': puffNormalsStub },
+      files: {
+        puff: { url: 'textures/puff.png' },
+        'puff-normals': { url: 'textures/puff-normals.png' },
+      },
     },
   );
   png('puff', presets.puffPixels());
+  png('puff-normals', presets.puffNormalPixels());
 
   // shows: systems spawned by their parents' events
   const rockets = { name: 'rockets', count: show.ROCKETS.count };

@@ -21,6 +21,7 @@ import {
   fireworks,
   flameSheet,
   puffTexture,
+  puffNormalTexture,
   shapes,
   smoke,
   sparks,
@@ -52,7 +53,7 @@ export async function create(
               : preset === 'fire' && sheet
                 ? fire(count, sheet, seed)
                 : preset === 'smoke' && sheet
-                  ? smoke(count, sheet, seed)
+                  ? smoke(count, sheet, puffNormalTexture(device), seed)
                   : null;
   if (!options)
     throw new Error(

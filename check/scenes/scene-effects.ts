@@ -12,6 +12,7 @@ export async function create(
   params: SceneParams,
 ): Promise<Scene> {
   const scene = await createSceneEffects(device, {
+    format: device.surface!.format,
     sparks: Number(params['sparks'] ?? 2000),
     shards: Number(params['shards'] ?? 300),
   });

@@ -18,6 +18,7 @@ import {
   fireworks,
   flameSheet,
   puffTexture,
+  puffNormalTexture,
   shapes,
   smoke,
   sparks,
@@ -76,6 +77,7 @@ function colors(): ParticleOptionsInput['colors'] {
 /** The fire preset's flipbook and the smoke's puff, drawn at their first use. */
 let flames: Texture | undefined;
 let puff: Texture | undefined;
+let puffNormals: Texture | undefined;
 
 function options(): ParticleOptionsInput {
   // the fireworks preset brings its own emitter, forces and look; the panel picks path and draw
@@ -92,7 +94,11 @@ function options(): ParticleOptionsInput {
               : settings.preset === 'debris'
                 ? debris(settings.count)
                 : settings.preset === 'smoke'
-                  ? smoke(settings.count, (puff ??= puffTexture(device)))
+                  ? smoke(
+                      settings.count,
+                      (puff ??= puffTexture(device)),
+                      (puffNormals ??= puffNormalTexture(device)),
+                    )
                   : fire(settings.count, (flames ??= flameSheet(device)));
     return { ...preset, path: settings.path, drawMode: settings.drawMode };
   }

@@ -372,9 +372,15 @@ export function fire(count: number, sheet: Texture, seed = 1): ParticleOptionsIn
 /**
  * Smoke (?preset=smoke): grey puffs (`puffTexture`) that rise, spread, grow and turn, drawn with
  * alpha blending sorted back to front every frame (`sort`: a puff nearer the camera hides the
- * ones behind it, whatever their slots).
+ * ones behind it, whatever their slots), lit by a low sun from the upper right through each
+ * puff's own relief (`puffNormalTexture`: light.normalMap).
  */
-export function smoke(count: number, puff: Texture, seed = 1): ParticleOptionsInput {
+export function smoke(
+  count: number,
+  puff: Texture,
+  puffNormals: Texture,
+  seed = 1,
+): ParticleOptionsInput {
   return {
     count,
     seed,
@@ -391,6 +397,12 @@ export function smoke(count: number, puff: Texture, seed = 1): ParticleOptionsIn
     size: 0.7,
     sizeOverLife: [0.5, 3],
     texture: puff,
+    light: {
+      direction: [-0.7, -0.45, -0.35],
+      color: [1.05, 0.95, 0.8],
+      ambient: [0.32, 0.34, 0.42],
+      normalMap: puffNormals,
+    },
     rotation: [-Math.PI, Math.PI],
     angularVelocity: [-0.3, 0.3],
     blending: 'alpha',
@@ -440,6 +452,38 @@ export function puffPixels(): Pixels {
       const r = Math.hypot(u, v) / 0.5;
       const alpha = Math.max(0, 1 - r * r) ** 1.4 * Math.min(1, 0.35 + fbm);
       data.set([255, 255, 255, Math.round(255 * alpha)], 4 * (y * size + x));
+    }
+  return { size, data };
+}
+
+/** The smoke puff's normal map (light.normalMap): `puffNormalPixels`. */
+export function puffNormalTexture(device: Device): Texture {
+  return imageTexture(device, 'smoke puff normals', puffNormalPixels());
+}
+
+/**
+ * The smoke puff's normals (rgba8, 64 × 64; effects/textures/puff-normals.png holds the same): the
+ * puff's opacity taken as a height over a dome, differenced across its texels — a billow's lumps
+ * catch the light on one side and shade the other. rgb = n · 0.5 + 0.5 with x along the image's
+ * right, y up it, z out of it.
+ */
+export function puffNormalPixels(): Pixels {
+  const { size, data: puff } = puffPixels();
+  const height = (x: number, y: number): number => {
+    const [cx, cy] = [Math.min(size - 1, Math.max(0, x)), Math.min(size - 1, Math.max(0, y))];
+    const [u, v] = [(cx + 0.5) / size - 0.5, (cy + 0.5) / size - 0.5];
+    const dome = Math.sqrt(Math.max(0, 0.25 - u * u - v * v));
+    return 0.6 * dome + (0.3 * (puff[4 * (cy * size + cx) + 3] as number)) / 255;
+  };
+  const data = new Uint8Array(4 * size * size);
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      // per texel: rows grow downwards, so "up the image" is −y
+      const dx = ((height(x + 1, y) - height(x - 1, y)) * size) / 2;
+      const dy = ((height(x, y - 1) - height(x, y + 1)) * size) / 2;
+      const n = [-dx, -dy, 1];
+      const l = Math.hypot(n[0]!, n[1]!, n[2]!);
+      data.set([...n.map((c) => Math.round(255 * (c / l / 2 + 0.5))), 255], 4 * (y * size + x));
     }
   return { size, data };
 }

@@ -11,6 +11,7 @@ import { createSceneEffects } from './scene.js';
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 const scene = await createSceneEffects(device, {
+  format: surface.format,
   path: (url.get('path') ?? 'auto') as 'auto' | ParticlePath,
 });
 const settings = { speed: 1 };

@@ -2,9 +2,11 @@
 // a torus turning above rolling terrain sheds two systems — sparks (quads stretched along their
 // motion) and shards (mesh particles, lit). Both are born on the moving torus (the mesh module,
 // inheriting its spin), pushed by a curl-noise wind (a vector field) and land on the terrain (a
-// heightfield collider): three tables of one system side by side, on every path.
+// heightfield collider): three tables of one system side by side, on every path. The torus is
+// drawn too, and into the light's shadow map every frame: the shards and the terrain, lit by the
+// same light, receive its shadow (light.shadow).
 import { mat4 } from 'wgpu-matrix';
-import type { Device } from '../../src/index.js';
+import type { Device, TextureFormat } from '../../src/index.js';
 import {
   createParticleSystem,
   orbitCamera,
@@ -15,6 +17,12 @@ import {
   type ParticleSystem,
 } from '../../src/particles/index.js';
 import { SHARD, torusMesh } from '../particles/presets.js';
+import { createTorusDraw, type TorusDraw } from './torus.js';
+
+/** The sun: where it travels; the shards, the terrain and the torus are lit by it. */
+const SUN: [number, number, number] = [0.6, -1, -0.4];
+/** What the lit systems are handed to receive the torus's shadow. */
+type Shadow = { depth: TorusDraw['shadowMap']; matrix: Float32Array };
 
 /** The terrain: 17 × 17 heights over 14 × 14 units, rolling hills about y = −3. */
 export const TERRAIN = {
@@ -95,7 +103,7 @@ function sparks(count: number, path: 'auto' | ParticlePath): ParticleOptionsInpu
   };
 }
 
-function shards(count: number, path: 'auto' | ParticlePath): ParticleOptionsInput {
+function shards(count: number, path: 'auto' | ParticlePath, shadow: Shadow): ParticleOptionsInput {
   const flat: ParticleOptionsInput = {
     count,
     path,
@@ -114,7 +122,7 @@ function shards(count: number, path: 'auto' | ParticlePath): ParticleOptionsInpu
     rotation: [0, 6.28],
     angularVelocity: [-5, 5],
     geometry: SHARD,
-    light: { direction: [0.6, -1, -0.4], color: [1, 0.93, 0.85], ambient: [0.2, 0.22, 0.3] },
+    light: { direction: SUN, color: [1, 0.93, 0.85], ambient: [0.2, 0.22, 0.3], shadow },
     blending: 'alpha',
     sort: true,
     colors: [
@@ -139,7 +147,7 @@ function shards(count: number, path: 'auto' | ParticlePath): ParticleOptionsInpu
  * The terrain drawn: one still particle whose mesh is the heightfield's surface (the geometry
  * module, lit like the shards) — the collider and the ground the eye sees are the same heights.
  */
-function ground(path: 'auto' | ParticlePath): ParticleOptionsInput {
+function ground(path: 'auto' | ParticlePath, shadow: Shadow): ParticleOptionsInput {
   const { center, size, columns, heights } = TERRAIN;
   const rows = heights.length / columns;
   const positions: number[] = [];
@@ -174,7 +182,7 @@ function ground(path: 'auto' | ParticlePath): ParticleOptionsInput {
     size: 1,
     sizeOverLife: [1, 1],
     geometry: { positions, indices },
-    light: { direction: [0.6, -1, -0.4], color: [0.9, 0.85, 0.8], ambient: [0.15, 0.16, 0.2] },
+    light: { direction: SUN, color: [0.9, 0.85, 0.8], ambient: [0.15, 0.16, 0.2], shadow },
     blending: 'alpha',
     colors: [earth, earth, earth, earth],
   };
@@ -194,22 +202,33 @@ export interface SceneEffects {
     target: { width: number; height: number },
   ): void;
   /**
-   * The terrain, the shards, then the sparks, into a pass with a depth attachment (the terrain and
-   * the shards write depth: the sparks behind a hill are hidden).
+   * The torus, the terrain, the shards, then the sparks, into a pass with a depth24plus
+   * attachment (the torus, the terrain and the shards write depth: the sparks behind a hill are
+   * hidden).
    */
   draw(pass: Parameters<ParticleSystem['draw']>[0], camera: Camera): void;
   camera(aspect: number): Camera;
   destroy(): void;
 }
 
-/** The two systems over the terrain, on `path` (default: each backend's best). */
+/**
+ * The two systems over the terrain, on `path` (default: each backend's best), drawn into passes
+ * of `format`.
+ */
 export async function createSceneEffects(
   device: Device,
-  o: { sparks?: number; shards?: number; path?: 'auto' | ParticlePath } = {},
+  o: { format: TextureFormat; sparks?: number; shards?: number; path?: 'auto' | ParticlePath },
 ): Promise<SceneEffects> {
   const path = o.path ?? 'auto';
-  const terrain = await createParticleSystem(device, ground(path));
-  const shardSystem = await createParticleSystem(device, shards(o.shards ?? 600, path));
+  const torus = createTorusDraw(
+    device,
+    o.format,
+    { ...TORUS, ring: 3 },
+    { direction: SUN, center: [0, -2, 0], extent: 20 },
+  );
+  const shadow = { depth: torus.shadowMap, matrix: torus.lightMatrix };
+  const terrain = await createParticleSystem(device, ground(path, shadow));
+  const shardSystem = await createParticleSystem(device, shards(o.shards ?? 600, path, shadow));
   const sparkSystem = await createParticleSystem(device, sparks(o.sparks ?? 6000, path));
   let time = 0;
   return {
@@ -220,6 +239,7 @@ export async function createSceneEffects(
       time += dt;
       // the same arrays with a new transform: only the mesh's uniforms change
       const mesh = { positions: TORUS.positions, indices: TORUS.indices, ...torusAt(time) };
+      torus.shadow(encoder, mesh.transform);
       for (const ps of [shardSystem, sparkSystem]) {
         ps.setOptions({ mesh });
         ps.update(encoder, dt);
@@ -230,6 +250,7 @@ export async function createSceneEffects(
       for (const ps of [terrain, shardSystem, sparkSystem]) ps.prepareDraw(encoder, camera, target);
     },
     draw(pass, camera) {
+      torus.draw(pass, camera, torusAt(time).transform);
       for (const ps of [terrain, shardSystem, sparkSystem]) ps.draw(pass, camera);
     },
     camera: (aspect) =>
@@ -238,6 +259,7 @@ export async function createSceneEffects(
       sparkSystem.destroy();
       shardSystem.destroy();
       terrain.destroy();
+      torus.destroy();
     },
   };
 }

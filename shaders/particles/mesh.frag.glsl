@@ -3,10 +3,10 @@
 // uniforms) comes before this file.
 in vec4 vColor;
 in vec3 vNormal;
-in vec4 vLightColor;
+in vec3 vWorld;
 out vec4 outColor;
 void main() {
   vec3 n = normalize(vNormal);
-  vec3 lit = ps.ambient.rgb + vLightColor.rgb * max(dot(n, ps.light.xyz), 0.0);
+  vec3 lit = ps.ambient.rgb + lightColorAt(vWorld).rgb * max(dot(n, ps.light.xyz), 0.0);
   outColor = vec4(vColor.rgb * (ps.light.w > 0.5 ? lit : vec3(1.0)), vColor.a);
 }

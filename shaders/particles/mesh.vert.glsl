@@ -21,7 +21,7 @@ layout(location = 1) in vec3 meshNormal;
 #endif
 out vec4 vColor;
 out vec3 vNormal;
-out vec4 vLightColor; // lit: the light's colour reaching this vertex (its shadow map's test here)
+out vec3 vWorld; // the point in the world: lit, the shadow map (light.shadow) is tested per fragment
 
 // the particle's turn (m) and its normals' (n): mesh.wgsl's meshTurn
 void meshTurn(uint id, float life, float angle, vec3 velocity, out mat3 m, out mat3 n) {
@@ -93,5 +93,5 @@ void main() {
   vColor = gradient(t);
 #endif
   vNormal = n * normal;
-  vLightColor = lightColorAt(world);
+  vWorld = world;
 }

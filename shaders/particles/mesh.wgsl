@@ -8,8 +8,8 @@ struct MeshOut {
   @location(0) color: vec4f,
   // the normal in the world (not yet of unit length: interpolated)
   @location(1) normal: vec3f,
-  // lit: the light's colour reaching this vertex (light.shadow: the shadow map's test here), interpolated
-  @location(2) lightColor: vec4f,
+  // the point in the world: lit, the shadow map (light.shadow) is tested per fragment
+  @location(2) world: vec3f,
 };
 
 // The particle's turn and scale as three columns (x, y, z of the mesh in the world) and the
@@ -58,13 +58,13 @@ fn meshVertex(p: vec4f, v: vec4f, local: vec3f, normal: vec3f, id: u32) -> MeshO
   let world = p.xyz + turn.m * (local * scale);
   // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
   let culled = vec4f(2.0, 2.0, 2.0, 1.0);
-  return MeshOut(select(culled, ps.viewProjection * vec4f(world, 1.0), v.w > 0.0), gradient(t) * tintOf(id), turn.n * normal, lightColorAt(world));
+  return MeshOut(select(culled, ps.viewProjection * vec4f(world, 1.0), v.w > 0.0), gradient(t) * tintOf(id), turn.n * normal, world);
 }
 
 @fragment
 fn fs(in: MeshOut) -> @location(0) vec4f {
   // lit (ps.light.w 1): ambient + the light's colour · max(n · l, 0); unlit: the colour as it is
   let n = normalize(in.normal);
-  let lit = ps.ambient.rgb + in.lightColor.rgb * max(dot(n, ps.light.xyz), 0.0);
+  let lit = ps.ambient.rgb + lightColorAt(in.world).rgb * max(dot(n, ps.light.xyz), 0.0);
   return vec4f(in.color.rgb * select(vec3f(1.0), lit, ps.light.w > 0.5), in.color.a);
 }

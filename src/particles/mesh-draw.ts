@@ -165,7 +165,7 @@ export class MeshParticleDraw {
         ];
     let made: MeshPipeline;
     if (device.caps.shaderLanguage === 'glsl') {
-      const defines = `${pulled ? '#define PULLED\n' : ''}${sorted ? '#define SORTED\n' : ''}${tinted ? '#define TINTED\n' : ''}${shape.shadowed ? '#define SHADOW\n' : ''}`;
+      const defines = `${pulled ? '#define PULLED\n' : ''}${sorted ? '#define SORTED\n' : ''}${tinted ? '#define TINTED\n' : ''}`;
       const vs = device.createShaderModule({
         label: 'mesh.vert.glsl',
         code: `#version 300 es\n${defines}${drawParamsGlsl}${meshVertGlsl}`,
@@ -173,7 +173,7 @@ export class MeshParticleDraw {
       });
       const fs = device.createShaderModule({
         label: 'mesh.frag.glsl',
-        code: `#version 300 es\n${drawParamsGlsl}${meshFragGlsl}`,
+        code: `#version 300 es\n${shape.shadowed ? '#define SHADOW\n' : ''}${drawParamsGlsl}${meshFragGlsl}`,
         stage: 'fragment',
       });
       const pipeline = device.createRenderPipeline({

@@ -336,14 +336,14 @@ export interface ParticleLight {
    * null: the sphere.
    */
   normalMap: Texture | null;
-  /** The scene's shadow map, received by a quad at its centre and by a mesh particle at each vertex; null: none. */
+  /** The scene's shadow map, received by a quad at its centre and by a mesh particle at each pixel; null: none. */
   shadow: ParticleShadow | null;
 }
 
 /**
  * A shadow map received by lit particles: the depth the light sees (rendered by the app from the
  * light, a depth format with TEXTURE_BINDING) and the matrix that rendered it. A quad whose centre
- * (a mesh particle: each vertex, interpolated between them) lies farther from the light than the
+ * (a mesh particle: each pixel of it) lies farther from the light than the
  * map's depth there, by more than `bias`, gets the ambient only; the test is a 3×3
  * percentage-closer filter, so a shadow's edge is soft over a texel or two. Outside the map: lit.
  */
@@ -530,7 +530,12 @@ export type ParticleOptionsInput = Partial<
   light?:
     | (Pick<ParticleLight, 'direction'> &
         Partial<Omit<ParticleLight, 'shadow'>> & {
-          shadow?: (Omit<ParticleShadow, 'bias'> & { bias?: number }) | null;
+          /** The matrix as numbers or a Float32Array (wgpu-matrix's); bias may be left out. */
+          shadow?: {
+            depth: Texture;
+            matrix: readonly number[] | Float32Array;
+            bias?: number;
+          } | null;
         })
     | null;
   /** A linked ribbon: width and colors may be left out (the look's defaults); null: off. */

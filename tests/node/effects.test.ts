@@ -67,7 +67,9 @@ async function presetSystems(device: Device, file: string): Promise<ParticleSyst
     case 'fire.json':
       return one(presets.fire(1500, presets.flameSheet(device)));
     case 'smoke.json':
-      return one(presets.smoke(800, presets.puffTexture(device)));
+      return one(
+        presets.smoke(800, presets.puffTexture(device), presets.puffNormalTexture(device)),
+      );
     case 'firework-show.json':
       return show.fireworkShow(device);
     case 'rain.json':
@@ -257,12 +259,16 @@ describe('effect files', () => {
 
   it('an inline data: URL texture decodes to the same texels as the file', async () => {
     const bytes = readFileSync(path.join(effectsDir, 'textures/puff.png'));
+    const normals = readFileSync(path.join(effectsDir, 'textures/puff-normals.png'));
     const doc = JSON.parse(text('smoke.json')) as EffectFile;
     doc.textures!['puff'] = { url: `data:image/png;base64,${bytes.toString('base64')}` };
+    doc.textures!['puff-normals'] = { url: `data:image/png;base64,${normals.toString('base64')}` };
     const { decodePngRgba } = await import('../../src/effects/image.js');
     expect(decodePngRgba(bytes).data).toEqual(presets.puffPixels().data);
+    expect(decodePngRgba(normals).data).toEqual(presets.puffNormalPixels().data);
     const effect = await loadEffect(device, doc);
     expect(effect.system('smoke').options.texture?.width).toBe(64);
+    expect(effect.system('smoke').options.light?.normalMap?.width).toBe(64);
     effect.destroy();
   });
 

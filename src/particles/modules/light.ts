@@ -7,7 +7,7 @@
  * light). A custom look and a sprite are lit the same way (a ball's shading over the image), or a
  * sprite by its own normal map (`normalMap`: each pixel's normal instead of the sphere's). With
  * `shadow`, particles receive the scene's shadow map (the light's depth and matrix, a 3×3
- * percentage-closer test in the vertex stage: a quad's centre, each vertex of a mesh particle): in
+ * percentage-closer test: in the vertex stage at a quad's centre, per pixel on a mesh particle): in
  * shadow, the ambient only. Not with
  * the splat (it adds flat discs): `splatBlocker`.
  */

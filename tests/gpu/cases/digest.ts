@@ -12,6 +12,7 @@ import {
   smoke,
   flameSheet,
   puffTexture,
+  puffNormalTexture,
 } from '../../../demos/particles/presets.js';
 
 const COUNT = 3000;
@@ -45,7 +46,7 @@ function systems(device: Device): Record<string, ParticleOptionsInput> {
     fireworks: fireworks(COUNT),
     sparks: sparks(COUNT),
     fire: fire(COUNT, flameSheet(device)),
-    smoke: smoke(COUNT, puffTexture(device)),
+    smoke: smoke(COUNT, puffTexture(device), puffNormalTexture(device)),
     sorted: { count: COUNT, blending: 'alpha', sort: true },
     velocity: {
       count: COUNT,

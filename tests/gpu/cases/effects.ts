@@ -43,7 +43,8 @@ async function codeSystems(device: Device, name: string, how: How): Promise<Part
   if (name === 'debris') return one(presets.debris(3000));
   if (name === 'embers') return one(presets.embers(2500, presets.torusMesh()));
   if (name === 'fire') return one(presets.fire(1500, presets.flameSheet(device)));
-  if (name === 'smoke') return one(presets.smoke(800, presets.puffTexture(device)));
+  if (name === 'smoke')
+    return one(presets.smoke(800, presets.puffTexture(device), presets.puffNormalTexture(device)));
   if (name === 'firework-show') return show.fireworkShow(device, how);
   if (name === 'rain') return show.rainShow(device, how);
   throw new Error(`no preset code for ${name}`);

@@ -425,7 +425,7 @@ export const cases = defineCases({
         clear.destroy();
       },
     },
-  'light.shadow: a mesh particle is shadowed per vertex — a square half over the casters darkens from its lit edge to its shadowed one':
+  'light.shadow: a mesh particle is shadowed per pixel — a square half over the casters is dark on that half, lit on the other, with a soft edge between':
     {
       async run({ device }) {
         // a square facing the camera (+z), lit head-on; the light's matrix spreads it over the map
@@ -474,6 +474,13 @@ export const cases = defineCases({
                 row[k]!.light >= row[k - 1]!.light - 1e-3,
                 `${how}: the light grows from the shadowed edge to the lit one along the middle row`,
               );
+            // tested per pixel: the shadow's edge is the filter's three texels (of 16 across
+            // ±1/0.45 world units), not a ramp from one vertex to the next
+            const between = row.filter((p) => p.light > AMBIENT + 0.05 && p.light < AMBIENT + 0.95);
+            assert(
+              between.length < 0.25 * row.length,
+              `${how}: ${between.length} of ${row.length} pixels of the middle row are in the shadow's edge`,
+            );
             if (!first) first = img;
             else {
               let worst = 0;
