@@ -12,7 +12,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    minify: false,
+    minify: true,
+    rolldownOptions: { output: { keepNames: true, minify: true } },
     target: 'es2022',
     // the root and the subpath entries (package.json "exports"); code they share lands in chunks
     lib: {

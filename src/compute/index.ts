@@ -4,7 +4,8 @@
  * (docs/compute.md).
  * @module ignis-rhi/compute
  */
-export { defineKernel, KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
+export { KernelError, type Kernel, type KernelDescriptor } from './kernel.js';
+export { defineKernel } from './define-kernel.js';
 export {
   uniformLayout,
   packUniforms,

@@ -18,10 +18,7 @@
  */
 import { uniformLayout, type UniformLayout, type UniformType } from './layout.js';
 import { toWgsl } from './kernel-language.js';
-import { analyzeKernel, PortableKernelError } from './portable/analyze.js';
-import { emitGlslElementwise } from './portable/glsl.js';
-import { emitJsElementwise } from './portable/js.js';
-import { runtime } from './portable/runtime.js';
+import { frontEnd } from './front-end.js';
 import type { CpuStep } from './paths/path.js';
 
 /** What `defineKernel` takes: per-element attributes, uniforms, helper functions and the body. */
@@ -97,22 +94,39 @@ export function sourceStub(source: readonly string[] | undefined): string {
 `;
 }
 
-/** A defined kernel: its descriptor and the sources generated for each path. */
-export interface Kernel {
+/** What a kernel's translation is made from: its descriptor and the WGSL module it translates. */
+export interface TranslatableKernel {
   readonly descriptor: KernelDescriptor;
+  /** The WGSL module the GLSL and JavaScript forms are translated from (for messages and tests). */
+  readonly wgslTranslated: string;
+}
+
+/** A kernel's forms for the paths without WGSL: the WebGL2 fragment and the CPU step. */
+export interface KernelTranslation {
+  readonly glslFragment: string;
+  readonly cpu: CpuStep;
+}
+
+/** A defined kernel: its descriptor and the sources generated for each path. */
+export interface Kernel extends TranslatableKernel, KernelTranslation {
   readonly uniforms: UniformLayout;
   /** WGSL compute shader: uniform at slot 0, one read_write `array<vec4f>` per attribute at slots 1…n. */
   readonly wgslCompute: string;
   /** WGSL vertex + fragment shaders for the WebGPU ping-pong: uniform at 0, state textures at 1…n. */
   readonly wgslFragment: string;
-  /** GLSL ES 3.00 vertex and fragment shaders for the WebGL2 ping-pong. */
+  /** GLSL ES 3.00 vertex and fragment shaders for the WebGL2 ping-pong (the fragment: translated). */
   readonly glslVertex: string;
+  /** GLSL ES 3.00 fragment shader for the WebGL2 ping-pong, translated from the WGSL. */
   readonly glslFragment: string;
   readonly workgroupSize: number;
   /** The CPU form, translated from the same source (JavaScript with WGSL's arithmetic). */
   readonly cpu: CpuStep;
-  /** The WGSL module the GLSL and JavaScript forms are translated from (for messages and tests). */
-  readonly wgslTranslated: string;
+  /**
+   * Both translated forms, made at the first ask (a KernelError where the WGSL cannot be
+   * translated): by `defineKernel` at once; by the particles only on a path that runs them, or to
+   * check code of yours, with the front end loaded on demand (front-end.ts).
+   */
+  readonly translation: KernelTranslation;
 }
 
 const IDENT = /^[A-Za-z_]\w*$/;
@@ -154,8 +168,17 @@ import { KernelError } from './kernel-error.js';
 
 export { KernelError };
 
-/** Defines an element-wise kernel once (attributes, uniforms, body); Ignis prints it as WGSL compute, a GLSL ping-pong fragment and a CPU step. */
-export function defineKernel(desc: KernelDescriptor): Kernel {
+/**
+ * An element-wise kernel (attributes, uniforms, body) as WGSL for compute and the WebGPU
+ * ping-pong, its GLSL fragment and CPU step translated at the first ask by `translate` (default:
+ * the front end loaded on demand, front-end.ts). `defineKernel` (define-kernel.ts, the public door)
+ * translates at once.
+ */
+export function kernelSource(
+  desc: KernelDescriptor,
+  translate: (k: TranslatableKernel) => KernelTranslation = (k) =>
+    frontEnd(`translating kernel "${k.descriptor.label}"`).translateKernel(k),
+): Kernel {
   const { label, attributes } = desc;
   if (attributes.length === 0)
     throw new KernelError(label, 'a kernel needs at least one attribute');
@@ -260,32 +283,31 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
   ignisStates[gid.x] = ignisUpdate(gid.x, ignisStates[gid.x]);
 }
 `;
-  let translated;
-  try {
-    translated = analyzeKernel(label, wgslTranslated, 'ignisMain', { whole: true });
-  } catch (e) {
-    if (e instanceof PortableKernelError)
-      throw new KernelError(
-        label,
-        `${e.message.replace(/^\[[^\]]*\] /, '')}, in the kernel's WGSL:\n${wgslTranslated.split('\n')[e.line - 1] ?? ''}`,
-      );
-    throw e;
-  }
-  const glslFragment = emitGlslElementwise(translated, attributes, gather, depth, source);
-  const cpu = {
-    step: new Function('$', emitJsElementwise(translated, attributes, gather, depth, source))(
-      runtime,
-    ) as CpuStep['step'],
-  };
-  return {
+  let translation: KernelTranslation | null = null;
+  // (a getter: the particles' kernels on WebGPU compute are never translated)
+  const kernel: Kernel = {
     descriptor: desc,
     uniforms,
     wgslCompute,
     wgslFragment,
     glslVertex,
-    glslFragment,
     workgroupSize: wg,
-    cpu,
     wgslTranslated,
+    get translation() {
+      return (translation ??= translate(kernel));
+    },
+    get glslFragment() {
+      return kernel.translation.glslFragment;
+    },
+    get cpu() {
+      return kernel.translation.cpu;
+    },
   };
+  return kernel;
+}
+
+/** Translates `kernel` now (a KernelError where it cannot be): code of yours, checked on every path. */
+export function translateNow(kernel: Kernel): void {
+  const { translation } = kernel;
+  void translation;
 }

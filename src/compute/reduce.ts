@@ -11,8 +11,7 @@
  */
 import { toWgsl } from './kernel-language.js';
 import { sourceStub, wgslGather, type Kernel } from './kernel.js';
-import { analyzeKernel } from './portable/analyze.js';
-import { emitGlslReduceVertex } from './portable/glsl.js';
+import { frontEnd } from './front-end.js';
 
 /** A reduction's predicates: WGSL boolean expressions by name. */
 export type Predicates = Readonly<Record<string, string>>;
@@ -73,6 +72,7 @@ ${attrs.map((a) => `  let ${a} = textureLoad(_ignis_${a}, texel, 0);`).join('\n'
 `;
 }
 
+/** The GLSL reduction of `predicates` (the front end loaded: `await loadFrontEnd()` first). */
 export function glslReducePoints(
   kernel: Kernel,
   predicates: Predicates,
@@ -92,8 +92,9 @@ fn ignisMain(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= params.count) { return; }
 }
 `;
-  const vertex = emitGlslReduceVertex(
-    analyzeKernel(`${kernel.descriptor.label} reduce`, wgsl, 'ignisMain', { whole: true }),
+  const vertex = frontEnd(`${kernel.descriptor.label} reduce`).translateReduce(
+    kernel.descriptor.label,
+    wgsl,
     attrs,
     gather,
   );

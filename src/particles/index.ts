@@ -3,6 +3,12 @@
  * behaviours and camera (docs/particles.md).
  * @module ignis-rhi/particles
  */
+/**
+ * Loads the WGSL front end now (once): what a system that will be given a look by `setOptions`
+ * needs first on a WebGPU device whose particles run as compute (`createParticleSystem` loads it
+ * itself wherever the system translates: docs/particles.md, "What loads when").
+ */
+export { loadFrontEnd } from '../compute/front-end.js';
 export { createParticleSystem, ParticleSystem, type ParticleStats } from './system.js';
 export {
   EmissionSchedule,

@@ -3,7 +3,7 @@
  * a WebGPU compute pass, as a WebGPU or WebGL2 fragment ping-pong, and (through the TypeScript
  * reference) on the CPU. Respawn is branch-free: both outcomes are computed and `select`ed.
  */
-import { defineKernel, type Kernel } from '../compute/kernel.js';
+import { kernelSource, type Kernel } from '../compute/kernel.js';
 import type { UniformType, UniformValue } from '../compute/layout.js';
 import type { EmitRange, ParticleOptions } from './options.js';
 import { emits } from './emission.js';
@@ -164,7 +164,7 @@ fn behavior(index: u32, p: Particle) -> Particle {
     ${extra.map((a) => `${a.name} = next.${a.name};`).join('\n    ')}
   `;
   const source = [...new Set(parts.flatMap(({ part }) => [...(part.source ?? [])]))];
-  return defineKernel({
+  return kernelSource({
     label: 'particles',
     ...(source.length > 0 ? { source } : {}),
     attributes: ['position', 'velocity', ...extra.map((a) => a.name)],

@@ -2,10 +2,12 @@
  * A custom look (options.look): the user's WGSL `fn look(p: ParticleFragment) -> vec4f` colours
  * every fragment of a particle instead of the disc or the sprite. WebGPU compiles it as written;
  * WebGL2 gets it through the portable front end (the same translator as kernels), and code that
- * cannot be translated is a `ParticleOptionError` naming `look` at creation, on every backend.
+ * cannot be translated is a `ParticleOptionError` naming `look` at creation, on every backend. The
+ * front end is loaded on demand: `createParticleSystem` loads it for a system with a look; a look
+ * first given by `setOptions` needs it loaded (`loadFrontEnd()`), or is a ParticleOptionError
+ * saying so.
  */
-import { analyzeKernel, PortableKernelError } from '../compute/portable/analyze.js';
-import { emitGlslFunctions } from '../compute/portable/glsl.js';
+import { frontEnd, frontEndLoaded } from '../compute/front-end.js';
 import { KernelError } from '../compute/kernel-error.js';
 import { ParticleOptionError } from './options.js';
 
@@ -34,13 +36,18 @@ export function compileLook(code: string): CompiledLook {
   ignisLookOut[gid.x] = look(ParticleFragment(vec4f(0.0), vec2f(0.0), 0.0, 0.0));
 }
 `;
+  if (!frontEndLoaded())
+    throw new ParticleOptionError(
+      'look',
+      '(its WGSL)',
+      'needs the WGSL front end, which a system made without a look did not load: await loadFrontEnd() (ignis-rhi/particles) before setOptions, or create the system with its look',
+    );
+  const translator = frontEnd('a particle look');
   let glsl;
   try {
-    glsl = emitGlslFunctions(
-      analyzeKernel('particle look', module, 'ignisLookMain', { whole: true }),
-    );
+    glsl = translator.translateFunctions('particle look', module, 'ignisLookMain');
   } catch (e) {
-    if (e instanceof PortableKernelError || e instanceof KernelError)
+    if (e instanceof translator.PortableKernelError || e instanceof KernelError)
       throw new ParticleOptionError(
         'look',
         '(its WGSL)',

@@ -11,6 +11,8 @@ import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { KernelError } from '../compute/kernel-error.js';
+import { translateNow } from '../compute/kernel.js';
+import { hasUserCode } from './modules/index.js';
 import { ParticleOptionError } from './errors.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
 import { kernelParams, particleKernel } from './kernel.js';
@@ -87,7 +89,11 @@ export class ParticleSimulation {
   /** The update's runner for `options` (its kernel, its state, the CPU loop). */
   #makeRunner(options: ParticleOptions): ElementwiseRunner {
     try {
-      return new ElementwiseRunner(this.device, particleKernel(options), {
+      const kernel = particleKernel(options);
+      // code of yours (a behavior, a registered module) is checked on every path: translated here
+      // even where this path runs the WGSL (Ignis's own modules are known to translate)
+      if (hasUserCode(options)) translateNow(kernel);
+      return new ElementwiseRunner(this.device, kernel, {
         count: options.count,
         mode: this.path,
         label: 'particles',

@@ -1,7 +1,7 @@
 /** The depth sort's plan: the bitonic network's steps, its kernel and its constants (sort.ts runs them). */
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
-import { defineKernel } from '../compute/kernel.js';
+import { kernelSource } from '../compute/kernel.js';
 
 /** The slot's low half: entries hold (depth, slot % HALF, floor(slot / HALF), last). */
 export const HALF = 2048;
@@ -48,7 +48,7 @@ export interface ComputeSort {
 }
 
 /** One compare-exchange step of the bitonic sort over (depth, slot) entries. */
-export const SORT_KERNEL = defineKernel({
+export const SORT_KERNEL = kernelSource({
   label: 'particles sort',
   attributes: ['entry'],
   uniforms: [

@@ -40,6 +40,8 @@ import type { PathChoice } from '../compute/paths/choose.js';
 import type { KernelSource } from '../compute/paths/path.js';
 import { ParticleSimulation, type ParticleArrays } from './simulation.js';
 import { ParticleRenderer } from './renderer.js';
+import { loadFrontEnd } from '../compute/front-end.js';
+import { hasUserCode } from './modules/index.js';
 
 /** Counts read back from a particle system (alive, newborn, rising) and the emitter's counts. */
 export interface ParticleStats {
@@ -461,6 +463,10 @@ export async function createParticleSystem(
   );
   const path = pathFor(device, resolved);
   checkOnDevice(device, resolved, path.path);
+  // the WGSL front end, where this system will translate: a path that runs the update as GLSL or
+  // JavaScript, or code of yours (checked on every path). WebGPU compute with Ignis's own modules
+  // never loads it.
+  if (path.path !== 'compute' || hasUserCode(resolved)) await loadFrontEnd();
   const system = new ParticleSystem(
     device,
     resolved,

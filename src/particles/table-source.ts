@@ -6,7 +6,7 @@
  */
 import type { Device } from '../rhi/core/device.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
-import { defineKernel, type Kernel } from '../compute/kernel.js';
+import { kernelSource, type Kernel } from '../compute/kernel.js';
 import type { KernelSource } from '../compute/paths/path.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
 import { MESH_SOURCE, meshTable } from './modules/mesh.js';
@@ -29,7 +29,7 @@ function tableKernel(attributes: readonly string[]): Kernel {
   if (!k)
     KERNELS.set(
       key,
-      (k = defineKernel({
+      (k = kernelSource({
         label: 'particles table',
         attributes: [...attributes],
         body: `${attributes[0]} = ${attributes[0]};`,

@@ -1,18 +1,22 @@
 // Runs built Ignis files (a dist/ folder: the repository's build or an installed package's) from a
 // plain <script type="module"> in the shared headless browser, served by a bare static server (no
 // Vite transforms): particles and a portable kernel on both backends. Shared by dist and pack tests.
+// The page also lists the modules the browser had fetched once each backend's particles had drawn
+// and counted (before the portable entry is imported): WebGPU's compute particles must not have
+// fetched the WGSL front end, WebGL2's must have (`frontEndFetched`).
 import { inject } from 'vitest';
 import puppeteer from 'puppeteer-core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { frontEndFiles } from '../../scripts/package-facts.mjs';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>
 <script type="module">
 import { createDevice, BufferUsage } from './index.js';
 import { createParticleSystem, orbitCamera } from './particles.js';
-import { createPortableCompute } from './portable.js';
 const out = {};
+const fetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.slice(1)).filter((f) => f.endsWith('.js'));
 const WGSL = \`
 @group(0) @binding(0) var<storage, read> src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
@@ -30,6 +34,9 @@ for (const backend of ['webgpu', 'webgl2']) {
   ps.draw(pass, orbitCamera({ aspect: 16 / 9 }));
   pass.end();
   device.queue.submit([enc.finish()]);
+  const alive = (await ps.stats()).alive;
+  const modules = fetched();
+  const { createPortableCompute } = await import('./portable.js');
   const usage = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
   const src = device.createBuffer({ size: 64, usage });
   const dst = device.createBuffer({ size: 64, usage });
@@ -39,7 +46,7 @@ for (const backend of ['webgpu', 'webgl2']) {
   pc.dispatch(enc2);
   device.queue.submit([enc2.finish()]);
   const words = Array.from(new Uint32Array(await dst.read()));
-  out[backend] = { path: ps.path, alive: (await ps.stats()).alive, portable: pc.path, words };
+  out[backend] = { path: ps.path, alive, portable: pc.path, words, modules };
   device.destroy();
 }
 window.__out = out;
@@ -91,7 +98,28 @@ export async function runDistInBrowser(dir: string): Promise<DistRun> {
   return { errors, result };
 }
 
-/** What the page computes on a working build: the expected `result`. */
+/**
+ * For each backend of a page's `result`, whether the modules fetched by the time its particles
+ * had drawn and counted include the WGSL front end (found by their source maps in `dir`); the
+ * result without those lists (for expectedDistResult).
+ */
+export function frontEndFetched(
+  dir: string,
+  result: unknown,
+): { fetched: Record<string, boolean>; rest: unknown } {
+  const fetched: Record<string, boolean> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [backend, r] of Object.entries(
+    (result ?? {}) as Record<string, { modules: string[] }>,
+  )) {
+    const { modules, ...others } = r;
+    fetched[backend] = frontEndFiles(dir, modules).length > 0;
+    rest[backend] = others;
+  }
+  return { fetched, rest };
+}
+
+/** What the page computes on a working build: the expected `result` (less the fetched modules). */
 export function expectedDistResult(): unknown {
   const words = Array.from({ length: 16 }, (_, i) => ((i + 1) % 16) * 10 * 3 + i);
   return {

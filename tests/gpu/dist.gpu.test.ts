@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expectedDistResult, runDistInBrowser } from './dist-page.js';
+import { expectedDistResult, frontEndFetched, runDistInBrowser } from './dist-page.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -29,6 +29,9 @@ describe('dist', () => {
     const { errors, result } = await runDistInBrowser(dir);
     expect(errors).toEqual([]);
     // particles, and the portable entry: the same WGSL as compute on WebGPU, GLSL on WebGL2
-    expect(result).toEqual(expectedDistResult());
+    const { fetched, rest } = frontEndFetched(dir, result);
+    expect(rest).toEqual(expectedDistResult());
+    // the WGSL front end: never fetched for WebGPU compute particles, fetched for WebGL2's
+    expect(fetched).toEqual({ webgpu: false, webgl2: true });
   }, 120_000);
 });

@@ -2,9 +2,10 @@
 // cannot resolve them), type declarations beside it, and the module works when imported.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { init, parse } from 'es-module-lexer';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -29,17 +30,18 @@ describe('library build', () => {
       [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
       { cwd: root },
     );
-    const js = readFileSync(path.join(root, 'dist/index.js'), 'utf8');
-    const imports = [...js.matchAll(/^\s*import\s[^;]*?from\s+['"]([^'"]+)['"]/gm)].map(
-      (m) => m[1],
-    );
-    // only relative imports of files in dist/ (the entries share chunks): a plain
+    // every module's imports, static and dynamic (es-module-lexer reads the minified code), are
+    // relative imports of files in dist/ (the entries share chunks): a plain
     // <script type="module"> resolves them, no bundler or import map needed
-    expect(imports.length).toBeGreaterThan(0);
-    for (const i of imports) {
-      expect(i, `import ${i}`).toMatch(/^\.\/[\w.-]+\.js$/);
-      expect(existsSync(path.join(root, 'dist', i as string)), `dist/${i}`).toBe(true);
-    }
+    await init;
+    const modules = readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js'));
+    const index = parse(readFileSync(path.join(root, 'dist/index.js'), 'utf8'))[0];
+    expect(index.length).toBeGreaterThan(0);
+    for (const file of modules)
+      for (const i of parse(readFileSync(path.join(root, 'dist', file), 'utf8'))[0]) {
+        expect(i.n, `${file}: import ${i.n}`).toMatch(/^\.\/[\w.-]+\.js$/);
+        expect(existsSync(path.join(root, 'dist', i.n as string)), `dist/${i.n}`).toBe(true);
+      }
     for (const entry of ['compute', 'portable', 'particles', 'postfx', 'effects', 'testing'])
       expect(existsSync(path.join(root, 'dist', `${entry}.js`)), `dist/${entry}.js`).toBe(true);
     expect(existsSync(path.join(root, 'dist/index.d.ts'))).toBe(true);

@@ -2,7 +2,8 @@
 // naming it; the kernel compiles for every language; and the reference — what every GPU path is
 // checked against (tests/gpu/cases/colliders.ts) — never lets a particle through a shape, however
 // fast, as the march promises.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { loadFrontEnd } from '../../src/compute/front-end.js';
 import { resolveOptions, particleModules } from '../../src/particles/resolve.js';
 import { ParticleOptionError } from '../../src/particles/errors.js';
 import { particleKernel } from '../../src/particles/kernel.js';
@@ -15,6 +16,8 @@ const withColliders = (own: Record<string, unknown>): ParticleOptionsInput => ({
   modules: [...particleModules(resolveOptions(base)), { module: 'colliders', ...own }],
 });
 
+// the kernels' GLSL and CPU forms are translated by the WGSL front end, loaded on demand
+beforeAll(() => loadFrontEnd());
 describe('colliders', () => {
   const bad: Array<[Record<string, unknown>, RegExp]> = [
     [{}, /colliders\.shapes = undefined must be an array of 1 to 8 shapes/],

@@ -1,7 +1,8 @@
 // The mesh module's front door and reference: each bad mesh a ParticleOptionError naming it; the
 // kernel reads the triangle table as its source on every language; the reference spawns on the
 // surface, uniformly by area (χ² over triangles of areas 1 : 2 : 3 : 4), about the normal.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { loadFrontEnd } from '../../src/compute/front-end.js';
 import { resolveOptions } from '../../src/particles/resolve.js';
 import { ParticleOptionError } from '../../src/particles/errors.js';
 import { particleKernel } from '../../src/particles/kernel.js';
@@ -37,6 +38,8 @@ function bornOn(mesh: Record<string, unknown>, count: number, seed: number) {
   return { o, state };
 }
 
+// the kernels' GLSL and CPU forms are translated by the WGSL front end, loaded on demand
+beforeAll(() => loadFrontEnd());
 describe('mesh emission', () => {
   const bad: Array<[unknown, RegExp]> = [
     [{ positions: [0, 0, 0] }, /mesh\.positions = 3 numbers must be x, y, z per vertex/],

@@ -14,6 +14,7 @@ import type { ShaderModule } from '../../rhi/core/shader-module.js';
 import type { TextureFormat } from '../../rhi/core/formats.js';
 import type { PassTimestampWrites } from '../../rhi/core/descriptors.js';
 import { glslReducePoints, wgslReducePoints, type Predicates } from '../reduce.js';
+import { loadFrontEnd } from '../front-end.js';
 import {
   bytesPerTexel,
   createStateTextures,
@@ -62,7 +63,8 @@ export class PingPongPath implements ExecutionPath {
       `${ctx.label} step`,
       k.wgslFragment,
       k.glslVertex,
-      k.glslFragment,
+      // translated (the front end) only where GLSL runs it
+      ctx.device.caps.shaderLanguage === 'glsl' ? k.glslFragment : '',
       attributes.map(() => stateFormat(ctx)),
       'triangle-list',
       false,
@@ -240,10 +242,13 @@ export class PingPongPath implements ExecutionPath {
       }
       return countOnHost(await this.read(), count, cpu);
     }
+    const gl = device.caps.shaderLanguage === 'glsl';
+    // WebGL2 counts with the predicates translated to GLSL: the front end, loaded on demand
+    if (gl) await loadFrontEnd();
     const key = JSON.stringify(predicates);
     let r = this.#reducers.get(key);
     if (!r) {
-      const glsl = glslReducePoints(kernel, predicates);
+      const glsl = gl ? glslReducePoints(kernel, predicates) : { vertex: '', fragment: '' };
       r = {
         program: this.#program(
           `${label} reduce`,

@@ -81,6 +81,19 @@ export function moduleDef(name: string): ParticleModuleDef | undefined {
   return BY_NAME.get(name);
 }
 
+/**
+ * Whether the stack of `o` runs code of yours — a behavior, a look or a registered module — which
+ * the WGSL front end checks on every path (it runs translated on the others).
+ */
+export function hasUserCode(o: {
+  readonly behavior: unknown;
+  readonly look: unknown;
+  readonly modules: ReadonlyArray<{ readonly module: string }>;
+}): boolean {
+  const builtIn = new Set(MODULES.map((m) => m.name));
+  return o.behavior !== null || o.look !== null || o.modules.some((m) => !builtIn.has(m.module));
+}
+
 /** Every module the door knows: the built-in ones, then those registered, in order. */
 export function allModules(): readonly ParticleModuleDef[] {
   return REGISTERED.length === 0 ? MODULES : [...MODULES, ...REGISTERED];

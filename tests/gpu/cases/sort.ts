@@ -10,7 +10,7 @@ import {
   type ParticleSystem,
   type WebGPUDevice,
 } from '../../../src/all.js';
-import { defineKernel } from '../../../src/compute/kernel.js';
+import { defineKernel } from '../../../src/compute/define-kernel.js';
 import { ElementwiseRunner } from '../../../src/compute/elementwise.js';
 import { DepthSort } from '../../../src/particles/sort.js';
 import { defineCases } from '../page/case.js';
