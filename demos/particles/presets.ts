@@ -526,7 +526,7 @@ export interface Pixels {
 }
 
 /** A square rgba8unorm texture of `size`² texels holding `data`, for sprites. */
-function imageTexture(device: Device, label: string, { size, data }: Pixels): Texture {
+export function imageTexture(device: Device, label: string, { size, data }: Pixels): Texture {
   const texture = device.createTexture({
     label,
     size: { width: size, height: size },

@@ -19,6 +19,7 @@ import {
   IMAGE,
   ONE_STILL_PARTICLE,
   drawFloatImage,
+  largestDifference,
   pathsOf,
   stepped,
 } from '../page/particle-helpers.js';
@@ -168,9 +169,7 @@ export const cases = defineCases({
                 if (size === 2) {
                   if (!first) first = img;
                   else {
-                    let worst = 0;
-                    for (let i = 0; i < img.length; i++)
-                      worst = Math.max(worst, Math.abs(img[i]! - first[i]!));
+                    const worst = largestDifference(img, first);
                     assert(worst < 2e-3, `${how}: the image is the first path's (worst ${worst})`);
                   }
                 }
@@ -395,8 +394,7 @@ export const cases = defineCases({
       );
       const img = await drawFloatImage(device, ps, VIEW);
       ps.destroy();
-      let worst = 0;
-      for (let i = 0; i < img.length; i++) worst = Math.max(worst, Math.abs(img[i]! - want[i]!));
+      const worst = largestDifference(img, want);
       assert(worst < 2e-3, `auto (${mode}) draws the instanced image (worst ${worst})`);
     },
   },

@@ -17,9 +17,12 @@ import {
   IMAGE,
   ONE_STILL_PARTICLE,
   drawFloatImage,
+  largestDifference,
   pathsOf,
   stepped,
 } from '../page/particle-helpers.js';
+import { imageTexture } from '../../../demos/particles/presets.js';
+import { depthCasters } from '../page/depth-casters.js';
 
 const AMBIENT = 0.2;
 
@@ -52,7 +55,7 @@ function lightingOf(
 }
 
 /** An rgba8unorm texture of `size`² texels, each `texel(x, y)`. */
-function imageTexture(
+function imageOf(
   device: Device,
   size: number,
   texel: (x: number, y: number) => [number, number, number, number],
@@ -60,86 +63,21 @@ function imageTexture(
   const data = new Uint8Array(4 * size * size);
   for (let y = 0; y < size; y++)
     for (let x = 0; x < size; x++) data.set(texel(x, y), 4 * (y * size + x));
-  const texture = device.createTexture({
-    label: 'light test image',
-    size: { width: size, height: size },
-    format: 'rgba8unorm',
-    usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
-  });
-  device.queue.writeTexture(
-    { texture },
-    data,
-    { bytesPerRow: 4 * size },
-    { width: size, height: size },
-  );
-  return texture;
+  return imageTexture(device, 'light test image', { size, data });
 }
 
 const SHADOW_SIZE = 16;
 
 /**
- * A SHADOW_SIZE² depth32float shadow map cleared to 1 whose columns left of `split` (0..16) hold
- * the depth 0.25, drawn by a quad at clip z 0.25 as an app draws its shadow casters.
+ * A SHADOW_SIZE² shadow map (depth 1) whose columns left of `split` (0..16) hold casters at depth
+ * 0.25, drawn as an app draws them.
  */
-function shadowMap(device: Device, split: number): Texture {
-  const depth = device.createTexture({
-    label: 'shadow map',
-    size: { width: SHADOW_SIZE, height: SHADOW_SIZE },
-    format: 'depth32float',
-    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
-  });
-  const right = ((2 * split) / SHADOW_SIZE - 1).toFixed(6);
-  const depthStencil = {
-    format: 'depth32float' as const,
-    depthWriteEnabled: true,
-    depthCompare: 'always' as const,
-  };
-  const quad =
-    device.caps.shaderLanguage === 'glsl'
-      ? device.createRenderPipeline({
-          label: 'caster',
-          vertex: {
-            module: device.createShaderModule({
-              code: `#version 300 es\nconst vec2 C[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));\nvoid main() { vec2 c = C[gl_VertexID]; gl_Position = vec4(mix(-1.0, ${right}, c.x), c.y * 2.0 - 1.0, 0.25, 1.0); }`,
-              stage: 'vertex',
-            }),
-          },
-          fragment: {
-            module: device.createShaderModule({
-              code: '#version 300 es\nprecision highp float;\nvoid main() {}',
-              stage: 'fragment',
-            }),
-            targets: [],
-          },
-          depthStencil,
-        })
-      : device.createRenderPipeline({
-          label: 'caster',
-          vertex: {
-            module: device.createShaderModule({
-              code: `@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { var corners = array<vec2f, 6>(vec2f(0.0, 0.0), vec2f(1.0, 0.0), vec2f(0.0, 1.0), vec2f(0.0, 1.0), vec2f(1.0, 0.0), vec2f(1.0, 1.0)); let c = corners[i]; return vec4f(mix(-1.0, ${right}, c.x), c.y * 2.0 - 1.0, 0.25, 1.0); }\n@fragment fn fs() {}`,
-            }),
-          },
-          depthStencil,
-        });
-  const enc = device.createCommandEncoder();
-  const pass = enc.beginRenderPass({
-    colorAttachments: [],
-    depthStencilAttachment: {
-      texture: depth,
-      depthClearValue: 1,
-      depthLoadOp: 'clear',
-      depthStoreOp: 'store',
-    },
-  });
-  if (split > 0) {
-    pass.setPipeline(quad);
-    pass.draw(6);
-  }
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  return depth;
-}
+const shadowMap = (device: Device, split: number): Texture =>
+  depthCasters(
+    device,
+    SHADOW_SIZE,
+    split > 0 ? { right: (2 * split) / SHADOW_SIZE - 1, z: 0.25 } : null,
+  );
 
 /**
  * The light's matrix (column-major) that takes the probe's centre (0, −2, 0) to the shadow map's
@@ -199,9 +137,7 @@ export const cases = defineCases({
                 // the same pixels in both raster modes and on every path
                 if (!first) first = img;
                 else {
-                  let worst = 0;
-                  for (let i = 0; i < img.length; i++)
-                    worst = Math.max(worst, Math.abs((img[i] as number) - (first[i] as number)));
+                  const worst = largestDifference(img, first);
                   assert(worst < 2e-3, `${how}: the image is the first path's (worst ${worst})`);
                 }
               }
@@ -231,9 +167,9 @@ export const cases = defineCases({
     {
       async run({ device }) {
         const SIZE = 16;
-        const white = imageTexture(device, SIZE, () => [255, 255, 255, 255]);
+        const white = imageOf(device, SIZE, () => [255, 255, 255, 255]);
         // the image's left half faces its right (+x), its right half faces the viewer (+z)
-        const normals = imageTexture(device, SIZE, (x) =>
+        const normals = imageOf(device, SIZE, (x) =>
           x < SIZE / 2 ? [255, 128, 128, 255] : [128, 128, 255, 255],
         );
         for (const path of pathsOf(device))
@@ -287,7 +223,7 @@ export const cases = defineCases({
     },
   'light.normalMap and light.shadow are refused by name where they cannot apply': {
     async run({ device }) {
-      const normals = imageTexture(device, 4, () => [128, 128, 255, 255]);
+      const normals = imageOf(device, 4, () => [128, 128, 255, 255]);
       const refusal = async (options: ParticleOptionsInput): Promise<string> => {
         try {
           (await createParticleSystem(device, options)).destroy();
@@ -413,9 +349,7 @@ export const cases = defineCases({
             assert(inShadow.length > 100, `${how}: the cube covers ${inShadow.length} pixels`);
             const worst = Math.max(...inShadow.map((p) => Math.abs(p.light - AMBIENT)));
             assert(worst < 4e-3, `${how}: in shadow, every face is the ambient (worst ${worst})`);
-            let diff = 0;
-            for (let i = 0; i < plain.length; i++)
-              diff = Math.max(diff, Math.abs(plain[i]! - outOfShadow[i]!));
+            const diff = largestDifference(plain, outOfShadow);
             assert(
               diff === 0,
               `${how}: out of the shadow, the image without a map (worst ${diff})`,
@@ -483,9 +417,7 @@ export const cases = defineCases({
             );
             if (!first) first = img;
             else {
-              let worst = 0;
-              for (let i = 0; i < img.length; i++)
-                worst = Math.max(worst, Math.abs(img[i]! - first[i]!));
+              const worst = largestDifference(img, first);
               assert(worst < 2e-3, `${how}: the image is the first path's (worst ${worst})`);
             }
           }

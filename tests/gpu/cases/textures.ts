@@ -1,3 +1,4 @@
+import { depthCasters } from '../page/depth-casters.js';
 import { BufferUsage, TextureUsage, ValidationError, type Sampler } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assertArrayEqual, assertEqual, assertThrows, assertClose } from '../page/assert.js';
@@ -494,63 +495,9 @@ export const cases = defineCases({
       async run({ device }) {
         const SIZE = 8;
         // depth: 1 cleared, then the left half covered by a quad at clip z 0.25 (a depth of 0.25
-        // on WebGPU, 0.625 on WebGL2's −1..1 clip range: below 0.75 on both)
-        const depth = device.createTexture({
-          label: 'depth map',
-          size: { width: SIZE, height: SIZE },
-          format: 'depth32float',
-          usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
-        });
+        // on both backends: Ignis's clip space is WebGPU's): below 0.75
+        const depth = depthCasters(device, SIZE, { right: 0, z: 0.25 });
         const glsl = device.caps.shaderLanguage === 'glsl';
-        const quad = glsl
-          ? device.createRenderPipeline({
-              label: 'left half',
-              vertex: {
-                module: device.createShaderModule({
-                  code: '#version 300 es\nconst vec2 C[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));\nvoid main() { vec2 c = C[gl_VertexID]; gl_Position = vec4(c.x - 1.0, c.y * 2.0 - 1.0, 0.25, 1.0); }',
-                  stage: 'vertex',
-                }),
-              },
-              fragment: {
-                module: device.createShaderModule({
-                  code: '#version 300 es\nprecision highp float;\nvoid main() {}',
-                  stage: 'fragment',
-                }),
-                targets: [],
-              },
-              depthStencil: {
-                format: 'depth32float',
-                depthWriteEnabled: true,
-                depthCompare: 'always',
-              },
-            })
-          : device.createRenderPipeline({
-              label: 'left half',
-              vertex: {
-                module: device.createShaderModule({
-                  code: '@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f { var corners = array<vec2f, 6>(vec2f(0.0, 0.0), vec2f(1.0, 0.0), vec2f(0.0, 1.0), vec2f(0.0, 1.0), vec2f(1.0, 0.0), vec2f(1.0, 1.0)); let c = corners[i]; return vec4f(c.x - 1.0, c.y * 2.0 - 1.0, 0.25, 1.0); }\n@fragment fn fs() {}',
-                }),
-              },
-              depthStencil: {
-                format: 'depth32float',
-                depthWriteEnabled: true,
-                depthCompare: 'always',
-              },
-            });
-        const enc = device.createCommandEncoder();
-        const pass = enc.beginRenderPass({
-          colorAttachments: [],
-          depthStencilAttachment: {
-            texture: depth,
-            depthClearValue: 1,
-            depthLoadOp: 'clear',
-            depthStoreOp: 'store',
-          },
-        });
-        pass.setPipeline(quad);
-        pass.draw(6);
-        pass.end();
-        device.queue.submit([enc.finish()]);
         const FS_WGSL = `@group(0) @binding(0) var depthMap: texture_depth_2d;
 @group(0) @binding(1) var shadow: sampler_comparison;
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {

@@ -146,3 +146,10 @@ export const ONE_STILL_PARTICLE: ParticleOptionsInput = {
     [1, 1, 1, 1],
   ],
 };
+
+/** The largest |a[i] − b[i]| of two images (or any arrays) of the same length. */
+export function largestDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+  return worst;
+}
