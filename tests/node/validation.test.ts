@@ -12,6 +12,7 @@ import {
   UnsupportedFeatureError,
   RhiError,
 } from '../../src/all.js';
+import { validateShaderModuleDescriptor } from '../../src/rhi/core/validate/shader-module.js';
 
 const device = new NullDevice({ limits: { maxBufferSize: 1024, maxTextureDimension2D: 256 } });
 
@@ -580,5 +581,27 @@ describe('colour bytes per sample (regression: three rgba32float targets reached
     ).toThrow(
       /State of 3 attributes \(one rgba32float target each\) bytes per sample 48 exceeds limits.maxColorAttachmentBytesPerSample \(32\)/,
     );
+  });
+});
+
+describe('shader module descriptors', () => {
+  it('an empty WGSL module is valid WebGPU (a pipeline using it finds no entry point); code that is not a string is refused naming its type', () => {
+    const empty = device.createShaderModule({ code: '', label: 'empty' });
+    const e = thrown(() =>
+      device.createComputePipeline({ label: 'from empty', compute: { module: empty } }),
+    );
+    expect(e).toBeInstanceOf(ValidationError);
+    expect(e.message).toMatch(/no @compute function/);
+    const notString = thrown(() =>
+      device.createShaderModule({ code: 5 as unknown as string, label: 'five' }),
+    );
+    expect(notString).toBeInstanceOf(ValidationError);
+    expect(notString.message).toMatch(/code must be a string, got number/);
+    // GLSL is another matter: a stage needs main, so an empty one is refused before GL sees it
+    const glsl = { ...device.caps, backend: 'webgl2', shaderLanguage: 'glsl' } as const;
+    const emptyGlsl = thrown(() =>
+      validateShaderModuleDescriptor({ code: '  ', stage: 'vertex', label: 'blank' }, glsl),
+    );
+    expect(emptyGlsl.message).toMatch(/A GLSL shader module needs code .* it is empty/);
   });
 });

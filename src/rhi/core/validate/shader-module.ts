@@ -2,19 +2,30 @@ import { ValidationError } from '../errors.js';
 import type { Caps, ShaderLanguage } from '../caps.js';
 import type { ShaderModuleDescriptor } from '../descriptors.js';
 
-/** Shader module descriptors: non-empty code in the device's language; GLSL names its stage. Returns the language. */
+/**
+ * Shader module descriptors: code, a string, in the device's language; GLSL names its stage and
+ * is not empty (a GLSL shader needs `main`); an empty WGSL module is valid, as in WebGPU (a
+ * pipeline using it finds no entry point: pipeline-entry-point). Returns the language.
+ */
 export function validateShaderModuleDescriptor(
   desc: ShaderModuleDescriptor,
   caps: Caps,
 ): ShaderLanguage {
-  if (typeof desc.code !== 'string' || desc.code.trim() === '') {
+  if (typeof desc.code !== 'string') {
     throw new ValidationError(
       'shader-code',
-      'Shader module code must be a non-empty string',
+      `Shader module code must be a string, got ${typeof desc.code}`,
       desc.label,
+      { code: typeof desc.code },
     );
   }
   const language = desc.language ?? caps.shaderLanguage;
+  if (language === 'glsl' && desc.code.trim() === '')
+    throw new ValidationError(
+      'shader-code',
+      'A GLSL shader module needs code (a stage with main); it is empty',
+      desc.label,
+    );
   if (language !== caps.shaderLanguage) {
     throw new ValidationError(
       'shader-language',
