@@ -18,6 +18,7 @@ import {
   CAMERA,
   IMAGE,
   ONE_STILL_PARTICLE,
+  box,
   drawFloatImage,
   largestDifference,
   pathsOf,
@@ -39,32 +40,6 @@ const TOWARDS = (() => {
   const l = Math.hypot(...TRAVEL);
   return TRAVEL.map((c) => -c / l) as [number, number, number];
 })();
-
-/**
- * A box of half-sizes (hx, hy, hz) about the origin as a triangle list, each triangle
- * counter-clockwise seen from outside (checked: its normal points away from the centre).
- */
-function box(hx: number, hy: number, hz: number): number[] {
-  const out: number[] = [];
-  const h = [hx, hy, hz];
-  for (let axis = 0; axis < 3; axis++)
-    for (const sign of [1, -1]) {
-      const u = (axis + 1) % 3;
-      const v = (axis + 2) % 3;
-      const corner = (a: number, b: number): number[] => {
-        const p = [0, 0, 0];
-        p[axis] = sign * h[axis]!;
-        p[u] = a * h[u]!;
-        p[v] = b * h[v]!;
-        return p;
-      };
-      let quad = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
-      // u × v is +axis: counter-clockwise seen from +axis; from −axis the other way round
-      if (sign < 0) quad = quad.reverse();
-      out.push(...quad[0]!, ...quad[1]!, ...quad[2]!, ...quad[0]!, ...quad[2]!, ...quad[3]!);
-    }
-  return out;
-}
 
 /** The pixel a world point lands on (x right, y down), through `camera`. */
 function pixelOf(camera: Camera, p: readonly number[]): [number, number] {

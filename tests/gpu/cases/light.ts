@@ -16,6 +16,7 @@ import { assert } from '../page/assert.js';
 import {
   IMAGE,
   ONE_STILL_PARTICLE,
+  box,
   drawFloatImage,
   largestDifference,
   pathsOf,
@@ -311,7 +312,7 @@ export const cases = defineCases({
         const cube = {
           ...ONE_STILL_PARTICLE,
           // a unit cube, counter-clockwise from outside: its 12 triangles
-          geometry: { positions: CUBE },
+          geometry: { positions: box(0.5, 0.5, 0.5) },
           light: {
             direction: [-0.3, -0.8, -0.52] as [number, number, number],
             color: [1, 1, 1] as [number, number, number],
@@ -425,24 +426,3 @@ export const cases = defineCases({
       },
     },
 });
-
-/** A unit cube about the origin as a triangle list, each triangle counter-clockwise from outside. */
-const CUBE = (() => {
-  const out: number[] = [];
-  for (let axis = 0; axis < 3; axis++)
-    for (const sign of [1, -1]) {
-      const u = (axis + 1) % 3;
-      const v = (axis + 2) % 3;
-      const corner = (a: number, b: number): number[] => {
-        const p = [0, 0, 0];
-        p[axis] = sign * 0.5;
-        p[u] = a * 0.5;
-        p[v] = b * 0.5;
-        return p;
-      };
-      let quad = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
-      if (sign < 0) quad = quad.reverse();
-      out.push(...quad[0]!, ...quad[1]!, ...quad[2]!, ...quad[0]!, ...quad[2]!, ...quad[3]!);
-    }
-  return out;
-})();
