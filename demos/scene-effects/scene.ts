@@ -231,6 +231,8 @@ export async function createSceneEffects(
   const shardSystem = await createParticleSystem(device, shards(o.shards ?? 600, path, shadow));
   const sparkSystem = await createParticleSystem(device, sparks(o.sparks ?? 6000, path));
   let time = 0;
+  /** The torus where the last update left it: cast into the shadow map, then drawn. */
+  let placed = torusAt(0);
   return {
     sparks: sparkSystem,
     shards: shardSystem,
@@ -238,7 +240,8 @@ export async function createSceneEffects(
     update(encoder, dt) {
       time += dt;
       // the same arrays with a new transform: only the mesh's uniforms change
-      const mesh = { positions: TORUS.positions, indices: TORUS.indices, ...torusAt(time) };
+      placed = torusAt(time);
+      const mesh = { positions: TORUS.positions, indices: TORUS.indices, ...placed };
       torus.shadow(encoder, mesh.transform);
       for (const ps of [shardSystem, sparkSystem]) {
         ps.setOptions({ mesh });
@@ -250,7 +253,7 @@ export async function createSceneEffects(
       for (const ps of [terrain, shardSystem, sparkSystem]) ps.prepareDraw(encoder, camera, target);
     },
     draw(pass, camera) {
-      torus.draw(pass, camera, torusAt(time).transform);
+      torus.draw(pass, camera, placed.transform);
       for (const ps of [terrain, shardSystem, sparkSystem]) ps.draw(pass, camera);
     },
     camera: (aspect) =>

@@ -169,13 +169,16 @@ export function createTorusDraw(
   const lit = pipeline('depth24plus', true);
   const caster = pipeline('depth32float', false);
 
-  const write = (buffer: Buffer, viewProjection: Float32Array, model: Float32Array): void => {
-    const data = new Float32Array(44);
-    data.set(viewProjection, 0);
+  // the uniforms' scratch, made once: the light, colour and ambient never change; the matrices
+  // are written in place each frame
+  const data = new Float32Array(44);
+  data.set([...towards, 0], 32);
+  data.set([0.55, 0.5, 0.48, 1], 36);
+  data.set([0.25, 0.25, 0.3, 0], 40);
+  const viewProjection = new Float32Array(16);
+  const write = (buffer: Buffer, matrix: Float32Array, model: Float32Array): void => {
+    data.set(matrix, 0);
     data.set(model, 16);
-    data.set([...towards, 0], 32);
-    data.set([0.55, 0.5, 0.48, 1], 36);
-    data.set([0.25, 0.25, 0.3, 0], 40);
     device.queue.writeBuffer(buffer, 0, data);
   };
   const record = (pass: RenderPass, pipe: RenderPipeline, uniforms: Buffer): void => {
@@ -204,7 +207,7 @@ export function createTorusDraw(
       pass.end();
     },
     draw(pass, camera, model) {
-      const viewProjection = mat4.multiply(camera.projection, camera.view) as Float32Array;
+      mat4.multiply(camera.projection, camera.view, viewProjection);
       write(viewUniforms, viewProjection, model);
       record(pass, lit, viewUniforms);
     },

@@ -74,6 +74,8 @@ export const MODULES: readonly ParticleModuleDef[] = [
 ];
 
 const BY_NAME = new Map(MODULES.map((m) => [m.name, m]));
+/** The built-in modules' names (BY_NAME also holds those registered). */
+const BUILT_IN = new Set(MODULES.map((m) => m.name));
 const REGISTERED: ParticleModuleDef[] = [];
 
 /** The module called `name` (built in or registered), or undefined. */
@@ -90,8 +92,7 @@ export function hasUserCode(o: {
   readonly look: unknown;
   readonly modules: ReadonlyArray<{ readonly module: string }>;
 }): boolean {
-  const builtIn = new Set(MODULES.map((m) => m.name));
-  return o.behavior !== null || o.look !== null || o.modules.some((m) => !builtIn.has(m.module));
+  return o.behavior !== null || o.look !== null || o.modules.some((m) => !BUILT_IN.has(m.module));
 }
 
 /** Every module the door knows: the built-in ones, then those registered, in order. */
