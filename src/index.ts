@@ -33,7 +33,7 @@ export type {
   Limits,
   ShaderLanguage,
 } from './rhi/core/caps.js';
-export type { Surface } from './rhi/core/surface.js';
+export type { Surface, SurfaceCanvas } from './rhi/core/surface.js';
 
 // resources
 export { Resource, type ResourceKind } from './rhi/core/resource.js';

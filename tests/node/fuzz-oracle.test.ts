@@ -1947,6 +1947,143 @@ const indirectTrials: fc.Arbitrary<Trial> = fc
     };
   });
 
+// createShaderModule: WebGPU's descriptor is `code` (required), plus Ignis's `language` and `stage`
+// (GLSL's one stage). Whether WGSL compiles is the compiler's verdict, not the descriptor's (the
+// null backend compiles nothing: docs/errors.md), so the code drawn here is valid WGSL or not a
+// string at all.
+const SHADER_CODE = [
+  '',
+  PASS_WGSL,
+  '@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) { _ = id; }',
+];
+const shaderModuleTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    code: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom<unknown>(...SHADER_CODE) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 5, 5n, {}, ['x'], undefined) },
+    ),
+    language: maybe(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant<unknown>('wgsl') },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>('glsl', 'hlsl', 'WGSL', null, 1) },
+      ),
+    ),
+    stage: maybe(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom<unknown>('vertex', 'fragment', 'compute') },
+        { weight: 1, arbitrary: fc.constantFrom<unknown>('geometry', null, 0) },
+      ),
+    ),
+    label: maybe(fc.constantFrom<unknown>('m', '', 5)),
+    notAnObject: fc.oneof(
+      { weight: 10, arbitrary: fc.constant<unknown>(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 5, 'code', []) },
+    ),
+  })
+  .map((s) => {
+    const desc =
+      s.notAnObject !== undefined
+        ? s.notAnObject
+        : Object.fromEntries(
+            Object.entries(s).filter(([k, v]) => k !== 'notAnObject' && v !== undefined),
+          );
+    const verdict =
+      s.notAnObject !== undefined && !Array.isArray(s.notAnObject)
+        ? judge([[true, 'the descriptor is a dictionary', ['descriptor']]])
+        : judgeAll([
+            [
+              Array.isArray(desc) || typeof s.code !== 'string',
+              'code is a string (required)',
+              ['code'],
+            ],
+            [
+              s.language !== undefined && s.language !== 'wgsl' && s.language !== 'glsl',
+              "language is 'wgsl' or 'glsl'",
+              ['language'],
+            ],
+            [
+              s.stage !== undefined &&
+                !['vertex', 'fragment', 'compute'].includes(s.stage as string),
+              'stage is a shader stage',
+              ['stage'],
+            ],
+            // the null device runs WGSL; a GLSL module is for the WebGL2 backend
+            [s.language === 'glsl', 'language is the device’s', ['glsl']],
+          ]);
+    return {
+      family: 'createShaderModule',
+      verdict,
+      run: (d: Device) => {
+        const m = d.createShaderModule(desc as Parameters<Device['createShaderModule']>[0]);
+        if (m.code !== s.code) throw new Error(`the module holds other code than it was given`);
+      },
+    };
+  });
+
+// the surface: `resize(width, height)` sets the canvas's backing size (an unsigned long each,
+// within the texture limit of the canvas's texture); `getCurrentTexture()` is a texture of that
+// size, which must have at least one texel (createTexture: width, height > 0).
+const surfaceSide = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom<unknown>(0, 1, 2, 300, 8192) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(8193, -1, 1.5, Number.NaN, Infinity, null, '300', 3n),
+  },
+);
+const surfaceOp = fc.oneof(
+  fc.tuple(surfaceSide, surfaceSide).map(([w, h]) => ({ op: 'resize' as const, w, h })),
+  fc.constant({ op: 'getCurrentTexture' as const, w: 0, h: 0 }),
+);
+const surfaceTrials: fc.Arbitrary<Trial> = fc
+  .record({
+    canvas: fc.constantFrom([300, 150], [0, 0], [1, 1], [640, 0]),
+    ops: fc.array(surfaceOp, { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ canvas, ops }) => {
+    // walk the calls as the specification runs them: the first invalid one is the answer
+    const max = LIMITS.maxTextureDimension2D;
+    const side = (x: unknown) => isInt(x) && x >= 0 && x <= max;
+    let [w, h] = canvas as [number, number];
+    let verdict: Verdict = VALID;
+    for (const o of ops) {
+      if (o.op === 'resize') {
+        if (!side(o.w) || !side(o.h)) {
+          verdict = judgeAll([
+            [!side(o.w), 'resize: width is an unsigned long ≤ maxTextureDimension2D', ['width']],
+            [!side(o.h), 'resize: height is an unsigned long ≤ maxTextureDimension2D', ['height']],
+          ]);
+          break;
+        }
+        [w, h] = [o.w as number, o.h as number];
+      } else if (w === 0 || h === 0) {
+        verdict = judge([
+          [true, 'getCurrentTexture: a texture has at least 1×1 texels', ['getCurrentTexture']],
+        ]);
+        break;
+      }
+    }
+    return {
+      family: 'surface: resize, getCurrentTexture',
+      verdict,
+      device: () =>
+        new NullDevice({ canvas: { width: canvas[0] as number, height: canvas[1] as number } }),
+      run: (d: Device) => {
+        const surface = d.surface;
+        if (!surface) throw new Error('the null device was given a canvas and has no surface');
+        for (const o of ops) {
+          if (o.op === 'resize') surface.resize(o.w as number, o.h as number);
+          else {
+            const t = surface.getCurrentTexture();
+            if (t.width !== surface.width || t.height !== surface.height)
+              throw new Error(
+                `the surface's texture is ${t.width}×${t.height}, the canvas ${surface.width}×${surface.height}`,
+              );
+          }
+        }
+      },
+    };
+  });
+
 // ---- the run ---------------------------------------------------------------------------------
 
 const trials = fc.oneof(
@@ -1969,6 +2106,8 @@ const trials = fc.oneof(
   bufferTextureTrials,
   bindGroupTrials,
   slotSetterTrials,
+  shaderModuleTrials,
+  surfaceTrials,
 );
 
 type Outcome = 'accepted' | 'typed+named' | 'subset' | 'typed' | 'untyped' | 'silent' | 'rejected';

@@ -174,3 +174,134 @@ describe('particle options under a property-based fuzzer', () => {
     expect(outcomes.typed).toBe(RUNS);
   });
 });
+
+// ---- the other way: valid options are accepted ----------------------------------------------
+// Options drawn from docs/particles.md's table inside its documented ranges, several at once, and
+// sometimes one invalid option from the generator above mixed in. The oracle is the table: an
+// object whose every option is in range must resolve (and keep what it was given); one with an
+// invalid option must be a ParticleOptionError naming that option — a valid neighbour never hides
+// it, and never makes it fail.
+
+const num = (min: number, max: number) => fc.double({ min, max, noNaN: true });
+const vec = (n: number, min = -10, max = 10) =>
+  fc.array(num(min, max), { minLength: n, maxLength: n });
+const ordered = (min: number, max: number) =>
+  fc.tuple(num(min, max), num(min, max)).map(([a, b]) => (a <= b ? [a, b] : [b, a]));
+const VALID_OPTIONS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+  count: fc.integer({ min: 1, max: 1_000_000 }).map((count) => ({ count })),
+  seed: fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((seed) => ({ seed })),
+  path: fc.constantFrom('auto', 'compute', 'pingpong', 'cpu').map((path) => ({ path })),
+  drawMode: fc
+    .constantFrom('auto', 'instanced', 'pulled', 'splat')
+    .map((drawMode) => ({ drawMode })),
+  blending: fc
+    .tuple(fc.constantFrom('additive', 'alpha'), fc.boolean())
+    .map(([blending, sort]) => (blending === 'alpha' ? { blending, sort } : { blending })),
+  onRestore: fc.constantFrom('reseed', 'last-read').map((onRestore) => ({ onRestore })),
+  emitter: fc
+    .record({
+      shape: fc.constantFrom('box', 'point', 'sphere', 'cone'),
+      position: vec(3),
+      radius: num(0, 10),
+    })
+    .map((emitter) => ({ emitter })),
+  spread: num(0, 5).map((spread) => ({ spread })),
+  speed: ordered(0, 50).map(([speedMin, speedMax]) => ({ speedMin, speedMax })),
+  life: ordered(0.01, 20).map(([lifeMin, lifeMax]) => ({ lifeMin, lifeMax })),
+  drag: num(0, 5).map((drag) => ({ drag })),
+  floorY: num(-100, 100).map((floorY) => ({ floorY })),
+  size: num(0.001, 5).map((size) => ({ size })),
+  gravity: vec(3).map((gravity) => ({ gravity })),
+  sizeOverLife: vec(2, 0, 4).map((sizeOverLife) => ({ sizeOverLife })),
+  colorStops: fc
+    .array(num(0, 1), { minLength: 4, maxLength: 4 })
+    .map((s) => ({ colorStops: [...s].sort((a, b) => a - b) })),
+  colors: fc.array(vec(4, 0, 1), { minLength: 4, maxLength: 4 }).map((colors) => ({ colors })),
+  attractors: fc
+    .array(fc.record({ position: vec(3), strength: num(-50, 50) }), { maxLength: 8 })
+    .map((attractors) => ({ attractors })),
+  turbulence: num(0, 20).map((strength) => ({ turbulence: { strength } })),
+};
+
+interface Mixed {
+  input: Record<string, unknown>;
+  /** The invalid option mixed in, or null: every option valid. */
+  invalid: string | null;
+}
+const mixed: fc.Arbitrary<Mixed> = fc
+  .tuple(
+    fc.subarray(Object.keys(VALID_OPTIONS), { minLength: 1, maxLength: 8 }),
+    fc.option(cases, { nil: null, freq: 2 }),
+  )
+  .chain(([keys, bad]) =>
+    fc
+      .tuple(...keys.map((key) => VALID_OPTIONS[key] as fc.Arbitrary<Record<string, unknown>>))
+      .map((parts): Mixed => {
+        const input: Record<string, unknown> = Object.assign({}, ...parts) as Record<
+          string,
+          unknown
+        >;
+        // the table's one rule across options: the splat sums, so it needs additive blending
+        const splatAlpha = input['drawMode'] === 'splat' && input['blending'] === 'alpha';
+        if (!bad) return { input, invalid: splatAlpha ? 'drawMode' : null };
+        // the invalid option's own keys replace the valid ones (an ordering pair too, so that
+        // a valid lifeMax never turns an invalid lifeMin valid)
+        for (const key of Object.keys(bad.input)) delete input[key];
+        if ('lifeMin' in bad.input || 'lifeMax' in bad.input) delete input['lifeMin'];
+        if ('lifeMin' in bad.input || 'lifeMax' in bad.input) delete input['lifeMax'];
+        if ('speedMin' in bad.input || 'speedMax' in bad.input) delete input['speedMin'];
+        if ('speedMin' in bad.input || 'speedMax' in bad.input) delete input['speedMax'];
+        if ('sort' in bad.input) delete input['blending'];
+        const merged = { ...input, ...(bad.input as Record<string, unknown>) };
+        if (
+          merged['drawMode'] === 'splat' &&
+          merged['blending'] === 'alpha' &&
+          bad.option !== 'drawMode'
+        )
+          delete merged['drawMode'];
+        return { input: merged, invalid: bad.option };
+      }),
+  );
+
+describe('particle options both ways (the table as oracle)', () => {
+  it(`${RUNS} option objects, valid and mixed: valid ones resolve as given, each invalid one is named`, () => {
+    const tally = {
+      accepted: 0,
+      named: 0,
+      rejected: [] as string[],
+      silent: [] as string[],
+      wrong: [] as string[],
+    };
+    for (const m of fc.sample(mixed, { seed: SEED + 1, numRuns: RUNS })) {
+      const shown = JSON.stringify(m.input);
+      try {
+        const o = resolveOptions(m.input as ParticleOptionsInput);
+        if (m.invalid !== null) tally.silent.push(`${m.invalid}: ${shown}`);
+        else {
+          // what was given is what resolved
+          for (const key of ['count', 'seed', 'drag', 'size', 'floorY', 'spread'] as const)
+            if (key in m.input && (o as unknown as Record<string, unknown>)[key] !== m.input[key])
+              tally.wrong.push(
+                `${key}: gave ${String(m.input[key])}, resolved ${String((o as unknown as Record<string, unknown>)[key])}`,
+              );
+          tally.accepted++;
+        }
+      } catch (e) {
+        if (m.invalid === null) tally.rejected.push(`${String(e)}: ${shown}`);
+        else if (!(e instanceof ParticleOptionError))
+          tally.rejected.push(`untyped ${String(e)}: ${shown}`);
+        else if (!e.option.startsWith(m.invalid.split('[')[0] as string))
+          tally.wrong.push(`${m.invalid}: named ${e.option}: ${e.message}`);
+        else tally.named++;
+      }
+    }
+    console.log(
+      `particle options both ways: ${tally.accepted} valid accepted, ${tally.named} invalid named`,
+    );
+    expect(tally.rejected.slice(0, 5)).toEqual([]);
+    expect(tally.silent.slice(0, 5)).toEqual([]);
+    expect(tally.wrong.slice(0, 5)).toEqual([]);
+    expect(tally.accepted).toBeGreaterThan(RUNS / 4);
+    expect(tally.named).toBeGreaterThan(RUNS / 4);
+  });
+});

@@ -49,6 +49,6 @@ export {
   type ErrorListener,
   type KindStats,
 } from './device.js';
-export type { Surface } from './surface.js';
+export { Surface, type SurfaceCanvas } from './surface.js';
 export { reflectWgslBindings, layoutFromReflection, type WgslBinding } from './reflect.js';
 export { COPY_BYTES_PER_ROW_ALIGNMENT } from './validate/copy.js';

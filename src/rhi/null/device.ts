@@ -8,6 +8,8 @@ import { NullRenderPipeline } from './render-pipeline.js';
 import { NullComputePipeline } from './compute-pipeline.js';
 import { NullQuerySet } from './query-set.js';
 import { NullQueue } from './queue.js';
+import { NullSurface } from './surface.js';
+import type { SurfaceCanvas } from '../core/surface.js';
 import type {
   BindingLayoutEntry,
   BufferDescriptor,
@@ -25,13 +27,18 @@ export interface NullDeviceOptions extends DeviceOptions {
   limits?: Partial<Limits>;
   /** Override features, e.g. `{ compute: false }` to test fallbacks in Node. */
   features?: Partial<Caps['features']>;
+  /**
+   * A canvas to present to — anything with a `width` and `height` the surface may set — so code
+   * that draws into `device.surface` and resizes it runs in Node. Without one, `surface` is null.
+   */
+  canvas?: SurfaceCanvas;
 }
 
 /** A device with no GPU: validates and records everything, runs transfers on ArrayBuffers; for tests. */
 export class NullDevice extends Device {
   readonly caps: Caps;
   readonly queue = new NullQueue();
-  readonly surface = null;
+  readonly surface: NullSurface | null;
 
   constructor(options: NullDeviceOptions = {}) {
     super(options);
@@ -65,6 +72,7 @@ export class NullDevice extends Device {
       },
       options.restrict,
     );
+    this.surface = options.canvas ? new NullSurface(this, options.canvas) : null;
   }
 
   protected createBufferImpl(desc: BufferDescriptor): NullBuffer {

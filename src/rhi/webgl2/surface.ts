@@ -1,4 +1,4 @@
-import type { Surface } from '../core/surface.js';
+import { Surface } from '../core/surface.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import { TextureUsage } from '../core/flags.js';
 import { ValidationError } from '../core/errors.js';
@@ -12,7 +12,7 @@ import type { WebGL2Device } from './device.js';
  * framebuffer itself is never a render target, so nothing else in the backend special-cases it.
  * Cost: one full-canvas blit per presenting submit, and the texture's memory.
  */
-export class WebGL2Surface implements Surface {
+export class WebGL2Surface extends Surface {
   readonly format = 'rgba8unorm' as const;
   #texture: WebGL2Texture | null = null;
 
@@ -20,6 +20,7 @@ export class WebGL2Surface implements Surface {
     private readonly device: WebGL2Device,
     private readonly canvas: HTMLCanvasElement | OffscreenCanvas,
   ) {
+    super(device.caps.limits);
     const attributes = device.gl.getContextAttributes();
     if (attributes?.antialias) {
       // a blit into a multisampled default framebuffer is INVALID_OPERATION in GL ES 3.0
@@ -30,14 +31,16 @@ export class WebGL2Surface implements Surface {
     }
   }
 
+  // the drawing buffer may be smaller than the canvas (a browser's limit), and is 1×1 where the
+  // canvas has no pixels: a 0-sized canvas reads 0, as on WebGPU
   get width(): number {
-    return this.device.gl.drawingBufferWidth;
+    return Math.min(this.canvas.width, this.device.gl.drawingBufferWidth);
   }
   get height(): number {
-    return this.device.gl.drawingBufferHeight;
+    return Math.min(this.canvas.height, this.device.gl.drawingBufferHeight);
   }
 
-  resize(width: number, height: number): void {
+  protected resizeImpl(width: number, height: number): void {
     this.canvas.width = width;
     this.canvas.height = height;
   }
@@ -47,7 +50,11 @@ export class WebGL2Surface implements Surface {
     this.#texture = null;
   }
 
-  getCurrentTexture(): WebGL2Texture {
+  override getCurrentTexture(): WebGL2Texture {
+    return super.getCurrentTexture() as WebGL2Texture;
+  }
+
+  protected currentTextureImpl(): WebGL2Texture {
     const t = this.#texture;
     if (t && t.width === this.width && t.height === this.height) return t;
     t?.destroy();

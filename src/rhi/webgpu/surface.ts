@@ -1,10 +1,11 @@
-import type { Surface } from '../core/surface.js';
+import { Surface } from '../core/surface.js';
 import type { TextureFormat } from '../core/formats.js';
 import { TextureUsage } from '../core/flags.js';
+import { ValidationError } from '../core/errors.js';
 import { WebGPUTexture } from './texture.js';
 import type { WebGPUDevice } from './device.js';
 
-export class WebGPUSurface implements Surface {
+export class WebGPUSurface extends Surface {
   readonly format: TextureFormat;
   readonly #context: GPUCanvasContext;
   #wrappers = new WeakMap<GPUTexture, WebGPUTexture>();
@@ -13,8 +14,13 @@ export class WebGPUSurface implements Surface {
     private readonly device: WebGPUDevice,
     private readonly canvas: HTMLCanvasElement | OffscreenCanvas,
   ) {
+    super(device.caps.limits);
     const context = canvas.getContext('webgpu');
-    if (!context) throw new Error('canvas.getContext("webgpu") returned null');
+    if (!context)
+      throw new ValidationError(
+        'surface-context',
+        'canvas.getContext("webgpu") returned null: the canvas already has a context of another kind (a canvas holds one context for its life; give the device a new canvas)',
+      );
     this.#context = context;
     this.format = navigator.gpu.getPreferredCanvasFormat() as TextureFormat;
     this.#configure();
@@ -23,10 +29,24 @@ export class WebGPUSurface implements Surface {
   /** After `device.restore()`: the context configured with the new GPUDevice. */
   reconfigure(): void {
     this.#wrappers = new WeakMap();
+    this.#configured = false;
     this.#configure();
   }
 
+  /**
+   * A context is configured only while the canvas has pixels: Firefox makes the swap chain's
+   * texture as soon as a configured canvas is resized, and one of 0×0 is a validation error on the
+   * device although nothing drew. Unconfigured at 0, configured again by the next real size.
+   */
+  #configured = false;
   #configure(): void {
+    if (this.canvas.width === 0 || this.canvas.height === 0) {
+      if (this.#configured) this.#context.unconfigure();
+      this.#configured = false;
+      return;
+    }
+    if (this.#configured) return;
+    this.#configured = true;
     this.#context.configure({
       device: this.device.gpu,
       format: this.format,
@@ -43,12 +63,23 @@ export class WebGPUSurface implements Surface {
     return this.canvas.height;
   }
 
-  resize(width: number, height: number): void {
+  protected resizeImpl(width: number, height: number): void {
+    if (width === 0 || height === 0) {
+      // unconfigured before the canvas loses its pixels (see #configure)
+      if (this.#configured) this.#context.unconfigure();
+      this.#configured = false;
+    }
     this.canvas.width = width;
     this.canvas.height = height;
+    this.#configure();
   }
 
-  getCurrentTexture(): WebGPUTexture {
+  override getCurrentTexture(): WebGPUTexture {
+    return super.getCurrentTexture() as WebGPUTexture;
+  }
+
+  protected currentTextureImpl(): WebGPUTexture {
+    this.#configure(); // a canvas given pixels by `canvas.width = …` rather than by resize()
     const gpu = this.#context.getCurrentTexture();
     let wrapper = this.#wrappers.get(gpu);
     if (!wrapper) {

@@ -240,6 +240,61 @@ export const cases = defineCases({
       );
     },
   },
+  'the canvas surface: resize gives a texture of the new size that draws and reads back; a size out of range or an empty canvas is a typed error naming it':
+    {
+      async run({ backend }) {
+        const canvas = document.createElement('canvas');
+        const device = await createDevice({ backend, canvas });
+        const heard: RhiError[] = [];
+        device.onError((e) => heard.push(e));
+        const surface = device.surface;
+        assert(surface !== null, 'a device made with a canvas has a surface');
+        surface.resize(24, 10);
+        assertEqual(`${canvas.width}×${canvas.height}`, '24×10', 'the canvas took the size');
+        const texture = surface.getCurrentTexture();
+        assertEqual(`${texture.width}×${texture.height}`, '24×10', "the frame's texture");
+        const enc = device.createCommandEncoder();
+        enc
+          .beginRenderPass({
+            colorAttachments: [{ texture, loadOp: 'clear', clearValue: [0, 1, 0, 1] }],
+          })
+          .end();
+        device.queue.submit([enc.finish()]);
+        const pixels = (await texture.read()) as Uint8Array;
+        // green is green in bgra too
+        assertEqual(
+          Array.from(pixels.subarray(pixels.length - 4)).join(),
+          '0,255,0,255',
+          'the last texel of the resized frame was cleared',
+        );
+        for (const [w, h, named] of [
+          [-1, 10, 'width'],
+          [24, 1.5, 'height'],
+          [device.caps.limits.maxTextureDimension2D + 1, 1, 'width'],
+          [Number.NaN, 1, 'width'],
+        ] as const)
+          await assertThrows(
+            () => surface.resize(w, h),
+            ValidationError,
+            new RegExp(`surface.resize: ${named} must be an integer`),
+            `resize(${w}, ${h})`,
+          );
+        assertEqual(`${canvas.width}×${canvas.height}`, '24×10', 'a refused size left the canvas');
+        surface.resize(0, 0); // a hidden canvas: allowed, but there is nothing to draw into
+        await assertThrows(
+          () => surface.getCurrentTexture(),
+          ValidationError,
+          /the canvas is 0×0, and a texture needs at least 1×1/,
+          'getCurrentTexture of a 0×0 canvas',
+        );
+        surface.resize(3, 2);
+        const again = surface.getCurrentTexture();
+        assertEqual(`${again.width}×${again.height}`, '3×2', 'drawable again after a resize');
+        await device.queue.onSubmittedWorkDone();
+        assertEqual(heard.map((e) => e.message).join('; '), '', 'nothing reported to the device');
+        device.destroy();
+      },
+    },
   'device loss reaches device.lost and the error sink': {
     async run({ backend }) {
       const canvas = document.createElement('canvas');

@@ -1,6 +1,9 @@
 import { ValidationError } from '../errors.js';
 import type { Caps, ShaderLanguage } from '../caps.js';
-import type { ShaderModuleDescriptor } from '../descriptors.js';
+import type { ShaderModuleDescriptor, ShaderStage } from '../descriptors.js';
+import { show } from '../show.js';
+
+const STAGES: readonly unknown[] = ['vertex', 'fragment', 'compute'] satisfies ShaderStage[];
 
 /**
  * Shader module descriptors: code, a string, in the device's language; GLSL names its stage and
@@ -19,13 +22,21 @@ export function validateShaderModuleDescriptor(
       { code: typeof desc.code },
     );
   }
-  const language = desc.language ?? caps.shaderLanguage;
-  if (language === 'glsl' && desc.code.trim() === '')
+  if (desc.stage !== undefined && !STAGES.includes(desc.stage))
     throw new ValidationError(
-      'shader-code',
-      'A GLSL shader module needs code (a stage with main); it is empty',
+      'shader-stage',
+      `Shader module stage must be one of ${STAGES.join(', ')} (or left out for WGSL), got ${show(desc.stage)}`,
       desc.label,
+      { stage: desc.stage },
     );
+  if (desc.language !== undefined && desc.language !== 'wgsl' && desc.language !== 'glsl')
+    throw new ValidationError(
+      'shader-language',
+      `Shader module language must be 'wgsl' or 'glsl' (or left out: the device's), got ${show(desc.language)}`,
+      desc.label,
+      { language: desc.language },
+    );
+  const language = desc.language ?? caps.shaderLanguage;
   if (language !== caps.shaderLanguage) {
     throw new ValidationError(
       'shader-language',
@@ -37,6 +48,12 @@ export function validateShaderModuleDescriptor(
       },
     );
   }
+  if (language === 'glsl' && desc.code.trim() === '')
+    throw new ValidationError(
+      'shader-code',
+      'A GLSL shader module needs code (a stage with main); it is empty',
+      desc.label,
+    );
   if (language === 'glsl' && desc.stage !== 'vertex' && desc.stage !== 'fragment') {
     throw new ValidationError(
       'shader-stage',
