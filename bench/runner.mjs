@@ -58,6 +58,8 @@ export const DEFAULTS = {
   moduleCounts: [100_000],
   moduleExtras: ['none', 'mesh', 'field', 'colliders', 'depth'],
   referenceCounts: [100_000],
+  /** Draws a frame in the draws suite (the RHI's CPU cost per draw). */
+  drawCounts: [100, 1000, 10000],
   portableCounts: [1024, 4096, 16384],
   /** Sides of the portable suite's Life grids (n×n cells). */
   portableGrids: [256, 1024],
@@ -80,6 +82,7 @@ export const SUITES = [
   'living',
   'presets',
   'modules',
+  'draws',
 ];
 /** Where the sort suite runs: the compute sort on WebGPU, the fragment-pass sort on WebGL2. */
 export const SORT_PATHS = [
@@ -135,7 +138,8 @@ const USAGE = `npm run bench -- [options]
   --suites particles,post,blur,frame   what to run: particle update+draw; the post chain alone;
                                   the blur alone; particles + post as one frame; also \`cpu\`:
                                   the CPU path's update loop against a plain hand-written one,
-                                  \`reference\`, and \`portable\`: a WGSL gather kernel on every path
+                                  \`reference\`, \`portable\`: a WGSL gather kernel on every path, and
+                                  \`draws\`: the RHI's CPU cost per draw (--draw-counts)
   --post-sizes 1280x720,1920x1080 sizes of the post chain alone
   --radii 4,8,16,32               blur radii (blur at the first post size)
   --frame-counts 100000           particle counts of the whole frame (at --size)
@@ -161,6 +165,8 @@ const USAGE = `npm run bench -- [options]
                                   on compute@webgpu, pingpong@webgl2 and cpu@webgl2; step + draw)
   --portable-grids 256,1024       sides of the portable suite's Life grids (a 2-D WGSL kernel with
                                   computed write indices: the ping-pong path's scatter form)
+  --draw-counts 100,1000,10000    draws a frame in the draws suite (Ignis's CPU cost per draw against
+                                  a hand-written WebGPU / WebGL2 frame and three.js, both backends)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
@@ -223,6 +229,9 @@ export function parseArgs(argv) {
         break;
       case '--portable-grids':
         o.portableGrids = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--draw-counts':
+        o.drawCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
         break;
       case '--reference-counts':
         o.referenceCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
@@ -511,6 +520,20 @@ export function buildScenarios(o) {
             width: o.size[0],
             height: o.size[1],
           });
+  if (o.suites.includes('draws'))
+    for (const count of o.drawCounts)
+      for (const backend of ['webgpu', 'webgl2'])
+        out.push({
+          ...common,
+          kind: 'draws',
+          id: `draws/${backend}/${count}`,
+          path: backend === 'webgpu' ? 'compute' : 'pingpong',
+          backend,
+          drawMode: 'instanced',
+          count,
+          width: 256,
+          height: 256,
+        });
   if (o.suites.includes('portable'))
     for (const count of o.portableCounts)
       for (const [pathName, backend] of PORTABLE_PATHS)
@@ -813,7 +836,13 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
           cpuMs: [],
         };
       }
-      if (!m.skipped && r === o.repeat - 1 && s.kind !== 'cpu' && s.kind !== 'reference') {
+      if (
+        !m.skipped &&
+        r === o.repeat - 1 &&
+        s.kind !== 'cpu' &&
+        s.kind !== 'reference' &&
+        s.kind !== 'draws'
+      ) {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
         try {
           const visible = visiblePixels(
@@ -930,6 +959,28 @@ function aggregate(s, runs, shot) {
               cpuMs: round(median(ok.flatMap((m) => m.reference.control.cpuMs))),
               jsUs: ok[0].reference.control.jsUs,
             },
+          },
+        }
+      : {}),
+    ...(ok.every((m) => m.draws)
+      ? {
+          draws: Object.fromEntries(
+            ['ignis', 'raw', 'three'].map((k) => [
+              k,
+              round(median(ok.flatMap((m) => m.draws[k])), 4),
+            ]),
+          ),
+          drawsLit: ok[ok.length - 1].draws.lit,
+          // the ratios per round, then their median: a round's contenders ran back to back
+          drawRatios: {
+            raw: round(
+              median(ok.flatMap((m) => m.draws.ignis.map((x, i) => x / m.draws.raw[i]))),
+              3,
+            ),
+            three: round(
+              median(ok.flatMap((m) => m.draws.ignis.map((x, i) => x / m.draws.three[i]))),
+              3,
+            ),
           },
         }
       : {}),
@@ -1330,6 +1381,7 @@ export function writeOutputs(o, result) {
     blurClaims(result.rows),
     cpuTable(result.rows),
     referenceTable(result.rows),
+    drawsTable(result.rows),
     portableTable(result.rows),
     sortTable(result.rows),
     trailTable(result.rows),
@@ -1356,6 +1408,28 @@ const spanText = (spans, names) =>
  * The post-process rows (chain alone, blur alone, whole frame) as a markdown table, which also reads
  * well in a terminal: e2e frame time and the GPU time of each span from timestamps.
  */
+/** The draws suite: CPU µs per draw of Ignis, a hand-written frame and three.js, per backend and N. */
+export function drawsTable(rows) {
+  const draws = rows.filter((r) => r.kind === 'draws');
+  if (draws.length === 0) return '';
+  const out = [
+    "\nThe RHI's CPU cost per draw (a frame of N draws, each with its own uniform slice, the pipeline changing every 100; recording + submit of bursts of frames, the GPU waited for outside the clock; medians of interleaved rounds; ratios: median of the per-round ratios):\n",
+    '| backend | draws a frame | Ignis µs/draw | hand-written µs/draw | three.js µs/draw | Ignis ÷ hand-written | Ignis ÷ three.js |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of draws) {
+    if (r.skipped || !r.draws) {
+      out.push(`| ${r.backend} | ${r.count} | skipped: ${r.skipped ?? 'no samples'} | | | | |`);
+      continue;
+    }
+    const d = r.draws;
+    out.push(
+      `| ${r.backend} | ${r.count.toLocaleString('en-US')} | ${fmt(d.ignis, 3)} | ${fmt(d.raw, 3)} | ${fmt(d.three, 3)} | ${r.drawRatios.raw.toFixed(2)}× | ${r.drawRatios.three.toFixed(2)}× |`,
+    );
+  }
+  return out.join('\n');
+}
+
 /** The reference suite: Ignis's draw-only frame against the hand-written one, e2e and CPU. */
 export function referenceTable(rows) {
   const ref = rows.filter((r) => r.kind === 'reference');

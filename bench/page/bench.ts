@@ -5,11 +5,12 @@
 import { createDevice, type Device, type QuerySet } from '../../src/all.js';
 import { createWorkload, type Workload } from './workloads.js';
 import { runReference } from './reference.js';
+import { runDraws } from './draws.js';
 
 export interface Scenario {
   id: string;
   /** post: the post chain alone; blur: the blur alone; frame: particles + post; cpu: the CPU update loop alone (particles alone: a scene, check/scenes/particles.ts). */
-  kind: 'post' | 'blur' | 'frame' | 'cpu' | 'reference' | 'portable';
+  kind: 'post' | 'blur' | 'frame' | 'cpu' | 'reference' | 'portable' | 'draws';
   /** cpu: which loop (`ignis` the CPU path's, `reference` the oracle, `plain` a hand-written one). */
   path: 'compute' | 'pingpong' | 'cpu' | 'fragment' | 'ignis' | 'plain' | 'reference';
   /** frame: the particles' path (the post chain's is `postPath`). */
@@ -55,6 +56,14 @@ export interface Measured {
     /** The hand-written frame after `jsUs` µs of plain JavaScript (reference.ts: the control). */
     control: { cpuMs: number[]; jsUs: number };
   };
+  /** The `draws` suite: CPU µs per draw of each contender, one sample per round (draws.ts). */
+  draws?: {
+    ignis: number[];
+    raw: number[];
+    three: number[];
+    /** Pixels the last frame lit: Ignis's and the hand-written frame's (the same draws). */
+    lit: { ignis: number; raw: number };
+  };
   gpuBytes: number;
   heapBytes: number | null;
   alive: number;
@@ -85,9 +94,9 @@ async function run(s: Scenario): Promise<Measured> {
   }
   const adapter =
     `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
-  if (s.kind === 'reference') {
+  if (s.kind === 'reference' || s.kind === 'draws') {
     try {
-      return await runReference(device, s, adapter);
+      return await (s.kind === 'draws' ? runDraws : runReference)(device, s, adapter);
     } catch (e) {
       device.destroy();
       return skipped(`${(e as Error).name}: ${(e as Error).message}`);

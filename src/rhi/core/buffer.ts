@@ -59,6 +59,15 @@ export abstract class Buffer extends Resource {
   /** Set by the device right after creation when `mappedAtCreation` was asked for. */
   protected beginMappedAtCreation(): void {
     this.#mapped = new ArrayBuffer(this.size);
+    this.device.noteMapped(1);
+  }
+
+  override destroy(): void {
+    if (this.#mapped && !this.destroyed) {
+      this.#mapped = null;
+      this.device.noteMapped(-1);
+    }
+    super.destroy();
   }
 
   get mapState(): 'unmapped' | 'mapped' {
@@ -85,6 +94,7 @@ export abstract class Buffer extends Resource {
     if (!data)
       throw new EncoderStateError('unmap() on a buffer that is not mapped', 'unmapped', this.label);
     this.#mapped = null;
+    this.device.noteMapped(-1);
     this.updateShadow(0, new Uint8Array(data));
     this.uploadImpl(0, new Uint8Array(data));
   }

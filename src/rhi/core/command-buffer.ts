@@ -15,6 +15,12 @@ export class CommandBuffer {
     readonly device?: { readonly isLost: boolean },
     /** The backend's encoder that translated the commands while they were recorded, if any. */
     readonly encoded?: CommandSink,
+    /**
+     * What the encoder knew (none for a hand-made buffer): `device.destroyedCount` when recording
+     * began — unchanged at submit, every resource the commands use is still alive — and whether a
+     * pass writes timestamps.
+     */
+    readonly recorded?: { readonly recordedAt: number; readonly timestamps: boolean },
   ) {}
 
   get submitted(): boolean {

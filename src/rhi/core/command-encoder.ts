@@ -80,6 +80,9 @@ export class CommandEncoder {
   #state: 'recording' | 'in-pass' | 'finished' = 'recording';
   #debugDepth = 0;
   #passBegin = 0;
+  /** `device.destroyedCount` when recording began (CommandBuffer.recordedAt). */
+  readonly #recordedAt: number;
+  #timestamps = false;
 
   constructor(
     readonly device: Device,
@@ -89,6 +92,7 @@ export class CommandEncoder {
   ) {
     this.label = label ?? '';
     this.#sink = sink;
+    this.#recordedAt = device.destroyedCount;
   }
 
   /** Appends a validated command, and hands it to the backend's sink when it has one. */
@@ -180,6 +184,7 @@ export class CommandEncoder {
   }
 
   #checkTimestamps(querySet: { assertAlive(op: string): void }, label: string): void {
+    this.#timestamps = true;
     if (!this.device.caps.features.timestampQuery) {
       throw new UnsupportedFeatureError(
         'timestampQuery',
@@ -526,7 +531,10 @@ export class CommandEncoder {
     this.#state = 'finished';
     this.#sink?.finish();
     // the list itself: nothing records into a finished encoder
-    return new CommandBuffer(this.label, this.#commands, this.device, this.#sink);
+    return new CommandBuffer(this.label, this.#commands, this.device, this.#sink, {
+      recordedAt: this.#recordedAt,
+      timestamps: this.#timestamps,
+    });
   }
 
   /** One line per command; barriers say whether they were declared or inserted. */

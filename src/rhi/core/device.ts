@@ -220,7 +220,26 @@ export abstract class Device {
     return this.#nextId++;
   }
 
+  /**
+   * Counts destroyed resources: a command buffer recorded since the count last moved uses only
+   * resources that are still alive (recording checked each), so submit skips its per-command check.
+   */
+  get destroyedCount(): number {
+    return this.#destroyedCount;
+  }
+  #destroyedCount = 0;
+  /** Buffers mapped now (mappedAtCreation, not yet unmapped): while any is, submit checks each command. */
+  get mappedBuffers(): number {
+    return this.#mappedBuffers;
+  }
+  #mappedBuffers = 0;
+  /** @internal A buffer was mapped (+1) or unmapped or destroyed while mapped (−1). */
+  noteMapped(delta: 1 | -1): void {
+    this.#mappedBuffers += delta;
+  }
+
   untrackResource(resource: Resource): void {
+    this.#destroyedCount++;
     this.#live.delete(resource.id);
     this.#recreate.delete(resource.id);
   }

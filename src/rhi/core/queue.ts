@@ -167,18 +167,18 @@ function bytesOf(data: ArrayBufferSource): Uint8Array {
  */
 export abstract class Queue {
   /** The device whose queue this is (command buffers of another device are refused at submit). */
-  #owner: object | undefined;
+  #owner: Device | undefined;
   #inFlight = 0;
   #submitCount = 0;
   #fencedCount = 0;
   readonly #waiters: Array<() => void> = [];
 
-  constructor(owner?: object) {
+  constructor(owner?: Device) {
     this.#owner = owner;
   }
 
   /** @internal Set by a device that makes its queue before it exists as `this`. */
-  adoptOwner(owner: object): void {
+  adoptOwner(owner: Device): void {
     this.#owner ??= owner;
   }
 
@@ -203,7 +203,7 @@ export abstract class Queue {
     dataOffset = 0,
     size?: number,
   ): void {
-    requireResource(buffer, 'buffer', 'writeBuffer', this.#owner as Device | undefined);
+    requireResource(buffer, 'buffer', 'writeBuffer', this.#owner);
     requireBufferUsage(buffer.usage, BufferUsage.COPY_DST, 'writeBuffer', buffer.label);
     const bytes = dataRange(data, dataOffset, size, buffer.label);
     validateWriteBuffer(buffer.size, offset, bytes.byteLength, buffer.label);
@@ -229,12 +229,7 @@ export abstract class Queue {
     layout: ImageDataLayout,
     size: Extent2D,
   ): void {
-    requireResource(
-      destination?.texture,
-      'texture',
-      'writeTexture',
-      this.#owner as Device | undefined,
-    );
+    requireResource(destination?.texture, 'texture', 'writeTexture', this.#owner);
     const texture = destination.texture;
     requireTextureUsage(texture.usage, TextureUsage.COPY_DST, 'writeTexture', texture.label);
     const mipLevel = orZero(destination.mipLevel);
@@ -294,12 +289,24 @@ export abstract class Queue {
         throw new DeviceLostError('lost', 'queue.submit after the device was lost or destroyed');
       if (cb.submitted)
         throw new EncoderStateError('Command buffer submitted twice', 'submitted', cb.label);
+      // recording checked every resource alive: nothing destroyed since, and no buffer mapped
+      // (a buffer may be recorded mapped and unmapped before the submit), they all still are
+      const owner = this.#owner;
+      const unchanged =
+        owner !== undefined &&
+        cb.recorded !== undefined &&
+        cb.device === owner &&
+        owner.destroyedCount === cb.recorded.recordedAt &&
+        owner.mappedBuffers === 0;
+      if (unchanged) continue;
       const commands = cb.commands;
       for (let k = 0; k < commands.length; k++) assertCommandAlive(commands[k] as Command);
     }
     for (let i = 0; i < commandBuffers.length; i++) {
       const cb = commandBuffers[i] as CommandBuffer;
       cb.markSubmitted();
+      // timestamps and host copies are all this pass keeps: skipped when there are neither
+      if (cb.recorded && !cb.recorded.timestamps && this.#owner?.hostShadows === false) continue;
       const commands = cb.commands;
       for (let k = 0; k < commands.length; k++) {
         const c = commands[k] as Command;
