@@ -21,6 +21,26 @@ import {
   compareRuns,
 } from './runner.mjs';
 
+/** Chromium with the frame-timing flags, or Firefox on an X display of its own. */
+async function openBrowser(o) {
+  if (o.browser !== 'firefox') {
+    const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: FRAME_TIMING_FLAGS });
+    return { browser, args, close: () => browser.close() };
+  }
+  const { ensureEngines, launchEngine, startDisplay } = await import('../scripts/engines.mjs');
+  ensureEngines(['firefox']);
+  const display = await startDisplay();
+  const engine = await launchEngine('firefox', { display: display.display });
+  return {
+    browser: engine.browser,
+    args: [],
+    close: async () => {
+      await engine.close();
+      await display.stop();
+    },
+  };
+}
+
 export async function main(argv) {
   let o;
   try {
@@ -33,14 +53,14 @@ export async function main(argv) {
     const { runDeno } = await import('./deno-runner.mjs');
     return runDeno(o);
   }
-  const { browser, args } = await launchBrowser({ gpu: o.gpu, extraFlags: FRAME_TIMING_FLAGS });
+  const { browser, args, close } = await openBrowser(o);
   // cross-origin isolated: the pages' clock steps by 5 µs, not 100 (CPU times per frame need it)
   const { server, url } = await startServer({ crossOriginIsolated: true });
   let result;
   try {
     result = await runBench(o, { browser, url, flags: args });
   } finally {
-    await browser.close();
+    await close();
     await server.close();
   }
   const files = writeOutputs(o, result);

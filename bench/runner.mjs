@@ -65,6 +65,8 @@ export const DEFAULTS = {
   portableGrids: [256, 1024],
   /** `chromium` (headless, the default) or `deno` (Deno's WebGPU: a headless GPU server). */
   runtime: 'chromium',
+  /** The browser engine: `chromium` (SwiftShader) or `firefox` (wgpu/lavapipe, llvmpipe). */
+  browser: 'chromium',
   /** A scenario that runs longer than this is reported as failed and the run goes on. */
   scenarioTimeoutMs: 300_000,
 };
@@ -169,6 +171,8 @@ const USAGE = `npm run bench -- [options]
                                   a hand-written WebGPU / WebGL2 frame and three.js, both backends)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
+  --browser firefox               run in Firefox (WebGPU on wgpu/lavapipe, WebGL2 on llvmpipe)
+                                  instead of Chromium (SwiftShader)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
                                   (headless GPU servers; with --gpu it uses the machine's Vulkan GPU)
   --draw also takes splat and auto (defaults: instanced,pulled in Chromium; all four under Deno)`;
@@ -197,6 +201,11 @@ export function parseArgs(argv) {
       case '--draw':
         o.draw = list(next());
         o.drawGiven = true;
+        break;
+      case '--browser':
+        o.browser = next();
+        if (!['chromium', 'firefox'].includes(o.browser))
+          throw new Error(`--browser: ${o.browser} is not chromium or firefox`);
         break;
       case '--runtime':
         o.runtime = next();

@@ -387,6 +387,12 @@ describe('benchmark smoke run', () => {
       /--runtime: node is not chromium or deno/,
     );
     expect(parseArgs(['--runtime', 'deno', '--draw', 'splat']).runtime).toBe('deno');
+    expect(parseArgs(['--browser', 'firefox']).browser).toBe('firefox');
+    expect(parseArgs([]).browser).toBe('chromium');
+    expect(() => parseArgs(['--browser', 'webkit'])).toThrow(
+      /--browser: webkit is not chromium or firefox/,
+    );
+    expect(parseArgs(['--draw-counts', '1_000,20']).drawCounts).toEqual([1000, 20]);
     expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
     expect(percentile([5], 99)).toBe(5);
   });

@@ -36,6 +36,10 @@ const BUFFER_BINDINGS = {
   },
 } as const;
 
+// (made once: a binding is checked for every setUniformBuffer of every draw)
+const UNIFORM_RANGE = { sizeMultiple: 1 } as const;
+const STORAGE_RANGE = { sizeMultiple: 4 } as const;
+
 /** Checks a buffer binding of `kind` (usage, range, offset alignment, size limit); returns its size. */
 function bufferBinding(
   kind: keyof typeof BUFFER_BINDINGS,
@@ -51,9 +55,14 @@ function bufferBinding(
   // (only a size left out means the rest of the buffer: null is a wrong value, not a default)
   const s = size === undefined ? buffer.size - offset : size;
   // (a uniform range has no size alignment in WebGPU; a storage range is a multiple of 4)
-  validateBufferRange(rules.rangeRule, buffer.size, offset, s, buffer.label, {
-    sizeMultiple: kind === 'uniform' ? 1 : 4,
-  });
+  validateBufferRange(
+    rules.rangeRule,
+    buffer.size,
+    offset,
+    s,
+    buffer.label,
+    kind === 'uniform' ? UNIFORM_RANGE : STORAGE_RANGE,
+  );
   const limits = device.caps.limits;
   if (offset % limits[rules.alignment] !== 0)
     throw new ValidationError(
