@@ -300,6 +300,28 @@ describe('submit skips its per-command check only when nothing could have change
     expect(d.mappedBuffers).toBe(0);
   });
 
+  it('a restore keeps the count of mapped buffers (the buffers made again are stand-ins)', async () => {
+    class LosableDevice extends NullDevice {
+      lose(): void {
+        this.markLost({ reason: 'unknown', message: 'lost for the test' });
+      }
+      // the null backend has nothing to get back: its resources are made again as on a GPU
+      protected override async restoreImpl(): Promise<void> {}
+    }
+    const d = new LosableDevice();
+    d.onError(() => {}); // the loss is reported there
+    const was = buffer(d, 'was mapped', true);
+    was.unmap();
+    const still = buffer(d, 'still mapped', true);
+    expect(d.mappedBuffers).toBe(1);
+    d.lose();
+    await d.restore();
+    expect(d.mappedBuffers).toBe(1);
+    expect(still.mapState).toBe('mapped');
+    still.unmap();
+    expect(d.mappedBuffers).toBe(0);
+  });
+
   it('a steady frame is submitted without the per-command check, and still executes', async () => {
     const d = new NullDevice();
     const [a, b] = [buffer(d, 'a'), buffer(d, 'b')];

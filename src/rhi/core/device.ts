@@ -267,10 +267,14 @@ export abstract class Device {
     if (!this.#isLost)
       throw new ValidationError('device-restore', 'restore() on a device that is not lost');
     await this.restoreImpl();
+    const mapped = this.#mappedBuffers;
     for (const [id, resource] of [...this.#live].sort((a, b) => a[0] - b[0])) {
       const fresh = (this.#recreate.get(id) as () => Resource)();
       resource.adopt(fresh);
     }
+    // a buffer made mappedAtCreation is made so again above, but only its stand-in is mapped: the
+    // buffers themselves keep their mapping (adopt copies no private state)
+    this.#mappedBuffers = mapped;
     this.#isLost = false;
     this.#lost = new Promise((resolve) => (this.#resolveLost = resolve));
     for (const [, resource] of [...this.#live].sort((a, b) => a[0] - b[0])) resource.afterRestore();
