@@ -7,6 +7,10 @@ export declare function ensureEngines(
   options?: { install?: boolean },
 ): Record<string, EngineStatus>;
 export declare function startDisplay(): Promise<{ display: string; stop(): Promise<void> }>;
+export declare function startWebKitDriver(
+  env?: NodeJS.ProcessEnv,
+  options?: { ms?: number },
+): Promise<{ endpoint: string; process: import('node:child_process').ChildProcess; close(): void }>;
 export interface EnginePage {
   errors: string[];
   setViewport(width: number, height: number): Promise<void>;

@@ -138,19 +138,46 @@ async function freePort() {
   });
 }
 
-/** Resolves when something listens on 127.0.0.1:`port`, or rejects after `ms`. */
-async function waitForPort(port, ms, what) {
+/**
+ * Resolves when something listens on 127.0.0.1:`port`; rejects after `ms`, or as soon as `child`
+ * (the process meant to listen) exits, with its exit code.
+ */
+async function waitForPort(port, ms, what, child) {
   const end = Date.now() + ms;
+  let exited = null;
+  child?.once('exit', (code, signal) => (exited = signal ?? code));
   for (;;) {
     const ok = await new Promise((resolve) => {
       const c = net.connect(port, '127.0.0.1', () => (c.end(), resolve(true)));
       c.once('error', () => resolve(false));
     });
     if (ok) return;
+    if (exited !== null)
+      throw new Error(`${what} exited (${exited}) before it listened on 127.0.0.1:${port}`);
     if (Date.now() > end)
       throw new Error(`${what} did not listen on 127.0.0.1:${port} within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A WebKitWebDriver listening on a free loopback port (no session yet): its http:// endpoint.
+ * Waits up to a minute — on a loaded 2-core machine the driver can take well over ten seconds to
+ * listen (a CI run failed at 10 s) — and fails at once, with its exit code, if it exits first.
+ */
+export async function startWebKitDriver(env = process.env, { ms = 60_000 } = {}) {
+  const port = await freePort();
+  const child = spawn(found('webkit'), [`--port=${port}`, '--host=127.0.0.1'], {
+    stdio: 'ignore',
+    env,
+  });
+  try {
+    await waitForPort(port, ms, 'WebKitWebDriver', child);
+  } catch (e) {
+    child.kill();
+    throw e;
+  }
+  return { endpoint: `http://127.0.0.1:${port}`, process: child, close: () => child.kill() };
 }
 
 /**
@@ -349,22 +376,16 @@ export async function launchEngine(engine, { display, gpu = false, extraFlags = 
     return puppeteerEngine('firefox', browser, true);
   }
   if (engine === 'webkit') {
-    const port = await freePort();
-    const driverProcess = track(
-      spawn(found('webkit'), [`--port=${port}`, '--host=127.0.0.1'], {
-        stdio: 'ignore',
-        env,
-      }),
-    );
+    const driver = await startWebKitDriver(env);
+    track(driver.process);
     try {
-      await waitForPort(port, 10_000, 'WebKitWebDriver');
-      return await connectWebDriver(`http://127.0.0.1:${port}`, {
+      return await connectWebDriver(driver.endpoint, {
         engine: 'webkit',
         capabilities: webkitCapabilities(),
-        onClose: () => driverProcess.kill(),
+        onClose: () => driver.close(),
       });
     } catch (e) {
-      driverProcess.kill();
+      driver.close();
       throw e;
     }
   }

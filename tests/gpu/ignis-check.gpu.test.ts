@@ -7,7 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { renderOnEveryRung } from '../../scripts/scene-kit.mjs';
-import { FIREFOX_PREFS, ensureEngines, startDisplay } from '../../scripts/engines.mjs';
+import {
+  FIREFOX_PREFS,
+  ensureEngines,
+  startDisplay,
+  startWebKitDriver,
+} from '../../scripts/engines.mjs';
 // @ts-expect-error plain ESM script without types
 import { browserFlags } from '../../scripts/browser.mjs';
 // @ts-expect-error plain ESM script without types
@@ -542,26 +547,11 @@ async function remoteFirefox(): Promise<{ endpoint: string; close(): void }> {
  */
 async function remoteWebKit(): Promise<{ endpoint: string; close(): void }> {
   const display = await startDisplay();
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const webkit = ensureEngines(['webkit'], { install: false }).webkit;
-  const child = spawn(webkit?.ok ? webkit.executable : 'WebKitWebDriver', [`--port=${port}`], {
-    stdio: 'ignore',
-    env: { ...process.env, DISPLAY: display.display },
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    const up = await fetch(`${endpoint}/status`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (tries > 100) throw new Error(`WebKitWebDriver did not answer on ${endpoint}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const driver = await startWebKitDriver({ ...process.env, DISPLAY: display.display });
   return {
-    endpoint,
+    endpoint: driver.endpoint,
     close: () => {
-      child.kill();
+      driver.close();
       void display.stop();
     },
   };
