@@ -282,7 +282,8 @@ export function drift(count: number, seed = 1): ParticleOptionsInput {
 
 /**
  * Embers: sparks shed from a ring's surface (the mesh module: born on its triangles uniformly by
- * area, pushed out along the surface's normal), rising and cooling. `mesh`: `torusMesh()`.
+ * area, pushed out along the surface's normal), rising and cooling. `mesh`: `torusMesh()`, whose
+ * vertex colours (white-hot on one side, a dull red on the other) tint each ember where it is born.
  */
 export function embers(count: number, mesh: TriangleMesh, seed = 1): ParticleOptionsInput {
   return {
@@ -309,33 +310,43 @@ export function embers(count: number, mesh: TriangleMesh, seed = 1): ParticleOpt
   };
 }
 
-/** A triangle mesh as plain arrays: x, y, z per vertex, three indices per triangle. */
+/**
+ * A triangle mesh as plain arrays: x, y, z per vertex, three indices per triangle, and optionally
+ * r, g, b per vertex (the mesh module tints births by them).
+ */
 export interface TriangleMesh {
   positions: number[];
   indices: number[];
+  colors?: number[];
 }
 
 /**
  * A torus lying in the xz plane (radius 3, tube 0.6; 32 × 12 segments), its coordinates rounded
- * to 1e-4 so that effects/meshes/torus.json, which holds the same numbers, stays small.
+ * to 1e-4 so that effects/meshes/torus.json, which holds the same numbers, stays small. Its vertex
+ * colours run around the ring from white at +x to a dull red at −x (rounded to 1e-3).
  */
 export function torusMesh(): TriangleMesh {
   const [around, tube, big, small] = [32, 12, 3, 0.6];
   const positions: number[] = [];
   const indices: number[] = [];
+  const colors: number[] = [];
   const round = (x: number): number => Math.round(x * 1e4) / 1e4 + 0;
+  const hot = [1, 1, 1];
+  const cool = [0.9, 0.3, 0.12];
   for (let i = 0; i < around; i++)
     for (let j = 0; j < tube; j++) {
       const [u, v] = [(2 * Math.PI * i) / around, (2 * Math.PI * j) / tube];
       const r = big + small * Math.cos(v);
       positions.push(round(r * Math.cos(u)), round(small * Math.sin(v)), round(r * Math.sin(u)));
+      const t = 0.5 + 0.5 * Math.cos(u);
+      colors.push(...cool.map((c, k) => Math.round((c + (hot[k]! - c) * t) * 1e3) / 1e3));
       const a = i * tube + j;
       const b = ((i + 1) % around) * tube + j;
       const c = ((i + 1) % around) * tube + ((j + 1) % tube);
       const d = i * tube + ((j + 1) % tube);
       indices.push(a, b, c, a, c, d);
     }
-  return { positions, indices };
+  return { positions, indices, colors };
 }
 
 /**

@@ -34,7 +34,8 @@ export interface EffectTextureFile {
  * inline, or `{ url }` of a JSON file holding the same (relative to the effect file).
  */
 export type EffectMeshFile =
-  { positions: number[]; indices?: number[]; normals?: number[] } | { url: string };
+  | { positions: number[]; indices?: number[]; normals?: number[]; colors?: number[] }
+  | { url: string };
 
 /** How the effect is framed in the editor and the gallery (orbitCamera's options). */
 export interface EffectCamera {

@@ -92,11 +92,17 @@ function modulesFor(
       const l = entry['light'] as Record<string, unknown>;
       entry['light'] = { ...l, normalMap: texture(l['normalMap']) };
     }
-    if (m.module === 'geometry')
-      // the file's mesh, drawn as each particle
-      entry['geometry'] = { ...(meshes.get(entry['geometry'] as string) as object) };
+    if (m.module === 'geometry') {
+      // the file's mesh, drawn as each particle (in the particle's colour: vertex colours tint births)
+      const { colors: _colors, ...shape } = meshes.get(entry['geometry'] as string) as Record<
+        string,
+        unknown
+      >;
+      entry['geometry'] = shape;
+    }
     if (m.module === 'mesh') {
-      // the file's mesh (an emission surface: no normals), placed and moving as the entry says
+      // the file's mesh (an emission surface: no normals; its colours tint the births), placed and
+      // moving as the entry says
       const { normals: _normals, ...surface } = meshes.get(entry['mesh'] as string) as Record<
         string,
         unknown
@@ -206,6 +212,7 @@ export async function loadEffect(
           positions: mesh.positions,
           indices: mesh.indices ?? null,
           normals: mesh.normals ?? null,
+          ...(mesh.colors ? { colors: mesh.colors } : {}),
         });
         continue;
       }
@@ -219,27 +226,34 @@ export async function loadEffect(
           name,
         );
       }
-      const { positions, indices, normals } = (data ?? {}) as {
+      const { positions, indices, normals, colors } = (data ?? {}) as {
         positions?: unknown;
         indices?: unknown;
         normals?: unknown;
+        colors?: unknown;
       };
       if (
         !Array.isArray(positions) ||
         (indices !== undefined && !Array.isArray(indices)) ||
-        (normals !== undefined && !Array.isArray(normals))
+        (normals !== undefined && !Array.isArray(normals)) ||
+        (colors !== undefined && !Array.isArray(colors))
       )
         throw new EffectError(
           [
             {
               pointer: at,
               message:
-                'names a file that is not { positions: [...], indices?: [...], normals?: [...] }',
+                'names a file that is not { positions: [...], indices?: [...], normals?: [...], colors?: [...] }',
             },
           ],
           name,
         );
-      meshes.set(key, { positions, indices: indices ?? null, normals: normals ?? null });
+      meshes.set(key, {
+        positions,
+        indices: indices ?? null,
+        normals: normals ?? null,
+        ...(colors ? { colors } : {}),
+      });
     }
     for (const [i, system] of file.systems.entries()) {
       const input: Record<string, unknown> = {};

@@ -306,6 +306,12 @@ export interface ParticleMesh {
    */
   velocity: readonly [number, number, number];
   angularVelocity: readonly [number, number, number];
+  /**
+   * Per-vertex colours, r, g, b, a each 0…1 (given as 3 or 4 per vertex; a missing alpha is 1),
+   * stored at 8 bits a channel: each particle born on the mesh is tinted by the colour at its
+   * birth point (the three vertices' colours weighted as its position is). null: untinted.
+   */
+  colors: Float32Array | null;
 }
 
 /**
@@ -512,6 +518,11 @@ export type ParticleOptionsInput = Partial<
     /** The mesh's velocity and angular velocity, inherited at birth; default zeros. */
     velocity?: readonly [number, number, number];
     angularVelocity?: readonly [number, number, number];
+    /**
+     * Per-vertex colours, 3 (r, g, b) or 4 (r, g, b, a) numbers 0…1 per vertex: each particle is
+     * tinted by the colour where it is born (kept at 8 bits a channel). Default: none.
+     */
+    colors?: ArrayLike<number> | null;
   } | null;
   /**
    * Mesh particles: the mesh each particle is drawn as — positions (x, y, z per vertex), and

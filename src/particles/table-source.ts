@@ -1,6 +1,6 @@
 /**
  * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles,
- * the `colliders` module's heightfield and baked SDF, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
+ * (and a coloured mesh's corner colours), the `colliders` module's heightfield and baked SDF, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
  * state is the table, on the system's path (storage buffers, textures or arrays, as the path keeps
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
@@ -9,7 +9,7 @@ import { ElementwiseRunner } from '../compute/elementwise.js';
 import { kernelSource, type Kernel } from '../compute/kernel.js';
 import type { KernelSource } from '../compute/paths/path.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
-import { MESH_SOURCE, meshTable } from './modules/mesh.js';
+import { MESH_COLOR, MESH_SOURCE, meshTable } from './modules/mesh.js';
 import { HEIGHT_SOURCE, heightTable, heightfieldOf, sdfGridOf } from './modules/colliders.js';
 import { SDF_SOURCE, sdfTable } from './modules/sdf-grid.js';
 import { FIELD_SOURCE, fieldOf } from './modules/field.js';
@@ -56,7 +56,12 @@ export function tableOf(o: ParticleOptions): { from: readonly object[]; make(): 
       rows: meshTable(mesh).triangles,
       columns: () => {
         const t = meshTable(mesh);
-        return Object.fromEntries(MESH_SOURCE.map((n) => [n, t[n]]));
+        const columns: Record<string, Float32Array> = Object.fromEntries(
+          MESH_SOURCE.map((n) => [n, t[n]]),
+        );
+        // a coloured mesh's corner colours (the tint at a birth)
+        if (t.meshColor) columns[MESH_COLOR] = t.meshColor;
+        return columns;
       },
     });
   }

@@ -157,6 +157,24 @@ describe('effect files', () => {
     e = await effectError(() => loadEffect(device, bad));
     expect(e.pointer).toBe('/meshes/torus/indices/2');
     expect(e.message).toMatch(/must be a vertex index/);
+    // the ring's vertex colours reach the mesh (the births' tint); a wrong count or value is named
+    const tinted = await loadEffect(device, new URL('embers.json', base), { read });
+    const colors = tinted.systems[0]!.options.mesh!.colors!;
+    expect(colors.length).toBe((4 * torus.positions.length) / 3);
+    expect(Array.from(colors.subarray(0, 4))).toEqual([1, 1, 1, 1]);
+    expect(Object.keys((await tinted.systems[0]!.read()).attributes ?? {})).toContain('tint');
+    tinted.destroy();
+    const short = JSON.parse(text('embers.json')) as EffectFile;
+    short.meshes = { torus: { ...torus, colors: torus.colors!.slice(3) } };
+    e = await effectError(() => loadEffect(device, short));
+    expect([e.pointer, e.message]).toEqual([
+      '/meshes/torus/colors',
+      expect.stringMatching(/must be 3 \(r, g, b\) or 4 \(r, g, b, a\) per vertex/),
+    ]);
+    const bright = JSON.parse(text('embers.json')) as EffectFile;
+    bright.meshes = { torus: { ...torus, colors: [2, ...torus.colors!.slice(1)] } };
+    e = await effectError(() => loadEffect(device, bright));
+    expect(e.pointer).toBe('/meshes/torus/colors/0');
     // placed and moving: the module entry's transform, velocity and angularVelocity reach the mesh
     const placed = JSON.parse(text('embers.json')) as EffectFile;
     const entry = placed.systems[0]!.modules.find((m) => m.module === 'mesh') as Record<

@@ -8,6 +8,9 @@ import { ParticleOptionError } from '../../src/particles/errors.js';
 import { particleKernel } from '../../src/particles/kernel.js';
 import { EmissionSchedule } from '../../src/particles/emission.js';
 import { createState, stepState } from '../../src/particles/reference.js';
+import { NullDevice } from '../../src/rhi/null/device.js';
+import { createParticleSystem } from '../../src/particles/system.js';
+import { meshTable } from '../../src/particles/modules/mesh.js';
 
 /** Four right triangles in the plane y = 0, legs √(2k) (areas k = 1…4), 10 units apart along x. */
 export function fourTriangles(): { positions: number[]; indices: number[] } {
@@ -88,6 +91,22 @@ describe('mesh emission', () => {
     [
       { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], angularVelocity: [0, 'fast', 0] },
       /mesh\.angularVelocity\[1\] = fast must be a finite/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], colors: [1, 0, 0, 1, 0, 0] },
+      /mesh\.colors = 6 numbers must be 3 \(r, g, b\) or 4 \(r, g, b, a\) per vertex: 9 or 12 for 3 vertices/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], colors: [1, 0, 0, 1, 0, 0, 0, 2, 0] },
+      /mesh\.colors\[7\] = 2 must be a number from 0 to 1/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], colors: [1, 0, 0, 1, 0, 0, 0, NaN, 0] },
+      /mesh\.colors\[7\] = NaN must be a number from 0 to 1/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], colors: 'red' },
+      /mesh\.colors = red must be an array of numbers/,
     ],
   ];
   for (const [mesh, message] of bad)
@@ -188,5 +207,80 @@ describe('mesh emission', () => {
     const chi2 = counts.reduce((s, c, i) => s + (c - expected[i]!) ** 2 / expected[i]!, 0);
     // 3 degrees of freedom: 16.27 at p = 0.001
     expect(chi2, `counts ${counts.join(', ')}`).toBeLessThan(16.27);
+  });
+
+  it('vertex colours: packed at 8 bits a channel in a fourth column; the tint of a birth is its corners weighted as its position; same numbers keep the table, new ones make another', () => {
+    const given = {
+      // one triangle: red, green and blue corners, alphas 1, 0.5, 0 (rgba), and a second, grey (rgb)
+      positions: [0, 0, 0, 1, 0, 0, 0, 0, 1, 5, 0, 0, 6, 0, 0, 5, 0, 1],
+      colors: [
+        1, 0, 0, 1, 0, 1, 0, 0.5, 0, 0, 1, 0, 0.5, 0.5, 0.5, 1, 0.5, 0.5, 0.5, 1, 0.5, 0.5, 0.5, 1,
+      ],
+    };
+    const o = resolveOptions({ mesh: given });
+    const t = meshTable(o.mesh!);
+    expect(Array.from(t.meshColor!.subarray(0, 4))).toEqual([
+      255,
+      255 * 256,
+      255 * 65536,
+      255 + 128 * 256,
+    ]);
+    expect(particleKernel(o).descriptor.source).toEqual(['meshA', 'meshB', 'meshC', 'meshColor']);
+    expect(resolveOptions({ mesh: { ...given } }).mesh!.positions).toBe(o.mesh!.positions);
+    const recoloured = resolveOptions({
+      mesh: { ...given, colors: given.colors.map((c) => c / 2) },
+    });
+    expect(recoloured.mesh!.positions).not.toBe(o.mesh!.positions);
+    expect(meshTable(recoloured.mesh!).meshColor![0]).toBe(128);
+    // three corner colours as rgb only: alpha 1
+    expect(
+      resolveOptions({
+        mesh: { positions: given.positions.slice(0, 9), colors: [1, 0, 0, 0, 1, 0, 0, 0, 1] },
+      }).mesh!.colors![3],
+    ).toBe(1);
+
+    const { state } = bornOn(given, 2000, 5);
+    let worst = 0;
+    for (let i = 0; i < 2000; i++) {
+      const [x, , z] = state.position.subarray(4 * i, 4 * i + 3) as unknown as number[];
+      const tint = state.attributes!['tint']!.subarray(4 * i, 4 * i + 4);
+      // the weights are the birth point's barycentric coordinates (a at 0, b at +x, c at +z)
+      const expected =
+        x! < 3
+          ? [1 - x! - z!, x!, z!, 1 - x! - z! + (128 / 255) * x!]
+          : [128 / 255, 128 / 255, 128 / 255, 1];
+      for (let k = 0; k < 4; k++) worst = Math.max(worst, Math.abs(tint[k]! - expected[k]!));
+    }
+    expect(worst).toBeLessThan(1e-5);
+  });
+
+  it('vertex colours on the CPU path (the kernel translated to JavaScript): the tint attribute bit for bit as the reference', async () => {
+    const device = new NullDevice();
+    const input = {
+      count: 600,
+      seed: 3,
+      mesh: {
+        ...fourTriangles(),
+        colors: Array.from({ length: 48 }, (_, i) => ((i * 37) % 101) / 100),
+      },
+      emitter: {
+        shape: 'box' as const,
+        position: [0, 1, 0] as [number, number, number],
+        radius: 0,
+        angle: 0,
+      },
+      bursts: [{ time: 0, count: 600 }],
+      lifeMin: 5,
+      lifeMax: 5,
+      path: 'cpu' as const,
+    };
+    const ps = await createParticleSystem(device, input);
+    ps.step(1 / 60);
+    const s = await ps.read();
+    const ref = createState(ps.options);
+    stepState(ps.options, 1, 1 / 60, ref, new EmissionSchedule().advance(ps.options, 1 / 60));
+    expect(s.attributes!['tint']).toEqual(ref.attributes!['tint']);
+    expect(Array.from(ref.attributes!['tint']!).some((x) => x > 0)).toBe(true);
+    ps.destroy();
   });
 });

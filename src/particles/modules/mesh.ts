@@ -15,16 +15,24 @@
  * area stays uniform) places it, and `velocity` and `angularVelocity` (a rigid body's motion, about
  * the transform's origin) are added to each particle's velocity at its birth. Giving the same
  * `positions` array each frame with a new transform keeps the table: only uniforms change.
+ *
+ * Per-vertex colours (`colors`, r, g, b[, a] 0…1 per vertex) tint what is born there: a fourth
+ * column holds each triangle's three colours at 8 bits a channel (r, g, b packed in an integer a
+ * float holds exactly, the three alphas in the fourth), and the spawn writes the `tint` attribute
+ * — the corners' colours weighted as the birth point is — which the draw multiplies by.
  */
 import { ParticleOptionError, object, vector } from '../errors.js';
 import type { ParticleMesh, ParticleOptions } from '../options.js';
 import type { UniformValue } from '../../compute/layout.js';
 import { defineModule, type ReferenceSpawn } from './module.js';
+import { TINT } from './sub-emitter.js';
 
 const f = Math.fround;
 
 /** The source attributes the table is read as (`ignisSource(k)`). */
 export const MESH_SOURCE = ['meshA', 'meshB', 'meshC'] as const;
+/** The column of a coloured mesh: its triangles' corner colours, packed (meshTable). */
+export const MESH_COLOR = 'meshColor';
 
 /** A mesh as its triangle table: per triangle a (xyz, the area before it), b (xyz, its area), c. */
 export interface MeshTable {
@@ -34,7 +42,15 @@ export interface MeshTable {
   readonly meshC: Float32Array;
   /** All the triangles' area (float32). */
   readonly area: number;
+  /**
+   * A coloured mesh's corner colours per triangle: x, y, z the rgb of a, b, c as r + 256 g +
+   * 65536 b (8 bits each), w their alphas as α_a + 256 α_b + 65536 α_c. null: no colours.
+   */
+  readonly meshColor: Float32Array | null;
 }
+
+/** A colour 0…1 at 8 bits. */
+const byte = (x: number): number => Math.round(x * 255);
 
 /** Tables by the resolved vertices: a mesh moved by its transform keeps its table. */
 const TABLES = new WeakMap<Float32Array, MeshTable>();
@@ -42,7 +58,13 @@ const RESOLVED = new WeakMap<object, ParticleMesh>();
 /** The resolved vertices of the arrays given (the same arrays again: the same geometry). */
 const GEOMETRY = new WeakMap<
   object,
-  { indicesGiven: unknown; positions: Float32Array; indices: Uint32Array | null }
+  {
+    indicesGiven: unknown;
+    colorsGiven: unknown;
+    positions: Float32Array;
+    indices: Uint32Array | null;
+    colors: Float32Array | null;
+  }
 >();
 
 const IDENTITY = Float32Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
@@ -56,9 +78,17 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
   const meshA = new Float32Array(4 * triangles);
   const meshB = new Float32Array(4 * triangles);
   const meshC = new Float32Array(4 * triangles);
+  const colors = mesh.colors;
+  const meshColor = colors ? new Float32Array(4 * triangles) : null;
   let sum = 0;
   for (let k = 0; k < triangles; k++) {
     const v = [0, 1, 2].map((j) => (indices ? (indices[3 * k + j] as number) : 3 * k + j));
+    if (colors && meshColor) {
+      const c = (i: number, ch: number): number =>
+        byte(colors[4 * (v[i] as number) + ch] as number);
+      for (let i = 0; i < 3; i++) meshColor[4 * k + i] = c(i, 0) + 256 * c(i, 1) + 65536 * c(i, 2);
+      meshColor[4 * k + 3] = c(0, 3) + 256 * c(1, 3) + 65536 * c(2, 3);
+    }
     const [a, b, c] = v.map((i) => [0, 1, 2].map((d) => positions[3 * i + d] as number)) as [
       number[],
       number[],
@@ -78,7 +108,7 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
     meshC.set([...c, 0], 4 * k);
     sum += area;
   }
-  t = { triangles, meshA, meshB, meshC, area: f(sum) };
+  t = { triangles, meshA, meshB, meshC, area: f(sum), meshColor };
   TABLES.set(mesh.positions, t);
   return t;
 }
@@ -157,7 +187,11 @@ export const mesh = defineModule({
   resolve(o) {
     const m = o.mesh as unknown;
     if (m === null) return { mesh: null };
-    object('mesh', m, 'null or { positions, indices, transform, velocity, angularVelocity }');
+    object(
+      'mesh',
+      m,
+      'null or { positions, indices, transform, velocity, angularVelocity, colors }',
+    );
     const given = m as Record<string, unknown>;
     for (const key of Object.keys(given))
       if (!MESH_KEYS.includes(key))
@@ -174,11 +208,17 @@ export const mesh = defineModule({
     // the same arrays again, with the same numbers (a pose written into them in place is another
     // geometry): the same resolved vertices, so the same table
     const geometry = GEOMETRY.get(given['positions'] as object);
-    if (geometry && geometry.indicesGiven === given['indices'] && unchanged(geometry, given)) {
+    if (
+      geometry &&
+      geometry.indicesGiven === given['indices'] &&
+      geometry.colorsGiven === given['colors'] &&
+      unchanged(geometry, given)
+    ) {
       const resolved: ParticleMesh = {
         positions: geometry.positions,
         indices: geometry.indices,
         ...motion,
+        colors: geometry.colors,
       };
       RESOLVED.set(m as object, resolved);
       RESOLVED.set(resolved, resolved);
@@ -191,12 +231,20 @@ export const mesh = defineModule({
         'a sub-emitter',
         "cannot also be born on a mesh: a sub-emitter's particles are born where its parent's events are",
       );
-    const resolved: ParticleMesh = { positions: Float32Array.from(positions), indices, ...motion };
+    const colors = vertexColors('mesh.colors', given['colors'], positions.length / 3);
+    const resolved: ParticleMesh = {
+      positions: Float32Array.from(positions),
+      indices,
+      ...motion,
+      colors,
+    };
     if (typeof given['positions'] === 'object' && given['positions'] !== null)
       GEOMETRY.set(given['positions'], {
         indicesGiven: given['indices'],
+        colorsGiven: given['colors'],
         positions: resolved.positions,
         indices,
+        colors,
       });
     RESOLVED.set(m as object, resolved);
     RESOLVED.set(resolved, resolved);
@@ -208,8 +256,17 @@ export const mesh = defineModule({
       );
     return { mesh: resolved };
   },
-  kernel: () => ({
-    key: 'mesh',
+  kernel: (o) => ({
+    key: o.mesh?.colors ? 'mesh colored' : 'mesh',
+    ...(o.mesh?.colors
+      ? {
+          helpers: MESH_TINT,
+          // set at the birth and kept (a trail still reads it after its particle is gone)
+          attributes: [
+            { name: TINT, spawn: 'meshTint(meshTri.meshColor, meshS, r2)', persist: true },
+          ],
+        }
+      : {}),
     uniforms: [
       ['meshArea', 'f32'],
       ['meshTriangles', 'u32'],
@@ -220,7 +277,7 @@ export const mesh = defineModule({
       ['meshVelocity', 'vec4f'],
       ['meshSpin', 'vec4f'],
     ],
-    source: [...MESH_SOURCE],
+    source: o.mesh?.colors ? [...MESH_SOURCE, MESH_COLOR] : [...MESH_SOURCE],
     spawn: `f32 meshTarget = r0 * params.meshArea;
     u32 meshLo = 0u;
     u32 meshHi = params.meshTriangles - 1u;
@@ -250,7 +307,20 @@ export const mesh = defineModule({
   // read every step: made once per resolved mesh (its transform and motion are its own copies)
   values: (o) => (o.mesh ? meshValues(o.mesh) : NO_MESH_VALUES),
   reference: {
-    spawn(o: ParticleOptions, _own, s: ReferenceSpawn) {
+    attribute(own, name) {
+      const birth = BIRTHS.get(own);
+      if (name !== TINT || !birth)
+        throw new Error("the reference tints a mesh's birth from the spawn just made");
+      const { colors, weights } = birth;
+      return [0, 1, 2, 3].map((ch) =>
+        f(
+          f(
+            f((colors[0]![ch] as number) * weights[0]) + f((colors[1]![ch] as number) * weights[1]),
+          ) + f((colors[2]![ch] as number) * weights[2]),
+        ),
+      );
+    },
+    spawn(o: ParticleOptions, own, s: ReferenceSpawn) {
       const t = meshTable(o.mesh as ParticleMesh);
       const r = s.r as number[];
       const target = f(r[0]! * t.area);
@@ -273,6 +343,8 @@ export const mesh = defineModule({
       const wc = f(sq * r[2]!);
       const wa = f(1 - sq);
       const p = [0, 1, 2].map((d) => f(f(f(a[d]! * wa) + f(b[d]! * wb)) + f(c[d]! * wc)));
+      if (t.meshColor)
+        BIRTHS.set(own, { colors: cornerColors(t.meshColor, lo), weights: [wa, wb, wc] });
       const u = [0, 1, 2].map((d) => f(b[d]! - a[d]!));
       const w = [0, 1, 2].map((d) => f(c[d]! - a[d]!));
       const n = normalize([
@@ -305,7 +377,58 @@ export const mesh = defineModule({
   },
 });
 
-const MESH_KEYS = ['positions', 'indices', 'transform', 'velocity', 'angularVelocity'];
+/**
+ * The tint at a birth: the triangle's corner colours (meshTable's packing: 8 bits a channel) times
+ * the birth point's weights (1 − √r1, √r1 (1 − r2), √r1 r2).
+ */
+const MESH_TINT = `
+vec4f meshCorner(f32 rgb, f32 alphas, u32 shift) {
+  u32 c = u32(rgb);
+  u32 a = u32(alphas);
+  return vec4f(f32(c & 255u), f32((c >> 8u) & 255u), f32((c >> 16u) & 255u), f32((a >> shift) & 255u)) * 0.003921568859368563;
+}
+vec4f meshTint(vec4f packed, f32 s, f32 r2) {
+  return meshCorner(packed.x, packed.w, 0u) * (1.0 - s) + meshCorner(packed.y, packed.w, 8u) * (s * (1.0 - r2)) + meshCorner(packed.z, packed.w, 16u) * (s * r2);
+}
+`;
+
+/** The reference's last birth on a coloured mesh, by the module's options: what its tint reads. */
+const BIRTHS = new WeakMap<object, { colors: number[][]; weights: [number, number, number] }>();
+
+/** Triangle k's corner colours from meshTable's packing, float32 as the kernel unpacks them. */
+function cornerColors(packed: Float32Array, k: number): number[][] {
+  const alphas = packed[4 * k + 3] as number;
+  return [0, 1, 2].map((i) => {
+    const rgb = packed[4 * k + i] as number;
+    return [rgb, rgb >>> 8, rgb >>> 16, alphas >>> (8 * i)].map((x) => f((x & 255) * f(1 / 255)));
+  });
+}
+
+const MESH_KEYS = ['positions', 'indices', 'transform', 'velocity', 'angularVelocity', 'colors'];
+
+/**
+ * `colors` given for `vertices` vertices (3 or 4 numbers 0…1 each), as r, g, b, a per vertex (a
+ * missing alpha 1); null when none are given.
+ */
+function vertexColors(option: string, given: unknown, vertices: number): Float32Array | null {
+  if (given === undefined || given === null) return null;
+  const c = numbers(option, given);
+  const per = c.length === 4 * vertices ? 4 : c.length === 3 * vertices ? 3 : 0;
+  if (per === 0)
+    throw new ParticleOptionError(
+      option,
+      `${c.length} numbers`,
+      `must be 3 (r, g, b) or 4 (r, g, b, a) per vertex: ${3 * vertices} or ${4 * vertices} for ${vertices} vertices`,
+    );
+  const out = new Float32Array(4 * vertices).fill(1);
+  for (let i = 0; i < c.length; i++) {
+    const x = c[i] as number;
+    if (!(x >= 0 && x <= 1))
+      throw new ParticleOptionError(`${option}[${i}]`, x, 'must be a number from 0 to 1');
+    out[4 * Math.floor(i / per) + (i % per)] = x;
+  }
+  return out;
+}
 
 /** A mesh's uniforms: its area, its transform's columns, its motion. */
 function uniformsOf(m: ParticleMesh | null): Record<string, UniformValue> {
@@ -338,12 +461,21 @@ function meshValues(m: ParticleMesh): Record<string, UniformValue> {
 
 /** Whether the arrays given still hold the numbers `geometry` was resolved from. */
 function unchanged(
-  geometry: { positions: Float32Array; indices: Uint32Array | null },
+  geometry: { positions: Float32Array; indices: Uint32Array | null; colors: Float32Array | null },
   given: Record<string, unknown>,
 ): boolean {
   const p = given['positions'] as ArrayLike<number>;
   if (p.length !== geometry.positions.length) return false;
   for (let i = 0; i < p.length; i++) if (f(p[i] as number) !== geometry.positions[i]) return false;
+  const c = given['colors'] as ArrayLike<number> | null | undefined;
+  if (!c || !geometry.colors) {
+    if (c || geometry.colors) return false;
+  } else {
+    const per = (4 * c.length) / geometry.colors.length;
+    if (per !== 3 && per !== 4) return false;
+    for (let i = 0; i < c.length; i++)
+      if (f(c[i] as number) !== geometry.colors[4 * Math.floor(i / per) + (i % per)]) return false;
+  }
   const idx = given['indices'] as ArrayLike<number> | null | undefined;
   if (!idx || !geometry.indices) return !idx && !geometry.indices;
   if (idx.length !== geometry.indices.length) return false;

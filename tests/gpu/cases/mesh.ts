@@ -2,7 +2,8 @@
 // the triangles uniformly by area (χ² over triangles of areas 1 : 2 : 3 : 4), where and as fast as
 // the reference says, moving along the surface's normal; another mesh given to setOptions (a
 // skinned mesh's new pose) is where the next ones are born; a mesh placed by its transform and
-// moving (velocity, angular velocity) gives its births that placement and motion, as the reference.
+// moving (velocity, angular velocity) gives its births that placement and motion, as the reference;
+// a mesh's vertex colours tint its births (the `tint` attribute as the reference) and the picture.
 import {
   EmissionSchedule,
   createParticleSystem,
@@ -12,7 +13,7 @@ import {
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
-import { pathsOf } from '../page/particle-helpers.js';
+import { IMAGE, drawImage, pathsOf } from '../page/particle-helpers.js';
 
 const DT = 1 / 60;
 
@@ -209,4 +210,110 @@ export const cases = defineCases({
         }
       },
     },
+  'mesh: vertex colours tint each birth as the reference on every path, and the particles drawn take them (red on the left triangle, blue on the right) in each raster mode':
+    {
+      async run({ device }) {
+        // two triangles facing the camera at y = -2: left red, right blue, and a third across the
+        // middle with red, green and blue corners (the tint a blend of them)
+        const positions = [
+          -4, -3, 0, -2, -3, 0, -3, -1, 0, 2, -3, 0, 4, -3, 0, 3, -1, 0, -1, -3, 0, 1, -3, 0, 0, -1,
+          0,
+        ];
+        const red = [1, 0, 0, 1];
+        const blue = [0, 0, 1, 1];
+        const colors = [
+          ...red,
+          ...red,
+          ...red,
+          ...blue,
+          ...blue,
+          ...blue,
+          1,
+          0,
+          0,
+          1,
+          0,
+          1,
+          0,
+          1,
+          0,
+          0,
+          1,
+          0.5,
+        ];
+        const input: ParticleOptionsInput = {
+          ...BURST,
+          count: 600,
+          bursts: [{ time: 0, count: 600 }],
+          emitter: { shape: 'box', position: [0, 0, 0], radius: 0, angle: 0 },
+          speedMin: 0,
+          speedMax: 0,
+          colors: [
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+            [1, 1, 1, 1],
+          ],
+          mesh: { positions, colors },
+        };
+        for (const path of pathsOf(device)) {
+          const modes: Array<'instanced' | 'pulled' | 'splat'> = [
+            'instanced',
+            'pulled',
+            ...(path === 'compute' ? (['splat'] as const) : []),
+          ];
+          for (const drawMode of modes) {
+            const ps = await createParticleSystem(device, {
+              ...input,
+              path,
+              drawMode,
+              ...(drawMode === 'splat' ? { blend: 'additive' as const } : {}),
+            });
+            const enc = device.createCommandEncoder();
+            ps.update(enc, DT);
+            device.queue.submit([enc.finish()]);
+            const s = await ps.read();
+            const o = ps.options;
+            const ref = createState(o);
+            stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+            const tint = s.attributes?.['tint'];
+            assert(tint !== undefined, `${path}: the system keeps a tint attribute`);
+            const worst = largest(tint, ref.attributes!['tint']!);
+            assert(
+              worst < 1e-5,
+              `${path}: every tint as the reference (worst ${worst.toExponential(1)})`,
+            );
+            const img = await drawImage(device, ps);
+            // the lit pixels' colour sums in the left and right thirds of the picture
+            const third = (from: number): number[] => {
+              const sum = [0, 0, 0, 0];
+              for (let y = 0; y < IMAGE; y++)
+                for (let x = from; x < Math.min(IMAGE, from + IMAGE / 3); x++) {
+                  const at = 4 * (y * IMAGE + x);
+                  if (img[at]! + img[at + 1]! + img[at + 2]! === 0) continue;
+                  for (let k = 0; k < 3; k++) sum[k]! += img[at + k]!;
+                  sum[3]!++;
+                }
+              return sum;
+            };
+            const [left, right] = [third(0), third(Math.ceil((2 * IMAGE) / 3))] as [
+              number[],
+              number[],
+            ];
+            const how = `${path} ${drawMode}: left ${left.join(', ')}, right ${right.join(', ')} (r, g, b sums, pixels)`;
+            assert(left[3]! > 20 && right[3]! > 20, `${how}: both triangles' particles drawn`);
+            assert(left[0]! > 10 * (left[1]! + left[2]! + 1), `${how}: the left ones red`);
+            assert(right[2]! > 10 * (right[0]! + right[1]! + 1), `${how}: the right ones blue`);
+            ps.destroy();
+          }
+        }
+      },
+    },
 });
+
+/** The largest absolute difference between two arrays of the same length. */
+function largest(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let worst = a.length === b.length ? 0 : Infinity;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+  return worst;
+}
