@@ -30,6 +30,9 @@ export async function runDeno(o) {
     String(Math.min(1_000_000, Math.max(...o.counts))),
     '--reference-counts',
     o.counts.filter((c) => c <= 1_000_000).join(',') || String(Math.min(...o.counts)),
+    // the splat against hand-written splats (raw-splat.ts) at the counts asked for
+    '--splat-counts',
+    o.counts.join(','),
     '--cpu-counts',
     o.cpuCounts.join(','),
   ];

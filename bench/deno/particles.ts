@@ -23,6 +23,9 @@ const { createDevice, createParticleSystem, orbitCamera, resolveOptions, Texture
 const { RawReference } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href
 )) as typeof import('./raw-reference.js');
+const { RawSplat } = (await import(
+  new URL('./raw-splat.ts', import.meta.url).href
+)) as typeof import('./raw-splat.js');
 type ParticleSystem = import('../../src/all.js').ParticleSystem;
 type QuerySet = import('../../src/all.js').QuerySet;
 
@@ -42,6 +45,8 @@ const SIZES = numbers(arg('sizes', '0.07,0.2,0.5,1.5'));
 const SIZE_COUNT = Number(arg('size-count', '1000000'));
 const CPU_COUNTS = numbers(arg('cpu-counts', '1000000,10000000'));
 const REFERENCE_COUNTS = numbers(arg('reference-counts', '100000,1000000'));
+/** Counts at which Ignis's splat is measured against the hand-written splats (raw-splat.ts). */
+const SPLAT_COUNTS = numbers(arg('splat-counts', '1000000'));
 const ROUNDS = Number(arg('rounds', '3'));
 /** Trail lengths to measure (the trails table: the frame without trails and with each). */
 const TRAILS = numbers(arg('trails', ''));
@@ -345,6 +350,141 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
   return rows;
 }
 
+/** The splat's variants measured against Ignis's: the plainest first. */
+const RAW_SPLATS = [
+  { channels: 3, check: false },
+  { channels: 4, check: false },
+  { channels: 4, check: true },
+  { channels: 4, check: true, loop: true },
+] as const;
+const splatName = (v: { channels: number; check: boolean; loop?: boolean }): string =>
+  `raw ${v.channels}ch${v.check ? ' +check' : ''}${v.loop ? ' +loop' : ''}`;
+
+interface SplatRow {
+  count: number;
+  /** GPU ms of the splat's compute pass and its resolve pass, Ignis's and each raw variant's. */
+  ignis: { splat: number | null; resolve: number | null };
+  raw: Array<{ variant: string; splat: number | null; resolve: number | null }>;
+}
+
+/**
+ * Ignis's splat against hand-written splats of the same footprint on the same state (raw-splat.ts),
+ * interleaved frame by frame: GPU time of the compute pass and of the resolve pass of each.
+ */
+async function versusRawSplat(count: number): Promise<SplatRow> {
+  const ps = await createParticleSystem(device, { count, path: 'compute', drawMode: 'splat' });
+  await preroll(ps);
+  const state = await ps.read();
+  const gpu = (device as unknown as { gpu: GPUDevice }).gpu;
+  const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
+  const buffer = (data: Float32Array): GPUBuffer => {
+    const b = gpu.createBuffer({
+      size: data.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    gpu.queue.writeBuffer(b, 0, new Float32Array(data));
+    return b;
+  };
+  const positions = buffer(state.position);
+  const velocities = buffer(state.velocity);
+  const raws = RAW_SPLATS.map(
+    (v) =>
+      new RawSplat(
+        gpu,
+        'rgba8unorm',
+        { width: WIDTH, height: HEIGHT },
+        { positions, velocities, count },
+        v,
+      ),
+  );
+  const o = resolveOptions({ count });
+  const look = {
+    colors: o.colors,
+    stops: o.colorStops,
+    sizes: [o.sizeOverLife[0], o.sizeOverLife[1], o.size] as [number, number, number],
+  };
+  // bursts of frames back to back (a wait per frame lets the GPU's clocks fall), each frame's
+  // passes writing timestamps of their own, read once the burst is done; contenders take turns
+  const burst = Math.max(1, Math.round(FRAMES / ROUNDS));
+  const q = device.createQuerySet({ label: 'bench splat', type: 'timestamp', count: 4 * burst });
+  const rawQ = gpu.createQuerySet({ type: 'timestamp', count: 4 * burst });
+  const resolved = gpu.createBuffer({
+    size: 32 * burst,
+    usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+  });
+  const readback = gpu.createBuffer({
+    size: 32 * burst,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  const ignis = { splat: [] as number[], resolve: [] as number[] };
+  const raw = raws.map(() => ({ splat: [] as number[], resolve: [] as number[] }));
+  const collect = (t: ArrayLike<number>, into: { splat: number[]; resolve: number[] }): void => {
+    for (let i = 0; i < burst; i++) {
+      into.splat.push(((t[4 * i + 1] as number) - (t[4 * i] as number)) / 1e6);
+      into.resolve.push(((t[4 * i + 3] as number) - (t[4 * i + 2] as number)) / 1e6);
+    }
+  };
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    for (let i = 0; i < burst; i++) {
+      const enc = device.createCommandEncoder({ label: 'bench splat' });
+      ps.prepareDraw(enc, camera, target, {
+        timestampWrites: {
+          querySet: q,
+          beginningOfPassWriteIndex: 4 * i,
+          endOfPassWriteIndex: 4 * i + 1,
+        },
+      });
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+        timestampWrites: {
+          querySet: q,
+          beginningOfPassWriteIndex: 4 * i + 2,
+          endOfPassWriteIndex: 4 * i + 3,
+        },
+      });
+      ps.draw(pass, camera);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+    }
+    const t = await q.readTimestamps();
+    if (r > 0) collect(t, ignis); // the first round warms up
+    for (const [k, rs] of raws.entries()) {
+      for (let i = 0; i < burst; i++) rs.frame(view, camera, look, { querySet: rawQ, base: 4 * i });
+      const e = gpu.createCommandEncoder();
+      e.resolveQuerySet(rawQ, 0, 4 * burst, resolved, 0);
+      e.copyBufferToBuffer(resolved, 0, readback, 0, 32 * burst);
+      gpu.queue.submit([e.finish()]);
+      await readback.mapAsync(GPUMapMode.READ);
+      // nanoseconds since some origin: differences taken in BigInt, then as numbers
+      const big = new BigUint64Array(readback.getMappedRange());
+      const ts = Array.from(big, (x) => Number(x - (big[0] as bigint)));
+      readback.unmap();
+      if (r > 0) collect(ts, raw[k]!);
+    }
+  }
+  const row: SplatRow = {
+    count,
+    ignis: { splat: round(median(ignis.splat)), resolve: round(median(ignis.resolve)) },
+    raw: raws.map((rs, k) => ({
+      variant: splatName(rs.variant),
+      splat: round(median(raw[k]!.splat)),
+      resolve: round(median(raw[k]!.resolve)),
+    })),
+  };
+  console.log(
+    `splat ${count}: Ignis ${row.ignis.splat} + ${row.ignis.resolve} ms; ${row.raw.map((x) => `${x.variant} ${x.splat} + ${x.resolve}`).join('; ')}`,
+  );
+  q.destroy();
+  rawQ.destroy();
+  resolved.destroy();
+  readback.destroy();
+  for (const rs of raws) rs.destroy();
+  positions.destroy();
+  velocities.destroy();
+  ps.destroy();
+  return row;
+}
+
 interface ReferenceRow {
   count: number;
   mode: 'instanced' | 'pulled';
@@ -382,6 +522,8 @@ for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
     );
 const referenceRows: ReferenceRow[] = [];
 for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
+const splatRows: SplatRow[] = [];
+if (timing) for (const count of SPLAT_COUNTS) splatRows.push(await versusRawSplat(count));
 /**
  * One update step alone, no draw: the compute path's GPU time (timestamps), and the CPU path's
  * JavaScript step plus its upload call (queue.writeBuffer), the CPU time it costs a frame.
@@ -504,6 +646,22 @@ const md: string[] = [
       `| ${r.count.toLocaleString('en-US')} | ${r.mode} | ${fmt(r.ignisGpuMs)} | ${fmt(r.rawGpuMs)} | ${fmt((r.ignisGpuMs ?? NaN) / (r.rawGpuMs ?? NaN), 2)}× | ${fmt(r.ignisCpuMs)} | ${fmt(r.rawCpuMs)} | ${fmt((r.ignisCpuMs ?? NaN) / (r.rawCpuMs ?? NaN), 2)}× |`,
   ),
   '',
+  ...(splatRows.length > 0
+    ? [
+        "The splat alone, Ignis's against hand-written splats of the same footprint and coverage rule on the same state (bench/deno/raw-splat.ts: 3 channels = premultiplied rgb only, 4 = alpha summed too as Ignis, +check = an overflow test after every add as Ignis, +loop = the adds as Ignis's loop over channels that skips zeros), interleaved; GPU ms of the compute pass + the resolve pass:",
+        '',
+        `| count | Ignis | ${RAW_SPLATS.map(splatName).join(' | ')} | Ignis / ${splatName(RAW_SPLATS[0])} |`,
+        `|---|---|${RAW_SPLATS.map(() => '---|').join('')}---|`,
+        ...splatRows.map((r) => {
+          const sum = (x: { splat: number | null; resolve: number | null }): number =>
+            (x.splat ?? NaN) + (x.resolve ?? NaN);
+          const cell = (x: { splat: number | null; resolve: number | null }): string =>
+            `${fmt(sum(x))} (${fmt(x.splat)} + ${fmt(x.resolve)})`;
+          return `| ${r.count.toLocaleString('en-US')} | ${cell(r.ignis)} | ${r.raw.map(cell).join(' | ')} | ${fmt(sum(r.ignis) / sum(r.raw[0]!), 2)}× |`;
+        }),
+        '',
+      ]
+    : []),
   'One update step alone: the CPU path (its JavaScript step and the upload call) against the compute path (GPU time):',
   '',
   '| count | CPU path ms | compute update GPU ms | compute update GB/s | CPU / GPU |',
@@ -532,6 +690,7 @@ await Deno.writeTextFile(
       trailRows,
       livingRows,
       referenceRows,
+      splatRows,
       cpuRows,
     },
     null,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 describe('the benchmark under Deno (--runtime deno)', () => {
-  it('measures every draw mode, the reference draw and the CPU path, and writes the outputs', () => {
+  it('measures every draw mode, the reference draw, the splat against hand-written splats and the CPU path, and writes the outputs', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-bench-'));
     const r = spawnSync(
       'node',
@@ -45,9 +45,20 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     expect(json.rows[3].reason).toMatch(/^measured \(GPU timestamps/);
     expect(json.referenceRows).toHaveLength(2);
     for (const row of json.referenceRows) expect(row.rawGpuMs).toBeGreaterThan(0);
+    // the splat against the hand-written splats (3 channels, 4, 4 with the overflow test)
+    expect(json.splatRows).toHaveLength(1);
+    expect(json.splatRows[0].ignis.splat).toBeGreaterThan(0);
+    expect(json.splatRows[0].raw.map((x: { variant: string }) => x.variant)).toEqual([
+      'raw 3ch',
+      'raw 4ch',
+      'raw 4ch +check',
+      'raw 4ch +check +loop',
+    ]);
+    for (const x of json.splatRows[0].raw) expect(x.splat + x.resolve).toBeGreaterThan(0);
     const md = readFileSync(path.join(out, 'deno', 'latest.md'), 'utf8');
     expect(md).toMatch(/\| 800 \| auto \| (instanced|pulled|splat) \|/);
     expect(md).toMatch(/hand-written WebGPU reference/);
+    expect(md).toMatch(/\| 800 \| [\d.]+ \([\d.]+ \+ [\d.]+\) \|/);
     expect(md).toMatch(/\| 800 \| \d+\.\d\d \| \d+\.\d{3} \|/);
   }, 300_000);
 });
