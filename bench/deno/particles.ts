@@ -364,7 +364,17 @@ interface SplatRow {
   count: number;
   /** GPU ms of the splat's compute pass and its resolve pass, Ignis's and each raw variant's. */
   ignis: { splat: number | null; resolve: number | null };
-  raw: Array<{ variant: string; splat: number | null; resolve: number | null }>;
+  /** Pixels Ignis's image lights (the check above compares against them). */
+  litPixels: number;
+  /** Ignis with `targetAlpha: 'keep'` (three channels), and its pixels off Ignis's image. */
+  ignisKept: { splat: number | null; resolve: number | null; pixelsOff: number };
+  raw: Array<{
+    variant: string;
+    splat: number | null;
+    resolve: number | null;
+    /** Pixels of its image more than 1/255 from Ignis's in some channel (the same footprint: 0). */
+    pixelsOff: number;
+  }>;
 }
 
 /**
@@ -374,6 +384,14 @@ interface SplatRow {
 async function versusRawSplat(count: number): Promise<SplatRow> {
   const ps = await createParticleSystem(device, { count, path: 'compute', drawMode: 'splat' });
   await preroll(ps);
+  // the same system keeping the target's alpha (three channels summed), stepped alike: the same state
+  const kept = await createParticleSystem(device, {
+    count,
+    path: 'compute',
+    drawMode: 'splat',
+    targetAlpha: 'keep',
+  });
+  await preroll(kept);
   const state = await ps.read();
   const gpu = (device as unknown as { gpu: GPUDevice }).gpu;
   const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
@@ -403,6 +421,51 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
     stops: o.colorStops,
     sizes: [o.sizeOverLife[0], o.sizeOverLife[1], o.size] as [number, number, number],
   };
+  // the same footprint: each raw splat's image against Ignis's (rgb; the 3-channel one keeps alpha)
+  const check = device.createTexture({
+    label: 'bench splat check',
+    size: { width: WIDTH, height: HEIGHT },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+  });
+  const enc0 = device.createCommandEncoder({ label: 'bench splat check' });
+  ps.prepareDraw(enc0, camera, check);
+  const pass0 = enc0.beginRenderPass({
+    colorAttachments: [{ texture: check, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+  });
+  ps.draw(pass0, camera);
+  pass0.end();
+  device.queue.submit([enc0.finish()]);
+  const ignisImage = (await check.read()) as Uint8Array;
+  let litPixels = 0;
+  for (let i = 0; i < ignisImage.length; i += 4)
+    if (ignisImage[i]! + ignisImage[i + 1]! + ignisImage[i + 2]! > 0) litPixels++;
+  const enc1 = device.createCommandEncoder({ label: 'bench splat check (alpha kept)' });
+  kept.prepareDraw(enc1, camera, check);
+  const pass1 = enc1.beginRenderPass({
+    colorAttachments: [{ texture: check, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+  });
+  kept.draw(pass1, camera);
+  pass1.end();
+  device.queue.submit([enc1.finish()]);
+  const keptImage = (await check.read()) as Uint8Array;
+  const off = (img: Uint8Array): number => {
+    let n = 0;
+    for (let i = 0; i < img.length; i += 4)
+      for (let c = 0; c < 3; c++)
+        if (Math.abs((img[i + c] as number) - (ignisImage[i + c] as number)) > 1) {
+          n++;
+          break;
+        }
+    return n;
+  };
+  const keptOff = off(keptImage);
+  const pixelsOff: number[] = [];
+  for (const rs of raws) {
+    rs.frame((check as unknown as { gpu: GPUTexture }).gpu.createView(), camera, look);
+    pixelsOff.push(off((await check.read()) as Uint8Array));
+  }
+  check.destroy();
   // bursts of frames back to back (a wait per frame lets the GPU's clocks fall), each frame's
   // passes writing timestamps of their own, read once the burst is done; contenders take turns
   const burst = Math.max(1, Math.round(FRAMES / ROUNDS));
@@ -417,6 +480,7 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
   const ignis = { splat: [] as number[], resolve: [] as number[] };
+  const ignisKept = { splat: [] as number[], resolve: [] as number[] };
   const raw = raws.map(() => ({ splat: [] as number[], resolve: [] as number[] }));
   const collect = (t: ArrayLike<number>, into: { splat: number[]; resolve: number[] }): void => {
     for (let i = 0; i < burst; i++) {
@@ -424,10 +488,14 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
       into.resolve.push(((t[4 * i + 3] as number) - (t[4 * i + 2] as number)) / 1e6);
     }
   };
-  for (let r = 0; r < ROUNDS + 1; r++) {
+  const ignisBurst = async (
+    system: ParticleSystem,
+    into: { splat: number[]; resolve: number[] },
+    measured: boolean,
+  ): Promise<void> => {
     for (let i = 0; i < burst; i++) {
       const enc = device.createCommandEncoder({ label: 'bench splat' });
-      ps.prepareDraw(enc, camera, target, {
+      system.prepareDraw(enc, camera, target, {
         timestampWrites: {
           querySet: q,
           beginningOfPassWriteIndex: 4 * i,
@@ -442,12 +510,17 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
           endOfPassWriteIndex: 4 * i + 3,
         },
       });
-      ps.draw(pass, camera);
+      system.draw(pass, camera);
       pass.end();
       device.queue.submit([enc.finish()]);
     }
     const t = await q.readTimestamps();
-    if (r > 0) collect(t, ignis); // the first round warms up
+    if (measured) collect(t, into);
+  };
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    // the first round warms up
+    await ignisBurst(ps, ignis, r > 0);
+    await ignisBurst(kept, ignisKept, r > 0);
     for (const [k, rs] of raws.entries()) {
       for (let i = 0; i < burst; i++) rs.frame(view, camera, look, { querySet: rawQ, base: 4 * i });
       const e = gpu.createCommandEncoder();
@@ -465,14 +538,21 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
   const row: SplatRow = {
     count,
     ignis: { splat: round(median(ignis.splat)), resolve: round(median(ignis.resolve)) },
+    litPixels,
+    ignisKept: {
+      splat: round(median(ignisKept.splat)),
+      resolve: round(median(ignisKept.resolve)),
+      pixelsOff: keptOff,
+    },
     raw: raws.map((rs, k) => ({
       variant: splatName(rs.variant),
       splat: round(median(raw[k]!.splat)),
       resolve: round(median(raw[k]!.resolve)),
+      pixelsOff: pixelsOff[k] as number,
     })),
   };
   console.log(
-    `splat ${count}: Ignis ${row.ignis.splat} + ${row.ignis.resolve} ms; ${row.raw.map((x) => `${x.variant} ${x.splat} + ${x.resolve}`).join('; ')}`,
+    `splat ${count}: Ignis ${row.ignis.splat} + ${row.ignis.resolve} ms (${litPixels} pixels lit); Ignis alpha kept ${row.ignisKept.splat} + ${row.ignisKept.resolve} (${keptOff} pixels off); ${row.raw.map((x) => `${x.variant} ${x.splat} + ${x.resolve} (${x.pixelsOff} pixels off)`).join('; ')}`,
   );
   q.destroy();
   rawQ.destroy();
@@ -482,6 +562,7 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
   positions.destroy();
   velocities.destroy();
   ps.destroy();
+  kept.destroy();
   return row;
 }
 
@@ -650,14 +731,14 @@ const md: string[] = [
     ? [
         "The splat alone, Ignis's against hand-written splats of the same footprint and coverage rule on the same state (bench/deno/raw-splat.ts: 3 channels = premultiplied rgb only, 4 = alpha summed too as Ignis, +check = an overflow test after every add as Ignis, +loop = the adds as Ignis's loop over channels that skips zeros), interleaved; GPU ms of the compute pass + the resolve pass:",
         '',
-        `| count | Ignis | ${RAW_SPLATS.map(splatName).join(' | ')} | Ignis / ${splatName(RAW_SPLATS[0])} |`,
-        `|---|---|${RAW_SPLATS.map(() => '---|').join('')}---|`,
+        `| count | Ignis | Ignis, targetAlpha 'keep' | ${RAW_SPLATS.map(splatName).join(' | ')} | Ignis / ${splatName(RAW_SPLATS[0])} | Ignis 'keep' / ${splatName(RAW_SPLATS[0])} |`,
+        `|---|---|---|${RAW_SPLATS.map(() => '---|').join('')}---|---|`,
         ...splatRows.map((r) => {
           const sum = (x: { splat: number | null; resolve: number | null }): number =>
             (x.splat ?? NaN) + (x.resolve ?? NaN);
           const cell = (x: { splat: number | null; resolve: number | null }): string =>
             `${fmt(sum(x))} (${fmt(x.splat)} + ${fmt(x.resolve)})`;
-          return `| ${r.count.toLocaleString('en-US')} | ${cell(r.ignis)} | ${r.raw.map(cell).join(' | ')} | ${fmt(sum(r.ignis) / sum(r.raw[0]!), 2)}× |`;
+          return `| ${r.count.toLocaleString('en-US')} | ${cell(r.ignis)} | ${cell(r.ignisKept)} | ${r.raw.map(cell).join(' | ')} | ${fmt(sum(r.ignis) / sum(r.raw[0]!), 2)}× | ${fmt(sum(r.ignisKept) / sum(r.raw[0]!), 2)}× |`;
         }),
         '',
       ]

@@ -6,7 +6,8 @@
 // centre lies inside the camera-facing quad, weighted by the same smoothstep falloff.
 @group(0) @binding(1) var<storage, read> positions: array<vec4f>;
 @group(0) @binding(2) var<storage, read> velocities: array<vec4f>;
-// 4 channels per pixel (r·a, g·a, b·a, a), each a u32 of 16.16 fixed point
+// SPLAT_CHANNELS per pixel (r·a, g·a, b·a, and a unless the target's alpha is kept), each a u32 of
+// 16.16 fixed point; splat.ts declares SPLAT_CHANNELS (3 or 4) before this file
 @group(0) @binding(3) var<storage, read_write> accum: array<atomic<u32>>;
 // one bit per pixel: set when a channel's sum passed 2^32 - 1 (the resolve then saturates it)
 @group(0) @binding(4) var<storage, read_write> saturated: array<atomic<u32>>;
@@ -15,9 +16,9 @@ const SPLAT_SCALE = 65536.0;
 
 fn splatAdd(pixel: u32, value: vec4f) {
   let q = vec4u(value * SPLAT_SCALE + 0.5);
-  for (var c = 0u; c < 4u; c++) {
+  for (var c = 0u; c < SPLAT_CHANNELS; c++) {
     if (q[c] == 0u) { continue; }
-    let old = atomicAdd(&accum[4u * pixel + c], q[c]);
+    let old = atomicAdd(&accum[SPLAT_CHANNELS * pixel + c], q[c]);
     if (old > 0xffffffffu - q[c]) {
       atomicOr(&saturated[pixel / 32u], 1u << (pixel % 32u));
     }

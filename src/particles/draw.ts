@@ -152,15 +152,17 @@ export const SHADOW_BINDINGS = [
   { binding: 11, type: 'texture' as const, name: 'shadowMap', sampleType: 'depth' as const },
 ];
 
-export function blendFor(mode: 'additive' | 'alpha'): BlendState {
+export function blendFor(mode: 'additive' | 'alpha', keepAlpha = false): BlendState {
+  // targetAlpha 'keep': the target's alpha stays as it is (dst × 1 + src × 0)
+  const kept = { srcFactor: 'zero', dstFactor: 'one' } as const;
   return mode === 'additive'
     ? {
         color: { srcFactor: 'src-alpha', dstFactor: 'one' },
-        alpha: { srcFactor: 'one', dstFactor: 'one' },
+        alpha: keepAlpha ? kept : { srcFactor: 'one', dstFactor: 'one' },
       }
     : {
         color: { srcFactor: 'src-alpha', dstFactor: 'one-minus-src-alpha' },
-        alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+        alpha: keepAlpha ? kept : { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
       };
 }
 
@@ -173,6 +175,8 @@ export interface DrawPipelineKey {
   depthFormat: TextureFormat | undefined;
   sampleCount: number;
   blending: 'additive' | 'alpha';
+  /** targetAlpha 'keep': the target's alpha is left as it is. */
+  keepAlpha: boolean;
   /** An image per particle (options.texture) instead of the disc: bindings 3 (texture) and 4 (sampler). */
   textured: boolean;
   /** Soft particles (options.softParticles): the scene depth at binding 5. */
@@ -200,7 +204,7 @@ export interface DrawPipelineKey {
 export function drawPipelineId(
   key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
 ): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}${key.keepAlpha ? '+keep alpha' : ''}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -211,7 +215,7 @@ export interface DrawPipeline {
 
 export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPipeline {
   const label = `particles draw (${key.state}, ${key.mode}${key.living ? ', living' : ''})`;
-  const targets = [{ format: key.format, blend: blendFor(key.blending) }];
+  const targets = [{ format: key.format, blend: blendFor(key.blending, key.keepAlpha) }];
   const multisample = { count: key.sampleCount };
   const primitive = {
     topology: key.mode === 'instanced' ? ('triangle-strip' as const) : ('triangle-list' as const),

@@ -130,13 +130,13 @@ export class MeshParticleDraw {
 
   #pipelineFor(mode: 'instanced' | 'pulled', shape: PassShape, tinted: boolean): RenderPipeline {
     const sorted = shape.sorted;
-    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}|${shape.shadowed ? 'shadow' : 'unshadowed'}`;
+    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}${shape.keepAlpha ? '+keep alpha' : ''}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}|${shape.shadowed ? 'shadow' : 'unshadowed'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
     const pulled = mode === 'pulled';
     const label = `particles mesh (${this.#state}, ${mode})`;
-    const targets = [{ format: shape.format, blend: blendFor(shape.blending) }];
+    const targets = [{ format: shape.format, blend: blendFor(shape.blending, shape.keepAlpha) }];
     const multisample = { count: shape.sampleCount };
     const primitive = {
       topology: 'triangle-list' as const,

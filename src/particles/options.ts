@@ -107,6 +107,13 @@ export interface ParticleOptions {
    */
   sort: boolean;
   /**
+   * What the draw does to the target's alpha: `blend` (default) blends it as the colour is
+   * (additive: the alphas add up; alpha: "over"), `keep` leaves it as it is — for targets whose
+   * alpha nobody reads (an opaque canvas, a scene colour target): the same colours, and the splat
+   * sums three channels a pixel instead of four.
+   */
+  targetAlpha: 'blend' | 'keep';
+  /**
    * `camera` (default): quads facing the camera. `velocity`: quads whose long axis follows the
    * particle's velocity on screen (sparks, rain), `stretch` longer per unit of speed.
    */
@@ -472,6 +479,7 @@ export const DEFAULT_OPTIONS: ParticleOptions = withModules({
   sizeOverLife: [1, 0.4],
   blending: 'additive',
   sort: false,
+  targetAlpha: 'blend',
   billboard: 'camera',
   stretch: 0,
   texture: null,

@@ -40,6 +40,7 @@ export function passShape(
     last.depthFormat === depthFormat &&
     last.sampleCount === sampleCount &&
     last.blending === o.blending &&
+    last.keepAlpha === (o.targetAlpha === 'keep') &&
     last.textured === textured &&
     last.soft === soft &&
     last.lit === lit &&
@@ -54,6 +55,7 @@ export function passShape(
     depthFormat,
     sampleCount,
     blending: o.blending,
+    keepAlpha: o.targetAlpha === 'keep',
     textured,
     soft,
     lit,

@@ -171,12 +171,13 @@ export class ParticleRenderer {
     return TINT in (this.state === 'buffers' ? runner.buffers : runner.textures);
   }
 
-  /** The splat for the state as it is (made again when the tint comes or goes). */
+  /** The splat for the state and options as they are (made again when the tint or targetAlpha change). */
   #splatDraw(): SplatDraw {
     const tinted = this.#tinted;
-    if (this.#splat?.tinted !== tinted) {
+    const channels = this.#options.targetAlpha === 'keep' ? 3 : 4;
+    if (this.#splat?.tinted !== tinted || this.#splat.channels !== channels) {
       this.#splat?.destroy();
-      this.#splat = new SplatDraw(this.#device, tinted);
+      this.#splat = new SplatDraw(this.#device, tinted, channels);
     }
     return this.#splat;
   }

@@ -289,12 +289,12 @@ export class RibbonDraw {
     textured: boolean,
     tinted: boolean,
   ): RenderPipeline {
-    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}|${textured ? 'textured' : 'soft'}|${tinted ? 'tinted' : 'own'}`;
+    const id = `${kind}|${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}${shape.keepAlpha ? '+keep alpha' : ''}|${textured ? 'textured' : 'soft'}|${tinted ? 'tinted' : 'own'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
     const label = `particles ${kind} ribbon (${this.#state}, ${mode})`;
-    const targets = [{ format: shape.format, blend: blendFor(shape.blending) }];
+    const targets = [{ format: shape.format, blend: blendFor(shape.blending, shape.keepAlpha) }];
     const multisample = { count: shape.sampleCount };
     const primitive = { topology: 'triangle-list' as const };
     const depthStencil = shape.depthFormat

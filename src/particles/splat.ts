@@ -3,7 +3,8 @@
  * (WebGPU, state in storage buffers). Two halves:
  *
  * - `prepare` (before the render pass, `ps.prepareDraw`): one thread per particle adds its disc to
- *   a fixed-point accumulation buffer (4 × u32 per pixel, 16.16) with `atomicAdd`;
+ *   a fixed-point accumulation buffer (4 × u32 per pixel, 16.16 — 3 with `targetAlpha: 'keep'`,
+ *   whose alpha is not summed: a quarter fewer atomics and bytes) with `atomicAdd`;
  * - `resolve` (in the render pass, `ps.draw`): a full-screen triangle adds the sums onto the target
  *   (blend one, one) and zeroes them for the next frame.
  *
@@ -29,7 +30,10 @@ import resolveWgsl from '../../shaders/particles/splat-resolve.wgsl?raw';
 import splatLivingWgsl from '../../shaders/particles/splat-living.wgsl?raw';
 import { DRAW_PARAMS_BYTES, tintWgsl } from './draw.js';
 
-/** Bytes of accumulation per pixel: four u32 channels, plus one saturation bit. */
+/**
+ * Bytes of accumulation per pixel: four u32 channels (three when the target's alpha is kept: 12),
+ * plus one saturation bit.
+ */
 export const SPLAT_BYTES_PER_PIXEL = 16;
 
 export interface SplatFrame {
@@ -62,12 +66,15 @@ export class SplatDraw {
 
   /** Each particle's colour times its tint (binding 8): a sub-emitter's inheritColor. */
   readonly tinted: boolean;
+  /** Channels summed per pixel: 4 (r, g, b, a), or 3 when the target's alpha is kept. */
+  readonly channels: 3 | 4;
 
-  constructor(device: Device, tinted = false) {
+  constructor(device: Device, tinted = false, channels: 3 | 4 = 4) {
     this.#device = device;
     this.tinted = tinted;
+    this.channels = channels;
     const module = device.createShaderModule({
-      label: `splat.wgsl${tinted ? ' (tinted)' : ''}`,
+      label: `splat.wgsl${tinted ? ' (tinted)' : ''}${channels === 3 ? ' (alpha kept)' : ''}`,
       code: this.#code(splatWgsl),
     });
     this.#modules.push(module);
@@ -77,9 +84,13 @@ export class SplatDraw {
     });
   }
 
-  /** The splat's WGSL: draw.wgsl, the tint (or none), then `code`. */
+  /** The splat's WGSL: draw.wgsl, the tint (or none), the channel count, then `code`. */
   #code(code: string): string {
-    return drawWgsl + tintWgsl(this.tinted ? 'buffers' : null) + code;
+    return drawWgsl + tintWgsl(this.tinted ? 'buffers' : null) + this.#channels() + code;
+  }
+
+  #channels(): string {
+    return `const SPLAT_CHANNELS: u32 = ${this.channels}u;\n`;
   }
 
   /** Whether a `prepare` is waiting for its `resolve`. */
@@ -99,7 +110,7 @@ export class SplatDraw {
       const pixels = width * height;
       this.#accum = this.#device.createBuffer({
         label: `particles splat accumulation ${width}x${height}`,
-        size: pixels * SPLAT_BYTES_PER_PIXEL,
+        size: pixels * 4 * this.channels,
         usage: BufferUsage.STORAGE,
       });
       this.#saturated = this.#device.createBuffer({
@@ -174,7 +185,7 @@ export class SplatDraw {
     if (!p) {
       const module = this.#device.createShaderModule({
         label: 'splat-resolve.wgsl',
-        code: drawWgsl + resolveWgsl,
+        code: drawWgsl + this.#channels() + resolveWgsl,
       });
       this.#modules.push(module);
       p = this.#device.createRenderPipeline({

@@ -48,6 +48,9 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     // the splat against the hand-written splats (3 channels, 4, 4 with the overflow test)
     expect(json.splatRows).toHaveLength(1);
     expect(json.splatRows[0].ignis.splat).toBeGreaterThan(0);
+    // Ignis keeping the target's alpha (three channels): the same colours
+    expect(json.splatRows[0].ignisKept.splat).toBeGreaterThan(0);
+    expect(json.splatRows[0].ignisKept.pixelsOff).toBe(0);
     expect(json.splatRows[0].raw.map((x: { variant: string }) => x.variant)).toEqual([
       'raw 3ch',
       'raw 4ch',

@@ -71,6 +71,7 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
     .oneof(fc.constantFrom(0, 1, 'true', null), fc.double({ noNaN: true }))
     .map((sort) => k('sort', { blending: 'alpha', sort })),
   fc.constant(k('sort', { sort: true })), // additive blending: the order changes nothing
+  badEnum(['blend', 'keep']).map((targetAlpha) => k('targetAlpha', { targetAlpha })),
   fc.oneof(fc.double({ max: 0, noNaN: true }), notFinite).map((thickness) =>
     k('collision.thickness', {
       collision: {
@@ -197,6 +198,7 @@ const VALID_OPTIONS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   blending: fc
     .tuple(fc.constantFrom('additive', 'alpha'), fc.boolean())
     .map(([blending, sort]) => (blending === 'alpha' ? { blending, sort } : { blending })),
+  targetAlpha: fc.constantFrom('blend', 'keep').map((targetAlpha) => ({ targetAlpha })),
   onRestore: fc.constantFrom('reseed', 'last-read').map((onRestore) => ({ onRestore })),
   emitter: fc
     .record({

@@ -218,6 +218,55 @@ const pathCases = defineCases({
       }
     },
   },
+  "targetAlpha 'keep': every draw mode and blending leaves the target's alpha as it was cleared and draws the colours 'blend' draws":
+    {
+      async run({ device }) {
+        const clear: [number, number, number, number] = [0, 0, 0, 0.5];
+        const options = { count: 2000, size: 0.15, spread: 2 } as const;
+        for (const path of pathsOf(device)) {
+          const modes: Array<'instanced' | 'pulled' | 'splat'> = [
+            'instanced',
+            'pulled',
+            ...(device.caps.features.compute && path !== 'pingpong' ? (['splat'] as const) : []),
+          ];
+          for (const blending of ['additive', 'alpha'] as const)
+            for (const drawMode of modes) {
+              if (drawMode === 'splat' && blending === 'alpha') continue; // the splat adds
+              const images = [];
+              for (const targetAlpha of ['blend', 'keep'] as const) {
+                const ps = await stepped(
+                  device,
+                  { ...options, path, drawMode, blending, targetAlpha },
+                  20,
+                );
+                images.push(await drawImage(device, ps, clear));
+                ps.destroy();
+              }
+              const [blended, kept] = images as [Uint8Array, Uint8Array];
+              let rgbDiffer = 0;
+              let alphaMoved = 0;
+              let alphaKept = 0;
+              for (let i = 0; i < kept.length; i += 4) {
+                for (let c = 0; c < 3; c++)
+                  if (kept[i + c] !== blended[i + c]) {
+                    rgbDiffer++;
+                    break;
+                  }
+                if (blended[i + 3] !== 128) alphaMoved++;
+                if (kept[i + 3] === 128) alphaKept++;
+              }
+              const how = `${path} ${drawMode} ${blending}`;
+              assert(
+                coverage(kept).lit > 200,
+                `${how}: particles visible (${coverage(kept).lit} lit)`,
+              );
+              assertEqual(rgbDiffer, 0, `${how}: pixels whose colour differs from 'blend'`);
+              assertEqual(alphaKept, kept.length / 4, `${how}: pixels whose alpha stayed 128`);
+              assert(alphaMoved > 200, `${how}: 'blend' changes the alpha (${alphaMoved} pixels)`);
+            }
+        }
+      },
+    },
   'splat misuse is a typed error: no prepareDraw, a pass of another size, a depth attachment, alpha blending':
     {
       needs: ['compute'],
