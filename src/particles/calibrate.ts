@@ -115,8 +115,9 @@ export async function measureDrawModes(
       o,
     ),
   );
+  // the splat as it will draw: tinted or not, three channels where the target's alpha is kept
   const splat = modes.includes('splat')
-    ? own(new SplatDraw(device, ctx.buffers[TINT] !== undefined))
+    ? own(new SplatDraw(device, ctx.buffers[TINT] !== undefined, o.targetAlpha === 'keep' ? 3 : 4))
     : null;
   const queries = device.caps.features.timestampQuery
     ? own(
