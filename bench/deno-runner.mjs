@@ -9,6 +9,26 @@ export async function runDeno(o) {
   const dist = path.join(buildLibrary(process.cwd()), 'index.js');
   const deno = findDeno();
   const env = { ...denoEnv({ gpu: o.gpu }), IGNIS_DIST: dist };
+  // `--suites draws`: the RHI's CPU cost per draw (bench/deno/draws.ts), Ignis against the
+  // hand-written WebGPU frame; the particle benchmark otherwise
+  if (o.suites.includes('draws')) {
+    const status = run(
+      deno,
+      [
+        'run',
+        '-A',
+        'bench/deno/draws.ts',
+        '--out',
+        path.join(o.out, 'deno'),
+        '--draw-counts',
+        o.drawCounts.join(','),
+        '--rounds',
+        String(Math.max(3, o.frames)),
+      ],
+      { env },
+    );
+    if (status !== 0 || o.suites.length === 1) return status;
+  }
   const args = [
     'run',
     '-A',

@@ -64,4 +64,38 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     expect(md).toMatch(/\| 800 \| [\d.]+ \([\d.]+ \+ [\d.]+\) \|/);
     expect(md).toMatch(/\| 800 \| \d+\.\d\d \| \d+\.\d{3} \|/);
   }, 300_000);
+
+  it('--suites draws: the CPU cost per draw, Ignis against the hand-written WebGPU frame, both lighting the same pixels', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-draws-'));
+    const r = spawnSync(
+      'node',
+      [
+        'bench/main.mjs',
+        '--runtime',
+        'deno',
+        '--suites',
+        'draws',
+        '--draw-counts',
+        '100,300',
+        '--frames',
+        '3',
+        '--out',
+        out,
+      ],
+      { encoding: 'utf8', timeout: 280_000 },
+    );
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const json = JSON.parse(readFileSync(path.join(out, 'deno', 'draws.json'), 'utf8'));
+    expect(json.meta.adapter).toMatch(/SwiftShader/i);
+    expect(json.rows.map((row: { draws: number }) => row.draws)).toEqual([100, 300]);
+    for (const row of json.rows) {
+      expect(row.ignisUsPerDraw).toBeGreaterThan(0);
+      expect(row.rawUsPerDraw).toBeGreaterThan(0);
+      expect(row.lit.ignis).toBe(row.lit.raw);
+      expect(row.lit.ignis).toBeGreaterThan(0);
+    }
+    expect(readFileSync(path.join(out, 'deno', 'draws.md'), 'utf8')).toMatch(
+      /\| 300 \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \|/,
+    );
+  }, 300_000);
 });

@@ -1,0 +1,241 @@
+// The frames of the `draws` suite that need no browser (docs/benchmarks.md, "The RHI's cost per
+// draw"): Ignis's and a hand-written WebGPU frame of N draws, each with its own uniform slice, and
+// the interleaved burst measurement. The page (draws.ts) adds the hand-written WebGL2 frame and
+// three.js; the Deno benchmark (bench/deno/draws.ts) runs these on a GPU server. Nothing here is
+// imported as a value from src/ (Deno loads the built library), so Ignis's usage flags come in.
+import type { Device, RenderPipeline } from '../../src/all.js';
+
+export const SLOT = 256;
+export const SIZE = 256;
+/** Draws per burst: about this many, whatever N (at least one frame). */
+export const DRAWS_PER_BURST = 20_000;
+export const WARMUP_ROUNDS = 3;
+
+export const WGSL = (tint: string) => `struct Draw { offset: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> d: Draw;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  return vec4f(d.offset.xy + vec2f(f32(i & 1u), f32(i >> 1u)) * 0.02, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return d.color * ${tint}; }`;
+export const GLSL_VS = `#version 300 es
+layout(std140) uniform Draw { vec4 offset; vec4 color; };
+void main() {
+  gl_Position = vec4(offset.xy + vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 0.02, 0.0, 1.0);
+}`;
+export const GLSL_FS = (tint: string) => `#version 300 es
+precision highp float;
+layout(std140) uniform Draw { vec4 offset; vec4 color; };
+out vec4 outColor;
+void main() { outColor = color * ${tint}; }`;
+export const TINTS = ['0.5', '1.0'];
+
+export interface Frames {
+  /** Records and submits one frame of `n` draws. */
+  frame(n: number): void;
+  /** Resolves when the GPU has done what was submitted. */
+  idle(): Promise<void>;
+  /** Pixels the last frame lit (Ignis and the hand-written frame must agree: the same draws). */
+  lit?(): Promise<number>;
+  destroy(): void;
+}
+
+/** Per-draw uniforms for the largest N: a position in [-1, 1)² and a colour, 64 floats a slot. */
+export function drawData(max: number): Float32Array<ArrayBuffer> {
+  const data = new Float32Array((SLOT / 4) * max);
+  for (let i = 0; i < max; i++) {
+    const o = (SLOT / 4) * i;
+    data[o] = ((i * 37) % 97) / 48.5 - 1;
+    data[o + 1] = ((i * 53) % 89) / 44.5 - 1;
+    data.set([1, (i % 7) / 7, (i % 5) / 5, 1], o + 4);
+  }
+  return data;
+}
+
+export function ignisFrames(
+  device: Device,
+  max: number,
+  data: Float32Array<ArrayBuffer>,
+  /** Ignis's BufferUsage and TextureUsage (from the page's src/ or Deno's built library). */
+  flags: {
+    BufferUsage: { UNIFORM: number; COPY_DST: number };
+    TextureUsage: { RENDER_ATTACHMENT: number; COPY_SRC: number };
+  },
+): Frames {
+  const { BufferUsage, TextureUsage } = flags;
+  const uniforms = device.createBuffer({
+    label: 'draws: uniforms',
+    size: SLOT * max,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  const target = device.createTexture({
+    label: 'draws: target',
+    size: { width: SIZE, height: SIZE },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
+  });
+  const pipelines: RenderPipeline[] = TINTS.map((tint) => {
+    if (device.caps.shaderLanguage === 'glsl') {
+      const vs = device.createShaderModule({ code: GLSL_VS, stage: 'vertex' });
+      const fs = device.createShaderModule({ code: GLSL_FS(tint), stage: 'fragment' });
+      return device.createRenderPipeline({
+        vertex: { module: vs },
+        fragment: { module: fs, targets: [{ format: 'rgba8unorm' }] },
+        bindings: [{ binding: 0, type: 'uniform', name: 'Draw' }],
+      });
+    }
+    const module = device.createShaderModule({ code: WGSL(tint) });
+    return device.createRenderPipeline({
+      vertex: { module },
+      fragment: { module, targets: [{ format: 'rgba8unorm' }] },
+    });
+  });
+  return {
+    frame(n) {
+      device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      });
+      for (let i = 0; i < n; i++) {
+        if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1] as RenderPipeline);
+        pass.setUniformBuffer(0, uniforms, SLOT * i, 32);
+        pass.draw(3);
+      }
+      pass.end();
+      device.queue.submit([enc.finish()]);
+    },
+    idle: () => device.queue.onSubmittedWorkDone(),
+    lit: async () => litPixels((await target.read()) as Uint8Array),
+    destroy() {
+      uniforms.destroy();
+      target.destroy();
+    },
+  };
+}
+
+export function rawWebGPUFrames(
+  gpu: GPUDevice,
+  max: number,
+  data: Float32Array<ArrayBuffer>,
+): Frames {
+  const buffer = gpu.createBuffer({
+    size: SLOT * max,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
+  const target = gpu.createTexture({
+    size: [SIZE, SIZE],
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
+  const view = target.createView();
+  const groupLayout = gpu.createBindGroupLayout({
+    entries: [
+      {
+        binding: 0,
+        visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT,
+        buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: 32 },
+      },
+    ],
+  });
+  const layout = gpu.createPipelineLayout({ bindGroupLayouts: [groupLayout] });
+  const pipelines = TINTS.map((tint) => {
+    const module = gpu.createShaderModule({ code: WGSL(tint) });
+    return gpu.createRenderPipeline({
+      layout,
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+  });
+  const group = gpu.createBindGroup({
+    layout: groupLayout,
+    entries: [{ binding: 0, resource: { buffer, size: 32 } }],
+  });
+  const offsets = [0];
+  return {
+    frame(n) {
+      gpu.queue.writeBuffer(buffer, 0, data, 0, (SLOT / 4) * n);
+      const enc = gpu.createCommandEncoder();
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
+      });
+      for (let i = 0; i < n; i++) {
+        if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1] as GPURenderPipeline);
+        offsets[0] = SLOT * i;
+        pass.setBindGroup(0, group, offsets);
+        pass.draw(3);
+      }
+      pass.end();
+      gpu.queue.submit([enc.finish()]);
+    },
+    idle: () => gpu.queue.onSubmittedWorkDone(),
+    async lit() {
+      const out = gpu.createBuffer({
+        size: SIZE * SIZE * 4,
+        usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+      });
+      const enc = gpu.createCommandEncoder();
+      enc.copyTextureToBuffer({ texture: target }, { buffer: out, bytesPerRow: SIZE * 4 }, [
+        SIZE,
+        SIZE,
+      ]);
+      gpu.queue.submit([enc.finish()]);
+      await out.mapAsync(GPUMapMode.READ);
+      const n = litPixels(new Uint8Array(out.getMappedRange()));
+      out.destroy();
+      return n;
+    },
+    destroy() {
+      buffer.destroy();
+      target.destroy();
+    },
+  };
+}
+
+/** Pixels of an RGBA8 image that are not the clear colour (black). */
+export function litPixels(rgba: Uint8Array, rowBytes = SIZE * 4): number {
+  let n = 0;
+  for (let y = 0; y < SIZE; y++)
+    for (let x = 0; x < SIZE; x++) {
+      const i = y * rowBytes + x * 4;
+      if ((rgba[i] as number) + (rgba[i + 1] as number) + (rgba[i + 2] as number) > 0) n++;
+    }
+  return n;
+}
+
+export const median = (v: number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[Math.floor((s.length - 1) / 2)] as number);
+};
+
+/**
+ * Interleaved bursts: each round every contender (in a rotating order) records and submits
+ * `frames` frames of `n` draws back to back, timed on the CPU, the GPU waited for before and after,
+ * outside the clock. µs per draw for each, after WARMUP_ROUNDS rounds; stops after `budgetMs` once
+ * five rounds are counted.
+ */
+export async function measureDraws<K extends string>(
+  contenders: Record<K, Frames>,
+  n: number,
+  rounds: number,
+  budgetMs: number,
+): Promise<{ frames: number; us: Record<K, number[]> }> {
+  const names = Object.keys(contenders) as K[];
+  const frames = Math.max(1, Math.round(DRAWS_PER_BURST / n));
+  const us = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const start = performance.now();
+  for (let r = 0; r < WARMUP_ROUNDS + rounds; r++) {
+    if (r > WARMUP_ROUNDS + 4 && performance.now() - start > budgetMs) break;
+    // a different order each round, so none always follows another
+    const order = names.map((_, k) => names[(k + r) % names.length] as K);
+    for (const who of order) {
+      const c = contenders[who];
+      await c.idle();
+      const t0 = performance.now();
+      for (let f = 0; f < frames; f++) c.frame(n);
+      const took = performance.now() - t0;
+      await c.idle();
+      if (r >= WARMUP_ROUNDS) us[who].push((took * 1000) / (frames * n));
+    }
+  }
+  return { frames, us };
+}
