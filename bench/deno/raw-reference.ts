@@ -60,6 +60,18 @@ export interface RawCamera {
   projection: ArrayLike<number>;
 }
 
+/** projection × view (column-major, as wgpu-matrix makes them) into out[0..15]. */
+export function viewProjection(camera: RawCamera, out: Float32Array): void {
+  const v = camera.view;
+  const p = camera.projection;
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += (p[4 * k + r] as number) * (v[4 * c + k] as number);
+      out[4 * c + r] = s;
+    }
+}
+
 export interface RawLook {
   colors: ReadonlyArray<readonly number[]>;
   stops: readonly number[];
@@ -145,14 +157,8 @@ export class RawReference {
     timestampWrites?: GPURenderPassTimestampWrites,
   ): void {
     const d = this.#data;
-    const v = camera.view;
     const p = camera.projection;
-    for (let c = 0; c < 4; c++)
-      for (let r = 0; r < 4; r++) {
-        let s = 0;
-        for (let k = 0; k < 4; k++) s += (p[4 * k + r] as number) * (v[4 * c + k] as number);
-        d[4 * c + r] = s;
-      }
+    viewProjection(camera, d);
     for (let i = 0; i < 8; i++) d[16 + i] = p[i] as number;
     for (let i = 0; i < 4; i++) d.set(look.colors[i] as readonly number[], 24 + 4 * i);
     d.set(look.stops, 40);

@@ -6,7 +6,7 @@
 // does beyond the plainest splat: `channels` 3 (premultiplied rgb onto an opaque target: alpha not
 // kept) or 4 (alpha summed too, as Ignis), and `check` (an overflow test after every add, as
 // Ignis's atomicOr bit). The benchmark measures each against Ignis on the same state.
-import type { RawCamera, RawLook } from './raw-reference.js';
+import { viewProjection, type RawCamera, type RawLook } from './raw-reference.js';
 
 export interface RawSplatVariant {
   channels: 3 | 4;
@@ -210,14 +210,8 @@ export class RawSplat {
     timestamps?: { querySet: GPUQuerySet; base: number },
   ): void {
     const d = this.#data;
-    const v = camera.view;
     const p = camera.projection;
-    for (let c = 0; c < 4; c++)
-      for (let r = 0; r < 4; r++) {
-        let s = 0;
-        for (let k = 0; k < 4; k++) s += (p[4 * k + r] as number) * (v[4 * c + k] as number);
-        d[4 * c + r] = s;
-      }
+    viewProjection(camera, d);
     d[16] = p[0] as number;
     d[17] = p[5] as number;
     for (let i = 0; i < 4; i++) d.set(look.colors[i] as readonly number[], 20 + 4 * i);
