@@ -3,6 +3,7 @@
  * checks live with the modules that own the options (modules/*.ts); resolve.ts runs them.
  */
 import type { Texture } from '../rhi/core/texture.js';
+import type { Buffer } from '../rhi/core/buffer.js';
 import type { KernelSource, SceneDepthArray } from '../compute/paths/path.js';
 export { ParticleOptionError } from './errors.js';
 
@@ -319,6 +320,12 @@ export interface ParticleMesh {
    * birth point (the three vertices' colours weighted as its position is). null: untinted.
    */
   colors: Float32Array | null;
+  /**
+   * A skinned mesh posed on the GPU: the buffer of its posed vertices (x, y, z float32 per vertex,
+   * STORAGE) that the app writes each frame; `positions` is then its bind pose, whose triangle areas
+   * births are spread by. The compute path reads it. null: the vertices are `positions`.
+   */
+  posed: Buffer | null;
 }
 
 /**
@@ -519,7 +526,13 @@ export type ParticleOptionsInput = Partial<
 > & {
   /** A mesh to emit from: positions (x, y, z per vertex) and optionally indices; plain or typed arrays. */
   mesh?: {
-    positions: ArrayLike<number>;
+    /**
+     * x, y, z per vertex; or a skinned mesh's posed vertices in a GPU buffer the app writes
+     * (STORAGE, float32 x, y, z per vertex; the compute path), with `restPositions` its bind pose.
+     */
+    positions: ArrayLike<number> | Buffer;
+    /** The bind pose of posed vertices given as a buffer (x, y, z per vertex). */
+    restPositions?: ArrayLike<number>;
     indices?: ArrayLike<number> | null;
     /** A 4×4 affine matrix, column-major; default the identity. */
     transform?: ArrayLike<number>;

@@ -293,6 +293,8 @@ export class ParticleSimulation {
       params['fresh'] = parent.stepIndex !== this.#parentStep ? 1 : 0;
       this.#parentStep = parent.stepIndex;
     }
+    // a skinned mesh posed on the GPU: its pose of now into the table the step reads
+    this.#table?.gather(encoder);
     this.runner.step(encoder, params, timestampWrites, {
       ...(this.options.collision ? { sceneDepth: this.options.collision.depth } : {}),
       ...(parent ? { source: parent.eventSource } : {}),

@@ -5,6 +5,11 @@
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
 import type { Device } from '../rhi/core/device.js';
+import type { Buffer } from '../rhi/core/buffer.js';
+import type { CommandEncoder } from '../rhi/core/command-encoder.js';
+import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
+import type { ShaderModule } from '../rhi/core/shader-module.js';
+import { BufferUsage } from '../rhi/core/flags.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
 import { kernelSource, type Kernel } from '../compute/kernel.js';
 import type { KernelSource } from '../compute/paths/path.js';
@@ -21,6 +26,31 @@ export interface Table {
 }
 
 const KERNELS = new Map<string, Kernel>();
+
+/**
+ * A posed mesh's triangles into the table: triangle k's corners from the app's buffer (x, y, z
+ * float32 per vertex), the table's w (the bind pose's running and own areas) kept.
+ */
+const GATHER_WGSL = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> corners: array<u32>;
+@group(0) @binding(1) var<storage, read> posed: array<f32>;
+@group(0) @binding(2) var<storage, read_write> meshA: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> meshB: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> meshC: array<vec4f>;
+fn vertexAt(i: u32) -> vec3f {
+  return vec3f(posed[3u * i], posed[3u * i + 1u], posed[3u * i + 2u]);
+}
+@compute @workgroup_size(64)
+fn gather(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let k = id.x + id.y * groups.x * 64u;
+  if (k >= arrayLength(&corners) / 3u) {
+    return;
+  }
+  meshA[k] = vec4f(vertexAt(corners[3u * k]), meshA[k].w);
+  meshB[k] = vec4f(vertexAt(corners[3u * k + 1u]), meshB[k].w);
+  meshC[k] = vec4f(vertexAt(corners[3u * k + 2u]), meshC[k].w);
+}
+`;
 
 /** A table's kernel: its attributes, a step that leaves them as they are (it never runs). */
 function tableKernel(attributes: readonly string[]): Kernel {
@@ -45,7 +75,16 @@ function tableKernel(attributes: readonly string[]): Kernel {
  * objects: the same table). A sub-emitter reads its parent instead (the modules refuse a table
  * beside it).
  */
-export function tableOf(o: ParticleOptions): { from: readonly object[]; make(): Table } | null {
+/** A skinned mesh posed on the GPU: its buffer and its triangles' corners, gathered each step. */
+export interface PosedMesh {
+  readonly posed: Buffer;
+  /** Three vertex indices per triangle. */
+  readonly corners: Uint32Array;
+}
+
+export function tableOf(
+  o: ParticleOptions,
+): { from: readonly object[]; posed: PosedMesh | null; make(): Table } | null {
   const parts: Array<{ from: object; rows: number; columns: () => Record<string, Float32Array> }> =
     [];
   if (o.mesh) {
@@ -85,8 +124,16 @@ export function tableOf(o: ParticleOptions): { from: readonly object[]; make(): 
     parts.push({ from: table, rows: table.length / 4, columns: () => ({ [FIELD_SOURCE]: table }) });
   }
   if (parts.length === 0) return null;
+  const mesh = o.mesh;
   return {
     from: parts.map((p) => p.from),
+    posed: mesh?.posed
+      ? {
+          posed: mesh.posed,
+          corners:
+            mesh.indices ?? Uint32Array.from({ length: mesh.positions.length / 3 }, (_, i) => i),
+        }
+      : null,
     make() {
       const rows = Math.max(...parts.map((p) => p.rows));
       const columns: Record<string, Float32Array> = {};
@@ -117,11 +164,18 @@ export class TableSource {
   readonly #runner: ElementwiseRunner;
   readonly #stopRestore: () => void;
 
+  readonly #device: Device;
+  readonly #posed: PosedMesh | null;
+  /** The posed mesh's gather: its pipeline, module and the corners' buffer (made at first use). */
+  #gather: { pipeline: ComputePipeline; module: ShaderModule; corners: Buffer } | null = null;
+
   constructor(
     device: Device,
-    made: { from: readonly object[]; make(): Table },
+    made: { from: readonly object[]; posed: PosedMesh | null; make(): Table },
     path: ParticlePath,
   ) {
+    this.#device = device;
+    this.#posed = made.posed;
     this.from = made.from;
     this.#table = made.make();
     this.#runner = new ElementwiseRunner(device, tableKernel(Object.keys(this.#table.columns)), {
@@ -135,6 +189,53 @@ export class TableSource {
 
   #write(): void {
     for (const [name, data] of Object.entries(this.#table.columns)) this.#runner.write(name, data);
+    // a posed mesh's corners (after a restore: the buffer is made again, empty)
+    if (this.#gather && this.#posed)
+      this.#device.queue.writeBuffer(this.#gather.corners, 0, this.#posed.corners);
+  }
+
+  /**
+   * A skinned mesh posed on the GPU: its triangles' corners read from the app's buffer into the
+   * table (a, b, c; the areas stay the bind pose's), in a compute pass before the step. Nothing
+   * for other tables.
+   */
+  gather(encoder: CommandEncoder): void {
+    const posed = this.#posed;
+    if (!posed) return;
+    if (!this.#gather) {
+      const module = this.#device.createShaderModule({ label: 'mesh gather', code: GATHER_WGSL });
+      const corners = this.#device.createBuffer({
+        label: 'particles mesh corners',
+        size: posed.corners.byteLength,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+      });
+      this.#device.queue.writeBuffer(corners, 0, posed.corners);
+      this.#gather = {
+        module,
+        corners,
+        pipeline: this.#device.createComputePipeline({
+          label: 'particles mesh gather',
+          compute: { module, entryPoint: 'gather' },
+        }),
+      };
+    }
+    const { pipeline, corners } = this.#gather;
+    const buffers = this.#runner.buffers;
+    const pass = encoder.beginComputePass({ label: 'particles mesh gather' });
+    pass.setPipeline(pipeline);
+    pass.setStorageBuffer(0, corners, { access: 'read' });
+    pass.setStorageBuffer(1, posed.posed, { access: 'read' });
+    pass.setStorageBuffer(2, buffers['meshA'] as Buffer);
+    pass.setStorageBuffer(3, buffers['meshB'] as Buffer);
+    pass.setStorageBuffer(4, buffers['meshC'] as Buffer);
+    pass.dispatchThreads(posed.corners.length / 3, 64);
+    pass.end();
+    // the step reads what the gather wrote
+    encoder.barrier({
+      from: 'compute-write',
+      to: 'compute-read',
+      resources: ['meshA', 'meshB', 'meshC'].map((n) => buffers[n] as Buffer),
+    });
   }
 
   /** The table as the update kernel reads it. */
@@ -145,5 +246,8 @@ export class TableSource {
   destroy(): void {
     this.#stopRestore();
     this.#runner.destroy();
+    this.#gather?.pipeline.destroy();
+    this.#gather?.module.destroy();
+    this.#gather?.corners.destroy();
   }
 }

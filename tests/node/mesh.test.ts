@@ -9,6 +9,7 @@ import { particleKernel } from '../../src/particles/kernel.js';
 import { EmissionSchedule } from '../../src/particles/emission.js';
 import { createState, stepState } from '../../src/particles/reference.js';
 import { NullDevice } from '../../src/rhi/null/device.js';
+import { BufferUsage } from '../../src/rhi/core/flags.js';
 import { createParticleSystem } from '../../src/particles/system.js';
 import { meshTable } from '../../src/particles/modules/mesh.js';
 
@@ -282,5 +283,84 @@ describe('mesh emission', () => {
     expect(s.attributes!['tint']).toEqual(ref.attributes!['tint']);
     expect(Array.from(ref.attributes!['tint']!).some((x) => x > 0)).toBe(true);
     ps.destroy();
+  });
+
+  it('a skinned mesh posed on the GPU: positions a STORAGE buffer with restPositions its bind pose; each mistake named; the compute path only', async () => {
+    const device = new NullDevice();
+    const rest = [0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const storage = device.createBuffer({
+      size: 36,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+    });
+    const named = (mesh: Record<string, unknown>, option: string, message: RegExp): void => {
+      let error: unknown;
+      try {
+        resolveOptions({ mesh: mesh as never });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ParticleOptionError);
+      expect((error as ParticleOptionError).option).toBe(option);
+      expect(String(error)).toMatch(message);
+    };
+    named({ positions: storage }, 'mesh.restPositions', /must be the bind pose/);
+    named(
+      { positions: rest, restPositions: rest },
+      'mesh.restPositions',
+      /give positions as a Buffer/,
+    );
+    named(
+      {
+        positions: device.createBuffer({ size: 36, usage: BufferUsage.VERTEX }),
+        restPositions: rest,
+      },
+      'mesh.positions',
+      /a buffer of usage VERTEX must have STORAGE usage/,
+    );
+    named(
+      {
+        positions: device.createBuffer({ size: 24, usage: BufferUsage.STORAGE }),
+        restPositions: rest,
+      },
+      'mesh.positions',
+      /a buffer of 24 bytes must hold x, y, z \(float32\) for each of the 3 vertices of restPositions: 36 bytes/,
+    );
+    named(
+      { positions: storage, restPositions: [0, 0, 0, 1] },
+      'mesh.restPositions',
+      /4 numbers must be x, y, z per vertex/,
+    );
+    const o = resolveOptions({ mesh: { positions: storage, restPositions: rest } });
+    expect(o.mesh!.posed).toBe(storage);
+    expect(Array.from(o.mesh!.positions)).toEqual(rest);
+    // the update reads the buffer on the compute path: the other paths are told so at creation
+    let error: unknown;
+    try {
+      await createParticleSystem(device, {
+        count: 8,
+        path: 'cpu',
+        mesh: { positions: storage, restPositions: rest },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ParticleOptionError);
+    expect(String(error)).toMatch(
+      /mesh\.positions = a GPU buffer is read by the update on the compute path and this system runs on 'cpu'/,
+    );
+    const other = new NullDevice();
+    error = undefined;
+    try {
+      await createParticleSystem(other, {
+        count: 8,
+        path: 'cpu',
+        mesh: { positions: storage, restPositions: rest },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).toMatch(
+      /mesh\.positions = a buffer of another device must be a buffer of this device/,
+    );
   });
 });

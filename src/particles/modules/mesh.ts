@@ -26,6 +26,8 @@ import type { ParticleMesh, ParticleOptions } from '../options.js';
 import type { UniformValue } from '../../compute/layout.js';
 import { defineModule, type ReferenceSpawn } from './module.js';
 import { TINT } from './sub-emitter.js';
+import { Buffer } from '../../rhi/core/buffer.js';
+import { BufferUsage, usageNames } from '../../rhi/core/flags.js';
 
 const f = Math.fround;
 
@@ -59,6 +61,7 @@ const RESOLVED = new WeakMap<object, ParticleMesh>();
 const GEOMETRY = new WeakMap<
   object,
   {
+    posed: Buffer | null;
     indicesGiven: unknown;
     colorsGiven: unknown;
     positions: Float32Array;
@@ -120,18 +123,20 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
 export function triangles(
   option: string,
   given: Record<string, unknown>,
+  /** The key the vertices are under (a skinned mesh's bind pose: restPositions). */
+  key = 'positions',
 ): { positions: ArrayLike<number>; indices: Uint32Array | null } {
-  const positions = numbers(`${option}.positions`, given['positions']);
+  const positions = numbers(`${option}.${key}`, given[key]);
   if (positions.length < 9 || positions.length % 3 !== 0)
     throw new ParticleOptionError(
-      `${option}.positions`,
+      `${option}.${key}`,
       `${positions.length} numbers`,
       'must be x, y, z per vertex: a multiple of 3, at least one triangle',
     );
   for (let i = 0; i < positions.length; i++)
     if (!Number.isFinite(positions[i]))
       throw new ParticleOptionError(
-        `${option}.positions[${i}]`,
+        `${option}.${key}[${i}]`,
         positions[i],
         'must be a finite number',
       );
@@ -157,7 +162,7 @@ export function triangles(
     indices = Uint32Array.from(idx);
   } else if (vertices % 3 !== 0)
     throw new ParticleOptionError(
-      `${option}.positions`,
+      `${option}.${key}`,
       `${vertices} vertices`,
       'without indices is a triangle list: a multiple of 3 vertices',
     );
@@ -192,6 +197,10 @@ export const mesh = defineModule({
       m,
       'null or { positions, indices, transform, velocity, angularVelocity, colors }',
     );
+    // one resolved mesh per object given (and the resolved one is its own): options resolved again
+    // keep it, so its table is made once; another object is another mesh
+    const cached = RESOLVED.get(m as object);
+    if (cached) return { mesh: cached };
     const given = m as Record<string, unknown>;
     for (const key of Object.keys(given))
       if (!MESH_KEYS.includes(key))
@@ -201,30 +210,58 @@ export const mesh = defineModule({
           `is not a mesh option (they are ${MESH_KEYS.join(', ')})`,
         );
     const motion = resolveMotion(given);
-    // one resolved mesh per object given (and the resolved one is its own): options resolved again
-    // keep it, so its table is made once; another object is another mesh
-    const cached = RESOLVED.get(m as object);
-    if (cached) return { mesh: cached };
+    // a skinned mesh posed on the GPU: its vertices a buffer the app writes, its bind pose an array
+    const posed = given['positions'] instanceof Buffer ? given['positions'] : null;
+    if (!posed && given['restPositions'] !== undefined)
+      throw new ParticleOptionError(
+        'mesh.restPositions',
+        `${numbers('mesh.restPositions', given['restPositions']).length} numbers`,
+        'is the bind pose of posed vertices in a GPU buffer: give positions as a Buffer (STORAGE usage), or leave restPositions out',
+      );
+    if (posed && given['restPositions'] === undefined)
+      throw new ParticleOptionError(
+        'mesh.restPositions',
+        undefined,
+        'must be the bind pose (x, y, z per vertex) of the posed vertices in the mesh.positions buffer: births are spread by its triangles’ areas',
+      );
+    const key = posed ? 'restPositions' : 'positions';
     // the same arrays again, with the same numbers (a pose written into them in place is another
     // geometry): the same resolved vertices, so the same table
-    const geometry = GEOMETRY.get(given['positions'] as object);
+    const geometry = GEOMETRY.get(given[key] as object);
     if (
       geometry &&
+      geometry.posed === posed &&
       geometry.indicesGiven === given['indices'] &&
       geometry.colorsGiven === given['colors'] &&
-      unchanged(geometry, given)
+      unchanged(geometry, { ...given, positions: given[key] })
     ) {
       const resolved: ParticleMesh = {
         positions: geometry.positions,
         indices: geometry.indices,
         ...motion,
         colors: geometry.colors,
+        posed,
       };
       RESOLVED.set(m as object, resolved);
       RESOLVED.set(resolved, resolved);
       return { mesh: resolved };
     }
-    const { positions, indices } = triangles('mesh', given);
+    const { positions, indices } = triangles('mesh', given, key);
+    if (posed) {
+      const vertices = positions.length / 3;
+      if (!(posed.usage & BufferUsage.STORAGE))
+        throw new ParticleOptionError(
+          'mesh.positions',
+          `a buffer of usage ${usageNames(posed.usage, BufferUsage)}`,
+          'must have STORAGE usage: the update reads the posed vertices in a compute pass',
+        );
+      if (posed.size < 12 * vertices)
+        throw new ParticleOptionError(
+          'mesh.positions',
+          `a buffer of ${posed.size} bytes`,
+          `must hold x, y, z (float32) for each of the ${vertices} vertices of restPositions: ${12 * vertices} bytes`,
+        );
+    }
     if (o.subEmitter !== null)
       throw new ParticleOptionError(
         'mesh',
@@ -237,9 +274,11 @@ export const mesh = defineModule({
       indices,
       ...motion,
       colors,
+      posed,
     };
-    if (typeof given['positions'] === 'object' && given['positions'] !== null)
-      GEOMETRY.set(given['positions'], {
+    if (typeof given[key] === 'object' && given[key] !== null)
+      GEOMETRY.set(given[key], {
+        posed,
         indicesGiven: given['indices'],
         colorsGiven: given['colors'],
         positions: resolved.positions,
@@ -255,6 +294,22 @@ export const mesh = defineModule({
         'has no area (every triangle is degenerate)',
       );
     return { mesh: resolved };
+  },
+  checkDevice(device, o, path) {
+    const posed = o.mesh?.posed;
+    if (!posed) return;
+    if (posed.device !== device)
+      throw new ParticleOptionError(
+        'mesh.positions',
+        'a buffer of another device',
+        'must be a buffer of this device',
+      );
+    if (path !== 'compute')
+      throw new ParticleOptionError(
+        'mesh.positions',
+        'a GPU buffer',
+        `is read by the update on the compute path and this system runs on '${path}': give the posed vertices as an array instead (setOptions with each pose), which every path reads`,
+      );
   },
   kernel: (o) => ({
     key: o.mesh?.colors ? 'mesh colored' : 'mesh',
@@ -404,7 +459,15 @@ function cornerColors(packed: Float32Array, k: number): number[][] {
   });
 }
 
-const MESH_KEYS = ['positions', 'indices', 'transform', 'velocity', 'angularVelocity', 'colors'];
+const MESH_KEYS = [
+  'positions',
+  'indices',
+  'transform',
+  'velocity',
+  'angularVelocity',
+  'colors',
+  'restPositions',
+];
 
 /**
  * `colors` given for `vertices` vertices (3 or 4 numbers 0…1 each), as r, g, b, a per vertex (a

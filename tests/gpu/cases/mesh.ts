@@ -3,9 +3,13 @@
 // the reference says, moving along the surface's normal; another mesh given to setOptions (a
 // skinned mesh's new pose) is where the next ones are born; a mesh placed by its transform and
 // moving (velocity, angular velocity) gives its births that placement and motion, as the reference;
-// a mesh's vertex colours tint its births (the `tint` attribute as the reference) and the picture.
+// a mesh's vertex colours tint its births (the `tint` attribute as the reference) and the picture;
+// a skinned mesh posed on the GPU (a buffer the app writes) gives births on its pose of the moment.
 import {
+  BufferUsage,
   EmissionSchedule,
+  createDevice,
+  type WebGPUDevice,
   createParticleSystem,
   createState,
   stepState,
@@ -307,6 +311,138 @@ export const cases = defineCases({
             ps.destroy();
           }
         }
+      },
+    },
+  'mesh: a skinned mesh posed on the GPU (positions a buffer the app writes, restPositions its bind pose): births on the pose of the moment, each where the reference puts it on the bind pose moved as the pose is':
+    {
+      needs: ['compute'],
+      async run({ device }) {
+        const { positions: rest, indices } = fourTriangles();
+        // two poses of the same areas: the bind pose moved by a vector (so the reference's birth
+        // on the bind pose, moved by it, is where the GPU's must be)
+        const moved = (by: readonly number[]): Float32Array =>
+          Float32Array.from(rest, (x, i) => x + (by[i % 3] as number));
+        const first = [0, 4, 0];
+        const second = [0, -3, 20];
+        const posed = device.createBuffer({
+          label: 'posed vertices',
+          size: 4 * rest.length,
+          usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+        });
+        device.queue.writeBuffer(posed, 0, moved(first));
+        const ps = await createParticleSystem(device, {
+          ...BURST,
+          count: 2000,
+          bursts: [
+            { time: 0, count: 1000 },
+            { time: 0.05, count: 1000 },
+          ],
+          path: 'compute',
+          mesh: { positions: posed, restPositions: rest, indices },
+        });
+        const step = (): void => {
+          const enc = device.createCommandEncoder();
+          ps.update(enc, DT);
+          device.queue.submit([enc.finish()]);
+        };
+        step();
+        const s = await ps.read();
+        const o = ps.options;
+        const ref = createState(o);
+        stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+        let worst = 0;
+        for (let i = 0; i < 1000; i++)
+          for (let k = 0; k < 3; k++) {
+            worst = Math.max(
+              worst,
+              Math.abs(s.position[4 * i + k]! - (ref.position[4 * i + k]! + first[k]!)),
+              Math.abs(s.velocity[4 * i + k]! - ref.velocity[4 * i + k]!),
+            );
+          }
+        assert(
+          worst < 1e-4,
+          `births on the first pose: worst ${worst.toExponential(1)} from the reference's moved by it`,
+        );
+        // the app poses the mesh again (a queue write here; a skinning pass alike): the second
+        // burst is born on the new pose
+        device.queue.writeBuffer(posed, 0, moved(second));
+        for (let n = 0; n < 3; n++) step();
+        const t = await ps.read();
+        let onSecond = 0;
+        for (let i = 1000; i < 2000; i++) {
+          const age = t.position[4 * i + 3]!;
+          const y0 = t.position[4 * i + 1]! - t.velocity[4 * i + 1]! * age;
+          const z0 = t.position[4 * i + 2]! - t.velocity[4 * i + 2]! * age;
+          // the emitter is at y = 1; the triangles lie at y = 0 of the pose, z from 0 to √8
+          if (
+            t.velocity[4 * i + 3]! > 0 &&
+            Math.abs(y0 - (1 + second[1]!)) < 1e-3 &&
+            z0 >= second[2]! - 1e-3 &&
+            z0 <= second[2]! + 3
+          )
+            onSecond++;
+        }
+        assert(onSecond === 1000, `the second burst born on the second pose (${onSecond} of 1000)`);
+        ps.destroy();
+        posed.destroy();
+      },
+    },
+  'mesh: a skinned mesh posed on the GPU after a device loss and restore: the app writes its pose again and the births are on it (the corners written again)':
+    {
+      needs: ['compute'],
+      async run({ backend }) {
+        // a device of its own, without host shadows: buffers come back zeroed, as in an application
+        const device = await createDevice({ backend, canvas: document.createElement('canvas') });
+        device.onError(() => {}); // the loss is reported here
+        const { positions: rest, indices } = fourTriangles();
+        const posed = device.createBuffer({
+          label: 'posed vertices',
+          size: 4 * rest.length,
+          usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+        });
+        const pose = (dz: number): Float32Array =>
+          Float32Array.from(rest, (x, i) => (i % 3 === 2 ? x + dz : x));
+        device.queue.writeBuffer(posed, 0, pose(0));
+        const ps = await createParticleSystem(device, {
+          ...BURST,
+          count: 1000,
+          bursts: [
+            { time: 0, count: 500 },
+            { time: 0.05, count: 500 },
+          ],
+          path: 'compute',
+          mesh: { positions: posed, restPositions: rest, indices },
+        });
+        const step = (): void => {
+          const enc = device.createCommandEncoder();
+          ps.update(enc, DT);
+          device.queue.submit([enc.finish()]);
+        };
+        step();
+        await ps.read();
+        (device as WebGPUDevice).gpu.destroy();
+        await device.lost;
+        await device.restore();
+        // the app's skinning writes the pose every frame: after the restore too
+        device.queue.writeBuffer(posed, 0, pose(30));
+        for (let n = 0; n < 3; n++) step();
+        const t = await ps.read();
+        const counts = [0, 0, 0, 0];
+        let off = 0;
+        for (let i = 500; i < 1000; i++) {
+          if (!(t.velocity[4 * i + 3]! > 0)) continue;
+          const age = t.position[4 * i + 3]!;
+          const x0 = t.position[4 * i]! - t.velocity[4 * i]! * age;
+          const z0 = t.position[4 * i + 2]! - t.velocity[4 * i + 2]! * age;
+          if (z0 < 30 - 1e-3 || z0 > 33) off++;
+          else counts[Math.round(x0 / 10) - 1]!++;
+        }
+        assert(
+          off === 0 && counts.every((c) => c > 20),
+          `after the restore the second burst is born over all four triangles of the new pose (per triangle ${counts.join(', ')}, ${off} elsewhere)`,
+        );
+        ps.destroy();
+        device.destroy();
       },
     },
 });
