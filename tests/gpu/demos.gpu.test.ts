@@ -349,6 +349,27 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
+    if (backend === 'webgpu')
+      it('spinning-mesh ?pose=gpu: a compute pass deforms the torus each frame and the sparks are born on its posed vertices (a skinned mesh posed on the GPU) [webgpu]', async () => {
+        const errors: string[] = [];
+        const page = await open(
+          'demos/spinning-mesh/?backend=webgpu&pose=gpu&panel=closed',
+          errors,
+        );
+        await page.waitForFunction(
+          () => (document.getElementById('info')?.textContent ?? '').includes('posed on the GPU'),
+          { timeout: 60_000 },
+        );
+        const info = await page.$eval('#info', (e) => e.textContent ?? '');
+        expect(info).toMatch(
+          /^webgpu · compute · \d+ sparks · 384 vertices from torus\.glb, posed on the GPU$/,
+        );
+        const lit = await litPixels(page);
+        console.log(`spinning-mesh demo [webgpu, pose=gpu]: ${lit} lit pixels`);
+        expect(lit).toBeGreaterThan(500);
+        expect(errors).toEqual([]);
+        await page.close();
+      });
     it(`scene-effects: sparks and lit mesh shards off a turning torus land on the terrain, the terrain drawn [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/scene-effects/?backend=${backend}&panel=closed`, errors);
