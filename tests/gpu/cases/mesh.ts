@@ -9,6 +9,7 @@ import {
   BufferUsage,
   EmissionSchedule,
   createDevice,
+  type Device,
   type WebGPUDevice,
   createParticleSystem,
   createState,
@@ -317,34 +318,14 @@ export const cases = defineCases({
     {
       needs: ['compute'],
       async run({ device }) {
-        const { positions: rest, indices } = fourTriangles();
+        const { positions: rest } = fourTriangles();
         // two poses of the same areas: the bind pose moved by a vector (so the reference's birth
         // on the bind pose, moved by it, is where the GPU's must be)
         const moved = (by: readonly number[]): Float32Array =>
           Float32Array.from(rest, (x, i) => x + (by[i % 3] as number));
         const first = [0, 4, 0];
         const second = [0, -3, 20];
-        const posed = device.createBuffer({
-          label: 'posed vertices',
-          size: 4 * rest.length,
-          usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
-        });
-        device.queue.writeBuffer(posed, 0, moved(first));
-        const ps = await createParticleSystem(device, {
-          ...BURST,
-          count: 2000,
-          bursts: [
-            { time: 0, count: 1000 },
-            { time: 0.05, count: 1000 },
-          ],
-          path: 'compute',
-          mesh: { positions: posed, restPositions: rest, indices },
-        });
-        const step = (): void => {
-          const enc = device.createCommandEncoder();
-          ps.update(enc, DT);
-          device.queue.submit([enc.finish()]);
-        };
+        const { ps, posed, step } = await posedBursts(device, 2000, moved(first));
         step();
         const s = await ps.read();
         const o = ps.options;
@@ -394,30 +375,10 @@ export const cases = defineCases({
         // a device of its own, without host shadows: buffers come back zeroed, as in an application
         const device = await createDevice({ backend, canvas: document.createElement('canvas') });
         device.onError(() => {}); // the loss is reported here
-        const { positions: rest, indices } = fourTriangles();
-        const posed = device.createBuffer({
-          label: 'posed vertices',
-          size: 4 * rest.length,
-          usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
-        });
+        const { positions: rest } = fourTriangles();
         const pose = (dz: number): Float32Array =>
           Float32Array.from(rest, (x, i) => (i % 3 === 2 ? x + dz : x));
-        device.queue.writeBuffer(posed, 0, pose(0));
-        const ps = await createParticleSystem(device, {
-          ...BURST,
-          count: 1000,
-          bursts: [
-            { time: 0, count: 500 },
-            { time: 0.05, count: 500 },
-          ],
-          path: 'compute',
-          mesh: { positions: posed, restPositions: rest, indices },
-        });
-        const step = (): void => {
-          const enc = device.createCommandEncoder();
-          ps.update(enc, DT);
-          device.queue.submit([enc.finish()]);
-        };
+        const { ps, posed, step } = await posedBursts(device, 1000, pose(0));
         step();
         await ps.read();
         (device as WebGPUDevice).gpu.destroy();
@@ -446,6 +407,36 @@ export const cases = defineCases({
       },
     },
 });
+
+/**
+ * A skinned mesh posed on the GPU: fourTriangles() as the bind pose, `pose` written into a STORAGE
+ * buffer the system is born on (compute path), two bursts of half of `count` at 0 and 0.05 s.
+ */
+async function posedBursts(device: Device, count: number, pose: Float32Array) {
+  const { positions: rest, indices } = fourTriangles();
+  const posed = device.createBuffer({
+    label: 'posed vertices',
+    size: 4 * rest.length,
+    usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+  });
+  device.queue.writeBuffer(posed, 0, pose);
+  const ps = await createParticleSystem(device, {
+    ...BURST,
+    count,
+    bursts: [
+      { time: 0, count: count / 2 },
+      { time: 0.05, count: count / 2 },
+    ],
+    path: 'compute',
+    mesh: { positions: posed, restPositions: rest, indices },
+  });
+  const step = (): void => {
+    const enc = device.createCommandEncoder();
+    ps.update(enc, DT);
+    device.queue.submit([enc.finish()]);
+  };
+  return { ps, posed, step };
+}
 
 /** The largest absolute difference between two arrays of the same length. */
 function largest(a: ArrayLike<number>, b: ArrayLike<number>): number {
