@@ -296,6 +296,14 @@ export interface ParticleTrail {
   fade: number;
 }
 
+/** A colour map resolved: its size, its rgba8 pixels (a copy) and those as floats 0…1 (/ 255). */
+export interface ParticleColorMap {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+  readonly texels: Float32Array;
+}
+
 /** A triangle mesh to emit from (the `mesh` module), resolved to typed arrays. */
 export interface ParticleMesh {
   /** x, y, z per vertex. */
@@ -320,6 +328,17 @@ export interface ParticleMesh {
    * birth point (the three vertices' colours weighted as its position is). null: untinted.
    */
   colors: Float32Array | null;
+  /**
+   * Texture coordinates, u, v per vertex (with `colorMap`): each birth is tinted by the colour map
+   * at its birth point's coordinates (the three vertices' weighted as its position is). null: none.
+   */
+  uvs: Float32Array | null;
+  /**
+   * The mesh's colour texture as pixels (with `uvs`), sampled bilinearly with repeat at each birth's
+   * coordinates: v = 0 is the first row of `data` (the top of an image, glTF's and WebGPU's
+   * convention). The tint is the vertex colour times it. null: none.
+   */
+  colorMap: ParticleColorMap | null;
   /**
    * A skinned mesh posed on the GPU: the buffer of its posed vertices (x, y, z float32 per vertex,
    * STORAGE) that the app writes each frame; `positions` is then its bind pose, whose triangle areas
@@ -544,6 +563,14 @@ export type ParticleOptionsInput = Partial<
      * tinted by the colour where it is born (kept at 8 bits a channel). Default: none.
      */
     colors?: ArrayLike<number> | null;
+    /** Texture coordinates, u, v per vertex, at which `colorMap` is sampled. Default: none. */
+    uvs?: ArrayLike<number> | null;
+    /**
+     * The mesh's colour texture as rgba8 pixels — `{ width, height, data }`, an `ImageData` —
+     * sampled bilinearly with repeat at each birth's `uvs` (v = 0: the first row), times the vertex
+     * colour. At most 512 × 512 texels (each is a row of the update's table). Default: none.
+     */
+    colorMap?: { width: number; height: number; data: ArrayLike<number> } | null;
   } | null;
   /**
    * Mesh particles: the mesh each particle is drawn as — positions (x, y, z per vertex), and

@@ -1,6 +1,6 @@
 /**
- * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles,
- * (and a coloured mesh's corner colours), the `colliders` module's heightfield and baked SDF, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
+ * A table the update kernel reads as its source (`ignisSource(k)`): the `mesh` module's triangles
+ * (and a coloured mesh's corner colours, a textured one's coordinates and colour map's texels), the `colliders` module's heightfield and baked SDF, the `field` module's grid, side by side. A runner of one element per row that is never stepped — its
  * state is the table, on the system's path (storage buffers, textures or arrays, as the path keeps
  * state: what a sub-emitter reads its parent through). Written again after a device restore.
  */
@@ -14,7 +14,7 @@ import { ElementwiseRunner } from '../compute/elementwise.js';
 import { kernelSource, type Kernel } from '../compute/kernel.js';
 import type { KernelSource } from '../compute/paths/path.js';
 import type { ParticleOptions, ParticlePath } from './options.js';
-import { MESH_COLOR, MESH_SOURCE, meshTable } from './modules/mesh.js';
+import { MESH_COLOR, MESH_SOURCE, MESH_TEXEL, MESH_UV, meshTable } from './modules/mesh.js';
 import { HEIGHT_SOURCE, heightTable, heightfieldOf, sdfGridOf } from './modules/colliders.js';
 import { SDF_SOURCE, sdfTable } from './modules/sdf-grid.js';
 import { FIELD_SOURCE, fieldOf } from './modules/field.js';
@@ -100,9 +100,18 @@ export function tableOf(
         );
         // a coloured mesh's corner colours (the tint at a birth)
         if (t.meshColor) columns[MESH_COLOR] = t.meshColor;
+        // a textured mesh's corner coordinates (where its colour map is sampled at a birth)
+        if (t.meshUV) columns[MESH_UV] = t.meshUV;
         return columns;
       },
     });
+    const map = mesh.colorMap;
+    if (map)
+      parts.push({
+        from: map,
+        rows: map.width * map.height,
+        columns: () => ({ [MESH_TEXEL]: map.texels }),
+      });
   }
   const field = heightfieldOf(o);
   if (field)

@@ -274,4 +274,33 @@ describe('bind groups', () => {
     });
     expect(() => device.createComputePipeline({ compute: { module } })).toThrow(LimitExceededError);
   });
+
+  it('more storage buffers in a stage than maxStorageBuffersPerShaderStage is refused by name (WebGPU would refuse it out of sight)', () => {
+    const device = new NullDevice();
+    const shader = (n: number): string =>
+      Array.from(
+        { length: n },
+        (_, i) => `@group(0) @binding(${i}) var<storage, read_write> b${i}: array<f32>;`,
+      ).join('\n') +
+      `\n@compute @workgroup_size(1) fn main() { ${Array.from({ length: n }, (_, i) => `b${i}[0] = 1.0;`).join(' ')} }`;
+    const limit = device.caps.limits.maxStorageBuffersPerShaderStage;
+    expect(limit).toBe(8);
+    // the limit itself is fine; one more is named with the buffers
+    device.createComputePipeline({
+      compute: { module: device.createShaderModule({ code: shader(limit) }) },
+    });
+    expect(() =>
+      device.createComputePipeline({
+        compute: { module: device.createShaderModule({ code: shader(limit + 1) }) },
+      }),
+    ).toThrow(
+      /Storage buffers of the compute stage \(b0, .*b8\) 9 exceeds limits\.maxStorageBuffersPerShaderStage \(8\)/,
+    );
+    // a binding declared but not used by the entry point does not count (layout: 'auto')
+    const unused =
+      shader(limit) + `\n@group(0) @binding(${limit}) var<storage, read_write> extra: array<f32>;`;
+    device.createComputePipeline({
+      compute: { module: device.createShaderModule({ code: unused }) },
+    });
+  });
 });

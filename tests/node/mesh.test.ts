@@ -11,7 +11,7 @@ import { createState, stepState } from '../../src/particles/reference.js';
 import { NullDevice } from '../../src/rhi/null/device.js';
 import { BufferUsage } from '../../src/rhi/core/flags.js';
 import { createParticleSystem } from '../../src/particles/system.js';
-import { meshTable } from '../../src/particles/modules/mesh.js';
+import { meshTable, sampleMap } from '../../src/particles/modules/mesh.js';
 
 /** Four right triangles in the plane y = 0, legs √(2k) (areas k = 1…4), 10 units apart along x. */
 export function fourTriangles(): { positions: number[]; indices: number[] } {
@@ -108,6 +108,69 @@ describe('mesh emission', () => {
     [
       { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], colors: 'red' },
       /mesh\.colors = red must be an array of numbers/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], uvs: [0, 0, 1, 0, 0, 1] },
+      /mesh\.colorMap = undefined must be given with mesh\.uvs/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        colorMap: { width: 1, height: 1, data: [255, 0, 0, 255] },
+      },
+      /mesh\.uvs = undefined must be given with mesh\.colorMap/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0],
+        colorMap: { width: 1, height: 1, data: [255, 0, 0, 255] },
+      },
+      /mesh\.uvs = 4 numbers must be u, v per vertex: 6 for 3 vertices/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0, 0, NaN],
+        colorMap: { width: 1, height: 1, data: [255, 0, 0, 255] },
+      },
+      /mesh\.uvs\[5\] = NaN must be a finite number/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0, 0, 1],
+        colorMap: { width: 0, height: 1, data: [] },
+      },
+      /mesh\.colorMap\.width = 0 must be a whole number of texels/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0, 0, 1],
+        colorMap: { width: 1024, height: 512, data: [] },
+      },
+      /mesh\.colorMap = 1024 × 512 texels must have at most 262144 texels/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0, 0, 1],
+        colorMap: { width: 1, height: 1, data: [255, 0, 0, 256] },
+      },
+      /mesh\.colorMap\.data = \[255,0,0,256\] must be rgba8 pixels/,
+    ],
+    [
+      {
+        positions: [0, 0, 0, 1, 0, 0, 0, 1, 0],
+        uvs: [0, 0, 1, 0, 0, 1],
+        colorMap: { width: 2, height: 1, data: [255, 0, 0, 255] },
+      },
+      /mesh\.colorMap\.data = 4 bytes must be r, g, b, a per texel: 8 for 2 × 1/,
+    ],
+    [
+      { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], uvs: [0, 0, 1, 0, 0, 1], colorMap: 'texture.png' },
+      /mesh\.colorMap = texture\.png must be \{ width, height, data \}/,
     ],
   ];
   for (const [mesh, message] of bad)
@@ -283,6 +346,111 @@ describe('mesh emission', () => {
     expect(s.attributes!['tint']).toEqual(ref.attributes!['tint']);
     expect(Array.from(ref.attributes!['tint']!).some((x) => x > 0)).toBe(true);
     ps.destroy();
+  });
+
+  it('a colour map: bilinear between texel centres with repeat, v = 0 the first row (the sampler alone)', () => {
+    // 2 × 2: red, green on the first row; blue, white on the second
+    const data = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255];
+    const { mesh } = resolveOptions({
+      mesh: {
+        positions: [0, 0, 0, 1, 0, 0, 0, 0, 1],
+        uvs: [0, 0, 1, 0, 0, 1],
+        colorMap: { width: 2, height: 2, data },
+      },
+    });
+    const map = mesh!.colorMap!;
+    const near = (uv: [number, number], rgba: number[]): void =>
+      sampleMap(map, uv).forEach((x, i) => expect(x).toBeCloseTo(rgba[i]!, 6));
+    near([0.25, 0.25], [1, 0, 0, 1]); // a texel's centre: its colour
+    near([0.75, 0.25], [0, 1, 0, 1]);
+    near([0.25, 0.75], [0, 0, 1, 1]);
+    near([0.5, 0.25], [0.5, 0.5, 0, 1]); // between red and green
+    near([0, 0.25], [0.5, 0.5, 0, 1]); // the edge: between green (wrapped) and red
+    near([1.25, -0.75], [1, 0, 0, 1]); // repeats
+    near([0.5, 0.5], [0.5, 0.5, 0.5, 1]); // the four's mean
+  });
+
+  it('a colour map on the CPU path (the kernel translated to JavaScript): each tint the vertex colour times the map at the birth coordinates, as the reference; new pixels make another table', async () => {
+    const device = new NullDevice();
+    const width = 5;
+    const height = 3;
+    const data = Uint8Array.from({ length: 4 * width * height }, (_, i) => (i * 53) % 256);
+    const colorMap = { width, height, data };
+    const input = {
+      count: 800,
+      seed: 9,
+      mesh: {
+        ...fourTriangles(),
+        colors: Array.from({ length: 48 }, (_, i) => ((i * 37) % 101) / 100),
+        // coordinates beyond 0…1 and below: the map repeats
+        uvs: Array.from({ length: 24 }, (_, i) => ((i * 29) % 17) / 5 - 1.3),
+        colorMap,
+      },
+      emitter: {
+        shape: 'box' as const,
+        position: [0, 1, 0] as [number, number, number],
+        radius: 0,
+        angle: 0,
+      },
+      bursts: [{ time: 0, count: 800 }],
+      lifeMin: 5,
+      lifeMax: 5,
+      path: 'cpu' as const,
+    };
+    const ps = await createParticleSystem(device, input);
+    expect(particleKernel(ps.options).descriptor.source).toEqual([
+      'meshA',
+      'meshB',
+      'meshC',
+      'meshColor',
+      'meshUV',
+      'meshTexel',
+    ]);
+    ps.step(1 / 60);
+    const s = await ps.read();
+    const ref = createState(ps.options);
+    stepState(ps.options, 1, 1 / 60, ref, new EmissionSchedule().advance(ps.options, 1 / 60));
+    // the same pixels again keep the resolved mesh (so its table); others (in place) make another
+    const again = resolveOptions({ ...input, mesh: { ...input.mesh } });
+    expect(again.mesh!.colorMap).toBe(ps.options.mesh!.colorMap);
+    const tint = s.attributes!['tint']!;
+    const want = ref.attributes!['tint']!;
+    let worst = 0;
+    for (let i = 0; i < tint.length; i++) worst = Math.max(worst, Math.abs(tint[i]! - want[i]!));
+    expect(worst).toBeLessThan(1e-5);
+    // the map matters: without it the tints are the vertex colours alone, far from these
+    const plain = createState(
+      resolveOptions({ ...input, mesh: { ...input.mesh, uvs: null, colorMap: null } }),
+    );
+    const o2 = resolveOptions({ ...input, mesh: { ...input.mesh, uvs: null, colorMap: null } });
+    stepState(o2, 1, 1 / 60, plain, new EmissionSchedule().advance(o2, 1 / 60));
+    let apart = 0;
+    for (let i = 0; i < tint.length; i++)
+      apart = Math.max(apart, Math.abs(tint[i]! - plain.attributes!['tint']![i]!));
+    expect(apart).toBeGreaterThan(0.2);
+    data[0] = (data[0]! + 1) % 256;
+    const repainted = resolveOptions({ ...input, mesh: { ...input.mesh } });
+    expect(repainted.mesh!.colorMap).not.toBe(ps.options.mesh!.colorMap);
+    expect(repainted.mesh!.colorMap!.texels[0]).toBeCloseTo(data[0]! / 255, 6);
+    ps.destroy();
+  });
+
+  it("vertex colours and a colour map on the compute path of a device binding 8 storage buffers a stage: a LimitExceededError naming the step's 9 (the step would not run)", async () => {
+    const device = new NullDevice();
+    const mesh = {
+      positions: [0, 0, 0, 1, 0, 0, 0, 0, 1],
+      colors: [1, 0, 0, 0, 1, 0, 0, 0, 1],
+      uvs: [0, 0, 1, 0, 0, 1],
+      colorMap: { width: 1, height: 1, data: [255, 255, 255, 255] },
+    };
+    await expect(
+      createParticleSystem(device, { count: 64, mesh, path: 'compute' }),
+    ).rejects.toThrow(
+      /Storage buffers of the step \(attributes position, velocity, tint; source meshA, meshB, meshC, meshColor, meshUV, meshTexel\): 9 exceeds limits\.maxStorageBuffersPerShaderStage \(8\)/,
+    );
+    // either alone is 8: it runs
+    const { colors: _colors, ...mapped } = mesh;
+    (await createParticleSystem(device, { count: 64, mesh: mapped, path: 'compute' })).destroy();
   });
 
   it('a skinned mesh posed on the GPU: positions a STORAGE buffer with restPositions its bind pose; each mistake named; the compute path only', async () => {

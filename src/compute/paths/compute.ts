@@ -56,6 +56,19 @@ export class ComputePath implements ExecutionPath {
         label,
       );
     const gather = kernel.descriptor.gather === true;
+    // one storage buffer per attribute (two for a gather: the state before the step too) and per
+    // source column: more than the device binds would fail in the GPU's validation, unseen
+    const storage =
+      (gather ? 2 : 1) * kernel.descriptor.attributes.length +
+      (kernel.descriptor.source?.length ?? 0);
+    if (storage > limits.maxStorageBuffersPerShaderStage)
+      throw new LimitExceededError(
+        'maxStorageBuffersPerShaderStage',
+        storage,
+        limits.maxStorageBuffersPerShaderStage,
+        `Storage buffers of the step (attributes ${kernel.descriptor.attributes.join(', ')}${gather ? ', each twice (a gather)' : ''}${kernel.descriptor.source?.length ? `; source ${kernel.descriptor.source.join(', ')}` : ''}):`,
+        label,
+      );
     this.gpuBytesPerElement = (gather ? 32 : 16) * kernel.descriptor.attributes.length;
     this.buffers = createStateBuffers(ctx);
     this.#previous = gather

@@ -20,9 +20,15 @@
  * column holds each triangle's three colours at 8 bits a channel (r, g, b packed in an integer a
  * float holds exactly, the three alphas in the fourth), and the spawn writes the `tint` attribute
  * — the corners' colours weighted as the birth point is — which the draw multiplies by.
+ *
+ * A colour texture (`uvs`, u, v per vertex, and `colorMap`, rgba8 pixels: an ImageData or a glTF
+ * base colour image decoded) tints each birth by the texture at its birth point's coordinates: one
+ * more column holds each triangle's corner coordinates (the third corner's in b's and c's w), and the map's texels are rows of the table
+ * (`meshTexel`), read four at a time for a bilinear sample with repeat — on every path the same
+ * table, so the fragment and CPU paths sample what the compute path does.
  */
 import { ParticleOptionError, object, vector } from '../errors.js';
-import type { ParticleMesh, ParticleOptions } from '../options.js';
+import type { ParticleColorMap, ParticleMesh, ParticleOptions } from '../options.js';
 import type { UniformValue } from '../../compute/layout.js';
 import { defineModule, type ReferenceSpawn } from './module.js';
 import { TINT } from './sub-emitter.js';
@@ -35,8 +41,20 @@ const f = Math.fround;
 export const MESH_SOURCE = ['meshA', 'meshB', 'meshC'] as const;
 /** The column of a coloured mesh: its triangles' corner colours, packed (meshTable). */
 export const MESH_COLOR = 'meshColor';
+/**
+ * The column of a textured mesh: its triangles' corner coordinates ua, va, ub, vb (uc and vc are
+ * the w of meshB and meshC: a step binds a storage buffer per column, and devices may bind 8).
+ */
+export const MESH_UV = 'meshUV';
+/** The column of a colour map's texels (r, g, b, a 0…1; row y · width + x). */
+export const MESH_TEXEL = 'meshTexel';
+/** The most texels a colour map may have (512 × 512: 4 MiB of table). */
+export const MAX_MAP_TEXELS = 512 * 512;
 
-/** A mesh as its triangle table: per triangle a (xyz, the area before it), b (xyz, its area), c. */
+/**
+ * A mesh as its triangle table: per triangle a (xyz, the area before it), b (xyz, its area — or a
+ * textured mesh's uc), c (xyz, 0 — or vc).
+ */
 export interface MeshTable {
   readonly triangles: number;
   readonly meshA: Float32Array;
@@ -49,6 +67,11 @@ export interface MeshTable {
    * 65536 b (8 bits each), w their alphas as α_a + 256 α_b + 65536 α_c. null: no colours.
    */
   readonly meshColor: Float32Array | null;
+  /**
+   * A textured mesh's corner coordinates per triangle: ua, va, ub, vb (uc in meshB's w, vc in
+   * meshC's, where an untextured mesh has b's area and 0). null: none.
+   */
+  readonly meshUV: Float32Array | null;
 }
 
 /** A colour 0…1 at 8 bits. */
@@ -64,9 +87,13 @@ const GEOMETRY = new WeakMap<
     posed: Buffer | null;
     indicesGiven: unknown;
     colorsGiven: unknown;
+    uvsGiven: unknown;
+    mapGiven: unknown;
     positions: Float32Array;
     indices: Uint32Array | null;
     colors: Float32Array | null;
+    uvs: Float32Array | null;
+    colorMap: ParticleColorMap | null;
   }
 >();
 
@@ -83,6 +110,8 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
   const meshC = new Float32Array(4 * triangles);
   const colors = mesh.colors;
   const meshColor = colors ? new Float32Array(4 * triangles) : null;
+  const uvs = mesh.uvs;
+  const meshUV = uvs ? new Float32Array(4 * triangles) : null;
   let sum = 0;
   for (let k = 0; k < triangles; k++) {
     const v = [0, 1, 2].map((j) => (indices ? (indices[3 * k + j] as number) : 3 * k + j));
@@ -92,6 +121,8 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
       for (let i = 0; i < 3; i++) meshColor[4 * k + i] = c(i, 0) + 256 * c(i, 1) + 65536 * c(i, 2);
       meshColor[4 * k + 3] = c(0, 3) + 256 * c(1, 3) + 65536 * c(2, 3);
     }
+    const uv = (i: number, d: number): number => (uvs?.[2 * (v[i] as number) + d] as number) ?? 0;
+    if (meshUV) meshUV.set([uv(0, 0), uv(0, 1), uv(1, 0), uv(1, 1)], 4 * k);
     const [a, b, c] = v.map((i) => [0, 1, 2].map((d) => positions[3 * i + d] as number)) as [
       number[],
       number[],
@@ -107,11 +138,11 @@ export function meshTable(mesh: ParticleMesh): MeshTable {
         u[0]! * w[1]! - u[1]! * w[0]!,
       );
     meshA.set([...a, sum], 4 * k);
-    meshB.set([...b, area], 4 * k);
-    meshC.set([...c, 0], 4 * k);
+    meshB.set([...b, uvs ? uv(2, 0) : area], 4 * k);
+    meshC.set([...c, uvs ? uv(2, 1) : 0], 4 * k);
     sum += area;
   }
-  t = { triangles, meshA, meshB, meshC, area: f(sum), meshColor };
+  t = { triangles, meshA, meshB, meshC, area: f(sum), meshColor, meshUV };
   TABLES.set(mesh.positions, t);
   return t;
 }
@@ -195,7 +226,7 @@ export const mesh = defineModule({
     object(
       'mesh',
       m,
-      'null or { positions, indices, transform, velocity, angularVelocity, colors }',
+      'null or { positions, indices, transform, velocity, angularVelocity, colors, uvs, colorMap }',
     );
     // one resolved mesh per object given (and the resolved one is its own): options resolved again
     // keep it, so its table is made once; another object is another mesh
@@ -233,6 +264,8 @@ export const mesh = defineModule({
       geometry.posed === posed &&
       geometry.indicesGiven === given['indices'] &&
       geometry.colorsGiven === given['colors'] &&
+      geometry.uvsGiven === given['uvs'] &&
+      geometry.mapGiven === given['colorMap'] &&
       unchanged(geometry, { ...given, positions: given[key] })
     ) {
       const resolved: ParticleMesh = {
@@ -240,6 +273,8 @@ export const mesh = defineModule({
         indices: geometry.indices,
         ...motion,
         colors: geometry.colors,
+        uvs: geometry.uvs,
+        colorMap: geometry.colorMap,
         posed,
       };
       RESOLVED.set(m as object, resolved);
@@ -269,11 +304,14 @@ export const mesh = defineModule({
         "cannot also be born on a mesh: a sub-emitter's particles are born where its parent's events are",
       );
     const colors = vertexColors('mesh.colors', given['colors'], positions.length / 3);
+    const { uvs, colorMap } = texture(given, positions.length / 3);
     const resolved: ParticleMesh = {
       positions: Float32Array.from(positions),
       indices,
       ...motion,
       colors,
+      uvs,
+      colorMap,
       posed,
     };
     if (typeof given[key] === 'object' && given[key] !== null)
@@ -281,9 +319,13 @@ export const mesh = defineModule({
         posed,
         indicesGiven: given['indices'],
         colorsGiven: given['colors'],
+        uvsGiven: given['uvs'],
+        mapGiven: given['colorMap'],
         positions: resolved.positions,
         indices,
         colors,
+        uvs,
+        colorMap,
       });
     RESOLVED.set(m as object, resolved);
     RESOLVED.set(resolved, resolved);
@@ -312,17 +354,16 @@ export const mesh = defineModule({
       );
   },
   kernel: (o) => ({
-    key: o.mesh?.colors ? 'mesh colored' : 'mesh',
-    ...(o.mesh?.colors
+    key: `mesh${o.mesh?.colors ? ' colored' : ''}${o.mesh?.colorMap ? ' mapped' : ''}`,
+    ...(o.mesh?.colors || o.mesh?.colorMap
       ? {
-          helpers: MESH_TINT,
+          helpers: (o.mesh.colors ? MESH_TINT : '') + (o.mesh.colorMap ? MESH_MAP : ''),
           // set at the birth and kept (a trail still reads it after its particle is gone)
-          attributes: [
-            { name: TINT, spawn: 'meshTint(meshTri.meshColor, meshS, r2)', persist: true },
-          ],
+          attributes: [{ name: TINT, spawn: tintAtBirth(o.mesh), persist: true }],
         }
       : {}),
     uniforms: [
+      ...(o.mesh?.colorMap ? ([['meshMap', 'vec4f']] as const) : []),
       ['meshArea', 'f32'],
       ['meshTriangles', 'u32'],
       ['meshX', 'vec4f'],
@@ -332,7 +373,11 @@ export const mesh = defineModule({
       ['meshVelocity', 'vec4f'],
       ['meshSpin', 'vec4f'],
     ],
-    source: o.mesh?.colors ? [...MESH_SOURCE, MESH_COLOR] : [...MESH_SOURCE],
+    source: [
+      ...MESH_SOURCE,
+      ...(o.mesh?.colors ? [MESH_COLOR] : []),
+      ...(o.mesh?.colorMap ? [MESH_UV, MESH_TEXEL] : []),
+    ],
     spawn: `f32 meshTarget = r0 * params.meshArea;
     u32 meshLo = 0u;
     u32 meshHi = params.meshTriangles - 1u;
@@ -366,14 +411,18 @@ export const mesh = defineModule({
       const birth = BIRTHS.get(own);
       if (name !== TINT || !birth)
         throw new Error("the reference tints a mesh's birth from the spawn just made");
-      const { colors, weights } = birth;
-      return [0, 1, 2, 3].map((ch) =>
-        f(
-          f(
-            f((colors[0]![ch] as number) * weights[0]) + f((colors[1]![ch] as number) * weights[1]),
-          ) + f((colors[2]![ch] as number) * weights[2]),
-        ),
-      );
+      const { colors, weights, map } = birth;
+      const vertex = colors
+        ? [0, 1, 2, 3].map((ch) =>
+            f(
+              f(
+                f((colors[0]![ch] as number) * weights[0]) +
+                  f((colors[1]![ch] as number) * weights[1]),
+              ) + f((colors[2]![ch] as number) * weights[2]),
+            ),
+          )
+        : [1, 1, 1, 1];
+      return map ? vertex.map((x, ch) => f(x * (map[ch] as number))) : vertex;
     },
     spawn(o: ParticleOptions, own, s: ReferenceSpawn) {
       const t = meshTable(o.mesh as ParticleMesh);
@@ -398,8 +447,15 @@ export const mesh = defineModule({
       const wc = f(sq * r[2]!);
       const wa = f(1 - sq);
       const p = [0, 1, 2].map((d) => f(f(f(a[d]! * wa) + f(b[d]! * wb)) + f(c[d]! * wc)));
-      if (t.meshColor)
-        BIRTHS.set(own, { colors: cornerColors(t.meshColor, lo), weights: [wa, wb, wc] });
+      if (t.meshColor || t.meshUV) {
+        const map =
+          m.colorMap && t.meshUV ? sampleMap(m.colorMap, birthUV(t, lo, [wa, wb, wc])) : null;
+        BIRTHS.set(own, {
+          colors: t.meshColor ? cornerColors(t.meshColor, lo) : null,
+          weights: [wa, wb, wc],
+          map,
+        });
+      }
       const u = [0, 1, 2].map((d) => f(b[d]! - a[d]!));
       const w = [0, 1, 2].map((d) => f(c[d]! - a[d]!));
       const n = normalize([
@@ -436,6 +492,22 @@ export const mesh = defineModule({
  * The tint at a birth: the triangle's corner colours (meshTable's packing: 8 bits a channel) times
  * the birth point's weights (1 − √r1, √r1 (1 − r2), √r1 r2).
  */
+const MESH_MAP = `
+fn meshTexel(x: f32, y: f32) -> vec4f {
+  return ignisSource(u32(x) + u32(params.meshMap.x) * u32(y)).${MESH_TEXEL};
+}
+fn meshMapAt(uv: vec2f) -> vec4f {
+  let n = params.meshMap.xy;
+  let g = (uv - floor(uv)) * n - vec2f(0.5);
+  let lo = floor(g);
+  let t = g - lo;
+  let c = vec2f(select(lo.x, n.x - 1.0, lo.x < 0.0), select(lo.y, n.y - 1.0, lo.y < 0.0));
+  var d = c + vec2f(1.0);
+  d = vec2f(select(d.x, 0.0, d.x >= n.x), select(d.y, 0.0, d.y >= n.y));
+  return mix(mix(meshTexel(c.x, c.y), meshTexel(d.x, c.y), t.x), mix(meshTexel(c.x, d.y), meshTexel(d.x, d.y), t.x), t.y);
+}
+`;
+
 const MESH_TINT = `
 vec4f meshCorner(f32 rgb, f32 alphas, u32 shift) {
   u32 c = u32(rgb);
@@ -448,7 +520,61 @@ vec4f meshTint(vec4f packed, f32 s, f32 r2) {
 `;
 
 /** The reference's last birth on a coloured mesh, by the module's options: what its tint reads. */
-const BIRTHS = new WeakMap<object, { colors: number[][]; weights: [number, number, number] }>();
+const BIRTHS = new WeakMap<
+  object,
+  { colors: number[][] | null; weights: [number, number, number]; map: number[] | null }
+>();
+
+/** The tint's expression at a birth: the corners' colours weighted, times the map at the birth's uv. */
+function tintAtBirth(m: ParticleMesh): string {
+  const vertex = m.colors ? 'meshTint(meshTri.meshColor, meshS, r2)' : '';
+  const map = m.colorMap
+    ? 'meshMapAt(meshTri.meshUV.xy * (1.0 - meshS) + meshTri.meshUV.zw * (meshS * (1.0 - r2)) + vec2f(meshTri.meshB.w, meshTri.meshC.w) * (meshS * r2))'
+    : '';
+  return vertex && map ? `${vertex} * ${map}` : vertex || map;
+}
+
+/** Triangle k's birth coordinates for weights w (float32 as the kernel weighs them). */
+function birthUV(t: MeshTable, k: number, w: readonly [number, number, number]): [number, number] {
+  const a = t.meshUV as Float32Array;
+  // uc, vc: the w of b and c
+  const c = [t.meshB[4 * k + 3] as number, t.meshC[4 * k + 3] as number];
+  const at = (d: number): number =>
+    f(
+      f(f((a[4 * k + d] as number) * w[0]) + f((a[4 * k + 2 + d] as number) * w[1])) +
+        f(c[d]! * w[2]),
+    );
+  return [at(0), at(1)];
+}
+
+/**
+ * The colour map at (u, v): bilinear between texel centres, repeating (float64: the reference of
+ * the kernel's meshMapAt).
+ */
+export function sampleMap(map: ParticleColorMap, uv: readonly [number, number]): number[] {
+  const n = [map.width, map.height];
+  const c: number[] = [];
+  const d: number[] = [];
+  const t: number[] = [];
+  for (let a = 0; a < 2; a++) {
+    const g = (uv[a]! - Math.floor(uv[a]!)) * n[a]! - 0.5;
+    const lo = Math.floor(g);
+    t.push(g - lo);
+    const ca = lo < 0 ? n[a]! - 1 : lo;
+    c.push(ca);
+    d.push(ca + 1 >= n[a]! ? 0 : ca + 1);
+  }
+  const texel = (x: number, y: number, ch: number): number =>
+    map.texels[4 * (x + map.width * y) + ch] as number;
+  const mix = (a: number, b: number, s: number): number => a + (b - a) * s;
+  return [0, 1, 2, 3].map((ch) =>
+    mix(
+      mix(texel(c[0]!, c[1]!, ch), texel(d[0]!, c[1]!, ch), t[0]!),
+      mix(texel(c[0]!, d[1]!, ch), texel(d[0]!, d[1]!, ch), t[0]!),
+      t[1]!,
+    ),
+  );
+}
 
 /** Triangle k's corner colours from meshTable's packing, float32 as the kernel unpacks them. */
 function cornerColors(packed: Float32Array, k: number): number[][] {
@@ -467,7 +593,90 @@ const MESH_KEYS = [
   'angularVelocity',
   'colors',
   'restPositions',
+  'uvs',
+  'colorMap',
 ];
+
+/**
+ * `uvs` (u, v per vertex, finite) and `colorMap` (`{ width, height, data }`, rgba8) of a mesh:
+ * both or neither.
+ */
+function texture(
+  given: Record<string, unknown>,
+  vertices: number,
+): { uvs: Float32Array | null; colorMap: ParticleColorMap | null } {
+  const hasUVs = given['uvs'] !== undefined && given['uvs'] !== null;
+  const hasMap = given['colorMap'] !== undefined && given['colorMap'] !== null;
+  if (!hasUVs && !hasMap) return { uvs: null, colorMap: null };
+  if (!hasMap)
+    throw new ParticleOptionError(
+      'mesh.colorMap',
+      given['colorMap'],
+      'must be given with mesh.uvs: the coordinates are where the colour map is sampled at each birth',
+    );
+  if (!hasUVs)
+    throw new ParticleOptionError(
+      'mesh.uvs',
+      given['uvs'],
+      'must be given with mesh.colorMap: u, v per vertex, where the map is sampled at each birth',
+    );
+  const u = numbers('mesh.uvs', given['uvs']);
+  if (u.length !== 2 * vertices)
+    throw new ParticleOptionError(
+      'mesh.uvs',
+      `${u.length} numbers`,
+      `must be u, v per vertex: ${2 * vertices} for ${vertices} vertices`,
+    );
+  for (let i = 0; i < u.length; i++)
+    if (!Number.isFinite(u[i]))
+      throw new ParticleOptionError(`mesh.uvs[${i}]`, u[i], 'must be a finite number');
+  object('mesh.colorMap', given['colorMap'], '{ width, height, data } (an ImageData)');
+  const m = given['colorMap'] as Record<string, unknown>;
+  const { width, height, data } = m;
+  for (const [key, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const)
+    if (!Number.isInteger(v) || (v as number) < 1)
+      throw new ParticleOptionError(
+        `mesh.colorMap.${key}`,
+        v,
+        'must be a whole number of texels, at least 1',
+      );
+  const texels = (width as number) * (height as number);
+  if (texels > MAX_MAP_TEXELS)
+    throw new ParticleOptionError(
+      'mesh.colorMap',
+      `${String(width)} × ${String(height)} texels`,
+      `must have at most ${MAX_MAP_TEXELS} texels (512 × 512): each is a row of the update's table — scale the image down`,
+    );
+  const ok =
+    data instanceof Uint8Array ||
+    data instanceof Uint8ClampedArray ||
+    (Array.isArray(data) && data.every((x) => Number.isInteger(x) && x >= 0 && x <= 255));
+  if (!ok)
+    throw new ParticleOptionError(
+      'mesh.colorMap.data',
+      data,
+      'must be rgba8 pixels: a Uint8Array, a Uint8ClampedArray or whole numbers 0…255',
+    );
+  const bytes = data as ArrayLike<number>;
+  if (bytes.length !== 4 * texels)
+    throw new ParticleOptionError(
+      'mesh.colorMap.data',
+      `${bytes.length} bytes`,
+      `must be r, g, b, a per texel: ${4 * texels} for ${String(width)} × ${String(height)}`,
+    );
+  return {
+    uvs: Float32Array.from(u),
+    colorMap: {
+      width: width as number,
+      height: height as number,
+      data: Uint8Array.from(bytes),
+      texels: Float32Array.from(bytes, (x) => x / 255),
+    },
+  };
+}
 
 /**
  * `colors` given for `vertices` vertices (3 or 4 numbers 0…1 each), as r, g, b, a per vertex (a
@@ -512,6 +721,7 @@ function uniformsOf(m: ParticleMesh | null): Record<string, UniformValue> {
     meshW: column(3),
     meshVelocity: [...(m?.velocity ?? [0, 0, 0]), 0],
     meshSpin: [...(m?.angularVelocity ?? [0, 0, 0]), 0],
+    ...(m?.colorMap ? { meshMap: [m.colorMap.width, m.colorMap.height, 0, 0] } : {}),
   };
 }
 const VALUES = new WeakMap<ParticleMesh, Record<string, UniformValue>>();
@@ -524,9 +734,29 @@ function meshValues(m: ParticleMesh): Record<string, UniformValue> {
 
 /** Whether the arrays given still hold the numbers `geometry` was resolved from. */
 function unchanged(
-  geometry: { positions: Float32Array; indices: Uint32Array | null; colors: Float32Array | null },
+  geometry: {
+    positions: Float32Array;
+    indices: Uint32Array | null;
+    colors: Float32Array | null;
+    uvs: Float32Array | null;
+    colorMap: ParticleColorMap | null;
+  },
   given: Record<string, unknown>,
 ): boolean {
+  const uv = given['uvs'] as ArrayLike<number> | null | undefined;
+  if (uv && geometry.uvs) {
+    if (uv.length !== geometry.uvs.length) return false;
+    for (let i = 0; i < uv.length; i++) if (f(uv[i] as number) !== geometry.uvs[i]) return false;
+  }
+  const map = given['colorMap'] as
+    { width: unknown; height: unknown; data: ArrayLike<number> } | null | undefined;
+  if (map && geometry.colorMap) {
+    const g = geometry.colorMap;
+    if (map.width !== g.width || map.height !== g.height || map.data.length !== g.texels.length)
+      return false;
+    for (let i = 0; i < map.data.length; i++)
+      if (f((map.data[i] as number) / 255) !== g.texels[i]) return false;
+  }
   const p = given['positions'] as ArrayLike<number>;
   if (p.length !== geometry.positions.length) return false;
   for (let i = 0; i < p.length; i++) if (f(p[i] as number) !== geometry.positions[i]) return false;

@@ -63,6 +63,11 @@ export interface Limits {
   readonly maxVertexBuffers: number;
   readonly maxVertexAttributes: number;
   readonly maxSampledTexturesPerShaderStage: number;
+  /**
+   * Storage buffers one shader stage may bind (a compute step binds one per state attribute, and
+   * one per source column): the adapter's maximum is requested. 0 where compute is missing.
+   */
+  readonly maxStorageBuffersPerShaderStage: number;
 }
 
 /**
@@ -111,6 +116,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxVertexBuffers: 8,
   maxVertexAttributes: 16,
   maxSampledTexturesPerShaderStage: 16,
+  maxStorageBuffersPerShaderStage: 8,
 };
 
 /** Features a device may be told to go without, to exercise a fallback on hardware that has it. */

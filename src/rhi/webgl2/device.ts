@@ -195,6 +195,7 @@ export class WebGL2Device extends Device {
           maxVertexBuffers: Math.min(8, param(gl.MAX_VERTEX_ATTRIBS)),
           maxVertexAttributes: param(gl.MAX_VERTEX_ATTRIBS),
           maxSampledTexturesPerShaderStage: Math.min(param(gl.MAX_TEXTURE_IMAGE_UNITS), units - 1),
+          maxStorageBuffersPerShaderStage: 0,
         },
         adapter: webglAdapter(gl, debugInfo),
       },

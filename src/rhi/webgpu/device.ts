@@ -80,6 +80,7 @@ async function requestGPUDevice(
         ? { maxColorAttachmentBytesPerSample: l.maxColorAttachmentBytesPerSample }
         : {}),
       maxTextureDimension2D: l.maxTextureDimension2D,
+      maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
     },
   });
   return { gpu, info: adapter.info, isFallbackAdapter };
@@ -146,6 +147,7 @@ export class WebGPUDevice extends Device {
           maxVertexBuffers: l.maxVertexBuffers,
           maxVertexAttributes: l.maxVertexAttributes,
           maxSampledTexturesPerShaderStage: l.maxSampledTexturesPerShaderStage,
+          maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
         },
         adapter: {
           vendor: info?.vendor ?? 'unknown',

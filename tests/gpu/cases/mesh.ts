@@ -8,6 +8,7 @@
 import {
   BufferUsage,
   EmissionSchedule,
+  LimitExceededError,
   createDevice,
   type Device,
   type WebGPUDevice,
@@ -246,72 +247,62 @@ export const cases = defineCases({
           1,
           0.5,
         ];
-        const input: ParticleOptionsInput = {
+        await tintedOnEveryPath(device, { positions, colors });
+      },
+    },
+  'mesh: a colour map (uvs and rgba8 pixels) tints each birth by the map at its coordinates, as the reference on every path, and the particles drawn take it (red on the left of the map, blue on the right) in each raster mode':
+    {
+      async run({ device }) {
+        // one quad facing the camera across x −4…4, y −3…−1; u from 0.125 to 0.875 across it on a
+        // 4 × 1 map red, red, blue, blue (bilinear: red up to u = 0.375, blue from 0.625)
+        const positions = [-4, -3, 0, 4, -3, 0, 4, -1, 0, -4, -1, 0];
+        const indices = [0, 1, 2, 0, 2, 3];
+        const uvs = [0.125, 1, 0.875, 1, 0.875, 0, 0.125, 0];
+        const red = [255, 0, 0, 255];
+        const blue = [0, 0, 255, 255];
+        const data = Uint8Array.from([...red, ...red, ...blue, ...blue]);
+        await tintedOnEveryPath(device, {
+          positions,
+          indices,
+          uvs,
+          colorMap: { width: 4, height: 1, data },
+        });
+        if (!device.caps.features.compute) return;
+        // vertex colours and the map together: 9 storage buffers in the compute step — it runs
+        // where the device binds that many (the adapter's maximum is asked for), and is refused
+        // by name where it does not
+        const colors = [1, 1, 1, 0.5, 0.5, 0.5, 1, 0, 0, 1, 1, 0];
+        const both: ParticleOptionsInput = {
           ...BURST,
-          count: 600,
-          bursts: [{ time: 0, count: 600 }],
-          emitter: { shape: 'box', position: [0, 0, 0], radius: 0, angle: 0 },
-          speedMin: 0,
-          speedMax: 0,
-          colors: [
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-            [1, 1, 1, 1],
-          ],
-          mesh: { positions, colors },
+          count: 300,
+          bursts: [{ time: 0, count: 300 }],
+          path: 'compute',
+          mesh: { positions, indices, uvs, colors, colorMap: { width: 4, height: 1, data } },
         };
-        for (const path of pathsOf(device)) {
-          const modes: Array<'instanced' | 'pulled' | 'splat'> = [
-            'instanced',
-            'pulled',
-            ...(path === 'compute' ? (['splat'] as const) : []),
-          ];
-          for (const drawMode of modes) {
-            const ps = await createParticleSystem(device, {
-              ...input,
-              path,
-              drawMode,
-              ...(drawMode === 'splat' ? { blend: 'additive' as const } : {}),
-            });
-            const enc = device.createCommandEncoder();
-            ps.update(enc, DT);
-            device.queue.submit([enc.finish()]);
-            const s = await ps.read();
-            const o = ps.options;
-            const ref = createState(o);
-            stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
-            const tint = s.attributes?.['tint'];
-            assert(tint !== undefined, `${path}: the system keeps a tint attribute`);
-            const worst = largest(tint, ref.attributes!['tint']!);
-            assert(
-              worst < 1e-5,
-              `${path}: every tint as the reference (worst ${worst.toExponential(1)})`,
-            );
-            const img = await drawImage(device, ps);
-            // the lit pixels' colour sums in the left and right thirds of the picture
-            const third = (from: number): number[] => {
-              const sum = [0, 0, 0, 0];
-              for (let y = 0; y < IMAGE; y++)
-                for (let x = from; x < Math.min(IMAGE, from + IMAGE / 3); x++) {
-                  const at = 4 * (y * IMAGE + x);
-                  if (img[at]! + img[at + 1]! + img[at + 2]! === 0) continue;
-                  for (let k = 0; k < 3; k++) sum[k]! += img[at + k]!;
-                  sum[3]!++;
-                }
-              return sum;
-            };
-            const [left, right] = [third(0), third(Math.ceil((2 * IMAGE) / 3))] as [
-              number[],
-              number[],
-            ];
-            const how = `${path} ${drawMode}: left ${left.join(', ')}, right ${right.join(', ')} (r, g, b sums, pixels)`;
-            assert(left[3]! > 20 && right[3]! > 20, `${how}: both triangles' particles drawn`);
-            assert(left[0]! > 10 * (left[1]! + left[2]! + 1), `${how}: the left ones red`);
-            assert(right[2]! > 10 * (right[0]! + right[1]! + 1), `${how}: the right ones blue`);
-            ps.destroy();
-          }
+        const limit = device.caps.limits.maxStorageBuffersPerShaderStage;
+        if (limit < 9) {
+          let error: unknown;
+          await createParticleSystem(device, both).catch((e: unknown) => (error = e));
+          assert(
+            error instanceof LimitExceededError &&
+              error.limit === 'maxStorageBuffersPerShaderStage',
+            `a device binding ${limit} storage buffers refuses the 9 by name (${String(error)})`,
+          );
+          return;
         }
+        const ps = await createParticleSystem(device, both);
+        const enc = device.createCommandEncoder();
+        ps.update(enc, DT);
+        device.queue.submit([enc.finish()]);
+        const s = await ps.read();
+        const ref = createState(ps.options);
+        stepState(ps.options, 1, DT, ref, new EmissionSchedule().advance(ps.options, DT));
+        const worst = largest(s.attributes!['tint']!, ref.attributes!['tint']!);
+        assert(
+          worst < 1e-5,
+          `colours and a map (a device binding ${limit}): every tint as the reference (worst ${worst.toExponential(1)})`,
+        );
+        ps.destroy();
       },
     },
   'mesh: a skinned mesh posed on the GPU (positions a buffer the app writes, restPositions its bind pose): births on the pose of the moment, each where the reference puts it on the bind pose moved as the pose is':
@@ -436,6 +427,79 @@ async function posedBursts(device: Device, count: number, pose: Float32Array) {
     device.queue.submit([enc.finish()]);
   };
   return { ps, posed, step };
+}
+
+/**
+ * A burst of 600 still particles on `mesh` (tinted: vertex colours or a colour map), on every path
+ * and raster mode: each tint as the reference's, and the picture's left third red, its right blue.
+ */
+async function tintedOnEveryPath(
+  device: Device,
+  mesh: NonNullable<ParticleOptionsInput['mesh']>,
+): Promise<void> {
+  const input: ParticleOptionsInput = {
+    ...BURST,
+    count: 600,
+    bursts: [{ time: 0, count: 600 }],
+    emitter: { shape: 'box', position: [0, 0, 0], radius: 0, angle: 0 },
+    speedMin: 0,
+    speedMax: 0,
+    colors: [
+      [1, 1, 1, 1],
+      [1, 1, 1, 1],
+      [1, 1, 1, 1],
+      [1, 1, 1, 1],
+    ],
+    mesh,
+  };
+  for (const path of pathsOf(device)) {
+    const modes: Array<'instanced' | 'pulled' | 'splat'> = [
+      'instanced',
+      'pulled',
+      ...(path === 'compute' ? (['splat'] as const) : []),
+    ];
+    for (const drawMode of modes) {
+      const ps = await createParticleSystem(device, {
+        ...input,
+        path,
+        drawMode,
+        ...(drawMode === 'splat' ? { blend: 'additive' as const } : {}),
+      });
+      const enc = device.createCommandEncoder();
+      ps.update(enc, DT);
+      device.queue.submit([enc.finish()]);
+      const s = await ps.read();
+      const o = ps.options;
+      const ref = createState(o);
+      stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+      const tint = s.attributes?.['tint'];
+      assert(tint !== undefined, `${path}: the system keeps a tint attribute`);
+      const worst = largest(tint, ref.attributes!['tint']!);
+      assert(
+        worst < 1e-5,
+        `${path}: every tint as the reference (worst ${worst.toExponential(1)})`,
+      );
+      const img = await drawImage(device, ps);
+      // the lit pixels' colour sums in the left and right thirds of the picture
+      const third = (from: number): number[] => {
+        const sum = [0, 0, 0, 0];
+        for (let y = 0; y < IMAGE; y++)
+          for (let x = from; x < Math.min(IMAGE, from + IMAGE / 3); x++) {
+            const at = 4 * (y * IMAGE + x);
+            if (img[at]! + img[at + 1]! + img[at + 2]! === 0) continue;
+            for (let k = 0; k < 3; k++) sum[k]! += img[at + k]!;
+            sum[3]!++;
+          }
+        return sum;
+      };
+      const [left, right] = [third(0), third(Math.ceil((2 * IMAGE) / 3))] as [number[], number[]];
+      const how = `${path} ${drawMode}: left ${left.join(', ')}, right ${right.join(', ')} (r, g, b sums, pixels)`;
+      assert(left[3]! > 20 && right[3]! > 20, `${how}: both triangles' particles drawn`);
+      assert(left[0]! > 10 * (left[1]! + left[2]! + 1), `${how}: the left ones red`);
+      assert(right[2]! > 10 * (right[0]! + right[1]! + 1), `${how}: the right ones blue`);
+      ps.destroy();
+    }
+  }
 }
 
 /** The largest absolute difference between two arrays of the same length. */

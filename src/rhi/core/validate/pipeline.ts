@@ -336,6 +336,7 @@ export function validateRenderPipelineDescriptor(
       entryPoint: desc.fragment.entryPoint,
     });
   const bindings = resolveBindings(stages, desc.bindings, label);
+  if (caps.features.compute) for (const s of stages) checkStorageBuffers(s, bindings, caps, label);
   if (caps.shaderLanguage === 'glsl') {
     for (const b of bindings) {
       if (!b.name) {
@@ -428,11 +429,39 @@ export function validateComputePipelineDescriptor(
         label,
       );
   }
-  return resolveBindings(
-    [{ module: desc.compute.module, stage: 'compute', entryPoint: desc.compute.entryPoint }],
-    desc.bindings,
-    label,
+  const stage: PipelineStage = {
+    module: desc.compute.module,
+    stage: 'compute',
+    entryPoint: desc.compute.entryPoint,
+  };
+  const bindings = resolveBindings([stage], desc.bindings, label);
+  checkStorageBuffers(stage, bindings, caps, label);
+  return bindings;
+}
+
+/**
+ * The storage buffers one stage binds within `maxStorageBuffersPerShaderStage` (WebGPU refuses the
+ * pipeline otherwise, in its own validation: a step that never runs, an error out of sight).
+ */
+function checkStorageBuffers(
+  stage: PipelineStage,
+  bindings: readonly BindingLayoutEntry[],
+  caps: Caps,
+  label: string | undefined,
+): void {
+  const used = new Set(usedBindings(stage).map((b) => slotOf(b)));
+  const storage = bindings.filter(
+    (b) => (b.type === 'storage' || b.type === 'read-only-storage') && used.has(slotOf(b)),
   );
+  const limit = caps.limits.maxStorageBuffersPerShaderStage;
+  if (storage.length > limit)
+    throw new LimitExceededError(
+      'maxStorageBuffersPerShaderStage',
+      storage.length,
+      limit,
+      `Storage buffers of the ${stage.stage} stage (${storage.map((b) => b.name ?? slotName(b)).join(', ')})`,
+      label,
+    );
 }
 
 /**
