@@ -2,7 +2,9 @@
 // glTF-Transform's WebIO — no glTF parsing of our own — becomes the `mesh` a particle system is born
 // on. Every frame the torus turns about y and tilts (its `transform`), and the system is told its
 // angular velocity, so each spark leaves the surface with the speed of the point it was born at
-// (docs/particles.md, "Emission from a mesh"). ?pose=gpu (WebGPU) also deforms the torus on the GPU
+// (docs/particles.md, "Emission from a mesh"). The torus is textured as glTF models are (TEXCOORD_0
+// and a base colour texture, a PNG in the .glb, decoded by the browser): each spark takes the
+// colour painted where it is born (the mesh's `uvs` and `colorMap`). ?pose=gpu (WebGPU) also deforms the torus on the GPU
 // each frame — a compute pass, as a skinning pass would, writes its posed vertices into a storage
 // buffer the system is born on (a skinned mesh posed on the GPU; nothing is read back).
 // ?backend=webgl2 the fallback, ?path=cpu the CPU path, ?frames=N stops after N frames,
@@ -16,11 +18,26 @@ import { FrameMeter, dockedPane, fitCanvas, openDemo } from '../shared/ui.js';
 const { url, canvas, info, device } = await openDemo();
 const surface = device.surface!;
 
-// the first primitive of the first mesh: its positions and indices, as the file holds them
+// the first primitive of the first mesh: its positions, indices and texture coordinates as the file
+// holds them, and its material's base colour texture as pixels
 const doc = await new WebIO().read(new URL('./torus.glb', import.meta.url).href);
 const primitive = doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
 const positions = primitive.getAttribute('POSITION')!.getArray()!;
 const indices = primitive.getIndices()!.getArray()!;
+const uvs = primitive.getAttribute('TEXCOORD_0')!.getArray()!;
+const texture = primitive.getMaterial()!.getBaseColorTexture()!;
+const colorMap = await pixelsOf(texture.getImage()!, texture.getMimeType());
+
+/** An encoded image (PNG, JPEG) as its rgba8 pixels, decoded by the browser. */
+async function pixelsOf(bytes: Uint8Array, type: string): Promise<ImageData> {
+  const bitmap = await createImageBitmap(new Blob([bytes as BlobPart], { type }), {
+    colorSpaceConversion: 'none',
+    premultiplyAlpha: 'none',
+  });
+  const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+  context.drawImage(bitmap, 0, 0);
+  return context.getImageData(0, 0, bitmap.width, bitmap.height);
+}
 
 const settings = { spin: 2.5, wobble: 0.35, sparks: 1 };
 const path = (url.get('path') ?? 'auto') as 'auto' | ParticlePath;
@@ -88,8 +105,8 @@ function makeGpuPose() {
 }
 const meshOf = (extra: object) =>
   gpuPose
-    ? { positions: gpuPose.posed, restPositions: positions, indices, ...extra }
-    : { positions, indices, ...extra };
+    ? { positions: gpuPose.posed, restPositions: positions, indices, uvs, colorMap, ...extra }
+    : { positions, indices, uvs, colorMap, ...extra };
 const ps = await createParticleSystem(device, {
   count: 20_000,
   emitRate: 12_000,
@@ -168,7 +185,7 @@ function tick(now: number): void {
   (window as unknown as { __frames: number }).__frames = frame;
   if (frame % 30 === 0)
     void ps.stats().then((s) => {
-      info.textContent = `${device.caps.backend} · ${ps.path} · ${s.alive} sparks · ${positions.length / 3} vertices from torus.glb${gpuPose ? ', posed on the GPU' : ''}`;
+      info.textContent = `${device.caps.backend} · ${ps.path} · ${s.alive} sparks · ${positions.length / 3} vertices from torus.glb, painted by its ${colorMap.width} × ${colorMap.height} texture${gpuPose ? ', posed on the GPU' : ''}`;
     });
   if (frame < frames) requestAnimationFrame(tick);
 }

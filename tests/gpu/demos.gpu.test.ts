@@ -37,6 +37,22 @@ async function litPixels(page: Page): Promise<number> {
   return n;
 }
 
+/** Lit canvas pixels whose blue exceeds their red (blue) and whose red exceeds their blue (warm). */
+async function sparkHues(page: Page): Promise<{ warm: number; blue: number }> {
+  const canvas = await page.$('canvas');
+  if (!canvas) throw new Error('the demo page has no canvas');
+  const png = PNG.sync.read(Buffer.from(await canvas.screenshot()));
+  let warm = 0;
+  let blue = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    if (r + g + b <= 60) continue;
+    if (b > r + 20) blue++;
+    else if (r > b + 20) warm++;
+  }
+  return { warm, blue };
+}
+
 interface Box {
   x: number;
   y: number;
@@ -335,17 +351,24 @@ describe('demos', () => {
         () => ((window as unknown as { __frames?: number }).__frames ?? 0) > 30,
         { timeout: 60_000 },
       );
-      // the torus of effects/meshes/torus.json, as the .glb holds it: 32 × 12 vertices
+      // the torus of effects/meshes/torus.json, as the .glb holds it: 33 × 13 vertices (its seams
+      // repeated for the texture coordinates), and its 64 × 16 base colour texture
       await page.waitForFunction(
         () => (document.getElementById('info')?.textContent ?? '').includes('vertices'),
         { timeout: 30_000 },
       );
       const info = await page.$eval('#info', (e) => e.textContent ?? '');
-      expect(info).toMatch(/· 384 vertices from torus\.glb$/);
+      expect(info).toMatch(/· 429 vertices from torus\.glb, painted by its 64 × 16 texture$/);
       expect(info).toContain(backend === 'webgpu' ? 'compute' : 'pingpong');
       const lit = await litPixels(page);
       console.log(`spinning-mesh demo [${backend}]: ${lit} lit pixels`);
       expect(lit).toBeGreaterThan(500);
+      // the texture's cobalt bands tint the sparks born on them: blue-dominant sparks beside the
+      // warm ones (the sparks' own colours are white to red: without the map none is blue)
+      const { warm, blue } = await sparkHues(page);
+      console.log(`spinning-mesh demo [${backend}]: ${warm} warm, ${blue} blue spark pixels`);
+      expect(blue).toBeGreaterThan(50);
+      expect(warm).toBeGreaterThan(50);
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -362,7 +385,7 @@ describe('demos', () => {
         );
         const info = await page.$eval('#info', (e) => e.textContent ?? '');
         expect(info).toMatch(
-          /^webgpu · compute · \d+ sparks · 384 vertices from torus\.glb, posed on the GPU$/,
+          /^webgpu · compute · \d+ sparks · 429 vertices from torus\.glb, painted by its 64 × 16 texture, posed on the GPU$/,
         );
         const lit = await litPixels(page);
         console.log(`spinning-mesh demo [webgpu, pose=gpu]: ${lit} lit pixels`);
