@@ -341,8 +341,9 @@ export interface ParticleMesh {
   colorMap: ParticleColorMap | null;
   /**
    * A skinned mesh posed on the GPU: the buffer of its posed vertices (x, y, z float32 per vertex,
-   * STORAGE) that the app writes each frame; `positions` is then its bind pose, whose triangle areas
-   * births are spread by. The compute path reads it. null: the vertices are `positions`.
+   * STORAGE) that the app writes each frame; `positions` is then its bind pose (the table's
+   * vertices until the first step). The compute path reads it, and sums its triangles' areas, before
+   * each step. null: the vertices are `positions`.
    */
   posed: Buffer | null;
 }

@@ -8,6 +8,7 @@ import type { Device } from '../rhi/core/device.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { CommandEncoder } from '../rhi/core/command-encoder.js';
 import type { ComputePipeline } from '../rhi/core/compute-pipeline.js';
+import type { ComputePass } from '../rhi/core/compute-pass.js';
 import type { ShaderModule } from '../rhi/core/shader-module.js';
 import { BufferUsage } from '../rhi/core/flags.js';
 import { ElementwiseRunner } from '../compute/elementwise.js';
@@ -28,8 +29,13 @@ export interface Table {
 const KERNELS = new Map<string, Kernel>();
 
 /**
- * A posed mesh's triangles into the table: triangle k's corners from the app's buffer (x, y, z
- * float32 per vertex), the table's w (the bind pose's running and own areas) kept.
+ * A posed mesh's triangles into the table: `gather` copies triangle k's corners from the app's
+ * buffer (x, y, z float32 per vertex), keeping each row's w (b's and c's hold a textured mesh's
+ * third coordinates); `scan` then sums the posed triangles' areas — meshA's w each triangle's
+ * running sum before it, the row after the last (the sentinel) the total the spawn scales its
+ * first random number by — so births are uniform by the area of the pose of the moment. One
+ * workgroup: each thread sums a run of triangles, thread 0 scans the 256 runs, each thread writes
+ * its run's sums (O(triangles / 256) a thread; a frame's skinned mesh is thousands, not millions).
  */
 const GATHER_WGSL = /* wgsl */ `
 @group(0) @binding(0) var<storage, read> corners: array<u32>;
@@ -49,6 +55,40 @@ fn gather(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) gro
   meshA[k] = vec4f(vertexAt(corners[3u * k]), meshA[k].w);
   meshB[k] = vec4f(vertexAt(corners[3u * k + 1u]), meshB[k].w);
   meshC[k] = vec4f(vertexAt(corners[3u * k + 2u]), meshC[k].w);
+}
+fn areaOf(k: u32) -> f32 {
+  let a = meshA[k].xyz;
+  return 0.5 * length(cross(meshB[k].xyz - a, meshC[k].xyz - a));
+}
+var<workgroup> runs: array<f32, 256>;
+@compute @workgroup_size(256)
+fn scan(@builtin(local_invocation_index) t: u32) {
+  let n = arrayLength(&corners) / 3u;
+  let per = (n + 255u) / 256u;
+  let start = min(t * per, n);
+  let end = min(start + per, n);
+  var sum = 0.0;
+  for (var k = start; k < end; k++) {
+    sum += areaOf(k);
+  }
+  runs[t] = sum;
+  workgroupBarrier();
+  if (t == 0u) {
+    var before = 0.0;
+    for (var i = 0u; i < 256u; i++) {
+      let run = runs[i];
+      runs[i] = before;
+      before += run;
+    }
+    meshA[n] = vec4f(0.0, 0.0, 0.0, before);
+  }
+  workgroupBarrier();
+  var before = runs[t];
+  for (var k = start; k < end; k++) {
+    let area = areaOf(k);
+    meshA[k].w = before;
+    before += area;
+  }
 }
 `;
 
@@ -92,12 +132,19 @@ export function tableOf(
     parts.push({
       // the vertices: a mesh moved by a new transform keeps its table
       from: mesh.positions,
-      rows: meshTable(mesh).triangles,
+      // a mesh posed on the GPU: one row more, whose meshA.w is the posed total area
+      rows: meshTable(mesh).triangles + (mesh.posed ? 1 : 0),
       columns: () => {
         const t = meshTable(mesh);
         const columns: Record<string, Float32Array> = Object.fromEntries(
           MESH_SOURCE.map((n) => [n, t[n]]),
         );
+        if (mesh.posed) {
+          const a = new Float32Array(4 * (t.triangles + 1));
+          a.set(t.meshA);
+          a[4 * t.triangles + 3] = t.area;
+          columns['meshA'] = a;
+        }
         // a coloured mesh's corner colours (the tint at a birth)
         if (t.meshColor) columns[MESH_COLOR] = t.meshColor;
         // a textured mesh's corner coordinates (where its colour map is sampled at a birth)
@@ -175,8 +222,13 @@ export class TableSource {
 
   readonly #device: Device;
   readonly #posed: PosedMesh | null;
-  /** The posed mesh's gather: its pipeline, module and the corners' buffer (made at first use). */
-  #gather: { pipeline: ComputePipeline; module: ShaderModule; corners: Buffer } | null = null;
+  /** The posed mesh's gather and scan: pipelines, module, the corners' buffer (made at first use). */
+  #gather: {
+    pipeline: ComputePipeline;
+    scan: ComputePipeline;
+    module: ShaderModule;
+    corners: Buffer;
+  } | null = null;
 
   constructor(
     device: Device,
@@ -226,25 +278,34 @@ export class TableSource {
           label: 'particles mesh gather',
           compute: { module, entryPoint: 'gather' },
         }),
+        scan: this.#device.createComputePipeline({
+          label: 'particles mesh areas',
+          compute: { module, entryPoint: 'scan' },
+        }),
       };
     }
-    const { pipeline, corners } = this.#gather;
+    const { pipeline, scan, corners } = this.#gather;
     const buffers = this.#runner.buffers;
-    const pass = encoder.beginComputePass({ label: 'particles mesh gather' });
-    pass.setPipeline(pipeline);
-    pass.setStorageBuffer(0, corners, { access: 'read' });
-    pass.setStorageBuffer(1, posed.posed, { access: 'read' });
-    pass.setStorageBuffer(2, buffers['meshA'] as Buffer);
-    pass.setStorageBuffer(3, buffers['meshB'] as Buffer);
-    pass.setStorageBuffer(4, buffers['meshC'] as Buffer);
-    pass.dispatchThreads(posed.corners.length / 3, 64);
-    pass.end();
-    // the step reads what the gather wrote
-    encoder.barrier({
-      from: 'compute-write',
-      to: 'compute-read',
-      resources: ['meshA', 'meshB', 'meshC'].map((n) => buffers[n] as Buffer),
-    });
+    const table = ['meshA', 'meshB', 'meshC'].map((n) => buffers[n] as Buffer);
+    const run = (
+      label: string,
+      p: ComputePipeline,
+      dispatch: (pass: ComputePass) => void,
+    ): void => {
+      const pass = encoder.beginComputePass({ label });
+      pass.setPipeline(p);
+      pass.setStorageBuffer(0, corners, { access: 'read' });
+      pass.setStorageBuffer(1, posed.posed, { access: 'read' });
+      table.forEach((b, i) => pass.setStorageBuffer(2 + i, b));
+      dispatch(pass);
+      pass.end();
+      // the next pass (the scan, then the step) reads what this one wrote
+      encoder.barrier({ from: 'compute-write', to: 'compute-read', resources: table });
+    };
+    run('particles mesh gather', pipeline, (pass) =>
+      pass.dispatchThreads(posed.corners.length / 3, 64),
+    );
+    run('particles mesh areas', scan, (pass) => pass.dispatch(1));
   }
 
   /** The table as the update kernel reads it. */
@@ -256,6 +317,7 @@ export class TableSource {
     this.#stopRestore();
     this.#runner.destroy();
     this.#gather?.pipeline.destroy();
+    this.#gather?.scan.destroy();
     this.#gather?.module.destroy();
     this.#gather?.corners.destroy();
   }

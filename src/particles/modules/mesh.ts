@@ -253,7 +253,7 @@ export const mesh = defineModule({
       throw new ParticleOptionError(
         'mesh.restPositions',
         undefined,
-        'must be the bind pose (x, y, z per vertex) of the posed vertices in the mesh.positions buffer: births are spread by its triangles’ areas',
+        'must be the bind pose (x, y, z per vertex) of the posed vertices in the mesh.positions buffer',
       );
     const key = posed ? 'restPositions' : 'positions';
     // the same arrays again, with the same numbers (a pose written into them in place is another
@@ -354,7 +354,7 @@ export const mesh = defineModule({
       );
   },
   kernel: (o) => ({
-    key: `mesh${o.mesh?.colors ? ' colored' : ''}${o.mesh?.colorMap ? ' mapped' : ''}`,
+    key: `mesh${o.mesh?.colors ? ' colored' : ''}${o.mesh?.colorMap ? ' mapped' : ''}${o.mesh?.posed ? ' posed' : ''}`,
     ...(o.mesh?.colors || o.mesh?.colorMap
       ? {
           helpers: (o.mesh.colors ? MESH_TINT : '') + (o.mesh.colorMap ? MESH_MAP : ''),
@@ -378,7 +378,9 @@ export const mesh = defineModule({
       ...(o.mesh?.colors ? [MESH_COLOR] : []),
       ...(o.mesh?.colorMap ? [MESH_UV, MESH_TEXEL] : []),
     ],
-    spawn: `f32 meshTarget = r0 * params.meshArea;
+    // a mesh posed on the GPU: the total of the pose's areas, summed on the GPU before the step,
+    // in the row after the last triangle
+    spawn: `f32 meshTarget = r0 * ${o.mesh?.posed ? 'ignisSource(params.meshTriangles).meshA.w' : 'params.meshArea'};
     u32 meshLo = 0u;
     u32 meshHi = params.meshTriangles - 1u;
     for (var meshStep = 0u; meshStep < 32u; meshStep++) {

@@ -359,6 +359,49 @@ export const cases = defineCases({
         posed.destroy();
       },
     },
+  "mesh: a skinned mesh posed on the GPU is born on uniformly by the area of the pose of the moment (summed on the GPU), not by the bind pose's":
+    {
+      needs: ['compute'],
+      async run({ device }) {
+        // the bind pose: four groups of 150 copies of a triangle (600 triangles, so each of the
+        // scan's 256 threads sums a run of them), the groups' areas 1 : 2 : 3 : 4; the pose scales
+        // each triangle about its first corner to the same area (a total of 8 × 150, the bind
+        // pose's 10 × 150): births must spread evenly over the four groups
+        const copies = 150;
+        const one = fourTriangles().positions;
+        const rest = Array.from({ length: 4 * copies }, (_, t) => {
+          const k = Math.floor(t / copies);
+          return one.slice(9 * k, 9 * k + 9);
+        }).flat();
+        const pose = Float32Array.from(rest);
+        for (let t = 0; t < 4 * copies; t++) {
+          const s = Math.sqrt(2 / (Math.floor(t / copies) + 1));
+          for (let v = 1; v < 3; v++)
+            for (let d = 0; d < 3; d++)
+              pose[9 * t + 3 * v + d] =
+                rest[9 * t + d]! + s * (rest[9 * t + 3 * v + d]! - rest[9 * t + d]!);
+        }
+        const { ps, posed, step } = await posedBursts(device, 8000, pose, { rest });
+        step();
+        const s = await ps.read();
+        const counts = [0, 0, 0, 0];
+        for (let i = 0; i < 4000; i++) counts[Math.round(s.position[4 * i]! / 10) - 1]!++;
+        const chi2 = (weights: number[]): number => {
+          const total = weights.reduce((a, b) => a + b, 0);
+          return counts.reduce((sum, c, k) => {
+            const e = (4000 * weights[k]!) / total;
+            return sum + (c - e) ** 2 / e;
+          }, 0);
+        };
+        // 3 degrees of freedom: 16.27 at p = 0.001
+        assert(
+          chi2([1, 1, 1, 1]) < 16.27 && chi2([1, 2, 3, 4]) > 100,
+          `births per triangle ${counts.join(', ')}: χ² ${chi2([1, 1, 1, 1]).toFixed(1)} against the pose's equal areas (< 16.27), ${chi2([1, 2, 3, 4]).toFixed(1)} against the bind pose's 1 : 2 : 3 : 4 (> 100)`,
+        );
+        ps.destroy();
+        posed.destroy();
+      },
+    },
   'mesh: a skinned mesh posed on the GPU after a device loss and restore: the app writes its pose again and the births are on it (the corners written again)':
     {
       needs: ['compute'],
@@ -400,11 +443,19 @@ export const cases = defineCases({
 });
 
 /**
- * A skinned mesh posed on the GPU: fourTriangles() as the bind pose, `pose` written into a STORAGE
+ * A skinned mesh posed on the GPU: fourTriangles() (or `mesh`) as the bind pose, `pose` written into a STORAGE
  * buffer the system is born on (compute path), two bursts of half of `count` at 0 and 0.05 s.
  */
-async function posedBursts(device: Device, count: number, pose: Float32Array) {
-  const { positions: rest, indices } = fourTriangles();
+async function posedBursts(
+  device: Device,
+  count: number,
+  pose: Float32Array,
+  mesh: { rest: number[]; indices?: number[] } = {
+    rest: fourTriangles().positions,
+    indices: fourTriangles().indices,
+  },
+) {
+  const { rest, indices } = mesh;
   const posed = device.createBuffer({
     label: 'posed vertices',
     size: 4 * rest.length,
@@ -419,7 +470,7 @@ async function posedBursts(device: Device, count: number, pose: Float32Array) {
       { time: 0.05, count: count / 2 },
     ],
     path: 'compute',
-    mesh: { positions: posed, restPositions: rest, indices },
+    mesh: { positions: posed, restPositions: rest, ...(indices ? { indices } : {}) },
   });
   const step = (): void => {
     const enc = device.createCommandEncoder();
