@@ -66,8 +66,11 @@ uint pcg(uint v) {
 }
 
 // the particle's angle: its own random start and spin (hashed from its slot and its life), the
-// spin applied over its age
+// spin applied over its age; `#define UPRIGHT` (draw.ts: every angle and spin 0) makes it 0
 float angleOf(uint id, float life, float age) {
+#ifdef UPRIGHT
+  return 0.0;
+#endif
   uint h = pcg((id * 747796405u) ^ floatBitsToUint(life));
   vec2 r = vec2(float(h & 0xffffu), float(h >> 16u)) / 65535.0;
   return mix(ps.spin.x, ps.spin.y, r.x) + mix(ps.spin.z, ps.spin.w, r.y) * age;

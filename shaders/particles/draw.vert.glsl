@@ -38,8 +38,12 @@ vec2 cellOf(float frame) {
 }
 
 // a corner in the camera plane: as it is (camera-facing), or (billboard 'velocity') on axes that
-// follow the velocity's projection on the camera plane, the long one stretched with its speed
+// follow the velocity's projection on the camera plane, the long one stretched with its speed;
+// `#define FACING` (draw.ts: billboard 'camera') leaves out the test and the rest
 vec2 billboard(vec2 c, vec3 velocity) {
+#ifdef FACING
+  return c;
+#endif
   if (ps.viewUp.w < 0.5) return c;
   vec2 onScreen = vec2(dot(velocity, ps.viewRight.xyz), dot(velocity, ps.viewUp.xyz));
   float speed = length(onScreen);

@@ -128,6 +128,79 @@ const TINTED_WGSL = `fn tinted(o: VertexOut, i: u32) -> VertexOut {
 }
 `;
 
+/** VertexOut's fields after position, colour and uv: type, interpolation, the pipelines that read it. */
+const OPTIONAL_VARYINGS: ReadonlyArray<{
+  name: string;
+  type: 'vec2f' | 'vec4f';
+  flat: boolean;
+  read: (k: DrawPipelineKey) => boolean;
+}> = [
+  { name: 'cells', type: 'vec4f', flat: false, read: (k) => k.textured || k.normalMapped },
+  { name: 'fade', type: 'vec4f', flat: false, read: (k) => k.textured || k.normalMapped },
+  { name: 'soft', type: 'vec4f', flat: true, read: (k) => k.soft },
+  { name: 'ageLife', type: 'vec2f', flat: true, read: (k) => k.look !== null },
+  { name: 'light', type: 'vec4f', flat: true, read: (k) => k.lit },
+  { name: 'lightColor', type: 'vec4f', flat: true, read: (k) => k.lit },
+  { name: 'ambient', type: 'vec4f', flat: true, read: (k) => k.lit },
+];
+
+/**
+ * What passes from the vertex to the fragment stage of a pipeline: position, colour and uv, and
+ * only the fields of VertexOut its fragment stage reads (a sprite's cells, the soft fade, the
+ * light…). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment one rebuilds a
+ * VertexOut with zeros for the rest, which the compiler folds away. Compilers that do not link the
+ * two stages (lavapipe under wgpu) would otherwise set up and interpolate all nine fields for
+ * every triangle and compute each one per vertex.
+ */
+function varyingsWgsl(key: DrawPipelineKey): string {
+  const kept = OPTIONAL_VARYINGS.filter((v) => v.read(key));
+  const fields = kept.map(
+    (v, i) => `  ${v.flat ? '@interpolate(flat) ' : ''}@location(${i + 2}) ${v.name}: ${v.type},\n`,
+  );
+  const rebuilt = OPTIONAL_VARYINGS.map((v) => (v.read(key) ? `v.${v.name}` : `${v.type}()`));
+  return `struct Varyings {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+${fields.join('')}};
+fn varyingsOf(o: VertexOut) -> Varyings {
+  return Varyings(o.position, o.color, o.uv${kept.map((v) => `, o.${v.name}`).join('')});
+}
+fn vertexOutOf(v: Varyings) -> VertexOut {
+  return VertexOut(v.position, v.color, v.uv, ${rebuilt.join(', ')});
+}
+`;
+}
+
+/** draw.wgsl's angleOf and billboard bodies, and what a pipeline without spin or stretch has instead. */
+const ANGLE_BODY = `let h = pcg((id * 747796405u) ^ bitcast<u32>(life));
+  let r = vec2f(f32(h & 0xffffu), f32(h >> 16u)) / 65535.0;
+  return mix(ps.spin.x, ps.spin.y, r.x) + mix(ps.spin.z, ps.spin.w, r.y) * age;`;
+const BILLBOARD =
+  /fn billboard\(c: vec2f, velocity: vec3f\) -> vec2f \{\n {2}if \(ps\.viewUp\.w < 0\.5\) \{ return c; \}\n[\s\S]*?\n\}\n/;
+
+/**
+ * draw.wgsl specialised for a pipeline: without rotation (every angle and spin 0) each quad's angle
+ * is the constant 0 (no hash, no sine and cosine per vertex), and camera-facing quads skip the
+ * velocity billboard — work a vertex stage otherwise does for every corner whatever the uniforms
+ * say. The replaced text must be there: a changed draw.wgsl fails here, not silently.
+ */
+function specialised(source: string, key: DrawPipelineKey): string {
+  const swap = (text: string, from: string | RegExp, to: string): string => {
+    if (typeof from === 'string' ? !text.includes(from) : !from.test(text))
+      throw new Error(`draw.wgsl no longer holds ${String(from)}`);
+    return text.replace(from, to);
+  };
+  const angled = key.turned ? source : swap(source, ANGLE_BODY, 'return 0.0;');
+  return key.alongVelocity
+    ? angled
+    : swap(
+        angled,
+        BILLBOARD,
+        'fn billboard(c: vec2f, velocity: vec3f) -> vec2f {\n  return c;\n}\n',
+      );
+}
+
 /** draw.wgsl's unlit lightFrame body, and a lit pipeline's in its place: the light the sphere's normal is taken towards. */
 const UNLIT_FRAME = '// IGNIS-LIGHT-FRAME\n  return vec4f(0.0);';
 const LIGHT_FRAME = `let l = ps.light.xyz;
@@ -198,13 +271,17 @@ export interface DrawPipelineKey {
   living: boolean;
   /** Each particle's colour times its `tint` attribute (binding 8): a sub-emitter's inheritColor. */
   tinted: boolean;
+  /** Quads turned: an angle at birth or a spin other than 0 (rotation, angularVelocity). */
+  turned: boolean;
+  /** Quads along the velocity (billboard 'velocity'), not facing the camera. */
+  alongVelocity: boolean;
 }
 
 /** The cache key of a pipeline for `key` (one pipeline per distinct pass shape and look). */
 export function drawPipelineId(
   key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
 ): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}${key.keepAlpha ? '+keep alpha' : ''}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}${key.keepAlpha ? '+keep alpha' : ''}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}|${key.turned ? 'turned' : 'upright'}|${key.alongVelocity ? 'along velocity' : 'facing'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -226,7 +303,10 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
     const lit = `${key.lit ? '#define LIT\n' : ''}${key.shadowed ? '#define SHADOW\n' : ''}`;
-    const header = `#version 300 es\n${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}${lit}`;
+    // specialised as draw.wgsl is (specialised()): no angle without rotation, no velocity
+    // billboard for camera-facing quads
+    const shape = `${key.turned ? '' : '#define UPRIGHT\n'}${key.alongVelocity ? '' : '#define FACING\n'}`;
+    const header = `#version 300 es\n${shape}${key.mode === 'pulled' ? '#define PULLED\n' : ''}${key.sorted ? '#define SORTED\n' : ''}${key.tinted ? '#define TINTED\n' : ''}${lit}`;
     const vs = device.createShaderModule({
       label: 'draw.vert.glsl',
       code: header + drawParamsGlsl + drawVertGlsl,
@@ -287,15 +367,20 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
   const module = device.createShaderModule({
     label: `draw.wgsl (${key.state}, ${key.mode}${key.living ? ', living' : ''}${key.tinted ? ', tinted' : ''})`,
     code:
-      drawWgslFor(key.lit, key.shadowed) +
-      vertex +
+      specialised(drawWgslFor(key.lit, key.shadowed), key) +
+      varyingsWgsl(key) +
+      // the vertex stage hands over only what the fragment stage reads
+      vertex
+        .replace('-> VertexOut {', '-> Varyings {')
+        .replace(/return (tinted\(.*\));/, 'return varyingsOf($1);') +
       tintWgsl(key.tinted ? key.state : null) +
       TINTED_WGSL +
       (key.textured ? spriteWgsl : '') +
       (key.normalMapped ? normalMapWgsl : '') +
       (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
-      `@fragment fn fs(in: VertexOut) -> @location(0) vec4f {
+      `@fragment fn fs(v: Varyings) -> @location(0) vec4f {
+  let in = vertexOutOf(v);
   let c = ${key.look ? 'look(ParticleFragment(in.color, in.uv, in.ageLife.x, in.ageLife.y))' : key.textured ? 'sprited(in)' : 'disc(in)'};
   return vec4f(c.rgb${key.normalMapped ? ' * lightOf(in, spriteNormal(in))' : key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
 }

@@ -33,6 +33,8 @@ export function passShape(
   const lit = o.light !== null;
   const normalMapped = (o.light?.normalMap ?? null) !== null;
   const shadowed = (o.light?.shadow ?? null) !== null;
+  const turned = o.rotation.some((a) => a !== 0) || o.angularVelocity.some((a) => a !== 0);
+  const alongVelocity = o.billboard === 'velocity';
   // the last shape again when nothing changed: a draw every frame makes no object for it
   if (
     last &&
@@ -47,7 +49,9 @@ export function passShape(
     last.normalMapped === normalMapped &&
     last.shadowed === shadowed &&
     last.look === look &&
-    last.sorted === o.sort
+    last.sorted === o.sort &&
+    last.turned === turned &&
+    last.alongVelocity === alongVelocity
   )
     return last;
   return {
@@ -63,5 +67,7 @@ export function passShape(
     shadowed,
     look: look,
     sorted: o.sort,
+    turned,
+    alongVelocity,
   };
 }
