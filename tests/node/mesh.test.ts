@@ -37,9 +37,39 @@ function bornOn(mesh: Record<string, unknown>, count: number, seed: number) {
     spread: 0,
     gravity: [0, 0, 0],
   });
-  const state = createState(o);
-  stepState(o, 1, 1 / 60, state, new EmissionSchedule().advance(o, 1 / 60));
-  return { o, state };
+  return { o, state: referenceStep(o) };
+}
+
+/** The reference's state after one step of `o`. */
+function referenceStep(o: ReturnType<typeof resolveOptions>) {
+  const ref = createState(o);
+  stepState(o, 1, 1 / 60, ref, new EmissionSchedule().advance(o, 1 / 60));
+  return ref;
+}
+
+/**
+ * A burst of `count` on `mesh` at (0, 1, 0) run for one step by a system on the CPU path (the
+ * kernel translated to JavaScript), beside the reference's step of the same options.
+ */
+async function cpuBurst(mesh: Record<string, unknown>, count: number, seed: number) {
+  const input = {
+    count,
+    seed,
+    mesh: mesh as never,
+    emitter: {
+      shape: 'box' as const,
+      position: [0, 1, 0] as [number, number, number],
+      radius: 0,
+      angle: 0,
+    },
+    bursts: [{ time: 0, count }],
+    lifeMin: 5,
+    lifeMax: 5,
+    path: 'cpu' as const,
+  };
+  const ps = await createParticleSystem(new NullDevice(), input);
+  ps.step(1 / 60);
+  return { input, ps, s: await ps.read(), ref: referenceStep(ps.options) };
 }
 
 // the kernels' GLSL and CPU forms are translated by the WGSL front end, loaded on demand
@@ -319,30 +349,14 @@ describe('mesh emission', () => {
   });
 
   it('vertex colours on the CPU path (the kernel translated to JavaScript): the tint attribute bit for bit as the reference', async () => {
-    const device = new NullDevice();
-    const input = {
-      count: 600,
-      seed: 3,
-      mesh: {
+    const { ps, s, ref } = await cpuBurst(
+      {
         ...fourTriangles(),
         colors: Array.from({ length: 48 }, (_, i) => ((i * 37) % 101) / 100),
       },
-      emitter: {
-        shape: 'box' as const,
-        position: [0, 1, 0] as [number, number, number],
-        radius: 0,
-        angle: 0,
-      },
-      bursts: [{ time: 0, count: 600 }],
-      lifeMin: 5,
-      lifeMax: 5,
-      path: 'cpu' as const,
-    };
-    const ps = await createParticleSystem(device, input);
-    ps.step(1 / 60);
-    const s = await ps.read();
-    const ref = createState(ps.options);
-    stepState(ps.options, 1, 1 / 60, ref, new EmissionSchedule().advance(ps.options, 1 / 60));
+      600,
+      3,
+    );
     expect(s.attributes!['tint']).toEqual(ref.attributes!['tint']);
     expect(Array.from(ref.attributes!['tint']!).some((x) => x > 0)).toBe(true);
     ps.destroy();
@@ -371,33 +385,17 @@ describe('mesh emission', () => {
   });
 
   it('a colour map on the CPU path (the kernel translated to JavaScript): each tint the vertex colour times the map at the birth coordinates, as the reference; new pixels make another table', async () => {
-    const device = new NullDevice();
     const width = 5;
     const height = 3;
     const data = Uint8Array.from({ length: 4 * width * height }, (_, i) => (i * 53) % 256);
-    const colorMap = { width, height, data };
-    const input = {
-      count: 800,
-      seed: 9,
-      mesh: {
-        ...fourTriangles(),
-        colors: Array.from({ length: 48 }, (_, i) => ((i * 37) % 101) / 100),
-        // coordinates beyond 0…1 and below: the map repeats
-        uvs: Array.from({ length: 24 }, (_, i) => ((i * 29) % 17) / 5 - 1.3),
-        colorMap,
-      },
-      emitter: {
-        shape: 'box' as const,
-        position: [0, 1, 0] as [number, number, number],
-        radius: 0,
-        angle: 0,
-      },
-      bursts: [{ time: 0, count: 800 }],
-      lifeMin: 5,
-      lifeMax: 5,
-      path: 'cpu' as const,
+    const mesh = {
+      ...fourTriangles(),
+      colors: Array.from({ length: 48 }, (_, i) => ((i * 37) % 101) / 100),
+      // coordinates beyond 0…1 and below: the map repeats
+      uvs: Array.from({ length: 24 }, (_, i) => ((i * 29) % 17) / 5 - 1.3),
+      colorMap: { width, height, data },
     };
-    const ps = await createParticleSystem(device, input);
+    const { input, ps, s, ref } = await cpuBurst(mesh, 800, 9);
     expect(particleKernel(ps.options).descriptor.source).toEqual([
       'meshA',
       'meshB',
@@ -406,12 +404,8 @@ describe('mesh emission', () => {
       'meshUV',
       'meshTexel',
     ]);
-    ps.step(1 / 60);
-    const s = await ps.read();
-    const ref = createState(ps.options);
-    stepState(ps.options, 1, 1 / 60, ref, new EmissionSchedule().advance(ps.options, 1 / 60));
     // the same pixels again keep the resolved mesh (so its table); others (in place) make another
-    const again = resolveOptions({ ...input, mesh: { ...input.mesh } });
+    const again = resolveOptions({ ...input, mesh: { ...mesh } });
     expect(again.mesh!.colorMap).toBe(ps.options.mesh!.colorMap);
     const tint = s.attributes!['tint']!;
     const want = ref.attributes!['tint']!;
@@ -419,17 +413,14 @@ describe('mesh emission', () => {
     for (let i = 0; i < tint.length; i++) worst = Math.max(worst, Math.abs(tint[i]! - want[i]!));
     expect(worst).toBeLessThan(1e-5);
     // the map matters: without it the tints are the vertex colours alone, far from these
-    const plain = createState(
-      resolveOptions({ ...input, mesh: { ...input.mesh, uvs: null, colorMap: null } }),
-    );
-    const o2 = resolveOptions({ ...input, mesh: { ...input.mesh, uvs: null, colorMap: null } });
-    stepState(o2, 1, 1 / 60, plain, new EmissionSchedule().advance(o2, 1 / 60));
+    const plain = referenceStep(
+      resolveOptions({ ...input, mesh: { ...mesh, uvs: null, colorMap: null } }),
+    ).attributes!['tint']!;
     let apart = 0;
-    for (let i = 0; i < tint.length; i++)
-      apart = Math.max(apart, Math.abs(tint[i]! - plain.attributes!['tint']![i]!));
+    for (let i = 0; i < tint.length; i++) apart = Math.max(apart, Math.abs(tint[i]! - plain[i]!));
     expect(apart).toBeGreaterThan(0.2);
     data[0] = (data[0]! + 1) % 256;
-    const repainted = resolveOptions({ ...input, mesh: { ...input.mesh } });
+    const repainted = resolveOptions({ ...input, mesh: { ...mesh } });
     expect(repainted.mesh!.colorMap).not.toBe(ps.options.mesh!.colorMap);
     expect(repainted.mesh!.colorMap!.texels[0]).toBeCloseTo(data[0]! / 255, 6);
     ps.destroy();

@@ -16,6 +16,7 @@ import {
   createState,
   stepState,
   type ParticleOptionsInput,
+  type ParticleSystem,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { assert } from '../page/assert.js';
@@ -55,13 +56,8 @@ export const cases = defineCases({
         const input = { ...BURST, mesh: fourTriangles() };
         for (const path of pathsOf(device)) {
           const ps = await createParticleSystem(device, { ...input, path });
-          const enc = device.createCommandEncoder();
-          ps.update(enc, DT);
-          device.queue.submit([enc.finish()]);
-          const s = await ps.read();
+          const { s, ref } = await firstStep(device, ps);
           const o = ps.options;
-          const ref = createState(o);
-          stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
           const counts = [0, 0, 0, 0];
           let worst = 0;
           let offPlane = 0;
@@ -115,11 +111,7 @@ export const cases = defineCases({
             ps.update(enc, DT);
             device.queue.submit([enc.finish()]);
           };
-          step();
-          const s = await ps.read();
-          const o = ps.options;
-          const ref = createState(o);
-          stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+          const { s, ref } = await firstStep(device, ps, step);
           let worst = 0;
           for (let i = 0; i < 1000; i++)
             for (let k = 0; k < 4; k++)
@@ -291,12 +283,7 @@ export const cases = defineCases({
           return;
         }
         const ps = await createParticleSystem(device, both);
-        const enc = device.createCommandEncoder();
-        ps.update(enc, DT);
-        device.queue.submit([enc.finish()]);
-        const s = await ps.read();
-        const ref = createState(ps.options);
-        stepState(ps.options, 1, DT, ref, new EmissionSchedule().advance(ps.options, DT));
+        const { s, ref } = await firstStep(device, ps);
         const worst = largest(s.attributes!['tint']!, ref.attributes!['tint']!);
         assert(
           worst < 1e-5,
@@ -317,11 +304,7 @@ export const cases = defineCases({
         const first = [0, 4, 0];
         const second = [0, -3, 20];
         const { ps, posed, step } = await posedBursts(device, 2000, moved(first));
-        step();
-        const s = await ps.read();
-        const o = ps.options;
-        const ref = createState(o);
-        stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+        const { s, ref } = await firstStep(device, ps, step);
         let worst = 0;
         for (let i = 0; i < 1000; i++)
           for (let k = 0; k < 3; k++) {
@@ -516,13 +499,7 @@ async function tintedOnEveryPath(
         drawMode,
         ...(drawMode === 'splat' ? { blend: 'additive' as const } : {}),
       });
-      const enc = device.createCommandEncoder();
-      ps.update(enc, DT);
-      device.queue.submit([enc.finish()]);
-      const s = await ps.read();
-      const o = ps.options;
-      const ref = createState(o);
-      stepState(o, 1, DT, ref, new EmissionSchedule().advance(o, DT));
+      const { s, ref } = await firstStep(device, ps);
       const tint = s.attributes?.['tint'];
       assert(tint !== undefined, `${path}: the system keeps a tint attribute`);
       const worst = largest(tint, ref.attributes!['tint']!);
@@ -551,6 +528,23 @@ async function tintedOnEveryPath(
       ps.destroy();
     }
   }
+}
+
+/**
+ * One update of `ps` (by `step`, or one of DT), read back, beside the reference's state after its
+ * first step of the same options.
+ */
+async function firstStep(device: Device, ps: ParticleSystem, step?: () => void) {
+  if (step) step();
+  else {
+    const enc = device.createCommandEncoder();
+    ps.update(enc, DT);
+    device.queue.submit([enc.finish()]);
+  }
+  const s = await ps.read();
+  const ref = createState(ps.options);
+  stepState(ps.options, 1, DT, ref, new EmissionSchedule().advance(ps.options, DT));
+  return { s, ref };
 }
 
 /** The largest absolute difference between two arrays of the same length. */
