@@ -33,7 +33,12 @@ export function passShape(
   const lit = o.light !== null;
   const normalMapped = (o.light?.normalMap ?? null) !== null;
   const shadowed = (o.light?.shadow ?? null) !== null;
-  const turned = o.rotation.some((a) => a !== 0) || o.angularVelocity.some((a) => a !== 0);
+  // (read every draw: no closures)
+  const turned =
+    o.rotation[0] !== 0 ||
+    o.rotation[1] !== 0 ||
+    o.angularVelocity[0] !== 0 ||
+    o.angularVelocity[1] !== 0;
   const alongVelocity = o.billboard === 'velocity';
   // the last shape again when nothing changed: a draw every frame makes no object for it
   if (
