@@ -5,12 +5,15 @@
 // nothing of a browser's or a driver's. A frame: N draws, each with its own 256-byte slice of one
 // uniform buffer (written once per frame), the pipeline changing every 100 draws. The hand-written
 // frame makes the calls a careful WebGPU program makes: one bind group with a dynamic offset per
-// draw. Needs `npm run build` (it imports dist/):
-//   node bench/cpu-draws.mjs [--draws 100,1000,10000] [--rounds 9]
+// draw. `--backend webgl2`: the WebGL2 backend over a no-op WebGL2 context (bench/stub-gl.mjs),
+// Ignis's recording and its replay at submit against a hand-written frame of `bindBufferRange` and
+// `drawArrays` per draw. Needs `npm run build` (it imports dist/):
+//   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { stub, stubGpuDevice } from './stub-gpu.mjs';
+import { stubGl } from './stub-gl.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,6 +21,9 @@ const arg = (name, fallback) => {
 };
 const COUNTS = arg('draws', '100,1000,10000').split(',').map(Number);
 const ROUNDS = Number(arg('rounds', '9'));
+const BACKEND = arg('backend', 'webgpu');
+if (BACKEND !== 'webgpu' && BACKEND !== 'webgl2')
+  throw new Error(`cpu-draws: --backend ${BACKEND} is not webgpu or webgl2`);
 
 const lib = Object.assign(
   {},
@@ -28,7 +34,11 @@ const lib = Object.assign(
 const limits = new lib.NullDevice().caps.limits;
 const gpuDevice = stubGpuDevice(limits);
 
-const device = await lib.createDevice({ backend: 'webgpu', gpuDevice });
+const gl = stubGl();
+const device =
+  BACKEND === 'webgpu'
+    ? await lib.createDevice({ backend: 'webgpu', gpuDevice })
+    : new lib.WebGL2Device(gl, null, {});
 const MAX = Math.max(...COUNTS);
 const uniforms = device.createBuffer({
   label: 'per-draw uniforms',
@@ -47,7 +57,24 @@ const WGSL = (tint) => `struct Draw { offset: vec4f, color: vec4f };
   return vec4f(d.offset.xy + vec2f(f32(i & 1u), f32(i >> 1u)) * 0.01, 0.0, 1.0);
 }
 @fragment fn fs() -> @location(0) vec4f { return d.color * ${tint}; }`;
+const GLSL_VS = `#version 300 es
+layout(std140) uniform Draw { vec4 offset; vec4 color; };
+void main() { gl_Position = vec4(offset.xy, 0.0, 1.0); }`;
+const GLSL_FS = (tint) => `#version 300 es
+precision highp float;
+layout(std140) uniform Draw { vec4 offset; vec4 color; };
+out vec4 outColor;
+void main() { outColor = color * ${tint}; }`;
 const pipelines = [0.5, 1].map((tint) => {
+  if (BACKEND === 'webgl2')
+    return device.createRenderPipeline({
+      vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
+      fragment: {
+        module: device.createShaderModule({ code: GLSL_FS(tint.toFixed(1)), stage: 'fragment' }),
+        targets: [{ format: 'rgba8unorm' }],
+      },
+      bindings: [{ binding: 0, type: 'uniform', name: 'Draw' }],
+    });
   const module = device.createShaderModule({ code: WGSL(tint.toFixed(1)) });
   return device.createRenderPipeline({
     vertex: { module },
@@ -93,9 +120,24 @@ function rawFrame(n) {
   gpu.queue.submit([enc.finish()]);
 }
 
+// hand-written WebGL2: bindBufferRange of the uniform block and drawArrays per draw
+const glBuffer = gl.createBuffer();
+const glPrograms = [gl.createProgram(), gl.createProgram()];
+function rawGlFrame(n) {
+  gl.bindBuffer(gl.UNIFORM_BUFFER, glBuffer);
+  gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, 64 * n);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  for (let i = 0; i < n; i++) {
+    if (i % 100 === 0) gl.useProgram(glPrograms[(i / 100) & 1]);
+    gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, glBuffer, 256 * i, 32);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+  }
+}
+
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
 console.log(
-  `draws on a stub GPU: µs per draw, medians of ${ROUNDS} interleaved rounds (${new Date().toISOString().slice(0, 10)}, node ${process.version})`,
+  `draws on a stub ${BACKEND === 'webgpu' ? 'GPUDevice' : 'WebGL2 context'}: µs per draw, medians of ${ROUNDS} interleaved rounds (${new Date().toISOString().slice(0, 10)}, node ${process.version})`,
 );
 console.log('| draws a frame | Ignis | hand-written | Ignis ÷ hand-written |');
 console.log('| ---: | ---: | ---: | ---: |');
@@ -105,7 +147,7 @@ for (const n of COUNTS) {
   for (let r = 0; r < ROUNDS + 2; r++)
     for (const [name, frame] of [
       ['ignis', ignisFrame],
-      ['raw', rawFrame],
+      ['raw', BACKEND === 'webgpu' ? rawFrame : rawGlFrame],
     ]) {
       const t0 = performance.now();
       for (let f = 0; f < frames; f++) frame(n);

@@ -415,6 +415,108 @@ describe('draw validation', () => {
   });
 });
 
+describe('a draw per uniform slice (issue 33: what a draw skips when only the slice moved)', () => {
+  const d = new NullDevice();
+  const module = d.createShaderModule({
+    code: `struct Draw { offset: vec4f, color: vec4f };
+      @group(0) @binding(0) var<uniform> u: Draw;
+      @group(0) @binding(1) var<storage, read_write> s: array<f32>;
+      @vertex fn vs() -> @builtin(position) vec4f { return u.offset; }
+      @fragment fn fs() -> @location(0) vec4f { s[0] = 1.0; return u.color; }`,
+  });
+  const pipeline = d.createRenderPipeline({
+    label: 'sliced',
+    vertex: { module, entryPoint: 'vs' },
+    fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+  });
+  const rt = d.createTexture({
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
+  const slices = d.createBuffer({
+    label: 'slices',
+    size: 1024,
+    usage: BufferUsage.UNIFORM | BufferUsage.STORAGE,
+  });
+  const storage = d.createBuffer({ label: 'out', size: 16, usage: BufferUsage.STORAGE });
+  const begin = () => {
+    const p = d.createCommandEncoder().beginRenderPass({
+      label: 'draws',
+      colorAttachments: [{ texture: rt }],
+    });
+    p.setPipeline(pipeline);
+    p.setStorageBuffer(1, storage);
+    p.setUniformBuffer(0, slices, 0, 32);
+    p.draw(3);
+    return p;
+  };
+  it('a new offset of the bound buffer is still checked: alignment, range, destroyed', () => {
+    expect(() => begin().setUniformBuffer(0, slices, 256, 32)).not.toThrow();
+    expect(thrown(() => begin().setUniformBuffer(0, slices, 100, 32)).message).toMatch(
+      /Uniform binding offset 100 must be a multiple of limits.minUniformBufferOffsetAlignment \(256\)/,
+    );
+    expect(thrown(() => begin().setUniformBuffer(0, slices, 1024 - 16, 32)).message).toMatch(
+      /uniform-binding of 32 bytes at offset 1008 overruns the buffer of 1024 bytes/,
+    );
+    const gone = d.createBuffer({ label: 'gone', size: 512, usage: BufferUsage.UNIFORM });
+    const p = begin();
+    p.setUniformBuffer(0, gone, 0, 32);
+    gone.destroy();
+    expect(thrown(() => p.setUniformBuffer(0, gone, 256, 32))).toBeInstanceOf(
+      DestroyedResourceError,
+    );
+  });
+  it('a draw after a binding that changes more than the offset is checked again', () => {
+    // a smaller slice than the struct: the check skipped for the same slice size must run again
+    const small = begin();
+    small.setUniformBuffer(0, slices, 256, 16);
+    expect(thrown(() => small.draw(3)).message).toMatch(
+      /reads a 32-byte uniform struct, but 16 bytes of "slices" are bound/,
+    );
+    // the buffer written at slot 1 bound as the uniform too: WebGPU's usage scope forbids it
+    const alias = begin();
+    alias.setStorageBuffer(1, slices, { offset: 512, size: 16 });
+    expect(thrown(() => alias.draw(3)).message).toMatch(/Buffer "slices" is bound at slots/);
+  });
+  it('commands past the first chunk of 1,024 stay in order, and a barrier inserted before a later pass lands there', () => {
+    const enc = d.createCommandEncoder();
+    const p = enc.beginRenderPass({ label: 'many', colorAttachments: [{ texture: rt }] });
+    p.setPipeline(pipeline);
+    p.setStorageBuffer(1, storage);
+    for (let i = 0; i < 700; i++) {
+      p.setUniformBuffer(0, slices, 256 * (i % 4), 32);
+      p.draw(3, 1, i);
+    }
+    p.end();
+    // a compute pass reading what the fragment stage wrote: an inserted barrier before it
+    const reader = d.createComputePipeline({
+      label: 'reader',
+      compute: {
+        module: d.createShaderModule({
+          code: `@group(0) @binding(0) var<storage, read> s: array<f32>;
+            @group(0) @binding(1) var<storage, read_write> o: array<f32>;
+            @compute @workgroup_size(1) fn main() { o[0] = s[0]; }`,
+        }),
+      },
+    });
+    const c = enc.beginComputePass({ label: 'read' });
+    c.setPipeline(reader);
+    c.setStorageBuffer(0, storage);
+    c.setStorageBuffer(1, d.createBuffer({ size: 16, usage: BufferUsage.STORAGE }));
+    c.dispatch(1);
+    c.end();
+    const commands = enc.finish().commands;
+    const firsts = commands.flatMap((x) => (x.type === 'draw' ? [x.firstVertex] : []));
+    expect(firsts).toEqual(Array.from({ length: 700 }, (_, i) => i));
+    const at = commands.findIndex((x) => x.type === 'barrier');
+    expect(at).toBeGreaterThan(1024);
+    expect(commands[at - 1]?.type).toBe('endRenderPass');
+    expect(commands[at + 1]?.type).toBe('beginComputePass');
+    expect(commands.at(-1)?.type).toBe('endComputePass');
+  });
+});
+
 describe('texture slots', () => {
   const code =
     '@group(0) @binding(0) var t: texture_2d<f32>; @group(0) @binding(1) var d: texture_depth_2d; @group(0) @binding(2) var s: texture_storage_2d<rgba8unorm, write>; @compute @workgroup_size(1) fn main() { _ = textureLoad(t, vec2i(0), 0); _ = textureLoad(d, vec2i(0), 0); textureStore(s, vec2i(0), vec4f(0.0)); }';

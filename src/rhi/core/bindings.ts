@@ -56,8 +56,30 @@ function slotAt(entry: BindingLayoutEntry, pipelineLabel: string): string {
   return `slot ${slotName(entry)}${entry.name ? ` ("${entry.name}")` : ''} of pipeline "${pipelineLabel}"`;
 }
 
+/**
+ * Whether `next` in a slot changes nothing a draw's check reads: the same buffer, kind, size and
+ * access, another offset (already checked when bound). A frame that draws with its own slice of one
+ * uniform buffer per draw binds like this at every draw.
+ */
+function sameButOffset(prev: BoundResource | undefined, next: BoundResource): boolean {
+  if (prev === undefined || prev.kind !== next.kind) return false;
+  if (prev.kind === 'uniform' && next.kind === 'uniform')
+    return prev.buffer === next.buffer && prev.size === next.size;
+  if (prev.kind === 'storage' && next.kind === 'storage')
+    return prev.buffer === next.buffer && prev.size === next.size && prev.access === next.access;
+  return false;
+}
+
 export class SlotTable {
   readonly slots = new Map<number, BoundResource>();
+  /**
+   * Bumped by every binding a draw's check could judge differently; `check` keeps the layout and
+   * version it last passed, and a draw with both unchanged skips it (its reads and writes are
+   * tracked already: hazards are per pass, and this table lives as long as its pass).
+   */
+  #version = 0;
+  #checkedLayout: readonly BindingLayoutEntry[] | null = null;
+  #checkedVersion = -1;
 
   constructor(
     private readonly recorder: PassRecorder,
@@ -77,11 +99,33 @@ export class SlotTable {
   }
 
   #bind(slot: number, resource: BoundResource): void {
+    if (!sameButOffset(this.slots.get(slot), resource)) this.#version++;
     this.slots.set(slot, resource);
     this.recorder.record({ type: 'setBinding', slot, resource });
   }
 
   uniform(slot: number, buffer: Buffer, offset = 0, size?: number): void {
+    // A new slice of the buffer the slot holds, of the same size (a draw per object, each with its
+    // own slice): the buffer's usage, device and size limit were checked when it was first bound;
+    // the new offset is checked here as `uniformBinding` would. Anything else takes the full path,
+    // which also names every mistake.
+    const bound = this.slots.get(slot);
+    if (
+      bound?.kind === 'uniform' &&
+      bound.buffer === buffer &&
+      size === bound.size &&
+      Number.isInteger(offset) &&
+      offset >= 0 &&
+      offset + size <= buffer.size &&
+      offset % this.recorder.device.caps.limits.minUniformBufferOffsetAlignment === 0 &&
+      !buffer.destroyed &&
+      !buffer.device.isLost
+    ) {
+      const resource: BoundResource = { kind: 'uniform', buffer, offset, size };
+      this.slots.set(slot, resource); // (the same buffer and size: nothing `check` reads changed)
+      this.recorder.record({ type: 'setBinding', slot, resource });
+      return;
+    }
     this.#slot(slot);
     const op = operationName('setUniformBuffer', slot);
     this.#bind(slot, uniformBinding(this.recorder.device, op, buffer, offset, size));
@@ -144,6 +188,7 @@ export class SlotTable {
     const first = slotOf({ group: index, binding: 0 });
     for (const slot of this.slots.keys())
       if (slot >= first && slot < first + MAX_BINDINGS_PER_BIND_GROUP) this.slots.delete(slot);
+    this.#version++;
     for (const [binding, resource] of group.resources)
       this.#bind(slotOf({ group: index, binding }), resource);
   }
@@ -218,6 +263,8 @@ export class SlotTable {
     readScopes: readonly BarrierScope[],
     writeScope: BarrierScope | null,
   ): void {
+    if (layout === this.#checkedLayout && this.#version === this.#checkedVersion) return;
+    this.#checkedLayout = null; // (a check that throws leaves nothing passed)
     // WebGPU's usage scope: a buffer bound as writable storage may not also be bound read-only
     // (uniform or read-only storage) in the same draw or dispatch
     boundCount = 0;
@@ -340,5 +387,7 @@ export class SlotTable {
           break;
       }
     }
+    this.#checkedLayout = layout;
+    this.#checkedVersion = this.#version;
   }
 }

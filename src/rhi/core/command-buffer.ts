@@ -1,4 +1,5 @@
 import type { Command } from './commands.js';
+import { CommandList } from './command-list.js';
 import type { CommandSink } from './command-encoder.js';
 import type { Texture } from './texture.js';
 
@@ -8,9 +9,12 @@ import type { Texture } from './texture.js';
  */
 export class CommandBuffer {
   #submitted = false;
+  /** The commands in chunks, in order: what the queue and the backends walk, every frame. */
+  readonly chunks: readonly (readonly Command[])[];
+  #flat: readonly Command[] | null = null;
   constructor(
     readonly label: string,
-    readonly commands: readonly Command[],
+    commands: readonly Command[] | CommandList,
     /** The device whose encoder recorded it (none for a hand-made buffer in tests). */
     readonly device?: { readonly isLost: boolean },
     /** The backend's encoder that translated the commands while they were recorded, if any. */
@@ -21,7 +25,15 @@ export class CommandBuffer {
      * pass writes timestamps.
      */
     readonly recorded?: { readonly recordedAt: number; readonly timestamps: boolean },
-  ) {}
+  ) {
+    this.chunks = commands instanceof CommandList ? commands.chunks : [commands];
+  }
+
+  /** The commands, in order (one flat list, made at the first call). */
+  get commands(): readonly Command[] {
+    return (this.#flat ??=
+      this.chunks.length === 1 ? (this.chunks[0] as Command[]) : this.chunks.flat());
+  }
 
   get submitted(): boolean {
     return this.#submitted;
@@ -29,25 +41,27 @@ export class CommandBuffer {
 
   /** Whether a command writes `texture`: a pass attachment or resolve target, or a copy's destination. */
   writes(texture: Texture): boolean {
-    return this.commands.some((c) => {
-      switch (c.type) {
-        case 'beginRenderPass':
-          return (
-            c.pass.colorAttachments.some(
-              (a) => a.texture === texture || a.resolveTarget === texture,
-            ) || c.pass.depthStencilAttachment?.texture === texture
-          );
-        case 'copyBufferToTexture':
-        case 'copyTextureToTexture':
-          return c.dst === texture;
-        default:
-          return false;
-      }
-    });
+    // (the chunks, not the flat list: a surface asks this after every submit)
+    return this.chunks.some((chunk) => chunk.some((c) => writesTexture(c, texture)));
   }
 
   /** Called by the queue. */
   markSubmitted(): void {
     this.#submitted = true;
+  }
+}
+
+function writesTexture(c: Command, texture: Texture): boolean {
+  switch (c.type) {
+    case 'beginRenderPass':
+      return (
+        c.pass.colorAttachments.some((a) => a.texture === texture || a.resolveTarget === texture) ||
+        c.pass.depthStencilAttachment?.texture === texture
+      );
+    case 'copyBufferToTexture':
+    case 'copyTextureToTexture':
+      return c.dst === texture;
+    default:
+      return false;
   }
 }

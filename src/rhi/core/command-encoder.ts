@@ -3,6 +3,7 @@ import { requireResource } from './validate/resource.js';
 import { Resource } from './resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
 import { CommandBuffer } from './command-buffer.js';
+import { CommandList } from './command-list.js';
 import { HazardTracker, type TrackedResource } from './hazards.js';
 import { BARRIER_SCOPES, type BarrierScope, type Command } from './commands.js';
 import { RenderPass } from './render-pass.js';
@@ -74,7 +75,7 @@ export interface BarrierDescriptor {
  */
 export class CommandEncoder {
   readonly label: string;
-  readonly #commands: Command[] = [];
+  readonly #commands = new CommandList();
   readonly #hazards = new HazardTracker();
   readonly #sink: CommandSink | undefined;
   #state: 'recording' | 'in-pass' | 'finished' = 'recording';
@@ -105,9 +106,9 @@ export class CommandEncoder {
     return this.#state;
   }
 
-  /** The recorded commands so far (read-only view, for tests and tracing). */
+  /** The recorded commands so far (a copy, for tests and tracing). */
   get commands(): readonly Command[] {
-    return this.#commands;
+    return this.#commands.toArray();
   }
 
   #assertRecording(operation: string): void {
@@ -258,7 +259,7 @@ export class CommandEncoder {
     const hazard = this.#hazards.read(resource, scopes);
     if (!hazard) return;
     if (this.barrierMode === 'explicit') this.#hazards.fail(hazard);
-    this.#commands.splice(this.#passBegin, 0, {
+    this.#commands.insert(this.#passBegin, {
       type: 'barrier',
       from: hazard.from,
       to: hazard.to,
@@ -539,7 +540,7 @@ export class CommandEncoder {
 
   /** One line per command; barriers say whether they were declared or inserted. */
   trace(): string[] {
-    return traceCommands(this.#commands);
+    return traceCommands(this.#commands.toArray());
   }
 }
 

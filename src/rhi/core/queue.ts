@@ -299,28 +299,28 @@ export abstract class Queue {
         owner.destroyedCount === cb.recorded.recordedAt &&
         owner.mappedBuffers === 0;
       if (unchanged) continue;
-      const commands = cb.commands;
-      for (let k = 0; k < commands.length; k++) assertCommandAlive(commands[k] as Command);
+      for (const chunk of cb.chunks)
+        for (let k = 0; k < chunk.length; k++) assertCommandAlive(chunk[k] as Command);
     }
     for (let i = 0; i < commandBuffers.length; i++) {
       const cb = commandBuffers[i] as CommandBuffer;
       cb.markSubmitted();
       // timestamps and host copies are all this pass keeps: skipped when there are neither
       if (cb.recorded && !cb.recorded.timestamps && this.#owner?.hostShadows === false) continue;
-      const commands = cb.commands;
-      for (let k = 0; k < commands.length; k++) {
-        const c = commands[k] as Command;
-        const t =
-          c.type === 'beginRenderPass'
-            ? c.pass.timestampWrites
-            : c.type === 'beginComputePass'
-              ? c.timestampWrites
-              : undefined;
-        if (t?.beginningOfPassWriteIndex !== undefined)
-          t.querySet.markWritten(t.beginningOfPassWriteIndex);
-        if (t?.endOfPassWriteIndex !== undefined) t.querySet.markWritten(t.endOfPassWriteIndex);
-        trackShadow(c);
-      }
+      for (const chunk of cb.chunks)
+        for (let k = 0; k < chunk.length; k++) {
+          const c = chunk[k] as Command;
+          const t =
+            c.type === 'beginRenderPass'
+              ? c.pass.timestampWrites
+              : c.type === 'beginComputePass'
+                ? c.timestampWrites
+                : undefined;
+          if (t?.beginningOfPassWriteIndex !== undefined)
+            t.querySet.markWritten(t.beginningOfPassWriteIndex);
+          if (t?.endOfPassWriteIndex !== undefined) t.querySet.markWritten(t.endOfPassWriteIndex);
+          trackShadow(c);
+        }
     }
     this.submitImpl(commandBuffers);
     this.#submitCount++;

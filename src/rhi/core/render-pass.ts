@@ -14,7 +14,7 @@ import {
   validateVertexBufferRange,
   validateViewport,
 } from './validate/pass.js';
-import type { ResolvedRenderPass, StorageAccess } from './commands.js';
+import type { Command, ResolvedRenderPass, StorageAccess } from './commands.js';
 import type { PassRecorder } from './command-encoder.js';
 import type { RenderPipeline } from './render-pipeline.js';
 import type { Buffer } from './buffer.js';
@@ -42,6 +42,7 @@ export class RenderPass {
   #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32'; offset: number } | null = null;
   #ended = false;
   #colorFormats: readonly TextureFormat[] | null = null;
+  #lastDraw: Extract<Command, { type: 'draw' }> | null = null;
 
   constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
     this.#recorder = recorder;
@@ -276,7 +277,24 @@ export class RenderPass {
       vertexCount === 0 ? -1 : firstVertex + vertexCount - 1,
       instanceCount === 0 ? -1 : firstInstance + instanceCount - 1,
     );
-    this.#recorder.record({ type: 'draw', vertexCount, instanceCount, firstVertex, firstInstance });
+    // the last draw's command again when nothing differs (commands are plain data nobody changes:
+    // a frame of many equal draws then makes no object per draw for the collector to copy)
+    const last = this.#lastDraw;
+    this.#recorder.record(
+      last !== null &&
+        last.vertexCount === vertexCount &&
+        last.instanceCount === instanceCount &&
+        last.firstVertex === firstVertex &&
+        last.firstInstance === firstInstance
+        ? last
+        : (this.#lastDraw = {
+            type: 'draw',
+            vertexCount,
+            instanceCount,
+            firstVertex,
+            firstInstance,
+          }),
+    );
   }
 
   drawIndexed(

@@ -82,171 +82,170 @@ export class WebGL2Queue extends Queue {
   }
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
-    for (const cb of commandBuffers) this.#replay(cb.commands);
+    for (const cb of commandBuffers) this.#replay(cb.chunks);
     // the canvas is an offscreen texture here: what this submit drew into it reaches the page
     this.device.surface?.presentIfDrawn(commandBuffers);
     this.device.gl.flush();
   }
 
-  #replay(commands: readonly Command[]): void {
+  #replay(chunks: readonly (readonly Command[])[]): void {
     const { gl, state } = this.device;
     let pass: PassState | null = null;
     const debug = this.device.debug;
+    let index = -1;
+    let previous: Command | null = null;
     // indexed: entries() would allocate a pair per command of every frame
-    for (let index = 0; index < commands.length; index++) {
-      const c = commands[index] as Command;
-      if (debug && index > 0) this.#checkGLError(commands[index - 1] as Command, index - 1);
-      switch (c.type) {
-        case 'beginRenderPass': {
-          pass = this.#beginPass(c.pass);
-          break;
-        }
-        case 'endRenderPass':
-          this.#endPass(inPass(pass, c));
-          pass = null;
-          break;
-        case 'setRenderPipeline': {
-          const p = inPass(pass, c);
-          const pipe = c.pipeline as WebGL2RenderPipeline;
-          p.pipeline = pipe;
-          p.vao = null;
-          state.useProgram(pipe.program);
-          state.blend(pipe.blend);
-          state.colorMask(pipe.colorMask);
-          state.depth(pipe.depth.test, pipe.depth.write, pipe.depth.func);
-          // the y flip mirrors winding: a ccw front face renders as cw into textures
-          const front = pipe.frontFace === gl.CCW ? gl.CW : gl.CCW;
-          state.cull(pipe.cullFace, front);
-          break;
-        }
-        case 'setBinding':
-          inPass(pass, c).slots.set(c.slot, c.resource);
-          break;
-        case 'setVertexBuffer': {
-          const p = inPass(pass, c);
-          p.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
-          p.vao = null;
-          break;
-        }
-        case 'setIndexBuffer': {
-          const p = inPass(pass, c);
-          p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
-          p.vao = null;
-          break;
-        }
-        case 'setViewport':
-          inPass(pass, c);
-          state.viewport(
-            Math.round(c.x),
-            Math.round(c.y),
-            Math.round(c.width),
-            Math.round(c.height),
-          );
-          gl.depthRange(c.minDepth, c.maxDepth);
-          break;
-        case 'setScissorRect':
-          inPass(pass, c);
-          state.scissorTest(true);
-          state.scissor(c.x, c.y, c.width, c.height);
-          break;
-        case 'draw': {
-          const p = inPass(pass, c);
-          this.#flush(p, c.firstInstance, 0);
-          gl.drawArraysInstanced(
-            p.pipeline?.topology ?? gl.TRIANGLES,
-            c.firstVertex,
-            c.vertexCount,
-            c.instanceCount,
-          );
-          break;
-        }
-        case 'drawIndexed': {
-          const p = inPass(pass, c);
-          // core checks an index buffer is set before drawIndexed
-          if (!p.index)
-            throw new Error(
-              'drawIndexed replayed without an index buffer; core checks it at record (a bug in Ignis)',
+    for (const chunk of chunks)
+      for (let k = 0; k < chunk.length; k++) {
+        const c = chunk[k] as Command;
+        index++;
+        if (debug && previous) this.#checkGLError(previous, index - 1);
+        previous = c;
+        switch (c.type) {
+          case 'beginRenderPass': {
+            pass = this.#beginPass(c.pass);
+            break;
+          }
+          case 'endRenderPass':
+            this.#endPass(inPass(pass, c));
+            pass = null;
+            break;
+          case 'setRenderPipeline': {
+            const p = inPass(pass, c);
+            const pipe = c.pipeline as WebGL2RenderPipeline;
+            p.pipeline = pipe;
+            p.vao = null;
+            state.useProgram(pipe.program);
+            state.blend(pipe.blend);
+            state.colorMask(pipe.colorMask);
+            state.depth(pipe.depth.test, pipe.depth.write, pipe.depth.func);
+            // the y flip mirrors winding: a ccw front face renders as cw into textures
+            const front = pipe.frontFace === gl.CCW ? gl.CW : gl.CCW;
+            state.cull(pipe.cullFace, front);
+            break;
+          }
+          case 'setBinding':
+            inPass(pass, c).slots.set(c.slot, c.resource);
+            break;
+          case 'setVertexBuffer': {
+            const p = inPass(pass, c);
+            p.vertexBuffers.set(c.slot, { buffer: c.buffer as WebGL2Buffer, offset: c.offset });
+            p.vao = null;
+            break;
+          }
+          case 'setIndexBuffer': {
+            const p = inPass(pass, c);
+            p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
+            p.vao = null;
+            break;
+          }
+          case 'setViewport':
+            inPass(pass, c);
+            state.viewport(
+              Math.round(c.x),
+              Math.round(c.y),
+              Math.round(c.width),
+              Math.round(c.height),
             );
-          this.#flush(p, c.firstInstance, c.baseVertex);
-          const bytes = p.index.format === 'uint16' ? 2 : 4;
-          const type = p.index.format === 'uint16' ? gl.UNSIGNED_SHORT : gl.UNSIGNED_INT;
-          gl.drawElementsInstanced(
-            p.pipeline?.topology ?? gl.TRIANGLES,
-            c.indexCount,
-            type,
-            p.index.offset + c.firstIndex * bytes,
-            c.instanceCount,
-          );
-          break;
+            gl.depthRange(c.minDepth, c.maxDepth);
+            break;
+          case 'setScissorRect':
+            inPass(pass, c);
+            state.scissorTest(true);
+            state.scissor(c.x, c.y, c.width, c.height);
+            break;
+          case 'draw': {
+            const p = inPass(pass, c);
+            this.#flush(p, c.firstInstance, 0);
+            const mode = p.pipeline?.topology ?? gl.TRIANGLES;
+            // one instance: the plain call (gl_InstanceID is 0 either way; ANGLE checks less)
+            if (c.instanceCount === 1) gl.drawArrays(mode, c.firstVertex, c.vertexCount);
+            else gl.drawArraysInstanced(mode, c.firstVertex, c.vertexCount, c.instanceCount);
+            break;
+          }
+          case 'drawIndexed': {
+            const p = inPass(pass, c);
+            // core checks an index buffer is set before drawIndexed
+            if (!p.index)
+              throw new Error(
+                'drawIndexed replayed without an index buffer; core checks it at record (a bug in Ignis)',
+              );
+            this.#flush(p, c.firstInstance, c.baseVertex);
+            const bytes = p.index.format === 'uint16' ? 2 : 4;
+            const type = p.index.format === 'uint16' ? gl.UNSIGNED_SHORT : gl.UNSIGNED_INT;
+            const mode = p.pipeline?.topology ?? gl.TRIANGLES;
+            const at = p.index.offset + c.firstIndex * bytes;
+            if (c.instanceCount === 1) gl.drawElements(mode, c.indexCount, type, at);
+            else gl.drawElementsInstanced(mode, c.indexCount, type, at, c.instanceCount);
+            break;
+          }
+          case 'copyBufferToBuffer': {
+            gl.bindBuffer(gl.COPY_READ_BUFFER, (c.src as WebGL2Buffer).gl);
+            gl.bindBuffer(gl.COPY_WRITE_BUFFER, (c.dst as WebGL2Buffer).gl);
+            gl.copyBufferSubData(
+              gl.COPY_READ_BUFFER,
+              gl.COPY_WRITE_BUFFER,
+              c.srcOffset,
+              c.dstOffset,
+              c.size,
+            );
+            gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+            gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+            break;
+          }
+          case 'copyBufferToTexture':
+            this.#copyBufferToTexture(c);
+            break;
+          case 'copyTextureToBuffer':
+            this.#copyTextureToBuffer(c);
+            break;
+          case 'copyTextureToTexture': {
+            const src = c.src as WebGL2Texture;
+            const dst = c.dst as WebGL2Texture;
+            this.device.framebuffers.bindForRead(src, c.srcMip);
+            state.bindDrawFramebuffer(this.device.framebuffers.single(dst, c.dstMip));
+            state.scissorTest(false);
+            const { width: w, height: h } = c.size;
+            gl.blitFramebuffer(
+              c.srcX,
+              c.srcY,
+              c.srcX + w,
+              c.srcY + h,
+              c.dstX,
+              c.dstY,
+              c.dstX + w,
+              c.dstY + h,
+              gl.COLOR_BUFFER_BIT,
+              gl.NEAREST,
+            );
+            break;
+          }
+          case 'pushDebugGroup':
+          case 'popDebugGroup':
+            break;
+          case 'barrier':
+            // GL orders commands itself; what a barrier must guarantee here is that a texture just
+            // rendered is no longer attached to the bound framebuffer when it is sampled.
+            state.bindDrawFramebuffer(null);
+            break;
+          case 'beginComputePass':
+          case 'endComputePass':
+          case 'setComputePipeline':
+          case 'dispatch':
+          case 'dispatchIndirect':
+            throw new BackendError(
+              `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`,
+            );
+          case 'drawIndirect':
+          case 'drawIndexedIndirect':
+            throw new BackendError(
+              `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.indirect is false)`,
+            );
+          default:
+            unreachable(c);
         }
-        case 'copyBufferToBuffer': {
-          gl.bindBuffer(gl.COPY_READ_BUFFER, (c.src as WebGL2Buffer).gl);
-          gl.bindBuffer(gl.COPY_WRITE_BUFFER, (c.dst as WebGL2Buffer).gl);
-          gl.copyBufferSubData(
-            gl.COPY_READ_BUFFER,
-            gl.COPY_WRITE_BUFFER,
-            c.srcOffset,
-            c.dstOffset,
-            c.size,
-          );
-          gl.bindBuffer(gl.COPY_READ_BUFFER, null);
-          gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
-          break;
-        }
-        case 'copyBufferToTexture':
-          this.#copyBufferToTexture(c);
-          break;
-        case 'copyTextureToBuffer':
-          this.#copyTextureToBuffer(c);
-          break;
-        case 'copyTextureToTexture': {
-          const src = c.src as WebGL2Texture;
-          const dst = c.dst as WebGL2Texture;
-          this.device.framebuffers.bindForRead(src, c.srcMip);
-          state.bindDrawFramebuffer(this.device.framebuffers.single(dst, c.dstMip));
-          state.scissorTest(false);
-          const { width: w, height: h } = c.size;
-          gl.blitFramebuffer(
-            c.srcX,
-            c.srcY,
-            c.srcX + w,
-            c.srcY + h,
-            c.dstX,
-            c.dstY,
-            c.dstX + w,
-            c.dstY + h,
-            gl.COLOR_BUFFER_BIT,
-            gl.NEAREST,
-          );
-          break;
-        }
-        case 'pushDebugGroup':
-        case 'popDebugGroup':
-          break;
-        case 'barrier':
-          // GL orders commands itself; what a barrier must guarantee here is that a texture just
-          // rendered is no longer attached to the bound framebuffer when it is sampled.
-          state.bindDrawFramebuffer(null);
-          break;
-        case 'beginComputePass':
-        case 'endComputePass':
-        case 'setComputePipeline':
-        case 'dispatch':
-        case 'dispatchIndirect':
-          throw new BackendError(
-            `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.compute is false)`,
-          );
-        case 'drawIndirect':
-        case 'drawIndexedIndirect':
-          throw new BackendError(
-            `${c.type} reached the WebGL2 backend; core should have rejected it (caps.features.indirect is false)`,
-          );
-        default:
-          unreachable(c);
       }
-    }
-    if (debug && commands.length > 0)
-      this.#checkGLError(commands[commands.length - 1] as Command, commands.length - 1);
+    if (debug && previous) this.#checkGLError(previous, index);
   }
 
   /** Debug mode: what GL rejected, reported with the command that caused it. */

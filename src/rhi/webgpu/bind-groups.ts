@@ -15,6 +15,18 @@ export interface GroupLayout {
   readonly layout: GPUBindGroupLayout;
   readonly key: string;
   readonly entries: readonly BindingLayoutEntry[];
+  /**
+   * Per entry, whether it is a uniform buffer bound with a dynamic offset: its bind group holds the
+   * buffer from offset 0, and each draw passes where its slice starts. A frame that draws each
+   * object with its own slice of one buffer then sets one bind group with new offsets per draw,
+   * not a bind group per slice (found in the cache). At most
+   * `maxDynamicUniformBuffersPerPipelineLayout` of a pipeline's uniforms; the rest are static.
+   */
+  readonly dynamic: readonly boolean[];
+  /** Indices into `entries` of the dynamic ones, by binding (the order WebGPU takes offsets in). */
+  readonly dynamicOrder: readonly number[];
+  /** Whether some buffer entry has a fixed offset (a new offset needs another bind group). */
+  readonly staticBuffers: boolean;
 }
 
 /** A pipeline's WebGPU layout: its groups up to the last one it uses, and the pipeline layout. */
@@ -47,7 +59,13 @@ export class BindGroupCache {
     return this.#groups.created;
   }
 
-  constructor(private readonly device: GPUDevice) {}
+  /** How many uniform buffers of a pipeline layout may take dynamic offsets (WebGPU's minimum: 8). */
+  readonly maxDynamicUniforms: number;
+
+  constructor(private readonly device: GPUDevice) {
+    // (a device made by hand for a test may leave its limits out: WebGPU guarantees 8)
+    this.maxDynamicUniforms = device.limits?.maxDynamicUniformBuffersPerPipelineLayout ?? 8;
+  }
 
   /** Entries held now: bind groups, bind group layouts, pipeline layouts (`device.cacheStats()`). */
   get sizes(): Record<string, number> {
@@ -69,18 +87,37 @@ export class BindGroupCache {
     if (found) return found;
     const count = Math.max(0, ...entries.map((e) => (e.group ?? 0) + 1));
     const groups: GroupLayout[] = [];
+    let dynamicLeft = this.maxDynamicUniforms;
     for (let index = 0; index < count; index++) {
       const mine = entries.filter((e) => (e.group ?? 0) === index);
-      const groupKey = layoutKey(mine, stages);
+      const dynamic = mine.map((e) => e.type === 'uniform' && dynamicLeft-- > 0);
+      const groupKey = `${layoutKey(mine, stages)}|${dynamic.map((d) => (d ? 'd' : '-')).join('')}`;
       let layout = this.#layouts.get(groupKey);
       if (!layout) {
         layout = this.device.createBindGroupLayout({
           label: groupKey,
-          entries: mine.map((e) => bindGroupLayoutEntry(e, stages)),
+          entries: mine.map((e, i) => bindGroupLayoutEntry(e, stages, dynamic[i] === true)),
         });
         this.#layouts.set(groupKey, layout);
       }
-      groups.push({ id: this.#groupIds(groupKey), index, layout, key: groupKey, entries: mine });
+      const dynamicOrder = mine
+        .map((e, i) => [e.binding, i] as const)
+        .filter(([, i]) => dynamic[i])
+        .sort((a, b) => a[0] - b[0])
+        .map(([, i]) => i);
+      const staticBuffers = mine.some(
+        (e, i) => !dynamic[i] && (e.type === 'uniform' || e.type.endsWith('storage')),
+      );
+      groups.push({
+        id: this.#groupIds(groupKey),
+        index,
+        layout,
+        key: groupKey,
+        entries: mine,
+        dynamic,
+        dynamicOrder,
+        staticBuffers,
+      });
     }
     const layout: PipelineLayout = {
       key,
@@ -113,10 +150,12 @@ export class BindGroupCache {
     make: boolean,
   ): ResourceCache<GPUBindGroup> {
     const cache = this.#groups.walk(make).step(group.id);
-    for (const e of group.entries) {
-      const r = slots.get(slotOf(e)) as BoundResource;
+    const entries = group.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const r = slots.get(slotOf(entries[i] as BindingLayoutEntry)) as BoundResource;
       cache.step(resourceId(r));
-      if (r.kind === 'uniform' || r.kind === 'storage') cache.step(r.offset).step(r.size);
+      if (r.kind === 'uniform' || r.kind === 'storage')
+        cache.step(group.dynamic[i] ? 0 : r.offset).step(r.size);
     }
     return cache;
   }
@@ -127,12 +166,13 @@ export class BindGroupCache {
     const ids: number[] = [];
     const layout = group.layout;
     const entries = group.entries;
-    for (const e of entries) {
+    for (const [i, e] of entries.entries()) {
       const r = slots.get(slotOf(e)) as BoundResource;
       const id = resourceId(r);
       ids.push(id);
       key += `|${e.binding}:${id}`;
-      if (r.kind === 'uniform' || r.kind === 'storage') key += `:${r.offset}:${r.size}`;
+      if (r.kind === 'uniform' || r.kind === 'storage')
+        key += `:${group.dynamic[i] ? 0 : r.offset}:${r.size}`;
     }
     const hit = this.#groups.get(key);
     if (hit) {
@@ -141,9 +181,9 @@ export class BindGroupCache {
     }
     const made = this.device.createBindGroup({
       layout,
-      entries: entries.map((e) => ({
+      entries: entries.map((e, i) => ({
         binding: e.binding,
-        resource: gpuResource(slots.get(slotOf(e)) as BoundResource),
+        resource: gpuResource(slots.get(slotOf(e)) as BoundResource, group.dynamic[i] === true),
       })),
     });
     return this.#groups.set(key, made, ids);
@@ -167,15 +207,37 @@ function resourceId(r: BoundResource): number {
   }
 }
 
-function gpuResource(r: BoundResource): GPUBindingResource {
+/** What a bind group holds for `r`; a dynamic entry's range starts at 0 (the draw says where). */
+function gpuResource(r: BoundResource, dynamic: boolean): GPUBindingResource {
   switch (r.kind) {
     case 'uniform':
     case 'storage':
-      return { buffer: (r.buffer as WebGPUBuffer).gpu, offset: r.offset, size: r.size };
+      return {
+        buffer: (r.buffer as WebGPUBuffer).gpu,
+        offset: dynamic ? 0 : r.offset,
+        size: r.size,
+      };
     case 'texture':
     case 'storage-texture':
       return (r.texture as WebGPUTexture).view;
     case 'sampler':
       return (r.sampler as WebGPUSampler).gpu;
   }
+}
+
+/**
+ * Writes the dynamic offsets of `group` from what `slots` hold into `out` (by binding, as WebGPU
+ * takes them); returns how many.
+ */
+export function dynamicOffsets(
+  group: GroupLayout,
+  slots: ReadonlyMap<number, BoundResource>,
+  out: Uint32Array,
+): number {
+  const order = group.dynamicOrder;
+  for (let k = 0; k < order.length; k++) {
+    const r = slots.get(slotOf(group.entries[order[k] as number] as BindingLayoutEntry));
+    out[k] = r?.kind === 'uniform' ? r.offset : 0;
+  }
+  return order.length;
 }

@@ -10,6 +10,7 @@ import type { WebGPUTexture } from './texture.js';
 import type { WebGPURenderPipeline } from './render-pipeline.js';
 import type { WebGPUComputePipeline } from './compute-pipeline.js';
 import type { WebGPUQuerySet } from './query-set.js';
+import { dynamicOffsets } from './bind-groups.js';
 
 const gpuBuffer = (b: Buffer): GPUBuffer => (b as WebGPUBuffer).gpu;
 const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
@@ -49,29 +50,52 @@ export class WebGPUCommandEncoder implements CommandSink {
   #compute: GPUComputePassEncoder | null = null;
   #pipeline: WebGPURenderPipeline | WebGPUComputePipeline | null = null;
   readonly #slots = new Map<number, BoundResource>();
+  /** A binding changed that needs bind groups looked up again (or the pipeline's layout did). */
   #dirty = true;
+  /** Only where uniform slices start changed: the bound groups stay, with new dynamic offsets. */
+  #offsetsDirty = false;
+  /** The bind group set at each index in this pass. */
+  readonly #bound: (GPUBindGroup | undefined)[] = [];
+  readonly #offsets: Uint32Array;
 
   constructor(device: WebGPUDevice, label: string) {
     this.#device = device;
     this.gpuDevice = device.gpu;
     this.#encoder = device.gpu.createCommandEncoder({ label });
     this.#debug = device.debug;
+    this.#offsets = new Uint32Array(device.bindGroups.maxDynamicUniforms);
   }
 
-  /** Sets the bind groups the pipeline's layout needs from the slots, when they changed. */
+  /**
+   * Sets the bind groups the pipeline's layout needs from the slots, when they changed: looked up
+   * again when a resource changed, the same groups with new dynamic offsets when only the slices
+   * of uniform buffers moved (a draw per object, each with its own slice of one buffer).
+   */
   #flush(): void {
     const pipeline = this.#pipeline;
-    if (!this.#dirty || !pipeline) return;
     const pass = this.#render ?? this.#compute;
-    for (const g of pipeline.layout.groups)
-      pass?.setBindGroup(g.index, this.#device.bindGroups.get(g, this.#slots));
+    if ((!this.#dirty && !this.#offsetsDirty) || !pipeline || !pass) return;
+    const full = this.#dirty;
+    const offsets = this.#offsets;
+    for (const g of pipeline.layout.groups) {
+      let group = this.#bound[g.index];
+      if (full || g.staticBuffers || group === undefined)
+        this.#bound[g.index] = group = this.#device.bindGroups.get(g, this.#slots);
+      else if (g.dynamicOrder.length === 0) continue; // nothing of this group moved
+      const n = dynamicOffsets(g, this.#slots, offsets);
+      if (n === 0) pass.setBindGroup(g.index, group);
+      else pass.setBindGroup(g.index, group, offsets, 0, n);
+    }
     this.#dirty = false;
+    this.#offsetsDirty = false;
   }
 
   #beginPass(): void {
     this.#slots.clear();
+    this.#bound.length = 0;
     this.#pipeline = null;
     this.#dirty = true;
+    this.#offsetsDirty = false;
   }
 
   #finished: GPUCommandBuffer | null = null;
@@ -90,7 +114,7 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** Replays a finished command list into a new encoder of `device`'s current GPUDevice. */
   static replay(device: WebGPUDevice, cb: CommandBuffer): GPUCommandBuffer {
     const writer = new WebGPUCommandEncoder(device, cb.label);
-    for (const c of cb.commands) writer.write(c);
+    for (const chunk of cb.chunks) for (const c of chunk) writer.write(c);
     writer.finish();
     return writer.commandBuffer;
   }
@@ -152,11 +176,23 @@ export class WebGPUCommandEncoder implements CommandSink {
         this.#pipeline = next;
         break;
       }
-      case 'setBinding':
+      case 'setBinding': {
         if (!this.#render && !this.#compute) outsidePass(c);
-        this.#slots.set(c.slot, c.resource);
-        this.#dirty = true;
+        const before = this.#slots.get(c.slot);
+        const now = c.resource;
+        this.#slots.set(c.slot, now);
+        // (whether the slot's entry takes a dynamic offset is the flush's question: a group with
+        // a static buffer entry is looked up again either way)
+        if (
+          before?.kind === 'uniform' &&
+          now.kind === 'uniform' &&
+          before.buffer === now.buffer &&
+          before.size === now.size
+        )
+          this.#offsetsDirty = true;
+        else this.#dirty = true;
         break;
+      }
       case 'setVertexBuffer':
         within(this.#render, c).setVertexBuffer(c.slot, gpuBuffer(c.buffer), c.offset);
         break;

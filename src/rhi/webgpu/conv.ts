@@ -4,13 +4,14 @@ import type { BindingLayoutEntry } from '../core/descriptors.js';
 export function bindGroupLayoutEntry(
   entry: BindingLayoutEntry,
   stages: 'render' | 'compute',
+  dynamic = false,
 ): GPUBindGroupLayoutEntry {
   const all =
     stages === 'compute' ? GPUShaderStage.COMPUTE : GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT;
   const base = { binding: entry.binding };
   switch (entry.type) {
     case 'uniform':
-      return { ...base, visibility: all, buffer: { type: 'uniform' } };
+      return { ...base, visibility: all, buffer: { type: 'uniform', hasDynamicOffset: dynamic } };
     case 'read-only-storage':
       return { ...base, visibility: all, buffer: { type: 'read-only-storage' } };
     case 'storage':

@@ -1,14 +1,17 @@
 // Bind groups beside slot binding, on both backends: a pipeline reading @group(0) (filled slot by
 // slot, or by a bind group), @group(1) (a uniform per material, switched between draws) and
-// @group(2) (a texture and its sampler); the pixels say which resources each draw saw.
+// @group(2) (a texture and its sampler); the pixels say which resources each draw saw. And a draw
+// per object, each with its own slice of one uniform buffer (WebGPU binds those slices with
+// dynamic offsets, at most 8 a pipeline; the rest with a bind group per slice).
 import {
   BufferUsage,
   TextureUsage,
   type Device,
   type RenderPipeline,
   ValidationError,
+  type RenderPass,
 } from '../../../src/all.js';
-import { defineCases } from '../page/case.js';
+import { defineCases, type Case } from '../page/case.js';
 import { assert, assertThrows } from '../page/assert.js';
 import { pixel, renderScene, SIZE } from '../page/scenes.js';
 
@@ -81,6 +84,116 @@ function colorBuffer(device: Device, rgba: number[], label: string) {
 
 const near = (a: readonly number[], b: readonly number[]): boolean =>
   a.every((v, i) => Math.abs(v - (b[i] as number)) <= 1);
+
+/** Nine uniforms (one more than WebGPU's 8 dynamic ones): the colour is their sum. */
+const SLICES_WGSL = /* wgsl */ `
+${Array.from({ length: 9 }, (_, k) => `@group(0) @binding(${k}) var<uniform> u${k}: vec4f;`).join('\n')}
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  var p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));
+  return vec4f(p[i], 0.0, 1.0);
+}
+@fragment fn nine() -> @location(0) vec4f { return u0 + u1 + u2 + u3 + u4 + u5 + u6 + u7 + u8; }
+@fragment fn one() -> @location(0) vec4f { return vec4f(u0.x, 0.0, 0.5, 1.0); }
+`;
+const SLICES_GLSL_FS = (body: string, blocks: number) => `#version 300 es
+precision highp float;
+${Array.from({ length: blocks }, (_, k) => `uniform U${k} { vec4 u${k}; };`).join('\n')}
+out vec4 color;
+void main() { color = ${body}; }`;
+
+function slicePipelines(device: Device): { nine: RenderPipeline; one: RenderPipeline } {
+  const targets = [{ format: 'rgba8unorm' as const }];
+  if (device.caps.shaderLanguage === 'wgsl') {
+    const module = device.createShaderModule({ label: 'slices.wgsl', code: SLICES_WGSL });
+    const make = (entryPoint: string) =>
+      device.createRenderPipeline({
+        label: entryPoint,
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint, targets },
+      });
+    return { nine: make('nine'), one: make('one') };
+  }
+  const vertex = { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) };
+  const make = (label: string, body: string, blocks: number) =>
+    device.createRenderPipeline({
+      label,
+      vertex,
+      fragment: {
+        module: device.createShaderModule({
+          code: SLICES_GLSL_FS(body, blocks),
+          stage: 'fragment',
+        }),
+        targets,
+      },
+      bindings: Array.from({ length: blocks }, (_, k) => ({
+        binding: k,
+        type: 'uniform' as const,
+        name: `U${k}`,
+      })),
+    });
+  return {
+    nine: make('nine', Array.from({ length: 9 }, (_, k) => `u${k}`).join(' + '), 9),
+    one: make('one', 'vec4(u0.x, 0.0, 0.5, 1.0)', 1),
+  };
+}
+
+const uniformSlices: Case = {
+  async run({ device }) {
+    const { nine, one } = slicePipelines(device);
+    const slices = (label: string, slice: (i: number) => number[]) => {
+      const b = device.createBuffer({
+        label,
+        size: 256 * 8,
+        usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+      });
+      const data = new Float32Array(64 * 8);
+      for (let i = 0; i < 8; i++) data.set(slice(i), 64 * i);
+      device.queue.writeBuffer(b, 0, data);
+      return b;
+    };
+    const reds = slices('reds', (i) => [(i + 1) / 10, 0, 0, 1]);
+    const greens = slices('greens', (i) => [0, (i + 1) / 10, 0, 0]);
+    const zero = colorBuffer(device, [0, 0, 0, 0], 'zero');
+    const before = device.cacheStats().bindGroups ?? 0;
+    const draw = (pass: RenderPass) => {
+      for (let i = 0; i < 8; i++) {
+        pass.setPipeline(i % 2 === 0 ? nine : one);
+        pass.setUniformBuffer(0, reds, 256 * i, 16);
+        if (i % 2 === 0) {
+          for (let k = 1; k < 8; k++) pass.setUniformBuffer(k, zero);
+          pass.setUniformBuffer(8, greens, 256 * (7 - i), 16);
+        }
+        pass.setViewport(8 * i, 0, 8, SIZE);
+        pass.draw(3);
+      }
+    };
+    const data = await renderScene(device, [0, 0, 0, 1], draw);
+    for (let i = 0; i < 8; i++) {
+      const got = pixel(data, 8 * i + 4, 32);
+      const red = Math.round(((i + 1) / 10) * 255);
+      const want =
+        i % 2 === 0 ? [red, Math.round(((8 - i) / 10) * 255), 0, 255] : [red, 0, 128, 255];
+      assert(
+        near(got, want),
+        `column ${i} (${i % 2 === 0 ? 'nine uniforms' : 'one uniform'}): ${got.join(',')}, expected ${want.join(',')}`,
+      );
+    }
+    if (device.caps.backend === 'webgpu') {
+      // the slices of slot 0 ride as dynamic offsets: drawing the frame again (all offsets seen)
+      // makes no bind group, and the first frame made one per slice of slot 8 (static), not one
+      // per slice of slot 0 as well
+      const made = (device.cacheStats().bindGroups ?? 0) - before;
+      assert(
+        made <= 5,
+        `the first frame made ${made} bind groups (expected 5: a group per slice at slot 8, one for the one-uniform pipeline)`,
+      );
+      const again = device.cacheStats().bindGroups ?? 0;
+      await renderScene(device, [0, 0, 0, 1], draw);
+      const more = (device.cacheStats().bindGroups ?? 0) - again;
+      assert(more === 0, `drawing the same slices again made ${more} bind groups`);
+    }
+  },
+};
 
 export const cases = defineCases({
   'bind groups: @group(1) switched between draws, @group(2) texture + sampler, @group(0) by slot or by group':
@@ -173,4 +286,6 @@ export const cases = defineCases({
         );
       },
     },
+  'uniform slices per draw: 8 columns, each its own slice at slots 0 and 8 (the ninth uniform: no dynamic offset left), the pipeline switching layouts between them':
+    uniformSlices,
 });

@@ -387,7 +387,8 @@ export const cases = defineCases({
           const proto = (backend === 'webgpu'
             ? GPURenderPassEncoder.prototype
             : WebGL2RenderingContext.prototype) as unknown as Record<string, unknown>;
-          const name = backend === 'webgpu' ? 'draw' : 'drawArraysInstanced';
+          // (one instance: WebGL2's plain drawArrays)
+          const name = backend === 'webgpu' ? 'draw' : 'drawArrays';
           const original = proto[name] as (...a: unknown[]) => unknown;
           let calls = 0;
           proto[name] = function (this: unknown, ...a: unknown[]) {

@@ -369,7 +369,13 @@ export function validateDrawArguments(
   firstInstance: number,
   label: string,
 ): void {
-  if (![vertexCount, instanceCount, firstVertex, firstInstance].every(isNonNegativeInteger)) {
+  // (no array of them: this runs for every draw)
+  if (
+    !isNonNegativeInteger(vertexCount) ||
+    !isNonNegativeInteger(instanceCount) ||
+    !isNonNegativeInteger(firstVertex) ||
+    !isNonNegativeInteger(firstInstance)
+  ) {
     throw new ValidationError(
       'draw-arguments',
       `draw(${vertexCount}, ${instanceCount}, ${firstVertex}, ${firstInstance}) needs non-negative integers`,
@@ -391,7 +397,10 @@ export function validateDrawIndexedArguments(
   label: string,
 ): void {
   if (
-    ![indexCount, instanceCount, firstIndex, firstInstance].every(isNonNegativeInteger) ||
+    !isNonNegativeInteger(indexCount) ||
+    !isNonNegativeInteger(instanceCount) ||
+    !isNonNegativeInteger(firstIndex) ||
+    !isNonNegativeInteger(firstInstance) ||
     !Number.isInteger(baseVertex)
   ) {
     throw new ValidationError(
