@@ -1,14 +1,8 @@
 // A WebGL2 context whose every call returns at once, for timing Ignis's own JavaScript on the WebGL2
-// backend without a browser (bench/cpu-draws.mjs --backend webgl2). Its methods and constants are
-// the WebGL2RenderingContext's, read from TypeScript's lib.dom.d.ts (a dev dependency): a plain
-// object, so a call costs what a no-op function call costs (a Proxy would cost more than Ignis).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const DOM = readFileSync(
-  createRequire(import.meta.url).resolve('typescript/lib/lib.dom.d.ts'),
-  'utf8',
-);
+// backend without a GPU (bench/cpu-draws.mjs --backend webgl2). Its methods and constants are the
+// WebGL2RenderingContext's, read from the text of TypeScript's lib.dom.d.ts (a dev dependency; the
+// caller reads it, so this module runs in a page too): a plain object, so a call costs what a no-op
+// function call costs (a Proxy would cost more than Ignis).
 const INTERFACES = [
   'WebGL2RenderingContextBase',
   'WebGLRenderingContextBase',
@@ -19,13 +13,14 @@ const INTERFACES = [
 /** What a few queries must answer for a device to be made (everything else: 4096, or nothing). */
 const PARAMETERS = { UNIFORM_BUFFER_OFFSET_ALIGNMENT: 256, MAX_SAMPLES: 4 };
 
-export function stubGl() {
+/** `dom`: the text of typescript/lib/lib.dom.d.ts. */
+export function stubGl(dom) {
   const gl = { drawingBufferWidth: 256, drawingBufferHeight: 256 };
   const names = new Map();
   let next = 0x10000;
   let objects = 1;
   for (const name of INTERFACES) {
-    const body = new RegExp(`interface ${name} \\{(.*?)\\n\\}`, 's').exec(DOM)?.[1];
+    const body = new RegExp(`interface ${name} \\{(.*?)\\n\\}`, 's').exec(dom)?.[1];
     if (!body) throw new Error(`stub-gl: no interface ${name} in lib.dom.d.ts`);
     for (const [, c] of body.matchAll(/^\s+readonly ([A-Z0-9_]+):/gm)) {
       gl[c] = c === 'TEXTURE0' ? 0x84c0 : c === 'INVALID_INDEX' ? 0xffffffff : next++;

@@ -232,7 +232,7 @@ function gpuResource(r: BoundResource, dynamic: boolean): GPUBindingResource {
 export function dynamicOffsets(
   group: GroupLayout,
   slots: ReadonlyMap<number, BoundResource>,
-  out: Uint32Array,
+  out: Uint32Array | number[],
 ): number {
   const order = group.dynamicOrder;
   for (let k = 0; k < order.length; k++) {

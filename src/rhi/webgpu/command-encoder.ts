@@ -57,6 +57,11 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** The bind group set at each index in this pass. */
   readonly #bound: (GPUBindGroup | undefined)[] = [];
   readonly #offsets: Uint32Array;
+  /**
+   * Where the device takes dynamic offsets faster as an array than as a `Uint32Array` range
+   * (Firefox; `WebGPUDevice.offsetsAsArrays`): an array per count of offsets, reused.
+   */
+  readonly #offsetArrays: number[][] | null;
 
   constructor(device: WebGPUDevice, label: string) {
     this.#device = device;
@@ -64,6 +69,7 @@ export class WebGPUCommandEncoder implements CommandSink {
     this.#encoder = device.gpu.createCommandEncoder({ label });
     this.#debug = device.debug;
     this.#offsets = new Uint32Array(device.bindGroups.maxDynamicUniforms);
+    this.#offsetArrays = device.offsetsAsArrays ? [] : null;
   }
 
   /**
@@ -77,14 +83,22 @@ export class WebGPUCommandEncoder implements CommandSink {
     if ((!this.#dirty && !this.#offsetsDirty) || !pipeline || !pass) return;
     const full = this.#dirty;
     const offsets = this.#offsets;
+    const arrays = this.#offsetArrays;
     for (const g of pipeline.layout.groups) {
       let group = this.#bound[g.index];
       if (full || g.staticBuffers || group === undefined)
         this.#bound[g.index] = group = this.#device.bindGroups.get(g, this.#slots);
       else if (g.dynamicOrder.length === 0) continue; // nothing of this group moved
-      const n = dynamicOffsets(g, this.#slots, offsets);
+      const n = g.dynamicOrder.length;
       if (n === 0) pass.setBindGroup(g.index, group);
-      else pass.setBindGroup(g.index, group, offsets, 0, n);
+      else if (arrays) {
+        const a = (arrays[n] ??= new Array<number>(n).fill(0));
+        dynamicOffsets(g, this.#slots, a);
+        pass.setBindGroup(g.index, group, a);
+      } else {
+        dynamicOffsets(g, this.#slots, offsets);
+        pass.setBindGroup(g.index, group, offsets, 0, n);
+      }
     }
     this.#dirty = false;
     this.#offsetsDirty = false;

@@ -100,6 +100,14 @@ export class WebGPUDevice extends Device {
   // replaced by restore(): they belong to one GPUDevice
   bindGroups: BindGroupCache;
   readback: ReadbackPool;
+  /**
+   * Dynamic offsets are passed to `setBindGroup` as an array, not a `Uint32Array` range: Firefox
+   * (153) takes a reused array faster (0.26 vs 0.46 µs a draw at 1,000 draws, measured in a page
+   * on wgpu), where Chromium and Deno take the typed range faster (0.16 vs 0.23). Ignis makes the
+   * same calls either way; only their argument's type differs.
+   */
+  readonly offsetsAsArrays =
+    typeof navigator !== 'undefined' && /\bFirefox\//.test(navigator.userAgent ?? '');
   readonly #options: WebGPUDeviceOptions;
 
   constructor(
