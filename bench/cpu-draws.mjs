@@ -9,14 +9,15 @@
 // Ignis's recording and its replay at submit against a hand-written frame of `bindBufferRange` and
 // `drawArrays` per draw. In Node it needs `npm run build` (it imports dist/); `--browser chromium`
 // or `--browser firefox` runs the same frames in a page of that engine (the sources, served by
-// Vite), so the JavaScript engine's own cost is seen apart from the GPU's. `--compare DIR` (Node
-// only) times a second build of Ignis (`npx vite build --config vite.lib.config.ts --outDir DIR`
-// from another commit) in the same interleaved rounds: an A/B where the machine's drift cancels.
+// Vite), so the JavaScript engine's own cost is seen apart from the GPU's. `--compare DIR` times a
+// second build of Ignis (`npx vite build --config vite.lib.config.ts --outDir DIR` from another
+// commit; in a page DIR must be inside the repository, e.g. output/base) in the same interleaved
+// rounds: an A/B where the machine's drift cancels.
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
 //     [--browser chromium|firefox] [--compare DIR]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { timeDraws } from './draws-stub.mjs';
@@ -33,8 +34,6 @@ const options = {
 };
 const browserName = arg('browser', null);
 const compare = arg('compare', null);
-if (compare !== null && browserName !== null)
-  throw new Error('cpu-draws: --compare runs in Node only (a page serves one copy of the sources)');
 const load = async (dir) =>
   Object.assign(
     {},
@@ -61,11 +60,25 @@ if (browserName === null) {
   try {
     const page = await engine.newPage();
     await page.goto(`${url}/bench/page/index.html?noop=1`);
-    rows = await page.evaluate(async (o) => {
-      const lib = await import('/src/all.ts');
-      const { timeDraws } = await import('/bench/draws-stub.mjs');
-      return timeDraws({ src: lib }, { ...o, now: () => performance.now() });
-    }, options);
+    // a build to compare is served from the repository too: it must be inside it (dist/, output/)
+    const other = compare === null ? null : relative(ROOT, resolve(compare));
+    if (other !== null && (other.startsWith('..') || isAbsolute(other)))
+      throw new Error(
+        `cpu-draws: --compare ${compare} must be inside ${ROOT} for the page to load it`,
+      );
+    rows = await page.evaluate(
+      async (o, other) => {
+        const builds = { src: ['/src/all.ts'] };
+        if (other !== null) builds[other] = [`/${other}/index.js`, `/${other}/testing.js`];
+        const libs = {};
+        for (const [name, urls] of Object.entries(builds))
+          libs[name] = Object.assign({}, ...(await Promise.all(urls.map((u) => import(u)))));
+        const { timeDraws } = await import('/bench/draws-stub.mjs');
+        return timeDraws(libs, { ...o, now: () => performance.now() });
+      },
+      options,
+      other,
+    );
     where = await engine.version();
   } finally {
     await server.close();

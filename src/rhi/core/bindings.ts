@@ -7,6 +7,7 @@ import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
 import type { PassRecorder } from './command-encoder.js';
 import { MAX_BIND_GROUPS, MAX_BINDINGS_PER_BIND_GROUP, slotName, slotOf } from './slots.js';
+import { SlotMap } from './slot-map.js';
 import { BindGroup } from './bind-group.js';
 import {
   uniformBinding,
@@ -71,7 +72,7 @@ function sameButOffset(prev: BoundResource | undefined, next: BoundResource): bo
 }
 
 export class SlotTable {
-  readonly slots = new Map<number, BoundResource>();
+  readonly slots = new SlotMap<BoundResource>();
   /**
    * Bumped by every binding a draw's check could judge differently; `check` keeps the layout and
    * version it last passed, and a draw with both unchanged skips it (its reads and writes are

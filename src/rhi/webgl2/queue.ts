@@ -20,12 +20,13 @@ import type { WebGL2Sampler } from './sampler.js';
 import type { WebGL2QuerySet } from './query-set.js';
 import type { VertexBinding } from './vaos.js';
 import type { WebGL2Device } from './device.js';
+import { SlotMap } from '../core/slot-map.js';
 
 /** Per-pass replay state: what the pass has staged, flushed to GL at each draw. */
 interface PassState {
   pass: ResolvedRenderPass;
   pipeline: WebGL2RenderPipeline | null;
-  slots: Map<number, BoundResource>;
+  slots: SlotMap<BoundResource>;
   vertexBuffers: Map<number, VertexBinding>;
   index: { buffer: WebGL2Buffer; format: 'uint16' | 'uint32'; offset: number } | null;
   /** The VAO of the last draw and what it was looked up for; null when a vertex input changed. */
@@ -305,7 +306,7 @@ export class WebGL2Queue extends Queue {
     return {
       pass,
       pipeline: null,
-      slots: new Map(),
+      slots: new SlotMap(),
       vertexBuffers: new Map(),
       index: null,
       vao: null,

@@ -11,6 +11,7 @@ import type { WebGPURenderPipeline } from './render-pipeline.js';
 import type { WebGPUComputePipeline } from './compute-pipeline.js';
 import type { WebGPUQuerySet } from './query-set.js';
 import { dynamicOffsets } from './bind-groups.js';
+import { SlotMap } from '../core/slot-map.js';
 
 const gpuBuffer = (b: Buffer): GPUBuffer => (b as WebGPUBuffer).gpu;
 const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
@@ -49,7 +50,7 @@ export class WebGPUCommandEncoder implements CommandSink {
   #render: GPURenderPassEncoder | null = null;
   #compute: GPUComputePassEncoder | null = null;
   #pipeline: WebGPURenderPipeline | WebGPUComputePipeline | null = null;
-  readonly #slots = new Map<number, BoundResource>();
+  readonly #slots = new SlotMap<BoundResource>();
   /** A binding changed that needs bind groups looked up again (or the pipeline's layout did). */
   #dirty = true;
   /** Only where uniform slices start changed: the bound groups stay, with new dynamic offsets. */
