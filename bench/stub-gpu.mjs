@@ -13,6 +13,51 @@ export function stub(extra = {}) {
   });
 }
 
+/** A plain object whose `methods` return `result()` (a call through a Proxy costs more than Ignis). */
+function plain(methods, result = () => undefined) {
+  return Object.fromEntries(methods.map((m) => [m, result]));
+}
+const DEBUG = ['pushDebugGroup', 'popDebugGroup', 'insertDebugMarker'];
+/** The encoders a frame calls at every draw are plain objects: one pass encoder, reused. */
+function commandEncoder() {
+  const pass = plain([
+    ...DEBUG,
+    'setPipeline',
+    'setBindGroup',
+    'setVertexBuffer',
+    'setIndexBuffer',
+    'draw',
+    'drawIndexed',
+    'drawIndirect',
+    'drawIndexedIndirect',
+    'setViewport',
+    'setScissorRect',
+    'setBlendConstant',
+    'setStencilReference',
+    'beginOcclusionQuery',
+    'endOcclusionQuery',
+    'executeBundles',
+    'dispatchWorkgroups',
+    'dispatchWorkgroupsIndirect',
+    'end',
+  ]);
+  const finished = {};
+  return {
+    ...plain([
+      ...DEBUG,
+      'copyBufferToBuffer',
+      'copyBufferToTexture',
+      'copyTextureToBuffer',
+      'copyTextureToTexture',
+      'clearBuffer',
+      'resolveQuerySet',
+    ]),
+    beginRenderPass: () => pass,
+    beginComputePass: () => pass,
+    finish: () => finished,
+  };
+}
+
 /** The stub GPUDevice, with the WebGPU constants installed on globalThis. */
 export function stubGpuDevice(limits) {
   const never = new Promise(() => {});
@@ -45,7 +90,11 @@ export function stubGpuDevice(limits) {
     features: new Set(),
     limits,
     lost: never,
-    queue: stub({ onSubmittedWorkDone: () => Promise.resolve() }),
+    queue: {
+      ...plain(['submit', 'writeBuffer', 'writeTexture', 'copyExternalImageToTexture']),
+      onSubmittedWorkDone: () => Promise.resolve(),
+    },
+    createCommandEncoder: commandEncoder,
     addEventListener: () => {},
     pushErrorScope: () => {},
     popErrorScope: () => Promise.resolve(null),

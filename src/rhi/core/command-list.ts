@@ -14,6 +14,8 @@ const CHUNK = 1024;
  */
 export class CommandList {
   readonly #chunks: Command[][] = [[]];
+  /** The chunk being filled (the last of `#chunks`). */
+  #last: Command[] = this.#chunks[0] as Command[];
   #length = 0;
 
   /** The chunks in order (every one but the last holds at least one command). */
@@ -26,8 +28,8 @@ export class CommandList {
   }
 
   push(command: Command): void {
-    let last = this.#chunks[this.#chunks.length - 1] as Command[];
-    if (last.length >= CHUNK) this.#chunks.push((last = []));
+    let last = this.#last;
+    if (last.length >= CHUNK) this.#chunks.push((this.#last = last = []));
     last.push(command);
     this.#length++;
   }
