@@ -2,7 +2,7 @@
 // The RHI's own JavaScript per draw (issue 33), without a GPU: the WebGPU backend over a stub
 // GPUDevice whose every call returns at once (bench/stub-gpu.mjs; the encoders a frame calls per
 // draw are plain objects of no-op methods, which a JIT inlines, so the hand-written frame costs
-// next to nothing and the Ignis column is Ignis's own JavaScript per draw): what is timed is Ignis's
+// next to nothing and the Ignis column is Ignis's own JavaScript per draw): what is timed is its
 // recording, validation, hazard tracking and bind-group lookups per draw and nothing of a browser's
 // or a driver's. A frame: N draws, each with its own 256-byte slice of one uniform buffer (written
 // once per frame), the pipeline changing every 100 draws (bench/draws-stub.mjs). The hand-written
