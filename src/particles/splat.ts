@@ -93,6 +93,28 @@ export class SplatDraw {
     return `const SPLAT_CHANNELS: u32 = ${this.channels}u;\n`;
   }
 
+  /**
+   * How the resolve reads and clears a pixel's sums: four channels as one vec4u (one 16-byte load
+   * and store a pixel), three as u32s (a vec3u's array stride would be 16 bytes, not 12).
+   */
+  #sums(): string {
+    if (this.channels === 4)
+      return `@group(0) @binding(3) var<storage, read_write> accum: array<vec4u>;
+fn loadSums(pixel: u32) -> vec4u { return accum[pixel]; }
+fn clearSums(pixel: u32) { accum[pixel] = vec4u(0u); }
+`;
+    return `@group(0) @binding(3) var<storage, read_write> accum: array<u32>;
+fn loadSums(pixel: u32) -> vec4u {
+  return vec4u(accum[3u * pixel], accum[3u * pixel + 1u], accum[3u * pixel + 2u], 0u);
+}
+fn clearSums(pixel: u32) {
+  accum[3u * pixel] = 0u;
+  accum[3u * pixel + 1u] = 0u;
+  accum[3u * pixel + 2u] = 0u;
+}
+`;
+  }
+
   /** Whether a `prepare` is waiting for its `resolve`. */
   get pending(): boolean {
     return this.#pending !== null;
@@ -185,7 +207,7 @@ export class SplatDraw {
     if (!p) {
       const module = this.#device.createShaderModule({
         label: 'splat-resolve.wgsl',
-        code: drawWgsl + this.#channels() + resolveWgsl,
+        code: drawWgsl + this.#channels() + this.#sums() + resolveWgsl,
       });
       this.#modules.push(module);
       p = this.#device.createRenderPipeline({

@@ -3,6 +3,7 @@ import {
   createDevice,
   createParticleSystem,
   createState,
+  orbitCamera,
   resolveOptions,
   stepState,
   ParticleOptionError,
@@ -218,6 +219,65 @@ const pathCases = defineCases({
       }
     },
   },
+  'splat: a sum past 65,536 saturates to full intensity (not a wrapped, dark pixel), and the next frame starts clean':
+    {
+      needs: ['compute'],
+      async run({ device }) {
+        // 65,552 still white particles on one spot: the pixels near its centre get 65,552 adds of
+        // exactly 1 (the falloff is flat inside half the radius), 16 past what 16.16 fixed point
+        // holds — wrapped, they would read 16
+        const count = 65_552;
+        const away = orbitCamera({ aspect: 1, distance: 10, pitch: 0.1, target: [0, 60, 0] });
+        for (const targetAlpha of ['blend', 'keep'] as const) {
+          const ps = await stepped(
+            device,
+            {
+              ...ONE_STILL_PARTICLE,
+              count,
+              bursts: [{ time: 0, count }],
+              lifeMin: 100,
+              lifeMax: 100,
+              size: 0.5,
+              drawMode: 'splat',
+              path: 'compute',
+              targetAlpha,
+            },
+            1,
+          );
+          const image = await drawFloatImage(device, ps);
+          let full = 0;
+          let wrapped = 0;
+          let top = 0;
+          for (let i = 0; i < image.length; i += 4) {
+            const r = image[i] as number;
+            top = Math.max(top, r);
+            if (r >= 65_504) {
+              full++;
+              assertEqual(
+                image[i + 3],
+                targetAlpha === 'keep' ? 0 : r,
+                `${targetAlpha}: alpha of a saturated pixel`,
+              );
+            }
+            // a pixel whose neighbours saturated, itself at a few hundred or less: a wrapped sum
+            else if (r > 0 && r < 1000 && i >= 4 && (image[i - 4] as number) >= 65_504) wrapped++;
+          }
+          assert(full >= 1, `${targetAlpha}: saturated pixels (${full}; the brightest ${top})`);
+          assertEqual(wrapped, 0, `${targetAlpha}: wrapped pixels beside saturated ones`);
+          // the same system, its particles out of view: nothing left of the last frame's sums or
+          // saturation bits
+          const after = await drawFloatImage(device, ps, away);
+          let lit = 0;
+          for (const v of after) if (v !== 0) lit++;
+          assertEqual(
+            lit,
+            0,
+            `${targetAlpha}: channels lit in the frame after, particles out of view`,
+          );
+          ps.destroy();
+        }
+      },
+    },
   "targetAlpha 'keep': every draw mode and blending leaves the target's alpha as it was cleared and draws the colours 'blend' draws":
     {
       async run({ device }) {
