@@ -8,6 +8,7 @@ import {
   type Buffer,
   createDevice,
   traceCommands,
+  type Command,
 } from '../../src/all.js';
 
 describe('null backend', () => {
@@ -32,6 +33,58 @@ describe('null backend', () => {
     enc.copyBufferToBuffer(a, 4, b, 8, 8);
     d.queue.submit([enc.finish()]);
     expect(Array.from(new Uint32Array(await b.read()))).toEqual([9, 9, 2, 3]);
+  });
+
+  it('uniform slices of one buffer are recorded as one command per run with each offset logged, and listed as setBindings', () => {
+    const d = new NullDevice();
+    const rt = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const module = d.createShaderModule({
+      code: '@group(0) @binding(0) var<uniform> u: vec4f;\n@vertex fn vs() -> @builtin(position) vec4f { return u; }\n@fragment fn fs() -> @location(0) vec4f { return u; }',
+    });
+    const pipeline = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const slices = d.createBuffer({ size: 256 * 4, usage: BufferUsage.UNIFORM });
+    const other = d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM });
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    pass.setPipeline(pipeline);
+    // a run of slices, a full bind of another buffer, and a second run
+    for (const [buffer, offset] of [
+      [slices, 0],
+      [slices, 256],
+      [slices, 512],
+      [other, 0],
+      [slices, 768],
+      [slices, 256],
+    ] as const) {
+      pass.setUniformBuffer(0, buffer, offset, 16);
+      pass.draw(3);
+    }
+    pass.end();
+    const bound = (list: readonly Command[]) =>
+      list.flatMap((c) =>
+        c.type === 'setBinding' && c.resource.kind === 'uniform'
+          ? [`${c.resource.buffer === slices ? 'slices' : 'other'}@${c.resource.offset}`]
+          : [],
+      );
+    const want = ['slices@0', 'slices@256', 'slices@512', 'other@0', 'slices@768', 'slices@256'];
+    expect(bound(enc.commands)).toEqual(want);
+    const cb = enc.finish();
+    // recorded: the first slice as a setBinding, the next two sharing one slice command, the
+    // other buffer, a setBinding again (the slot held another buffer), then a new run
+    const recorded = cb.chunks.flat();
+    const runs = new Set(recorded.filter((c) => c.type === 'setUniformSlice'));
+    expect(recorded.filter((c) => c.type === 'setUniformSlice').length).toBe(3);
+    expect(runs.size).toBe(2);
+    expect(cb.sliceOffsets).toEqual([256, 512, 256]);
+    d.queue.submit([cb]);
+    expect(bound(d.queue.submissions[0] ?? [])).toEqual(want);
   });
 
   it('texture copies through a padded buffer round-trip', async () => {

@@ -1,6 +1,11 @@
 import { UnsupportedFeatureError, ValidationError } from './errors.js';
 import { FORMAT_INFO, isDepthFormat } from './formats.js';
-import type { BoundResource, BarrierScope, StorageAccess } from './commands.js';
+import type {
+  BoundResource,
+  BarrierScope,
+  StorageAccess,
+  UniformSliceCommand,
+} from './commands.js';
 import type { BindingLayoutEntry } from './descriptors.js';
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
@@ -81,6 +86,8 @@ export class SlotTable {
   #version = 0;
   #checkedLayout: readonly BindingLayoutEntry[] | null = null;
   #checkedVersion = -1;
+  /** Per slot, the command of the run of uniform slices it is in (UniformSliceCommand). */
+  readonly #slices: (UniformSliceCommand | undefined)[] = [];
 
   constructor(
     private readonly recorder: PassRecorder,
@@ -122,9 +129,17 @@ export class SlotTable {
       !buffer.destroyed &&
       !buffer.device.isLost
     ) {
-      const resource: BoundResource = { kind: 'uniform', buffer, offset, size };
-      this.slots.set(slot, resource); // (the same buffer and size: nothing `check` reads changed)
-      this.recorder.record({ type: 'setBinding', slot, resource });
+      // (the same buffer and size: nothing `check` reads changed.) Recorded without allocating:
+      // the run of slices shares one command and one resource this table owns, moved to each
+      // slice's offset, and the command list logs each offset (UniformSliceCommand). A slot bound
+      // any other way since holds another object, so the run's command is made again.
+      let slice = this.#slices[slot];
+      if (slice === undefined || slice.resource !== bound) {
+        const resource = { kind: 'uniform' as const, buffer, offset, size };
+        this.#slices[slot] = slice = { type: 'setUniformSlice', slot, resource };
+        this.slots.set(slot, resource);
+      } else slice.resource.offset = offset;
+      this.recorder.recordSlice(slice, offset);
       return;
     }
     this.#slot(slot);

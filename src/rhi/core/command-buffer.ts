@@ -1,5 +1,5 @@
-import type { Command } from './commands.js';
-import { CommandList } from './command-list.js';
+import type { Command, RecordedCommand } from './commands.js';
+import { CommandList, flatten } from './command-list.js';
 import type { CommandSink } from './command-encoder.js';
 import type { Texture } from './texture.js';
 
@@ -9,8 +9,13 @@ import type { Texture } from './texture.js';
  */
 export class CommandBuffer {
   #submitted = false;
-  /** The commands in chunks, in order: what the queue and the backends walk, every frame. */
-  readonly chunks: readonly (readonly Command[])[];
+  /**
+   * The commands in chunks, in order: what the queue and the backends walk, every frame (a
+   * `setUniformSlice` takes its offset from `sliceOffsets`, in order).
+   */
+  readonly chunks: readonly (readonly RecordedCommand[])[];
+  /** Each `setUniformSlice` recording's offset, in order (see UniformSliceCommand). */
+  readonly sliceOffsets: readonly number[];
   #flat: readonly Command[] | null = null;
   constructor(
     readonly label: string,
@@ -27,12 +32,12 @@ export class CommandBuffer {
     readonly recorded?: { readonly recordedAt: number; readonly timestamps: boolean },
   ) {
     this.chunks = commands instanceof CommandList ? commands.chunks : [commands];
+    this.sliceOffsets = commands instanceof CommandList ? commands.sliceOffsets : [];
   }
 
   /** The commands, in order (one flat list, made at the first call). */
   get commands(): readonly Command[] {
-    return (this.#flat ??=
-      this.chunks.length === 1 ? (this.chunks[0] as Command[]) : this.chunks.flat());
+    return (this.#flat ??= flatten(this.chunks, this.sliceOffsets));
   }
 
   get submitted(): boolean {
@@ -51,7 +56,7 @@ export class CommandBuffer {
   }
 }
 
-function writesTexture(c: Command, texture: Texture): boolean {
+function writesTexture(c: RecordedCommand, texture: Texture): boolean {
   switch (c.type) {
     case 'beginRenderPass':
       return (

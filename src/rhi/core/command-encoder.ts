@@ -5,7 +5,13 @@ import { EncoderStateError, ValidationError } from './errors.js';
 import { CommandBuffer } from './command-buffer.js';
 import { CommandList } from './command-list.js';
 import { HazardTracker, type TrackedResource } from './hazards.js';
-import { BARRIER_SCOPES, type BarrierScope, type Command } from './commands.js';
+import {
+  BARRIER_SCOPES,
+  type BarrierScope,
+  type Command,
+  type RecordedCommand,
+  type UniformSliceCommand,
+} from './commands.js';
 import { RenderPass } from './render-pass.js';
 import { ComputePass } from './compute-pass.js';
 import { requireBufferUsage, validateBufferRange } from './validate/buffer.js';
@@ -37,6 +43,8 @@ export interface PassRecorder {
   readonly device: Device;
   /** Appends a command to the open pass. */
   record(command: Command): void;
+  /** Appends `slice` again, at `offset` (UniformSliceCommand: its resource's offset is set already). */
+  recordSlice(slice: UniformSliceCommand, offset: number): void;
   /** A read of `resource` in this pass in one of `scopes` (auto mode inserts a missing barrier; explicit mode throws). */
   trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void;
   /** A write of `resource` in this pass. */
@@ -52,7 +60,8 @@ export interface PassRecorder {
  * backend with a sink orders passes itself). Backends without one replay the list at submit.
  */
 export interface CommandSink {
-  write(command: Command): void;
+  /** A `setUniformSlice` arrives with its resource's offset set to this recording's. */
+  write(command: RecordedCommand): void;
   /** Called by `encoder.finish()`: the last command was written. */
   finish(): void;
 }
@@ -228,6 +237,12 @@ export class CommandEncoder {
     record(command: Command): void {
       this.#check();
       this.#encoder.#push(command);
+    }
+    recordSlice(slice: UniformSliceCommand, offset: number): void {
+      this.#check();
+      const encoder = this.#encoder;
+      encoder.#commands.pushSlice(slice, offset);
+      encoder.#sink?.write(slice);
     }
     trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
       this.#check();

@@ -1,4 +1,4 @@
-import type { Command } from './commands.js';
+import type { Command, RecordedCommand, UniformSliceCommand } from './commands.js';
 
 /**
  * Commands in a chunk this long at most. A frame of 10,000 draws records 20,000 commands or more;
@@ -13,25 +13,38 @@ const CHUNK = 1024;
  * `chunks`; `toArray()` is the flat list for everything else.
  */
 export class CommandList {
-  readonly #chunks: Command[][] = [[]];
+  readonly #chunks: RecordedCommand[][] = [[]];
   /** The chunk being filled (the last of `#chunks`). */
-  #last: Command[] = this.#chunks[0] as Command[];
+  #last: RecordedCommand[] = this.#chunks[0] as RecordedCommand[];
   #length = 0;
+  /** Each `setUniformSlice` recording's offset, in order (UniformSliceCommand). */
+  readonly #sliceOffsets: number[] = [];
 
   /** The chunks in order (every one but the last holds at least one command). */
-  get chunks(): readonly (readonly Command[])[] {
+  get chunks(): readonly (readonly RecordedCommand[])[] {
     return this.#chunks;
+  }
+
+  /** The offsets of the `setUniformSlice` commands, one per recording, in order. */
+  get sliceOffsets(): readonly number[] {
+    return this.#sliceOffsets;
   }
 
   get length(): number {
     return this.#length;
   }
 
-  push(command: Command): void {
+  push(command: RecordedCommand): void {
     let last = this.#last;
     if (last.length >= CHUNK) this.#chunks.push((this.#last = last = []));
     last.push(command);
     this.#length++;
+  }
+
+  /** Records `slice` again, at `offset` (an allocation-free store of a number and a reference). */
+  pushSlice(slice: UniformSliceCommand, offset: number): void {
+    this.push(slice);
+    this.#sliceOffsets.push(offset);
   }
 
   /** Puts `command` at index `at` (0 … length), the commands from there on moving one later. */
@@ -48,8 +61,32 @@ export class CommandList {
     throw new RangeError(`CommandList.insert at ${at} of ${this.#length} (a bug in Ignis)`);
   }
 
-  /** A flat copy, in order. */
+  /** A flat copy, in order, each uniform slice as the `setBinding` it stands for. */
   toArray(): Command[] {
-    return this.#chunks.length === 1 ? [...(this.#chunks[0] as Command[])] : this.#chunks.flat();
+    return flatten(this.#chunks, this.#sliceOffsets);
   }
+}
+
+/** The commands of `chunks` in one list, each `setUniformSlice` as a `setBinding` of its own. */
+export function flatten(
+  chunks: readonly (readonly RecordedCommand[])[],
+  sliceOffsets: readonly number[],
+): Command[] {
+  const out: Command[] = [];
+  let slice = 0;
+  for (const chunk of chunks)
+    for (const c of chunk) {
+      if (c.type !== 'setUniformSlice') {
+        out.push(c);
+        continue;
+      }
+      const { buffer, size } = c.resource;
+      const offset = sliceOffsets[slice++] as number;
+      out.push({
+        type: 'setBinding',
+        slot: c.slot,
+        resource: { kind: 'uniform', buffer, offset, size },
+      });
+    }
+  return out;
 }

@@ -161,13 +161,30 @@ export type Command =
       inserted: boolean;
     };
 
+/**
+ * A uniform slot moved to another slice of the buffer it holds, at the same size — a draw per
+ * object, each with its own slice of one buffer. Recorded without allocating: one command object
+ * per run of such slices, recorded at every slice of the run; its `resource.offset` is the latest
+ * slice's (what a sink that encodes while recording reads), and each recording's own offset is
+ * kept in order in the command buffer's `sliceOffsets`, where a replay takes it from (setting
+ * `resource.offset` before use). Never in `commands`, which lists it as the `setBinding` it stands for.
+ */
+export interface UniformSliceCommand {
+  type: 'setUniformSlice';
+  slot: number;
+  resource: { kind: 'uniform'; buffer: Buffer; offset: number; size: number };
+}
+
+/** What a command list holds: the commands, and uniform slices recorded without allocating. */
+export type RecordedCommand = Command | UniformSliceCommand;
+
 export type CommandType = Command['type'];
 
 /**
  * For replay switches: a pass command found outside a pass. Core records those only between a
  * pass's begin and end, so reaching this is a bug, reported loudly instead of dropped.
  */
-export function outsidePass(command: Command): never {
+export function outsidePass(command: RecordedCommand): never {
   throw new Error(
     `${command.type} replayed outside a pass; core records it only inside one (a bug in Ignis)`,
   );

@@ -13,7 +13,7 @@ import { validateBufferLayout, validateTextureRegion } from './validate/copy.js'
 import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
 import { CommandBuffer } from './command-buffer.js';
-import type { Command } from './commands.js';
+import type { RecordedCommand } from './commands.js';
 import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
 import { orZero } from './validate/copy.js';
 import type { Device } from './device.js';
@@ -33,7 +33,7 @@ function usable(r: { assertAlive(op: string): void; readonly kind: string }): vo
     );
 }
 
-function assertCommandAlive(c: Command): void {
+function assertCommandAlive(c: RecordedCommand): void {
   const op = 'submit';
   switch (c.type) {
     case 'beginRenderPass':
@@ -58,6 +58,9 @@ function assertCommandAlive(c: Command): void {
       );
       break;
     }
+    case 'setUniformSlice':
+      usable(c.resource.buffer);
+      break;
     case 'setVertexBuffer':
     case 'setIndexBuffer':
     case 'dispatchIndirect':
@@ -78,7 +81,7 @@ function assertCommandAlive(c: Command): void {
 }
 
 /** Keeps buffers' host copies (DeviceOptions.hostShadows) in step with what the GPU will write. */
-function trackShadow(c: Command): void {
+function trackShadow(c: RecordedCommand): void {
   switch (c.type) {
     case 'copyBufferToBuffer': {
       if (!c.dst.hostShadow) return;
@@ -300,7 +303,7 @@ export abstract class Queue {
         owner.mappedBuffers === 0;
       if (unchanged) continue;
       for (const chunk of cb.chunks)
-        for (let k = 0; k < chunk.length; k++) assertCommandAlive(chunk[k] as Command);
+        for (let k = 0; k < chunk.length; k++) assertCommandAlive(chunk[k] as RecordedCommand);
     }
     for (let i = 0; i < commandBuffers.length; i++) {
       const cb = commandBuffers[i] as CommandBuffer;
@@ -309,7 +312,7 @@ export abstract class Queue {
       if (cb.recorded && !cb.recorded.timestamps && this.#owner?.hostShadows === false) continue;
       for (const chunk of cb.chunks)
         for (let k = 0; k < chunk.length; k++) {
-          const c = chunk[k] as Command;
+          const c = chunk[k] as RecordedCommand;
           const t =
             c.type === 'beginRenderPass'
               ? c.pass.timestampWrites

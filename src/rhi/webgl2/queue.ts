@@ -6,6 +6,7 @@ import {
   unreachable,
   type BoundResource,
   type Command,
+  type RecordedCommand,
   type ResolvedRenderPass,
 } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
@@ -34,7 +35,7 @@ interface PassState {
 }
 
 /** The open pass of a replay; a pass command outside one is a bug (no closure: this runs per command). */
-function inPass(pass: PassState | null, c: Command): PassState {
+function inPass(pass: PassState | null, c: RecordedCommand): PassState {
   return pass ?? outsidePass(c);
 }
 
@@ -83,22 +84,23 @@ export class WebGL2Queue extends Queue {
   }
 
   protected submitImpl(commandBuffers: readonly CommandBuffer[]): void {
-    for (const cb of commandBuffers) this.#replay(cb.chunks);
+    for (const cb of commandBuffers) this.#replay(cb.chunks, cb.sliceOffsets);
     // the canvas is an offscreen texture here: what this submit drew into it reaches the page
     this.device.surface?.presentIfDrawn(commandBuffers);
     this.device.gl.flush();
   }
 
-  #replay(chunks: readonly (readonly Command[])[]): void {
+  #replay(chunks: readonly (readonly RecordedCommand[])[], sliceOffsets: readonly number[]): void {
     const { gl, state } = this.device;
     let pass: PassState | null = null;
     const debug = this.device.debug;
     let index = -1;
-    let previous: Command | null = null;
+    let previous: RecordedCommand | null = null;
+    let slice = 0;
     // indexed: entries() would allocate a pair per command of every frame
     for (const chunk of chunks)
       for (let k = 0; k < chunk.length; k++) {
-        const c = chunk[k] as Command;
+        const c = chunk[k] as RecordedCommand;
         index++;
         if (debug && previous) this.#checkGLError(previous, index - 1);
         previous = c;
@@ -126,6 +128,12 @@ export class WebGL2Queue extends Queue {
             break;
           }
           case 'setBinding':
+            inPass(pass, c).slots.set(c.slot, c.resource);
+            break;
+          case 'setUniformSlice':
+            // one object for the run's recordings: each one's offset is in the log (the draws
+            // read it from the slot before the next slice moves it)
+            c.resource.offset = sliceOffsets[slice++] as number;
             inPass(pass, c).slots.set(c.slot, c.resource);
             break;
           case 'setVertexBuffer': {
@@ -250,7 +258,7 @@ export class WebGL2Queue extends Queue {
   }
 
   /** Debug mode: what GL rejected, reported with the command that caused it. */
-  #checkGLError(c: Command, index: number): void {
+  #checkGLError(c: RecordedCommand, index: number): void {
     const gl = this.device.gl;
     const error = gl.getError();
     if (error === gl.NO_ERROR) return;

@@ -1,4 +1,10 @@
-import { outsidePass, unreachable, type BoundResource, type Command } from '../core/commands.js';
+import {
+  outsidePass,
+  unreachable,
+  type BoundResource,
+  type Command,
+  type RecordedCommand,
+} from '../core/commands.js';
 import type { CommandSink } from '../core/command-encoder.js';
 import type { Buffer } from '../core/buffer.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
@@ -129,12 +135,20 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** Replays a finished command list into a new encoder of `device`'s current GPUDevice. */
   static replay(device: WebGPUDevice, cb: CommandBuffer): GPUCommandBuffer {
     const writer = new WebGPUCommandEncoder(device, cb.label);
-    for (const chunk of cb.chunks) for (const c of chunk) writer.write(c);
+    const offsets = cb.sliceOffsets;
+    let slice = 0;
+    for (const chunk of cb.chunks)
+      for (const c of chunk) {
+        // a uniform slice: the command object is shared by the run's recordings; each one's
+        // offset is in the log
+        if (c.type === 'setUniformSlice') c.resource.offset = offsets[slice++] as number;
+        writer.write(c);
+      }
     writer.finish();
     return writer.commandBuffer;
   }
 
-  write(c: Command): void {
+  write(c: RecordedCommand): void {
     const encoder = this.#encoder;
     switch (c.type) {
       case 'beginRenderPass': {
@@ -191,7 +205,8 @@ export class WebGPUCommandEncoder implements CommandSink {
         this.#pipeline = next;
         break;
       }
-      case 'setBinding': {
+      case 'setBinding':
+      case 'setUniformSlice': {
         if (!this.#render && !this.#compute) outsidePass(c);
         const before = this.#slots.get(c.slot);
         const now = c.resource;

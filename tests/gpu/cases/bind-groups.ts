@@ -12,7 +12,7 @@ import {
   type RenderPass,
 } from '../../../src/all.js';
 import { defineCases, type Case } from '../page/case.js';
-import { assert, assertThrows } from '../page/assert.js';
+import { assert, assertEqual, assertThrows } from '../page/assert.js';
 import { pixel, renderScene, SIZE } from '../page/scenes.js';
 
 const WGSL = /* wgsl */ `
@@ -137,47 +137,63 @@ function slicePipelines(device: Device): { nine: RenderPipeline; one: RenderPipe
   };
 }
 
-const uniformSlices: Case = {
-  async run({ device }) {
-    const { nine, one } = slicePipelines(device);
-    const slices = (label: string, slice: (i: number) => number[]) => {
-      const b = device.createBuffer({
-        label,
-        size: 256 * 8,
-        usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-      });
-      const data = new Float32Array(64 * 8);
-      for (let i = 0; i < 8; i++) data.set(slice(i), 64 * i);
-      device.queue.writeBuffer(b, 0, data);
-      return b;
-    };
-    const reds = slices('reds', (i) => [(i + 1) / 10, 0, 0, 1]);
-    const greens = slices('greens', (i) => [0, (i + 1) / 10, 0, 0]);
-    const zero = colorBuffer(device, [0, 0, 0, 0], 'zero');
-    const before = device.cacheStats().bindGroups ?? 0;
-    const draw = (pass: RenderPass) => {
-      for (let i = 0; i < 8; i++) {
-        pass.setPipeline(i % 2 === 0 ? nine : one);
-        pass.setUniformBuffer(0, reds, 256 * i, 16);
-        if (i % 2 === 0) {
-          for (let k = 1; k < 8; k++) pass.setUniformBuffer(k, zero);
-          pass.setUniformBuffer(8, greens, 256 * (7 - i), 16);
-        }
-        pass.setViewport(8 * i, 0, 8, SIZE);
-        pass.draw(3);
-      }
-    };
-    const data = await renderScene(device, [0, 0, 0, 1], draw);
+/**
+ * Draws 8 columns, each with its own slices (uniform slices are recorded without allocating: one
+ * command per run, each slice's offset in a log — UniformSliceCommand) and checks every column's
+ * colour. Returns the draw, to draw the frame again.
+ */
+async function drawSlices(device: Device): Promise<(pass: RenderPass) => void> {
+  const { nine, one } = slicePipelines(device);
+  const slices = (label: string, slice: (i: number) => number[]) => {
+    const b = device.createBuffer({
+      label,
+      size: 256 * 8,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
+    const data = new Float32Array(64 * 8);
+    for (let i = 0; i < 8; i++) data.set(slice(i), 64 * i);
+    device.queue.writeBuffer(b, 0, data);
+    return b;
+  };
+  const reds = slices('reds', (i) => [(i + 1) / 10, 0, 0, 1]);
+  const greens = slices('greens', (i) => [0, (i + 1) / 10, 0, 0]);
+  const zero = colorBuffer(device, [0, 0, 0, 0], 'zero');
+  const draw = (pass: RenderPass) => {
     for (let i = 0; i < 8; i++) {
-      const got = pixel(data, 8 * i + 4, 32);
-      const red = Math.round(((i + 1) / 10) * 255);
-      const want =
-        i % 2 === 0 ? [red, Math.round(((8 - i) / 10) * 255), 0, 255] : [red, 0, 128, 255];
-      assert(
-        near(got, want),
-        `column ${i} (${i % 2 === 0 ? 'nine uniforms' : 'one uniform'}): ${got.join(',')}, expected ${want.join(',')}`,
-      );
+      pass.setPipeline(i % 2 === 0 ? nine : one);
+      pass.setUniformBuffer(0, reds, 256 * i, 16);
+      if (i % 2 === 0) {
+        for (let k = 1; k < 8; k++) pass.setUniformBuffer(k, zero);
+        pass.setUniformBuffer(8, greens, 256 * (7 - i), 16);
+      }
+      pass.setViewport(8 * i, 0, 8, SIZE);
+      pass.draw(3);
     }
+  };
+  const data = await renderScene(device, [0, 0, 0, 1], draw);
+  for (let i = 0; i < 8; i++) {
+    const got = pixel(data, 8 * i + 4, 32);
+    const red = Math.round(((i + 1) / 10) * 255);
+    const want = i % 2 === 0 ? [red, Math.round(((8 - i) / 10) * 255), 0, 255] : [red, 0, 128, 255];
+    assert(
+      near(got, want),
+      `column ${i} (${i % 2 === 0 ? 'nine uniforms' : 'one uniform'}): ${got.join(',')}, expected ${want.join(',')}`,
+    );
+  }
+  return draw;
+}
+
+const uniformSlices: Case = {
+  async run({ device, backend, open }) {
+    const before = device.cacheStats().bindGroups ?? 0;
+    const draw = await drawSlices(device);
+    // a debug device replays the recorded list at the submit (WebGPU: in an error scope; WebGL2
+    // checks getError after each command), the slices' offsets taken from the log
+    const debug = await open(backend, { debug: true });
+    const errors: unknown[] = [];
+    debug.onError((e) => errors.push(e));
+    await drawSlices(debug);
+    assertEqual(errors.length, 0, `errors on the debug device: ${errors.map(String).join('; ')}`);
     if (device.caps.backend === 'webgpu') {
       // the slices of slot 0 ride as dynamic offsets: drawing the frame again (all offsets seen)
       // makes no bind group, and the first frame made one per slice of slot 8 (static), not one
