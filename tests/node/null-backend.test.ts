@@ -11,6 +11,22 @@ import {
   type Command,
 } from '../../src/all.js';
 
+/** A 4×4 render target labelled 'rt' and a pipeline of `code`'s vs and fs drawing into it. */
+function drawSetup(d: NullDevice, code: string) {
+  const rt = d.createTexture({
+    label: 'rt',
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
+  const module = d.createShaderModule({ code });
+  const pipeline = d.createRenderPipeline({
+    vertex: { module, entryPoint: 'vs' },
+    fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+  });
+  return { rt, pipeline };
+}
+
 describe('null backend', () => {
   it('is reachable through createDevice and says what it is', async () => {
     const d = await createDevice({ backend: 'null' });
@@ -37,18 +53,10 @@ describe('null backend', () => {
 
   it('uniform slices of one buffer are recorded as one command per run with each offset logged, and listed as setBindings', () => {
     const d = new NullDevice();
-    const rt = d.createTexture({
-      size: { width: 4, height: 4 },
-      format: 'rgba8unorm',
-      usage: TextureUsage.RENDER_ATTACHMENT,
-    });
-    const module = d.createShaderModule({
-      code: '@group(0) @binding(0) var<uniform> u: vec4f;\n@vertex fn vs() -> @builtin(position) vec4f { return u; }\n@fragment fn fs() -> @location(0) vec4f { return u; }',
-    });
-    const pipeline = d.createRenderPipeline({
-      vertex: { module, entryPoint: 'vs' },
-      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
-    });
+    const { rt, pipeline } = drawSetup(
+      d,
+      '@group(0) @binding(0) var<uniform> u: vec4f;\n@vertex fn vs() -> @builtin(position) vec4f { return u; }\n@fragment fn fs() -> @location(0) vec4f { return u; }',
+    );
     const slices = d.createBuffer({ size: 256 * 4, usage: BufferUsage.UNIFORM });
     const other = d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM });
     const enc = d.createCommandEncoder();
@@ -115,19 +123,10 @@ describe('null backend', () => {
 
   it('records passes as plain data', () => {
     const d = new NullDevice();
-    const rt = d.createTexture({
-      label: 'rt',
-      size: { width: 4, height: 4 },
-      format: 'rgba8unorm',
-      usage: TextureUsage.RENDER_ATTACHMENT,
-    });
-    const module = d.createShaderModule({
-      code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
-    });
-    const pipeline = d.createRenderPipeline({
-      vertex: { module, entryPoint: 'vs' },
-      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
-    });
+    const { rt, pipeline } = drawSetup(
+      d,
+      '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+    );
     const enc = d.createCommandEncoder();
     const pass = enc.beginRenderPass({
       label: 'main',
