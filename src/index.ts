@@ -86,6 +86,9 @@ export {
 } from './rhi/core/command-encoder.js';
 export { CommandBuffer } from './rhi/core/command-buffer.js';
 export { RenderPass } from './rhi/core/render-pass.js';
+export { RenderCommands, type DrawTarget } from './rhi/core/render-commands.js';
+export { RenderBundle } from './rhi/core/render-bundle.js';
+export { RenderBundleEncoder } from './rhi/core/render-bundle-encoder.js';
 export { ComputePass } from './rhi/core/compute-pass.js';
 export { Queue, type ArrayBufferSource } from './rhi/core/queue.js';
 export { BARRIER_SCOPES, type BarrierScope, type StorageAccess } from './rhi/core/commands.js';

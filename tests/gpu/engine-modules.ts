@@ -5,6 +5,7 @@ const ALL = [
   'textures',
   'render',
   'bind-groups',
+  'render-bundles',
   'compute',
   'equality',
   'elementwise',

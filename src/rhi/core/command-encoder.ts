@@ -573,6 +573,8 @@ export function traceCommands(commands: readonly Command[]): string[] {
         return `dispatch ${c.x} ${c.y} ${c.z}`;
       case 'draw':
         return `draw ${c.vertexCount} x${c.instanceCount}`;
+      case 'executeBundles':
+        return `executeBundles ${c.bundles.map((b) => `"${b.label}" (${b.length} commands)`).join(', ')}`;
       default:
         return c.type;
     }

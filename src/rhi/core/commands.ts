@@ -3,6 +3,7 @@ import type { Texture } from './texture.js';
 import type { Sampler } from './sampler.js';
 import type { RenderPipeline } from './render-pipeline.js';
 import type { ComputePipeline } from './compute-pipeline.js';
+import type { RenderBundle } from './render-bundle.js';
 import type { Extent2D, PassTimestampWrites } from './descriptors.js';
 import { show } from './show.js';
 
@@ -105,6 +106,7 @@ export type Command =
       baseVertex: number;
       firstInstance: number;
     }
+  | { type: 'executeBundles'; bundles: readonly RenderBundle[] }
   | { type: 'drawIndirect'; buffer: Buffer; offset: number }
   | { type: 'drawIndexedIndirect'; buffer: Buffer; offset: number }
   | { type: 'dispatch'; x: number; y: number; z: number }

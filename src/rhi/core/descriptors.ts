@@ -283,6 +283,17 @@ export interface PassTimestampWrites {
   endOfPassWriteIndex?: number;
 }
 
+/**
+ * What `device.createRenderBundleEncoder` takes: the formats of the passes that will execute the
+ * bundle (its pipelines must target them, as a pass's must target its attachments).
+ */
+export interface RenderBundleEncoderDescriptor extends Labeled {
+  colorFormats: TextureFormat[];
+  depthStencilFormat?: TextureFormat;
+  /** 1 (the default) or 4. */
+  sampleCount?: number;
+}
+
 /** What `beginRenderPass` takes: attachments, timestamps, label. */
 export interface RenderPassDescriptor extends Labeled {
   colorAttachments: RenderPassColorAttachment[];

@@ -10,6 +10,8 @@ import { validateShaderModuleDescriptor } from './validate/shader-module.js';
 import { validateQuerySetDescriptor } from './validate/query-set.js';
 import { isPositiveInteger } from './validate/buffer.js';
 import { CommandEncoder, type BarrierMode, type CommandSink } from './command-encoder.js';
+import { RenderBundleEncoder } from './render-bundle-encoder.js';
+import { resolveRenderBundle } from './validate/pass.js';
 import {
   BindGroup,
   BindGroupLayout,
@@ -33,6 +35,7 @@ import type {
   ComputePipelineDescriptor,
   Labeled,
   QuerySetDescriptor,
+  RenderBundleEncoderDescriptor,
   RenderPipelineDescriptor,
   SamplerDescriptor,
   ShaderModuleDescriptor,
@@ -422,6 +425,15 @@ export abstract class Device {
       this.barrierMode,
       this.createCommandSink(desc.label),
     );
+  }
+
+  /**
+   * Records draws once, to be executed by render passes every frame (`pass.executeBundles`): the
+   * draw calls of a pass, checked now against `desc`'s formats, and not recorded again per frame.
+   */
+  createRenderBundleEncoder(desc: RenderBundleEncoderDescriptor): RenderBundleEncoder {
+    this.#assertUsable('createRenderBundleEncoder', desc);
+    return new RenderBundleEncoder(this, resolveRenderBundle(desc, this.caps.limits));
   }
 
   /**

@@ -39,6 +39,9 @@ export {
   type PassRecorder,
 } from './command-encoder.js';
 export { RenderPass } from './render-pass.js';
+export { RenderCommands, type DrawTarget } from './render-commands.js';
+export { RenderBundle } from './render-bundle.js';
+export { RenderBundleEncoder } from './render-bundle-encoder.js';
 export { ComputePass, splitDispatch } from './compute-pass.js';
 export { Queue, type ArrayBufferSource } from './queue.js';
 export {

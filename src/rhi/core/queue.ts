@@ -16,69 +16,8 @@ import { CommandBuffer } from './command-buffer.js';
 import type { RecordedCommand } from './commands.js';
 import type { Extent2D, ImageCopyTexture, ImageDataLayout } from './descriptors.js';
 import { orZero } from './validate/copy.js';
+import { assertCommandAlive } from './validate/alive.js';
 import type { Device } from './device.js';
-
-/**
- * Checks that no resource a command references was destroyed between record and submit. A plain
- * switch: it runs for every command of every frame, so it allocates nothing.
- */
-/** A resource a submitted command uses: alive, and a buffer unmapped (WebGPU refuses a mapped one). */
-function usable(r: { assertAlive(op: string): void; readonly kind: string }): void {
-  r.assertAlive('submit');
-  if (r.kind === 'buffer' && (r as Buffer).mapState === 'mapped')
-    throw new ValidationError(
-      'submit-mapped-buffer',
-      `queue.submit uses buffer "${(r as Buffer).label}", which is still mapped (mappedAtCreation); unmap() it first`,
-      (r as Buffer).label,
-    );
-}
-
-function assertCommandAlive(c: RecordedCommand): void {
-  const op = 'submit';
-  switch (c.type) {
-    case 'beginRenderPass':
-      for (const a of c.pass.colorAttachments) {
-        a.texture.assertAlive(op);
-        a.resolveTarget?.assertAlive(op);
-      }
-      c.pass.depthStencilAttachment?.texture.assertAlive(op);
-      break;
-    case 'setRenderPipeline':
-    case 'setComputePipeline':
-      c.pipeline.assertAlive(op);
-      break;
-    case 'setBinding': {
-      const r = c.resource;
-      usable(
-        r.kind === 'sampler'
-          ? r.sampler
-          : r.kind === 'texture' || r.kind === 'storage-texture'
-            ? r.texture
-            : r.buffer,
-      );
-      break;
-    }
-    case 'setUniformSlice':
-      usable(c.resource.buffer);
-      break;
-    case 'setVertexBuffer':
-    case 'setIndexBuffer':
-    case 'dispatchIndirect':
-    case 'drawIndirect':
-    case 'drawIndexedIndirect':
-      usable(c.buffer);
-      break;
-    case 'copyBufferToBuffer':
-    case 'copyBufferToTexture':
-    case 'copyTextureToBuffer':
-    case 'copyTextureToTexture':
-      usable(c.src);
-      usable(c.dst);
-      break;
-    default:
-      break;
-  }
-}
 
 /** Keeps buffers' host copies (DeviceOptions.hostShadows) in step with what the GPU will write. */
 function trackShadow(c: RecordedCommand): void {
@@ -110,6 +49,11 @@ function trackShadow(c: RecordedCommand): void {
       if (c.resource.kind === 'storage' && c.resource.access !== 'read')
         c.resource.buffer.updateShadow(0, null);
       if (c.resource.kind === 'storage-texture') c.resource.texture.updateShadow(0, 0, 0, 0, null);
+      return;
+    case 'executeBundles':
+      for (const b of c.bundles)
+        for (const chunk of b.chunks)
+          for (let k = 0; k < chunk.length; k++) trackShadow(chunk[k] as RecordedCommand);
       return;
     default:
       return;
@@ -303,7 +247,8 @@ export abstract class Queue {
         owner.mappedBuffers === 0;
       if (unchanged) continue;
       for (const chunk of cb.chunks)
-        for (let k = 0; k < chunk.length; k++) assertCommandAlive(chunk[k] as RecordedCommand);
+        for (let k = 0; k < chunk.length; k++)
+          assertCommandAlive(chunk[k] as RecordedCommand, 'submit');
     }
     for (let i = 0; i < commandBuffers.length; i++) {
       const cb = commandBuffers[i] as CommandBuffer;

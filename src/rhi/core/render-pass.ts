@@ -1,54 +1,47 @@
-import { BindGroup } from './bind-group.js';
-import { BufferUsage } from './flags.js';
-import { requireResource } from './validate/resource.js';
-import { EncoderStateError, UnsupportedFeatureError, ValidationError } from './errors.js';
-import { operationName, SlotTable } from './bindings.js';
-import { requireBufferUsage } from './validate/buffer.js';
-import { isNonNegativeInteger } from './validate/buffer.js';
-import {
-  validateDrawArguments,
-  validateDrawIndexedArguments,
-  validateIndexRange,
-  validatePipelineForPass,
-  validateScissorRect,
-  validateVertexBufferRange,
-  validateViewport,
-} from './validate/pass.js';
-import type { Command, ResolvedRenderPass, StorageAccess } from './commands.js';
+import { DeviceLostError, ValidationError } from './errors.js';
+import { validateScissorRect, validateViewport } from './validate/pass.js';
+import { assertCommandAlive } from './validate/alive.js';
+import { RenderCommands } from './render-commands.js';
+import { RenderBundle } from './render-bundle.js';
+import { show } from './show.js';
+import type { ResolvedRenderPass } from './commands.js';
 import type { PassRecorder } from './command-encoder.js';
-import type { RenderPipeline } from './render-pipeline.js';
-import type { Buffer } from './buffer.js';
 import type { Texture } from './texture.js';
-import type { Sampler } from './sampler.js';
-import type { TextureFormat } from './formats.js';
 
-const RENDER_READ_SCOPES = ['vertex-read', 'fragment-read'] as const;
-const VERTEX_READ_SCOPES = ['vertex-read'] as const;
-const INDIRECT_READ_SCOPES = ['indirect-read'] as const;
+/** Whether `texture` is an attachment (color, resolve or depth) of `pass`. */
+function isAttachment(pass: ResolvedRenderPass, texture: Texture): boolean {
+  // no array of the attachments: this runs for every texture bound in every frame
+  if (pass.depthStencilAttachment?.texture === texture) return true;
+  const colors = pass.colorAttachments;
+  for (let i = 0; i < colors.length; i++) {
+    const a = colors[i] as (typeof colors)[number];
+    if (a.texture === texture || a.resolveTarget === texture) return true;
+  }
+  return false;
+}
 
 /**
- * Records draws into one render pass. Resources are bound one by one to a slot; the pipeline's
- * flat layout says what each slot must hold, checked at `draw`. `end()` closes the pass; any call
- * after it is an `EncoderStateError`.
+ * Records draws into one render pass (the calls it shares with a render bundle are those of
+ * `RenderCommands`), sets its viewport and scissor, and executes render bundles. `end()` closes
+ * the pass; any call after it is an `EncoderStateError`.
  */
-export class RenderPass {
-  readonly label: string;
-  readonly #recorder: PassRecorder;
+export class RenderPass extends RenderCommands {
   readonly #desc: ResolvedRenderPass;
-  readonly #slots: SlotTable;
-  /** Made at the first setVertexBuffer (a pass that pulls its vertices never needs one). */
-  #vertexBuffers: Map<number, { buffer: Buffer; offset: number }> | null = null;
-  #pipeline: RenderPipeline | null = null;
-  #indexBuffer: { buffer: Buffer; format: 'uint16' | 'uint32'; offset: number } | null = null;
-  #ended = false;
-  #colorFormats: readonly TextureFormat[] | null = null;
-  #lastDraw: Extract<Command, { type: 'draw' }> | null = null;
 
   constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
-    this.#recorder = recorder;
+    super(
+      recorder,
+      {
+        label: desc.label,
+        colorFormats: Object.freeze(desc.colorAttachments.map((a) => a.texture.format)),
+        depthStencilFormat: desc.depthStencilAttachment?.texture.format,
+        sampleCount: desc.sampleCount,
+        what: 'pass',
+        isAttachment: (texture) => isAttachment(desc, texture),
+      },
+      'pass.end()',
+    );
     this.#desc = desc;
-    this.label = desc.label;
-    this.#slots = new SlotTable(recorder, desc.label);
   }
 
   /** Width and height of the pass's attachments. */
@@ -57,150 +50,6 @@ export class RenderPass {
   }
   get height(): number {
     return this.#desc.height;
-  }
-  /** Formats of the color attachments, in order (what a pipeline drawn here must target). */
-  get colorFormats(): readonly TextureFormat[] {
-    // made once per pass: a particle system asks at every draw
-    return (this.#colorFormats ??= Object.freeze(
-      this.#desc.colorAttachments.map((a) => a.texture.format),
-    ));
-  }
-  get sampleCount(): number {
-    return this.#desc.sampleCount;
-  }
-  /** Format of the depth attachment, or undefined for a pass without one. */
-  get depthStencilFormat(): TextureFormat | undefined {
-    return this.#desc.depthStencilAttachment?.texture.format;
-  }
-
-  #open(operation: string): void {
-    if (this.#ended)
-      throw new EncoderStateError(`${operation} after pass.end()`, 'ended', this.label);
-  }
-
-  setPipeline(pipeline: RenderPipeline): void {
-    this.#open('setPipeline');
-    requireResource(pipeline, 'render-pipeline', 'setPipeline', this.#recorder.device);
-    validatePipelineForPass(pipeline, this.#desc, this.label);
-    this.#pipeline = pipeline;
-    this.#recorder.record({ type: 'setRenderPipeline', pipeline });
-  }
-
-  setVertexBuffer(slot: number, buffer: Buffer, offset = 0): void {
-    this.#open('setVertexBuffer');
-    const op = operationName('setVertexBuffer', slot);
-    requireResource(buffer, 'buffer', op, this.#recorder.device);
-    requireBufferUsage(buffer.usage, BufferUsage.VERTEX, op, buffer.label);
-    if (!isNonNegativeInteger(slot) || slot >= this.#recorder.device.caps.limits.maxVertexBuffers) {
-      throw new ValidationError(
-        'vertex-buffer-slot',
-        `Vertex buffer slot ${String(slot)} must be below limits.maxVertexBuffers (${this.#recorder.device.caps.limits.maxVertexBuffers})`,
-        this.label,
-        { slot },
-      );
-    }
-    if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset > buffer.size) {
-      throw new ValidationError(
-        'vertex-buffer-offset',
-        `Vertex buffer offset ${String(offset)} must be a multiple of 4 within ${buffer.size}`,
-        buffer.label,
-        {
-          offset,
-        },
-      );
-    }
-    (this.#vertexBuffers ??= new Map()).set(slot, { buffer, offset });
-    this.#recorder.record({ type: 'setVertexBuffer', slot, buffer, offset });
-  }
-
-  setIndexBuffer(buffer: Buffer, format: 'uint16' | 'uint32', offset = 0): void {
-    this.#open('setIndexBuffer');
-    requireResource(buffer, 'buffer', 'setIndexBuffer', this.#recorder.device);
-    requireBufferUsage(buffer.usage, BufferUsage.INDEX, 'setIndexBuffer', buffer.label);
-    if (format !== 'uint16' && format !== 'uint32') {
-      throw new ValidationError(
-        'index-format',
-        `Index format ${String(format)} must be 'uint16' or 'uint32'`,
-        buffer.label,
-        { format },
-      );
-    }
-    const bytes = format === 'uint16' ? 2 : 4;
-    if (!Number.isInteger(offset) || offset < 0 || offset % bytes !== 0 || offset > buffer.size)
-      throw new ValidationError(
-        'index-offset',
-        `setIndexBuffer offset ${String(offset)} must be a multiple of ${bytes} (${format}) from 0 to the buffer's ${buffer.size} bytes`,
-        buffer.label,
-        { offset, format },
-      );
-    this.#indexBuffer = { buffer, format, offset };
-    this.#recorder.record({ type: 'setIndexBuffer', buffer, format, offset });
-  }
-
-  setUniformBuffer(slot: number, buffer: Buffer, offset?: number, size?: number): void {
-    this.#open('setUniformBuffer');
-    this.#slots.uniform(slot, buffer, offset, size);
-  }
-
-  /**
-   * Storage buffers of the vertex or fragment stage: read (e.g. vertex pulling), or written by the
-   * fragment stage where the pipeline declares the slot read_write (tracked as a 'render-write').
-   */
-  setStorageBuffer(
-    slot: number,
-    buffer: Buffer,
-    options: { access?: StorageAccess; offset?: number; size?: number } = {},
-  ): void {
-    this.#open('setStorageBuffer');
-    this.#slots.storage(slot, buffer, options.access ?? 'auto', options.offset, options.size);
-  }
-
-  setTexture(slot: number, texture: Texture): void {
-    this.#open('setTexture');
-    // no array of the attachments: this runs for every texture bound in every frame
-    // (what is not a texture at all is refused by the slot table, below)
-    const colors = this.#desc.colorAttachments;
-    let attached = texture != null && this.#desc.depthStencilAttachment?.texture === texture;
-    for (let i = 0; texture != null && i < colors.length && !attached; i++) {
-      const a = colors[i] as (typeof colors)[number];
-      attached = a.texture === texture || a.resolveTarget === texture;
-    }
-    if (attached)
-      throw new ValidationError(
-        'feedback-loop',
-        `Texture "${texture.label}" is sampled at slot ${slot} while it is an attachment of this pass`,
-        this.label,
-        { slot },
-      );
-    this.#slots.texture(slot, texture);
-  }
-
-  setSampler(slot: number, sampler: Sampler): void {
-    this.#open('setSampler');
-    this.#slots.sampler(slot, sampler);
-  }
-
-  /**
-   * Binds `group`'s resources to `@group(index)` (WebGPU's `setBindGroup`); group 0 can also be
-   * filled slot by slot. Dynamic offsets are not supported: a typed error says what to do instead.
-   */
-  setBindGroup(index: number, group: BindGroup, dynamicOffsets?: Iterable<number>): void {
-    this.#open('setBindGroup');
-    if (group instanceof BindGroup)
-      for (const r of group.resources.values())
-        if (
-          r.kind === 'texture' &&
-          this.#desc.colorAttachments.some(
-            (a) => a.texture === r.texture || a.resolveTarget === r.texture,
-          )
-        )
-          throw new ValidationError(
-            'feedback-loop',
-            `Texture "${r.texture.label}" of bind group "${group.label}" is sampled while it is an attachment of this pass`,
-            this.label,
-            { index },
-          );
-    this.#slots.group(index, group, dynamicOffsets);
   }
 
   setViewport(
@@ -211,202 +60,106 @@ export class RenderPass {
     minDepth = 0,
     maxDepth = 1,
   ): void {
-    this.#open('setViewport');
+    this.open('setViewport');
     validateViewport(x, y, width, height, minDepth, maxDepth, this.label);
-    this.#recorder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
+    this.recorder.record({ type: 'setViewport', x, y, width, height, minDepth, maxDepth });
   }
 
   setScissorRect(x: number, y: number, width: number, height: number): void {
-    this.#open('setScissorRect');
+    this.open('setScissorRect');
     validateScissorRect(x, y, width, height, this.width, this.height, this.label);
-    this.#recorder.record({ type: 'setScissorRect', x, y, width, height });
+    this.recorder.record({ type: 'setScissorRect', x, y, width, height });
   }
 
   /**
-   * `lastVertex` / `lastInstance`: the highest vertex and instance index the draw reads (-1 when it
-   * reads none, undefined when unknown: indexed draws read vertices the CPU cannot see). A vertex
-   * buffer too short for them is an error here; WebGL would otherwise fail the draw silently.
+   * Runs the draws of each bundle in order (WebGPU's `executeBundles`). Each bundle must have been
+   * made for this pass's color formats, depth format and sample count, by this device, with every
+   * resource it uses still alive, and may not sample this pass's attachments. Afterwards the pass
+   * has no pipeline, bindings, vertex or index buffers: set them again before drawing directly.
    */
-  #checkDraw(
-    operation: string,
-    lastVertex: number | undefined,
-    lastInstance: number | undefined,
-  ): RenderPipeline {
-    const pipeline = this.#pipeline;
-    if (!pipeline)
-      throw new EncoderStateError(
-        `${operation} without a pipeline; call setPipeline() first`,
-        'no-pipeline',
-        this.label,
-      );
-    pipeline.assertAlive(operation);
-    const layouts = pipeline.descriptor.vertex.buffers;
-    // a loop, not forEach: this runs for every draw
-    for (let slot = 0; layouts && slot < layouts.length; slot++) {
-      const layout = layouts[slot] as (typeof layouts)[number];
-      const bound = this.#vertexBuffers?.get(slot);
-      if (!bound) {
-        throw new ValidationError(
-          'vertex-buffer-missing',
-          `${operation}: pipeline "${pipeline.label}" reads vertex buffer slot ${slot}, but none is set`,
-          this.label,
-          { slot },
-        );
-      }
-      const { buffer } = bound;
-      buffer.assertAlive(operation);
-      validateVertexBufferRange(
-        operation,
-        pipeline,
-        slot,
-        bound,
-        layout.stepMode === 'instance' ? lastInstance : lastVertex,
-        this.label,
-      );
-      this.#recorder.trackRead(buffer, VERTEX_READ_SCOPES);
-    }
-    this.#slots.check(pipeline.bindings, pipeline.label, RENDER_READ_SCOPES, 'render-write');
-    return pipeline;
-  }
-
-  draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): void {
-    this.#open('draw');
-    validateDrawArguments(vertexCount, instanceCount, firstVertex, firstInstance, this.label);
-    this.#checkDraw(
-      'draw',
-      vertexCount === 0 ? -1 : firstVertex + vertexCount - 1,
-      instanceCount === 0 ? -1 : firstInstance + instanceCount - 1,
-    );
-    // the last draw's command again when nothing differs (commands are plain data nobody changes:
-    // a frame of many equal draws then makes no object per draw for the collector to copy)
-    const last = this.#lastDraw;
-    this.#recorder.record(
-      last !== null &&
-        last.vertexCount === vertexCount &&
-        last.instanceCount === instanceCount &&
-        last.firstVertex === firstVertex &&
-        last.firstInstance === firstInstance
-        ? last
-        : (this.#lastDraw = {
-            type: 'draw',
-            vertexCount,
-            instanceCount,
-            firstVertex,
-            firstInstance,
-          }),
-    );
-  }
-
-  drawIndexed(
-    indexCount: number,
-    instanceCount = 1,
-    firstIndex = 0,
-    baseVertex = 0,
-    firstInstance = 0,
-  ): void {
-    this.#open('drawIndexed');
-    validateDrawIndexedArguments(
-      indexCount,
-      instanceCount,
-      firstIndex,
-      baseVertex,
-      firstInstance,
-      this.label,
-    );
-    this.#checkDraw(
-      'drawIndexed',
-      undefined,
-      instanceCount === 0 ? -1 : firstInstance + instanceCount - 1,
-    );
-    const index = this.#indexBuffer;
-    if (!index)
-      throw new EncoderStateError(
-        'drawIndexed without an index buffer; call setIndexBuffer() first',
-        'no-index-buffer',
-        this.label,
-      );
-    index.buffer.assertAlive('drawIndexed');
-    validateIndexRange(
-      index.buffer,
-      index.format,
-      firstIndex,
-      indexCount,
-      this.label,
-      index.offset,
-    );
-    this.#recorder.trackRead(index.buffer, VERTEX_READ_SCOPES);
-    this.#recorder.record({
-      type: 'drawIndexed',
-      indexCount,
-      instanceCount,
-      firstIndex,
-      baseVertex,
-      firstInstance,
-    });
-  }
-
-  /**
-   * A draw whose arguments the GPU wrote: `buffer` holds (vertexCount, instanceCount, firstVertex,
-   * firstInstance) as four u32 at `offset` (WebGPU's `drawIndirect`). Where `caps.features.indirect`
-   * (WebGPU); WebGL2 has no indirect draws: read the counts back and call `draw()`. The counts are
-   * not known when the draw is recorded, so vertex buffers are not range-checked (WebGPU clamps
-   * out-of-range reads).
-   */
-  drawIndirect(buffer: Buffer, offset = 0): void {
-    this.#open('drawIndirect');
-    this.#checkIndirect('drawIndirect', buffer, offset, 16);
-    this.#checkDraw('drawIndirect', undefined, undefined);
-    this.#recorder.trackRead(buffer, INDIRECT_READ_SCOPES);
-    this.#recorder.record({ type: 'drawIndirect', buffer, offset });
-  }
-
-  /**
-   * An indexed draw whose arguments the GPU wrote: five u32 at `offset` (indexCount, instanceCount,
-   * firstIndex, baseVertex as i32, firstInstance), as WebGPU's `drawIndexedIndirect`. Where
-   * `caps.features.indirect`; needs an index buffer (`setIndexBuffer`).
-   */
-  drawIndexedIndirect(buffer: Buffer, offset = 0): void {
-    this.#open('drawIndexedIndirect');
-    this.#checkIndirect('drawIndexedIndirect', buffer, offset, 20);
-    this.#checkDraw('drawIndexedIndirect', undefined, undefined);
-    const index = this.#indexBuffer;
-    if (!index)
-      throw new EncoderStateError(
-        'drawIndexedIndirect without an index buffer; call setIndexBuffer() first',
-        'no-index-buffer',
-        this.label,
-      );
-    index.buffer.assertAlive('drawIndexedIndirect');
-    this.#recorder.trackRead(index.buffer, VERTEX_READ_SCOPES);
-    this.#recorder.trackRead(buffer, INDIRECT_READ_SCOPES);
-    this.#recorder.record({ type: 'drawIndexedIndirect', buffer, offset });
-  }
-
-  /** The feature, the buffer (this device's, INDIRECT usage) and `bytes` of arguments at `offset`. */
-  #checkIndirect(operation: string, buffer: Buffer, offset: number, bytes: number): void {
-    const caps = this.#recorder.device.caps;
-    if (!caps.features.indirect)
-      throw new UnsupportedFeatureError(
-        'indirect',
-        caps.backend,
-        `read the counts back and call ${operation === 'drawIndirect' ? 'draw' : 'drawIndexed'}()`,
-        this.label,
-      );
-    requireResource(buffer, 'buffer', operation, this.#recorder.device);
-    requireBufferUsage(buffer.usage, BufferUsage.INDIRECT, operation, buffer.label);
-    if (!isNonNegativeInteger(offset) || offset % 4 !== 0 || offset + bytes > buffer.size) {
+  executeBundles(bundles: readonly RenderBundle[]): void {
+    this.open('executeBundles');
+    if (!Array.isArray(bundles))
       throw new ValidationError(
-        'draw-indirect-offset',
-        `${operation} offset ${String(offset)} must be a multiple of 4 with ${bytes} bytes after it in the ${buffer.size}-byte buffer "${buffer.label}"`,
+        'render-bundles',
+        `executeBundles takes an array of render bundles, got ${show(bundles)}`,
         this.label,
-        { offset, bytes, size: buffer.size },
       );
+    const device = this.recorder.device;
+    if (device.isLost)
+      throw new DeviceLostError('lost', 'executeBundles after the device was lost or destroyed');
+    const list: RenderBundle[] = [];
+    for (let i = 0; i < bundles.length; i++) {
+      const b: unknown = bundles[i];
+      if (!(b instanceof RenderBundle))
+        throw new ValidationError(
+          'render-bundle',
+          `executeBundles: entry ${i} is not a RenderBundle (bundleEncoder.finish() makes one), got ${show(b)}`,
+          this.label,
+          { index: i },
+        );
+      this.#checkBundle(b);
+      list.push(b);
     }
+    for (const b of list) {
+      for (const [resource, scopes] of b.reads)
+        for (const s of scopes) this.recorder.trackRead(resource, s);
+      for (const [resource, scope] of b.writes) this.recorder.trackWrite(resource, scope);
+    }
+    this.recorder.record({ type: 'executeBundles', bundles: list });
+    this.resetState();
+  }
+
+  #checkBundle(b: RenderBundle): void {
+    const device = this.recorder.device;
+    if (b.device !== device)
+      throw new ValidationError(
+        'render-bundle-device',
+        `executeBundles: render bundle "${b.label}" was recorded on another device`,
+        this.label,
+      );
+    const formats = this.colorFormats;
+    if (
+      b.colorFormats.length !== formats.length ||
+      b.colorFormats.some((f, i) => f !== formats[i]) ||
+      b.depthStencilFormat !== this.depthStencilFormat ||
+      b.sampleCount !== this.sampleCount
+    )
+      throw new ValidationError(
+        'render-bundle-formats',
+        `Render bundle "${b.label}" was made for colors [${b.colorFormats.join(', ')}], depth ${b.depthStencilFormat ?? 'none'}, ${b.sampleCount} sample(s); the pass has [${formats.join(', ')}], depth ${this.depthStencilFormat ?? 'none'}, ${this.sampleCount} sample(s)`,
+        this.label,
+        {
+          bundle: {
+            colorFormats: [...b.colorFormats],
+            depthStencilFormat: b.depthStencilFormat ?? null,
+            sampleCount: b.sampleCount,
+          },
+          pass: {
+            colorFormats: [...formats],
+            depthStencilFormat: this.depthStencilFormat ?? null,
+            sampleCount: this.sampleCount,
+          },
+        },
+      );
+    // nothing destroyed since the bundle was finished: every resource it uses is alive
+    if (b.recordedAt !== device.destroyedCount)
+      for (const chunk of b.chunks)
+        for (let k = 0; k < chunk.length; k++)
+          assertCommandAlive(chunk[k] as (typeof chunk)[number], 'executeBundles');
+    for (const r of b.reads.keys())
+      if (r.kind === 'texture' && isAttachment(this.#desc, r as Texture))
+        throw new ValidationError(
+          'feedback-loop',
+          `Render bundle "${b.label}" samples texture "${r.label}", an attachment of this pass`,
+          this.label,
+          { bundle: b.label },
+        );
   }
 
   end(): void {
-    this.#open('end');
-    this.#ended = true;
-    this.#recorder.end({ type: 'endRenderPass' });
+    this.open('end');
+    this.close();
+    this.recorder.end({ type: 'endRenderPass' });
   }
 }

@@ -118,6 +118,7 @@ export class NullQueue extends Queue {
       case 'drawIndexed':
       case 'drawIndirect':
       case 'drawIndexedIndirect':
+      case 'executeBundles':
       case 'dispatch':
       case 'dispatchIndirect':
         if (!this.#inPass) outsidePass(c);

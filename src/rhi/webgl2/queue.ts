@@ -39,6 +39,15 @@ function inPass(pass: PassState | null, c: RecordedCommand): PassState {
   return pass ?? outsidePass(c);
 }
 
+/** Forgets what a pass has staged: its state before and after each executed render bundle. */
+function resetPass(p: PassState): void {
+  p.pipeline = null;
+  p.slots.clear();
+  p.vertexBuffers.clear();
+  p.index = null;
+  p.vao = null;
+}
+
 /**
  * Replays recorded commands through one exhaustive switch. Bindings are deferred: `setBinding`,
  * `setVertexBuffer` and `setIndexBuffer` only stage, and `draw` flushes what changed through the
@@ -90,9 +99,17 @@ export class WebGL2Queue extends Queue {
     this.device.gl.flush();
   }
 
-  #replay(chunks: readonly (readonly RecordedCommand[])[], sliceOffsets: readonly number[]): void {
+  /**
+   * Replays `chunks` (a command buffer's, or a render bundle's inside `within`, the pass that
+   * executes it), the uniform slices' offsets taken from `sliceOffsets` in order.
+   */
+  #replay(
+    chunks: readonly (readonly RecordedCommand[])[],
+    sliceOffsets: readonly number[],
+    within: PassState | null = null,
+  ): void {
     const { gl, state } = this.device;
-    let pass: PassState | null = null;
+    let pass: PassState | null = within;
     const debug = this.device.debug;
     let index = -1;
     let previous: RecordedCommand | null = null;
@@ -146,6 +163,17 @@ export class WebGL2Queue extends Queue {
             const p = inPass(pass, c);
             p.index = { buffer: c.buffer as WebGL2Buffer, format: c.format, offset: c.offset };
             p.vao = null;
+            break;
+          }
+          case 'executeBundles': {
+            // each bundle starts from no pipeline and no bindings, and the pass goes on from none
+            // (WebGPU's rule); what GL has bound stays, so the state cache still filters
+            const p = inPass(pass, c);
+            for (const b of c.bundles) {
+              resetPass(p);
+              this.#replay(b.chunks, b.sliceOffsets, p);
+            }
+            resetPass(p);
             break;
           }
           case 'setViewport':

@@ -2,11 +2,11 @@ import {
   outsidePass,
   unreachable,
   type BoundResource,
-  type Command,
   type RecordedCommand,
 } from '../core/commands.js';
 import type { CommandSink } from '../core/command-encoder.js';
 import type { Buffer } from '../core/buffer.js';
+import type { RenderBundle } from '../core/render-bundle.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Texture } from '../core/texture.js';
 import type { PassTimestampWrites } from '../core/descriptors.js';
@@ -36,8 +36,19 @@ function timestamps(t: PassTimestampWrites | undefined): GPURenderPassTimestampW
 }
 
 /** The open pass encoder; a pass command outside one is a bug (no closure: this runs per command). */
-function within<T>(pass: T | null, c: Command): T {
+function within<T>(pass: T | null, c: RecordedCommand): T {
   return pass ?? outsidePass(c);
+}
+
+/** What draws are encoded into: a render pass, or a render bundle. */
+type RenderCommands = GPURenderCommandsMixin & GPUBindingCommandsMixin;
+
+/** The command encoder, which a render bundle's writer has none of: reaching this there is a bug. */
+function topLevel(encoder: GPUCommandEncoder | null, c: RecordedCommand): GPUCommandEncoder {
+  if (encoder) return encoder;
+  throw new Error(
+    `${c.type} encoded into a render bundle; core records only draws there (a bug in Ignis)`,
+  );
 }
 
 /**
@@ -51,9 +62,13 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** The GPUDevice this encodes for: a command buffer of another one is replayed instead. */
   readonly gpuDevice: GPUDevice;
   readonly #device: WebGPUDevice;
-  readonly #encoder: GPUCommandEncoder;
+  /** Null in a render bundle's writer (`bundle`). */
+  readonly #encoder: GPUCommandEncoder | null;
   readonly #debug: boolean;
-  #render: GPURenderPassEncoder | null = null;
+  /** Where draws go: the open render pass, or the render bundle being encoded. */
+  #render: RenderCommands | null = null;
+  /** The open render pass (viewport, scissor, bundles, end). */
+  #pass: GPURenderPassEncoder | null = null;
   #compute: GPUComputePassEncoder | null = null;
   #pipeline: WebGPURenderPipeline | WebGPUComputePipeline | null = null;
   readonly #slots = new SlotMap<BoundResource>();
@@ -70,10 +85,12 @@ export class WebGPUCommandEncoder implements CommandSink {
    */
   readonly #offsetArrays: number[][] | null;
 
-  constructor(device: WebGPUDevice, label: string) {
+  /** `bundle`: encode a render bundle's draws into it instead of a command encoder's passes. */
+  constructor(device: WebGPUDevice, label: string, bundle?: GPURenderBundleEncoder) {
     this.#device = device;
     this.gpuDevice = device.gpu;
-    this.#encoder = device.gpu.createCommandEncoder({ label });
+    this.#encoder = bundle ? null : device.gpu.createCommandEncoder({ label });
+    this.#render = bundle ?? null;
     this.#debug = device.debug;
     this.#offsets = new Uint32Array(device.bindGroups.maxDynamicUniforms);
     this.#offsetArrays = device.offsetsAsArrays ? [] : null;
@@ -122,7 +139,7 @@ export class WebGPUCommandEncoder implements CommandSink {
   #finished: GPUCommandBuffer | null = null;
 
   finish(): void {
-    this.#finished = this.#encoder.finish();
+    this.#finished = topLevel(this.#encoder, { type: 'endRenderPass' }).finish();
   }
 
   /** The finished GPUCommandBuffer (after `finish()`). */
@@ -148,13 +165,39 @@ export class WebGPUCommandEncoder implements CommandSink {
     return writer.commandBuffer;
   }
 
+  /**
+   * The `GPURenderBundle` of `bundle` on `device`'s current GPUDevice: encoded at its first
+   * execution, and again after a `device.restore()` (the one before belonged to the lost GPUDevice).
+   */
+  static renderBundle(device: WebGPUDevice, bundle: RenderBundle): GPURenderBundle {
+    const known = device.renderBundles.get(bundle);
+    if (known && known.gpu === device.gpu) return known.bundle;
+    const encoder = device.gpu.createRenderBundleEncoder({
+      label: bundle.label,
+      colorFormats: bundle.colorFormats as GPUTextureFormat[],
+      depthStencilFormat: bundle.depthStencilFormat as GPUTextureFormat | undefined,
+      sampleCount: bundle.sampleCount,
+    });
+    const writer = new WebGPUCommandEncoder(device, bundle.label, encoder);
+    const offsets = bundle.sliceOffsets;
+    let slice = 0;
+    for (const chunk of bundle.chunks)
+      for (const c of chunk) {
+        if (c.type === 'setUniformSlice') c.resource.offset = offsets[slice++] as number;
+        writer.write(c);
+      }
+    const gpu = encoder.finish({ label: bundle.label });
+    device.renderBundles.set(bundle, { gpu: device.gpu, bundle: gpu });
+    return gpu;
+  }
+
   write(c: RecordedCommand): void {
     const encoder = this.#encoder;
     switch (c.type) {
       case 'beginRenderPass': {
         const p = c.pass;
         const depth = p.depthStencilAttachment;
-        this.#render = encoder.beginRenderPass({
+        this.#render = this.#pass = topLevel(encoder, c).beginRenderPass({
           label: p.label,
           colorAttachments: p.colorAttachments.map((a) => ({
             view: (a.texture as WebGPUTexture).view,
@@ -177,11 +220,11 @@ export class WebGPUCommandEncoder implements CommandSink {
         break;
       }
       case 'endRenderPass':
-        within(this.#render, c).end();
-        this.#render = null;
+        within(this.#pass, c).end();
+        this.#render = this.#pass = null;
         break;
       case 'beginComputePass':
-        this.#compute = encoder.beginComputePass({
+        this.#compute = topLevel(encoder, c).beginComputePass({
           label: c.label,
           timestampWrites: timestamps(c.timestampWrites),
         });
@@ -230,11 +273,20 @@ export class WebGPUCommandEncoder implements CommandSink {
         within(this.#render, c).setIndexBuffer(gpuBuffer(c.buffer), c.format, c.offset);
         break;
       case 'setViewport':
-        within(this.#render, c).setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
+        within(this.#pass, c).setViewport(c.x, c.y, c.width, c.height, c.minDepth, c.maxDepth);
         break;
       case 'setScissorRect':
-        within(this.#render, c).setScissorRect(c.x, c.y, c.width, c.height);
+        within(this.#pass, c).setScissorRect(c.x, c.y, c.width, c.height);
         break;
+      case 'executeBundles': {
+        const pass = within(this.#pass, c);
+        pass.executeBundles(
+          c.bundles.map((b) => WebGPUCommandEncoder.renderBundle(this.#device, b)),
+        );
+        // WebGPU: after the bundles the pass has no pipeline or bind groups
+        this.#beginPass();
+        break;
+      }
       case 'draw':
         this.#flush();
         within(this.#render, c).draw(
@@ -271,7 +323,7 @@ export class WebGPUCommandEncoder implements CommandSink {
         within(this.#compute, c).dispatchWorkgroupsIndirect(gpuBuffer(c.buffer), c.offset);
         break;
       case 'copyBufferToBuffer':
-        encoder.copyBufferToBuffer(
+        topLevel(encoder, c).copyBufferToBuffer(
           gpuBuffer(c.src),
           c.srcOffset,
           gpuBuffer(c.dst),
@@ -280,38 +332,38 @@ export class WebGPUCommandEncoder implements CommandSink {
         );
         break;
       case 'copyBufferToTexture':
-        encoder.copyBufferToTexture(
+        topLevel(encoder, c).copyBufferToTexture(
           { buffer: gpuBuffer(c.src), offset: c.offset, bytesPerRow: c.bytesPerRow },
           { texture: gpuTexture(c.dst), mipLevel: c.mipLevel, origin: [c.x, c.y] },
           [c.size.width, c.size.height],
         );
         break;
       case 'copyTextureToBuffer':
-        encoder.copyTextureToBuffer(
+        topLevel(encoder, c).copyTextureToBuffer(
           { texture: gpuTexture(c.src), mipLevel: c.mipLevel, origin: [c.x, c.y] },
           { buffer: gpuBuffer(c.dst), offset: c.offset, bytesPerRow: c.bytesPerRow },
           [c.size.width, c.size.height],
         );
         break;
       case 'copyTextureToTexture':
-        encoder.copyTextureToTexture(
+        topLevel(encoder, c).copyTextureToTexture(
           { texture: gpuTexture(c.src), mipLevel: c.srcMip, origin: [c.srcX, c.srcY] },
           { texture: gpuTexture(c.dst), mipLevel: c.dstMip, origin: [c.dstX, c.dstY] },
           [c.size.width, c.size.height],
         );
         break;
       case 'pushDebugGroup':
-        encoder.pushDebugGroup(c.label);
+        topLevel(encoder, c).pushDebugGroup(c.label);
         break;
       case 'popDebugGroup':
-        encoder.popDebugGroup();
+        topLevel(encoder, c).popDebugGroup();
         break;
       case 'barrier':
         // WebGPU orders passes itself. With `debug`, the barrier is a marker for captures; by
         // default nothing (a marker per barrier is a call across the binding: Deno pays ~10 µs).
         // (Core inserts a barrier it finds at a draw before the pass's begin: a writer that
         // encodes while recording never sees it, and has no `debug`, so writes no marker anyway.)
-        if (this.#debug) encoder.insertDebugMarker(`barrier ${c.from} -> ${c.to}`);
+        if (this.#debug) topLevel(encoder, c).insertDebugMarker(`barrier ${c.from} -> ${c.to}`);
         break;
       default:
         unreachable(c);

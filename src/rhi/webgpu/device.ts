@@ -1,3 +1,4 @@
+import type { RenderBundle } from '../core/render-bundle.js';
 import type { ShaderModule } from '../core/shader-module.js';
 import { Device, type DeviceOptions } from '../core/device.js';
 import {
@@ -106,6 +107,8 @@ export class WebGPUDevice extends Device {
    * on wgpu), where Chromium and Deno take the typed range faster (0.16 vs 0.23). Ignis makes the
    * same calls either way; only their argument's type differs.
    */
+  /** Each render bundle's GPURenderBundle and the GPUDevice it was encoded for (WebGPUCommandEncoder.renderBundle). */
+  readonly renderBundles = new WeakMap<RenderBundle, { gpu: GPUDevice; bundle: GPURenderBundle }>();
   readonly offsetsAsArrays =
     typeof navigator !== 'undefined' && /\bFirefox\//.test(navigator.userAgent ?? '');
   readonly #options: WebGPUDeviceOptions;

@@ -1,12 +1,12 @@
 import { TextureUsage } from '../flags.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { colorBytesPerSample, isDepthFormat } from '../formats.js';
+import { colorBytesPerSample, FORMAT_INFO, isDepthFormat, type TextureFormat } from '../formats.js';
 import { isNonNegativeInteger } from './buffer.js';
 import { requireTextureUsage } from './texture.js';
 import type { Device } from '../device.js';
 import { requireResource } from './resource.js';
 import type { Limits } from '../caps.js';
-import type { RenderPassDescriptor } from '../descriptors.js';
+import type { RenderBundleEncoderDescriptor, RenderPassDescriptor } from '../descriptors.js';
 import type { ResolvedRenderPass } from '../commands.js';
 import type { Texture } from '../texture.js';
 import type { Buffer } from '../buffer.js';
@@ -247,24 +247,33 @@ function checkOps(
     );
 }
 
+/** What a pipeline drawn into a pass or a render bundle must match. */
+export interface DrawTargetFormats {
+  readonly colorFormats: readonly TextureFormat[];
+  readonly depthStencilFormat: TextureFormat | undefined;
+  readonly sampleCount: number;
+  /** 'pass' or 'render bundle', for the messages. */
+  readonly what: string;
+}
+
 export function validatePipelineForPass(
   pipeline: RenderPipeline,
-  pass: ResolvedRenderPass,
+  pass: DrawTargetFormats,
   label: string,
 ): void {
   if (pipeline.kind !== 'render-pipeline') {
     throw new ValidationError(
       'pipeline-kind',
-      `setPipeline on a render pass needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
+      `setPipeline on a ${pass.what} needs a render pipeline, got ${String((pipeline as { kind?: string }).kind)}`,
       label,
     );
   }
   const targets = pipeline.descriptor.fragment?.targets ?? [];
-  const formats = pass.colorAttachments.map((a) => a.texture.format);
+  const formats = pass.colorFormats;
   if (targets.length !== formats.length || targets.some((t, i) => t.format !== formats[i])) {
     throw new ValidationError(
       'pipeline-targets',
-      `Pipeline "${pipeline.label}" targets [${targets.map((t) => t.format).join(', ')}] but the pass has attachments [${formats.join(', ')}]`,
+      `Pipeline "${pipeline.label}" targets [${targets.map((t) => t.format).join(', ')}] but the ${pass.what} has attachments [${formats.join(', ')}]`,
       label,
       { targets: targets.map((t) => t.format), attachments: formats },
     );
@@ -272,21 +281,21 @@ export function validatePipelineForPass(
   if (pipeline.sampleCount !== pass.sampleCount) {
     throw new ValidationError(
       'pipeline-sample-count',
-      `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the pass ${pass.sampleCount}`,
+      `Pipeline "${pipeline.label}" has ${pipeline.sampleCount} samples, the ${pass.what} ${pass.sampleCount}`,
       label,
       {},
     );
   }
-  const hasDepth = pass.depthStencilAttachment !== undefined;
+  const hasDepth = pass.depthStencilFormat !== undefined;
   if (hasDepth !== (pipeline.descriptor.depthStencil !== undefined)) {
     throw new ValidationError(
       'pipeline-depth',
-      `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the pass ${hasDepth ? 'has' : 'lacks'} a depth attachment`,
+      `Pipeline "${pipeline.label}" ${hasDepth ? 'lacks' : 'has'} a depthStencil state but the ${pass.what} ${hasDepth ? 'has' : 'lacks'} a depth attachment`,
       label,
       {},
     );
   }
-  const depthFormat = pass.depthStencilAttachment?.texture.format;
+  const depthFormat = pass.depthStencilFormat;
   if (
     depthFormat &&
     pipeline.descriptor.depthStencil &&
@@ -294,7 +303,7 @@ export function validatePipelineForPass(
   ) {
     throw new ValidationError(
       'pipeline-depth-format',
-      `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the pass's depth attachment is ${depthFormat}`,
+      `Pipeline "${pipeline.label}" has depth format ${pipeline.descriptor.depthStencil.format}, the ${pass.what}'s depth attachment is ${depthFormat}`,
       label,
       { pipeline: pipeline.descriptor.depthStencil.format, attachment: depthFormat },
     );
@@ -467,4 +476,73 @@ export function validateVertexBufferRange(
       );
     }
   }
+}
+
+/**
+ * `createRenderBundleEncoder`: known colour formats (no more than limits.maxColorAttachments), a
+ * depth format where one is given, a sample count of 1 or 4, and at least one format.
+ */
+export function resolveRenderBundle(
+  desc: RenderBundleEncoderDescriptor,
+  limits: Limits,
+): {
+  label: string;
+  colorFormats: TextureFormat[];
+  depthStencilFormat: TextureFormat | undefined;
+  sampleCount: number;
+} {
+  const label = desc.label ?? 'render bundle';
+  const colors: unknown = desc.colorFormats;
+  if (!Array.isArray(colors))
+    throw new ValidationError(
+      'render-bundle-formats',
+      `createRenderBundleEncoder: colorFormats must be an array of texture formats, got ${show(colors)}`,
+      label,
+    );
+  if (colors.length > limits.maxColorAttachments)
+    throw new ValidationError(
+      'render-bundle-formats',
+      `createRenderBundleEncoder: ${colors.length} color formats exceed limits.maxColorAttachments (${limits.maxColorAttachments})`,
+      label,
+      { count: colors.length, maximum: limits.maxColorAttachments },
+    );
+  colors.forEach((f: unknown, i) => {
+    if (typeof f !== 'string' || !(f in FORMAT_INFO) || isDepthFormat(f as TextureFormat))
+      throw new ValidationError(
+        'render-bundle-formats',
+        `createRenderBundleEncoder: colorFormats[${i}] ${show(f)} is not a color texture format`,
+        label,
+        { index: i },
+      );
+  });
+  const depth: unknown = desc.depthStencilFormat;
+  if (
+    depth !== undefined &&
+    (typeof depth !== 'string' || !(depth in FORMAT_INFO) || !isDepthFormat(depth as TextureFormat))
+  )
+    throw new ValidationError(
+      'render-bundle-formats',
+      `createRenderBundleEncoder: depthStencilFormat ${show(depth)} is not a depth format`,
+      label,
+    );
+  if (colors.length === 0 && depth === undefined)
+    throw new ValidationError(
+      'render-bundle-formats',
+      'createRenderBundleEncoder needs a color format or a depth format',
+      label,
+    );
+  const sampleCount: unknown = desc.sampleCount ?? 1;
+  if (sampleCount !== 1 && sampleCount !== 4)
+    throw new ValidationError(
+      'render-bundle-sample-count',
+      `createRenderBundleEncoder: sampleCount ${show(sampleCount)} must be 1 or 4`,
+      label,
+      { sampleCount: show(sampleCount) },
+    );
+  return {
+    label,
+    colorFormats: colors as TextureFormat[],
+    depthStencilFormat: depth as TextureFormat | undefined,
+    sampleCount,
+  };
 }

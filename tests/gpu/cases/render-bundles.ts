@@ -1,0 +1,210 @@
+// Render bundles on both backends: eight columns drawn from one bundle, each with its own slice of
+// one uniform buffer and the pipeline switching inside the bundle. The pixels say that the bundle
+// draws what the same calls draw directly, that it reads the buffer as it is when the pass runs
+// (written again between frames), that the pass draws on after it, and that it survives a debug
+// device's replay and a device restore.
+import {
+  BufferUsage,
+  createDevice,
+  WebGL2Device,
+  type Buffer,
+  type Device,
+  type RenderBundle,
+  type RenderPipeline,
+  type WebGPUDevice,
+} from '../../../src/all.js';
+import { defineCases } from '../page/case.js';
+import { assert, assertEqual } from '../page/assert.js';
+import { pixel, renderScene, SIZE } from '../page/scenes.js';
+
+const COLUMNS = 8;
+
+const WGSL = (tint: string) => /* wgsl */ `
+struct Draw { rect: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> d: Draw;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
+  return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return d.color * vec4f(${tint}, ${tint}, ${tint}, 1.0); }
+`;
+const GLSL_VS = `#version 300 es
+layout(std140) uniform Draw { vec4 rect; vec4 color; };
+void main() {
+  int i = gl_VertexID;
+  vec2 k = vec2(i == 1 || i == 4 || i == 5 ? 1.0 : 0.0, i == 2 || i == 3 || i == 5 ? 1.0 : 0.0);
+  gl_Position = vec4(mix(rect.x, rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
+}`;
+const GLSL_FS = (tint: string) => `#version 300 es
+precision highp float;
+layout(std140) uniform Draw { vec4 rect; vec4 color; };
+out vec4 outColor;
+void main() { outColor = color * vec4(${tint}, ${tint}, ${tint}, 1.0); }`;
+
+/** A pipeline drawing the rectangle of its uniform in its colour times `tint`. */
+function pipeline(device: Device, tint: number): RenderPipeline {
+  const t = tint.toFixed(1);
+  const targets = [{ format: 'rgba8unorm' as const }];
+  if (device.caps.shaderLanguage === 'wgsl') {
+    const module = device.createShaderModule({ code: WGSL(t) });
+    return device.createRenderPipeline({
+      label: `tint ${t}`,
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets },
+    });
+  }
+  return device.createRenderPipeline({
+    label: `tint ${t}`,
+    vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
+    fragment: {
+      module: device.createShaderModule({ code: GLSL_FS(t), stage: 'fragment' }),
+      targets,
+    },
+    bindings: [{ binding: 0, type: 'uniform', name: 'Draw' }],
+  });
+}
+
+/** Column i's slice: its rectangle in clip space, and `color(i)`. */
+function writeColumns(device: Device, buffer: Buffer, color: (i: number) => number[]): void {
+  const data = new Float32Array(64 * COLUMNS);
+  for (let i = 0; i < COLUMNS; i++)
+    data.set([-1 + (2 * i) / COLUMNS, -1 + (2 * (i + 1)) / COLUMNS, 0, 0, ...color(i)], 64 * i);
+  device.queue.writeBuffer(buffer, 0, data);
+}
+
+/** The scene: the columns' buffer, the two pipelines, and the draws (into a pass or a bundle). */
+function scene(device: Device) {
+  const buffer = device.createBuffer({
+    label: 'columns',
+    size: 256 * COLUMNS,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  const full = pipeline(device, 1);
+  const half = pipeline(device, 0.5);
+  // the first four columns at full colour, the rest at half: the pipeline changes in the bundle
+  const draw = (r: {
+    setPipeline(p: RenderPipeline): void;
+    setUniformBuffer(slot: number, b: Buffer, offset: number, size: number): void;
+    draw(n: number): void;
+  }) => {
+    for (let i = 0; i < COLUMNS; i++) {
+      if (i % 4 === 0) r.setPipeline(i < 4 ? full : half);
+      r.setUniformBuffer(0, buffer, 256 * i, 32);
+      r.draw(6);
+    }
+  };
+  const record = (): RenderBundle => {
+    const encoder = device.createRenderBundleEncoder({
+      label: 'columns',
+      colorFormats: ['rgba8unorm'],
+    });
+    draw(encoder);
+    return encoder.finish();
+  };
+  return { buffer, full, draw, record };
+}
+
+const columnOf = (i: number) => Math.floor((i + 0.5) * (SIZE / COLUMNS));
+
+/** Each column's colour in `pixels` (the middle row). */
+const colors = (pixels: Uint8Array): string[] =>
+  Array.from({ length: COLUMNS }, (_, i) => pixel(pixels, columnOf(i), SIZE / 2).join());
+
+/** What column i must be: `rgb(i)` (0–1), halved from column 4 on. */
+function expected(rgb: (i: number) => number[]): string[] {
+  return Array.from({ length: COLUMNS }, (_, i) =>
+    [
+      ...rgb(i)
+        .slice(0, 3)
+        .map((v) => Math.round(v * (i < 4 ? 1 : 0.5) * 255)),
+      255,
+    ].join(),
+  );
+}
+
+function assertColumns(got: string[], want: string[], what: string): void {
+  for (let i = 0; i < COLUMNS; i++) {
+    const g = (got[i] as string).split(',').map(Number);
+    const w = (want[i] as string).split(',').map(Number);
+    assert(
+      g.every((v, k) => Math.abs(v - (w[k] as number)) <= 1),
+      `${what}: column ${i} is ${got[i]}, expected ${want[i]}`,
+    );
+  }
+}
+
+const reds = (i: number) => [(i + 1) / 10, 0, 0, 1];
+const greens = (i: number) => [0, (i + 1) / 10, 0, 1];
+
+export const cases = defineCases({
+  'render bundles: 8 columns from one bundle draw what the same calls draw directly, read the buffer as written before each frame, and the pass draws on after them':
+    {
+      async run({ device, backend, open }) {
+        const s = scene(device);
+        writeColumns(device, s.buffer, reds);
+        const direct = await renderScene(device, [0, 0, 0, 1], (pass) => s.draw(pass));
+        const bundle = s.record();
+        const first = await renderScene(device, [0, 0, 0, 1], (pass) =>
+          pass.executeBundles([bundle]),
+        );
+        assertColumns(colors(direct), expected(reds), 'drawn directly');
+        assertEqual(
+          colors(first).join(' '),
+          colors(direct).join(' '),
+          'the bundle drew what the same calls drew directly',
+        );
+        // the bundle reads the buffer when the pass runs: written again, the frame is green
+        writeColumns(device, s.buffer, greens);
+        const second = await renderScene(device, [0, 0, 0, 1], (pass) => {
+          pass.executeBundles([bundle]);
+          // and the pass goes on: no pipeline or binding is left from the bundle, set them again
+          pass.setPipeline(s.full);
+          pass.setUniformBuffer(0, s.buffer, 0, 32);
+          pass.draw(6);
+        });
+        assertColumns(colors(second), expected(greens), 'second frame, the buffer rewritten');
+        // a debug device replays the command list at the submit (WebGPU in an error scope; WebGL2
+        // checking getError after each command): the bundle there too
+        const debug = await open(backend, { debug: true });
+        const errors: unknown[] = [];
+        debug.onError((e) => errors.push(e));
+        const d = scene(debug);
+        writeColumns(debug, d.buffer, reds);
+        const debugBundle = d.record();
+        const replayed = await renderScene(debug, [0, 0, 0, 1], (pass) =>
+          pass.executeBundles([debugBundle, debugBundle]),
+        );
+        assertColumns(colors(replayed), expected(reds), 'on a debug device');
+        assertEqual(
+          errors.length,
+          0,
+          `errors on the debug device: ${errors.map(String).join('; ')}`,
+        );
+      },
+    },
+  'render bundles: a bundle recorded before a device loss draws after restore()': {
+    async run({ backend }) {
+      const canvas = document.createElement('canvas');
+      const device = await createDevice({ backend, canvas });
+      device.onError(() => {}); // the loss is reported there; this case looks at the image
+      const s = scene(device);
+      writeColumns(device, s.buffer, reds);
+      const bundle = s.record();
+      const before = await renderScene(device, [0, 0, 0, 1], (p) => p.executeBundles([bundle]));
+      assertColumns(colors(before), expected(reds), 'before the loss');
+      const ext =
+        device instanceof WebGL2Device ? device.gl.getExtension('WEBGL_lose_context') : null;
+      if (ext) ext.loseContext();
+      else (device as WebGPUDevice).gpu.destroy();
+      await device.lost;
+      await new Promise((r) => setTimeout(r, 50));
+      ext?.restoreContext();
+      await device.restore();
+      // (WebGPU: the GPURenderBundle belonged to the lost GPUDevice; it is encoded again)
+      writeColumns(device, s.buffer, greens);
+      const after = await renderScene(device, [0, 0, 0, 1], (p) => p.executeBundles([bundle]));
+      assertColumns(colors(after), expected(greens), 'after restore()');
+      device.destroy();
+    },
+  },
+});

@@ -1,0 +1,3 @@
+import { gpuCases } from './harness.js';
+
+await gpuCases('render-bundles');
