@@ -974,23 +974,25 @@ function aggregate(s, runs, shot) {
     ...(ok.every((m) => m.draws)
       ? {
           draws: Object.fromEntries(
-            ['ignis', 'raw', 'three'].map((k) => [
-              k,
-              round(median(ok.flatMap((m) => m.draws[k])), 4),
-            ]),
+            ['ignis', 'raw', 'three', 'bundle', 'rawBundle']
+              .filter((k) => ok.every((m) => m.draws[k]))
+              .map((k) => [k, round(median(ok.flatMap((m) => m.draws[k])), 4)]),
           ),
           drawsLit: ok[ok.length - 1].draws.lit,
           // the ratios per round, then their median: a round's contenders ran back to back
-          drawRatios: {
-            raw: round(
-              median(ok.flatMap((m) => m.draws.ignis.map((x, i) => x / m.draws.raw[i]))),
-              3,
-            ),
-            three: round(
-              median(ok.flatMap((m) => m.draws.ignis.map((x, i) => x / m.draws.three[i]))),
-              3,
-            ),
-          },
+          drawRatios: Object.fromEntries(
+            [
+              ['raw', 'ignis', 'raw'],
+              ['three', 'ignis', 'three'],
+              ['bundle', 'bundle', 'raw'],
+              ['bundleVsRawBundle', 'bundle', 'rawBundle'],
+            ]
+              .filter(([, a, b]) => ok.every((m) => m.draws[a] && m.draws[b]))
+              .map(([name, a, b]) => [
+                name,
+                round(median(ok.flatMap((m) => m.draws[a].map((x, i) => x / m.draws[b][i]))), 3),
+              ]),
+          ),
         }
       : {}),
     gpuBytes: ok[ok.length - 1].gpuBytes,
@@ -1423,17 +1425,21 @@ export function drawsTable(rows) {
   if (draws.length === 0) return '';
   const out = [
     "\nThe RHI's CPU cost per draw (a frame of N draws, each with its own uniform slice, the pipeline changing every 100; recording + submit of bursts of frames, the GPU waited for outside the clock; medians of interleaved rounds; ratios: median of the per-round ratios):\n",
-    '| backend | draws a frame | Ignis µs/draw | hand-written µs/draw | three.js µs/draw | Ignis ÷ hand-written | Ignis ÷ three.js |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| backend | draws a frame | Ignis µs/draw | hand-written µs/draw | three.js µs/draw | Ignis ÷ hand-written | Ignis ÷ three.js | Ignis bundle µs/draw | hand-written bundle µs/draw | Ignis bundle ÷ hand-written | Ignis bundle ÷ hand-written bundle |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
+  const ratio = (x) => (x === undefined ? '–' : `${x.toFixed(2)}×`);
   for (const r of draws) {
     if (r.skipped || !r.draws) {
-      out.push(`| ${r.backend} | ${r.count} | skipped: ${r.skipped ?? 'no samples'} | | | | |`);
+      out.push(
+        `| ${r.backend} | ${r.count} | skipped: ${r.skipped ?? 'no samples'} | | | | | | | | |`,
+      );
       continue;
     }
     const d = r.draws;
+    const q = r.drawRatios;
     out.push(
-      `| ${r.backend} | ${r.count.toLocaleString('en-US')} | ${fmt(d.ignis, 3)} | ${fmt(d.raw, 3)} | ${fmt(d.three, 3)} | ${r.drawRatios.raw.toFixed(2)}× | ${r.drawRatios.three.toFixed(2)}× |`,
+      `| ${r.backend} | ${r.count.toLocaleString('en-US')} | ${fmt(d.ignis, 3)} | ${fmt(d.raw, 3)} | ${d.three === undefined ? '–' : fmt(d.three, 3)} | ${ratio(q.raw)} | ${ratio(q.three)} | ${d.bundle === undefined ? '–' : fmt(d.bundle, 3)} | ${d.rawBundle === undefined ? '– (none in WebGL2)' : fmt(d.rawBundle, 3)} | ${ratio(q.bundle)} | ${ratio(q.bundleVsRawBundle)} |`,
     );
   }
   return out.join('\n');

@@ -3,7 +3,7 @@
 // the interleaved burst measurement. The page (draws.ts) adds the hand-written WebGL2 frame and
 // three.js; the Deno benchmark (bench/deno/draws.ts) runs these on a GPU server. Nothing here is
 // imported as a value from src/ (Deno loads the built library), so Ignis's usage flags come in.
-import type { Device, RenderPipeline } from '../../src/all.js';
+import type { Device, RenderBundle, RenderPass, RenderPipeline } from '../../src/all.js';
 
 export const SLOT = 256;
 export const SIZE = 256;
@@ -60,6 +60,8 @@ export function ignisFrames(
     BufferUsage: { UNIFORM: number; COPY_DST: number };
     TextureUsage: { RENDER_ATTACHMENT: number; COPY_SRC: number };
   },
+  /** Record the draws once per N in a render bundle, which each frame's pass executes. */
+  options: { bundle?: boolean } = {},
 ): Frames {
   const { BufferUsage, TextureUsage } = flags;
   const uniforms = device.createBuffer({
@@ -89,6 +91,27 @@ export function ignisFrames(
       fragment: { module, targets: [{ format: 'rgba8unorm' }] },
     });
   });
+  const record = (
+    r: Pick<RenderPass, 'setPipeline' | 'setUniformBuffer' | 'draw'>,
+    n: number,
+  ): void => {
+    for (let i = 0; i < n; i++) {
+      if (i % 100 === 0) r.setPipeline(pipelines[(i / 100) & 1] as RenderPipeline);
+      r.setUniformBuffer(0, uniforms, SLOT * i, 32);
+      r.draw(3);
+    }
+  };
+  // a bundle per N, recorded at its first frame (a warm-up round's)
+  const bundles = new Map<number, RenderBundle>();
+  const bundleOf = (n: number): RenderBundle => {
+    let b = bundles.get(n);
+    if (!b) {
+      const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+      record(encoder, n);
+      bundles.set(n, (b = encoder.finish()));
+    }
+    return b;
+  };
   return {
     frame(n) {
       device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
@@ -96,11 +119,8 @@ export function ignisFrames(
       const pass = enc.beginRenderPass({
         colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
       });
-      for (let i = 0; i < n; i++) {
-        if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1] as RenderPipeline);
-        pass.setUniformBuffer(0, uniforms, SLOT * i, 32);
-        pass.draw(3);
-      }
+      if (options.bundle) pass.executeBundles([bundleOf(n)]);
+      else record(pass, n);
       pass.end();
       device.queue.submit([enc.finish()]);
     },
@@ -117,6 +137,8 @@ export function rawWebGPUFrames(
   gpu: GPUDevice,
   max: number,
   data: Float32Array<ArrayBuffer>,
+  /** Record the draws once per N in a GPURenderBundle, which each frame's pass executes. */
+  options: { bundle?: boolean } = {},
 ): Frames {
   const buffer = gpu.createBuffer({
     size: SLOT * max,
@@ -151,6 +173,24 @@ export function rawWebGPUFrames(
     entries: [{ binding: 0, resource: { buffer, size: 32 } }],
   });
   const offsets = [0];
+  const record = (r: GPURenderCommandsMixin & GPUBindingCommandsMixin, n: number): void => {
+    for (let i = 0; i < n; i++) {
+      if (i % 100 === 0) r.setPipeline(pipelines[(i / 100) & 1] as GPURenderPipeline);
+      offsets[0] = SLOT * i;
+      r.setBindGroup(0, group, offsets);
+      r.draw(3);
+    }
+  };
+  const bundles = new Map<number, GPURenderBundle>();
+  const bundleOf = (n: number): GPURenderBundle => {
+    let b = bundles.get(n);
+    if (!b) {
+      const encoder = gpu.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+      record(encoder, n);
+      bundles.set(n, (b = encoder.finish()));
+    }
+    return b;
+  };
   return {
     frame(n) {
       gpu.queue.writeBuffer(buffer, 0, data, 0, (SLOT / 4) * n);
@@ -158,12 +198,8 @@ export function rawWebGPUFrames(
       const pass = enc.beginRenderPass({
         colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
       });
-      for (let i = 0; i < n; i++) {
-        if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1] as GPURenderPipeline);
-        offsets[0] = SLOT * i;
-        pass.setBindGroup(0, group, offsets);
-        pass.draw(3);
-      }
+      if (options.bundle) pass.executeBundles([bundleOf(n)]);
+      else record(pass, n);
       pass.end();
       gpu.queue.submit([enc.finish()]);
     },

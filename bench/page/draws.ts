@@ -1,12 +1,14 @@
 // The `draws` suite (issue 33): what an RHI costs per draw when a frame has many. A frame is N
 // draws of a small triangle, each with its own 32 bytes of uniforms in a 256-byte slice of one
 // buffer written once per frame, the pipeline changing every 100 draws, into an offscreen target.
-// Three frames do that on the same device, interleaved:
+// Five frames do that on the same device, interleaved (four on WebGL2, which has no bundles):
 //   ignis — Ignis's pass: setPipeline, setUniformBuffer(slot, buffer, offset, 32), draw;
 //   raw   — what a careful hand-written program does: WebGPU, one bind group with a dynamic offset
 //           per draw; WebGL2, bindBufferRange of the uniform block per draw;
 //   three — three.js drawing N meshes of one material (its own renderer: WebGPURenderer or
-//           WebGLRenderer, its own canvas), each mesh with its own position.
+//           WebGLRenderer, its own canvas), each mesh with its own position;
+//   bundle — Ignis's draws recorded once per N in a render bundle, executed by each frame's pass;
+//   rawBundle — (WebGPU) the hand-written draws recorded once per N in a GPURenderBundle.
 // CPU time only: recording and submitting a burst of frames back to back, the GPU waited for after
 // the burst, outside the clock. µs per draw = burst time ÷ (frames × N). The Ignis and WebGPU
 // frames and the measurement are in draw-frames.ts (the Deno benchmark runs them too).
@@ -174,22 +176,35 @@ async function threeFrames(backend: 'webgpu' | 'webgl2', data: Float32Array<Arra
 export async function runDraws(device: Device, s: Scenario, adapter: string): Promise<Measured> {
   const n = s.count;
   const data = drawData(n);
-  const contenders: Record<'ignis' | 'raw' | 'three', Frames> = {
-    ignis: ignisFrames(device, n, data, { BufferUsage, TextureUsage }),
-    raw:
-      device instanceof WebGL2Device
-        ? rawWebGL2Frames(device, n, data)
-        : rawWebGPUFrames((device as WebGPUDevice).gpu, n, data),
+  const flags = { BufferUsage, TextureUsage };
+  const gpu = device instanceof WebGL2Device ? null : (device as WebGPUDevice).gpu;
+  const contenders: Partial<Record<'ignis' | 'raw' | 'three' | 'bundle' | 'rawBundle', Frames>> & {
+    ignis: Frames;
+    raw: Frames;
+    bundle: Frames;
+  } = {
+    ignis: ignisFrames(device, n, data, flags),
+    raw: gpu ? rawWebGPUFrames(gpu, n, data) : rawWebGL2Frames(device as WebGL2Device, n, data),
     three: await threeFrames(s.backend, data),
+    bundle: ignisFrames(device, n, data, flags, { bundle: true }),
+    // WebGL2 has no bundles: its hand-written frame is the one above
+    ...(gpu ? { rawBundle: rawWebGPUFrames(gpu, n, data, { bundle: true }) } : {}),
   };
-  const { frames, us } = await measureDraws(contenders, n, s.frames, s.budgetMs);
-  // the same draws: Ignis's frame and the hand-written one light the same pixels
+  const { frames, us } = await measureDraws(
+    contenders as Record<keyof typeof contenders, Frames>,
+    n,
+    s.frames,
+    s.budgetMs,
+  );
+  // the same draws: Ignis's frames and the hand-written ones light the same pixels
   const lit = {
     ignis: (await contenders.ignis.lit?.()) ?? -1,
     raw: (await contenders.raw.lit?.()) ?? -1,
+    bundle: (await contenders.bundle.lit?.()) ?? -1,
+    ...(contenders.rawBundle ? { rawBundle: (await contenders.rawBundle.lit?.()) ?? -1 } : {}),
   };
   (window as unknown as { __cleanup: () => void }).__cleanup = () => {
-    for (const c of Object.values(contenders)) c.destroy();
+    for (const c of Object.values(contenders)) c?.destroy();
     device.destroy();
   };
   return {
@@ -201,7 +216,7 @@ export async function runDraws(device: Device, s: Scenario, adapter: string): Pr
     gpuUpdateMs: null,
     gpuDrawMs: null,
     gpuSpansMs: null,
-    describe: `${n} draws a frame, ${frames} frame(s) a burst: Ignis ${median(us.ignis).toFixed(3)} µs/draw, hand-written ${median(us.raw).toFixed(3)}, three.js ${median(us.three).toFixed(3)}`,
+    describe: `${n} draws a frame, ${frames} frame(s) a burst: Ignis ${median(us.ignis).toFixed(3)} µs/draw, hand-written ${median(us.raw).toFixed(3)}, three.js ${median(us.three ?? []).toFixed(3)}, Ignis's bundle ${median(us.bundle).toFixed(3)}${us.rawBundle ? `, hand-written bundle ${median(us.rawBundle).toFixed(3)}` : ''}`,
     draws: { ...us, lit },
     gpuBytes: device.stats().total.bytes,
     heapBytes: null,
