@@ -252,6 +252,45 @@ describe('render bundles', () => {
     }
   });
 
+  it('mark the host copy of a buffer their fragment stage writes stale when submitted, and not one they only read', () => {
+    const d = new NullDevice({ hostShadows: true });
+    const rt = d.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const code = `@group(0) @binding(0) var<storage, read_write> hits: array<u32>;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+@vertex fn vs() -> @builtin(position) vec4f { return vec4f(f32(input[0])); }
+@fragment fn fs() -> @location(0) vec4f { hits[0] = 1u; return vec4f(1.0); }`;
+    const module = d.createShaderModule({ code });
+    const pipeline = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const make = (label: string) =>
+      d.createBuffer({ label, size: 16, usage: BufferUsage.STORAGE | BufferUsage.COPY_DST });
+    const hits = make('hits');
+    const input = make('input');
+    d.queue.writeBuffer(hits, 0, new Uint32Array(4));
+    d.queue.writeBuffer(input, 0, new Uint32Array(4));
+    const b = d.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+    b.setPipeline(pipeline);
+    b.setStorageBuffer(0, hits);
+    b.setStorageBuffer(1, input);
+    b.draw(3);
+    const bundle = b.finish();
+    expect([...bundle.writes.keys()]).toEqual([hits]);
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    pass.executeBundles([bundle]);
+    pass.end();
+    expect(hits.hostShadow?.stale).toBe(false);
+    d.queue.submit([enc.finish()]);
+    expect(hits.hostShadow?.stale).toBe(true);
+    expect(input.hostShadow?.stale).toBe(false);
+  });
+
   it('say what is wrong with a descriptor', () => {
     const d = new NullDevice();
     const rule = (desc: unknown) => {

@@ -51,9 +51,12 @@ function trackShadow(c: RecordedCommand): void {
       if (c.resource.kind === 'storage-texture') c.resource.texture.updateShadow(0, 0, 0, 0, null);
       return;
     case 'executeBundles':
+      // what the bundle's draws write, as its recording tracked it (not a walk of its commands:
+      // a bundle of 10,000 draws is executed every frame)
       for (const b of c.bundles)
-        for (const chunk of b.chunks)
-          for (let k = 0; k < chunk.length; k++) trackShadow(chunk[k] as RecordedCommand);
+        for (const r of b.writes.keys())
+          if (r.kind === 'buffer') (r as Buffer).updateShadow(0, null);
+          else (r as Texture).updateShadow(0, 0, 0, 0, null);
       return;
     default:
       return;
