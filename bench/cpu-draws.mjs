@@ -14,9 +14,10 @@
 // Vite), so the JavaScript engine's own cost is seen apart from the GPU's. `--compare DIR` times a
 // second build of Ignis (`npx vite build --config vite.lib.config.ts --outDir DIR` from another
 // commit; in a page DIR must be inside the repository, e.g. output/base) in the same interleaved
-// rounds: an A/B where the machine's drift cancels.
+// rounds: an A/B where the machine's drift cancels. `--bundles` times each build's frame again with
+// the draws recorded once per N in a render bundle, which each frame's pass executes.
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
-//     [--browser chromium|firefox] [--compare DIR]
+//     [--browser chromium|firefox] [--compare DIR] [--bundles]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -32,6 +33,7 @@ const options = {
   backend: arg('backend', 'webgpu'),
   counts: arg('draws', '100,1000,10000').split(',').map(Number),
   rounds: Number(arg('rounds', '9')),
+  bundles: process.argv.includes('--bundles'),
   dom: readFileSync(createRequire(import.meta.url).resolve('typescript/lib/lib.dom.d.ts'), 'utf8'),
 };
 const browserName = arg('browser', null);

@@ -28,7 +28,7 @@ void main() { outColor = color * ${tint}; }`;
  * and build: µs per draw (medians of the rounds) and the median of each round's ratio to the
  * hand-written frame.
  */
-export async function timeDraws(libs, { backend, dom, counts, rounds, now }) {
+export async function timeDraws(libs, { backend, dom, counts, rounds, now, bundles = false }) {
   if (backend !== 'webgpu' && backend !== 'webgl2')
     throw new Error(`cpu-draws: --backend ${backend} is not webgpu or webgl2`);
   const first = Object.values(libs)[0];
@@ -37,8 +37,19 @@ export async function timeDraws(libs, { backend, dom, counts, rounds, now }) {
   const max = Math.max(...counts);
   const data = new Float32Array(64 * max);
   const frames = {};
-  for (const [name, lib] of Object.entries(libs))
+  for (const [name, lib] of Object.entries(libs)) {
     frames[name] = await ignisFrames(lib, { backend, gpu, gl, max, data });
+    // the same draws recorded once per N in a render bundle, executed by each frame's pass
+    if (bundles)
+      frames[`${name} (bundle)`] = await ignisFrames(lib, {
+        backend,
+        gpu,
+        gl,
+        max,
+        data,
+        bundle: true,
+      });
+  }
   frames['hand-written'] = backend === 'webgpu' ? rawFrames(gpu, max, data) : rawGlFrames(gl, data);
 
   const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
@@ -56,7 +67,7 @@ export async function timeDraws(libs, { backend, dom, counts, rounds, now }) {
         if (r >= 2) us[name].push(((now() - t0) / (perFrame * n)) * 1000);
       }
     const raw = us['hand-written'];
-    for (const name of Object.keys(libs))
+    for (const name of Object.keys(frames).filter((k) => k !== 'hand-written'))
       rows.push({
         draws: n,
         build: name,
@@ -69,7 +80,7 @@ export async function timeDraws(libs, { backend, dom, counts, rounds, now }) {
 }
 
 /** Ignis's frame of `n` draws on one build. */
-async function ignisFrames(lib, { backend, gpu, gl, max, data }) {
+async function ignisFrames(lib, { backend, gpu, gl, max, data, bundle = false }) {
   const device =
     backend === 'webgpu'
       ? await lib.createDevice({ backend: 'webgpu', gpuDevice: gpu })
@@ -100,17 +111,30 @@ async function ignisFrames(lib, { backend, gpu, gl, max, data }) {
       fragment: { module, targets: [{ format: 'rgba8unorm' }] },
     });
   });
+  const record = (r, n) => {
+    for (let i = 0; i < n; i++) {
+      if (i % 100 === 0) r.setPipeline(pipelines[(i / 100) & 1]);
+      r.setUniformBuffer(0, uniforms, 256 * i, 32);
+      r.draw(3);
+    }
+  };
+  const recorded = new Map();
+  const bundleOf = (n) => {
+    if (!recorded.has(n)) {
+      const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+      record(encoder, n);
+      recorded.set(n, encoder.finish());
+    }
+    return recorded.get(n);
+  };
   return function ignisFrame(n) {
     device.queue.writeBuffer(uniforms, 0, data, 0, 64 * n);
     const enc = device.createCommandEncoder();
     const pass = enc.beginRenderPass({
       colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
     });
-    for (let i = 0; i < n; i++) {
-      if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1]);
-      pass.setUniformBuffer(0, uniforms, 256 * i, 32);
-      pass.draw(3);
-    }
+    if (bundle) pass.executeBundles([bundleOf(n)]);
+    else record(pass, n);
     pass.end();
     device.queue.submit([enc.finish()]);
   };

@@ -10,6 +10,7 @@ import {
   ValidationError,
   type Command,
 } from '../../src/all.js';
+import { compileBundle, isSliceRun } from '../../src/rhi/webgl2/bundles.js';
 
 const UNIFORM_WGSL = `@group(0) @binding(0) var<uniform> u: vec4f;
 @vertex fn vs() -> @builtin(position) vec4f { return u; }
@@ -289,6 +290,45 @@ describe('render bundles', () => {
     d.queue.submit([enc.finish()]);
     expect(hits.hostShadow?.stale).toBe(true);
     expect(input.hostShadow?.stale).toBe(false);
+  });
+
+  it('are cut for WebGL2 into commands replayed as recorded and runs of draws that only move a slice', () => {
+    const s = setup();
+    const slicesOf = (label: string) =>
+      s.d.createBuffer({ label, size: 256 * 8, usage: BufferUsage.UNIFORM });
+    const other = slicesOf('other');
+    const b = s.d.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+    b.setPipeline(s.pipeline);
+    for (let i = 0; i < 4; i++) {
+      b.setUniformBuffer(0, s.slices, 256 * i, 16);
+      b.draw(3);
+    }
+    // another buffer, then the pipeline again: each starts over with a draw replayed in full
+    b.setUniformBuffer(0, other, 0, 16);
+    b.draw(3);
+    b.setUniformBuffer(0, other, 256, 16);
+    b.draw(6);
+    b.setPipeline(s.pipeline);
+    for (let i = 0; i < 3; i++) {
+      b.setUniformBuffer(0, other, 256 * (7 - i), 16);
+      b.draw(6);
+    }
+    const shape = compileBundle(b.finish()).map((seg) =>
+      isSliceRun(seg)
+        ? `run ${seg.slice.resource.buffer.label} [${[...seg.offsets].join(', ')}] draw ${seg.draw.vertexCount}`
+        : `replay ${seg.chunks
+            .flat()
+            .map((c) => c.type)
+            .join(' ')} @ [${seg.sliceOffsets.join(', ')}]`,
+    );
+    expect(shape).toEqual([
+      // (a slot's first binding is a setBinding; the slices after it move it)
+      'replay setRenderPipeline setBinding draw setUniformSlice draw @ [256]',
+      'run slices [512, 768] draw 3',
+      // a draw of other arguments breaks a run: it is replayed
+      'replay setBinding draw setUniformSlice draw setRenderPipeline setUniformSlice draw @ [256, 1792]',
+      'run other [1536, 1280] draw 6',
+    ]);
   });
 
   it('say what is wrong with a descriptor', () => {

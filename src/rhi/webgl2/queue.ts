@@ -22,6 +22,8 @@ import type { WebGL2QuerySet } from './query-set.js';
 import type { VertexBinding } from './vaos.js';
 import type { WebGL2Device } from './device.js';
 import { SlotMap } from '../core/slot-map.js';
+import type { RenderBundle } from '../core/render-bundle.js';
+import { compileBundle, isSliceRun, type CompiledBundle, type SliceRun } from './bundles.js';
 
 /** Per-pass replay state: what the pass has staged, flushed to GL at each draw. */
 interface PassState {
@@ -56,6 +58,8 @@ function resetPass(p: PassState): void {
 export class WebGL2Queue extends Queue {
   /** Problems already reported, so a draw repeated every frame reports once. */
   readonly #reported = new Set<string>();
+  /** Each render bundle cut into segments and runs, at its first execution. */
+  readonly #bundles = new WeakMap<RenderBundle, CompiledBundle>();
   /** The clear colour handed to clearBufferfv (reused: a pass begins every frame). */
   readonly #clearColor = new Float32Array(4);
   constructor(private readonly device: WebGL2Device) {
@@ -171,7 +175,9 @@ export class WebGL2Queue extends Queue {
             const p = inPass(pass, c);
             for (const b of c.bundles) {
               resetPass(p);
-              this.#replay(b.chunks, b.sliceOffsets, p);
+              // debug: as recorded, each command checked for GL errors on its own
+              if (debug) this.#replay(b.chunks, b.sliceOffsets, p);
+              else this.#executeBundle(p, b);
             }
             resetPass(p);
             break;
@@ -283,6 +289,45 @@ export class WebGL2Queue extends Queue {
         }
       }
     if (debug && previous) this.#checkGLError(previous, index);
+  }
+
+  /** A bundle's segments: replayed as recorded, or runs of draws that only move a uniform slice. */
+  #executeBundle(p: PassState, bundle: RenderBundle): void {
+    let compiled = this.#bundles.get(bundle);
+    if (!compiled) this.#bundles.set(bundle, (compiled = compileBundle(bundle)));
+    for (const segment of compiled)
+      if (isSliceRun(segment)) this.#sliceRun(p, segment);
+      else this.#replay(segment.chunks, segment.sliceOffsets, p);
+  }
+
+  /**
+   * The draws of a SliceRun: the draw before it flushed everything else (the pipeline, the vertex
+   * array, every other binding), so each draw binds its slice and draws.
+   */
+  #sliceRun(p: PassState, run: SliceRun): void {
+    const pipe = p.pipeline;
+    if (!pipe)
+      throw new Error(
+        'a bundle run replayed without a pipeline; its first draw set one (a bug in Ignis)',
+      );
+    const { gl, state } = this.device;
+    const { slot, resource } = run.slice;
+    const buffer = resource.buffer as WebGL2Buffer;
+    let point = -1;
+    for (const b of pipe.uniformBlocks) if (b.slot === slot) point = b.point;
+    const { vertexCount, instanceCount, firstVertex } = run.draw;
+    const mode = pipe.topology;
+    const offsets = run.offsets;
+    for (let k = 0; k < offsets.length; k++) {
+      // (a slot the pipeline does not read binds nothing, as the full flush would)
+      if (point >= 0)
+        state.bindUniformBuffer(point, buffer.gl, buffer.id, offsets[k] as number, resource.size);
+      if (instanceCount === 1) gl.drawArrays(mode, firstVertex, vertexCount);
+      else gl.drawArraysInstanced(mode, firstVertex, vertexCount, instanceCount);
+    }
+    // the slot holds the last slice, for what follows in the bundle
+    resource.offset = offsets[offsets.length - 1] as number;
+    p.slots.set(slot, resource);
   }
 
   /** Debug mode: what GL rejected, reported with the command that caused it. */
