@@ -13,6 +13,7 @@ import {
   TextureUsage,
   type Device,
   type RenderPipelineDescriptor,
+  type TextureFormat,
 } from '../../src/all.js';
 import { wgslTypeSize } from '../../src/rhi/core/wgsl-layout.js';
 import { SPEC_BLEND_FACTORS, SPEC_COMPARE_FUNCTIONS } from './webgpu-spec.js';
@@ -79,6 +80,38 @@ const texture = (d: Device, usage = TextureUsage.RENDER_ATTACHMENT) =>
   d.createTexture({ size: { width: 4, height: 4 }, format: 'rgba8unorm', usage });
 
 const cases: fc.Arbitrary<Case> = fc.oneof(
+  // createRenderBundleEncoder (GPURenderBundleEncoderDescriptor, a GPURenderPassLayout): each of
+  // colorFormats a color renderable format, sampleCount 1 or 4 here
+  fc
+    .oneof(badEnum(['rgba8unorm', 'rgba16float']), fc.constantFrom('depth24plus', 'depth32float'))
+    .map((format) =>
+      c('render bundle colorFormats are color renderable formats', ['colorFormats'], (d) =>
+        d.createRenderBundleEncoder({ colorFormats: [format as 'rgba8unorm'] }),
+      ),
+    ),
+  fc
+    .oneof(fc.constantFrom(0, 2, 3, 8, 16), badCount)
+    .map((sampleCount) =>
+      c('render bundle sampleCount is 1 or 4', ['sampleCount'], (d) =>
+        d.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'], sampleCount }),
+      ),
+    ),
+  // executeBundles: each bundle's [[layout]] equals the pass's layout
+  fc
+    .constantFrom<TextureFormat[]>(['rgba16float'], ['rgba8unorm', 'rgba8unorm'], ['r8unorm'])
+    .map((colorFormats) =>
+      c("executeBundles: the bundle's layout is the pass's", ['Render bundle'], (d) => {
+        const bundle = d.createRenderBundleEncoder({ colorFormats }).finish();
+        const texture = d.createTexture({
+          size: { width: 4, height: 4 },
+          format: 'rgba8unorm',
+          usage: TextureUsage.RENDER_ATTACHMENT,
+        });
+        d.createCommandEncoder()
+          .beginRenderPass({ colorAttachments: [{ texture }] })
+          .executeBundles([bundle]);
+      }),
+    ),
   // createBuffer (GPUBufferDescriptor)
   badCountNoZero.map((size) =>
     c('buffer size is a non-negative integer', ['size'], (d) =>

@@ -1,6 +1,11 @@
 import { TextureUsage } from '../flags.js';
 import { LimitExceededError, ValidationError } from '../errors.js';
-import { colorBytesPerSample, FORMAT_INFO, isDepthFormat, type TextureFormat } from '../formats.js';
+import {
+  colorBytesPerSample,
+  isDepthFormat,
+  isTextureFormat,
+  type TextureFormat,
+} from '../formats.js';
 import { isNonNegativeInteger } from './buffer.js';
 import { requireTextureUsage } from './texture.js';
 import type { Device } from '../device.js';
@@ -507,7 +512,7 @@ export function resolveRenderBundle(
       { count: colors.length, maximum: limits.maxColorAttachments },
     );
   colors.forEach((f: unknown, i) => {
-    if (typeof f !== 'string' || !(f in FORMAT_INFO) || isDepthFormat(f as TextureFormat))
+    if (!isTextureFormat(f) || isDepthFormat(f))
       throw new ValidationError(
         'render-bundle-formats',
         `createRenderBundleEncoder: colorFormats[${i}] ${show(f)} is not a color texture format`,
@@ -516,10 +521,7 @@ export function resolveRenderBundle(
       );
   });
   const depth: unknown = desc.depthStencilFormat;
-  if (
-    depth !== undefined &&
-    (typeof depth !== 'string' || !(depth in FORMAT_INFO) || !isDepthFormat(depth as TextureFormat))
-  )
+  if (depth !== undefined && (!isTextureFormat(depth) || !isDepthFormat(depth)))
     throw new ValidationError(
       'render-bundle-formats',
       `createRenderBundleEncoder: depthStencilFormat ${show(depth)} is not a depth format`,
