@@ -2,7 +2,8 @@
 // H200 host): Ignis's frame of N draws, each with its own uniform slice, against the hand-written
 // WebGPU frame (one bind group, a dynamic offset per draw), interleaved bursts, CPU µs per draw —
 // the frames and the measurement are the page's (bench/page/draw-frames.ts); three.js needs a
-// browser and is left out. The two frames must light the same pixels.
+// browser and is left out. Beside them the same draws recorded once per N in a render bundle,
+// Ignis's and a hand-written GPURenderBundle. Every frame must light the same pixels.
 //   deno run -A bench/deno/draws.ts --out <dir> [--draw-counts 100,1000,10000] [--rounds 10]
 declare const Deno: {
   args: string[];
@@ -40,7 +41,11 @@ interface DrawsRow {
   ignisUsPerDraw: number;
   rawUsPerDraw: number;
   ratio: number;
-  lit: { ignis: number; raw: number };
+  bundleUsPerDraw: number;
+  rawBundleUsPerDraw: number;
+  /** Ignis's bundle ÷ the hand-written bundle, per round, median. */
+  bundleRatio: number;
+  lit: { ignis: number; raw: number; bundle: number; rawBundle: number };
 }
 const rows: DrawsRow[] = [];
 for (const n of COUNTS) {
@@ -48,11 +53,18 @@ for (const n of COUNTS) {
   const contenders = {
     ignis: frames.ignisFrames(device, n, data, { BufferUsage, TextureUsage }),
     raw: frames.rawWebGPUFrames(gpu, n, data),
+    bundle: frames.ignisFrames(device, n, data, { BufferUsage, TextureUsage }, { bundle: true }),
+    rawBundle: frames.rawWebGPUFrames(gpu, n, data, { bundle: true }),
   };
   const { frames: perBurst, us } = await frames.measureDraws(contenders, n, ROUNDS, BUDGET_MS);
-  const lit = { ignis: await contenders.ignis.lit!(), raw: await contenders.raw.lit!() };
-  if (lit.ignis !== lit.raw || lit.ignis === 0)
-    throw new Error(`draws ${n}: Ignis lit ${lit.ignis} pixels, the hand-written frame ${lit.raw}`);
+  const lit = {
+    ignis: await contenders.ignis.lit!(),
+    raw: await contenders.raw.lit!(),
+    bundle: await contenders.bundle.lit!(),
+    rawBundle: await contenders.rawBundle.lit!(),
+  };
+  if (lit.ignis === 0 || Object.values(lit).some((v) => v !== lit.raw))
+    throw new Error(`draws ${n}: the frames lit different pixels: ${JSON.stringify(lit)}`);
   // the ratio of each round's pair, then their median (a round's two bursts share its conditions)
   const ratios = us.ignis.map((x, i) => x / (us.raw[i] as number));
   const row: DrawsRow = {
@@ -62,26 +74,30 @@ for (const n of COUNTS) {
     ignisUsPerDraw: Number(frames.median(us.ignis).toFixed(4)),
     rawUsPerDraw: Number(frames.median(us.raw).toFixed(4)),
     ratio: Number(frames.median(ratios).toFixed(3)),
+    bundleUsPerDraw: Number(frames.median(us.bundle).toFixed(4)),
+    rawBundleUsPerDraw: Number(frames.median(us.rawBundle).toFixed(4)),
+    bundleRatio: Number(
+      frames.median(us.bundle.map((x, i) => x / (us.rawBundle[i] as number))).toFixed(3),
+    ),
     lit,
   };
   console.log(
-    `${n} draws: Ignis ${row.ignisUsPerDraw} µs/draw, hand-written ${row.rawUsPerDraw} (${row.ratio}×), ${row.rounds} rounds, both lit ${lit.ignis} pixels`,
+    `${n} draws: Ignis ${row.ignisUsPerDraw} µs/draw, hand-written ${row.rawUsPerDraw} (${row.ratio}×); bundles: Ignis ${row.bundleUsPerDraw}, hand-written ${row.rawBundleUsPerDraw} (${row.bundleRatio}×); ${row.rounds} rounds, all lit ${lit.ignis} pixels`,
   );
   rows.push(row);
-  contenders.ignis.destroy();
-  contenders.raw.destroy();
+  for (const c of Object.values(contenders)) c.destroy();
 }
 
 const md = [
   `# Draws on ${adapter} (Deno ${Deno.version.deno})`,
   '',
-  `CPU µs per draw of frames of N draws (each with its own uniform slice, a pipeline change every 100), bursts of ~20,000 draws back to back, the GPU waited for outside the clock; ${ROUNDS} interleaved rounds after ${frames.WARMUP_ROUNDS} warm-up rounds, medians; ratio = median of the rounds' Ignis ÷ hand-written ratios. Both frames light the same pixels (checked).`,
+  `CPU µs per draw of frames of N draws (each with its own uniform slice, a pipeline change every 100), bursts of ~20,000 draws back to back, the GPU waited for outside the clock; ${ROUNDS} interleaved rounds after ${frames.WARMUP_ROUNDS} warm-up rounds, medians; ratio = median of the rounds' Ignis ÷ hand-written ratios. The bundle columns: the same draws recorded once per N in a render bundle (Ignis's, and a hand-written GPURenderBundle), executed by each frame's pass. Every frame lights the same pixels (checked).`,
   '',
-  '| draws a frame | Ignis µs/draw | hand-written µs/draw | ratio |',
-  '|---|---|---|---|',
+  '| draws a frame | Ignis µs/draw | hand-written µs/draw | ratio | Ignis bundle µs/draw | hand-written bundle µs/draw | bundle ratio |',
+  '|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.draws.toLocaleString('en-US')} | ${r.ignisUsPerDraw.toFixed(3)} | ${r.rawUsPerDraw.toFixed(3)} | ${r.ratio.toFixed(2)}× |`,
+      `| ${r.draws.toLocaleString('en-US')} | ${r.ignisUsPerDraw.toFixed(3)} | ${r.rawUsPerDraw.toFixed(3)} | ${r.ratio.toFixed(2)}× | ${r.bundleUsPerDraw.toFixed(3)} | ${r.rawBundleUsPerDraw.toFixed(3)} | ${r.bundleRatio.toFixed(2)}× |`,
   ),
   '',
 ];

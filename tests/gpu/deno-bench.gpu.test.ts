@@ -65,7 +65,7 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     expect(md).toMatch(/\| 800 \| \d+\.\d\d \| \d+\.\d{3} \|/);
   }, 300_000);
 
-  it('--suites draws: the CPU cost per draw, Ignis against the hand-written WebGPU frame, both lighting the same pixels', () => {
+  it('--suites draws: the CPU cost per draw, Ignis against the hand-written WebGPU frame (and their render bundles), all lighting the same pixels', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-draws-'));
     const r = spawnSync(
       'node',
@@ -91,11 +91,15 @@ describe('the benchmark under Deno (--runtime deno)', () => {
     for (const row of json.rows) {
       expect(row.ignisUsPerDraw).toBeGreaterThan(0);
       expect(row.rawUsPerDraw).toBeGreaterThan(0);
+      expect(row.bundleUsPerDraw).toBeGreaterThan(0);
+      expect(row.rawBundleUsPerDraw).toBeGreaterThan(0);
       expect(row.lit.ignis).toBe(row.lit.raw);
+      expect(row.lit.bundle).toBe(row.lit.raw);
+      expect(row.lit.rawBundle).toBe(row.lit.raw);
       expect(row.lit.ignis).toBeGreaterThan(0);
     }
     expect(readFileSync(path.join(out, 'deno', 'draws.md'), 'utf8')).toMatch(
-      /\| 300 \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \|/,
+      /\| 300 \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \|/,
     );
   }, 300_000);
 });
