@@ -450,6 +450,35 @@ describe('demos', () => {
       expect(errors).toEqual([]);
       await page.close();
     });
+    it(`many-objects: 3,000 objects drawn from a render bundle are the image the pass draws every frame [${backend}]`, async () => {
+      const images: Uint8Array[] = [];
+      for (const mode of ['pass', 'bundle']) {
+        const errors: string[] = [];
+        const page = await open(
+          `demos/many-objects/?backend=${backend}&mode=${mode}&count=3000&frames=5&panel=closed`,
+          errors,
+        );
+        await page.waitForFunction(
+          () => ((window as unknown as { __frames?: number }).__frames ?? 0) >= 5,
+          { timeout: 60_000 },
+        );
+        const lit = await litPixels(page);
+        expect(lit, `${mode}: lit pixels`).toBeGreaterThan(3000);
+        images.push(PNG.sync.read(Buffer.from(await (await page.$('canvas'))!.screenshot())).data);
+        const cpu = await page.evaluate(
+          () => (window as unknown as { __cpu: Record<string, number> }).__cpu,
+        );
+        console.log(
+          `many-objects [${backend}, ${mode}]: ${lit} lit pixels, record + submit ${cpu[mode]?.toFixed(0)} µs`,
+        );
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+      const [pass, bundled] = images as [Uint8Array, Uint8Array];
+      let differ = 0;
+      for (let i = 0; i < pass.length; i++) if (pass[i] !== bundled[i]) differ++;
+      expect(differ, 'bytes that differ between the pass image and the bundle image').toBe(0);
+    });
     it(`hello-triangle draws [${backend}]`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/hello-triangle/?backend=${backend}`, errors);
