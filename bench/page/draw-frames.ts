@@ -51,6 +51,15 @@ export function drawData(max: number): Float32Array<ArrayBuffer> {
   return data;
 }
 
+/** `make(n)` once per N: a bundle per draw count, recorded at its first frame (a warm-up round's). */
+function perCount<T>(make: (n: number) => T): (n: number) => T {
+  const made = new Map<number, T>();
+  return (n) => {
+    if (!made.has(n)) made.set(n, make(n));
+    return made.get(n) as T;
+  };
+}
+
 export function ignisFrames(
   device: Device,
   max: number,
@@ -101,17 +110,11 @@ export function ignisFrames(
       r.draw(3);
     }
   };
-  // a bundle per N, recorded at its first frame (a warm-up round's)
-  const bundles = new Map<number, RenderBundle>();
-  const bundleOf = (n: number): RenderBundle => {
-    let b = bundles.get(n);
-    if (!b) {
-      const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
-      record(encoder, n);
-      bundles.set(n, (b = encoder.finish()));
-    }
-    return b;
-  };
+  const bundleOf = perCount((n): RenderBundle => {
+    const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+    record(encoder, n);
+    return encoder.finish();
+  });
   return {
     frame(n) {
       device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
@@ -181,16 +184,11 @@ export function rawWebGPUFrames(
       r.draw(3);
     }
   };
-  const bundles = new Map<number, GPURenderBundle>();
-  const bundleOf = (n: number): GPURenderBundle => {
-    let b = bundles.get(n);
-    if (!b) {
-      const encoder = gpu.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
-      record(encoder, n);
-      bundles.set(n, (b = encoder.finish()));
-    }
-    return b;
-  };
+  const bundleOf = perCount((n): GPURenderBundle => {
+    const encoder = gpu.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+    record(encoder, n);
+    return encoder.finish();
+  });
   return {
     frame(n) {
       gpu.queue.writeBuffer(buffer, 0, data, 0, (SLOT / 4) * n);

@@ -152,15 +152,7 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** Replays a finished command list into a new encoder of `device`'s current GPUDevice. */
   static replay(device: WebGPUDevice, cb: CommandBuffer): GPUCommandBuffer {
     const writer = new WebGPUCommandEncoder(device, cb.label);
-    const offsets = cb.sliceOffsets;
-    let slice = 0;
-    for (const chunk of cb.chunks)
-      for (const c of chunk) {
-        // a uniform slice: the command object is shared by the run's recordings; each one's
-        // offset is in the log
-        if (c.type === 'setUniformSlice') c.resource.offset = offsets[slice++] as number;
-        writer.write(c);
-      }
+    writer.#writeAll(cb.chunks, cb.sliceOffsets);
     writer.finish();
     return writer.commandBuffer;
   }
@@ -178,17 +170,28 @@ export class WebGPUCommandEncoder implements CommandSink {
       depthStencilFormat: bundle.depthStencilFormat as GPUTextureFormat | undefined,
       sampleCount: bundle.sampleCount,
     });
-    const writer = new WebGPUCommandEncoder(device, bundle.label, encoder);
-    const offsets = bundle.sliceOffsets;
-    let slice = 0;
-    for (const chunk of bundle.chunks)
-      for (const c of chunk) {
-        if (c.type === 'setUniformSlice') c.resource.offset = offsets[slice++] as number;
-        writer.write(c);
-      }
+    new WebGPUCommandEncoder(device, bundle.label, encoder).#writeAll(
+      bundle.chunks,
+      bundle.sliceOffsets,
+    );
     const gpu = encoder.finish({ label: bundle.label });
     device.renderBundles.set(bundle, { gpu: device.gpu, bundle: gpu });
     return gpu;
+  }
+
+  /** Writes finished commands in order (a command buffer's or a bundle's). */
+  #writeAll(
+    chunks: readonly (readonly RecordedCommand[])[],
+    sliceOffsets: readonly number[],
+  ): void {
+    let slice = 0;
+    for (const chunk of chunks)
+      for (const c of chunk) {
+        // a uniform slice: the command object is shared by the run's recordings; each one's
+        // offset is in the log
+        if (c.type === 'setUniformSlice') c.resource.offset = sliceOffsets[slice++] as number;
+        this.write(c);
+      }
   }
 
   write(c: RecordedCommand): void {

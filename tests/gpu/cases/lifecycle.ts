@@ -17,6 +17,7 @@ import {
   type WebGPUDevice,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
+import { loseAndRestore } from '../page/loss.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
 import type { Device, RenderPipeline, ShaderModule } from '../../../src/all.js';
 
@@ -286,14 +287,7 @@ export const cases = defineCases({
           })
           .end();
         const cb = enc.finish();
-        const ext =
-          device instanceof WebGL2Device ? device.gl.getExtension('WEBGL_lose_context') : null;
-        if (ext) ext.loseContext();
-        else (device as WebGPUDevice).gpu.destroy();
-        await device.lost;
-        await new Promise((r) => setTimeout(r, 50));
-        ext?.restoreContext();
-        await device.restore();
+        await loseAndRestore(device);
         // (WebGPU encoded it into the lost GPUDevice's encoder while recording: it is replayed)
         device.queue.submit([cb]);
         const pixels = (await target.read()) as Uint8Array;

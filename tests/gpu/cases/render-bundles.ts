@@ -6,14 +6,13 @@
 import {
   BufferUsage,
   createDevice,
-  WebGL2Device,
   type Buffer,
   type Device,
   type RenderBundle,
   type RenderPipeline,
-  type WebGPUDevice,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
+import { loseAndRestore } from '../page/loss.js';
 import { assert, assertEqual } from '../page/assert.js';
 import { pixel, renderScene, SIZE } from '../page/scenes.js';
 
@@ -192,14 +191,7 @@ export const cases = defineCases({
       const bundle = s.record();
       const before = await renderScene(device, [0, 0, 0, 1], (p) => p.executeBundles([bundle]));
       assertColumns(colors(before), expected(reds), 'before the loss');
-      const ext =
-        device instanceof WebGL2Device ? device.gl.getExtension('WEBGL_lose_context') : null;
-      if (ext) ext.loseContext();
-      else (device as WebGPUDevice).gpu.destroy();
-      await device.lost;
-      await new Promise((r) => setTimeout(r, 50));
-      ext?.restoreContext();
-      await device.restore();
+      await loseAndRestore(device);
       // (WebGPU: the GPURenderBundle belonged to the lost GPUDevice; it is encoded again)
       writeColumns(device, s.buffer, greens);
       const after = await renderScene(device, [0, 0, 0, 1], (p) => p.executeBundles([bundle]));
