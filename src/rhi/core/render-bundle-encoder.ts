@@ -49,7 +49,6 @@ class BundleRecorder implements PassRecorder {
  */
 export class RenderBundleEncoder extends RenderCommands {
   readonly #bundleRecorder: BundleRecorder;
-  readonly #device: Device;
 
   /** Made by `device.createRenderBundleEncoder`, which checks the formats. */
   constructor(
@@ -68,7 +67,6 @@ export class RenderBundleEncoder extends RenderCommands {
       'bundleEncoder.finish()',
     );
     this.#bundleRecorder = recorder;
-    this.#device = device;
   }
 
   finish(): RenderBundle {
@@ -77,7 +75,7 @@ export class RenderBundleEncoder extends RenderCommands {
     const r = this.#bundleRecorder;
     return new RenderBundle({
       label: this.label,
-      device: this.#device,
+      device: r.device,
       colorFormats: this.colorFormats,
       depthStencilFormat: this.depthStencilFormat,
       sampleCount: this.sampleCount,

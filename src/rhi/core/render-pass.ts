@@ -1,12 +1,13 @@
 import { DeviceLostError, ValidationError } from './errors.js';
 import { validateScissorRect, validateViewport } from './validate/pass.js';
 import { assertCommandAlive } from './validate/alive.js';
-import { RenderCommands } from './render-commands.js';
+import { RenderCommands, type DrawTarget } from './render-commands.js';
 import { RenderBundle } from './render-bundle.js';
 import { show } from './show.js';
 import type { ResolvedRenderPass } from './commands.js';
 import type { PassRecorder } from './command-encoder.js';
 import type { Texture } from './texture.js';
+import type { TextureFormat } from './formats.js';
 
 /** Whether `texture` is an attachment (color, resolve or depth) of `pass`. */
 function isAttachment(pass: ResolvedRenderPass, texture: Texture): boolean {
@@ -20,6 +21,31 @@ function isAttachment(pass: ResolvedRenderPass, texture: Texture): boolean {
   return false;
 }
 
+/** A pass as the draws see it: one object per pass (a pass begins every frame), formats made when asked. */
+class PassTarget implements DrawTarget {
+  readonly what = 'pass';
+  #colorFormats: readonly TextureFormat[] | null = null;
+  constructor(readonly desc: ResolvedRenderPass) {}
+  get label(): string {
+    return this.desc.label;
+  }
+  get colorFormats(): readonly TextureFormat[] {
+    // made once per pass: a particle system asks at every draw
+    return (this.#colorFormats ??= Object.freeze(
+      this.desc.colorAttachments.map((a) => a.texture.format),
+    ));
+  }
+  get depthStencilFormat(): TextureFormat | undefined {
+    return this.desc.depthStencilAttachment?.texture.format;
+  }
+  get sampleCount(): number {
+    return this.desc.sampleCount;
+  }
+  isAttachment(texture: Texture): boolean {
+    return isAttachment(this.desc, texture);
+  }
+}
+
 /**
  * Records draws into one render pass (the calls it shares with a render bundle are those of
  * `RenderCommands`), sets its viewport and scissor, and executes render bundles. `end()` closes
@@ -29,18 +55,7 @@ export class RenderPass extends RenderCommands {
   readonly #desc: ResolvedRenderPass;
 
   constructor(recorder: PassRecorder, desc: ResolvedRenderPass) {
-    super(
-      recorder,
-      {
-        label: desc.label,
-        colorFormats: Object.freeze(desc.colorAttachments.map((a) => a.texture.format)),
-        depthStencilFormat: desc.depthStencilAttachment?.texture.format,
-        sampleCount: desc.sampleCount,
-        what: 'pass',
-        isAttachment: (texture) => isAttachment(desc, texture),
-      },
-      'pass.end()',
-    );
+    super(recorder, new PassTarget(desc), 'pass.end()');
     this.#desc = desc;
   }
 
