@@ -15,15 +15,18 @@
 // second build of Ignis (`npx vite build --config vite.lib.config.ts --outDir DIR` from another
 // commit; in a page DIR must be inside the repository, e.g. output/base) in the same interleaved
 // rounds: an A/B where the machine's drift cancels. `--bundles` times each build's frame again with
-// the draws recorded once per N in a render bundle, which each frame's pass executes.
+// the draws recorded once per N in a render bundle, which each frame's pass executes. `--first`
+// (Node) times what a bundle costs before its frames are alike: its `finish()`, the first frame
+// that executes it and the second, in ms (a backend that made its form of the bundle at the first
+// execution shows it in the first frame).
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
-//     [--browser chromium|firefox] [--compare DIR] [--bundles]
+//     [--browser chromium|firefox] [--compare DIR] [--bundles | --first]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { timeDraws } from './draws-stub.mjs';
+import { timeDraws, timeFirstFrames } from './draws-stub.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,6 +50,22 @@ const load = async (dir) =>
   );
 
 let rows, where;
+if (process.argv.includes('--first')) {
+  if (browserName !== null) throw new Error('cpu-draws: --first runs in Node only (no --browser)');
+  const libs = { dist: await load(join(ROOT, 'dist')) };
+  if (compare !== null) libs[compare] = await load(resolve(compare));
+  const first = await timeFirstFrames(libs, { ...options, now: () => performance.now() });
+  console.log(
+    `a render bundle's first frames on a stub ${options.backend === 'webgpu' ? 'GPUDevice' : 'WebGL2 context'}: ms, medians of ${options.rounds} rounds (${new Date().toISOString().slice(0, 10)}, node ${process.version})`,
+  );
+  console.log('| draws | build | finish() | first frame | second frame |');
+  console.log('| ---: | --- | ---: | ---: | ---: |');
+  for (const r of first)
+    console.log(
+      `| ${r.draws} | ${r.build} | ${r.finish.toFixed(3)} | ${r.first.toFixed(3)} | ${r.second.toFixed(3)} |`,
+    );
+  process.exit(0);
+}
 if (browserName === null) {
   const libs = { dist: await load(join(ROOT, 'dist')) };
   if (compare !== null) libs[compare] = await load(resolve(compare));

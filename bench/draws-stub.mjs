@@ -79,8 +79,8 @@ export async function timeDraws(libs, { backend, dom, counts, rounds, now, bundl
   return rows;
 }
 
-/** Ignis's frame of `n` draws on one build. */
-async function ignisFrames(lib, { backend, gpu, gl, max, data, bundle = false }) {
+/** Ignis's device on one build, with the suite's buffer, target, pipelines and draws. */
+async function ignisScene(lib, { backend, gpu, gl, max }) {
   const device =
     backend === 'webgpu'
       ? await lib.createDevice({ backend: 'webgpu', gpuDevice: gpu })
@@ -118,26 +118,84 @@ async function ignisFrames(lib, { backend, gpu, gl, max, data, bundle = false })
       r.draw(3);
     }
   };
-  const recorded = new Map();
-  const bundleOf = (n) => {
-    if (!recorded.has(n)) {
-      const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
-      record(encoder, n);
-      recorded.set(n, encoder.finish());
-    }
-    return recorded.get(n);
-  };
-  return function ignisFrame(n) {
+  /** One frame: the uniforms written, a pass that records `n` draws or executes `bundle`. */
+  const frame = (n, data, bundle) => {
     device.queue.writeBuffer(uniforms, 0, data, 0, 64 * n);
     const enc = device.createCommandEncoder();
     const pass = enc.beginRenderPass({
       colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
     });
-    if (bundle) pass.executeBundles([bundleOf(n)]);
+    if (bundle) pass.executeBundles([bundle]);
     else record(pass, n);
     pass.end();
     device.queue.submit([enc.finish()]);
   };
+  const recordBundle = (n) => {
+    const encoder = device.createRenderBundleEncoder({ colorFormats: ['rgba8unorm'] });
+    record(encoder, n);
+    return encoder;
+  };
+  return { frame, recordBundle };
+}
+
+/** Ignis's frame of `n` draws on one build. */
+async function ignisFrames(lib, { backend, gpu, gl, max, data, bundle = false }) {
+  const { frame, recordBundle } = await ignisScene(lib, { backend, gpu, gl, max });
+  const recorded = new Map();
+  const bundleOf = (n) => {
+    if (!recorded.has(n)) recorded.set(n, recordBundle(n).finish());
+    return recorded.get(n);
+  };
+  return function ignisFrame(n) {
+    frame(n, data, bundle ? bundleOf(n) : null);
+  };
+}
+
+/**
+ * What a render bundle costs before its frames are all alike: per round, a bundle of `n` draws is
+ * recorded, then `finish()`, the first frame that executes it and the second are timed apart (ms,
+ * medians of the rounds), on each build of `libs`.
+ */
+export async function timeFirstFrames(libs, { backend, dom, counts, rounds, now }) {
+  const first = Object.values(libs)[0];
+  const gpu = stubGpuDevice(new first.NullDevice().caps.limits);
+  const gl = stubGl(dom);
+  const max = Math.max(...counts);
+  const data = new Float32Array(64 * max);
+  const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const scenes = {};
+  for (const [name, lib] of Object.entries(libs))
+    scenes[name] = await ignisScene(lib, { backend, gpu, gl, max });
+  const rows = [];
+  for (const n of counts) {
+    const ms = Object.fromEntries(
+      Object.keys(scenes).map((k) => [k, { finish: [], first: [], second: [] }]),
+    );
+    for (let r = 0; r < rounds + 2; r++)
+      for (const [name, { frame, recordBundle }] of Object.entries(scenes)) {
+        const encoder = recordBundle(n);
+        const t0 = now();
+        const bundle = encoder.finish();
+        const t1 = now();
+        frame(n, data, bundle);
+        const t2 = now();
+        frame(n, data, bundle);
+        const t3 = now();
+        if (r < 2) continue;
+        ms[name].finish.push(t1 - t0);
+        ms[name].first.push(t2 - t1);
+        ms[name].second.push(t3 - t2);
+      }
+    for (const [name, m] of Object.entries(ms))
+      rows.push({
+        draws: n,
+        build: name,
+        finish: median(m.finish),
+        first: median(m.first),
+        second: median(m.second),
+      });
+  }
+  return rows;
 }
 
 /** The hand-written WebGPU frame: one bind group, a dynamic offset per draw. */

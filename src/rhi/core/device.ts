@@ -11,6 +11,7 @@ import { validateQuerySetDescriptor } from './validate/query-set.js';
 import { isPositiveInteger } from './validate/buffer.js';
 import { CommandEncoder, type BarrierMode, type CommandSink } from './command-encoder.js';
 import { RenderBundleEncoder } from './render-bundle-encoder.js';
+import type { RenderBundle } from './render-bundle.js';
 import { resolveRenderBundle } from './validate/pass.js';
 import {
   BindGroup,
@@ -435,6 +436,13 @@ export abstract class Device {
     this.#assertUsable('createRenderBundleEncoder', desc);
     return new RenderBundleEncoder(this, resolveRenderBundle(desc, this.caps.limits));
   }
+
+  /**
+   * @internal Called by `RenderBundleEncoder.finish()`: the backend makes its form of `bundle` now
+   * (WebGPU: the `GPURenderBundle`; WebGL2: the bundle cut into runs), so that the first frame that
+   * executes it does not pay for that. The default makes nothing.
+   */
+  prepareRenderBundle(_bundle: RenderBundle): void {}
 
   /**
    * Backend: an encoder that translates commands as they are recorded (see `CommandSink`), or

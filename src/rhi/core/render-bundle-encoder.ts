@@ -73,7 +73,7 @@ export class RenderBundleEncoder extends RenderCommands {
     this.open('finish');
     this.close();
     const r = this.#bundleRecorder;
-    return new RenderBundle({
+    const bundle = new RenderBundle({
       label: this.label,
       device: r.device,
       colorFormats: this.colorFormats,
@@ -85,5 +85,9 @@ export class RenderBundleEncoder extends RenderCommands {
       reads: r.reads,
       writes: r.writes,
     });
+    // the backend's form of it made now, not by the first frame that executes it (a lost device
+    // makes it at its first execution after restore())
+    if (!r.device.isLost) r.device.prepareRenderBundle(bundle);
+    return bundle;
   }
 }

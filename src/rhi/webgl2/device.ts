@@ -1,6 +1,7 @@
 import { Device, type DeviceOptions } from '../core/device.js';
 import { DeviceLostError, RhiError } from '../core/errors.js';
 import { restrictCaps, SOFTWARE_ADAPTER_NAME, type AdapterInfo, type Caps } from '../core/caps.js';
+import type { RenderBundle } from '../core/render-bundle.js';
 import type {
   BindingLayoutEntry,
   BufferDescriptor,
@@ -218,6 +219,11 @@ export class WebGL2Device extends Device {
 
   override resetState(): void {
     this.state.reset();
+  }
+
+  /** @internal The bundle cut into runs at `finish()` (a debug device replays it as recorded). */
+  override prepareRenderBundle(bundle: RenderBundle): void {
+    if (!this.debug) this.queue.compiled(bundle);
   }
 
   /**

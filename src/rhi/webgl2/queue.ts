@@ -291,11 +291,16 @@ export class WebGL2Queue extends Queue {
     if (debug && previous) this.#checkGLError(previous, index);
   }
 
-  /** A bundle's segments: replayed as recorded, or runs of draws that only move a uniform slice. */
-  #executeBundle(p: PassState, bundle: RenderBundle): void {
+  /** @internal `bundle` cut into segments and runs: made once (at `finish()`, or here at its first execution). */
+  compiled(bundle: RenderBundle): CompiledBundle {
     let compiled = this.#bundles.get(bundle);
     if (!compiled) this.#bundles.set(bundle, (compiled = compileBundle(bundle)));
-    for (const segment of compiled)
+    return compiled;
+  }
+
+  /** A bundle's segments: replayed as recorded, or runs of draws that only move a uniform slice. */
+  #executeBundle(p: PassState, bundle: RenderBundle): void {
+    for (const segment of this.compiled(bundle))
       if (isSliceRun(segment)) this.#sliceRun(p, segment);
       else this.#replay(segment.chunks, segment.sliceOffsets, p);
   }

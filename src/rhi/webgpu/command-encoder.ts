@@ -158,8 +158,9 @@ export class WebGPUCommandEncoder implements CommandSink {
   }
 
   /**
-   * The `GPURenderBundle` of `bundle` on `device`'s current GPUDevice: encoded at its first
-   * execution, and again after a `device.restore()` (the one before belonged to the lost GPUDevice).
+   * The `GPURenderBundle` of `bundle` on `device`'s current GPUDevice: encoded at `finish()` (or, on
+   * a debug device, at its first execution), and again after a `device.restore()` (the one before
+   * belonged to the lost GPUDevice).
    */
   static renderBundle(device: WebGPUDevice, bundle: RenderBundle): GPURenderBundle {
     const known = device.renderBundles.get(bundle);

@@ -285,6 +285,14 @@ export class WebGPUDevice extends Device {
     return this.debug ? undefined : new WebGPUCommandEncoder(this, label ?? '');
   }
 
+  /**
+   * @internal The bundle's `GPURenderBundle`, encoded at `finish()`. A debug device encodes it at
+   * its first execution, inside the submit's error scope, which then names what the GPU rejected.
+   */
+  override prepareRenderBundle(bundle: RenderBundle): void {
+    if (!this.debug) WebGPUCommandEncoder.renderBundle(this, bundle);
+  }
+
   protected createQuerySetImpl(desc: QuerySetDescriptor): WebGPUQuerySet {
     return new WebGPUQuerySet(this, desc);
   }

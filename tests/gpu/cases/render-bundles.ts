@@ -10,6 +10,8 @@ import {
   type Device,
   type RenderBundle,
   type RenderPipeline,
+  type WebGL2Device,
+  type WebGPUDevice,
 } from '../../../src/all.js';
 import { defineCases } from '../page/case.js';
 import { loseAndRestore } from '../page/loss.js';
@@ -181,6 +183,55 @@ export const cases = defineCases({
         );
       },
     },
+  'render bundles: made for the backend at finish(), not by the first frame that executes them': {
+    async run({ device, backend }) {
+      const s = scene(device);
+      writeColumns(device, s.buffer, reds);
+      // what the backend makes of a bundle: WebGPU a GPURenderBundle (its encoder counted), WebGL2
+      // the bundle cut into runs (the queue's cache: each call and what it handed back)
+      const made: unknown[] = [];
+      let undo: () => void;
+      if (backend === 'webgpu') {
+        const gpu = (device as WebGPUDevice).gpu;
+        const create = gpu.createRenderBundleEncoder.bind(gpu);
+        gpu.createRenderBundleEncoder = (desc) => {
+          const encoder = create(desc);
+          made.push(encoder);
+          return encoder;
+        };
+        undo = () => delete (gpu as Partial<GPUDevice>).createRenderBundleEncoder;
+      } else {
+        const queue = (device as WebGL2Device).queue;
+        const compiled = queue.compiled.bind(queue);
+        const calls: unknown[] = [];
+        queue.compiled = (bundle) => {
+          const c = compiled(bundle);
+          calls.push(c);
+          if (!made.includes(c)) made.push(c);
+          return c;
+        };
+        undo = () => {
+          delete (queue as Partial<WebGL2Device['queue']>).compiled;
+          assert(
+            calls.length === 2,
+            `the cut bundle was asked for ${calls.length} times, not twice`,
+          );
+        };
+      }
+      const bundle = s.record();
+      assertEqual(made.length, 1, 'backend objects made by finish()');
+      const frame = await renderScene(device, [0, 0, 0, 1], (pass) =>
+        pass.executeBundles([bundle]),
+      );
+      assertEqual(
+        made.length,
+        1,
+        'backend objects made by finish() and the frame that executed it',
+      );
+      undo();
+      assertColumns(colors(frame), expected(reds), 'the bundle made at finish()');
+    },
+  },
   'render bundles: a bundle recorded before a device loss draws after restore()': {
     async run({ backend }) {
       const canvas = document.createElement('canvas');
