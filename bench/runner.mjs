@@ -974,7 +974,7 @@ function aggregate(s, runs, shot) {
     ...(ok.every((m) => m.draws)
       ? {
           draws: Object.fromEntries(
-            ['ignis', 'raw', 'three', 'bundle', 'rawBundle']
+            ['ignis', 'raw', 'three', 'bundle', 'rawBundle', 'upload']
               .filter((k) => ok.every((m) => m.draws[k]))
               .map((k) => [k, round(median(ok.flatMap((m) => m.draws[k])), 4)]),
           ),
@@ -991,7 +991,28 @@ function aggregate(s, runs, shot) {
               .map(([name, a, b]) => [
                 name,
                 round(median(ok.flatMap((m) => m.draws[a].map((x, i) => x / m.draws[b][i]))), 3),
-              ]),
+              ])
+              // what each frame costs beyond the frame without draws, per round: the draws alone
+              .concat(
+                [
+                  ['rawBeyondUpload', 'ignis', 'raw'],
+                  ['bundleBeyondUpload', 'bundle', 'raw'],
+                ]
+                  .filter(([, a]) => ok.every((m) => m.draws[a] && m.draws.upload))
+                  .map(([name, a, b]) => [
+                    name,
+                    round(
+                      median(
+                        ok.flatMap((m) =>
+                          m.draws[a].map(
+                            (x, i) => (x - m.draws.upload[i]) / (m.draws[b][i] - m.draws.upload[i]),
+                          ),
+                        ),
+                      ),
+                      3,
+                    ),
+                  ]),
+              ),
           ),
         }
       : {}),
@@ -1424,22 +1445,22 @@ export function drawsTable(rows) {
   const draws = rows.filter((r) => r.kind === 'draws');
   if (draws.length === 0) return '';
   const out = [
-    "\nThe RHI's CPU cost per draw (a frame of N draws, each with its own uniform slice, the pipeline changing every 100; recording + submit of bursts of frames, the GPU waited for outside the clock; medians of interleaved rounds; ratios: median of the per-round ratios):\n",
-    '| backend | draws a frame | Ignis µs/draw | hand-written µs/draw | three.js µs/draw | Ignis ÷ hand-written | Ignis ÷ three.js | Ignis bundle µs/draw | hand-written bundle µs/draw | Ignis bundle ÷ hand-written | Ignis bundle ÷ hand-written bundle |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    "\nThe RHI's CPU cost per draw (a frame of N draws, each with its own uniform slice, the pipeline changing every 100; recording + submit of bursts of frames, the GPU waited for outside the clock; medians of interleaved rounds; ratios: median of the per-round ratios; upload: the hand-written frame without its draws, per draw of N; beyond the upload: both frames less that, per round):\n",
+    '| backend | draws a frame | Ignis µs/draw | hand-written µs/draw | three.js µs/draw | Ignis ÷ hand-written | Ignis ÷ three.js | Ignis bundle µs/draw | hand-written bundle µs/draw | Ignis bundle ÷ hand-written | Ignis bundle ÷ hand-written bundle | upload µs/draw | Ignis ÷ hand-written beyond the upload | Ignis bundle ÷ hand-written beyond the upload |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const ratio = (x) => (x === undefined ? '–' : `${x.toFixed(2)}×`);
   for (const r of draws) {
     if (r.skipped || !r.draws) {
       out.push(
-        `| ${r.backend} | ${r.count} | skipped: ${r.skipped ?? 'no samples'} | | | | | | | | |`,
+        `| ${r.backend} | ${r.count} | skipped: ${r.skipped ?? 'no samples'} | | | | | | | | | | | |`,
       );
       continue;
     }
     const d = r.draws;
     const q = r.drawRatios;
     out.push(
-      `| ${r.backend} | ${r.count.toLocaleString('en-US')} | ${fmt(d.ignis, 3)} | ${fmt(d.raw, 3)} | ${d.three === undefined ? '–' : fmt(d.three, 3)} | ${ratio(q.raw)} | ${ratio(q.three)} | ${d.bundle === undefined ? '–' : fmt(d.bundle, 3)} | ${d.rawBundle === undefined ? '– (none in WebGL2)' : fmt(d.rawBundle, 3)} | ${ratio(q.bundle)} | ${ratio(q.bundleVsRawBundle)} |`,
+      `| ${r.backend} | ${r.count.toLocaleString('en-US')} | ${fmt(d.ignis, 3)} | ${fmt(d.raw, 3)} | ${d.three === undefined ? '–' : fmt(d.three, 3)} | ${ratio(q.raw)} | ${ratio(q.three)} | ${d.bundle === undefined ? '–' : fmt(d.bundle, 3)} | ${d.rawBundle === undefined ? '– (none in WebGL2)' : fmt(d.rawBundle, 3)} | ${ratio(q.bundle)} | ${ratio(q.bundleVsRawBundle)} | ${d.upload === undefined ? '–' : fmt(d.upload, 3)} | ${ratio(q.rawBeyondUpload)} | ${ratio(q.bundleBeyondUpload)} |`,
     );
   }
   return out.join('\n');

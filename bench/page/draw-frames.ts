@@ -140,8 +140,12 @@ export function rawWebGPUFrames(
   gpu: GPUDevice,
   max: number,
   data: Float32Array<ArrayBuffer>,
-  /** Record the draws once per N in a GPURenderBundle, which each frame's pass executes. */
-  options: { bundle?: boolean } = {},
+  /**
+   * `bundle`: the draws recorded once per N in a GPURenderBundle, which each frame's pass executes;
+   * `uploadOnly`: the frame without its draws (the uniforms written, the pass cleared, submitted) —
+   * what every contender's frame pays before its first draw.
+   */
+  options: { bundle?: boolean; uploadOnly?: boolean } = {},
 ): Frames {
   const buffer = gpu.createBuffer({
     size: SLOT * max,
@@ -197,7 +201,7 @@ export function rawWebGPUFrames(
         colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
       });
       if (options.bundle) pass.executeBundles([bundleOf(n)]);
-      else record(pass, n);
+      else if (!options.uploadOnly) record(pass, n);
       pass.end();
       gpu.queue.submit([enc.finish()]);
     },

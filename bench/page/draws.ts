@@ -1,14 +1,18 @@
 // The `draws` suite (issue 33): what an RHI costs per draw when a frame has many. A frame is N
 // draws of a small triangle, each with its own 32 bytes of uniforms in a 256-byte slice of one
 // buffer written once per frame, the pipeline changing every 100 draws, into an offscreen target.
-// Five frames do that on the same device, interleaved (four on WebGL2, which has no bundles):
+// Five frames do that on the same device, interleaved (four on WebGL2, which has no bundles),
+// beside a sixth that does not draw:
 //   ignis — Ignis's pass: setPipeline, setUniformBuffer(slot, buffer, offset, 32), draw;
 //   raw   — what a careful hand-written program does: WebGPU, one bind group with a dynamic offset
 //           per draw; WebGL2, bindBufferRange of the uniform block per draw;
 //   three — three.js drawing N meshes of one material (its own renderer: WebGPURenderer or
 //           WebGLRenderer, its own canvas), each mesh with its own position;
 //   bundle — Ignis's draws recorded once per N in a render bundle, executed by each frame's pass;
-//   rawBundle — (WebGPU) the hand-written draws recorded once per N in a GPURenderBundle.
+//   rawBundle — (WebGPU) the hand-written draws recorded once per N in a GPURenderBundle;
+//   upload — the hand-written frame without its draws (the uniforms written, the target cleared):
+//           what every frame above pays before its first draw, taken off both sides of the ratio
+//           "beyond the upload" (in Firefox the upload is most of a frame's time).
 // CPU time only: recording and submitting a burst of frames back to back, the GPU waited for after
 // the burst, outside the clock. µs per draw = burst time ÷ (frames × N). The Ignis and WebGPU
 // frames and the measurement are in draw-frames.ts (the Deno benchmark runs them too).
@@ -64,6 +68,8 @@ function rawWebGL2Frames(
   device: WebGL2Device,
   max: number,
   data: Float32Array<ArrayBuffer>,
+  /** The frame without its draws: the uniforms uploaded, the target cleared. */
+  options: { uploadOnly?: boolean } = {},
 ): Frames {
   const gl = device.gl;
   const ubo = gl.createBuffer();
@@ -91,7 +97,7 @@ function rawWebGL2Frames(
       gl.bindVertexArray(vao);
       gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
       gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < (options.uploadOnly ? 0 : n); i++) {
         if (i % 100 === 0) gl.useProgram(programs[(i / 100) & 1] as WebGLProgram);
         gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, ubo, SLOT * i, 32);
         gl.drawArrays(gl.TRIANGLES, 0, 3);
@@ -178,10 +184,13 @@ export async function runDraws(device: Device, s: Scenario, adapter: string): Pr
   const data = drawData(n);
   const flags = { BufferUsage, TextureUsage };
   const gpu = device instanceof WebGL2Device ? null : (device as WebGPUDevice).gpu;
-  const contenders: Partial<Record<'ignis' | 'raw' | 'three' | 'bundle' | 'rawBundle', Frames>> & {
+  const contenders: Partial<
+    Record<'ignis' | 'raw' | 'three' | 'bundle' | 'rawBundle' | 'upload', Frames>
+  > & {
     ignis: Frames;
     raw: Frames;
     bundle: Frames;
+    upload: Frames;
   } = {
     ignis: ignisFrames(device, n, data, flags),
     raw: gpu ? rawWebGPUFrames(gpu, n, data) : rawWebGL2Frames(device as WebGL2Device, n, data),
@@ -189,6 +198,10 @@ export async function runDraws(device: Device, s: Scenario, adapter: string): Pr
     bundle: ignisFrames(device, n, data, flags, { bundle: true }),
     // WebGL2 has no bundles: its hand-written frame is the one above
     ...(gpu ? { rawBundle: rawWebGPUFrames(gpu, n, data, { bundle: true }) } : {}),
+    // the hand-written frame without its draws: what every frame pays before its first draw
+    upload: gpu
+      ? rawWebGPUFrames(gpu, n, data, { uploadOnly: true })
+      : rawWebGL2Frames(device as WebGL2Device, n, data, { uploadOnly: true }),
   };
   const { frames, us } = await measureDraws(
     contenders as Record<keyof typeof contenders, Frames>,
@@ -202,6 +215,8 @@ export async function runDraws(device: Device, s: Scenario, adapter: string): Pr
     raw: (await contenders.raw.lit?.()) ?? -1,
     bundle: (await contenders.bundle.lit?.()) ?? -1,
     ...(contenders.rawBundle ? { rawBundle: (await contenders.rawBundle.lit?.()) ?? -1 } : {}),
+    // and the frame without draws lights none
+    upload: (await contenders.upload.lit?.()) ?? -1,
   };
   (window as unknown as { __cleanup: () => void }).__cleanup = () => {
     for (const c of Object.values(contenders)) c?.destroy();

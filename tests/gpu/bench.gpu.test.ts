@@ -212,7 +212,7 @@ describe('benchmark smoke run', () => {
     );
   }, 300_000);
 
-  it("the draws suite: Ignis (a pass and a render bundle), a hand-written frame (and bundle on WebGPU) and three.js per draw on each backend; all of Ignis's and the hand-written frames light the same pixels", async () => {
+  it("the draws suite: Ignis (a pass and a render bundle), a hand-written frame (and bundle on WebGPU), three.js and the frame without draws per draw on each backend; all of Ignis's and the hand-written frames light the same pixels, the frame without draws none", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-draws-'));
     const o = parseArgs(
       '--suites draws --draw-counts 150 --frames 3 --repeat 1 --quiet --out'.split(' ').concat(out),
@@ -221,34 +221,59 @@ describe('benchmark smoke run', () => {
     type Row = {
       scenario: string;
       skipped?: string;
-      draws?: { ignis: number; raw: number; three: number; bundle: number; rawBundle?: number };
-      drawRatios?: { raw: number; three: number; bundle: number; bundleVsRawBundle?: number };
-      drawsLit?: { ignis: number; raw: number; bundle: number; rawBundle?: number };
+      draws?: {
+        ignis: number;
+        raw: number;
+        three: number;
+        bundle: number;
+        rawBundle?: number;
+        upload: number;
+      };
+      drawRatios?: {
+        raw: number;
+        three: number;
+        bundle: number;
+        bundleVsRawBundle?: number;
+        rawBeyondUpload: number;
+        bundleBeyondUpload: number;
+      };
+      drawsLit?: { ignis: number; raw: number; bundle: number; rawBundle?: number; upload: number };
     };
     const rows = result.rows as Row[];
     expect(rows.map((r) => r.scenario)).toEqual(['draws/webgpu/150', 'draws/webgl2/150']);
     for (const r of rows) {
       expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
       const webgpu = r.scenario.startsWith('draws/webgpu');
-      for (const who of ['ignis', 'raw', 'three', 'bundle', ...(webgpu ? ['rawBundle'] : [])])
+      for (const who of [
+        'ignis',
+        'raw',
+        'three',
+        'bundle',
+        'upload',
+        ...(webgpu ? ['rawBundle'] : []),
+      ])
         expect(
           r.draws?.[who as keyof NonNullable<Row['draws']>],
           `${r.scenario}: ${who} µs per draw`,
         ).toBeGreaterThan(0);
       expect(r.drawRatios?.raw).toBeGreaterThan(0);
       expect(r.drawRatios?.bundle).toBeGreaterThan(0);
+      // (a difference of two noisy times per round: any sign at 150 draws, but a number)
+      expect(Number.isFinite(r.drawRatios?.rawBeyondUpload), r.scenario).toBe(true);
+      expect(Number.isFinite(r.drawRatios?.bundleBeyondUpload), r.scenario).toBe(true);
       // the same 150 triangles, drawn by all: a frame that drew nothing would be cheaper
       expect(r.drawsLit?.ignis, r.scenario).toBeGreaterThan(150);
       expect(r.drawsLit?.ignis, r.scenario).toBe(r.drawsLit?.raw);
       expect(r.drawsLit?.bundle, r.scenario).toBe(r.drawsLit?.raw);
       if (webgpu) expect(r.drawsLit?.rawBundle, r.scenario).toBe(r.drawsLit?.raw);
+      expect(r.drawsLit?.upload, `${r.scenario}: the frame without draws`).toBe(0);
     }
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
     expect(md).toMatch(
-      /\| webgl2 \| 150 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| [\d.]+ \| – \(none in WebGL2\) \| [\d.]+× \| – \|/,
+      /\| webgl2 \| 150 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| [\d.]+ \| – \(none in WebGL2\) \| [\d.]+× \| – \| [\d.]+ \| -?[\d.]+× \| -?[\d.]+× \|/,
     );
     expect(md).toMatch(
-      /\| webgpu \| 150 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \|/,
+      /\| webgpu \| 150 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+× \| [\d.]+ \| -?[\d.]+× \| -?[\d.]+× \|/,
     );
   }, 300_000);
 
