@@ -95,6 +95,62 @@ describe('null backend', () => {
     expect(bound(d.queue.submissions[0] ?? [])).toEqual(want);
   });
 
+  it('keeps every command of a pass longer than a chunk in order, a barrier inserted before it and commands read while recording', () => {
+    // CommandList fills chunks of 1,024 by index and cuts the last to its commands when read:
+    // reading mid-recording, recording on, and a barrier inserted into an earlier chunk must all
+    // leave the list exactly as recorded
+    const d = new NullDevice();
+    const sampled = d.createTexture({
+      label: 'sampled',
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+    });
+    const { rt, pipeline } = drawSetup(
+      d,
+      `@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); }
+       @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }`,
+    );
+    const module = d.createShaderModule({
+      code: `@group(0) @binding(0) var t: texture_2d<f32>;
+       @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); }
+       @fragment fn fs() -> @location(0) vec4f { return textureLoad(t, vec2i(0), 0); }`,
+    });
+    const sampling = d.createRenderPipeline({
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const enc = d.createCommandEncoder();
+    const first = enc.beginRenderPass({ colorAttachments: [{ texture: sampled }] });
+    first.setPipeline(pipeline);
+    first.draw(3);
+    first.end();
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    pass.setPipeline(pipeline);
+    const DRAWS = 1500;
+    for (let i = 0; i < DRAWS; i++) pass.draw(3, 1, i);
+    expect(enc.commands.length).toBe(4 + 2 + DRAWS); // read while recording
+    // reading `sampled` written by the first pass: a barrier goes in before this pass's begin
+    pass.setPipeline(sampling);
+    pass.setTexture(0, sampled);
+    for (let i = 0; i < DRAWS; i++) pass.draw(3, 1, DRAWS + i);
+    pass.end();
+    const list = enc.finish().chunks.flat();
+    expect(list.length).toBe(4 + 1 + 2 + DRAWS + 2 + DRAWS + 1);
+    expect(list.slice(0, 6).map((c) => c.type)).toEqual([
+      'beginRenderPass',
+      'setRenderPipeline',
+      'draw',
+      'endRenderPass',
+      'barrier',
+      'beginRenderPass',
+    ]);
+    const draws = list.flatMap((c) => (c.type === 'draw' ? [c.firstVertex] : []));
+    expect(draws).toEqual([0, ...Array.from({ length: 2 * DRAWS }, (_, i) => i)]);
+    expect(list.every((c) => c !== undefined)).toBe(true);
+    expect(list.at(-1)?.type).toBe('endRenderPass');
+  });
+
   it('texture copies through a padded buffer round-trip', async () => {
     const d = new NullDevice();
     const t = d.createTexture({
