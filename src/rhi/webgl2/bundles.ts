@@ -31,8 +31,8 @@ export function isSliceRun(s: ReplaySegment | SliceRun): s is SliceRun {
 
 /**
  * Cuts a bundle's commands into what the queue replays through its switch and runs of draws that
- * only move a uniform slice (SliceRun). Made once per bundle, at `finish()` (a debug device's: never); it holds
- * Ignis objects, not GL handles, so it stays right after a context restore.
+ * only move a uniform slice (SliceRun). Made once per bundle, at `finish()` (a debug device's:
+ * never); it holds Ignis objects, not GL handles, so it stays right after a context restore.
  */
 export function compileBundle(bundle: RenderBundle): CompiledBundle {
   const out: (ReplaySegment | SliceRun)[] = [];

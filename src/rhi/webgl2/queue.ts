@@ -291,7 +291,10 @@ export class WebGL2Queue extends Queue {
     if (debug && previous) this.#checkGLError(previous, index);
   }
 
-  /** @internal `bundle` cut into segments and runs: made once (at `finish()`, or here at its first execution). */
+  /**
+   * @internal `bundle` cut into segments and runs, made once: at `finish()`, or here at its first
+   * execution where it was made on a lost device.
+   */
   compiled(bundle: RenderBundle): CompiledBundle {
     let compiled = this.#bundles.get(bundle);
     if (!compiled) this.#bundles.set(bundle, (compiled = compileBundle(bundle)));
