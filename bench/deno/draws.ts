@@ -3,7 +3,8 @@
 // WebGPU frame (one bind group, a dynamic offset per draw), interleaved bursts, CPU µs per draw —
 // the frames and the measurement are the page's (bench/page/draw-frames.ts); three.js needs a
 // browser and is left out. Beside them the same draws recorded once per N in a render bundle,
-// Ignis's and a hand-written GPURenderBundle. Every frame must light the same pixels.
+// Ignis's and a hand-written GPURenderBundle, and the hand-written frame without its draws (the
+// upload every frame pays first). Every frame must light the same pixels, that one none.
 //   deno run -A bench/deno/draws.ts --out <dir> [--draw-counts 100,1000,10000] [--rounds 10]
 declare const Deno: {
   args: string[];
@@ -45,7 +46,11 @@ interface DrawsRow {
   rawBundleUsPerDraw: number;
   /** Ignis's bundle ÷ the hand-written bundle, per round, median. */
   bundleRatio: number;
-  lit: { ignis: number; raw: number; bundle: number; rawBundle: number };
+  /** The hand-written frame without its draws (uniforms written, target cleared), per draw of N. */
+  uploadUsPerDraw: number;
+  /** (Ignis − upload) ÷ (hand-written − upload), per round, median: the draws alone. */
+  beyondUploadRatio: number;
+  lit: { ignis: number; raw: number; bundle: number; rawBundle: number; upload: number };
 }
 const rows: DrawsRow[] = [];
 for (const n of COUNTS) {
@@ -55,6 +60,7 @@ for (const n of COUNTS) {
     raw: frames.rawWebGPUFrames(gpu, n, data),
     bundle: frames.ignisFrames(device, n, data, { BufferUsage, TextureUsage }, { bundle: true }),
     rawBundle: frames.rawWebGPUFrames(gpu, n, data, { bundle: true }),
+    upload: frames.rawWebGPUFrames(gpu, n, data, { uploadOnly: true }),
   };
   const { frames: perBurst, us } = await frames.measureDraws(contenders, n, ROUNDS, BUDGET_MS);
   const lit = {
@@ -62,9 +68,13 @@ for (const n of COUNTS) {
     raw: await contenders.raw.lit!(),
     bundle: await contenders.bundle.lit!(),
     rawBundle: await contenders.rawBundle.lit!(),
+    upload: await contenders.upload.lit!(),
   };
-  if (lit.ignis === 0 || Object.values(lit).some((v) => v !== lit.raw))
-    throw new Error(`draws ${n}: the frames lit different pixels: ${JSON.stringify(lit)}`);
+  const drawn = [lit.ignis, lit.bundle, lit.rawBundle];
+  if (lit.ignis === 0 || drawn.some((v) => v !== lit.raw) || lit.upload !== 0)
+    throw new Error(
+      `draws ${n}: the frames lit different pixels (the upload frame none): ${JSON.stringify(lit)}`,
+    );
   // the ratio of each round's pair, then their median (a round's two bursts share its conditions)
   const ratios = us.ignis.map((x, i) => x / (us.raw[i] as number));
   const row: DrawsRow = {
@@ -79,10 +89,21 @@ for (const n of COUNTS) {
     bundleRatio: Number(
       frames.median(us.bundle.map((x, i) => x / (us.rawBundle[i] as number))).toFixed(3),
     ),
+    uploadUsPerDraw: Number(frames.median(us.upload).toFixed(4)),
+    beyondUploadRatio: Number(
+      frames
+        .median(
+          us.ignis.map(
+            (x, i) =>
+              (x - (us.upload[i] as number)) / ((us.raw[i] as number) - (us.upload[i] as number)),
+          ),
+        )
+        .toFixed(3),
+    ),
     lit,
   };
   console.log(
-    `${n} draws: Ignis ${row.ignisUsPerDraw} µs/draw, hand-written ${row.rawUsPerDraw} (${row.ratio}×); bundles: Ignis ${row.bundleUsPerDraw}, hand-written ${row.rawBundleUsPerDraw} (${row.bundleRatio}×); ${row.rounds} rounds, all lit ${lit.ignis} pixels`,
+    `${n} draws: Ignis ${row.ignisUsPerDraw} µs/draw, hand-written ${row.rawUsPerDraw} (${row.ratio}×); bundles: Ignis ${row.bundleUsPerDraw}, hand-written ${row.rawBundleUsPerDraw} (${row.bundleRatio}×); upload ${row.uploadUsPerDraw}, Ignis beyond it ${row.beyondUploadRatio}×; ${row.rounds} rounds, all lit ${lit.ignis} pixels`,
   );
   rows.push(row);
   for (const c of Object.values(contenders)) c.destroy();
@@ -91,13 +112,13 @@ for (const n of COUNTS) {
 const md = [
   `# Draws on ${adapter} (Deno ${Deno.version.deno})`,
   '',
-  `CPU µs per draw of frames of N draws (each with its own uniform slice, a pipeline change every 100), bursts of ~20,000 draws back to back, the GPU waited for outside the clock; ${ROUNDS} interleaved rounds after ${frames.WARMUP_ROUNDS} warm-up rounds, medians; ratio = median of the rounds' Ignis ÷ hand-written ratios. The bundle columns: the same draws recorded once per N in a render bundle (Ignis's, and a hand-written GPURenderBundle), executed by each frame's pass. Every frame lights the same pixels (checked).`,
+  `CPU µs per draw of frames of N draws (each with its own uniform slice, a pipeline change every 100), bursts of ~20,000 draws back to back, the GPU waited for outside the clock; ${ROUNDS} interleaved rounds after ${frames.WARMUP_ROUNDS} warm-up rounds, medians; ratio = median of the rounds' Ignis ÷ hand-written ratios. The bundle columns: the same draws recorded once per N in a render bundle (Ignis's, and a hand-written GPURenderBundle), executed by each frame's pass. Upload: the hand-written frame without its draws (the uniforms written, the target cleared); beyond the upload: (Ignis − upload) ÷ (hand-written − upload) per round, median. Every frame lights the same pixels, the upload frame none (checked).`,
   '',
-  '| draws a frame | Ignis µs/draw | hand-written µs/draw | ratio | Ignis bundle µs/draw | hand-written bundle µs/draw | bundle ratio |',
-  '|---|---|---|---|---|---|---|',
+  '| draws a frame | Ignis µs/draw | hand-written µs/draw | ratio | Ignis bundle µs/draw | hand-written bundle µs/draw | bundle ratio | upload µs/draw | Ignis ÷ hand-written beyond the upload |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.draws.toLocaleString('en-US')} | ${r.ignisUsPerDraw.toFixed(3)} | ${r.rawUsPerDraw.toFixed(3)} | ${r.ratio.toFixed(2)}× | ${r.bundleUsPerDraw.toFixed(3)} | ${r.rawBundleUsPerDraw.toFixed(3)} | ${r.bundleRatio.toFixed(2)}× |`,
+      `| ${r.draws.toLocaleString('en-US')} | ${r.ignisUsPerDraw.toFixed(3)} | ${r.rawUsPerDraw.toFixed(3)} | ${r.ratio.toFixed(2)}× | ${r.bundleUsPerDraw.toFixed(3)} | ${r.rawBundleUsPerDraw.toFixed(3)} | ${r.bundleRatio.toFixed(2)}× | ${r.uploadUsPerDraw.toFixed(3)} | ${r.beyondUploadRatio.toFixed(2)}× |`,
   ),
   '',
 ];
