@@ -101,14 +101,14 @@ export class WebGPUDevice extends Device {
   // replaced by restore(): they belong to one GPUDevice
   bindGroups: BindGroupCache;
   readback: ReadbackPool;
+  /** Each render bundle's GPURenderBundle and the GPUDevice it was encoded for (WebGPUCommandEncoder.renderBundle). */
+  readonly renderBundles = new WeakMap<RenderBundle, { gpu: GPUDevice; bundle: GPURenderBundle }>();
   /**
    * Dynamic offsets are passed to `setBindGroup` as an array, not a `Uint32Array` range: Firefox
    * (153) takes a reused array faster (0.26 vs 0.46 µs a draw at 1,000 draws, measured in a page
    * on wgpu), where Chromium and Deno take the typed range faster (0.16 vs 0.23). Ignis makes the
    * same calls either way; only their argument's type differs.
    */
-  /** Each render bundle's GPURenderBundle and the GPUDevice it was encoded for (WebGPUCommandEncoder.renderBundle). */
-  readonly renderBundles = new WeakMap<RenderBundle, { gpu: GPUDevice; bundle: GPURenderBundle }>();
   readonly offsetsAsArrays =
     typeof navigator !== 'undefined' && /\bFirefox\//.test(navigator.userAgent ?? '');
   readonly #options: WebGPUDeviceOptions;
