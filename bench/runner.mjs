@@ -964,6 +964,9 @@ function aggregate(s, runs, shot) {
           reference: {
             e2eMs: round(median(ok.flatMap((m) => m.reference.e2eMs))),
             cpuMs: round(median(ok.flatMap((m) => m.reference.cpuMs))),
+            gpuDrawMs: ok.every((m) => m.reference.gpuDrawMs)
+              ? round(median(ok.flatMap((m) => m.reference.gpuDrawMs)))
+              : null,
             control: {
               cpuMs: round(median(ok.flatMap((m) => m.reference.control.cpuMs))),
               jsUs: ok[0].reference.control.jsUs,
@@ -1466,26 +1469,32 @@ export function drawsTable(rows) {
   return out.join('\n');
 }
 
-/** The reference suite: Ignis's draw-only frame against the hand-written one, e2e and CPU. */
+/** The reference suite: Ignis's draw-only frame against the hand-written one: e2e, GPU (timestamps) and CPU. */
 export function referenceTable(rows) {
   const ref = rows.filter((r) => r.kind === 'reference');
   if (ref.length === 0) return '';
   const js = ref.find((r) => r.reference?.control)?.reference.control.jsUs ?? '–';
   const out = [
-    `\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count). Control: the hand-written frame after ${js} µs of plain JavaScript (timed alone; about Ignis's own JavaScript per frame on a quiet CPU, bench/cpu-overhead.mjs) — what a few microseconds of anyone's JavaScript cost in these bursts here:\n`,
-    '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis CPU ms | reference CPU ms | CPU ratio | control CPU ms | control ratio |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians). GPU ms: the draw's pass by the GPU's timestamps, one frame at a time (WebGPU where the device has them). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count). Control: the hand-written frame after ${js} µs of plain JavaScript (timed alone; about Ignis's own JavaScript per frame on a quiet CPU, bench/cpu-overhead.mjs) — what a few microseconds of anyone's JavaScript cost in these bursts here:\n`,
+    '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio | control CPU ms | control ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of ref) {
     if (r.skipped || !r.reference) {
       out.push(
-        `| ${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped ?? 'no reference'} | | | | | | | |`,
+        `| ${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped ?? 'no reference'} | | | | | | | | | | |`,
       );
       continue;
     }
     const q = r.reference;
+    const g = r.gpuMs?.draw ?? null;
+    const qg = q.gpuDrawMs ?? null;
+    const gpu =
+      g !== null && qg !== null
+        ? `${fmt(g, 3)} | ${fmt(qg, 3)} | ${(g / qg).toFixed(2)}×`
+        : '– | – | –';
     out.push(
-      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} |`,
+      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${gpu} | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} |`,
     );
   }
   return out.join('\n');

@@ -20,7 +20,7 @@ const { lib } = (await import(
   new URL('./lib.ts', import.meta.url).href
 )) as typeof import('./lib.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
-const { RawReference } = (await import(
+const { RawReference, RawPassTimer } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href
 )) as typeof import('./raw-reference.js');
 const { RawSplat } = (await import(
@@ -262,13 +262,7 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
   const q = timing
     ? device.createQuerySet({ label: 'bench raw', type: 'timestamp', count: 2 })
     : null;
-  const rawQueries = q ? gpu.createQuerySet({ type: 'timestamp', count: 2 }) : null;
-  const resolve = rawQueries
-    ? gpu.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC })
-    : null;
-  const readback = rawQueries
-    ? gpu.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST })
-    : null;
+  const rawTimer = q ? new RawPassTimer(gpu) : null;
   const rows: ReferenceRow[] = [];
   for (const mode of ['instanced', 'pulled'] as const) {
     const ignis = systems[mode];
@@ -299,27 +293,11 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
           ? await q.readTimestamps().then((t) => ((t[1] as number) - (t[0] as number)) / 1e6)
           : NaN;
         t0 = performance.now();
-        raw.frame(
-          mode,
-          view,
-          camera,
-          look,
-          rawQueries
-            ? { querySet: rawQueries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 }
-            : undefined,
-        );
+        raw.frame(mode, view, camera, look, rawTimer?.writes);
         const rawCpu = performance.now() - t0;
         let rawGpu = NaN;
-        if (rawQueries && resolve && readback) {
-          const e = gpu.createCommandEncoder();
-          e.resolveQuerySet(rawQueries, 0, 2, resolve, 0);
-          e.copyBufferToBuffer(resolve, 0, readback, 0, 16);
-          gpu.queue.submit([e.finish()]);
-          await readback.mapAsync(GPUMapMode.READ);
-          const t = new BigUint64Array(readback.getMappedRange());
-          rawGpu = Number((t[1] as bigint) - (t[0] as bigint)) / 1e6;
-          readback.unmap();
-        } else await gpu.queue.onSubmittedWorkDone();
+        if (rawTimer) rawGpu = await rawTimer.read();
+        else await gpu.queue.onSubmittedWorkDone();
         if (r === 0) continue; // warm-up round
         samples.ignisCpu.push(ignisCpu);
         samples.rawCpu.push(rawCpu);
@@ -341,9 +319,7 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
     rows.push(row);
   }
   q?.destroy();
-  rawQueries?.destroy();
-  resolve?.destroy();
-  readback?.destroy();
+  rawTimer?.destroy();
   raw.destroy();
   systems.instanced.destroy();
   systems.pulled.destroy();

@@ -188,3 +188,46 @@ export class RawReference {
     this.#uniforms.destroy();
   }
 }
+
+/**
+ * GPU time of a hand-written pass, from its own timestamp query set (the reference has no Ignis to
+ * read them with): `writes` goes into the pass's descriptor; `read()` after the frame's submit
+ * resolves, copies and maps the two timestamps, in ms.
+ */
+export class RawPassTimer {
+  readonly #queries: GPUQuerySet;
+  readonly #resolve: GPUBuffer;
+  readonly #readback: GPUBuffer;
+  readonly writes: GPURenderPassTimestampWrites;
+
+  constructor(private readonly gpu: GPUDevice) {
+    this.#queries = gpu.createQuerySet({ type: 'timestamp', count: 2 });
+    this.#resolve = gpu.createBuffer({
+      size: 16,
+      usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+    });
+    this.#readback = gpu.createBuffer({
+      size: 16,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+    this.writes = { querySet: this.#queries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 };
+  }
+
+  async read(): Promise<number> {
+    const e = this.gpu.createCommandEncoder();
+    e.resolveQuerySet(this.#queries, 0, 2, this.#resolve, 0);
+    e.copyBufferToBuffer(this.#resolve, 0, this.#readback, 0, 16);
+    this.gpu.queue.submit([e.finish()]);
+    await this.#readback.mapAsync(GPUMapMode.READ);
+    const t = new BigUint64Array(this.#readback.getMappedRange());
+    const ms = Number((t[1] as bigint) - (t[0] as bigint)) / 1e6;
+    this.#readback.unmap();
+    return ms;
+  }
+
+  destroy(): void {
+    this.#queries.destroy();
+    this.#resolve.destroy();
+    this.#readback.destroy();
+  }
+}

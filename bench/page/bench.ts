@@ -53,6 +53,8 @@ export interface Measured {
   reference?: {
     e2eMs: number[];
     cpuMs: number[];
+    /** GPU ms of the hand-written draw's pass per frame (WebGPU with timestamps), else null. */
+    gpuDrawMs: number[] | null;
     /** The hand-written frame after `jsUs` µs of plain JavaScript (reference.ts: the control). */
     control: { cpuMs: number[]; jsUs: number };
   };

@@ -10,9 +10,10 @@ import {
   resolveOptions,
   WebGL2Device,
   type Device,
+  type PassTimestampWrites,
   type WebGPUDevice,
 } from '../../src/all.js';
-import { RawReference } from '../deno/raw-reference.js';
+import { RawPassTimer, RawReference } from '../deno/raw-reference.js';
 import { RawWebGL2Reference } from './raw-webgl2.js';
 import type { Measured, Scenario } from './bench.js';
 
@@ -23,8 +24,13 @@ const median = (v: number[]): number => {
 
 /** A particle system and the hand-written draw of the same state, each a draw-only frame. */
 interface Pair {
-  ignisFrame(): void;
+  ignisFrame(timestampWrites?: PassTimestampWrites): void;
   rawFrame(): void;
+  /**
+   * WebGPU with timestamps: the GPU time of each draw's pass, ms, one frame each (Ignis's then the
+   * hand-written one, waited for apart). Null where the device has no timestamps.
+   */
+  gpuTimes: (() => Promise<{ ignis: number; raw: number }>) | null;
   destroy(): void;
 }
 
@@ -55,6 +61,7 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
     usage: TextureUsage.RENDER_ATTACHMENT,
   });
   let raw: { frame(): void; destroy(): void };
+  let gpuTimes: Pair['gpuTimes'] = null;
   if (device instanceof WebGL2Device) {
     const r = new RawWebGL2Reference(device.gl, state, { width: s.width, height: s.height });
     raw = {
@@ -71,20 +78,43 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
       velocity: new Float32Array(state.velocity),
     });
     const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
-    raw = { frame: () => r.frame(mode, view, camera, look), destroy: () => r.destroy() };
+    const timed = device.caps.features.timestampQuery;
+    const timer = timed ? new RawPassTimer(gpu) : null;
+    const queries = timed
+      ? device.createQuerySet({ label: 'reference: Ignis pass', type: 'timestamp', count: 2 })
+      : null;
+    raw = {
+      frame: () => r.frame(mode, view, camera, look),
+      destroy: () => {
+        r.destroy();
+        timer?.destroy();
+        queries?.destroy();
+      },
+    };
+    if (timer && queries)
+      gpuTimes = async () => {
+        ignisFrame({ querySet: queries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 });
+        const t = await queries.readTimestamps();
+        const ignis = ((t[1] as number) - (t[0] as number)) / 1e6;
+        r.frame(mode, view, camera, look, timer.writes);
+        return { ignis, raw: await timer.read() };
+      };
   }
+  const ignisFrame = (timestampWrites?: PassTimestampWrites): void => {
+    const enc = device.createCommandEncoder({ label: 'reference: Ignis draw' });
+    ps.prepareDraw(enc, camera, target);
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      timestampWrites,
+    });
+    ps.draw(pass, camera);
+    pass.end();
+    device.queue.submit([enc.finish()]);
+  };
   return {
-    ignisFrame: () => {
-      const enc = device.createCommandEncoder({ label: 'reference: Ignis draw' });
-      ps.prepareDraw(enc, camera, target);
-      const pass = enc.beginRenderPass({
-        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-      });
-      ps.draw(pass, camera);
-      pass.end();
-      device.queue.submit([enc.finish()]);
-    },
+    ignisFrame,
     rawFrame: () => raw.frame(),
+    gpuTimes,
     destroy: () => {
       raw.destroy();
       target.destroy();
@@ -176,6 +206,16 @@ export async function runReference(
       if (i >= s.warmup) e2e[who].push((performance.now() - t0) / burst);
     }
   }
+  // GPU time of each draw's pass (WebGPU with timestamps): the GPU's own clock, which neither the
+  // wait's latency nor the CPU's load reaches; one frame of each at a time, alternating
+  const gpu = { ignis: [] as number[], raw: [] as number[] };
+  if (pair.gpuTimes)
+    for (let i = 0; i < 1 + s.frames; i++) {
+      const t = await pair.gpuTimes();
+      if (i === 0) continue; // the first pair is warm-up
+      gpu.ignis.push(t.ignis);
+      gpu.raw.push(t.raw);
+    }
   // CPU time of a frame (record + submit): bursts of frames back to back on a small pair, so the
   // clock's steps and the software rasteriser's work on the same cores do not swamp it
   const cpu = { ignis: [] as number[], raw: [] as number[], control: [] as number[] };
@@ -213,13 +253,14 @@ export async function runReference(
     rafMs: [],
     cpuMs: cpu.ignis,
     gpuUpdateMs: null,
-    gpuDrawMs: null,
+    gpuDrawMs: pair.gpuTimes ? gpu.ignis : null,
     gpuSpansMs: null,
     describe: `Ignis ${s.backend === 'webgpu' ? 'compute' : 'pingpong'} ${mode} draw vs a hand-written ${device.caps.backend} draw; median e2e ${median(e2e.ignis).toFixed(2)} vs ${median(e2e.raw).toFixed(2)} ms${burst > 1 ? ` (${burst} frames a wait: the wait alone takes ${latency.toFixed(0)} ms)` : ''}`,
     drawn: mode,
     reference: {
       e2eMs: e2e.raw,
       cpuMs: cpu.raw,
+      gpuDrawMs: pair.gpuTimes ? gpu.raw : null,
       control: { cpuMs: cpu.control, jsUs: CONTROL_JS_US },
     },
     gpuBytes: device.stats().total.bytes,

@@ -190,7 +190,13 @@ describe('benchmark smoke run', () => {
       scenario: string;
       skipped?: string;
       e2eMs: { median: number };
-      reference?: { e2eMs: number; cpuMs: number; control: { cpuMs: number; jsUs: number } };
+      gpuMs: { draw: number | null } | null;
+      reference?: {
+        e2eMs: number;
+        cpuMs: number;
+        gpuDrawMs: number | null;
+        control: { cpuMs: number; jsUs: number };
+      };
     };
     const rows = result.rows as Row[];
     expect(rows.map((r) => r.scenario)).toEqual([
@@ -206,9 +212,17 @@ describe('benchmark smoke run', () => {
       expect(r.reference?.control.jsUs).toBeGreaterThan(0);
       expect(r.reference?.control.cpuMs).toBeGreaterThan(0);
     }
+    // WebGPU has timestamps here: both draws' passes timed by the GPU; WebGL2 reports none
+    const [webgpu, webgl2] = rows as [Row, Row];
+    expect(webgpu.gpuMs?.draw).toBeGreaterThan(0);
+    expect(webgpu.reference?.gpuDrawMs).toBeGreaterThan(0);
+    expect(webgl2.reference?.gpuDrawMs).toBeNull();
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
     expect(md).toMatch(
-      /\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
+      /\| webgpu \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
+    );
+    expect(md).toMatch(
+      /\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| – \| – \| – \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
     );
   }, 300_000);
 
