@@ -153,9 +153,9 @@ fn lightOf(in: VertexOut, n: vec3f) -> vec3f {
   return in.ambient.rgb + in.lightColor.rgb * max(dot(n, in.light.xyz), 0.0);
 }
 
-// the soft disc; sprite.wgsl has the textured look. The fragment entry point (draw.ts) multiplies
-// the look's alpha by `softness` (soft.wgsl, or 1)
-fn disc(in: VertexOut) -> vec4f {
-  let r2 = dot(in.uv, in.uv);
-  return vec4f(in.color.rgb, in.color.a * (1.0 - smoothstep(0.25, 1.0, r2)));
+// the soft disc of a colour at a corner's uv; sprite.wgsl has the textured look. The fragment entry
+// point (draw.ts) multiplies the look's alpha by `softness` (soft.wgsl) where the pipeline is soft
+fn disc(color: vec4f, uv: vec2f) -> vec4f {
+  let r2 = dot(uv, uv);
+  return vec4f(color.rgb, color.a * (1.0 - smoothstep(0.25, 1.0, r2)));
 }

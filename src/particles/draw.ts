@@ -172,6 +172,30 @@ fn vertexOutOf(v: Varyings) -> VertexOut {
 `;
 }
 
+/**
+ * The fragment entry point. A pipeline whose look needs only the colour, the uv (and a custom
+ * look's age and life) reads them from the varyings; one that samples a sprite, is lit or soft
+ * rebuilds the VertexOut its functions take. Through that struct the same disc cost lavapipe (wgpu
+ * in Firefox) 1.2× the GPU time of a draw of 100,000 particles (docs/benchmarks.md, "By the GPU's
+ * clock"): what a compiler could fold, not every compiler does.
+ */
+function fragmentWgsl(key: DrawPipelineKey): string {
+  const rebuilt = key.textured || key.normalMapped || key.lit || key.soft;
+  const look = key.look
+    ? 'look(ParticleFragment(v.color, v.uv, v.ageLife.x, v.ageLife.y))'
+    : key.textured
+      ? 'sprited(in)'
+      : 'disc(v.color, v.uv)';
+  if (!rebuilt)
+    return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {\n  return ${look};\n}\n`;
+  return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {
+  let in = vertexOutOf(v);
+  let c = ${look};
+  return vec4f(c.rgb${key.normalMapped ? ' * lightOf(in, spriteNormal(in))' : key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
+}
+`;
+}
+
 /** draw.wgsl's angleOf and billboard bodies, and what a pipeline without spin or stretch has instead. */
 const ANGLE_BODY = `let h = pcg((id * 747796405u) ^ bitcast<u32>(life));
   let r = vec2f(f32(h & 0xffffu), f32(h >> 16u)) / 65535.0;
@@ -379,12 +403,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
       (key.normalMapped ? normalMapWgsl : '') +
       (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
       (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
-      `@fragment fn fs(v: Varyings) -> @location(0) vec4f {
-  let in = vertexOutOf(v);
-  let c = ${key.look ? 'look(ParticleFragment(in.color, in.uv, in.ageLife.x, in.ageLife.y))' : key.textured ? 'sprited(in)' : 'disc(in)'};
-  return vec4f(c.rgb${key.normalMapped ? ' * lightOf(in, spriteNormal(in))' : key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
-}
-`,
+      fragmentWgsl(key),
   });
   const instanceAttributes =
     key.state === 'buffers' && key.mode === 'instanced' && !key.sorted && !key.living;
