@@ -207,7 +207,8 @@ export async function runReference(
     }
   }
   // GPU time of each draw's pass (WebGPU with timestamps): the GPU's own clock, which neither the
-  // wait's latency nor the CPU's load reaches; one frame of each at a time, alternating
+  // wait's latency nor the CPU's load reaches; one frame of each at a time, Ignis's first (a control
+  // with the hand-written draw in both places read 1.00×: the order does not favour either)
   const gpu = { ignis: [] as number[], raw: [] as number[] };
   if (pair.gpuTimes)
     for (let i = 0; i < 1 + s.frames; i++) {
