@@ -10,6 +10,17 @@ in vec4 vColor;
 in vec2 vUv;
 in vec4 vCells;
 in vec4 vFade;
+// a flipbook image (the sprite, the normal map) at this fragment: this frame's cell, cross-faded
+// into the next one's with `#define CROSS_FADE` (spriteSheet.blend, more than one frame; without
+// it, one read a pixel)
+vec4 flipbook(highp sampler2D image) {
+  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
+  vec4 a = texture(image, vCells.xy + local);
+#ifdef CROSS_FADE
+  a = mix(a, texture(image, vCells.zw + local), vFade.x);
+#endif
+  return a;
+}
 flat in vec4 vSoft;
 flat in vec2 vAgeLife;
 #ifdef LIT
@@ -24,8 +35,7 @@ vec3 lightOf(vec3 n) {
 // lit sprites: the normal map's normal (normal-map.wgsl says how), at the sprite's uv
 uniform highp sampler2D normalMap;
 vec3 lighting() {
-  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
-  vec3 n = mix(texture(normalMap, vCells.xy + local).xyz, texture(normalMap, vCells.zw + local).xyz, vFade.x) * 2.0 - 1.0;
+  vec3 n = flipbook(normalMap).xyz * 2.0 - 1.0;
   return lightOf(n * inversesqrt(max(dot(n, n), 1e-12)));
 }
 #else
@@ -54,10 +64,7 @@ void main() {
 #if defined(LOOK)
   outColor = IGNIS_LOOK;
 #elif defined(SPRITE)
-  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
-  vec4 a = texture(sprite, vCells.xy + local);
-  vec4 b = texture(sprite, vCells.zw + local);
-  outColor = vColor * mix(a, b, vFade.x);
+  outColor = vColor * flipbook(sprite);
 #else
   float r2 = dot(vUv, vUv);
   outColor = vec4(vColor.rgb, vColor.a * (1.0 - smoothstep(0.25, 1.0, r2)));

@@ -142,15 +142,16 @@ fn lightFrame(angle: f32) -> vec4f {
   return vec4f(0.0);
 }
 
-// lit particles: the light on a sphere facing the camera, at this point of the quad
-fn lighting(in: VertexOut) -> vec3f {
-  return lightOf(in, vec3f(in.uv, sqrt(max(1.0 - dot(in.uv, in.uv), 0.0))));
+// lit particles: the light on a sphere facing the camera, at this point (uv) of the quad
+fn lighting(uv: vec2f, light: vec4f, lightColor: vec4f, ambient: vec4f) -> vec3f {
+  return lightOf(vec3f(uv, sqrt(max(1.0 - dot(uv, uv), 0.0))), light, lightColor, ambient);
 }
 
 // lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame (x along
-// uv.x, y along uv.y, z towards the camera)
-fn lightOf(in: VertexOut, n: vec3f) -> vec3f {
-  return in.ambient.rgb + in.lightColor.rgb * max(dot(n, in.light.xyz), 0.0);
+// uv.x, y along uv.y, z towards the camera); light, lightColor and ambient as the vertex stage
+// handed them over
+fn lightOf(n: vec3f, light: vec4f, lightColor: vec4f, ambient: vec4f) -> vec3f {
+  return ambient.rgb + lightColor.rgb * max(dot(n, light.xyz), 0.0);
 }
 
 // the soft disc of a colour at a corner's uv; sprite.wgsl has the textured look. The fragment entry

@@ -4,10 +4,7 @@
 // the vertex stage turned the light (lightFrame).
 @group(0) @binding(10) var normalMap: texture_2d<f32>;
 
-fn spriteNormal(in: VertexOut) -> vec3f {
-  let local = (vec2f(in.uv.x, -in.uv.y) * 0.5 + 0.5) * in.fade.yz;
-  let a = textureSample(normalMap, spriteSampler, in.cells.xy + local).xyz;
-  let b = textureSample(normalMap, spriteSampler, in.cells.zw + local).xyz;
-  let n = mix(a, b, in.fade.x) * 2.0 - 1.0;
+fn spriteNormal(uv: vec2f, cells: vec4f, fade: vec4f) -> vec3f {
+  let n = flipbook(normalMap, uv, cells, fade).xyz * 2.0 - 1.0;
   return n * inverseSqrt(max(dot(n, n), 1e-12));
 }

@@ -3,8 +3,9 @@
 // for a 0..1 depth range), give the gap; the particle fades over `distance` and vanishes behind.
 @group(0) @binding(5) var sceneDepth: texture_depth_2d;
 
-fn softness(in: VertexOut) -> f32 {
-  let scene = textureLoad(sceneDepth, vec2i(in.position.xy), 0);
-  let gap = in.soft.z / (scene + in.soft.y) - in.soft.z / (in.position.z + in.soft.y);
-  return clamp(gap / in.soft.x, 0.0, 1.0);
+// position: the fragment's (its pixel and depth); soft: ps.soft, as the vertex stage handed it over
+fn softness(position: vec4f, soft: vec4f) -> f32 {
+  let scene = textureLoad(sceneDepth, vec2i(position.xy), 0);
+  let gap = soft.z / (scene + soft.y) - soft.z / (position.z + soft.y);
+  return clamp(gap / soft.x, 0.0, 1.0);
 }

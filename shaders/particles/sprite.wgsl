@@ -4,9 +4,18 @@
 @group(0) @binding(3) var sprite: texture_2d<f32>;
 @group(0) @binding(4) var spriteSampler: sampler;
 
-fn sprited(in: VertexOut) -> vec4f {
-  let local = (vec2f(in.uv.x, -in.uv.y) * 0.5 + 0.5) * in.fade.yz;
-  let a = textureSample(sprite, spriteSampler, in.cells.xy + local);
-  let b = textureSample(sprite, spriteSampler, in.cells.zw + local);
-  return in.color * mix(a, b, in.fade.x);
+// A flipbook image (the sprite, light.normalMap) at a corner's uv: this frame's cell, cross-faded
+// into the next one's. uv, cells and fade are the vertex stage's (VertexOut's fields of those
+// names). A pipeline whose sheet does not blend (spriteSheet.blend false, or one frame) has the
+// marked lines replaced by `return a;` (draw.ts): one read a pixel, not two.
+fn flipbook(image: texture_2d<f32>, uv: vec2f, cells: vec4f, fade: vec4f) -> vec4f {
+  let local = (vec2f(uv.x, -uv.y) * 0.5 + 0.5) * fade.yz;
+  let a = textureSample(image, spriteSampler, cells.xy + local);
+  // IGNIS-CROSS-FADE
+  let b = textureSample(image, spriteSampler, cells.zw + local);
+  return mix(a, b, fade.x);
+}
+
+fn sprited(color: vec4f, uv: vec2f, cells: vec4f, fade: vec4f) -> vec4f {
+  return color * flipbook(sprite, uv, cells, fade);
 }

@@ -147,17 +147,16 @@ const OPTIONAL_VARYINGS: ReadonlyArray<{
 /**
  * What passes from the vertex to the fragment stage of a pipeline: position, colour and uv, and
  * only the fields of VertexOut its fragment stage reads (a sprite's cells, the soft fade, the
- * light…). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment one rebuilds a
- * VertexOut with zeros for the rest, which the compiler folds away. Compilers that do not link the
- * two stages (lavapipe under wgpu) would otherwise set up and interpolate all nine fields for
- * every triangle and compute each one per vertex.
+ * light…). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment one passes
+ * the fields to the functions that read them (fragmentWgsl). Compilers that do not link the two
+ * stages (lavapipe under wgpu) would otherwise set up and interpolate all nine fields for every
+ * triangle and compute each one per vertex.
  */
 function varyingsWgsl(key: DrawPipelineKey): string {
   const kept = OPTIONAL_VARYINGS.filter((v) => v.read(key));
   const fields = kept.map(
     (v, i) => `  ${v.flat ? '@interpolate(flat) ' : ''}@location(${i + 2}) ${v.name}: ${v.type},\n`,
   );
-  const rebuilt = OPTIONAL_VARYINGS.map((v) => (v.read(key) ? `v.${v.name}` : `${v.type}()`));
   return `struct Varyings {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -166,32 +165,34 @@ ${fields.join('')}};
 fn varyingsOf(o: VertexOut) -> Varyings {
   return Varyings(o.position, o.color, o.uv${kept.map((v) => `, o.${v.name}`).join('')});
 }
-fn vertexOutOf(v: Varyings) -> VertexOut {
-  return VertexOut(v.position, v.color, v.uv, ${rebuilt.join(', ')});
-}
 `;
 }
 
 /**
- * The fragment entry point. A pipeline whose look needs only the colour, the uv (and a custom
- * look's age and life) reads them from the varyings; one that samples a sprite, is lit or soft
- * rebuilds the VertexOut its functions take. Through that struct the same disc cost lavapipe (wgpu
- * in Firefox) 1.2× the GPU time of a draw of 100,000 particles (docs/benchmarks.md, "By the GPU's
- * clock"): what a compiler could fold, not every compiler does.
+ * The fragment entry point: the look (the disc, the sprite or a custom look), lit and soft where
+ * the pipeline is, each function given the varyings' fields it reads. Rebuilding a VertexOut from
+ * the varyings for functions that took one cost lavapipe (wgpu in Firefox) 1.2× the GPU time of a
+ * draw of 100,000 discs (docs/benchmarks.md, "By the GPU's clock"): what a compiler could fold,
+ * not every compiler does.
  */
 function fragmentWgsl(key: DrawPipelineKey): string {
-  const rebuilt = key.textured || key.normalMapped || key.lit || key.soft;
   const look = key.look
     ? 'look(ParticleFragment(v.color, v.uv, v.ageLife.x, v.ageLife.y))'
     : key.textured
-      ? 'sprited(in)'
+      ? 'sprited(v.color, v.uv, v.cells, v.fade)'
       : 'disc(v.color, v.uv)';
-  if (!rebuilt)
+  const lightFrame = 'v.light, v.lightColor, v.ambient';
+  const lit = key.normalMapped
+    ? ` * lightOf(spriteNormal(v.uv, v.cells, v.fade), ${lightFrame})`
+    : key.lit
+      ? ` * lighting(v.uv, ${lightFrame})`
+      : '';
+  const soft = key.soft ? ' * softness(v.position, v.soft)' : '';
+  if (!lit && !soft)
     return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {\n  return ${look};\n}\n`;
   return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {
-  let in = vertexOutOf(v);
   let c = ${look};
-  return vec4f(c.rgb${key.normalMapped ? ' * lightOf(in, spriteNormal(in))' : key.lit ? ' * lighting(in)' : ''}, c.a * softness(in));
+  return vec4f(c.rgb${lit}, c.a${soft});
 }
 `;
 }
@@ -223,6 +224,21 @@ function specialised(source: string, key: DrawPipelineKey): string {
         BILLBOARD,
         'fn billboard(c: vec2f, velocity: vec3f) -> vec2f {\n  return c;\n}\n',
       );
+}
+
+/** sprite.wgsl's flipbook from its cross-fade on: what a sheet that does not blend has instead (one read). */
+const CROSS_FADE =
+  /\/\/ IGNIS-CROSS-FADE\n {2}let b = textureSample\(image, spriteSampler, cells\.zw \+ local\);\n {2}return mix\(a, b, fade\.x\);/;
+
+/**
+ * sprite.wgsl for a pipeline: the flipbook cross-faded (two reads of the image a pixel) or not
+ * (one). The replaced text must be there, as in specialised().
+ */
+function spriteWgslFor(crossFaded: boolean): string {
+  if (crossFaded) return spriteWgsl;
+  if (!CROSS_FADE.test(spriteWgsl))
+    throw new Error(`sprite.wgsl no longer holds ${String(CROSS_FADE)}`);
+  return spriteWgsl.replace(CROSS_FADE, 'return a;');
 }
 
 /** draw.wgsl's unlit lightFrame body, and a lit pipeline's in its place: the light the sphere's normal is taken towards. */
@@ -276,6 +292,11 @@ export interface DrawPipelineKey {
   keepAlpha: boolean;
   /** An image per particle (options.texture) instead of the disc: bindings 3 (texture) and 4 (sampler). */
   textured: boolean;
+  /**
+   * The sprite sheet cross-fades each frame into the next (spriteSheet.blend, more than one frame):
+   * two reads of each flipbook image a pixel; without it, one.
+   */
+  crossFaded: boolean;
   /** Soft particles (options.softParticles): the scene depth at binding 5. */
   soft: boolean;
   /** Lit particles (options.light): the colour times the sphere's lighting (modules/light.ts). */
@@ -305,7 +326,7 @@ export interface DrawPipelineKey {
 export function drawPipelineId(
   key: Omit<DrawPipelineKey, 'state' | 'mode' | 'living' | 'tinted'>,
 ): string {
-  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}${key.keepAlpha ? '+keep alpha' : ''}|${key.textured ? 'sprite' : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}|${key.turned ? 'turned' : 'upright'}|${key.alongVelocity ? 'along velocity' : 'facing'}`;
+  return `${key.format}|${key.depthFormat ?? 'no depth'}|${key.sampleCount}|${key.blending}${key.keepAlpha ? '+keep alpha' : ''}|${key.textured ? `sprite${key.crossFaded ? '+cross-fade' : ''}` : 'disc'}|${key.soft ? 'soft' : 'hard'}|${key.lit ? 'lit' : 'unlit'}${key.normalMapped ? '+normals' : ''}${key.shadowed ? '+shadow' : ''}|${key.look ? `look ${key.look.id}` : 'builtin'}|${key.sorted ? 'sorted' : 'slots'}|${key.turned ? 'turned' : 'upright'}|${key.alongVelocity ? 'along velocity' : 'facing'}`;
 }
 
 /** A draw pipeline and the shader modules made for it (destroyed with it). */
@@ -338,7 +359,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
+      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.crossFaded ? '#define CROSS_FADE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({
@@ -399,10 +420,10 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
         .replace(/return (tinted\(.*\));/, 'return varyingsOf($1);') +
       tintWgsl(key.tinted ? key.state : null) +
       TINTED_WGSL +
-      (key.textured ? spriteWgsl : '') +
+      (key.textured ? spriteWgslFor(key.crossFaded) : '') +
       (key.normalMapped ? normalMapWgsl : '') +
       (key.look ? `${LOOK_STRUCT}${key.look.wgsl}\n` : '') +
-      (key.soft ? softWgsl : 'fn softness(in: VertexOut) -> f32 { return 1.0; }\n') +
+      (key.soft ? softWgsl : '') +
       fragmentWgsl(key),
   });
   const instanceAttributes =

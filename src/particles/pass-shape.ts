@@ -29,6 +29,8 @@ export function passShape(
   const depthFormat = pass.depthStencilFormat;
   const sampleCount = pass.sampleCount;
   const textured = o.texture !== null;
+  const sheet = o.spriteSheet;
+  const crossFaded = textured && sheet.blend && sheet.columns * sheet.rows > 1;
   const soft = o.softParticles !== null;
   const lit = o.light !== null;
   const normalMapped = (o.light?.normalMap ?? null) !== null;
@@ -49,6 +51,7 @@ export function passShape(
     last.blending === o.blending &&
     last.keepAlpha === (o.targetAlpha === 'keep') &&
     last.textured === textured &&
+    last.crossFaded === crossFaded &&
     last.soft === soft &&
     last.lit === lit &&
     last.normalMapped === normalMapped &&
@@ -66,6 +69,7 @@ export function passShape(
     blending: o.blending,
     keepAlpha: o.targetAlpha === 'keep',
     textured,
+    crossFaded,
     soft,
     lit,
     normalMapped,

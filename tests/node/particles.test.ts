@@ -437,6 +437,49 @@ describe('sprite options', () => {
     );
     ps.destroy();
   });
+  it("the draw reads a flipbook image twice a pixel only where the sheet cross-fades (the sprite and light.normalMap; spriteSheet.blend's documented cost)", async () => {
+    /** textureSample calls in the WGSL of the draw pipeline a textured, normal-mapped system makes. */
+    const reads = async (spriteSheet: { columns?: number; rows?: number; blend?: boolean }) => {
+      const d = new NullDevice();
+      const codes: string[] = [];
+      const create = d.createShaderModule.bind(d);
+      d.createShaderModule = (desc) => {
+        codes.push(desc.code);
+        return create(desc);
+      };
+      const image = d.createTexture({
+        label: 'sheet',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.TEXTURE_BINDING,
+      });
+      const ps = await createParticleSystem(d, {
+        count: 4,
+        texture: image,
+        spriteSheet,
+        light: { direction: [0, -1, 0], normalMap: image },
+      });
+      const target = d.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      });
+      const pass = d
+        .createCommandEncoder()
+        .beginRenderPass({ colorAttachments: [{ texture: target }] });
+      ps.draw(pass, orbitCamera({ aspect: 1 }));
+      ps.destroy();
+      const draw = codes.filter((c) => c.includes('fn sprited('));
+      expect(draw).toHaveLength(1);
+      // both images go through flipbook(): its reads are the pipeline's
+      expect(draw[0]).toMatch(/spriteNormal\(v\.uv, v\.cells, v\.fade\)/);
+      return (draw[0] as string).match(/textureSample\(/g)?.length;
+    };
+    expect(await reads({})).toBe(1);
+    expect(await reads({ columns: 2, rows: 2 })).toBe(1);
+    expect(await reads({ blend: true })).toBe(1); // one frame: nothing to fade into
+    expect(await reads({ columns: 2, rows: 2, blend: true })).toBe(2);
+  });
 });
 
 describe('soft particles options', () => {
