@@ -603,6 +603,8 @@ export function percentile(values, p) {
 }
 
 const median = (v) => percentile(v, 50);
+/** a[i] ÷ b[i] for each pair of samples taken back to back (the shorter array decides how many). */
+const pairRatios = (a, b) => a.slice(0, Math.min(a.length, b.length)).map((x, i) => x / b[i]);
 const round = (v, d = 3) => (v === null || v === undefined ? null : Number(v.toFixed(d)));
 
 function visiblePixels(png) {
@@ -966,6 +968,13 @@ function aggregate(s, runs, shot) {
             cpuMs: round(median(ok.flatMap((m) => m.reference.cpuMs))),
             gpuDrawMs: ok.every((m) => m.reference.gpuDrawMs)
               ? round(median(ok.flatMap((m) => m.reference.gpuDrawMs)))
+              : null,
+            // Ignis ÷ the hand-written draw per pair (the two measured back to back), then the
+            // median: drift over a run (a software GPU's threads, the machine's load) moves both
+            // of a pair alike and cancels, where a ratio of the two medians carries it
+            e2eRatio: round(median(ok.flatMap((m) => pairRatios(m.e2eMs, m.reference.e2eMs))), 4),
+            gpuRatio: ok.every((m) => m.gpuDrawMs && m.reference.gpuDrawMs)
+              ? round(median(ok.flatMap((m) => pairRatios(m.gpuDrawMs, m.reference.gpuDrawMs))), 4)
               : null,
             control: {
               cpuMs: round(median(ok.flatMap((m) => m.reference.control.cpuMs))),
@@ -1475,7 +1484,7 @@ export function referenceTable(rows) {
   if (ref.length === 0) return '';
   const js = ref.find((r) => r.reference?.control)?.reference.control.jsUs ?? '–';
   const out = [
-    `\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians). GPU ms: the draw's pass by the GPU's timestamps, one frame at a time (WebGPU where the device has them). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count). Control: the hand-written frame after ${js} µs of plain JavaScript (timed alone; about Ignis's own JavaScript per frame on a quiet CPU, bench/cpu-overhead.mjs) — what a few microseconds of anyone's JavaScript cost in these bursts here:\n`,
+    `\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians; the ratios are medians of each back-to-back pair's ratio). GPU ms: the draw's pass by the GPU's timestamps, one frame at a time (WebGPU where the device has them). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count). Control: the hand-written frame after ${js} µs of plain JavaScript (timed alone; about Ignis's own JavaScript per frame on a quiet CPU, bench/cpu-overhead.mjs) — what a few microseconds of anyone's JavaScript cost in these bursts here:\n`,
     '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio | control CPU ms | control ratio |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
@@ -1491,10 +1500,10 @@ export function referenceTable(rows) {
     const qg = q.gpuDrawMs ?? null;
     const gpu =
       g !== null && qg !== null
-        ? `${fmt(g, 3)} | ${fmt(qg, 3)} | ${(g / qg).toFixed(2)}×`
+        ? `${fmt(g, 3)} | ${fmt(qg, 3)} | ${(q.gpuRatio ?? g / qg).toFixed(2)}×`
         : '– | – | –';
     out.push(
-      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${gpu} | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} |`,
+      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(q.e2eRatio ?? r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${gpu} | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} |`,
     );
   }
   return out.join('\n');

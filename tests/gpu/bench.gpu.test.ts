@@ -195,6 +195,8 @@ describe('benchmark smoke run', () => {
         e2eMs: number;
         cpuMs: number;
         gpuDrawMs: number | null;
+        e2eRatio: number;
+        gpuRatio: number | null;
         control: { cpuMs: number; jsUs: number };
       };
     };
@@ -208,6 +210,9 @@ describe('benchmark smoke run', () => {
       expect(r.e2eMs.median).toBeGreaterThan(0);
       expect(r.reference?.e2eMs).toBeGreaterThan(0);
       expect(r.reference?.cpuMs).toBeGreaterThan(0);
+      // the e2e ratio: the median of the back-to-back pairs' ratios
+      expect(Number.isFinite(r.reference?.e2eRatio)).toBe(true);
+      expect(r.reference?.e2eRatio).toBeGreaterThan(0);
       // the control (the hand-written frame after some plain JavaScript) is measured and reported
       expect(r.reference?.control.jsUs).toBeGreaterThan(0);
       expect(r.reference?.control.cpuMs).toBeGreaterThan(0);
@@ -217,6 +222,8 @@ describe('benchmark smoke run', () => {
     expect(webgpu.gpuMs?.draw).toBeGreaterThan(0);
     expect(webgpu.reference?.gpuDrawMs).toBeGreaterThan(0);
     expect(webgl2.reference?.gpuDrawMs).toBeNull();
+    expect(webgpu.reference?.gpuRatio).toBeGreaterThan(0);
+    expect(webgl2.reference?.gpuRatio).toBeNull();
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
     expect(md).toMatch(
       /\| webgpu \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
