@@ -91,8 +91,9 @@ void main() {
   vLightColor = lightColorAt(p.xyz);
   vAmbient = ps.ambient;
 #endif
-  // a dead slot (emission: life < 0) goes outside the clip volume: no fragment work
-  if (v.w <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+  // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
+  // which no rasteriser samples (outside the clip volume, it would be clipped: draw.wgsl says why)
+  if (v.w <= 0.0) gl_Position = vec4(-1.0, -1.0, 0.0, 1.0);
 #ifdef TINTED
   vColor = gradient(t) * texelFetch(tintState, texel, 0);
 #else

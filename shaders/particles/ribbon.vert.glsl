@@ -117,7 +117,8 @@ void main() {
 #endif
   uint segment = vertex / 6u;
   uint corner = vertex - segment * 6u;
-  gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+  // a segment that is not drawn: a triangle of no area (draw.wgsl says why)
+  gl_Position = vec4(-1.0, -1.0, 0.0, 1.0);
   vColor = vec4(0.0);
   vUv = vec2(0.0);
   uint filled = rp.ring.w;

@@ -88,8 +88,9 @@ fn ribbonVertex(particle: u32, vertex: u32) -> RibbonOut {
   let segment = vertex / 6u;
   let corner = vertex - segment * 6u;
   var result: RibbonOut;
-  // outside the clip volume: a segment that is not drawn
-  result.position = vec4f(2.0, 2.0, 2.0, 1.0);
+  // a segment that is not drawn: a corner of the target, a triangle of no area (draw.wgsl says why
+  // not outside the clip volume)
+  result.position = vec4f(-1.0, -1.0, 0.0, 1.0);
   result.color = vec4f(0.0);
   result.uv = vec2f(0.0);
   let filled = rp.ring.w;
