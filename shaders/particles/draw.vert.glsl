@@ -92,7 +92,7 @@ void main() {
   vAmbient = ps.ambient;
 #endif
   // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
-  // which no rasteriser samples (outside the clip volume, it would be clipped: draw.wgsl says why)
+  // which no rasteriser samples (draw.wgsl says why not outside the clip volume)
   if (v.w <= 0.0) gl_Position = vec4(-1.0, -1.0, 0.0, 1.0);
 #ifdef TINTED
   vColor = gradient(t) * texelFetch(tintState, texel, 0);

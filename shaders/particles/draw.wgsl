@@ -122,8 +122,8 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let cells = vec4f(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
   let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
   // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
-  // which no rasteriser samples (outside the clip volume instead, lavapipe clipped each one: 10%
-  // of a draw; docs/benchmarks.md "By the GPU's clock")
+  // which no rasteriser samples. Not outside the clip volume: that constant alone, never output,
+  // cost lavapipe 10% of a draw (docs/benchmarks.md, "Paired ratios, and the dead slots")
   let culled = vec4f(-1.0, -1.0, 0.0, 1.0);
   return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz), ps.ambient);
 }

@@ -57,8 +57,8 @@ fn meshVertex(p: vec4f, v: vec4f, local: vec3f, normal: vec3f, id: u32) -> MeshO
   let turn = meshTurn(id, v.w, angleOf(id, v.w, p.w), v.xyz);
   let world = p.xyz + turn.m * (local * scale);
   // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
-  // which no rasteriser samples (outside the clip volume instead, lavapipe clipped each one: 10%
-  // of a draw; docs/benchmarks.md "By the GPU's clock")
+  // which no rasteriser samples. Not outside the clip volume: that constant alone, never output,
+  // cost lavapipe 10% of a draw (docs/benchmarks.md, "Paired ratios, and the dead slots")
   let culled = vec4f(-1.0, -1.0, 0.0, 1.0);
   return MeshOut(select(culled, ps.viewProjection * vec4f(world, 1.0), v.w > 0.0), gradient(t) * tintOf(id), turn.n * normal, world);
 }
