@@ -10,6 +10,8 @@ in vec4 vColor;
 in vec2 vUv;
 in vec4 vCells;
 in vec4 vFade;
+flat in vec4 vSoft;
+flat in vec2 vAgeLife;
 // a flipbook image (the sprite, the normal map) at this fragment: this frame's cell, cross-faded
 // into the next one's with `#define CROSS_FADE` (spriteSheet.blend, more than one frame; without
 // it, one read a pixel)
@@ -21,8 +23,6 @@ vec4 flipbook(highp sampler2D image) {
 #endif
   return a;
 }
-flat in vec4 vSoft;
-flat in vec2 vAgeLife;
 #ifdef LIT
 flat in vec4 vLight;
 flat in vec4 vLightColor;
