@@ -58,6 +58,7 @@ export const DEFAULTS = {
   moduleCounts: [100_000],
   moduleExtras: ['none', 'mesh', 'field', 'colliders', 'depth'],
   referenceCounts: [100_000],
+  referenceLooks: ['disc'],
   /** Draws a frame in the draws suite (the RHI's CPU cost per draw). */
   drawCounts: [100, 1000, 10000],
   portableCounts: [1024, 4096, 16384],
@@ -171,6 +172,8 @@ const USAGE = `npm run bench -- [options]
                                   a hand-written WebGPU / WebGL2 frame and three.js, both backends)
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
+  --reference-looks disc          the reference suite's looks: disc (the soft disc, the default)
+                                  and sprite (a 32² image per particle, options.texture)
   --browser firefox               run in Firefox (WebGPU on wgpu/lavapipe, WebGL2 on llvmpipe)
                                   instead of Chromium (SwiftShader)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
@@ -244,6 +247,12 @@ export function parseArgs(argv) {
         break;
       case '--reference-counts':
         o.referenceCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
+        break;
+      case '--reference-looks':
+        o.referenceLooks = list(next());
+        for (const l of o.referenceLooks)
+          if (l !== 'disc' && l !== 'sprite')
+            throw new Error(`--reference-looks takes disc and sprite, got ${l}`);
         break;
       case '--cpu-counts':
         o.cpuCounts = list(next()).map((c) => Number(c.replace(/_/g, '')));
@@ -518,17 +527,19 @@ export function buildScenarios(o) {
     for (const count of o.referenceCounts)
       for (const backend of ['webgpu', 'webgl2'])
         for (const drawMode of o.draw.filter((d) => d === 'instanced' || d === 'pulled'))
-          out.push({
-            ...common,
-            kind: 'reference',
-            id: `reference/${backend}/${drawMode}/${count}`,
-            path: backend === 'webgpu' ? 'compute' : 'pingpong',
-            backend,
-            drawMode,
-            count,
-            width: o.size[0],
-            height: o.size[1],
-          });
+          for (const look of o.referenceLooks)
+            out.push({
+              ...common,
+              kind: 'reference',
+              id: `reference/${backend}/${drawMode}/${count}${look === 'disc' ? '' : `/${look}`}`,
+              path: backend === 'webgpu' ? 'compute' : 'pingpong',
+              backend,
+              drawMode,
+              look,
+              count,
+              width: o.size[0],
+              height: o.size[1],
+            });
   if (o.suites.includes('draws'))
     for (const count of o.drawCounts)
       for (const backend of ['webgpu', 'webgl2'])
@@ -922,6 +933,7 @@ function aggregate(s, runs, shot) {
     size: `${s.width}x${s.height}`,
     path: s.path,
     drawMode: s.drawMode,
+    ...(s.look ? { look: s.look } : {}),
     backend: s.backend,
     count: s.count,
   };
@@ -980,6 +992,10 @@ function aggregate(s, runs, shot) {
               cpuMs: round(median(ok.flatMap((m) => m.reference.control.cpuMs))),
               jsUs: ok[0].reference.control.jsUs,
             },
+            // the two images of one frame, compared: the repeat that differed most
+            image: ok
+              .map((m) => m.reference.image)
+              .reduce((a, b) => (b.differing > a.differing ? b : a)),
           },
         }
       : {}),
@@ -1485,13 +1501,13 @@ export function referenceTable(rows) {
   const js = ref.find((r) => r.reference?.control)?.reference.control.jsUs ?? '–';
   const out = [
     `\nIgnis's draw against a hand-written draw of the same look on the same state (draw-only frames, interleaved; medians; the ratios are medians of each back-to-back pair's ratio). GPU ms: the draw's pass by the GPU's timestamps, one frame at a time (WebGPU where the device has them). CPU ms: recording and submitting one frame, from bursts of 20 frames back to back on 1,024 particles (the frame's CPU work does not depend on the count). Control: the hand-written frame after ${js} µs of plain JavaScript (timed alone; about Ignis's own JavaScript per frame on a quiet CPU, bench/cpu-overhead.mjs) — what a few microseconds of anyone's JavaScript cost in these bursts here:\n`,
-    '| backend | draw | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio | control CPU ms | control ratio |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| backend | draw | look | count | Ignis e2e ms | reference e2e ms | e2e ratio | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio | control CPU ms | control ratio | pixels differing / lit |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of ref) {
     if (r.skipped || !r.reference) {
       out.push(
-        `| ${r.backend} | ${r.drawMode} | ${r.count} | skipped: ${r.skipped ?? 'no reference'} | | | | | | | | | | |`,
+        `| ${r.backend} | ${r.drawMode} | ${r.look ?? 'disc'} | ${r.count} | skipped: ${r.skipped ?? 'no reference'} | | | | | | | | | | | |`,
       );
       continue;
     }
@@ -1503,7 +1519,7 @@ export function referenceTable(rows) {
         ? `${fmt(g, 3)} | ${fmt(qg, 3)} | ${(q.gpuRatio ?? g / qg).toFixed(2)}×`
         : '– | – | –';
     out.push(
-      `| ${r.backend} | ${r.drawMode} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(q.e2eRatio ?? r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${gpu} | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} |`,
+      `| ${r.backend} | ${r.drawMode} | ${r.look ?? 'disc'} | ${r.count} | ${fmt(r.e2eMs.median)} | ${fmt(q.e2eMs)} | ${(q.e2eRatio ?? r.e2eMs.median / q.e2eMs).toFixed(2)}× | ${gpu} | ${fmt(r.cpuMs, 3)} | ${fmt(q.cpuMs, 3)} | ${(r.cpuMs / q.cpuMs).toFixed(2)}× | ${q.control ? fmt(q.control.cpuMs, 3) : '–'} | ${q.control ? `${(q.control.cpuMs / q.cpuMs).toFixed(2)}×` : '–'} | ${q.image ? `${q.image.differing} / ${q.image.lit}` : '–'} |`,
     );
   }
   return out.join('\n');

@@ -1,5 +1,6 @@
 // A hand-written WebGPU draw of the same particles and the same look as Ignis's (camera-facing
-// quads, colour over life, the same soft disc), with no Ignis in between: its own buffers, pipeline,
+// quads, colour over life, the same soft disc — or, the `sprite` look, the same image tinted by
+// it, as Ignis's options.texture draws), with no Ignis in between: its own buffers, pipeline,
 // bind group and uniform buffer, recorded straight into a GPUCommandEncoder. The benchmark draws
 // the same state with it and with Ignis, so what Ignis adds — to the GPU time and to the CPU time
 // of a frame — is measured side by side.
@@ -53,7 +54,45 @@ fn fs(in: Out) -> @location(0) vec4f {
   let r2 = dot(in.uv, in.uv);
   return vec4f(in.color.rgb, in.color.a * (1.0 - smoothstep(0.25, 1.0, r2)));
 }
+
+// the sprite look: the image at the corner's uv (-1..1, y up → 0..1, y down, as its rows), tinted
+@group(0) @binding(3) var sprite: texture_2d<f32>;
+@group(0) @binding(4) var spriteSampler: sampler;
+
+@fragment
+fn fsSprite(in: Out) -> @location(0) vec4f {
+  return in.color * textureSample(sprite, spriteSampler, vec2f(in.uv.x, -in.uv.y) * 0.5 + 0.5);
+}
 `;
+
+/** What the particles look like: the soft disc, or an image (SPRITE) tinted by the colour over life. */
+export type RawLookKind = 'disc' | 'sprite';
+
+/** The sprite's side, in pixels. */
+export const SPRITE_SIZE = 32;
+
+/**
+ * The image of the `sprite` look, SPRITE_SIZE² RGBA8 rows top first: a soft four-pointed star
+ * (its alpha), red towards the top and green towards the right. Both draws upload these bytes.
+ */
+export function spriteImage(): Uint8Array<ArrayBuffer> {
+  const n = SPRITE_SIZE;
+  const out = new Uint8Array(n * n * 4);
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) {
+      const u = ((x + 0.5) / n) * 2 - 1;
+      const v = ((y + 0.5) / n) * 2 - 1;
+      const r = Math.hypot(u, v);
+      const star = 1 - Math.min(1, r / (0.35 + 0.65 * Math.abs(Math.cos(2 * Math.atan2(v, u)))));
+      const i = 4 * (y * n + x);
+      // red at the top, green at the right: an image upside down or mirrored is another image
+      out[i] = Math.round((255 * (n - 1 - y)) / (n - 1));
+      out[i + 1] = Math.round((255 * x) / (n - 1));
+      out[i + 2] = 160;
+      out[i + 3] = Math.round(255 * Math.max(0, Math.min(1, r >= 1 ? 0 : star)));
+    }
+  return out;
+}
 
 export interface RawCamera {
   view: ArrayLike<number>;
@@ -87,10 +126,13 @@ export class RawReference {
   readonly #bindGroups: Record<'instanced' | 'pulled', GPUBindGroup>;
   readonly count: number;
 
+  readonly #sprite: GPUTexture | null = null;
+
   constructor(
     gpu: GPUDevice,
     format: GPUTextureFormat,
     state: { position: Float32Array; velocity: Float32Array },
+    look: RawLookKind = 'disc',
   ) {
     this.#gpu = gpu;
     this.count = state.position.length / 4;
@@ -126,20 +168,41 @@ export class RawReference {
           entryPoint: mode === 'instanced' ? 'vsInstanced' : 'vsPulled',
           buffers: mode === 'instanced' ? [attributes(0), attributes(1)] : [],
         },
-        fragment: { module, entryPoint: 'fs', targets: [{ format, blend }] },
+        fragment: {
+          module,
+          entryPoint: look === 'sprite' ? 'fsSprite' : 'fs',
+          targets: [{ format, blend }],
+        },
         primitive: { topology: mode === 'instanced' ? 'triangle-strip' : 'triangle-list' },
       });
     this.#pipelines = { instanced: make('instanced'), pulled: make('pulled') };
+    const image: GPUBindGroupEntry[] = [];
+    if (look === 'sprite') {
+      const t = (this.#sprite = gpu.createTexture({
+        size: [SPRITE_SIZE, SPRITE_SIZE],
+        format: 'rgba8unorm',
+        usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+      }));
+      gpu.queue.writeTexture({ texture: t }, spriteImage(), { bytesPerRow: SPRITE_SIZE * 4 }, [
+        SPRITE_SIZE,
+        SPRITE_SIZE,
+      ]);
+      image.push(
+        { binding: 3, resource: t.createView() },
+        { binding: 4, resource: gpu.createSampler({ magFilter: 'linear', minFilter: 'linear' }) },
+      );
+    }
     const group = (mode: 'instanced' | 'pulled'): GPUBindGroup =>
       gpu.createBindGroup({
         layout: this.#pipelines[mode].getBindGroupLayout(0),
         entries:
           mode === 'instanced'
-            ? [{ binding: 0, resource: { buffer: this.#uniforms } }]
+            ? [{ binding: 0, resource: { buffer: this.#uniforms } }, ...image]
             : [
                 { binding: 0, resource: { buffer: this.#uniforms } },
                 { binding: 1, resource: { buffer: this.#positions } },
                 { binding: 2, resource: { buffer: this.#velocities } },
+                ...image,
               ],
       });
     this.#bindGroups = { instanced: group('instanced'), pulled: group('pulled') };
@@ -186,6 +249,7 @@ export class RawReference {
     this.#positions.destroy();
     this.#velocities.destroy();
     this.#uniforms.destroy();
+    this.#sprite?.destroy();
   }
 }
 

@@ -21,6 +21,8 @@ export interface Scenario {
   radius?: number;
   backend: 'webgpu' | 'webgl2';
   drawMode: 'instanced' | 'pulled' | 'splat' | 'auto';
+  /** reference: the soft disc (Ignis's default) or an image per particle (options.texture). */
+  look?: 'disc' | 'sprite';
   count: number;
   width: number;
   height: number;
@@ -57,6 +59,12 @@ export interface Measured {
     gpuDrawMs: number[] | null;
     /** The hand-written frame after `jsUs` µs of plain JavaScript (reference.ts: the control). */
     control: { cpuMs: number[]; jsUs: number };
+    /**
+     * The two draws' images of one frame compared: pixels Ignis lit, and pixels whose channels
+     * differ by more than `tolerance` (of 255) between the two (the same look: few, from the order
+     * of the additive blends' rounding).
+     */
+    image: { lit: number; differing: number; tolerance: number };
   };
   /** The `draws` suite: CPU µs per draw of each contender, one sample per round (draws.ts). */
   draws?: {

@@ -1,8 +1,10 @@
 // A hand-written WebGL2 draw of the same particles and the same look as Ignis's WebGL2 draw
 // (state in two RGBA32F textures read with texelFetch, camera-facing quads, colour over life, the
-// soft disc, additive blending), with no Ignis in between: its own program, textures, framebuffer
+// soft disc or the `sprite` look's image tinted by it, additive blending), with no Ignis in between: its own program, textures, framebuffer
 // and uniforms, on the same GL context as the Ignis device (which resets its cached state after).
 // The `reference` suite of the benchmark draws the same state with it and with Ignis.
+import { SPRITE_SIZE, spriteImage, type RawLookKind } from '../deno/raw-reference.js';
+
 const VS = `#version 300 es
 precision highp float;
 precision highp int;
@@ -50,6 +52,17 @@ void main() {
   outColor = vec4(vColor.rgb, vColor.a * (1.0 - smoothstep(0.25, 1.0, r2)));
 }`;
 
+/** The sprite look: the image at the corner's uv (-1..1, y up → 0..1, rows top first), tinted. */
+const FS_SPRITE = `#version 300 es
+precision highp float;
+uniform sampler2D sprite;
+in vec4 vColor;
+in vec2 vUv;
+out vec4 outColor;
+void main() {
+  outColor = vColor * texture(sprite, vec2(vUv.x, -vUv.y) * 0.5 + 0.5);
+}`;
+
 export interface RawLook {
   colors: ReadonlyArray<readonly number[]>;
   stops: readonly number[];
@@ -78,12 +91,14 @@ export class RawWebGL2Reference {
   readonly #vao: WebGLVertexArrayObject;
   readonly #width: number;
   readonly #size: { width: number; height: number };
+  readonly #sprite: WebGLTexture | null = null;
   readonly count: number;
 
   constructor(
     gl: WebGL2RenderingContext,
     state: { position: Float32Array; velocity: Float32Array },
     target: { width: number; height: number },
+    look: RawLookKind = 'disc',
   ) {
     this.#gl = gl;
     this.#size = target;
@@ -95,7 +110,7 @@ export class RawWebGL2Reference {
         `${pulled ? '#define PULLED\n' : ''}precision highp float;`,
       );
       gl.attachShader(p, compile(gl, gl.VERTEX_SHADER, vs));
-      gl.attachShader(p, compile(gl, gl.FRAGMENT_SHADER, FS));
+      gl.attachShader(p, compile(gl, gl.FRAGMENT_SHADER, look === 'sprite' ? FS_SPRITE : FS));
       gl.linkProgram(p);
       if (!gl.getProgramParameter(p, gl.LINK_STATUS))
         throw new Error(`raw WebGL2 reference: ${gl.getProgramInfoLog(p) ?? 'link failed'}`);
@@ -112,6 +127,7 @@ export class RawWebGL2Reference {
       'width',
       'positions',
       'velocities',
+      'sprite',
     ];
     const locate = (p: WebGLProgram) =>
       Object.fromEntries(names.map((n) => [n, gl.getUniformLocation(p, n)]));
@@ -142,6 +158,27 @@ export class RawWebGL2Reference {
       gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
       return t;
     });
+    if (look === 'sprite') {
+      const t = (this.#sprite = gl.createTexture() as WebGLTexture);
+      gl.bindTexture(gl.TEXTURE_2D, t);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, SPRITE_SIZE, SPRITE_SIZE);
+      gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
+      gl.texSubImage2D(
+        gl.TEXTURE_2D,
+        0,
+        0,
+        0,
+        SPRITE_SIZE,
+        SPRITE_SIZE,
+        gl.RGBA,
+        gl.UNSIGNED_BYTE,
+        spriteImage(),
+      );
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    }
     this.#target = gl.createTexture() as WebGLTexture;
     gl.bindTexture(gl.TEXTURE_2D, this.#target);
     gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, target.width, target.height);
@@ -197,6 +234,11 @@ export class RawWebGL2Reference {
     gl.bindTexture(gl.TEXTURE_2D, this.#textures[0] as WebGLTexture);
     gl.activeTexture(gl.TEXTURE1);
     gl.bindTexture(gl.TEXTURE_2D, this.#textures[1] as WebGLTexture);
+    if (this.#sprite) {
+      gl.uniform1i(u('sprite'), 2);
+      gl.activeTexture(gl.TEXTURE2);
+      gl.bindTexture(gl.TEXTURE_2D, this.#sprite);
+    }
     gl.bindVertexArray(this.#vao);
     if (mode === 'instanced') gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, this.count);
     else gl.drawArrays(gl.TRIANGLES, 0, 6 * this.count);
@@ -205,10 +247,21 @@ export class RawWebGL2Reference {
     gl.flush();
   }
 
+  /** The last frame's pixels, RGBA8, GL's rows (bottom first). */
+  read(): Uint8Array {
+    const gl = this.#gl;
+    const { width, height } = this.#size;
+    const out = new Uint8Array(width * height * 4);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, this.#framebuffer);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, out);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    return out;
+  }
+
   destroy(): void {
     const gl = this.#gl;
     for (const p of Object.values(this.#programs)) gl.deleteProgram(p);
-    for (const t of [...this.#textures, this.#target]) gl.deleteTexture(t);
+    for (const t of [...this.#textures, this.#target, this.#sprite]) if (t) gl.deleteTexture(t);
     gl.deleteFramebuffer(this.#framebuffer);
     gl.deleteVertexArray(this.#vao);
   }

@@ -11,9 +11,10 @@ import {
   WebGL2Device,
   type Device,
   type PassTimestampWrites,
+  type Texture,
   type WebGPUDevice,
 } from '../../src/all.js';
-import { RawPassTimer, RawReference } from '../deno/raw-reference.js';
+import { RawPassTimer, RawReference, SPRITE_SIZE, spriteImage } from '../deno/raw-reference.js';
 import { RawWebGL2Reference } from './raw-webgl2.js';
 import type { Measured, Scenario } from './bench.js';
 
@@ -31,15 +32,55 @@ interface Pair {
    * hand-written one, waited for apart). Null where the device has no timestamps.
    */
   gpuTimes: (() => Promise<{ ignis: number; raw: number }>) | null;
+  /** One frame of each, read back: RGBA8, rows top first (as Ignis's texture reads give them). */
+  images(): Promise<{ ignis: Uint8Array; raw: Uint8Array }>;
   destroy(): void;
+}
+
+/** Channels (of 255) two images of the same look may differ by: the blends' rounding order. */
+const IMAGE_TOLERANCE = 8;
+
+/** Pixels Ignis lit, and pixels whose channels differ by more than IMAGE_TOLERANCE. */
+function compareImages(
+  ignis: Uint8Array,
+  raw: Uint8Array,
+): NonNullable<Measured['reference']>['image'] {
+  let lit = 0;
+  let differing = 0;
+  for (let i = 0; i < ignis.length; i += 4) {
+    if ((ignis[i] as number) + (ignis[i + 1] as number) + (ignis[i + 2] as number) > 0) lit++;
+    for (let c = 0; c < 4; c++)
+      if (Math.abs((ignis[i + c] as number) - (raw[i + c] as number)) > IMAGE_TOLERANCE) {
+        differing++;
+        break;
+      }
+  }
+  return { lit, differing, tolerance: IMAGE_TOLERANCE };
 }
 
 async function makePair(device: Device, s: Scenario, count: number): Promise<Pair> {
   const mode = s.drawMode === 'pulled' ? 'pulled' : 'instanced';
+  const look = s.look ?? 'disc';
+  let sprite: Texture | null = null;
+  if (look === 'sprite') {
+    sprite = device.createTexture({
+      label: 'reference sprite',
+      size: { width: SPRITE_SIZE, height: SPRITE_SIZE },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture(
+      { texture: sprite },
+      spriteImage(),
+      { bytesPerRow: SPRITE_SIZE * 4 },
+      { width: SPRITE_SIZE, height: SPRITE_SIZE },
+    );
+  }
   const ps = await createParticleSystem(device, {
     count,
     path: s.backend === 'webgpu' ? 'compute' : 'pingpong',
     drawMode: mode,
+    texture: sprite,
   });
   for (let i = 0; i < s.preroll; i += 10) {
     const enc = device.createCommandEncoder();
@@ -48,7 +89,7 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
   }
   const state = await ps.read();
   const o = resolveOptions({ count });
-  const look = {
+  const colors = {
     colors: o.colors,
     stops: o.colorStops,
     sizes: [o.sizeOverLife[0], o.sizeOverLife[1], o.size] as [number, number, number],
@@ -58,25 +99,41 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
     label: 'reference target',
     size: { width: s.width, height: s.height },
     format: 'rgba8unorm',
-    usage: TextureUsage.RENDER_ATTACHMENT,
+    usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
   });
-  let raw: { frame(): void; destroy(): void };
+  let raw: { frame(): void; read(): Promise<Uint8Array>; destroy(): void };
   let gpuTimes: Pair['gpuTimes'] = null;
   if (device instanceof WebGL2Device) {
-    const r = new RawWebGL2Reference(device.gl, state, { width: s.width, height: s.height });
+    const r = new RawWebGL2Reference(device.gl, state, { width: s.width, height: s.height }, look);
     raw = {
       frame: () => {
-        r.frame(mode, camera, look);
+        r.frame(mode, camera, colors);
         device.resetState(); // the raw calls changed GL state under Ignis's cache
+      },
+      // GL's rows are bottom first; Ignis draws into textures upside down in GL so that its rows
+      // read top first, as WebGPU's: the hand-written image's rows reversed are the same picture
+      read: async () => {
+        const gl = r.read();
+        device.resetState();
+        const row = s.width * 4;
+        const out = new Uint8Array(gl.length);
+        for (let y = 0; y < s.height; y++)
+          out.set(gl.subarray(y * row, (y + 1) * row), (s.height - 1 - y) * row);
+        return out;
       },
       destroy: () => r.destroy(),
     };
   } else {
     const gpu = (device as WebGPUDevice).gpu;
-    const r = new RawReference(gpu, 'rgba8unorm', {
-      position: new Float32Array(state.position),
-      velocity: new Float32Array(state.velocity),
-    });
+    const r = new RawReference(
+      gpu,
+      'rgba8unorm',
+      {
+        position: new Float32Array(state.position),
+        velocity: new Float32Array(state.velocity),
+      },
+      look,
+    );
     const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
     const timed = device.caps.features.timestampQuery;
     const timer = timed ? new RawPassTimer(gpu) : null;
@@ -84,7 +141,9 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
       ? device.createQuerySet({ label: 'reference: Ignis pass', type: 'timestamp', count: 2 })
       : null;
     raw = {
-      frame: () => r.frame(mode, view, camera, look),
+      frame: () => r.frame(mode, view, camera, colors),
+      // it drew into Ignis's target: read as Ignis's own image is
+      read: async () => new Uint8Array(await target.read()),
       destroy: () => {
         r.destroy();
         timer?.destroy();
@@ -96,7 +155,7 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
         ignisFrame({ querySet: queries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 });
         const t = await queries.readTimestamps();
         const ignis = ((t[1] as number) - (t[0] as number)) / 1e6;
-        r.frame(mode, view, camera, look, timer.writes);
+        r.frame(mode, view, camera, colors, timer.writes);
         return { ignis, raw: await timer.read() };
       };
   }
@@ -115,9 +174,16 @@ async function makePair(device: Device, s: Scenario, count: number): Promise<Pai
     ignisFrame,
     rawFrame: () => raw.frame(),
     gpuTimes,
+    async images() {
+      ignisFrame();
+      const ignis = new Uint8Array(await target.read());
+      raw.frame();
+      return { ignis, raw: await raw.read() };
+    },
     destroy: () => {
       raw.destroy();
       target.destroy();
+      sprite?.destroy();
       ps.destroy();
     },
   };
@@ -247,6 +313,8 @@ export async function runReference(
     }
   }
   small.destroy();
+  const images = await pair.images();
+  const image = compareImages(images.ignis, images.raw);
   const result: Measured = {
     backend: device.caps.backend,
     adapter,
@@ -256,13 +324,14 @@ export async function runReference(
     gpuUpdateMs: null,
     gpuDrawMs: pair.gpuTimes ? gpu.ignis : null,
     gpuSpansMs: null,
-    describe: `Ignis ${s.backend === 'webgpu' ? 'compute' : 'pingpong'} ${mode} draw vs a hand-written ${device.caps.backend} draw; median e2e ${median(e2e.ignis).toFixed(2)} vs ${median(e2e.raw).toFixed(2)} ms${burst > 1 ? ` (${burst} frames a wait: the wait alone takes ${latency.toFixed(0)} ms)` : ''}`,
+    describe: `Ignis ${s.backend === 'webgpu' ? 'compute' : 'pingpong'} ${mode} draw (${s.look ?? 'disc'}) vs a hand-written ${device.caps.backend} draw; median e2e ${median(e2e.ignis).toFixed(2)} vs ${median(e2e.raw).toFixed(2)} ms${burst > 1 ? ` (${burst} frames a wait: the wait alone takes ${latency.toFixed(0)} ms)` : ''}`,
     drawn: mode,
     reference: {
       e2eMs: e2e.raw,
       cpuMs: cpu.raw,
       gpuDrawMs: pair.gpuTimes ? gpu.raw : null,
       control: { cpuMs: cpu.control, jsUs: CONTROL_JS_US },
+      image,
     },
     gpuBytes: device.stats().total.bytes,
     heapBytes: null,

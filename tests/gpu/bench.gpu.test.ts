@@ -178,10 +178,10 @@ describe('benchmark smoke run', () => {
     expect(md).toMatch(/\| plain \| 3000 \| \d+\.\d\d \| 1\.00× \|/);
   }, 300_000);
 
-  it("runs Ignis's draw against the hand-written WebGPU and WebGL2 references, interleaved", async () => {
+  it("runs Ignis's draw against the hand-written WebGPU and WebGL2 references of the same look (disc and sprite), interleaved", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-bench-reference-'));
     const o = parseArgs(
-      '--suites reference --reference-counts 700 --draw pulled --frames 3 --warmup 1 --repeat 1 --preroll 3 --size 96x64 --quiet --out'
+      '--suites reference --reference-counts 2000 --reference-looks disc,sprite --draw pulled --frames 3 --warmup 1 --repeat 1 --preroll 30 --size 96x64 --quiet --out'
         .split(' ')
         .concat(out),
     );
@@ -198,12 +198,15 @@ describe('benchmark smoke run', () => {
         e2eRatio: number;
         gpuRatio: number | null;
         control: { cpuMs: number; jsUs: number };
+        image: { lit: number; differing: number; tolerance: number };
       };
     };
     const rows = result.rows as Row[];
     expect(rows.map((r) => r.scenario)).toEqual([
-      'reference/webgpu/pulled/700',
-      'reference/webgl2/pulled/700',
+      'reference/webgpu/pulled/2000',
+      'reference/webgpu/pulled/2000/sprite',
+      'reference/webgl2/pulled/2000',
+      'reference/webgl2/pulled/2000/sprite',
     ]);
     for (const r of rows) {
       expect(r.skipped, `${r.scenario}: ${r.skipped}`).toBeUndefined();
@@ -216,9 +219,14 @@ describe('benchmark smoke run', () => {
       // the control (the hand-written frame after some plain JavaScript) is measured and reported
       expect(r.reference?.control.jsUs).toBeGreaterThan(0);
       expect(r.reference?.control.cpuMs).toBeGreaterThan(0);
+      // the same look: one frame of each, read back, lights the same pixels in the same colours
+      // (a sprite mirrored or upside down in either draw differs in about half of them)
+      const image = r.reference?.image;
+      expect(image?.lit, r.scenario).toBeGreaterThan(20);
+      expect(image?.differing, r.scenario).toBeLessThanOrEqual(Math.ceil((image?.lit ?? 0) / 50));
     }
     // WebGPU has timestamps here: both draws' passes timed by the GPU; WebGL2 reports none
-    const [webgpu, webgl2] = rows as [Row, Row];
+    const [webgpu, , webgl2] = rows as [Row, Row, Row];
     expect(webgpu.gpuMs?.draw).toBeGreaterThan(0);
     expect(webgpu.reference?.gpuDrawMs).toBeGreaterThan(0);
     expect(webgl2.reference?.gpuDrawMs).toBeNull();
@@ -226,10 +234,10 @@ describe('benchmark smoke run', () => {
     expect(webgl2.reference?.gpuRatio).toBeNull();
     const md = readFileSync(writeOutputs(o, result).md, 'utf8');
     expect(md).toMatch(
-      /\| webgpu \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
+      /\| webgpu \| pulled \| sprite \| 2000 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \| \d+ \/ \d+ \|/,
     );
     expect(md).toMatch(
-      /\| webgl2 \| pulled \| 700 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| – \| – \| – \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \|/,
+      /\| webgl2 \| pulled \| disc \| 2000 \| [\d.]+ \| [\d.]+ \| [\d.]+× \| – \| – \| – \| [\d.]+ \| [\d.]+ \| [\d.]+× \| [\d.]+ \| [\d.]+× \| \d+ \/ \d+ \|/,
     );
   }, 300_000);
 
