@@ -8,18 +8,18 @@
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
-in vec4 vCells;
-in vec4 vFade;
+in vec2 vSheetUv;
+in vec2 vNextUv;
+flat in float vFade;
 flat in vec4 vSoft;
 flat in vec2 vAgeLife;
 // a flipbook image (the sprite, the normal map) at this fragment: this frame's cell, cross-faded
 // into the next one's with `#define CROSS_FADE` (spriteSheet.blend, more than one frame; without
 // it, one read a pixel)
 vec4 flipbook(highp sampler2D image) {
-  vec2 local = (vec2(vUv.x, -vUv.y) * 0.5 + 0.5) * vFade.yz;
-  vec4 a = texture(image, vCells.xy + local);
+  vec4 a = texture(image, vSheetUv);
 #ifdef CROSS_FADE
-  a = mix(a, texture(image, vCells.zw + local), vFade.x);
+  a = mix(a, texture(image, vNextUv), vFade);
 #endif
   return a;
 }

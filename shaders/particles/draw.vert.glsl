@@ -16,8 +16,11 @@ uniform highp sampler2D tintState;
 #endif
 out vec4 vColor;
 out vec2 vUv;     // the corner before any rotation: the disc's falloff and the sprite's uv
-out vec4 vCells;  // the flipbook: this frame's cell (xy) and the next one's (zw), top-left uv
-out vec4 vFade;   // x: the cross-fade into the next frame, yz: a cell's size in uv
+// the flipbook: where this corner lies in the image (0..1, rows top first) in this frame's cell,
+// in the next frame's, and the cross-fade into it (draw.wgsl's VertexOut says why per corner)
+out vec2 vSheetUv;
+out vec2 vNextUv;
+flat out float vFade;
 flat out vec4 vSoft;  // ps.soft, for the fragment stage
 flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
 #ifdef LIT
@@ -81,8 +84,10 @@ void main() {
   float frames = ps.sprite.x * ps.sprite.y;
   float f = clamp((flags & 1u) != 0u ? length(v.xyz) * ps.sprite.z : t * frames, 0.0, frames - 1.0);
   float frame = floor(f);
-  vCells = vec4(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
-  vFade = vec4((flags & 2u) != 0u ? f - frame : 0.0, 1.0 / ps.sprite.xy, 0.0);
+  vec2 local = (vec2(c.x, -c.y) * 0.5 + 0.5) / ps.sprite.xy;
+  vSheetUv = cellOf(frame) + local;
+  vNextUv = cellOf(min(frame + 1.0, frames - 1.0)) + local;
+  vFade = (flags & 2u) != 0u ? f - frame : 0.0;
   vSoft = ps.soft;
   vAgeLife = vec2(p.w, v.w);
 #ifdef LIT

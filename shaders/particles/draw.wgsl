@@ -44,19 +44,23 @@ struct VertexOut {
   @location(0) color: vec4f,
   // the corner, (-1, -1) to (1, 1), before any rotation: the disc's falloff and the sprite's uv
   @location(1) uv: vec2f,
-  // the flipbook: the top-left uv of this frame's cell (xy) and of the next one (zw)
-  @location(2) cells: vec4f,
-  // x: the cross-fade into the next frame, yz: a cell's size in uv
-  @location(3) fade: vec4f,
+  // the flipbook (options.texture, light.normalMap): where this corner lies in the image (0..1, y
+  // down, as its rows) in this frame's cell, and in the next frame's. Computed per corner, so the
+  // fragment stage reads the image where two floats say (a cell and a fade passed on instead cost
+  // lavapipe 1.4× a sprite draw: docs/benchmarks.md, "Sprites against a hand-written sprite")
+  @location(2) sheetUv: vec2f,
+  @location(3) nextUv: vec2f,
+  // the cross-fade into the next frame (spriteSheet.blend), 0 to 1
+  @location(4) @interpolate(flat) fade: f32,
   // soft particles: ps.soft, handed to the fragment stage
-  @location(4) @interpolate(flat) soft: vec4f,
+  @location(5) @interpolate(flat) soft: vec4f,
   // the particle's age and life (a custom look's p.age, p.life)
-  @location(5) @interpolate(flat) ageLife: vec2f,
+  @location(6) @interpolate(flat) ageLife: vec2f,
   // lit particles: towards the light in the corner's frame (x along uv.x, y along uv.y, z towards
   // the camera: turned back by the particle's spin), the light's colour, the ambient colour
-  @location(6) @interpolate(flat) light: vec4f,
-  @location(7) @interpolate(flat) lightColor: vec4f,
-  @location(8) @interpolate(flat) ambient: vec4f,
+  @location(7) @interpolate(flat) light: vec4f,
+  @location(8) @interpolate(flat) lightColor: vec4f,
+  @location(9) @interpolate(flat) ambient: vec4f,
 };
 
 fn pcg(v: u32) -> u32 {
@@ -119,13 +123,15 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   let frames = ps.sprite.x * ps.sprite.y;
   let f = clamp(select(t * frames, length(v.xyz) * ps.sprite.z, (flags & 1u) != 0u), 0.0, frames - 1.0);
   let frame = floor(f);
-  let cells = vec4f(cellOf(frame), cellOf(min(frame + 1.0, frames - 1.0)));
-  let fade = vec4f(select(0.0, f - frame, (flags & 2u) != 0u), 1.0 / ps.sprite.xy, 0.0);
+  let local = (vec2f(c.x, -c.y) * 0.5 + 0.5) / ps.sprite.xy;
+  let sheetUv = cellOf(frame) + local;
+  let nextUv = cellOf(min(frame + 1.0, frames - 1.0)) + local;
+  let fade = select(0.0, f - frame, (flags & 2u) != 0u);
   // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
   // which no rasteriser samples. Not outside the clip volume: that constant alone, never output,
   // cost lavapipe 10% of a draw (docs/benchmarks.md, "Paired ratios, and the dead slots")
   let culled = vec4f(-1.0, -1.0, 0.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, cells, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz), ps.ambient);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, sheetUv, nextUv, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz), ps.ambient);
 }
 
 // lit particles: the light's colour reaching the world point `p` (a quad's centre, a mesh's vertex).

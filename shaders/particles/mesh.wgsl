@@ -63,10 +63,17 @@ fn meshVertex(p: vec4f, v: vec4f, local: vec3f, normal: vec3f, id: u32) -> MeshO
   return MeshOut(select(culled, ps.viewProjection * vec4f(world, 1.0), v.w > 0.0), gradient(t) * tintOf(id), turn.n * normal, world);
 }
 
+// lit meshes (options.light): ambient + the light's colour · max(n · l, 0)
 @fragment
 fn fs(in: MeshOut) -> @location(0) vec4f {
-  // lit (ps.light.w 1): ambient + the light's colour · max(n · l, 0); unlit: the colour as it is
   let n = normalize(in.normal);
   let lit = ps.ambient.rgb + lightColorAt(in.world).rgb * max(dot(n, ps.light.xyz), 0.0);
-  return vec4f(in.color.rgb * select(vec3f(1.0), lit, ps.light.w > 0.5), in.color.a);
+  return vec4f(in.color.rgb * lit, in.color.a);
+}
+
+// unlit meshes: the colour as it is (their pipeline's own entry point: no lighting computed and
+// selected away per fragment)
+@fragment
+fn fsUnlit(in: MeshOut) -> @location(0) vec4f {
+  return in.color;
 }

@@ -4,7 +4,7 @@
 // the vertex stage turned the light (lightFrame).
 @group(0) @binding(10) var normalMap: texture_2d<f32>;
 
-fn spriteNormal(uv: vec2f, cells: vec4f, fade: vec4f) -> vec3f {
-  let n = flipbook(normalMap, uv, cells, fade).xyz * 2.0 - 1.0;
+fn spriteNormal(sheetUv: vec2f, nextUv: vec2f, fade: f32) -> vec3f {
+  let n = flipbook(normalMap, sheetUv, nextUv, fade).xyz * 2.0 - 1.0;
   return n * inverseSqrt(max(dot(n, n), 1e-12));
 }

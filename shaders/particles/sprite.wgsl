@@ -1,21 +1,21 @@
 // The textured look (options.texture): appended to draw.wgsl for pipelines that draw an image per
-// particle instead of the disc. The corner's uv (-1..1, y up) becomes the frame cell's uv (0..1,
-// y down, as the image's rows), tinted by the colour over life; `fade` cross-fades to the next frame.
+// particle instead of the disc: the image where the vertex stage put this point in the frame's
+// cell (sheetUv), tinted by the colour over life; `fade` cross-fades to the next frame (nextUv).
 @group(0) @binding(3) var sprite: texture_2d<f32>;
 @group(0) @binding(4) var spriteSampler: sampler;
 
-// A flipbook image (the sprite, light.normalMap) at a corner's uv: this frame's cell, cross-faded
-// into the next one's. uv, cells and fade are the vertex stage's (VertexOut's fields of those
-// names). A pipeline whose sheet does not blend (spriteSheet.blend false, or one frame) has the
-// marked lines replaced by `return a;` (draw.ts): one read a pixel, not two.
-fn flipbook(image: texture_2d<f32>, uv: vec2f, cells: vec4f, fade: vec4f) -> vec4f {
-  let local = (vec2f(uv.x, -uv.y) * 0.5 + 0.5) * fade.yz;
-  let a = textureSample(image, spriteSampler, cells.xy + local);
+// A flipbook image (the sprite, light.normalMap) at this point: this frame's cell, cross-faded
+// into the next one's. sheetUv, nextUv and fade are the vertex stage's (VertexOut's fields of
+// those names). A pipeline whose sheet does not blend (spriteSheet.blend false, or one frame) has
+// the marked lines replaced by `return a;` (draw.ts), and passes no nextUv or fade from its vertex
+// stage: one read a pixel, not two.
+fn flipbook(image: texture_2d<f32>, sheetUv: vec2f, nextUv: vec2f, fade: f32) -> vec4f {
+  let a = textureSample(image, spriteSampler, sheetUv);
   // IGNIS-CROSS-FADE
-  let b = textureSample(image, spriteSampler, cells.zw + local);
-  return mix(a, b, fade.x);
+  let b = textureSample(image, spriteSampler, nextUv);
+  return mix(a, b, fade);
 }
 
-fn sprited(color: vec4f, uv: vec2f, cells: vec4f, fade: vec4f) -> vec4f {
-  return color * flipbook(sprite, uv, cells, fade);
+fn sprited(color: vec4f, sheetUv: vec2f, nextUv: vec2f, fade: f32) -> vec4f {
+  return color * flipbook(sprite, sheetUv, nextUv, fade);
 }

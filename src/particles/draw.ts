@@ -131,12 +131,14 @@ const TINTED_WGSL = `fn tinted(o: VertexOut, i: u32) -> VertexOut {
 /** VertexOut's fields after position, colour and uv: type, interpolation, the pipelines that read it. */
 const OPTIONAL_VARYINGS: ReadonlyArray<{
   name: string;
-  type: 'vec2f' | 'vec4f';
+  type: 'f32' | 'vec2f' | 'vec4f';
   flat: boolean;
   read: (k: DrawPipelineKey) => boolean;
 }> = [
-  { name: 'cells', type: 'vec4f', flat: false, read: (k) => k.textured || k.normalMapped },
-  { name: 'fade', type: 'vec4f', flat: false, read: (k) => k.textured || k.normalMapped },
+  { name: 'sheetUv', type: 'vec2f', flat: false, read: (k) => k.textured || k.normalMapped },
+  // the cross-fade's second read (sprite.wgsl's flipbook)
+  { name: 'nextUv', type: 'vec2f', flat: false, read: (k) => k.crossFaded },
+  { name: 'fade', type: 'f32', flat: true, read: (k) => k.crossFaded },
   { name: 'soft', type: 'vec4f', flat: true, read: (k) => k.soft },
   { name: 'ageLife', type: 'vec2f', flat: true, read: (k) => k.look !== null },
   { name: 'light', type: 'vec4f', flat: true, read: (k) => k.lit },
@@ -146,7 +148,7 @@ const OPTIONAL_VARYINGS: ReadonlyArray<{
 
 /**
  * What passes from the vertex to the fragment stage of a pipeline: position, colour and uv, and
- * only the fields of VertexOut its fragment stage reads (a sprite's cells, the soft fade, the
+ * only the fields of VertexOut its fragment stage reads (a sprite's uv, the soft fade, the
  * light…). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment one passes
  * the fields to the functions that read them (fragmentWgsl). Compilers that do not link the two
  * stages (lavapipe under wgpu) would otherwise set up and interpolate all nine fields for every
@@ -176,14 +178,17 @@ fn varyingsOf(o: VertexOut) -> Varyings {
  * not every compiler does.
  */
 function fragmentWgsl(key: DrawPipelineKey): string {
+  // the flipbook's arguments: where the image is read, and the cross-fade where the sheet has one
+  // (without, flipbook() reads the first only: its marked lines are gone, spriteWgslFor)
+  const sheet = key.crossFaded ? 'v.sheetUv, v.nextUv, v.fade' : 'v.sheetUv, v.sheetUv, 0.0';
   const look = key.look
     ? 'look(ParticleFragment(v.color, v.uv, v.ageLife.x, v.ageLife.y))'
     : key.textured
-      ? 'sprited(v.color, v.uv, v.cells, v.fade)'
+      ? `sprited(v.color, ${sheet})`
       : 'disc(v.color, v.uv)';
   const lightFrame = 'v.light, v.lightColor, v.ambient';
   const lit = key.normalMapped
-    ? ` * lightOf(spriteNormal(v.uv, v.cells, v.fade), ${lightFrame})`
+    ? ` * lightOf(spriteNormal(${sheet}), ${lightFrame})`
     : key.lit
       ? ` * lighting(v.uv, ${lightFrame})`
       : '';
@@ -228,7 +233,7 @@ function specialised(source: string, key: DrawPipelineKey): string {
 
 /** sprite.wgsl's flipbook from its cross-fade on: what a sheet that does not blend has instead (one read). */
 const CROSS_FADE =
-  /\/\/ IGNIS-CROSS-FADE\n {2}let b = textureSample\(image, spriteSampler, cells\.zw \+ local\);\n {2}return mix\(a, b, fade\.x\);/;
+  /\/\/ IGNIS-CROSS-FADE\n {2}let b = textureSample\(image, spriteSampler, nextUv\);\n {2}return mix\(a, b, fade\);/;
 
 /**
  * sprite.wgsl for a pipeline: the flipbook cross-faded (two reads of the image a pixel) or not

@@ -130,7 +130,7 @@ export class MeshParticleDraw {
 
   #pipelineFor(mode: 'instanced' | 'pulled', shape: PassShape, tinted: boolean): RenderPipeline {
     const sorted = shape.sorted;
-    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}${shape.keepAlpha ? '+keep alpha' : ''}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}|${shape.shadowed ? 'shadow' : 'unshadowed'}`;
+    const id = `${mode}|${shape.format}|${shape.depthFormat ?? 'no depth'}|${shape.sampleCount}|${shape.blending}${shape.keepAlpha ? '+keep alpha' : ''}|${sorted ? 'sorted' : 'slots'}|${tinted ? 'tinted' : 'own'}|${shape.lit ? 'lit' : 'unlit'}|${shape.shadowed ? 'shadow' : 'unshadowed'}`;
     const cached = this.#pipelines.get(id);
     if (cached) return cached.pipeline;
     const device = this.#device;
@@ -173,7 +173,7 @@ export class MeshParticleDraw {
       });
       const fs = device.createShaderModule({
         label: 'mesh.frag.glsl',
-        code: `#version 300 es\n${shape.shadowed ? '#define SHADOW\n' : ''}${drawParamsGlsl}${meshFragGlsl}`,
+        code: `#version 300 es\n${shape.lit ? '#define LIT\n' : ''}${shape.shadowed ? '#define SHADOW\n' : ''}${drawParamsGlsl}${meshFragGlsl}`,
         stage: 'fragment',
       });
       const pipeline = device.createRenderPipeline({
@@ -213,7 +213,8 @@ export class MeshParticleDraw {
       const pipeline = device.createRenderPipeline({
         label,
         vertex: { module, entryPoint: 'vs', buffers: vertexLayout },
-        fragment: { module, entryPoint: 'fs', targets },
+        // unlit meshes compute no lighting (mesh.wgsl's fsUnlit)
+        fragment: { module, entryPoint: shape.lit ? 'fs' : 'fsUnlit', targets },
         multisample,
         primitive,
         depthStencil,

@@ -437,7 +437,7 @@ describe('sprite options', () => {
     );
     ps.destroy();
   });
-  it("the draw reads a flipbook image twice a pixel only where the sheet cross-fades (the sprite and light.normalMap; spriteSheet.blend's documented cost)", async () => {
+  it("the draw reads a flipbook image twice a pixel, and passes the second read's uv, only where the sheet cross-fades (the sprite and light.normalMap; spriteSheet.blend's documented cost)", async () => {
     /** textureSample calls in the WGSL of the draw pipeline a textured, normal-mapped system makes. */
     const reads = async (spriteSheet: { columns?: number; rows?: number; blend?: boolean }) => {
       const d = new NullDevice();
@@ -472,13 +472,52 @@ describe('sprite options', () => {
       const draw = codes.filter((c) => c.includes('fn sprited('));
       expect(draw).toHaveLength(1);
       // both images go through flipbook(): its reads are the pipeline's
-      expect(draw[0]).toMatch(/spriteNormal\(v\.uv, v\.cells, v\.fade\)/);
-      return (draw[0] as string).match(/textureSample\(/g)?.length;
+      expect(draw[0]).toMatch(/spriteNormal\(v\.sheetUv, v\.(sheetUv|nextUv)/);
+      // the vertex stage hands over the next frame's uv and the fade only where they are read
+      // (each varying costs lavapipe: docs/benchmarks.md, "Sprites against a hand-written sprite")
+      const varyings = /struct Varyings \{[^}]*\}/.exec(draw[0] as string)?.[0] ?? '';
+      const handed = ['sheetUv', 'nextUv', 'fade'].filter((f) => varyings.includes(` ${f}:`));
+      return [(draw[0] as string).match(/textureSample\(/g)?.length, handed.join()];
     };
-    expect(await reads({})).toBe(1);
-    expect(await reads({ columns: 2, rows: 2 })).toBe(1);
-    expect(await reads({ blend: true })).toBe(1); // one frame: nothing to fade into
-    expect(await reads({ columns: 2, rows: 2, blend: true })).toBe(2);
+    expect(await reads({})).toEqual([1, 'sheetUv']);
+    expect(await reads({ columns: 2, rows: 2 })).toEqual([1, 'sheetUv']);
+    // one frame: nothing to fade into
+    expect(await reads({ blend: true })).toEqual([1, 'sheetUv']);
+    expect(await reads({ columns: 2, rows: 2, blend: true })).toEqual([2, 'sheetUv,nextUv,fade']);
+  });
+
+  it('mesh particles compute lighting a pixel only where the system is lit (an unlit mesh draws with fsUnlit)', async () => {
+    /** The fragment entry point of each mesh pipeline a system makes as it draws (per draw mode). */
+    const fragments = async (light: { direction: [number, number, number] } | null) => {
+      const d = new NullDevice();
+      const entries: string[] = [];
+      const create = d.createRenderPipeline.bind(d);
+      d.createRenderPipeline = (desc) => {
+        if (desc.label?.startsWith('particles mesh')) entries.push(desc.fragment?.entryPoint ?? '');
+        return create(desc);
+      };
+      const target = d.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      });
+      for (const drawMode of ['instanced', 'pulled'] as const) {
+        const ps = await createParticleSystem(d, {
+          count: 4,
+          drawMode,
+          geometry: { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0] },
+          light,
+        });
+        const pass = d
+          .createCommandEncoder()
+          .beginRenderPass({ colorAttachments: [{ texture: target }] });
+        ps.draw(pass, orbitCamera({ aspect: 1 }));
+        ps.destroy();
+      }
+      return entries;
+    };
+    expect(await fragments(null)).toEqual(['fsUnlit', 'fsUnlit']);
+    expect(await fragments({ direction: [0, -1, 0] })).toEqual(['fs', 'fs']);
   });
 });
 
