@@ -11,7 +11,7 @@
 // mesh — born on a 2,048-triangle mesh; field — a 16³ curl-noise force field; colliders — a ball,
 // a box and a floor as SDFs; depth — collisions with a scene depth buffer, here cleared: the read
 // without contacts; absent: none), geometry (mesh particles, lit: shard — a 4-triangle tetrahedron;
-// cube — 12 triangles; absent: quads).
+// cube — 12 triangles; absent: quads), light (0: mesh particles unlit; absent: lit).
 import type { Device } from 'ignis-rhi';
 import { TextureUsage } from 'ignis-rhi';
 import {
@@ -74,7 +74,10 @@ export async function create(
     ...(params['geometry'] !== undefined && params['geometry'] !== 'none'
       ? {
           geometry: SHAPES[String(params['geometry'])] ?? unknownShape(String(params['geometry'])),
-          light: { direction: [1, -1.5, -0.6] as [number, number, number] },
+          light:
+            params['light'] !== undefined && Number(params['light']) === 0
+              ? null
+              : { direction: [1, -1.5, -0.6] as [number, number, number] },
         }
       : {}),
     ...(depth ? { collision: { depth, camera } } : {}),

@@ -71,9 +71,20 @@ fn fs(in: MeshOut) -> @location(0) vec4f {
   return vec4f(in.color.rgb * lit, in.color.a);
 }
 
-// unlit meshes: the colour as it is (their pipeline's own entry point: no lighting computed and
-// selected away per fragment)
+// Unlit meshes: the colour as it is, in a pipeline of their own — no lighting computed and selected
+// away per fragment, and no normal or world point handed over: their vertex entry point returns
+// unlitOf(meshVertex(…)) (mesh-draw.ts), as lavapipe sets up every varying a vertex stage writes,
+// read or not
+struct UnlitOut {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+};
+
+fn unlitOf(o: MeshOut) -> UnlitOut {
+  return UnlitOut(o.position, o.color);
+}
+
 @fragment
-fn fsUnlit(in: MeshOut) -> @location(0) vec4f {
+fn fsUnlit(in: UnlitOut) -> @location(0) vec4f {
   return in.color;
 }

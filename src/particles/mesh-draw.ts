@@ -85,6 +85,18 @@ fn vs(@builtin(vertex_index) vertex: u32) -> MeshOut {
 }
 `;
 
+/** The vertex entry point: a lit mesh hands the fragment stage its MeshOut, an unlit one the colour alone. */
+function vertexEntry(pulled: boolean, lit: boolean): string {
+  const entry = pulled ? VS_PULLED : VS_INSTANCED;
+  if (lit) return entry;
+  const unlit = entry
+    .replace('-> MeshOut {', '-> UnlitOut {')
+    .replace(/return (meshVertex\(.*\));/, 'return unlitOf($1);');
+  if (!unlit.includes('return unlitOf(meshVertex('))
+    throw new Error('mesh-draw.ts: the vertex entry point no longer returns meshVertex(…)');
+  return unlit;
+}
+
 interface MeshPipeline {
   pipeline: RenderPipeline;
   modules: ShaderModule[];
@@ -202,7 +214,7 @@ export class MeshParticleDraw {
           stateWgsl(this.#state, sorted) +
           tintWgsl(tinted ? this.#state : null) +
           meshWgsl +
-          (pulled ? VS_PULLED : VS_INSTANCED),
+          vertexEntry(pulled, shape.lit),
       });
       const textures = [
         ...(this.#state === 'textures'

@@ -486,11 +486,20 @@ describe('sprite options', () => {
     expect(await reads({ columns: 2, rows: 2, blend: true })).toEqual([2, 'sheetUv,nextUv,fade']);
   });
 
-  it('mesh particles compute lighting a pixel only where the system is lit (an unlit mesh draws with fsUnlit)', async () => {
-    /** The fragment entry point of each mesh pipeline a system makes as it draws (per draw mode). */
+  it('mesh particles compute lighting a pixel only where the system is lit (an unlit mesh draws with fsUnlit and hands over the colour alone)', async () => {
+    /**
+     * The fragment entry point of each mesh pipeline a system makes as it draws (per draw mode),
+     * and what its vertex entry point returns.
+     */
     const fragments = async (light: { direction: [number, number, number] } | null) => {
       const d = new NullDevice();
       const entries: string[] = [];
+      const createModule = d.createShaderModule.bind(d);
+      d.createShaderModule = (desc) => {
+        if (desc.code.includes('fn meshVertex('))
+          entries.push(/fn vs\(.*\) -> (\w+) \{/.exec(desc.code)?.[1] ?? '?');
+        return createModule(desc);
+      };
       const create = d.createRenderPipeline.bind(d);
       d.createRenderPipeline = (desc) => {
         if (desc.label?.startsWith('particles mesh')) entries.push(desc.fragment?.entryPoint ?? '');
@@ -516,8 +525,8 @@ describe('sprite options', () => {
       }
       return entries;
     };
-    expect(await fragments(null)).toEqual(['fsUnlit', 'fsUnlit']);
-    expect(await fragments({ direction: [0, -1, 0] })).toEqual(['fs', 'fs']);
+    expect(await fragments(null)).toEqual(['UnlitOut', 'fsUnlit', 'UnlitOut', 'fsUnlit']);
+    expect(await fragments({ direction: [0, -1, 0] })).toEqual(['MeshOut', 'fs', 'MeshOut', 'fs']);
   });
 });
 
