@@ -1,7 +1,8 @@
 // The particle draw's uniforms (DrawParams, std140: src/particles/draw-params.ts packs it) and the
 // helpers every WebGL2 particle vertex stage shares: the colour over life, the particle's hash and
-// angle. src/particles/draw.ts puts it before draw.vert.glsl (camera-facing quads) and
-// src/particles/mesh-draw.ts before mesh.vert.glsl (mesh particles), after the #version and defines.
+// angle. src/particles/draw.ts puts it before draw.vert.glsl and draw.frag.glsl (camera-facing
+// quads) and src/particles/mesh-draw.ts before mesh.vert.glsl and mesh.frag.glsl (mesh particles),
+// after the #version and defines.
 precision highp float;
 precision highp int;
 layout(std140) uniform DrawParams {

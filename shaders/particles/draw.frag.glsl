@@ -4,14 +4,14 @@
 // with `#define LOOK` the user's look (options.look, translated by src/particles/look.ts) replaces
 // the marker line after the outputs, and IGNIS_LOOK is the call that colours the fragment.
 // `#define LIT` (options.light): the result's colour times the sphere's lighting (with
-// `#define NORMAL_MAP`, light.normalMap: the sprite's own normals).
+// `#define NORMAL_MAP`, light.normalMap: the sprite's own normals). draw-params.glsl (the uniforms)
+// comes before this file.
 precision highp float;
 in vec4 vColor;
 in vec2 vUv;
 in vec2 vSheetUv;
 in vec2 vNextUv;
 flat in float vFade;
-flat in vec4 vSoft;
 flat in vec2 vAgeLife;
 // a flipbook image (the sprite, the normal map) at this fragment: this frame's cell, cross-faded
 // into the next one's with `#define CROSS_FADE` (spriteSheet.blend, more than one frame; without
@@ -25,11 +25,17 @@ vec4 flipbook(highp sampler2D image) {
 }
 #ifdef LIT
 flat in vec4 vLight;
+// lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame; the
+// light's colour is the vertex stage's where a shadow map tests each particle, else the uniforms'
+// (draw.wgsl's VertexOut says why: a varying costs llvmpipe what it holds, even a constant)
+#ifdef SHADOW
 flat in vec4 vLightColor;
-flat in vec4 vAmbient;
-// lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame
+#define LIGHT_COLOR vLightColor
+#else
+#define LIGHT_COLOR ps.lightColor
+#endif
 vec3 lightOf(vec3 n) {
-  return vAmbient.rgb + vLightColor.rgb * max(dot(n, vLight.xyz), 0.0);
+  return ps.ambient.rgb + LIGHT_COLOR.rgb * max(dot(n, vLight.xyz), 0.0);
 }
 #ifdef NORMAL_MAP
 // lit sprites: the normal map's normal (normal-map.wgsl says how), at the sprite's uv
@@ -54,8 +60,8 @@ uniform highp sampler2D sprite;
 uniform highp sampler2D sceneDepth;
 float softness() {
   float scene = texelFetch(sceneDepth, ivec2(gl_FragCoord.xy), 0).r;
-  float gap = vSoft.z / (scene + vSoft.y) - vSoft.z / (gl_FragCoord.z + vSoft.y);
-  return clamp(gap / vSoft.x, 0.0, 1.0);
+  float gap = ps.soft.z / (scene + ps.soft.y) - ps.soft.z / (gl_FragCoord.z + ps.soft.y);
+  return clamp(gap / ps.soft.x, 0.0, 1.0);
 }
 #else
 float softness() { return 1.0; }

@@ -21,13 +21,13 @@ out vec2 vUv;     // the corner before any rotation: the disc's falloff and the 
 out vec2 vSheetUv;
 out vec2 vNextUv;
 flat out float vFade;
-flat out vec4 vSoft;  // ps.soft, for the fragment stage
 flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
 #ifdef LIT
 // the light in the corner's frame (draw.wgsl's shade says how), its colour, the ambient colour
 flat out vec4 vLight;
+#ifdef SHADOW
 flat out vec4 vLightColor;
-flat out vec4 vAmbient;
+#endif
 #endif
 
 const vec2 CORNERS[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
@@ -88,13 +88,13 @@ void main() {
   vSheetUv = cellOf(frame) + local;
   vNextUv = cellOf(min(frame + 1.0, frames - 1.0)) + local;
   vFade = (flags & 2u) != 0u ? f - frame : 0.0;
-  vSoft = ps.soft;
   vAgeLife = vec2(p.w, v.w);
 #ifdef LIT
   vec3 l = ps.light.xyz;
   vLight = vec4(rotate(vec2(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
+#ifdef SHADOW
   vLightColor = lightColorAt(p.xyz);
-  vAmbient = ps.ambient;
+#endif
 #endif
   // a dead slot (emission: life < 0) collapses to a corner of the target: a triangle of no area,
   // which no rasteriser samples (draw.wgsl says why not outside the clip volume)

@@ -52,15 +52,15 @@ struct VertexOut {
   @location(3) nextUv: vec2f,
   // the cross-fade into the next frame (spriteSheet.blend), 0 to 1
   @location(4) @interpolate(flat) fade: f32,
-  // soft particles: ps.soft, handed to the fragment stage
-  @location(5) @interpolate(flat) soft: vec4f,
   // the particle's age and life (a custom look's p.age, p.life)
-  @location(6) @interpolate(flat) ageLife: vec2f,
+  @location(5) @interpolate(flat) ageLife: vec2f,
   // lit particles: towards the light in the corner's frame (x along uv.x, y along uv.y, z towards
-  // the camera: turned back by the particle's spin), the light's colour, the ambient colour
-  @location(7) @interpolate(flat) light: vec4f,
-  @location(8) @interpolate(flat) lightColor: vec4f,
-  @location(9) @interpolate(flat) ambient: vec4f,
+  // the camera: turned back by the particle's spin), and the light's colour reaching the particle
+  // (a shadowed pipeline's: the colour where the light is unshadowed, ps.lightColor, is read from
+  // the uniforms in the fragment stage, as are ps.ambient and ps.soft — a varying costs lavapipe
+  // per triangle what it holds, even a constant)
+  @location(6) @interpolate(flat) light: vec4f,
+  @location(7) @interpolate(flat) lightColor: vec4f,
 };
 
 fn pcg(v: u32) -> u32 {
@@ -131,7 +131,7 @@ fn shade(p: vec4f, v: vec4f, cornerIndex: u32, id: u32) -> VertexOut {
   // which no rasteriser samples. Not outside the clip volume: that constant alone, never output,
   // cost lavapipe 10% of a draw (docs/benchmarks.md, "Paired ratios, and the dead slots")
   let culled = vec4f(-1.0, -1.0, 0.0, 1.0);
-  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, sheetUv, nextUv, fade, ps.soft, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz), ps.ambient);
+  return VertexOut(select(culled, position, v.w > 0.0), gradient(t), c, sheetUv, nextUv, fade, vec2f(p.w, v.w), lightFrame(angle), lightColorAt(p.xyz));
 }
 
 // lit particles: the light's colour reaching the world point `p` (a quad's centre, a mesh's vertex).
@@ -156,8 +156,8 @@ fn lighting(uv: vec2f, light: vec4f, lightColor: vec4f, ambient: vec4f) -> vec3f
 }
 
 // lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame (x along
-// uv.x, y along uv.y, z towards the camera); light, lightColor and ambient as the vertex stage
-// handed them over
+// uv.x, y along uv.y, z towards the camera); light as the vertex stage handed it over, lightColor
+// as it or the uniforms say (fragmentWgsl), ambient the uniforms'
 fn lightOf(n: vec3f, light: vec4f, lightColor: vec4f, ambient: vec4f) -> vec3f {
   return ambient.rgb + lightColor.rgb * max(dot(n, light.xyz), 0.0);
 }

@@ -139,20 +139,19 @@ const OPTIONAL_VARYINGS: ReadonlyArray<{
   // the cross-fade's second read (sprite.wgsl's flipbook)
   { name: 'nextUv', type: 'vec2f', flat: false, read: (k) => k.crossFaded },
   { name: 'fade', type: 'f32', flat: true, read: (k) => k.crossFaded },
-  { name: 'soft', type: 'vec4f', flat: true, read: (k) => k.soft },
   { name: 'ageLife', type: 'vec2f', flat: true, read: (k) => k.look !== null },
   { name: 'light', type: 'vec4f', flat: true, read: (k) => k.lit },
-  { name: 'lightColor', type: 'vec4f', flat: true, read: (k) => k.lit },
-  { name: 'ambient', type: 'vec4f', flat: true, read: (k) => k.lit },
+  // the shadow map's test is per particle; unshadowed, the fragment stage reads ps.lightColor
+  { name: 'lightColor', type: 'vec4f', flat: true, read: (k) => k.lit && k.shadowed },
 ];
 
 /**
  * What passes from the vertex to the fragment stage of a pipeline: position, colour and uv, and
- * only the fields of VertexOut its fragment stage reads (a sprite's uv, the soft fade, the
- * light…). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment one passes
- * the fields to the functions that read them (fragmentWgsl). Compilers that do not link the two
- * stages (lavapipe under wgpu) would otherwise set up and interpolate all nine fields for every
- * triangle and compute each one per vertex.
+ * only the fields of VertexOut its fragment stage reads (a sprite's uv, the light, a custom
+ * look's age and life). The vertex entry point hands `varyingsOf(VertexOut)` over; the fragment
+ * one passes the fields to the functions that read them (fragmentWgsl). Compilers that do not link
+ * the two stages (lavapipe under wgpu) would otherwise set up and interpolate every field for
+ * every triangle and compute each one per vertex.
  */
 function varyingsWgsl(key: DrawPipelineKey): string {
   const kept = OPTIONAL_VARYINGS.filter((v) => v.read(key));
@@ -186,13 +185,14 @@ function fragmentWgsl(key: DrawPipelineKey): string {
     : key.textured
       ? `sprited(v.color, ${sheet})`
       : 'disc(v.color, v.uv)';
-  const lightFrame = 'v.light, v.lightColor, v.ambient';
+  // what the uniforms hold is read there, not handed over per particle (VertexOut says why)
+  const lightFrame = `v.light, ${key.shadowed ? 'v.lightColor' : 'ps.lightColor'}, ps.ambient`;
   const lit = key.normalMapped
     ? ` * lightOf(spriteNormal(${sheet}), ${lightFrame})`
     : key.lit
       ? ` * lighting(v.uv, ${lightFrame})`
       : '';
-  const soft = key.soft ? ' * softness(v.position, v.soft)' : '';
+  const soft = key.soft ? ' * softness(v.position, ps.soft)' : '';
   if (!lit && !soft)
     return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {\n  return ${look};\n}\n`;
   return `@fragment fn fs(v: Varyings) -> @location(0) vec4f {
@@ -364,7 +364,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     });
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
-      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.crossFaded ? '#define CROSS_FADE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
+      // draw-params.glsl too: the fragment stage reads the uniforms (ps.soft, the light's)
+      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.crossFaded ? '#define CROSS_FADE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawParamsGlsl}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({

@@ -486,6 +486,56 @@ describe('sprite options', () => {
     expect(await reads({ columns: 2, rows: 2, blend: true })).toEqual([2, 'sheetUv,nextUv,fade']);
   });
 
+  it("lit and soft quads read the light colour, the ambient and the soft fade from the uniforms in the fragment stage (a shadowed one takes each particle's light colour from its vertex stage)", async () => {
+    /** The optional fields of the quads' Varyings, and the fragment entry point's text. */
+    const varyings = async (shadowed: boolean) => {
+      const d = new NullDevice();
+      const codes: string[] = [];
+      const create = d.createShaderModule.bind(d);
+      d.createShaderModule = (desc) => {
+        codes.push(desc.code);
+        return create(desc);
+      };
+      const tex = (format: 'depth32float', usage: number) =>
+        d.createTexture({ size: { width: 4, height: 4 }, format, usage });
+      const target = d.createTexture({
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT,
+      });
+      const sceneDepth = tex('depth32float', TextureUsage.TEXTURE_BINDING);
+      const shadowDepth = tex('depth32float', TextureUsage.TEXTURE_BINDING);
+      const matrix = Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0));
+      const ps = await createParticleSystem(d, {
+        count: 4,
+        light: {
+          direction: [0, -1, 0],
+          shadow: shadowed ? { depth: shadowDepth, matrix } : null,
+        },
+        softParticles: { depth: sceneDepth, distance: 1 },
+      });
+      const pass = d
+        .createCommandEncoder()
+        .beginRenderPass({ colorAttachments: [{ texture: target }] });
+      ps.draw(pass, orbitCamera({ aspect: 1 }));
+      ps.destroy();
+      const draw = codes.filter((c) => c.includes('fn varyingsOf('));
+      expect(draw).toHaveLength(1);
+      const struct = /struct Varyings \{([^}]*)\}/.exec(draw[0] as string)?.[1] ?? '';
+      const fields = [...struct.matchAll(/@location\((\d+)\)[^:]* (\w+):/g)]
+        .filter((m) => Number(m[1]) >= 2)
+        .map((m) => m[2]);
+      return { fields, fragment: /@fragment fn fs[\s\S]*$/.exec(draw[0] as string)?.[0] ?? '' };
+    };
+    const plain = await varyings(false);
+    expect(plain.fields).toEqual(['light']);
+    expect(plain.fragment).toMatch(/lighting\(v\.uv, v\.light, ps\.lightColor, ps\.ambient\)/);
+    expect(plain.fragment).toMatch(/softness\(v\.position, ps\.soft\)/);
+    const shadowed = await varyings(true);
+    expect(shadowed.fields).toEqual(['light', 'lightColor']);
+    expect(shadowed.fragment).toMatch(/lighting\(v\.uv, v\.light, v\.lightColor, ps\.ambient\)/);
+  });
+
   it('mesh particles compute lighting a pixel only where the system is lit (an unlit mesh draws with fsUnlit and hands over the colour alone)', async () => {
     /**
      * The fragment entry point of each mesh pipeline a system makes as it draws (per draw mode),
