@@ -18,6 +18,32 @@ import { orbitCamera } from '../../src/particles/camera.js';
 import { vec4 } from 'wgpu-matrix';
 import { isSoftwareAdapter, provisionalMode } from '../../src/particles/draw-mode.js';
 import type { Caps } from '../../src/rhi/core/caps.js';
+import type { ParticleSystem } from '../../src/particles/system.js';
+
+/** Every shader module's code `d` is given from now on, in order. */
+function shaderCodes(d: NullDevice): string[] {
+  const codes: string[] = [];
+  const create = d.createShaderModule.bind(d);
+  d.createShaderModule = (desc) => {
+    codes.push(desc.code);
+    return create(desc);
+  };
+  return codes;
+}
+
+/** Draws `ps` once into a 4×4 target of `d` (so its draw pipelines are made), then destroys it. */
+function drawOnce(d: NullDevice, ps: ParticleSystem): void {
+  const target = d.createTexture({
+    size: { width: 4, height: 4 },
+    format: 'rgba8unorm',
+    usage: TextureUsage.RENDER_ATTACHMENT,
+  });
+  const pass = d
+    .createCommandEncoder()
+    .beginRenderPass({ colorAttachments: [{ texture: target }] });
+  ps.draw(pass, orbitCamera({ aspect: 1 }));
+  ps.destroy();
+}
 
 describe('particle options', () => {
   it.each([
@@ -441,12 +467,7 @@ describe('sprite options', () => {
     /** textureSample calls in the WGSL of the draw pipeline a textured, normal-mapped system makes. */
     const reads = async (spriteSheet: { columns?: number; rows?: number; blend?: boolean }) => {
       const d = new NullDevice();
-      const codes: string[] = [];
-      const create = d.createShaderModule.bind(d);
-      d.createShaderModule = (desc) => {
-        codes.push(desc.code);
-        return create(desc);
-      };
+      const codes = shaderCodes(d);
       const image = d.createTexture({
         label: 'sheet',
         size: { width: 4, height: 4 },
@@ -459,16 +480,7 @@ describe('sprite options', () => {
         spriteSheet,
         light: { direction: [0, -1, 0], normalMap: image },
       });
-      const target = d.createTexture({
-        size: { width: 4, height: 4 },
-        format: 'rgba8unorm',
-        usage: TextureUsage.RENDER_ATTACHMENT,
-      });
-      const pass = d
-        .createCommandEncoder()
-        .beginRenderPass({ colorAttachments: [{ texture: target }] });
-      ps.draw(pass, orbitCamera({ aspect: 1 }));
-      ps.destroy();
+      drawOnce(d, ps);
       const draw = codes.filter((c) => c.includes('fn sprited('));
       expect(draw).toHaveLength(1);
       // both images go through flipbook(): its reads are the pipeline's
@@ -490,19 +502,9 @@ describe('sprite options', () => {
     /** The optional fields of the quads' Varyings, and the fragment entry point's text. */
     const varyings = async (shadowed: boolean) => {
       const d = new NullDevice();
-      const codes: string[] = [];
-      const create = d.createShaderModule.bind(d);
-      d.createShaderModule = (desc) => {
-        codes.push(desc.code);
-        return create(desc);
-      };
+      const codes = shaderCodes(d);
       const tex = (format: 'depth32float', usage: number) =>
         d.createTexture({ size: { width: 4, height: 4 }, format, usage });
-      const target = d.createTexture({
-        size: { width: 4, height: 4 },
-        format: 'rgba8unorm',
-        usage: TextureUsage.RENDER_ATTACHMENT,
-      });
       const sceneDepth = tex('depth32float', TextureUsage.TEXTURE_BINDING);
       const shadowDepth = tex('depth32float', TextureUsage.TEXTURE_BINDING);
       const matrix = Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0));
@@ -514,11 +516,7 @@ describe('sprite options', () => {
         },
         softParticles: { depth: sceneDepth, distance: 1 },
       });
-      const pass = d
-        .createCommandEncoder()
-        .beginRenderPass({ colorAttachments: [{ texture: target }] });
-      ps.draw(pass, orbitCamera({ aspect: 1 }));
-      ps.destroy();
+      drawOnce(d, ps);
       const draw = codes.filter((c) => c.includes('fn varyingsOf('));
       expect(draw).toHaveLength(1);
       const struct = /struct Varyings \{([^}]*)\}/.exec(draw[0] as string)?.[1] ?? '';
@@ -555,11 +553,6 @@ describe('sprite options', () => {
         if (desc.label?.startsWith('particles mesh')) entries.push(desc.fragment?.entryPoint ?? '');
         return create(desc);
       };
-      const target = d.createTexture({
-        size: { width: 4, height: 4 },
-        format: 'rgba8unorm',
-        usage: TextureUsage.RENDER_ATTACHMENT,
-      });
       for (const drawMode of ['instanced', 'pulled'] as const) {
         const ps = await createParticleSystem(d, {
           count: 4,
@@ -567,11 +560,7 @@ describe('sprite options', () => {
           geometry: { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0] },
           light,
         });
-        const pass = d
-          .createCommandEncoder()
-          .beginRenderPass({ colorAttachments: [{ texture: target }] });
-        ps.draw(pass, orbitCamera({ aspect: 1 }));
-        ps.destroy();
+        drawOnce(d, ps);
       }
       return entries;
     };
