@@ -23,7 +23,8 @@ out vec2 vNextUv;
 flat out float vFade;
 flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
 #ifdef LIT
-// the light in the corner's frame (draw.wgsl's shade says how), its colour, the ambient colour
+// the light in the corner's frame (draw.wgsl's shade says how) and, with a shadow map, its colour
+// reaching the particle (the fragment stage reads the rest from the uniforms)
 flat out vec4 vLight;
 #ifdef SHADOW
 flat out vec4 vLightColor;

@@ -55,10 +55,10 @@ struct VertexOut {
   // the particle's age and life (a custom look's p.age, p.life)
   @location(5) @interpolate(flat) ageLife: vec2f,
   // lit particles: towards the light in the corner's frame (x along uv.x, y along uv.y, z towards
-  // the camera: turned back by the particle's spin), and the light's colour reaching the particle
-  // (a shadowed pipeline's: the colour where the light is unshadowed, ps.lightColor, is read from
-  // the uniforms in the fragment stage, as are ps.ambient and ps.soft — a varying costs lavapipe
-  // per triangle what it holds, even a constant)
+  // the camera: turned back by the particle's spin), and, where a shadow map tests each particle
+  // (light.shadow), the light's colour reaching it. What the uniforms hold the fragment stage
+  // reads from them (ps.lightColor unshadowed, ps.ambient, ps.soft): a varying costs lavapipe per
+  // triangle what it holds, even a constant
   @location(6) @interpolate(flat) light: vec4f,
   @location(7) @interpolate(flat) lightColor: vec4f,
 };
