@@ -8,6 +8,7 @@ import {
   type Command,
   type RecordedCommand,
   type ResolvedRenderPass,
+  type UniformSliceCommand,
 } from '../core/commands.js';
 import type { CommandBuffer } from '../core/command-buffer.js';
 import type { Buffer } from '../core/buffer.js';
@@ -39,6 +40,18 @@ interface PassState {
 /** The open pass of a replay; a pass command outside one is a bug (no closure: this runs per command). */
 function inPass(pass: PassState | null, c: RecordedCommand): PassState {
   return pass ?? outsidePass(c);
+}
+
+type DrawCommand = Extract<Command, { type: 'draw' }>;
+
+/** The uniform block binding point of `slot` in `pipeline`, or -1 where it reads none there. */
+function blockPoint(pipeline: WebGL2RenderPipeline | null, slot: number): number {
+  const blocks = pipeline?.uniformBlocks ?? [];
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as (typeof blocks)[number];
+    if (b.slot === slot) return b.point;
+  }
+  return -1;
 }
 
 /** Forgets what a pass has staged: its state before and after each executed render bundle. */
@@ -118,6 +131,17 @@ export class WebGL2Queue extends Queue {
     let index = -1;
     let previous: RecordedCommand | null = null;
     let slice = 0;
+    // The last slice replayed in full, and where. A draw right after it makes a pair: when the same
+    // slice command and the same draw command come again right after that draw, only the slice's
+    // offset moved (a run, as in a bundle's SliceRun), so the pair is its bind and its draw call.
+    let sliceCommand: UniformSliceCommand | null = null;
+    let sliceAt = -2;
+    // the pair: its slice and draw, the index of its last draw, the uniform block it binds (-1:
+    // the pipeline reads no block at the slice's slot, so it binds nothing, as the flush would)
+    let pairSlice: UniformSliceCommand | null = null;
+    let pairDraw: DrawCommand | null = null;
+    let pairAt = -2;
+    let pairPoint = -1;
     // indexed: entries() would allocate a pair per command of every frame
     for (const chunk of chunks)
       for (let k = 0; k < chunk.length; k++) {
@@ -127,12 +151,37 @@ export class WebGL2Queue extends Queue {
         previous = c;
         switch (c.type) {
           // a draw's commands first: SpiderMonkey tests a switch's string cases in order
-          case 'setUniformSlice':
+          case 'setUniformSlice': {
             // one object for the run's recordings: each one's offset is in the log (the draws
             // read it from the slot before the next slice moves it)
-            c.resource.offset = sliceOffsets[slice++] as number;
+            const offset = sliceOffsets[slice++] as number;
+            c.resource.offset = offset;
+            if (pairSlice === c && pairAt === index - 1 && chunk[k + 1] === pairDraw) {
+              const draw = pairDraw;
+              if (pairPoint >= 0) {
+                const buffer = c.resource.buffer as WebGL2Buffer;
+                state.bindUniformBuffer(pairPoint, buffer.gl, buffer.id, offset, c.resource.size);
+              }
+              const mode = (pass as PassState).pipeline?.topology ?? gl.TRIANGLES;
+              if (draw.instanceCount === 1) gl.drawArrays(mode, draw.firstVertex, draw.vertexCount);
+              else
+                gl.drawArraysInstanced(
+                  mode,
+                  draw.firstVertex,
+                  draw.vertexCount,
+                  draw.instanceCount,
+                );
+              k++;
+              index++;
+              pairAt = index;
+              previous = draw;
+              break;
+            }
             inPass(pass, c).slots.set(c.slot, c.resource);
+            sliceCommand = c;
+            sliceAt = index;
             break;
+          }
           case 'draw': {
             const p = inPass(pass, c);
             this.#flush(p, c.firstInstance, 0);
@@ -140,6 +189,13 @@ export class WebGL2Queue extends Queue {
             // one instance: the plain call (gl_InstanceID is 0 either way; ANGLE checks less)
             if (c.instanceCount === 1) gl.drawArrays(mode, c.firstVertex, c.vertexCount);
             else gl.drawArraysInstanced(mode, c.firstVertex, c.vertexCount, c.instanceCount);
+            // (a debug device replays every draw in full, each checked for GL errors)
+            if (!debug && sliceCommand !== null && sliceAt === index - 1) {
+              pairSlice = sliceCommand;
+              pairDraw = c;
+              pairAt = index;
+              pairPoint = blockPoint(p.pipeline, sliceCommand.slot);
+            }
             break;
           }
           case 'beginRenderPass': {
@@ -322,8 +378,7 @@ export class WebGL2Queue extends Queue {
     const { gl, state } = this.device;
     const { slot, resource } = run.slice;
     const buffer = resource.buffer as WebGL2Buffer;
-    let point = -1;
-    for (const b of pipe.uniformBlocks) if (b.slot === slot) point = b.point;
+    const point = blockPoint(pipe, slot);
     const { vertexCount, instanceCount, firstVertex } = run.draw;
     const mode = pipe.topology;
     const offsets = run.offsets;

@@ -9,6 +9,7 @@ import {
   type Buffer,
   type Device,
   type RenderBundle,
+  type RenderPass,
   type RenderPipeline,
   type WebGL2Device,
   type WebGPUDevice,
@@ -137,7 +138,150 @@ function assertColumns(got: string[], want: string[], what: string): void {
 const reds = (i: number) => [(i + 1) / 10, 0, 0, 1];
 const greens = (i: number) => [0, (i + 1) / 10, 0, 1];
 
+/** Column i's rectangle and colour at slot 0, times a tint at slot 1 (and `scale`). */
+const TINTED_WGSL = (scale: string) => /* wgsl */ `
+struct Draw { rect: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> d: Draw;
+@group(0) @binding(1) var<uniform> tint: vec4f;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
+  return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return d.color * tint * vec4f(${scale}, ${scale}, ${scale}, 1.0); }
+`;
+const TINTED_GLSL_FS = (scale: string) => `#version 300 es
+precision highp float;
+layout(std140) uniform Draw { vec4 rect; vec4 color; };
+layout(std140) uniform Tint { vec4 tint; };
+out vec4 outColor;
+void main() { outColor = color * tint * vec4(${scale}, ${scale}, ${scale}, 1.0); }`;
+
+function tintedPipeline(device: Device, scale: number): RenderPipeline {
+  const t = scale.toFixed(1);
+  const targets = [{ format: 'rgba8unorm' as const }];
+  if (device.caps.shaderLanguage === 'wgsl') {
+    const module = device.createShaderModule({ code: TINTED_WGSL(t) });
+    return device.createRenderPipeline({
+      label: `tinted ${t}`,
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets },
+    });
+  }
+  return device.createRenderPipeline({
+    label: `tinted ${t}`,
+    vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
+    fragment: {
+      module: device.createShaderModule({ code: TINTED_GLSL_FS(t), stage: 'fragment' }),
+      targets,
+    },
+    bindings: [
+      { binding: 0, type: 'uniform', name: 'Draw' },
+      { binding: 1, type: 'uniform', name: 'Tint' },
+    ],
+  });
+}
+
+/**
+ * Runs of draws in a pass that only move the slice of slot 0 (the WebGL2 queue replays the second
+ * and later draws of a run as their slice's bind and the draw call), broken by what must break
+ * them: a binding of another slot, a different draw, a pipeline. Column i's colour, as drawn.
+ */
+function drawRuns(device: Device) {
+  const buffer = device.createBuffer({
+    label: 'columns',
+    size: 256 * COLUMNS,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  writeColumns(device, buffer, reds);
+  const tint = (rgba: number[], label: string) => {
+    const b = device.createBuffer({
+      label,
+      size: 16,
+      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(b, 0, new Float32Array(rgba));
+    return b;
+  };
+  const white = tint([1, 1, 1, 1], 'white');
+  const half = tint([0.5, 0.5, 0.5, 1], 'half');
+  const one = tintedPipeline(device, 1);
+  const halved = tintedPipeline(device, 0.5);
+  const draw = (pass: RenderPass) => {
+    const column = (i: number, vertices = 6) => {
+      pass.setUniformBuffer(0, buffer, 256 * i, 32);
+      pass.draw(vertices);
+    };
+    pass.setPipeline(one);
+    pass.setUniformBuffer(1, white);
+    column(0);
+    column(1);
+    column(2);
+    // another slot's binding between two draws of the run: the next draw must see it
+    pass.setUniformBuffer(1, half);
+    column(3);
+    // a different draw (the lower-left triangle of the column)
+    column(4, 3);
+    column(5);
+    // a pipeline between
+    pass.setPipeline(halved);
+    column(6);
+    column(7);
+  };
+  // column i's rgb: red(i), times the tint (half from column 3), times the pipeline's 0.5 from 6
+  const want = Array.from({ length: COLUMNS }, (_, i) => {
+    const scale = (i >= 3 ? 0.5 : 1) * (i >= 6 ? 0.5 : 1);
+    return [Math.round(((i + 1) / 10) * scale * 255), 0, 0, 255].join();
+  });
+  return { draw, want };
+}
+
 export const cases = defineCases({
+  "a pass's runs of uniform slices: each draw sees its own slice, and a binding, a draw or a pipeline between two draws of a run ends it":
+    {
+      async run({ device, backend, open }) {
+        const { draw, want } = drawRuns(device);
+        // WebGL2: a draw replayed in full binds its vertex array (through the state cache); one of
+        // a run binds only its slice. Counted: the runs' draws are columns 2 and 7 (column 0 binds the
+        // buffer, column 1 moves it to a slice and draws in full, which starts the run)
+        let full = -1;
+        const state = backend === 'webgl2' ? (device as WebGL2Device).state : null;
+        const bindVertexArray = state?.bindVertexArray;
+        if (state && bindVertexArray) {
+          full = 0;
+          state.bindVertexArray = (vao) => {
+            full++;
+            bindVertexArray.call(state, vao);
+          };
+        }
+        let pixels: Uint8Array;
+        try {
+          pixels = await renderScene(device, [0, 0, 0, 1], draw);
+        } finally {
+          if (state) delete (state as Partial<typeof state>).bindVertexArray;
+        }
+        // column 4 is a triangle: its lower-left half lit in the column's colour, its upper-right not
+        const quarter = SIZE / COLUMNS / 4;
+        const left = pixel(pixels, Math.floor(4 * (SIZE / COLUMNS) + quarter), SIZE / 2);
+        const right = pixel(pixels, Math.floor(5 * (SIZE / COLUMNS) - quarter), SIZE / 2);
+        const got = colors(pixels);
+        got[4] = left.join();
+        assertColumns(got, want, 'the columns (column 4: its lower-left quarter)');
+        assertEqual(right.join(), '0,0,0,255', "column 4's upper-right quarter");
+        if (state) assertEqual(full, 6, 'draws replayed in full (8 draws, 2 of them in runs)');
+        // a debug device replays every draw in full, each checked for GL errors: the same image
+        const debug = await open(backend, { debug: true });
+        const errors: unknown[] = [];
+        debug.onError((e) => errors.push(e));
+        const d = drawRuns(debug);
+        const replayed = await renderScene(debug, [0, 0, 0, 1], d.draw);
+        assertEqual(colors(replayed).join(' '), colors(pixels).join(' '), 'on a debug device');
+        assertEqual(
+          errors.length,
+          0,
+          `errors on the debug device: ${errors.map(String).join('; ')}`,
+        );
+      },
+    },
   'render bundles: 8 columns from one bundle draw what the same calls draw directly, read the buffer as written before each frame, and the pass draws on after them':
     {
       async run({ device, backend, open }) {
