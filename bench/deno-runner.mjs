@@ -50,6 +50,9 @@ export async function runDeno(o) {
     String(Math.min(1_000_000, Math.max(...o.counts))),
     '--reference-counts',
     o.counts.filter((c) => c <= 1_000_000).join(',') || String(Math.min(...o.counts)),
+    // the soft disc and the sprite, unless the command named its looks
+    '--reference-looks',
+    o.referenceLooksGiven ? o.referenceLooks.join(',') : 'disc,sprite',
     // the splat against hand-written splats (raw-splat.ts) at the counts asked for
     '--splat-counts',
     o.counts.join(','),

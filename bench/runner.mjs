@@ -59,6 +59,7 @@ export const DEFAULTS = {
   moduleExtras: ['none', 'mesh', 'field', 'colliders', 'depth'],
   referenceCounts: [100_000],
   referenceLooks: ['disc'],
+  referenceLooksGiven: false,
   /** Draws a frame in the draws suite (the RHI's CPU cost per draw). */
   drawCounts: [100, 1000, 10000],
   portableCounts: [1024, 4096, 16384],
@@ -173,7 +174,8 @@ const USAGE = `npm run bench -- [options]
   --reference-counts 100000       particle counts of the reference suite (Ignis's draw against a
                                   hand-written WebGPU and WebGL2 draw of the same look, --draw modes)
   --reference-looks disc          the reference suite's looks: disc (the soft disc, the default)
-                                  and sprite (a 32² image per particle, options.texture)
+                                  and sprite (a 32² image per particle, options.texture); under
+                                  --runtime deno both unless given
   --browser firefox               run in Firefox (WebGPU on wgpu/lavapipe, WebGL2 on llvmpipe)
                                   instead of Chromium (SwiftShader)
   --runtime deno                  run the particle scenarios under Deno's WebGPU instead of Chromium
@@ -250,6 +252,7 @@ export function parseArgs(argv) {
         break;
       case '--reference-looks':
         o.referenceLooks = list(next());
+        o.referenceLooksGiven = true;
         for (const l of o.referenceLooks)
           if (l !== 'disc' && l !== 'sprite')
             throw new Error(`--reference-looks takes disc and sprite, got ${l}`);

@@ -20,7 +20,7 @@ const { lib } = (await import(
   new URL('./lib.ts', import.meta.url).href
 )) as typeof import('./lib.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
-const { RawReference, RawPassTimer } = (await import(
+const { RawReference, RawPassTimer, SPRITE_SIZE, compareImages, spriteImage } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href
 )) as typeof import('./raw-reference.js');
 const { RawSplat } = (await import(
@@ -45,6 +45,13 @@ const SIZES = numbers(arg('sizes', '0.07,0.2,0.5,1.5'));
 const SIZE_COUNT = Number(arg('size-count', '1000000'));
 const CPU_COUNTS = numbers(arg('cpu-counts', '1000000,10000000'));
 const REFERENCE_COUNTS = numbers(arg('reference-counts', '100000,1000000'));
+/** The reference rows' looks: the soft disc, and a sprite (an image per particle) beside it. */
+const REFERENCE_LOOKS = arg('reference-looks', 'disc,sprite').split(',') as Array<
+  'disc' | 'sprite'
+>;
+for (const look of REFERENCE_LOOKS)
+  if (look !== 'disc' && look !== 'sprite')
+    throw new Error(`--reference-looks: ${String(look)} is not disc or sprite`);
 /** Counts at which Ignis's splat is measured against the hand-written splats (raw-splat.ts). */
 const SPLAT_COUNTS = numbers(arg('splat-counts', '1000000'));
 const ROUNDS = Number(arg('rounds', '3'));
@@ -66,7 +73,8 @@ const target = device.createTexture({
   label: 'bench target',
   size: { width: WIDTH, height: HEIGHT },
   format: 'rgba8unorm',
-  usage: TextureUsage.RENDER_ATTACHMENT,
+  // (read once per reference row: the two draws' images compared)
+  usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.COPY_SRC,
 });
 
 const median = (v: number[]): number => {
@@ -234,9 +242,25 @@ async function measureModes(
  * The draw alone, Ignis against the hand-written WebGPU reference (raw-reference.ts) of the same
  * look, on the same state, interleaved: GPU time of the pass and CPU time of recording and
  * submitting it (Ignis: prepareDraw, pass, draw, submit; the reference: writeBuffer, pass, draw,
- * submit).
+ * submit). `sprite`: both draw SPRITE's image per particle (Ignis's `options.texture`). After the
+ * timed frames, one frame of each is read back and compared.
  */
-async function versusReference(count: number): Promise<ReferenceRow[]> {
+async function versusReference(count: number, look: 'disc' | 'sprite'): Promise<ReferenceRow[]> {
+  let sprite: ReturnType<typeof device.createTexture> | null = null;
+  if (look === 'sprite') {
+    sprite = device.createTexture({
+      label: 'reference sprite',
+      size: { width: SPRITE_SIZE, height: SPRITE_SIZE },
+      format: 'rgba8unorm',
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture(
+      { texture: sprite },
+      spriteImage(),
+      { bytesPerRow: SPRITE_SIZE * 4 },
+      { width: SPRITE_SIZE, height: SPRITE_SIZE },
+    );
+  }
   // two systems stepped alike hold the same state (the update is deterministic); the reference
   // draws a copy of it
   const systems = {
@@ -244,17 +268,23 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
       count,
       path: 'compute',
       drawMode: 'instanced',
+      texture: sprite,
     }),
-    pulled: await createParticleSystem(device, { count, path: 'compute', drawMode: 'pulled' }),
+    pulled: await createParticleSystem(device, {
+      count,
+      path: 'compute',
+      drawMode: 'pulled',
+      texture: sprite,
+    }),
   };
   await preroll(systems.instanced);
   await preroll(systems.pulled);
   const state = await systems.instanced.read();
   const gpu = (device as unknown as { gpu: GPUDevice }).gpu;
   const view = (target as unknown as { gpu: GPUTexture }).gpu.createView();
-  const raw = new RawReference(gpu, 'rgba8unorm', state);
+  const raw = new RawReference(gpu, 'rgba8unorm', state, look);
   const o = resolveOptions({ count });
-  const look = {
+  const colors = {
     colors: o.colors,
     stops: o.colorStops,
     sizes: [o.sizeOverLife[0], o.sizeOverLife[1], o.size] as [number, number, number],
@@ -293,7 +323,7 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
           ? await q.readTimestamps().then((t) => ((t[1] as number) - (t[0] as number)) / 1e6)
           : NaN;
         t0 = performance.now();
-        raw.frame(mode, view, camera, look, rawTimer?.writes);
+        raw.frame(mode, view, camera, colors, rawTimer?.writes);
         const rawCpu = performance.now() - t0;
         let rawGpu = NaN;
         if (rawTimer) rawGpu = await rawTimer.read();
@@ -305,16 +335,33 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
         samples.rawGpu.push(rawGpu);
       }
     }
+    // one frame of each, read back: the two draws must show the same picture
+    const drawIgnis = (): void => {
+      const enc = device.createCommandEncoder({ label: 'bench draw only' });
+      ignis.prepareDraw(enc, camera, target);
+      const pass = enc.beginRenderPass({
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      });
+      ignis.draw(pass, camera);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+    };
+    drawIgnis();
+    const ignisImage = new Uint8Array(await target.read());
+    raw.frame(mode, view, camera, colors);
+    const image = compareImages(ignisImage, new Uint8Array(await target.read()));
     const row: ReferenceRow = {
       count,
       mode,
+      look,
+      image,
       ignisGpuMs: round(median(samples.ignisGpu)),
       rawGpuMs: round(median(samples.rawGpu)),
       ignisCpuMs: round(median(samples.ignisCpu)),
       rawCpuMs: round(median(samples.rawCpu)),
     };
     console.log(
-      `draw ${mode} ${count}: Ignis GPU ${row.ignisGpuMs} CPU ${row.ignisCpuMs} ms; raw GPU ${row.rawGpuMs} CPU ${row.rawCpuMs} ms`,
+      `draw ${mode} ${look} ${count}: Ignis GPU ${row.ignisGpuMs} CPU ${row.ignisCpuMs} ms; raw GPU ${row.rawGpuMs} CPU ${row.rawCpuMs} ms; pixels differing ${image.differing} of ${image.lit} lit`,
     );
     rows.push(row);
   }
@@ -323,6 +370,7 @@ async function versusReference(count: number): Promise<ReferenceRow[]> {
   raw.destroy();
   systems.instanced.destroy();
   systems.pulled.destroy();
+  sprite?.destroy();
   return rows;
 }
 
@@ -545,6 +593,9 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
 interface ReferenceRow {
   count: number;
   mode: 'instanced' | 'pulled';
+  look: 'disc' | 'sprite';
+  /** One frame of each draw read back: pixels Ignis lit, pixels differing (raw-reference.ts). */
+  image: { lit: number; differing: number; tolerance: number };
   ignisGpuMs: number | null;
   rawGpuMs: number | null;
   ignisCpuMs: number | null;
@@ -578,7 +629,8 @@ for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
       )),
     );
 const referenceRows: ReferenceRow[] = [];
-for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count)));
+for (const look of REFERENCE_LOOKS)
+  for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count, look)));
 const splatRows: SplatRow[] = [];
 if (timing) for (const count of SPLAT_COUNTS) splatRows.push(await versusRawSplat(count));
 /**
@@ -694,13 +746,13 @@ const md: string[] = [
         '',
       ]
     : []),
-  'The draw alone, Ignis against a hand-written WebGPU reference of the same look on the same state (bench/deno/raw-reference.ts), interleaved; CPU ms is recording and submitting the frame:',
+  'The draw alone, Ignis against a hand-written WebGPU reference of the same look on the same state (bench/deno/raw-reference.ts: the soft disc, or the sprite, an image per particle tinted by the colour over life), interleaved; CPU ms is recording and submitting the frame; pixels differing: one frame of each read back, channels more than 8/255 apart:',
   '',
-  '| count | mode | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio |',
-  '|---|---|---|---|---|---|---|---|',
+  '| count | look | mode | Ignis GPU ms | reference GPU ms | GPU ratio | Ignis CPU ms | reference CPU ms | CPU ratio | pixels differing / lit |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...referenceRows.map(
     (r) =>
-      `| ${r.count.toLocaleString('en-US')} | ${r.mode} | ${fmt(r.ignisGpuMs)} | ${fmt(r.rawGpuMs)} | ${fmt((r.ignisGpuMs ?? NaN) / (r.rawGpuMs ?? NaN), 2)}× | ${fmt(r.ignisCpuMs)} | ${fmt(r.rawCpuMs)} | ${fmt((r.ignisCpuMs ?? NaN) / (r.rawCpuMs ?? NaN), 2)}× |`,
+      `| ${r.count.toLocaleString('en-US')} | ${r.look} | ${r.mode} | ${fmt(r.ignisGpuMs)} | ${fmt(r.rawGpuMs)} | ${fmt((r.ignisGpuMs ?? NaN) / (r.rawGpuMs ?? NaN), 2)}× | ${fmt(r.ignisCpuMs)} | ${fmt(r.rawCpuMs)} | ${fmt((r.ignisCpuMs ?? NaN) / (r.rawCpuMs ?? NaN), 2)}× | ${r.image.differing.toLocaleString('en-US')} / ${r.image.lit.toLocaleString('en-US')} |`,
   ),
   '',
   ...(splatRows.length > 0

@@ -65,6 +65,35 @@ fn fsSprite(in: Out) -> @location(0) vec4f {
 }
 `;
 
+/** Channels (of 255) two images of the same look may differ by: the blends' rounding order. */
+export const IMAGE_TOLERANCE = 8;
+
+/** Two draws' images of one frame compared: pixels Ignis lit, and pixels differing. */
+export interface ImageComparison {
+  lit: number;
+  /** Pixels with a channel more than `tolerance` apart. */
+  differing: number;
+  tolerance: number;
+}
+
+/**
+ * Pixels Ignis lit, and pixels whose channels differ by more than IMAGE_TOLERANCE: a hand-written
+ * draw that does not look like Ignis's cannot stand in for it (RGBA8, the same size and row order).
+ */
+export function compareImages(ignis: Uint8Array, raw: Uint8Array): ImageComparison {
+  let lit = 0;
+  let differing = 0;
+  for (let i = 0; i < ignis.length; i += 4) {
+    if ((ignis[i] as number) + (ignis[i + 1] as number) + (ignis[i + 2] as number) > 0) lit++;
+    for (let c = 0; c < 4; c++)
+      if (Math.abs((ignis[i + c] as number) - (raw[i + c] as number)) > IMAGE_TOLERANCE) {
+        differing++;
+        break;
+      }
+  }
+  return { lit, differing, tolerance: IMAGE_TOLERANCE };
+}
+
 /** What the particles look like: the soft disc, or an image (SPRITE) tinted by the colour over life. */
 export type RawLookKind = 'disc' | 'sprite';
 

@@ -14,7 +14,13 @@ import {
   type Texture,
   type WebGPUDevice,
 } from '../../src/all.js';
-import { RawPassTimer, RawReference, SPRITE_SIZE, spriteImage } from '../deno/raw-reference.js';
+import {
+  RawPassTimer,
+  RawReference,
+  SPRITE_SIZE,
+  compareImages,
+  spriteImage,
+} from '../deno/raw-reference.js';
 import { RawWebGL2Reference } from './raw-webgl2.js';
 import type { Measured, Scenario } from './bench.js';
 
@@ -35,27 +41,6 @@ interface Pair {
   /** One frame of each, read back: RGBA8, rows top first (as Ignis's texture reads give them). */
   images(): Promise<{ ignis: Uint8Array; raw: Uint8Array }>;
   destroy(): void;
-}
-
-/** Channels (of 255) two images of the same look may differ by: the blends' rounding order. */
-const IMAGE_TOLERANCE = 8;
-
-/** Pixels Ignis lit, and pixels whose channels differ by more than IMAGE_TOLERANCE. */
-function compareImages(
-  ignis: Uint8Array,
-  raw: Uint8Array,
-): NonNullable<Measured['reference']>['image'] {
-  let lit = 0;
-  let differing = 0;
-  for (let i = 0; i < ignis.length; i += 4) {
-    if ((ignis[i] as number) + (ignis[i + 1] as number) + (ignis[i + 2] as number) > 0) lit++;
-    for (let c = 0; c < 4; c++)
-      if (Math.abs((ignis[i + c] as number) - (raw[i + c] as number)) > IMAGE_TOLERANCE) {
-        differing++;
-        break;
-      }
-  }
-  return { lit, differing, tolerance: IMAGE_TOLERANCE };
 }
 
 async function makePair(device: Device, s: Scenario, count: number): Promise<Pair> {

@@ -43,8 +43,15 @@ describe('the benchmark under Deno (--runtime deno)', () => {
       expect(row.cpuMs).toBeGreaterThan(0);
     }
     expect(json.rows[3].reason).toMatch(/^measured \(GPU timestamps/);
-    expect(json.referenceRows).toHaveLength(2);
-    for (const row of json.referenceRows) expect(row.rawGpuMs).toBeGreaterThan(0);
+    // both looks, both modes; each row's two draws show the same picture
+    expect(
+      json.referenceRows.map((row: { look: string; mode: string }) => `${row.look} ${row.mode}`),
+    ).toEqual(['disc instanced', 'disc pulled', 'sprite instanced', 'sprite pulled']);
+    for (const row of json.referenceRows) {
+      expect(row.rawGpuMs).toBeGreaterThan(0);
+      expect(row.image.lit).toBeGreaterThan(0);
+      expect(row.image.differing).toBeLessThanOrEqual(row.image.lit / 50);
+    }
     // the splat against the hand-written splats (3 channels, 4, 4 with the overflow test)
     expect(json.splatRows).toHaveLength(1);
     expect(json.splatRows[0].ignis.splat).toBeGreaterThan(0);
