@@ -24,7 +24,14 @@ vec4 flipbook(highp sampler2D image) {
   return a;
 }
 #ifdef LIT
+#ifdef UPRIGHT
+// an upright quad's corner frame is the camera's: the light there is the uniforms' alone (the
+// vertex stage's vLight of a turned quad at angle 0), computed here rather than handed over
+#define LIGHT_DIR vec3(dot(ps.light.xyz, ps.viewRight.xyz), dot(ps.light.xyz, ps.viewUp.xyz), dot(ps.light.xyz, cross(ps.viewRight.xyz, ps.viewUp.xyz)))
+#else
 flat in vec4 vLight;
+#define LIGHT_DIR vLight.xyz
+#endif
 // lit particles: ambient + the light's colour · max(n · l, 0), n in the corner's frame; the
 // light's colour is the vertex stage's where a shadow map tests each particle, else the uniforms'
 // (draw.wgsl's VertexOut says why: a varying costs llvmpipe what it holds, even a constant)
@@ -35,7 +42,7 @@ flat in vec4 vLightColor;
 #define LIGHT_COLOR ps.lightColor
 #endif
 vec3 lightOf(vec3 n) {
-  return ps.ambient.rgb + LIGHT_COLOR.rgb * max(dot(n, vLight.xyz), 0.0);
+  return ps.ambient.rgb + LIGHT_COLOR.rgb * max(dot(n, LIGHT_DIR), 0.0);
 }
 #ifdef NORMAL_MAP
 // lit sprites: the normal map's normal (normal-map.wgsl says how), at the sprite's uv

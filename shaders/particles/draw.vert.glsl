@@ -23,9 +23,12 @@ out vec2 vNextUv;
 flat out float vFade;
 flat out vec2 vAgeLife;  // the particle's age and life (a custom look's p.age, p.life)
 #ifdef LIT
-// the light in the corner's frame (draw.wgsl's shade says how) and, with a shadow map, its colour
-// reaching the particle (the fragment stage reads the rest from the uniforms)
+// the light in the corner's frame of a turned quad (draw.wgsl's shade says how; an upright quad's
+// frame is the camera's, and the fragment stage takes it from the uniforms) and, with a shadow
+// map, its colour reaching the particle (the fragment stage reads the rest from the uniforms)
+#ifndef UPRIGHT
 flat out vec4 vLight;
+#endif
 #ifdef SHADOW
 flat out vec4 vLightColor;
 #endif
@@ -91,8 +94,10 @@ void main() {
   vFade = (flags & 2u) != 0u ? f - frame : 0.0;
   vAgeLife = vec2(p.w, v.w);
 #ifdef LIT
+#ifndef UPRIGHT
   vec3 l = ps.light.xyz;
   vLight = vec4(rotate(vec2(dot(l, ps.viewRight.xyz), dot(l, ps.viewUp.xyz)), -angle), dot(l, cross(ps.viewRight.xyz, ps.viewUp.xyz)), ps.light.w);
+#endif
 #ifdef SHADOW
   vLightColor = lightColorAt(p.xyz);
 #endif

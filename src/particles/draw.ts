@@ -140,7 +140,9 @@ const OPTIONAL_VARYINGS: ReadonlyArray<{
   { name: 'nextUv', type: 'vec2f', flat: false, read: (k) => k.crossFaded },
   { name: 'fade', type: 'f32', flat: true, read: (k) => k.crossFaded },
   { name: 'ageLife', type: 'vec2f', flat: true, read: (k) => k.look !== null },
-  { name: 'light', type: 'vec4f', flat: true, read: (k) => k.lit },
+  // an upright quad's corner frame is the camera's: the fragment stage takes the light from the
+  // uniforms (lightFrame(0.0)); only turned quads hand over each particle's
+  { name: 'light', type: 'vec4f', flat: true, read: (k) => k.lit && k.turned },
   // the shadow map's test is per particle; unshadowed, the fragment stage reads ps.lightColor
   { name: 'lightColor', type: 'vec4f', flat: true, read: (k) => k.lit && k.shadowed },
 ];
@@ -186,7 +188,7 @@ function fragmentWgsl(key: DrawPipelineKey): string {
       ? `sprited(v.color, ${sheet})`
       : 'disc(v.color, v.uv)';
   // what the uniforms hold is read there, not handed over per particle (VertexOut says why)
-  const lightFrame = `v.light, ${key.shadowed ? 'v.lightColor' : 'ps.lightColor'}, ps.ambient`;
+  const lightFrame = `${key.turned ? 'v.light' : 'lightFrame(0.0)'}, ${key.shadowed ? 'v.lightColor' : 'ps.lightColor'}, ps.ambient`;
   const lit = key.normalMapped
     ? ` * lightOf(spriteNormal(${sheet}), ${lightFrame})`
     : key.lit
@@ -353,6 +355,8 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     : undefined;
   if (device.caps.shaderLanguage === 'glsl') {
     const lit = `${key.lit ? '#define LIT\n' : ''}${key.shadowed ? '#define SHADOW\n' : ''}`;
+    // (the fragment stage's too: an upright quad's light comes from the uniforms there)
+    const upright = key.turned ? '' : '#define UPRIGHT\n';
     // specialised as draw.wgsl is (specialised()): no angle without rotation, no velocity
     // billboard for camera-facing quads
     const shape = `${key.turned ? '' : '#define UPRIGHT\n'}${key.alongVelocity ? '' : '#define FACING\n'}`;
@@ -365,7 +369,7 @@ export function createDrawPipeline(device: Device, key: DrawPipelineKey): DrawPi
     const fs = device.createShaderModule({
       label: 'draw.frag.glsl',
       // draw-params.glsl too: the fragment stage reads the uniforms (ps.soft, the light's)
-      code: `#version 300 es\n${lit}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.crossFaded ? '#define CROSS_FADE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawParamsGlsl}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
+      code: `#version 300 es\n${lit}${upright}${key.normalMapped ? '#define NORMAL_MAP\n' : ''}${key.textured ? '#define SPRITE\n' : ''}${key.crossFaded ? '#define CROSS_FADE\n' : ''}${key.soft ? '#define SOFT\n' : ''}${key.look ? `#define LOOK\n#define IGNIS_LOOK ${key.look.glslCall}\n` : ''}${drawParamsGlsl}${drawFragGlsl.replace('// IGNIS-LOOK-CODE', key.look?.glsl ?? '')}`,
       stage: 'fragment',
     });
     const pipeline = device.createRenderPipeline({

@@ -498,9 +498,9 @@ describe('sprite options', () => {
     expect(await reads({ columns: 2, rows: 2, blend: true })).toEqual([2, 'sheetUv,nextUv,fade']);
   });
 
-  it("lit and soft quads read the light colour, the ambient and the soft fade from the uniforms in the fragment stage (a shadowed one takes each particle's light colour from its vertex stage)", async () => {
+  it("lit and soft quads read the light colour, the ambient and the soft fade from the uniforms in the fragment stage, and an upright quad's light too (a turned one takes its light from its vertex stage, a shadowed one each particle's light colour)", async () => {
     /** The optional fields of the quads' Varyings, and the fragment entry point's text. */
-    const varyings = async (shadowed: boolean) => {
+    const varyings = async (shadowed: boolean, turned = false) => {
       const d = new NullDevice();
       const codes = shaderCodes(d);
       const tex = (format: 'depth32float', usage: number) =>
@@ -515,6 +515,7 @@ describe('sprite options', () => {
           shadow: shadowed ? { depth: shadowDepth, matrix } : null,
         },
         softParticles: { depth: sceneDepth, distance: 1 },
+        ...(turned ? { rotation: [0, 1] as [number, number] } : {}),
       });
       drawOnce(d, ps);
       const draw = codes.filter((c) => c.includes('fn varyingsOf('));
@@ -525,13 +526,21 @@ describe('sprite options', () => {
         .map((m) => m[2]);
       return { fields, fragment: /@fragment fn fs[\s\S]*$/.exec(draw[0] as string)?.[0] ?? '' };
     };
+    // upright (no rotation): the corner's frame is the camera's, the light the uniforms'
     const plain = await varyings(false);
-    expect(plain.fields).toEqual(['light']);
-    expect(plain.fragment).toMatch(/lighting\(v\.uv, v\.light, ps\.lightColor, ps\.ambient\)/);
+    expect(plain.fields).toEqual([]);
+    expect(plain.fragment).toMatch(
+      /lighting\(v\.uv, lightFrame\(0\.0\), ps\.lightColor, ps\.ambient\)/,
+    );
     expect(plain.fragment).toMatch(/softness\(v\.position, ps\.soft\)/);
+    const turned = await varyings(false, true);
+    expect(turned.fields).toEqual(['light']);
+    expect(turned.fragment).toMatch(/lighting\(v\.uv, v\.light, ps\.lightColor, ps\.ambient\)/);
     const shadowed = await varyings(true);
-    expect(shadowed.fields).toEqual(['light', 'lightColor']);
-    expect(shadowed.fragment).toMatch(/lighting\(v\.uv, v\.light, v\.lightColor, ps\.ambient\)/);
+    expect(shadowed.fields).toEqual(['lightColor']);
+    expect(shadowed.fragment).toMatch(
+      /lighting\(v\.uv, lightFrame\(0\.0\), v\.lightColor, ps\.ambient\)/,
+    );
   });
 
   it('mesh particles compute lighting a pixel only where the system is lit (an unlit mesh draws with fsUnlit and hands over the colour alone)', async () => {
