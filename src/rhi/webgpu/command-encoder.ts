@@ -2,7 +2,9 @@ import {
   outsidePass,
   unreachable,
   type BoundResource,
+  type Command,
   type RecordedCommand,
+  type UniformSliceCommand,
 } from '../core/commands.js';
 import type { CommandSink } from '../core/command-encoder.js';
 import type { Buffer } from '../core/buffer.js';
@@ -18,6 +20,9 @@ import type { WebGPUComputePipeline } from './compute-pipeline.js';
 import type { WebGPUQuerySet } from './query-set.js';
 import { dynamicOffsets, type GroupLayout } from './bind-groups.js';
 import { SlotMap } from '../core/slot-map.js';
+import { slotOf } from '../core/slots.js';
+
+type DrawCommand = Extract<Command, { type: 'draw' }>;
 
 const gpuBuffer = (b: Buffer): GPUBuffer => (b as WebGPUBuffer).gpu;
 const gpuTexture = (t: Texture): GPUTexture => (t as WebGPUTexture).gpu;
@@ -84,6 +89,25 @@ export class WebGPUCommandEncoder implements CommandSink {
    * (Firefox; `WebGPUDevice.offsetsAsArrays`): an array per count of offsets, reused.
    */
   readonly #offsetArrays: number[][] | null;
+  /** Commands written so far: the pair below holds only right after its last draw. */
+  #written = 0;
+  /** The last uniform slice written in full, and when. */
+  #slice: UniformSliceCommand | null = null;
+  #sliceAt = -1;
+  /**
+   * A run's pair: a slice and the draw written right after it. When the same slice command and the
+   * same draw command come again right after the pair's last draw, only the slice's offset moved
+   * (a draw per object, each with its own slice of one buffer), so the draw is the bound group
+   * again with that offset in its place and the draw call, without the slots and the flush.
+   * `pairPlace` is the slice's place among its group's dynamic offsets.
+   */
+  #pairSlice: UniformSliceCommand | null = null;
+  #pairDraw: DrawCommand | null = null;
+  #pairAt = -2;
+  /** When the pair's slice came again (the draw right after it is the pair's again). */
+  #pairSliceAt = -2;
+  #pairGroup: GroupLayout | null = null;
+  #pairPlace = 0;
 
   /** `bundle`: encode a render bundle's draws into it instead of a command encoder's passes. */
   constructor(device: WebGPUDevice, label: string, bundle?: GPURenderBundleEncoder) {
@@ -129,6 +153,60 @@ export class WebGPUCommandEncoder implements CommandSink {
     }
     this.#dirty = false;
     this.#offsetsDirty = false;
+  }
+
+  /**
+   * After a draw written in full right after `slice`: the pair, where the pipeline's one group of
+   * dynamic offsets holds the slice's slot (a group without static buffers, bound in this pass).
+   */
+  #makePair(slice: UniformSliceCommand, draw: DrawCommand, at: number): void {
+    this.#pairAt = -2;
+    const pipeline = this.#pipeline;
+    if (!pipeline) return;
+    let found: GroupLayout | null = null;
+    let place = -1;
+    const groups = pipeline.layout.groups;
+    for (let k = 0; k < groups.length; k++) {
+      const g = groups[k] as GroupLayout;
+      if (g.dynamicOrder.length === 0) continue;
+      // two groups of dynamic offsets would share the offsets' array (the flush fills it per group)
+      if (found) return;
+      found = g;
+      for (let i = 0; i < g.dynamicOrder.length; i++)
+        if (
+          slotOf(g.entries[g.dynamicOrder[i] as number] as GroupLayout['entries'][number]) ===
+          slice.slot
+        )
+          place = i;
+    }
+    if (!found || place < 0 || found.staticBuffers || this.#bound[found.index] === undefined)
+      return;
+    this.#pairSlice = slice;
+    this.#pairDraw = draw;
+    this.#pairAt = at;
+    this.#pairGroup = found;
+    this.#pairPlace = place;
+  }
+
+  /** The pair's draw again: its group with the slice's new offset, and the draw call. */
+  #pairAgain(draw: DrawCommand): void {
+    const g = this.#pairGroup as GroupLayout;
+    const pass = this.#render as RenderCommands;
+    const group = this.#bound[g.index] as GPUBindGroup;
+    const offset = (this.#pairSlice as UniformSliceCommand).resource.offset;
+    const n = g.dynamicOrder.length;
+    const arrays = this.#offsetArrays;
+    if (arrays) {
+      // the array the flush filled for this group at the pair's first draw, the others unchanged
+      const a = arrays[n] as number[];
+      a[this.#pairPlace] = offset;
+      pass.setBindGroup(g.index, group, a);
+    } else {
+      this.#offsets[this.#pairPlace] = offset;
+      pass.setBindGroup(g.index, group, this.#offsets, 0, n);
+    }
+    this.#offsetsDirty = false;
+    pass.draw(draw.vertexCount, draw.instanceCount, draw.firstVertex, draw.firstInstance);
   }
 
   #beginPass(): void {
@@ -200,9 +278,20 @@ export class WebGPUCommandEncoder implements CommandSink {
 
   write(c: RecordedCommand): void {
     const encoder = this.#encoder;
+    const at = ++this.#written;
     switch (c.type) {
       // a draw's commands first: SpiderMonkey tests a switch's string cases in order
       case 'setUniformSlice':
+        // the pair's slice again: the slot holds its resource already (one object for the run),
+        // moved to this slice's offset; the draw that follows uses it (or, another draw, the flush)
+        if (c === this.#pairSlice && this.#pairAt === at - 1) {
+          this.#offsetsDirty = true;
+          this.#pairSliceAt = at;
+          break;
+        }
+        this.#slice = c;
+        this.#sliceAt = at;
+      // falls through: written as the binding it is
       case 'setBinding': {
         if (!this.#render && !this.#compute) outsidePass(c);
         const before = this.#slots.get(c.slot);
@@ -221,6 +310,11 @@ export class WebGPUCommandEncoder implements CommandSink {
         break;
       }
       case 'draw':
+        if (c === this.#pairDraw && this.#pairSliceAt === at - 1 && this.#pairAt === at - 2) {
+          this.#pairAgain(c);
+          this.#pairAt = at;
+          break;
+        }
         this.#flush();
         within(this.#render, c).draw(
           c.vertexCount,
@@ -228,6 +322,7 @@ export class WebGPUCommandEncoder implements CommandSink {
           c.firstVertex,
           c.firstInstance,
         );
+        if (this.#sliceAt === at - 1) this.#makePair(this.#slice as UniformSliceCommand, c, at);
         break;
       case 'drawIndexed':
         this.#flush();

@@ -193,17 +193,14 @@ function drawRuns(device: Device) {
     usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
   });
   writeColumns(device, buffer, reds);
-  const tint = (rgba: number[], label: string) => {
-    const b = device.createBuffer({
-      label,
-      size: 16,
-      usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-    });
-    device.queue.writeBuffer(b, 0, new Float32Array(rgba));
-    return b;
-  };
-  const white = tint([1, 1, 1, 1], 'white');
-  const half = tint([0.5, 0.5, 0.5, 1], 'half');
+  // two tints, slices of one buffer: white at 0, half at 256
+  const tints = device.createBuffer({
+    label: 'tints',
+    size: 512,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  device.queue.writeBuffer(tints, 0, new Float32Array([1, 1, 1, 1]));
+  device.queue.writeBuffer(tints, 256, new Float32Array([0.5, 0.5, 0.5, 1]));
   const one = tintedPipeline(device, 1);
   const halved = tintedPipeline(device, 0.5);
   const draw = (pass: RenderPass) => {
@@ -212,24 +209,28 @@ function drawRuns(device: Device) {
       pass.draw(vertices);
     };
     pass.setPipeline(one);
-    pass.setUniformBuffer(1, white);
+    pass.setUniformBuffer(1, tints, 0, 16);
     column(0);
     column(1);
     column(2);
-    // another slot's binding between two draws of the run: the next draw must see it
-    pass.setUniformBuffer(1, half);
+    // another slot's slice between two draws of the run: the next draw must see it
+    pass.setUniformBuffer(1, tints, 256, 16);
     column(3);
     // a different draw (the lower-left triangle of the column)
     column(4, 3);
     column(5);
+    // another slot's slice, and the run's draw again right after it (column 5 drawn again, white)
+    pass.setUniformBuffer(1, tints, 0, 16);
+    pass.draw(6);
     // a pipeline between
     pass.setPipeline(halved);
     column(6);
     column(7);
   };
-  // column i's rgb: red(i), times the tint (half from column 3), times the pipeline's 0.5 from 6
+  // column i's rgb: red(i), times the tint (half in columns 3 and 4), times the pipeline's 0.5
+  // from column 6
   const want = Array.from({ length: COLUMNS }, (_, i) => {
-    const scale = (i >= 3 ? 0.5 : 1) * (i >= 6 ? 0.5 : 1);
+    const scale = (i === 3 || i === 4 ? 0.5 : 1) * (i >= 6 ? 0.5 : 1);
     return [Math.round(((i + 1) / 10) * scale * 255), 0, 0, 255].join();
   });
   return { draw, want };
@@ -241,8 +242,9 @@ export const cases = defineCases({
       async run({ device, backend, open }) {
         const { draw, want } = drawRuns(device);
         // WebGL2: a draw replayed in full binds its vertex array (through the state cache); one of
-        // a run binds only its slice. Counted: the runs' draws are columns 2 and 7 (column 0 binds the
-        // buffer, column 1 moves it to a slice and draws in full, which starts the run)
+        // a run binds only its slice. Counted: the runs' draws are columns 2 and 7 of 9 draws
+        // (column 0 binds the buffer, column 1 moves it to a slice and draws in full, which starts
+        // the run; column 5's second draw follows another slot's slice)
         let full = -1;
         const state = backend === 'webgl2' ? (device as WebGL2Device).state : null;
         const bindVertexArray = state?.bindVertexArray;
@@ -267,7 +269,7 @@ export const cases = defineCases({
         got[4] = left.join();
         assertColumns(got, want, 'the columns (column 4: its lower-left quarter)');
         assertEqual(right.join(), '0,0,0,255', "column 4's upper-right quarter");
-        if (state) assertEqual(full, 6, 'draws replayed in full (8 draws, 2 of them in runs)');
+        if (state) assertEqual(full, 7, 'draws replayed in full (9 draws, 2 of them in runs)');
         // a debug device replays every draw in full, each checked for GL errors: the same image
         const debug = await open(backend, { debug: true });
         const errors: unknown[] = [];
