@@ -14,13 +14,17 @@
 // Vite), so the JavaScript engine's own cost is seen apart from the GPU's. `--compare DIR` times a
 // second build of Ignis (`npx vite build --config vite.lib.config.ts --outDir DIR` from another
 // commit; in a page DIR must be inside the repository, e.g. output/base) in the same interleaved
-// rounds: an A/B where the machine's drift cancels. `--bundles` times each build's frame again with
+// rounds: an A/B where the machine's drift cancels; in a page the sources (served unminified) are
+// timed beside it unless `--build DIR2` names a second build to time in their place, so that both
+// sides are minified alike (the sources ran ~8% faster than their own build in Firefox's page);
+// in Node, `--build DIR2` is timed in place of dist/.
+// `--bundles` times each build's frame again with
 // the draws recorded once per N in a render bundle, which each frame's pass executes. `--first`
 // (Node) times what a bundle costs before its frames are alike: its `finish()`, the first frame
 // that executes it and the second, in ms (a backend that made its form of the bundle at the first
 // execution shows it in the first frame).
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
-//     [--browser chromium|firefox] [--compare DIR] [--bundles | --first]
+//     [--browser chromium|firefox] [--compare DIR] [--build DIR2] [--bundles | --first]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -41,6 +45,8 @@ const options = {
 };
 const browserName = arg('browser', null);
 const compare = arg('compare', null);
+/** A build to time in place of dist/ (Node) or the sources (a page). */
+const build = arg('build', null);
 const load = async (dir) =>
   Object.assign(
     {},
@@ -52,7 +58,10 @@ const load = async (dir) =>
 let rows, where;
 if (process.argv.includes('--first')) {
   if (browserName !== null) throw new Error('cpu-draws: --first runs in Node only (no --browser)');
-  const libs = { dist: await load(join(ROOT, 'dist')) };
+  const libs =
+    build === null
+      ? { dist: await load(join(ROOT, 'dist')) }
+      : { [build]: await load(resolve(build)) };
   if (compare !== null) libs[compare] = await load(resolve(compare));
   const first = await timeFirstFrames(libs, { ...options, now: () => performance.now() });
   console.log(
@@ -67,7 +76,10 @@ if (process.argv.includes('--first')) {
   process.exit(0);
 }
 if (browserName === null) {
-  const libs = { dist: await load(join(ROOT, 'dist')) };
+  const libs =
+    build === null
+      ? { dist: await load(join(ROOT, 'dist')) }
+      : { [build]: await load(resolve(build)) };
   if (compare !== null) libs[compare] = await load(resolve(compare));
   rows = await timeDraws(libs, { ...options, now: () => performance.now() });
   where = `node ${process.version}`;
@@ -84,15 +96,20 @@ if (browserName === null) {
     const page = await engine.newPage();
     await page.goto(`${url}/bench/page/index.html?noop=1`);
     // a build to compare is served from the repository too: it must be inside it (dist/, output/)
-    const other = compare === null ? null : relative(ROOT, resolve(compare));
-    if (other !== null && (other.startsWith('..') || isAbsolute(other)))
-      throw new Error(
-        `cpu-draws: --compare ${compare} must be inside ${ROOT} for the page to load it`,
-      );
+    const inside = (dir, flag) => {
+      if (dir === null) return null;
+      const at = relative(ROOT, resolve(dir));
+      if (at.startsWith('..') || isAbsolute(at))
+        throw new Error(`cpu-draws: ${flag} ${dir} must be inside ${ROOT} for the page to load it`);
+      return at;
+    };
+    const other = inside(compare, '--compare');
+    const own = inside(build, '--build');
     rows = await page.evaluate(
-      async (o, other) => {
-        const builds = { src: ['/src/all.ts'] };
-        if (other !== null) builds[other] = [`/${other}/index.js`, `/${other}/testing.js`];
+      async (o, other, own) => {
+        const built = (dir) => [`/${dir}/index.js`, `/${dir}/testing.js`];
+        const builds = own === null ? { src: ['/src/all.ts'] } : { [own]: built(own) };
+        if (other !== null) builds[other] = built(other);
         const libs = {};
         for (const [name, urls] of Object.entries(builds))
           libs[name] = Object.assign({}, ...(await Promise.all(urls.map((u) => import(u)))));
@@ -101,6 +118,7 @@ if (browserName === null) {
       },
       options,
       other,
+      own,
     );
     where = await engine.version();
   } finally {
