@@ -20,7 +20,7 @@ const { lib } = (await import(
   new URL('./lib.ts', import.meta.url).href
 )) as typeof import('./lib.js');
 const { createDevice, createParticleSystem, orbitCamera, resolveOptions, TextureUsage } = lib;
-const { RawReference, RawPassTimer, SPRITE_SIZE, compareImages, spriteImage } = (await import(
+const { RawReference, RawPassTimer, compareImages, ignisSpriteTexture } = (await import(
   new URL('./raw-reference.ts', import.meta.url).href
 )) as typeof import('./raw-reference.js');
 const { RawSplat } = (await import(
@@ -246,21 +246,7 @@ async function measureModes(
  * timed frames, one frame of each is read back and compared.
  */
 async function versusReference(count: number, look: 'disc' | 'sprite'): Promise<ReferenceRow[]> {
-  let sprite: ReturnType<typeof device.createTexture> | null = null;
-  if (look === 'sprite') {
-    sprite = device.createTexture({
-      label: 'reference sprite',
-      size: { width: SPRITE_SIZE, height: SPRITE_SIZE },
-      format: 'rgba8unorm',
-      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
-    });
-    device.queue.writeTexture(
-      { texture: sprite },
-      spriteImage(),
-      { bytesPerRow: SPRITE_SIZE * 4 },
-      { width: SPRITE_SIZE, height: SPRITE_SIZE },
-    );
-  }
+  const sprite = look === 'sprite' ? ignisSpriteTexture(device, TextureUsage) : null;
   // two systems stepped alike hold the same state (the update is deterministic); the reference
   // draws a copy of it
   const systems = {

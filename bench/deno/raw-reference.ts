@@ -324,3 +324,27 @@ export class RawPassTimer {
     this.#readback.destroy();
   }
 }
+
+/**
+ * Ignis's texture of the sprite image, for the system the reference is measured against (the page's
+ * suite and the Deno benchmark make it alike). `usage` is Ignis's TextureUsage: this file loads no
+ * Ignis build of its own.
+ */
+export function ignisSpriteTexture(
+  device: import('../../src/all.js').Device,
+  usage: { TEXTURE_BINDING: number; COPY_DST: number },
+): import('../../src/all.js').Texture {
+  const texture = device.createTexture({
+    label: 'reference sprite',
+    size: { width: SPRITE_SIZE, height: SPRITE_SIZE },
+    format: 'rgba8unorm',
+    usage: usage.TEXTURE_BINDING | usage.COPY_DST,
+  });
+  device.queue.writeTexture(
+    { texture },
+    spriteImage(),
+    { bytesPerRow: SPRITE_SIZE * 4 },
+    { width: SPRITE_SIZE, height: SPRITE_SIZE },
+  );
+  return texture;
+}

@@ -11,15 +11,13 @@ import {
   WebGL2Device,
   type Device,
   type PassTimestampWrites,
-  type Texture,
   type WebGPUDevice,
 } from '../../src/all.js';
 import {
   RawPassTimer,
   RawReference,
-  SPRITE_SIZE,
   compareImages,
-  spriteImage,
+  ignisSpriteTexture,
 } from '../deno/raw-reference.js';
 import { RawWebGL2Reference } from './raw-webgl2.js';
 import type { Measured, Scenario } from './bench.js';
@@ -46,21 +44,7 @@ interface Pair {
 async function makePair(device: Device, s: Scenario, count: number): Promise<Pair> {
   const mode = s.drawMode === 'pulled' ? 'pulled' : 'instanced';
   const look = s.look ?? 'disc';
-  let sprite: Texture | null = null;
-  if (look === 'sprite') {
-    sprite = device.createTexture({
-      label: 'reference sprite',
-      size: { width: SPRITE_SIZE, height: SPRITE_SIZE },
-      format: 'rgba8unorm',
-      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
-    });
-    device.queue.writeTexture(
-      { texture: sprite },
-      spriteImage(),
-      { bytesPerRow: SPRITE_SIZE * 4 },
-      { width: SPRITE_SIZE, height: SPRITE_SIZE },
-    );
-  }
+  const sprite = look === 'sprite' ? ignisSpriteTexture(device, TextureUsage) : null;
   const ps = await createParticleSystem(device, {
     count,
     path: s.backend === 'webgpu' ? 'compute' : 'pingpong',
