@@ -1,6 +1,8 @@
 // Reads a Firefox (Gecko) profile and says where the time of each benchmark frame went: for every
-// function matching --frames (by default the draws suite's two `frame` functions in
-// bench/page/draw-frames.ts), the samples under it, grouped by the first JavaScript functions
+// function matching --frames (by default the draws suite's frame functions in
+// bench/page/draw-frames.ts and draws.ts, one name per kind: ignisPassFrame, rawBundleFrame,
+// uploadFrame, rawGLPassFrame, …), the
+// samples under it, grouped by the first JavaScript functions
 // called below it and the library the sample ended in (libc: copies and IPC; libxul: Gecko,
 // SpiderMonkey's allocator and collector — its own labels, such as "Minor GC", show by name).
 // Firefox writes the profile itself when started with these variables (no profiler UI needed,
@@ -20,7 +22,7 @@ const arg = (name, fallback) => {
 const file = process.argv[2];
 if (!file || file.startsWith('--'))
   throw new Error('usage: node bench/gecko-profile.mjs PROFILE.json [--frames REGEX] [--top N]');
-const framesRe = new RegExp(arg('frames', '^frame .*draw-frames'));
+const framesRe = new RegExp(arg('frames', '^\\w*Frame .*bench/page/draw'));
 const top = Number(arg('top', '20'));
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
