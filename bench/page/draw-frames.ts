@@ -115,25 +115,25 @@ export function ignisFrames(
     record(encoder, n);
     return encoder.finish();
   });
-  /** A frame's start: the uniforms written, a pass that clears the target. */
-  const begin = (n: number) => {
+  /** A frame's start: the uniforms written, a pass that clears the target (its encoder: `enc`). */
+  let enc: ReturnType<Device['createCommandEncoder']>;
+  const begin = (n: number): RenderPass => {
     device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
-    const enc = device.createCommandEncoder();
-    const pass = enc.beginRenderPass({
+    enc = device.createCommandEncoder();
+    return enc.beginRenderPass({
       colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
     });
-    return { enc, pass };
   };
   // each kind of frame a function of its own name, so that a profile tells them apart
   // (bench/gecko-profile.mjs)
   function ignisPassFrame(n: number): void {
-    const { enc, pass } = begin(n);
+    const pass = begin(n);
     record(pass, n);
     pass.end();
     device.queue.submit([enc.finish()]);
   }
   function ignisBundleFrame(n: number): void {
-    const { enc, pass } = begin(n);
+    const pass = begin(n);
     pass.executeBundles([bundleOf(n)]);
     pass.end();
     device.queue.submit([enc.finish()]);
@@ -206,31 +206,30 @@ export function rawWebGPUFrames(
     record(encoder, n);
     return encoder.finish();
   });
-  /** A frame's start: the uniforms written, a pass that clears the target. */
-  const begin = (n: number) => {
+  /** A frame's start: the uniforms written, a pass that clears the target (its encoder: `enc`). */
+  let enc: GPUCommandEncoder;
+  const begin = (n: number): GPURenderPassEncoder => {
     gpu.queue.writeBuffer(buffer, 0, data, 0, (SLOT / 4) * n);
-    const enc = gpu.createCommandEncoder();
-    const pass = enc.beginRenderPass({
+    enc = gpu.createCommandEncoder();
+    return enc.beginRenderPass({
       colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }],
     });
-    return { enc, pass };
   };
   // each kind of frame a function of its own name (ignisFrames says why)
   function rawPassFrame(n: number): void {
-    const { enc, pass } = begin(n);
+    const pass = begin(n);
     record(pass, n);
     pass.end();
     gpu.queue.submit([enc.finish()]);
   }
   function rawBundleFrame(n: number): void {
-    const { enc, pass } = begin(n);
+    const pass = begin(n);
     pass.executeBundles([bundleOf(n)]);
     pass.end();
     gpu.queue.submit([enc.finish()]);
   }
   function uploadFrame(n: number): void {
-    const { enc, pass } = begin(n);
-    pass.end();
+    begin(n).end();
     gpu.queue.submit([enc.finish()]);
   }
   return {
