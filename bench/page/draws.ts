@@ -64,7 +64,7 @@ function program(gl: WebGL2RenderingContext, fs: string): WebGLProgram {
 }
 
 /** On the Ignis device's own context; its cached GL state is reset after each frame. */
-function rawWebGL2Frames(
+export function rawWebGL2Frames(
   device: WebGL2Device,
   max: number,
   data: Float32Array<ArrayBuffer>,

@@ -196,3 +196,54 @@ describe('commands outside a pass (regression: replay dropped them silently)', (
     expect(() => device.queue.submit([stray])).toThrow(/setRenderPipeline replayed outside a pass/);
   });
 });
+
+describe("a pass's draws with their own uniform slices", () => {
+  it("replay as the hand-written frame's calls: a bindBufferRange and a drawArrays a draw, the program and vertex array only where the pipeline changes", () => {
+    const fake = createFakeGL();
+    const device = new WebGL2Device(fake.gl, null, {});
+    const vs = device.createShaderModule({
+      code: '#version 300 es\nlayout(std140) uniform Draw { vec4 offset; };\nvoid main() { gl_Position = offset; }\n',
+      stage: 'vertex',
+    });
+    const pipelines = ['0.5', '1.0'].map((tint) =>
+      device.createRenderPipeline({
+        vertex: { module: vs },
+        fragment: {
+          module: device.createShaderModule({
+            code: `#version 300 es\nprecision highp float;\nlayout(std140) uniform Draw { vec4 offset; };\nout vec4 o;\nvoid main() { o = offset * ${tint}; }\n`,
+            stage: 'fragment',
+          }),
+          targets: [{ format: 'rgba8unorm' }],
+        },
+        bindings: [{ binding: 0, type: 'uniform', name: 'Draw' }],
+      }),
+    );
+    const target = device.createTexture({
+      size: { width: 8, height: 8 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const slot = Math.max(256, device.caps.limits.minUniformBufferOffsetAlignment);
+    const slices = device.createBuffer({ size: slot * 300, usage: BufferUsage.UNIFORM });
+    const frame = (): void => {
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: target, loadOp: 'load' }] });
+      for (let i = 0; i < 300; i++) {
+        if (i % 100 === 0) pass.setPipeline(pipelines[(i / 100) & 1] as (typeof pipelines)[0]);
+        pass.setUniformBuffer(0, slices, slot * i, 32);
+        pass.draw(3);
+      }
+      pass.end();
+      device.queue.submit([enc.finish()]);
+    };
+    frame();
+    fake.calls.length = 0;
+    frame();
+    // the second frame: its first draws use the program the first frame ended with (cached)
+    const draws = fake.calls.slice(fake.calls.indexOf('bindBufferRange'));
+    const change = ['useProgram', 'bindVertexArray'];
+    const run = Array.from({ length: 100 }, () => ['bindBufferRange', 'drawArrays']).flat();
+    const want = [...run, ...change, ...run, ...change, ...run];
+    expect(draws.filter((c) => c !== 'flush')).toEqual(want);
+  });
+});
