@@ -84,17 +84,9 @@ if (browserName === null) {
   rows = await timeDraws(libs, { ...options, now: () => performance.now() });
   where = `node ${process.version}`;
 } else {
-  const { launchEngine, startDisplay, ensureEngines } = await import('../scripts/engines.mjs');
-  const { startServer } = await import('../scripts/browser.mjs');
-  if (browserName !== 'chromium' && browserName !== 'firefox')
-    throw new Error(`cpu-draws: --browser ${browserName} is not chromium or firefox`);
-  ensureEngines([browserName]);
-  const display = browserName === 'chromium' ? null : await startDisplay();
-  const engine = await launchEngine(browserName, { display: display?.display });
-  const { server, url } = await startServer({ crossOriginIsolated: true });
+  const { openBenchPage } = await import('./bench-page.mjs');
+  const { page, engine, close } = await openBenchPage(browserName, 'cpu-draws');
   try {
-    const page = await engine.newPage();
-    await page.goto(`${url}/bench/page/index.html?noop=1`);
     // a build to compare is served from the repository too: it must be inside it (dist/, output/)
     const inside = (dir, flag) => {
       if (dir === null) return null;
@@ -122,9 +114,7 @@ if (browserName === null) {
     );
     where = await engine.version();
   } finally {
-    await server.close();
-    await engine.close();
-    await display?.stop();
+    await close();
   }
 }
 

@@ -17,8 +17,7 @@
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin]
 import { execSync } from 'node:child_process';
-import { startServer } from '../scripts/browser.mjs';
-import { launchEngine, startDisplay, ensureEngines } from '../scripts/engines.mjs';
+import { openBenchPage } from './bench-page.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,20 +29,13 @@ const counts = arg('draws', '1000,10000').split(',').map(Number);
 const rounds = Number(arg('rounds', '20'));
 const repeat = Number(arg('repeat', '2'));
 const pin = process.argv.includes('--pin');
-if (!['chromium', 'firefox'].includes(browserName))
-  throw new Error(`cpu-probe-draws: --browser ${browserName} is not chromium or firefox`);
 if (!['webgl2', 'webgpu'].includes(backend))
   throw new Error(`cpu-probe-draws: --backend ${backend} is not webgl2 or webgpu`);
 if (pin && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --pin is for Chromium (its GPU process is a process apart)');
 
-ensureEngines([browserName]);
-const display = browserName === 'chromium' ? null : await startDisplay();
-const engine = await launchEngine(browserName, { display: display?.display });
-const { server, url } = await startServer({ crossOriginIsolated: true });
+const { page, engine, close } = await openBenchPage(browserName, 'cpu-probe-draws');
 try {
-  const page = await engine.newPage();
-  await page.goto(`${url}/bench/page/index.html?noop=1`);
   if (pin) {
     const pids = (pattern) =>
       execSync(`pgrep -f -- '${pattern}' || true`).toString().split(/\s+/).filter(Boolean);
@@ -119,7 +111,5 @@ try {
       );
   }
 } finally {
-  await server.close();
-  await engine.close();
-  await display?.stop();
+  await close();
 }
