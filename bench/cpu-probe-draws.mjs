@@ -97,6 +97,7 @@ try {
         }
         for (const f of Object.values(c)) f.destroy();
         device.destroy();
+        // (the sink is read, so the control's loop is not optimized away)
         return sink === -1 ? [] : out;
       },
       backend,
