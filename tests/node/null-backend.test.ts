@@ -84,15 +84,84 @@ describe('null backend', () => {
     const want = ['slices@0', 'slices@256', 'slices@512', 'other@0', 'slices@768', 'slices@256'];
     expect(bound(enc.commands)).toEqual(want);
     const cb = enc.finish();
-    // recorded: the first slice as a setBinding, the next two sharing one slice command, the
-    // other buffer, a setBinding again (the slot held another buffer), then a new run
+    // recorded: the first slice as a setBinding, the next two sharing one slice command (the
+    // second with its draw folded into a run of the pair before it), the other buffer, a
+    // setBinding again (the slot held another buffer), then a new run
     const recorded = cb.chunks.flat();
     const runs = new Set(recorded.filter((c) => c.type === 'setUniformSlice'));
-    expect(recorded.filter((c) => c.type === 'setUniformSlice').length).toBe(3);
+    expect(recorded.filter((c) => c.type === 'setUniformSlice').length).toBe(2);
     expect(runs.size).toBe(2);
+    expect(recorded.flatMap((c) => (c.type === 'drawRun' ? [c.count] : []))).toEqual([1]);
     expect(cb.sliceOffsets).toEqual([256, 512, 256]);
     d.queue.submit([cb]);
     expect(bound(d.queue.submissions[0] ?? [])).toEqual(want);
+  });
+
+  it('draws that each move a uniform slice fold into runs after their first pair, listed and submitted as every draw (issue 33)', () => {
+    // the same calls on a debug device (which folds nothing: it replays each draw apart) give the
+    // plain list; the folding device's list, flattened and as submitted, must equal it, across
+    // chunk boundaries and whatever breaks a run
+    const code =
+      '@group(0) @binding(0) var<uniform> a: vec4f;\n@group(0) @binding(1) var<uniform> b: vec4f;\n@vertex fn vs() -> @builtin(position) vec4f { return a + b; }\n@fragment fn fs() -> @location(0) vec4f { return a; }';
+    const record = (d: NullDevice, prefix: number) => {
+      const { rt, pipeline } = drawSetup(d, code);
+      const slices = d.createBuffer({ size: 256 * 64, usage: BufferUsage.UNIFORM });
+      const enc = d.createCommandEncoder();
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+      pass.setPipeline(pipeline);
+      pass.setUniformBuffer(0, slices, 0, 16);
+      pass.setUniformBuffer(1, slices, 0, 16);
+      // plain draws first, so that the runs' slices land on each side of a chunk's end
+      for (let i = 0; i < prefix; i++) pass.draw(3, 1, i);
+      for (let i = 0; i < 300; i++) {
+        if (i % 100 === 0) pass.setPipeline(pipeline);
+        if (i % 37 === 5) pass.setUniformBuffer(1, slices, 256 * (i % 64), 16); // the other slot
+        pass.setUniformBuffer(0, slices, 256 * ((i * 7) % 64), 16);
+        if (i % 53 === 9) pass.setUniformBuffer(0, slices, 256 * (i % 64), 16); // set twice
+        pass.draw(i % 41 === 20 ? 6 : 3); // another draw breaks the run
+      }
+      pass.end();
+      const commands = enc.commands;
+      d.queue.submit([(enc as ReturnType<NullDevice['createCommandEncoder']>).finish()]);
+      return { commands, cb: enc };
+    };
+    const show = (list: readonly Command[]) =>
+      list.map((c) =>
+        c.type === 'setBinding' && c.resource.kind === 'uniform'
+          ? `bind ${c.slot}@${c.resource.offset}/${c.resource.size}`
+          : c.type === 'draw'
+            ? `draw ${c.vertexCount} ${c.firstVertex}`
+            : c.type,
+      );
+    for (const prefix of [0, 1016, 1019, 1020, 1021, 1022, 1023, 2044]) {
+      const plain = new NullDevice({ debug: true });
+      const folding = new NullDevice();
+      const want = record(plain, prefix);
+      const got = record(folding, prefix);
+      expect(show(got.commands)).toEqual(show(want.commands));
+      expect(show(folding.queue.submissions[0] ?? [])).toEqual(show(want.commands));
+      expect(show(plain.queue.submissions[0] ?? [])).toEqual(show(want.commands));
+    }
+    // and it folded: the 300 draws are a few dozen entries, most of them runs
+    const d = new NullDevice();
+    const { rt, pipeline } = drawSetup(d, code);
+    const slices = d.createBuffer({ size: 256 * 64, usage: BufferUsage.UNIFORM });
+    const enc = d.createCommandEncoder();
+    const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+    pass.setPipeline(pipeline);
+    pass.setUniformBuffer(1, slices, 0, 16);
+    for (let i = 0; i < 300; i++) {
+      if (i % 100 === 0) pass.setPipeline(pipeline);
+      pass.setUniformBuffer(0, slices, 256 * (i % 64), 16);
+      pass.draw(3);
+    }
+    pass.end();
+    const recorded = enc.finish().chunks.flat();
+    const runs = recorded.flatMap((c) => (c.type === 'drawRun' ? [c.count] : []));
+    // per pipeline change: the pair in full, then a run of the other 99 (the first: a setBinding
+    // and its draw, then the pair of slices, then 98)
+    expect(runs).toEqual([98, 99, 99]);
+    expect(recorded.length).toBeLessThan(20);
   });
 
   it('keeps every command of a pass longer than a chunk in order, a barrier inserted before it and commands read while recording', () => {

@@ -1,4 +1,10 @@
-import type { Command, RecordedCommand, UniformSliceCommand } from './commands.js';
+import type {
+  Command,
+  DrawCommand,
+  DrawRunCommand,
+  RecordedCommand,
+  UniformSliceCommand,
+} from './commands.js';
 
 /**
  * Commands in a chunk this long at most. A frame of 10,000 draws records 20,000 commands or more;
@@ -10,9 +16,21 @@ const CHUNK = 1024;
 
 /**
  * The commands of one encoder, in recording order, kept in chunks (see `CHUNK`). Hot loops walk
- * `chunks`; `toArray()` is the flat list for everything else.
+ * `chunks`; `toArray()` is the flat list for everything else. With `runs`, a slice and a draw that
+ * repeat the pair the list ends with (the same slice command, the same draw command) fold into a
+ * `DrawRunCommand` after that pair: one entry per run of draws, not two per draw.
  */
 export class CommandList {
+  readonly #runs: boolean;
+  /**
+   * The fold's state. `#tailSlice`: the list ends with this slice, just pushed (null: it ends with
+   * something else). `#pairSlice`, `#pairDraw`: the pair the list ends with (or ends with and then
+   * `#tailSlice`), repeated by `#run` when it has been; null when the list does not end so.
+   */
+  #tailSlice: UniformSliceCommand | null = null;
+  #pairSlice: UniformSliceCommand | null = null;
+  #pairDraw: DrawCommand | null = null;
+  #run: DrawRunCommand | null = null;
   readonly #chunks: RecordedCommand[][] = [new Array<RecordedCommand>(CHUNK)];
   /**
    * The chunk being filled (the last of `#chunks`), made at its full length and filled by index:
@@ -24,6 +42,14 @@ export class CommandList {
   #length = 0;
   /** Each `setUniformSlice` recording's offset, in order (UniformSliceCommand). */
   readonly #sliceOffsets: number[] = [];
+
+  /**
+   * `runs`: fold repeated slice-and-draw pairs into runs (a command encoder's list; a render
+   * bundle's backends find their own runs once, and a debug device replays each draw apart).
+   */
+  constructor(options: { runs?: boolean } = {}) {
+    this.#runs = options.runs ?? false;
+  }
 
   /** The chunks in order (every one but the last holds at least one command). */
   get chunks(): readonly (readonly RecordedCommand[])[] {
@@ -41,6 +67,32 @@ export class CommandList {
   }
 
   push(command: RecordedCommand): void {
+    const slice = this.#tailSlice;
+    if (slice !== null) {
+      this.#tailSlice = null;
+      if (command === this.#pairDraw && slice === this.#pairSlice) {
+        // the pair again: the slice just appended joins the run instead (its offset is logged)
+        this.#fill--;
+        this.#length--;
+        const run = this.#run;
+        if (run !== null) run.count++;
+        else this.#append((this.#run = { type: 'drawRun', slice, draw: command, count: 1 }));
+        return;
+      }
+      if (command.type === 'draw') {
+        // a new pair: the list ends with it
+        this.#pairSlice = slice;
+        this.#pairDraw = command;
+        this.#run = null;
+        this.#append(command);
+        return;
+      }
+      this.#pairSlice = this.#pairDraw = this.#run = null;
+    } else if (this.#pairDraw !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
+    this.#append(command);
+  }
+
+  #append(command: RecordedCommand): void {
     let fill = this.#fill;
     if (fill >= CHUNK) {
       this.#trim();
@@ -60,12 +112,18 @@ export class CommandList {
 
   /** Records `slice` again, at `offset` (an allocation-free store of a number and a reference). */
   pushSlice(slice: UniformSliceCommand, offset: number): void {
-    this.push(slice);
+    this.#append(slice);
     this.#sliceOffsets.push(offset);
+    if (!this.#runs) return;
+    // a slice after a slice: the list no longer ends with the pair
+    if (this.#tailSlice !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
+    this.#tailSlice = slice;
   }
 
   /** Puts `command` at index `at` (0 … length), the commands from there on moving one later. */
   insert(at: number, command: Command): void {
+    // (the list may no longer end as the fold's state says: it starts again)
+    this.#tailSlice = this.#pairSlice = this.#pairDraw = this.#run = null;
     this.#trim();
     let start = 0;
     for (const chunk of this.#chunks) {
@@ -86,7 +144,10 @@ export class CommandList {
   }
 }
 
-/** The commands of `chunks` in one list, each `setUniformSlice` as a `setBinding` of its own. */
+/**
+ * The commands of `chunks` in one list, each `setUniformSlice` as a `setBinding` of its own, each
+ * run as its draws.
+ */
 export function flatten(
   chunks: readonly (readonly RecordedCommand[])[],
   sliceOffsets: readonly number[],
@@ -95,17 +156,17 @@ export function flatten(
   let slice = 0;
   for (const chunk of chunks)
     for (const c of chunk) {
-      if (c.type !== 'setUniformSlice') {
-        out.push(c);
-        continue;
-      }
-      const { buffer, size } = c.resource;
-      const offset = sliceOffsets[slice++] as number;
-      out.push({
-        type: 'setBinding',
-        slot: c.slot,
-        resource: { kind: 'uniform', buffer, offset, size },
-      });
+      if (c.type === 'setUniformSlice') out.push(binding(c, sliceOffsets[slice++] as number));
+      else if (c.type === 'drawRun')
+        for (let i = 0; i < c.count; i++)
+          out.push(binding(c.slice, sliceOffsets[slice++] as number), c.draw);
+      else out.push(c);
     }
   return out;
+}
+
+/** The `setBinding` a slice's recording at `offset` stands for. */
+function binding(c: UniformSliceCommand, offset: number): Command {
+  const { buffer, size } = c.resource;
+  return { type: 'setBinding', slot: c.slot, resource: { kind: 'uniform', buffer, offset, size } };
 }

@@ -177,8 +177,26 @@ export interface UniformSliceCommand {
   resource: { kind: 'uniform'; buffer: Buffer; offset: number; size: number };
 }
 
-/** What a command list holds: the commands, and uniform slices recorded without allocating. */
-export type RecordedCommand = Command | UniformSliceCommand;
+/** A plain draw's command (`pass.draw()`). */
+export type DrawCommand = Extract<Command, { type: 'draw' }>;
+
+/**
+ * `count` more draws of a pair: each `slice` again at its next logged offset (`sliceOffsets`, in
+ * order), then `draw`. A command encoder's list folds them in while recording (CommandList): a
+ * frame of many draws, each with its own slice of one uniform buffer, keeps one entry per run of
+ * draws instead of two per draw, and a replay binds and draws in a tight loop. It always follows
+ * the pair it repeats (`slice` then `draw`, replayed in full), so only the slice's offset moves.
+ * Never in `commands`, which lists each draw of it as its `setBinding` and `draw`.
+ */
+export interface DrawRunCommand {
+  type: 'drawRun';
+  slice: UniformSliceCommand;
+  draw: DrawCommand;
+  count: number;
+}
+
+/** What a command list holds: the commands, uniform slices recorded without allocating, runs. */
+export type RecordedCommand = Command | UniformSliceCommand | DrawRunCommand;
 
 export type CommandType = Command['type'];
 

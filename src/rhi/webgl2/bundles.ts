@@ -1,7 +1,5 @@
-import type { Command, RecordedCommand, UniformSliceCommand } from '../core/commands.js';
+import type { DrawCommand, RecordedCommand, UniformSliceCommand } from '../core/commands.js';
 import type { RenderBundle } from '../core/render-bundle.js';
-
-type DrawCommand = Extract<Command, { type: 'draw' }>;
 
 /** Commands replayed as recorded (the queue's switch), with their uniform slices' offsets. */
 export interface ReplaySegment {
@@ -78,6 +76,9 @@ export function compileBundle(bundle: RenderBundle): CompiledBundle {
     last = null;
     commands.push(c);
     if (c.type === 'setUniformSlice') sliceOffsets.push(bundle.sliceOffsets[slice++] as number);
+    // (a bundle's list folds no runs, but one replays as recorded all the same)
+    if (c.type === 'drawRun')
+      for (let k = 0; k < c.count; k++) sliceOffsets.push(bundle.sliceOffsets[slice++] as number);
     i++;
   }
   closeRun();

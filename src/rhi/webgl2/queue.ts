@@ -6,6 +6,7 @@ import {
   unreachable,
   type BoundResource,
   type Command,
+  type DrawCommand,
   type RecordedCommand,
   type ResolvedRenderPass,
   type UniformSliceCommand,
@@ -41,8 +42,6 @@ interface PassState {
 function inPass(pass: PassState | null, c: RecordedCommand): PassState {
   return pass ?? outsidePass(c);
 }
-
-type DrawCommand = Extract<Command, { type: 'draw' }>;
 
 /** The uniform block binding point of `slot` in `pipeline`, or -1 where it reads none there. */
 function blockPoint(pipeline: WebGL2RenderPipeline | null, slot: number): number {
@@ -182,6 +181,11 @@ export class WebGL2Queue extends Queue {
             sliceAt = index;
             break;
           }
+          case 'drawRun':
+            // (the pair it repeats was replayed in full just before)
+            this.#draws(inPass(pass, c), c.slice, c.draw, sliceOffsets, slice, slice + c.count);
+            slice += c.count;
+            break;
           case 'draw': {
             const p = inPass(pass, c);
             this.#flush(p, c.firstInstance, 0);
@@ -365,32 +369,44 @@ export class WebGL2Queue extends Queue {
       else this.#replay(segment.chunks, segment.sliceOffsets, p);
   }
 
-  /**
-   * The draws of a SliceRun: the draw before it flushed everything else (the pipeline, the vertex
-   * array, every other binding), so each draw binds its slice and draws.
-   */
+  /** The draws of a SliceRun (a bundle's). */
   #sliceRun(p: PassState, run: SliceRun): void {
+    this.#draws(p, run.slice, run.draw, run.offsets, 0, run.offsets.length);
+  }
+
+  /**
+   * `draw` once for each of `offsets[from … to)`, `slice` moved there first: a run (a bundle's
+   * SliceRun, or a recorded DrawRunCommand). The draw before the run flushed everything else (the
+   * pipeline, the vertex array, every other binding), so each draw binds its slice and draws.
+   */
+  #draws(
+    p: PassState,
+    slice: UniformSliceCommand,
+    draw: DrawCommand,
+    offsets: ArrayLike<number>,
+    from: number,
+    to: number,
+  ): void {
     const pipe = p.pipeline;
     if (!pipe)
       throw new Error(
-        'a bundle run replayed without a pipeline; its first draw set one (a bug in Ignis)',
+        'a run of draws replayed without a pipeline; the draw before it set one (a bug in Ignis)',
       );
     const { gl, state } = this.device;
-    const { slot, resource } = run.slice;
+    const { slot, resource } = slice;
     const buffer = resource.buffer as WebGL2Buffer;
     const point = blockPoint(pipe, slot);
-    const { vertexCount, instanceCount, firstVertex } = run.draw;
+    const { vertexCount, instanceCount, firstVertex } = draw;
     const mode = pipe.topology;
-    const offsets = run.offsets;
-    for (let k = 0; k < offsets.length; k++) {
+    for (let k = from; k < to; k++) {
       // (a slot the pipeline does not read binds nothing, as the full flush would)
       if (point >= 0)
         state.bindUniformBuffer(point, buffer.gl, buffer.id, offsets[k] as number, resource.size);
       if (instanceCount === 1) gl.drawArrays(mode, firstVertex, vertexCount);
       else gl.drawArraysInstanced(mode, firstVertex, vertexCount, instanceCount);
     }
-    // the slot holds the last slice, for what follows in the bundle
-    resource.offset = offsets[offsets.length - 1] as number;
+    // the slot holds the last slice, for what follows
+    resource.offset = offsets[to - 1] as number;
     p.slots.set(slot, resource);
   }
 

@@ -468,6 +468,9 @@ export class WebGPUCommandEncoder implements CommandSink {
         // encodes while recording never sees it, and has no `debug`, so writes no marker anyway.)
         if (this.#debug) topLevel(encoder, c).insertDebugMarker(`barrier ${c.from} -> ${c.to}`);
         break;
+      case 'drawRun':
+        // (an encoder with a sink, this one, keeps every draw in its list: CommandEncoder)
+        throw new Error('a run of draws reached the WebGPU backend (a bug in Ignis)');
       default:
         unreachable(c);
     }

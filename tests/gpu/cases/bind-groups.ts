@@ -13,7 +13,8 @@ import {
 } from '../../../src/all.js';
 import { defineCases, type Case } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
-import { pixel, renderScene, SIZE } from '../page/scenes.js';
+import { pixel, renderScene, SIZE, target } from '../page/scenes.js';
+import { loseAndRestore } from '../page/loss.js';
 
 const WGSL = /* wgsl */ `
 struct Color { value: vec4f };
@@ -229,6 +230,117 @@ const uniformSlices: Case = {
   },
 };
 
+const COLUMNS = 32;
+const COLUMN_WGSL = /* wgsl */ `
+struct Column { rect: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> c: Column;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  var q = array(vec2f(0.0, 0.0), vec2f(1.0, 0.0), vec2f(0.0, 1.0), vec2f(0.0, 1.0), vec2f(1.0, 0.0), vec2f(1.0, 1.0));
+  return vec4f(c.rect.xy + q[i] * c.rect.zw, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return c.color; }
+`;
+const COLUMN_GLSL_VS = `#version 300 es
+layout(std140) uniform Column { vec4 rect; vec4 color; };
+const vec2 Q[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));
+void main() { gl_Position = vec4(rect.xy + Q[gl_VertexID] * rect.zw, 0.0, 1.0); }`;
+const COLUMN_GLSL_FS = `#version 300 es
+precision highp float;
+layout(std140) uniform Column { vec4 rect; vec4 color; };
+out vec4 outColor;
+void main() { outColor = color; }`;
+
+/**
+ * 32 columns of a 64×64 target, each drawn by its own draw with its own 256-byte slice of one
+ * uniform buffer (its rectangle and colour), in a shuffled order, the pipeline set again every 8
+ * draws: a command encoder folds such draws into runs (DrawRunCommand). `check` reads a target
+ * and says which columns are wrong.
+ */
+function columns(device: Device) {
+  const targets = [{ format: 'rgba8unorm' as const }];
+  const pipeline = () => {
+    if (device.caps.shaderLanguage === 'wgsl') {
+      const module = device.createShaderModule({ label: 'columns.wgsl', code: COLUMN_WGSL });
+      return device.createRenderPipeline({
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint: 'fs', targets },
+      });
+    }
+    return device.createRenderPipeline({
+      vertex: { module: device.createShaderModule({ code: COLUMN_GLSL_VS, stage: 'vertex' }) },
+      fragment: {
+        module: device.createShaderModule({ code: COLUMN_GLSL_FS, stage: 'fragment' }),
+        targets,
+      },
+      bindings: [{ binding: 0, type: 'uniform', name: 'Column' }],
+    });
+  };
+  const pipelines = [pipeline(), pipeline()];
+  const uniforms = device.createBuffer({
+    label: 'columns',
+    size: 256 * COLUMNS,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  const data = new Float32Array(64 * COLUMNS);
+  for (let i = 0; i < COLUMNS; i++)
+    data.set([-1 + (2 * i) / COLUMNS, -1, 2 / COLUMNS, 2, ((i + 1) * 7) / 255, 0.5, 0, 1], 64 * i);
+  const upload = () => device.queue.writeBuffer(uniforms, 0, data);
+  upload();
+  const draw = (pass: RenderPass) => {
+    for (let k = 0; k < COLUMNS; k++) {
+      if (k % 8 === 0) pass.setPipeline(pipelines[(k / 8) % 2] as RenderPipeline);
+      pass.setUniformBuffer(0, uniforms, 256 * ((k * 7) % COLUMNS), 32);
+      pass.draw(6);
+    }
+  };
+  const check = (rgba: Uint8Array): string[] => {
+    const wrong: string[] = [];
+    for (let i = 0; i < COLUMNS; i++)
+      for (const x of [2 * i, 2 * i + 1]) {
+        const got = pixel(rgba, x, SIZE / 2);
+        if (!near(got, [(i + 1) * 7, 128, 0, 255])) wrong.push(`x ${x}: ${got.join(',')}`);
+      }
+    return wrong;
+  };
+  return { upload, draw, check };
+}
+
+const drawRuns: Case = {
+  async run({ device, backend, open }) {
+    const plain = columns(device);
+    const drawn = plain.check(await renderScene(device, [0, 0, 0, 1], plain.draw));
+    assertEqual(drawn.join('; '), '', 'columns drawn as recorded (in runs)');
+    // a debug device replays every draw apart (no runs): the same columns
+    const debug = await open(backend, { debug: true });
+    const apart = columns(debug);
+    const replayed = apart.check(await renderScene(debug, [0, 0, 0, 1], apart.draw));
+    assertEqual(replayed.join('; '), '', 'columns drawn on a debug device (each draw apart)');
+    // a command buffer recorded before a loss is replayed, runs and all, on the restored device
+    // (WebGPU encoded it into the lost GPUDevice while recording)
+    const canvas = document.createElement('canvas');
+    const restored = await open(backend, { canvas });
+    restored.onError(() => {}); // the loss is reported there; this case looks at the image
+    const later = columns(restored);
+    const t = target(restored);
+    const enc = restored.createCommandEncoder({ label: 'columns recorded before the loss' });
+    const pass = enc.beginRenderPass({
+      colorAttachments: [{ texture: t, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+    });
+    later.draw(pass);
+    pass.end();
+    const cb = enc.finish();
+    await loseAndRestore(restored);
+    later.upload(); // (a restored buffer starts empty)
+    restored.queue.submit([cb]);
+    const after = later.check((await t.read()) as Uint8Array);
+    assertEqual(
+      after.join('; '),
+      '',
+      'columns drawn after restore() from the list recorded before',
+    );
+  },
+};
+
 export const cases = defineCases({
   'bind groups: @group(1) switched between draws, @group(2) texture + sampler, @group(0) by slot or by group':
     {
@@ -322,4 +434,6 @@ export const cases = defineCases({
     },
   'uniform slices per draw: 8 columns, each its own slice at slots 0 and 8 (the ninth uniform: no dynamic offset left), the pipeline switching layouts between them':
     uniformSlices,
+  'runs of draws, each its own uniform slice: 32 columns as recorded, on a debug device (each draw apart) and replayed after restore()':
+    drawRuns,
 });

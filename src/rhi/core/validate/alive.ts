@@ -46,6 +46,9 @@ export function assertCommandAlive(c: RecordedCommand, op: string): void {
     case 'setUniformSlice':
       usable(c.resource.buffer, op);
       break;
+    case 'drawRun':
+      usable(c.slice.resource.buffer, op);
+      break;
     case 'setVertexBuffer':
     case 'setIndexBuffer':
     case 'dispatchIndirect':
