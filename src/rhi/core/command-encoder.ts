@@ -3,7 +3,7 @@ import { requireResource } from './validate/resource.js';
 import { Resource } from './resource.js';
 import { EncoderStateError, ValidationError } from './errors.js';
 import { CommandBuffer } from './command-buffer.js';
-import { CommandList } from './command-list.js';
+import { CommandList, FoldingCommandList } from './command-list.js';
 import { HazardTracker, type TrackedResource } from './hazards.js';
 import {
   BARRIER_SCOPES,
@@ -103,9 +103,9 @@ export class CommandEncoder {
     this.label = label ?? '';
     // draws fold into runs where a backend replays the list at submit (WebGL2, null), except on a
     // debug device (which checks GL errors after every command). A backend with a sink encodes
-    // each draw as it is recorded: folding its list only costs time (measured in Chromium's and
-    // Firefox's pages: 5–10% of the WebGPU stub frame), so it keeps every draw.
-    this.#commands = new CommandList({ runs: !device.debug && sink === undefined });
+    // each draw as it is recorded: folding its list would only cost time, so it keeps every draw.
+    this.#commands =
+      !device.debug && sink === undefined ? new FoldingCommandList() : new CommandList();
     this.#sink = sink;
     this.#recordedAt = device.destroyedCount;
   }

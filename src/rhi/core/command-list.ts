@@ -16,21 +16,9 @@ const CHUNK = 1024;
 
 /**
  * The commands of one encoder, in recording order, kept in chunks (see `CHUNK`). Hot loops walk
- * `chunks`; `toArray()` is the flat list for everything else. With `runs`, a slice and a draw that
- * repeat the pair the list ends with (the same slice command, the same draw command) fold into a
- * `DrawRunCommand` after that pair: one entry per run of draws, not two per draw.
+ * `chunks`; `toArray()` is the flat list for everything else.
  */
 export class CommandList {
-  readonly #runs: boolean;
-  /**
-   * The fold's state. `#tailSlice`: the list ends with this slice, just pushed (null: it ends with
-   * something else). `#pairSlice`, `#pairDraw`: the pair the list ends with (or ends with and then
-   * `#tailSlice`), repeated by `#run` when it has been; null when the list does not end so.
-   */
-  #tailSlice: UniformSliceCommand | null = null;
-  #pairSlice: UniformSliceCommand | null = null;
-  #pairDraw: DrawCommand | null = null;
-  #run: DrawRunCommand | null = null;
   readonly #chunks: RecordedCommand[][] = [new Array<RecordedCommand>(CHUNK)];
   /**
    * The chunk being filled (the last of `#chunks`), made at its full length and filled by index:
@@ -42,14 +30,6 @@ export class CommandList {
   #length = 0;
   /** Each `setUniformSlice` recording's offset, in order (UniformSliceCommand). */
   readonly #sliceOffsets: number[] = [];
-
-  /**
-   * `runs`: fold repeated slice-and-draw pairs into runs (a command encoder's list; a render
-   * bundle's backends find their own runs once, and a debug device replays each draw apart).
-   */
-  constructor(options: { runs?: boolean } = {}) {
-    this.#runs = options.runs ?? false;
-  }
 
   /** The chunks in order (every one but the last holds at least one command). */
   get chunks(): readonly (readonly RecordedCommand[])[] {
@@ -67,32 +47,6 @@ export class CommandList {
   }
 
   push(command: RecordedCommand): void {
-    const slice = this.#tailSlice;
-    if (slice !== null) {
-      this.#tailSlice = null;
-      if (command === this.#pairDraw && slice === this.#pairSlice) {
-        // the pair again: the slice just appended joins the run instead (its offset is logged)
-        this.#fill--;
-        this.#length--;
-        const run = this.#run;
-        if (run !== null) run.count++;
-        else this.#append((this.#run = { type: 'drawRun', slice, draw: command, count: 1 }));
-        return;
-      }
-      if (command.type === 'draw') {
-        // a new pair: the list ends with it
-        this.#pairSlice = slice;
-        this.#pairDraw = command;
-        this.#run = null;
-        this.#append(command);
-        return;
-      }
-      this.#pairSlice = this.#pairDraw = this.#run = null;
-    } else if (this.#pairDraw !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
-    this.#append(command);
-  }
-
-  #append(command: RecordedCommand): void {
     let fill = this.#fill;
     if (fill >= CHUNK) {
       this.#trim();
@@ -105,6 +59,17 @@ export class CommandList {
     this.#length++;
   }
 
+  /**
+   * Takes back the last command pushed (FoldingCommandList: a slice that joins a run). The chunk
+   * keeps its length (a later push overwrites the entry; `#trim()` cuts it).
+   */
+  protected dropLast(): void {
+    if (this.#fill === 0)
+      throw new RangeError('CommandList.dropLast on an empty chunk (a bug in Ignis)');
+    this.#fill--;
+    this.#length--;
+  }
+
   /** Cuts the chunk being filled to its commands (its length is then what it holds). */
   #trim(): void {
     if (this.#last.length !== this.#fill) this.#last.length = this.#fill;
@@ -112,18 +77,17 @@ export class CommandList {
 
   /** Records `slice` again, at `offset` (an allocation-free store of a number and a reference). */
   pushSlice(slice: UniformSliceCommand, offset: number): void {
-    this.#append(slice);
+    this.push(slice);
     this.#sliceOffsets.push(offset);
-    if (!this.#runs) return;
-    // a slice after a slice: the list no longer ends with the pair
-    if (this.#tailSlice !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
-    this.#tailSlice = slice;
+  }
+
+  /** Logs a slice's offset (FoldingCommandList, which pushes the slice itself). */
+  protected logSliceOffset(offset: number): void {
+    this.#sliceOffsets.push(offset);
   }
 
   /** Puts `command` at index `at` (0 … length), the commands from there on moving one later. */
   insert(at: number, command: Command): void {
-    // (the list may no longer end as the fold's state says: it starts again)
-    this.#tailSlice = this.#pairSlice = this.#pairDraw = this.#run = null;
     this.#trim();
     let start = 0;
     for (const chunk of this.#chunks) {
@@ -141,6 +105,64 @@ export class CommandList {
   /** A flat copy, in order, each uniform slice as the `setBinding` it stands for. */
   toArray(): Command[] {
     return flatten(this.chunks, this.#sliceOffsets);
+  }
+}
+
+/**
+ * A command list that folds draws: a slice and a draw that repeat the pair the list ends with (the
+ * same slice command, the same draw command) are not appended but counted by a `DrawRunCommand`
+ * after that pair — one entry per run of draws, not two per draw. For encoders whose backend
+ * replays the list at the submit (CommandEncoder says which); the plain list's push stays as it
+ * was for the others (the fold's checks, in it, cost WebGPU's frames 4–10% in the stub pages).
+ */
+export class FoldingCommandList extends CommandList {
+  /**
+   * `#tailSlice`: the list ends with this slice, just pushed (null: it ends with something else).
+   * `#pairSlice`, `#pairDraw`: the pair the list ends with (or ends with and then `#tailSlice`),
+   * repeated by `#run` when it has been; null when the list does not end so.
+   */
+  #tailSlice: UniformSliceCommand | null = null;
+  #pairSlice: UniformSliceCommand | null = null;
+  #pairDraw: DrawCommand | null = null;
+  #run: DrawRunCommand | null = null;
+
+  override push(command: RecordedCommand): void {
+    const slice = this.#tailSlice;
+    if (slice !== null) {
+      this.#tailSlice = null;
+      if (command === this.#pairDraw && slice === this.#pairSlice) {
+        // the pair again: the slice just pushed joins the run instead (its offset is logged)
+        this.dropLast();
+        const run = this.#run;
+        if (run !== null) run.count++;
+        else super.push((this.#run = { type: 'drawRun', slice, draw: command, count: 1 }));
+        return;
+      }
+      if (command.type === 'draw') {
+        // a new pair: the list ends with it
+        this.#pairSlice = slice;
+        this.#pairDraw = command;
+        this.#run = null;
+        super.push(command);
+        return;
+      }
+      this.#pairSlice = this.#pairDraw = this.#run = null;
+    } else if (this.#pairDraw !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
+    super.push(command);
+  }
+
+  override pushSlice(slice: UniformSliceCommand, offset: number): void {
+    super.push(slice);
+    this.logSliceOffset(offset);
+    // a slice after a slice: the list no longer ends with the pair
+    if (this.#tailSlice !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
+    this.#tailSlice = slice;
+  }
+
+  override insert(at: number, command: Command): void {
+    // (the list may no longer end as the fold's state says: it starts again)
+    this.#tailSlice = this.#pairSlice = this.#pairDraw = this.#run = null;
+    super.insert(at, command);
   }
 }
 
