@@ -23,12 +23,17 @@
 // (Node) times what a bundle costs before its frames are alike: its `finish()`, the first frame
 // that executes it and the second, in ms (a backend that made its form of the bundle at the first
 // execution shows it in the first frame).
+// `--profile FILE` (Chromium): V8's sampling profiler over the timed rounds (after as many rounds
+// again to warm up), written to FILE (a .cpuprofile, which Chrome's DevTools open) and its top
+// functions by self time printed (bench/v8-profile.mjs; time the sources, without --build, for
+// readable names). In Node, `node --cpu-prof` does the same.
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
 //     [--browser chromium|firefox] [--compare DIR] [--build DIR2] [--bundles | --first]
+//     [--profile FILE]
 import { ROOT } from '../scripts/setup.mjs';
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { timeDraws, timeFirstFrames } from './draws-stub.mjs';
 
@@ -44,6 +49,9 @@ const options = {
   dom: readFileSync(createRequire(import.meta.url).resolve('typescript/lib/lib.dom.d.ts'), 'utf8'),
 };
 const browserName = arg('browser', null);
+const profileFile = arg('profile', null);
+if (profileFile !== null && browserName !== 'chromium')
+  throw new Error('cpu-draws: --profile needs --browser chromium (in Node: node --cpu-prof)');
 const compare = arg('compare', null);
 /** A build to time in place of dist/ (Node) or the sources (a page). */
 const build = arg('build', null);
@@ -97,21 +105,37 @@ if (browserName === null) {
     };
     const other = inside(compare, '--compare');
     const own = inside(build, '--build');
-    rows = await page.evaluate(
-      async (o, other, own) => {
-        const built = (dir) => [`/${dir}/index.js`, `/${dir}/testing.js`];
-        const builds = own === null ? { src: ['/src/all.ts'] } : { [own]: built(own) };
-        if (other !== null) builds[other] = built(other);
-        const libs = {};
-        for (const [name, urls] of Object.entries(builds))
-          libs[name] = Object.assign({}, ...(await Promise.all(urls.map((u) => import(u)))));
-        const { timeDraws } = await import('/bench/draws-stub.mjs');
-        return timeDraws(libs, { ...o, now: () => performance.now() });
-      },
-      options,
-      other,
-      own,
-    );
+    const time = (o) =>
+      page.evaluate(
+        async (o, other, own) => {
+          const built = (dir) => [`/${dir}/index.js`, `/${dir}/testing.js`];
+          const builds = own === null ? { src: ['/src/all.ts'] } : { [own]: built(own) };
+          if (other !== null) builds[other] = built(other);
+          const libs = {};
+          for (const [name, urls] of Object.entries(builds))
+            libs[name] = Object.assign({}, ...(await Promise.all(urls.map((u) => import(u)))));
+          const { timeDraws } = await import('/bench/draws-stub.mjs');
+          return timeDraws(libs, { ...o, now: () => performance.now() });
+        },
+        o,
+        other,
+        own,
+      );
+    if (profileFile === null) rows = await time(options);
+    else {
+      // (the puppeteer page under the engine's page: Chromium's only)
+      const cdp = await page.page.createCDPSession();
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+      await time(options); // warm: the profile is of the optimised code
+      await cdp.send('Profiler.start');
+      rows = await time(options);
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify(profile));
+      const { printSelfTimes } = await import('./v8-profile.mjs');
+      console.log(`V8 profile of the timed rounds: ${profileFile}; self time:`);
+      printSelfTimes(profile, 15);
+    }
     where = await engine.version();
   } finally {
     await close();

@@ -1,0 +1,40 @@
+// Reads a V8 CPU profile (`.cpuprofile`: Node's `--cpu-prof`, or Chromium's through
+// `node bench/cpu-draws.mjs --browser chromium --profile FILE`) and lists the functions by their
+// own (self) time, each with its file and line, as a share of the samples. V8 inlines small
+// functions into their callers, whose self time then holds them (a profile of the sources, served
+// unminified, names them best).
+//   node bench/v8-profile.mjs FILE.cpuprofile [--top 20]
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+/** The `top` functions by self time: `{ share, name }`, share in % of all samples. */
+export function selfTimes(profile, top = 20) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const file = url.split('/').pop().split('?')[0];
+    const name = `${functionName || '(anonymous)'} ${file}${file ? `:${lineNumber + 1}` : ''}`;
+    const dt = profile.timeDeltas[i] ?? 0;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    total += dt;
+  });
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, t]) => ({ share: (100 * t) / total, name }));
+}
+
+export function printSelfTimes(profile, top = 20) {
+  for (const { share, name } of selfTimes(profile, top))
+    console.log(`${share.toFixed(1).padStart(5)}%  ${name}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const file = process.argv[2];
+  if (!file || file.startsWith('--'))
+    throw new Error('usage: node bench/v8-profile.mjs FILE.cpuprofile [--top N]');
+  const i = process.argv.indexOf('--top');
+  printSelfTimes(JSON.parse(readFileSync(file, 'utf8')), i >= 0 ? Number(process.argv[i + 1]) : 20);
+}
