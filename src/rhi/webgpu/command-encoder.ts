@@ -157,7 +157,10 @@ export class WebGPUCommandEncoder implements CommandSink {
 
   /**
    * After a draw written in full right after `slice`: the pair, where the pipeline's one group of
-   * dynamic offsets holds the slice's slot (a group without static buffers, bound in this pass).
+   * dynamic offsets holds the slice's slot among them (bound in this pass). The group may hold
+   * static buffers too (a storage buffer, a uniform past the dynamic ones): the flush looks such a
+   * group up at every draw because a static entry's offset picks the bind group, but between the
+   * pair's draws nothing but the slice moves, so the group bound at its first draw stays right.
    */
   #makePair(slice: UniformSliceCommand, draw: DrawCommand, at: number): void {
     this.#pairAt = -2;
@@ -179,8 +182,7 @@ export class WebGPUCommandEncoder implements CommandSink {
         )
           place = i;
     }
-    if (!found || place < 0 || found.staticBuffers || this.#bound[found.index] === undefined)
-      return;
+    if (!found || place < 0 || this.#bound[found.index] === undefined) return;
     this.#pairSlice = slice;
     this.#pairDraw = draw;
     this.#pairAt = at;

@@ -10,6 +10,7 @@ import {
   type RenderPipeline,
   ValidationError,
   type RenderPass,
+  type WebGPUDevice,
 } from '../../../src/all.js';
 import { defineCases, type Case } from '../page/case.js';
 import { assert, assertEqual, assertThrows } from '../page/assert.js';
@@ -240,6 +241,12 @@ struct Column { rect: vec4f, color: vec4f };
 }
 @fragment fn fs() -> @location(0) vec4f { return c.color; }
 `;
+/** The same with a static buffer in the slice's group: a storage buffer of zeros, added. */
+const COLUMN_STORAGE_WGSL = COLUMN_WGSL.replace(
+  '@fragment fn fs() -> @location(0) vec4f { return c.color; }',
+  `@group(0) @binding(1) var<storage, read> zero: vec4f;
+@fragment fn fs() -> @location(0) vec4f { return c.color + zero; }`,
+);
 const COLUMN_GLSL_VS = `#version 300 es
 layout(std140) uniform Column { vec4 rect; vec4 color; };
 const vec2 Q[6] = vec2[6](vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0), vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));
@@ -256,11 +263,14 @@ void main() { outColor = color; }`;
  * draws: a command encoder folds such draws into runs (DrawRunCommand). `check` reads a target
  * and says which columns are wrong.
  */
-function columns(device: Device) {
+function columns(device: Device, { storage = false } = {}) {
   const targets = [{ format: 'rgba8unorm' as const }];
   const pipeline = () => {
     if (device.caps.shaderLanguage === 'wgsl') {
-      const module = device.createShaderModule({ label: 'columns.wgsl', code: COLUMN_WGSL });
+      const module = device.createShaderModule({
+        label: 'columns.wgsl',
+        code: storage ? COLUMN_STORAGE_WGSL : COLUMN_WGSL,
+      });
       return device.createRenderPipeline({
         vertex: { module, entryPoint: 'vs' },
         fragment: { module, entryPoint: 'fs', targets },
@@ -286,9 +296,13 @@ function columns(device: Device) {
     data.set([-1 + (2 * i) / COLUMNS, -1, 2 / COLUMNS, 2, ((i + 1) * 7) / 255, 0.5, 0, 1], 64 * i);
   const upload = () => device.queue.writeBuffer(uniforms, 0, data);
   upload();
+  const zero = storage
+    ? device.createBuffer({ label: 'zero', size: 16, usage: BufferUsage.STORAGE })
+    : null;
   const draw = (pass: RenderPass) => {
     for (let k = 0; k < COLUMNS; k++) {
       if (k % 8 === 0) pass.setPipeline(pipelines[(k / 8) % 2] as RenderPipeline);
+      if (zero && k % 8 === 0) pass.setStorageBuffer(1, zero);
       pass.setUniformBuffer(0, uniforms, 256 * ((k * 7) % COLUMNS), 32);
       pass.draw(6);
     }
@@ -337,6 +351,28 @@ const drawRuns: Case = {
       after.join('; '),
       '',
       'columns drawn after restore() from the list recorded before',
+    );
+    if (device.caps.backend !== 'webgpu') return;
+    // WebGPU: a static buffer in the slice's group (a storage buffer) keeps the runs — a draw of a
+    // run sets the bound group again with its new offset, without looking the group up again
+    const withStorage = columns(device, { storage: true });
+    const cache = (device as WebGPUDevice).bindGroups;
+    const get = cache.get;
+    let lookups = 0;
+    cache.get = function (this: typeof cache, ...args: Parameters<typeof get>) {
+      lookups++;
+      return get.apply(this, args);
+    };
+    let rgba: Uint8Array;
+    try {
+      rgba = await renderScene(device, [0, 0, 0, 1], withStorage.draw);
+    } finally {
+      cache.get = get;
+    }
+    assertEqual(withStorage.check(rgba).join('; '), '', 'columns with a static storage buffer');
+    assert(
+      lookups <= COLUMNS / 8 + 1,
+      `${lookups} bind group lookups for ${COLUMNS} draws in runs of 8 (expected one a run, and one for the first run's second draw: the first slice after a full bind draws in full)`,
     );
   },
 };
@@ -434,6 +470,6 @@ export const cases = defineCases({
     },
   'uniform slices per draw: 8 columns, each its own slice at slots 0 and 8 (the ninth uniform: no dynamic offset left), the pipeline switching layouts between them':
     uniformSlices,
-  'runs of draws, each its own uniform slice: 32 columns as recorded, on a debug device (each draw apart) and replayed after restore()':
+  'runs of draws, each its own uniform slice: 32 columns as recorded, on a debug device (each draw apart), replayed after restore(), and on WebGPU beside a static storage buffer':
     drawRuns,
 });
