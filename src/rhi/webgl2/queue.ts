@@ -398,15 +398,27 @@ export class WebGL2Queue extends Queue {
     const point = blockPoint(pipe, slot);
     const { vertexCount, instanceCount, firstVertex } = draw;
     const mode = pipe.topology;
-    for (let k = from; k < to; k++) {
+    const { size } = resource;
+    const last = offsets[to - 1] as number;
+    if (point < 0) {
       // (a slot the pipeline does not read binds nothing, as the full flush would)
-      if (point >= 0)
-        state.bindUniformBuffer(point, buffer.gl, buffer.id, offsets[k] as number, resource.size);
-      if (instanceCount === 1) gl.drawArrays(mode, firstVertex, vertexCount);
-      else gl.drawArraysInstanced(mode, firstVertex, vertexCount, instanceCount);
+      for (let k = from; k < to; k++)
+        if (instanceCount === 1) gl.drawArrays(mode, firstVertex, vertexCount);
+        else gl.drawArraysInstanced(mode, firstVertex, vertexCount, instanceCount);
+    } else {
+      // each draw's slice bound past the state cache (a new offset at every draw), which then
+      // holds the last
+      const target = gl.UNIFORM_BUFFER;
+      const glBuffer = buffer.gl;
+      for (let k = from; k < to; k++) {
+        gl.bindBufferRange(target, point, glBuffer, offsets[k] as number, size);
+        if (instanceCount === 1) gl.drawArrays(mode, firstVertex, vertexCount);
+        else gl.drawArraysInstanced(mode, firstVertex, vertexCount, instanceCount);
+      }
+      state.noteUniformBuffer(point, buffer.id, last, size, to - from);
     }
     // the slot holds the last slice, for what follows
-    resource.offset = offsets[to - 1] as number;
+    resource.offset = last;
     p.slots.set(slot, resource);
   }
 

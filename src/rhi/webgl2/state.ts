@@ -218,13 +218,28 @@ export class GLStateCache {
   ): void {
     const last = this.#uniformBuffers[index];
     if (last && last[0] === bufferId && last[1] === offset && last[2] === size) return;
+    this.noteUniformBuffer(index, bufferId, offset, size, 1);
+    this.gl.bindBufferRange(this.gl.UNIFORM_BUFFER, index, buffer, offset, size);
+  }
+
+  /**
+   * What `calls` binds made at `index` without this cache left bound: a run of draws that binds a
+   * new offset at every draw (the cache's compare would never hold) binds them itself.
+   */
+  noteUniformBuffer(
+    index: number,
+    bufferId: number,
+    offset: number,
+    size: number,
+    calls: number,
+  ): void {
+    const last = this.#uniformBuffers[index];
     if (last) {
       last[0] = bufferId;
       last[1] = offset;
       last[2] = size;
     } else this.#uniformBuffers[index] = [bufferId, offset, size];
-    this.calls++;
-    this.gl.bindBufferRange(this.gl.UNIFORM_BUFFER, index, buffer, offset, size);
+    this.calls += calls;
   }
 }
 
