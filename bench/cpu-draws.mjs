@@ -23,8 +23,8 @@
 // (Node) times what a bundle costs before its frames are alike: its `finish()`, the first frame
 // that executes it and the second, in ms (a backend that made its form of the bundle at the first
 // execution shows it in the first frame).
-// `--profile FILE` (Chromium): V8's sampling profiler over the timed rounds (after as many rounds
-// again to warm up), written to FILE (a .cpuprofile, which Chrome's DevTools open) and its top
+// `--profile FILE` (Chromium): V8's sampling profiler over the timed rounds and as many rounds
+// before them to warm up, written to FILE (a .cpuprofile, which Chrome's DevTools open) and its top
 // functions by self time printed (bench/v8-profile.mjs; time the sources, without --build, for
 // readable names). In Node, `node --cpu-prof` does the same.
 //   node bench/cpu-draws.mjs [--backend webgpu|webgl2] [--draws 100,1000,10000] [--rounds 9]
@@ -127,8 +127,10 @@ if (browserName === null) {
       const cdp = await page.page.createCDPSession();
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
-      await time(options); // warm: the profile is of the optimised code
+      // started before the warm-up: code compiled while it runs keeps its source lines
+      // (`node bench/v8-profile.mjs FILE --lines`)
       await cdp.send('Profiler.start');
+      await time(options);
       rows = await time(options);
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));

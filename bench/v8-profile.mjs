@@ -3,7 +3,9 @@
 // own (self) time, each with its file and line, as a share of the samples. V8 inlines small
 // functions into their callers, whose self time then holds them (a profile of the sources, served
 // unminified, names them best).
-//   node bench/v8-profile.mjs FILE.cpuprofile [--top 20]
+// `--lines`: by source line instead (of code compiled while the profiler ran: cpu-draws starts it
+// before its warm-up; a page's sources are lines of the module as Vite serves it).
+//   node bench/v8-profile.mjs FILE.cpuprofile [--top 20] [--lines]
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -26,15 +28,43 @@ export function selfTimes(profile, top = 20) {
     .map(([name, t]) => ({ share: (100 * t) / total, name }));
 }
 
-export function printSelfTimes(profile, top = 20) {
-  for (const { share, name } of selfTimes(profile, top))
+/**
+ * The `top` source lines by their samples (`positionTicks`: V8 records them for code compiled
+ * while the profiler runs, inlined callees' lines included): `{ share, name }`, in % of the
+ * samples that have a line.
+ */
+export function lineTimes(profile, top = 20) {
+  const lines = new Map();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const file = n.callFrame.url.split('/').pop().split('?')[0];
+    for (const t of n.positionTicks ?? []) {
+      const name = `${n.callFrame.functionName || '(anonymous)'} ${file}:${t.line}`;
+      lines.set(name, (lines.get(name) ?? 0) + t.ticks);
+      total += t.ticks;
+    }
+  }
+  return [...lines]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, n]) => ({ share: (100 * n) / total, name }));
+}
+
+export function printSelfTimes(profile, top = 20, { lines = false } = {}) {
+  for (const { share, name } of (lines ? lineTimes : selfTimes)(profile, top))
     console.log(`${share.toFixed(1).padStart(5)}%  ${name}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const file = process.argv[2];
   if (!file || file.startsWith('--'))
-    throw new Error('usage: node bench/v8-profile.mjs FILE.cpuprofile [--top N]');
+    throw new Error('usage: node bench/v8-profile.mjs FILE.cpuprofile [--top N] [--lines]');
   const i = process.argv.indexOf('--top');
-  printSelfTimes(JSON.parse(readFileSync(file, 'utf8')), i >= 0 ? Number(process.argv[i + 1]) : 20);
+  printSelfTimes(
+    JSON.parse(readFileSync(file, 'utf8')),
+    i >= 0 ? Number(process.argv[i + 1]) : 20,
+    {
+      lines: process.argv.includes('--lines'),
+    },
+  );
 }
