@@ -8,6 +8,7 @@ import {
   LimitExceededError,
   UsageError,
   DestroyedResourceError,
+  DeviceLostError,
   EncoderStateError,
   UnsupportedFeatureError,
   RhiError,
@@ -390,6 +391,73 @@ describe('draw validation', () => {
     p.setVertexBuffer(1, instances);
     return p;
   };
+  it('a draw that repeats the last one is checked again after anything its check reads changed', () => {
+    // (a draw with the last draw's arguments and nothing changed records it again unchecked)
+    const short = d.createBuffer({ label: 'short', size: 16, usage: BufferUsage.VERTEX });
+    const p = pass();
+    p.draw(3, 4);
+    p.draw(3, 4);
+    p.setVertexBuffer(0, short); // 2 vertices
+    expect(() => p.draw(3, 4)).toThrow(/draw reads vertex 2 of vertex buffer slot 0/);
+    p.setVertexBuffer(0, vertices);
+    p.draw(3, 4);
+    p.setVertexBuffer(0, vertices, 8); // the same buffer further on: 2 vertices left
+    expect(() => p.draw(3, 4)).toThrow(/draw reads vertex 2 of vertex buffer slot 0/);
+    // another pipeline, without vertex buffers but with a uniform nothing is bound to
+    const unbound = d.createShaderModule({
+      code: '@group(0) @binding(0) var<uniform> u: vec4f; @vertex fn vs() -> @builtin(position) vec4f { return u; } @fragment fn fs() -> @location(0) vec4f { return u; }',
+    });
+    const needsUniform = d.createRenderPipeline({
+      label: 'needs a uniform',
+      vertex: { module: unbound, entryPoint: 'vs' },
+      fragment: { module: unbound, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const q = pass();
+    q.draw(3, 4);
+    q.setPipeline(needsUniform);
+    expect(() => q.draw(3, 4)).toThrow(/has nothing bound/);
+    // a destroyed vertex buffer, a destroyed pipeline
+    const gone = d.createBuffer({ label: 'gone', size: 24, usage: BufferUsage.VERTEX });
+    const r = pass();
+    r.setVertexBuffer(0, gone);
+    r.draw(3, 4);
+    gone.destroy();
+    expect(() => r.draw(3, 4)).toThrow(DestroyedResourceError);
+    const doomed = d.createRenderPipeline({
+      label: 'doomed',
+      vertex: { module: unbound, entryPoint: 'vs' },
+      fragment: { module: unbound, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const uniform = d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM });
+    const t = pass();
+    t.setPipeline(doomed);
+    t.setUniformBuffer(0, uniform);
+    t.draw(3);
+    doomed.destroy();
+    expect(() => t.draw(3)).toThrow(DestroyedResourceError);
+  });
+  it('a draw that repeats the last one after the device is lost is a DeviceLostError', () => {
+    const lost = new NullDevice();
+    const m = lost.createShaderModule({
+      code: '@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0); } @fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }',
+    });
+    const pipe = lost.createRenderPipeline({
+      vertex: { module: m, entryPoint: 'vs' },
+      fragment: { module: m, entryPoint: 'fs', targets: [{ format: 'rgba8unorm' }] },
+    });
+    const target = lost.createTexture({
+      size: { width: 4, height: 4 },
+      format: 'rgba8unorm',
+      usage: TextureUsage.RENDER_ATTACHMENT,
+    });
+    const p = lost
+      .createCommandEncoder()
+      .beginRenderPass({ colorAttachments: [{ texture: target }] });
+    p.setPipeline(pipe);
+    p.draw(3);
+    lost.destroy();
+    expect(() => p.draw(3)).toThrow(DeviceLostError);
+  });
   it('a draw that reads past a vertex buffer is rejected, naming the slot and the sizes', () => {
     expect(() => pass().draw(3, 4)).not.toThrow();
     expect(() => pass().draw(4, 1)).toThrow(

@@ -84,6 +84,10 @@ export class SlotTable {
    * tracked already: hazards are per pass, and this table lives as long as its pass).
    */
   #version = 0;
+  /** Bumped by every binding a draw's check could judge differently (RenderCommands.draw). */
+  get version(): number {
+    return this.#version;
+  }
   #checkedLayout: readonly BindingLayoutEntry[] | null = null;
   #checkedVersion = -1;
   /** Per slot, the command of the run of uniform slices it is in (UniformSliceCommand). */
