@@ -652,9 +652,34 @@ function screenshotLabel(s, m) {
   return `${s.path} path on ${s.backend} · ${s.drawMode} draw · ${s.count.toLocaleString('en-US')} particles · ${s.width}×${s.height} · e2e median ${median(m.e2eMs).toFixed(1)} ms${software}`;
 }
 
+/**
+ * The scenario's screenshot: the bare frame's visible pixels counted, the labelled frame saved.
+ * A capture that fails is tried once more (a loaded machine has timed one out: CI's stop 55); a
+ * second failure is logged with its reason and the row goes without a screenshot.
+ */
+export async function screenshotScenario(page, s, m, out, log) {
+  const capture = () => withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot');
+  const file = path.join(out, `${s.id.replace(/[/@]/g, '_')}.png`);
+  let visible = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      visible ??= visiblePixels(await capture());
+      // the label once: a retry after it is in the page must not add a second
+      if (!(await page.evaluate(() => document.getElementById('ignis-bench-label') !== null)))
+        await page.evaluate(labelFrame, screenshotLabel(s, m));
+      writeFileSync(file, await capture());
+      return { file, visible };
+    } catch (e) {
+      log(`\n${s.id}: screenshot attempt ${attempt} failed (${e.message})`);
+      if (attempt === 2) return null;
+    }
+  }
+}
+
 /** Runs in the page: a caption across the top of the frame, for the saved screenshot. */
 function labelFrame(text) {
   const el = document.createElement('div');
+  el.id = 'ignis-bench-label';
   el.textContent = text;
   el.style.cssText =
     'position:fixed;left:0;top:0;right:0;padding:4px 8px;font:12px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.65);z-index:10';
@@ -869,20 +894,8 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
         s.kind !== 'draws'
       ) {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
-        try {
-          const visible = visiblePixels(
-            await withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot'),
-          );
-          await page.evaluate(labelFrame, screenshotLabel(s, m));
-          const file = path.join(o.out, `${s.id.replace(/[/@]/g, '_')}.png`);
-          writeFileSync(
-            file,
-            await withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot'),
-          );
-          shots.set(s.id, { file, visible });
-        } catch (e) {
-          log(`\n${s.id}: no screenshot (${e.message})`);
-        }
+        const shot = await screenshotScenario(page, s, m, o.out, log);
+        if (shot) shots.set(s.id, shot);
       }
       await withTimeout(
         page.evaluate(() => window.__bench.cleanup()),

@@ -75,13 +75,17 @@ describe('a fresh clone', () => {
           /\| 1,000 particles \+ post \| pingpong\+fragment@webgl2 \| 320x180 \| \d/,
         );
         for (const f of ['latest.md', 'latest.json', 'chart.svg'])
-          expect(existsSync(path.join(dir, 'out', f)), f).toBe(true);
+          expect(existsSync(path.join(dir, 'out', f)), `${f}\n${output}`).toBe(true);
         // the particle rows run through the scene kit: a screenshot per path in out/particles/
         const pngs = (d: string): string[] => readdirSync(d).filter((f) => f.endsWith('.png'));
-        expect(pngs(path.join(dir, 'out', 'particles'))).toHaveLength(3);
+        // the run's output with each: a missing screenshot says why in it
+        expect(pngs(path.join(dir, 'out', 'particles')), output).toHaveLength(3);
         const shots = pngs(path.join(dir, 'out'));
-        expect(shots).toHaveLength(2);
-        expect(shots.filter((f) => f.startsWith('frame_'))).toHaveLength(2);
+        expect(shots, output).toHaveLength(2);
+        expect(
+          shots.filter((f) => f.startsWith('frame_')),
+          output,
+        ).toHaveLength(2);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
