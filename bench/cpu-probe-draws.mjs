@@ -13,10 +13,15 @@
 //   js        that JavaScript alone, in the same rounds (the GPU idle)
 // `--pin` (Chromium): the page's renderer process on CPU 0, every other Chromium process (the GPU
 // process, SwiftShader's threads) on CPU 1 (taskset), as a GPU of its own would leave the page's
-// core to it. Medians of µs a draw and of the per-round ratios to `raw`:
+// core to it. `--profile FILE` (Chromium): V8's profile of the rounds written to FILE, its functions
+// by self time printed, and the browser's own functions (the API calls) by the frame that called
+// them (`node bench/v8-profile.mjs FILE --callers`). `--calls` (WebGL2): the GL calls of one frame
+// of `raw`, `bundle` and `ignis` counted by name first (each after two frames unseen). Medians of µs a draw and of the per-round
+// ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
-//     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin]
+//     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
 import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
 
 const arg = (name, fallback) => {
@@ -29,6 +34,11 @@ const counts = arg('draws', '1000,10000').split(',').map(Number);
 const rounds = Number(arg('rounds', '20'));
 const repeat = Number(arg('repeat', '2'));
 const pin = process.argv.includes('--pin');
+const profileFile = arg('profile', null);
+const countCalls = process.argv.includes('--calls');
+if (countCalls && backend !== 'webgl2') throw new Error('cpu-probe-draws: --calls is for webgl2');
+if (profileFile !== null && browserName !== 'chromium')
+  throw new Error('cpu-probe-draws: --profile needs --browser chromium');
 if (!['webgl2', 'webgpu'].includes(backend))
   throw new Error(`cpu-probe-draws: --backend ${backend} is not webgl2 or webgpu`);
 if (pin && browserName !== 'chromium')
@@ -44,9 +54,16 @@ try {
       execSync(`taskset -a -p ${renderers.has(pid) ? 1 : 2} ${pid} > /dev/null`);
   }
   console.log(`${await engine.version()}, ${backend}${pin ? ', pinned' : ''}`);
+  // (the puppeteer page under the engine's page: Chromium's only)
+  const cdp = profileFile === null ? null : await page.page.createCDPSession();
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+    await cdp.send('Profiler.start');
+  }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat) => {
+      async (backend, n, rounds, repeat, countCalls) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames } = await import('/bench/page/draws.ts');
@@ -85,6 +102,35 @@ try {
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
         const out = [];
+        if (countCalls) {
+          // every method of the context wrapped on the instance, then the wrappers deleted
+          const gl = device.gl;
+          const names = [];
+          const proto = Object.getPrototypeOf(gl);
+          for (const k of Object.getOwnPropertyNames(proto)) {
+            const f = Object.getOwnPropertyDescriptor(proto, k).value;
+            if (typeof f !== 'function' || k === 'constructor') continue;
+            gl[k] = (...a) => {
+              names.push(k);
+              return f.apply(gl, a);
+            };
+          }
+          const calls = {};
+          for (const k of ['raw', 'bundle', 'ignis']) {
+            for (let i = 0; i < 2; i++) {
+              c[k].frame(n);
+              await c[k].idle();
+            }
+            names.length = 0;
+            c[k].frame(n);
+            const byName = {};
+            for (const x of names) byName[x] = (byName[x] ?? 0) + 1;
+            calls[k] = byName;
+            await c[k].idle();
+          }
+          for (const k of Object.keys(gl)) delete gl[k];
+          out.push({ calls });
+        }
         for (let r = 0; r < repeat; r++) {
           const { us } = await df.measureDraws(c, n, rounds, 600_000);
           // what the JavaScript cost beside the calls, over what it cost alone, round by round
@@ -104,12 +150,29 @@ try {
       n,
       rounds,
       repeat,
+      countCalls,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
-    for (const r of rows)
+    for (const { calls } of rows.filter((r) => r.calls))
+      for (const [k, byName] of Object.entries(calls))
+        console.log(
+          `${n} draws, GL calls of one ${k} frame: ${Object.entries(byName)
+            .map(([name, count]) => `${name} ${count}`)
+            .join(', ')}`,
+        );
+    for (const r of rows.filter((r) => !r.calls))
       console.log(
         `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone`,
       );
+  }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    const { printSelfTimes } = await import('./v8-profile.mjs');
+    console.log(`V8 profile of the rounds: ${profileFile}; self time:`);
+    printSelfTimes(profile, 25);
+    console.log("the browser's own functions by their caller:");
+    printSelfTimes(profile, 25, { callers: true });
   }
 } finally {
   await close();
