@@ -1,3 +1,4 @@
+/* global performance -- the marks run in the page (page.evaluate) */
 // Where Ignis's pass frame of the `draws` suite loses to the hand-written one beyond Ignis's own
 // JavaScript (issue 33; docs/benchmarks.md, "What JavaScript costs beside the calls"). The suite's
 // frames on one device, in the same interleaved rounds (bench/page/draw-frames.ts
@@ -16,12 +17,16 @@
 // core to it. `--profile FILE` (Chromium): V8's profile of the rounds written to FILE, its functions
 // by self time printed, and the browser's own functions (the API calls) by the frame that called
 // them (`node bench/v8-profile.mjs FILE --callers`). `--calls` (WebGL2): the GL calls of one frame
-// of `raw`, `bundle` and `ignis` counted by name first (each after two frames unseen). Medians of µs a draw and of the per-round
+// of `raw`, `bundle` and `ignis` counted by name first (each after two frames unseen). `--trace
+// FILE` (Chromium): Chromium's trace of the rounds (GPU categories), each frame between marks, and
+// per contender the page's main thread a frame: wall time and the trace's slices in it, such as
+// `CommandBufferHelper::Flush` (bench/trace-summary.mjs). Medians of µs a draw and of the per-round
 // ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
+//     [--trace FILE]
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
 
 const arg = (name, fallback) => {
@@ -36,6 +41,7 @@ const repeat = Number(arg('repeat', '2'));
 const pin = process.argv.includes('--pin');
 const profileFile = arg('profile', null);
 const countCalls = process.argv.includes('--calls');
+const traceFile = arg('trace', null);
 if (countCalls && backend !== 'webgl2') throw new Error('cpu-probe-draws: --calls is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --profile needs --browser chromium');
@@ -56,6 +62,11 @@ try {
   console.log(`${await engine.version()}, ${backend}${pin ? ', pinned' : ''}`);
   // (the puppeteer page under the engine's page: Chromium's only)
   const cdp = profileFile === null ? null : await page.page.createCDPSession();
+  if (traceFile !== null)
+    await page.page.tracing.start({
+      path: traceFile,
+      categories: ['gpu', 'toplevel', 'disabled-by-default-gpu.service', 'blink.user_timing'],
+    });
   if (cdp) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
@@ -63,7 +74,7 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls) => {
+      async (backend, n, rounds, repeat, countCalls, marks) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames } = await import('/bench/page/draws.ts');
@@ -101,6 +112,16 @@ try {
           // the same JavaScript alone, in the same rounds, the GPU idle
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
+        // with --trace, each frame between two marks the trace names it by
+        if (marks)
+          for (const [k, f] of Object.entries(c)) {
+            const frame = f.frame;
+            f.frame = (n) => {
+              performance.mark(`frame-start:${k} at ${n}`);
+              frame(n);
+              performance.mark(`frame-end:${k} at ${n}`);
+            };
+          }
         const out = [];
         if (countCalls) {
           // every method of the context wrapped on the instance, then the wrappers deleted
@@ -151,6 +172,7 @@ try {
       rounds,
       repeat,
       countCalls,
+      traceFile !== null,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -164,6 +186,13 @@ try {
       console.log(
         `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone`,
       );
+  }
+  if (traceFile !== null) {
+    await page.page.tracing.stop();
+    const { frameTraceSummary } = await import('./trace-summary.mjs');
+    console.log(`Chromium's trace of the rounds: ${traceFile}; the page's main thread a frame:`);
+    for (const line of frameTraceSummary(JSON.parse(readFileSync(traceFile, 'utf8'))))
+      console.log(line);
   }
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
