@@ -20,11 +20,14 @@
 // of `raw`, `bundle` and `ignis` counted by name first (each after two frames unseen). `--trace
 // FILE` (Chromium): Chromium's trace of the rounds (GPU categories), each frame between marks, and
 // per contender the page's main thread a frame: wall time and the trace's slices in it, such as
-// `CommandBufferHelper::Flush` (bench/trace-summary.mjs). Medians of µs a draw and of the per-round
+// `CommandBufferHelper::Flush` (bench/trace-summary.mjs). `--objects` (WebGL2): one contender more,
+// the hand-written frame drawing with the programs, vertex arrays, framebuffer and uniform buffer
+// Ignis's bundle frame binds (draws.ts `rawWebGL2FramesOn`): what those objects cost apart from
+// the rest of Ignis's frame. Medians of µs a draw and of the per-round
 // ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE]
+//     [--trace FILE] [--objects]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -41,6 +44,8 @@ const repeat = Number(arg('repeat', '2'));
 const pin = process.argv.includes('--pin');
 const profileFile = arg('profile', null);
 const countCalls = process.argv.includes('--calls');
+const onObjects = process.argv.includes('--objects');
+if (onObjects && backend !== 'webgl2') throw new Error('cpu-probe-draws: --objects is for webgl2');
 const traceFile = arg('trace', null);
 if (countCalls && backend !== 'webgl2') throw new Error('cpu-probe-draws: --calls is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
@@ -74,10 +79,10 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls, marks) => {
+      async (backend, n, rounds, repeat, countCalls, marks, onObjects) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
-        const { rawWebGL2Frames } = await import('/bench/page/draws.ts');
+        const { rawWebGL2Frames, rawWebGL2FramesOn } = await import('/bench/page/draws.ts');
         const device = await lib.createDevice({ backend });
         const data = df.drawData(n);
         const flags = { BufferUsage: lib.BufferUsage, TextureUsage: lib.TextureUsage };
@@ -112,6 +117,8 @@ try {
           // the same JavaScript alone, in the same rounds, the GPU idle
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
+        // with --objects, the hand-written frame on the GL objects of Ignis's bundle frame
+        if (onObjects) c.rawOnIgnis = await rawWebGL2FramesOn(device, data, c.bundle, n);
         // with --trace, each frame between two marks the trace names it by
         if (marks)
           for (const [k, f] of Object.entries(c)) {
@@ -173,6 +180,7 @@ try {
       repeat,
       countCalls,
       traceFile !== null,
+      onObjects,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -184,7 +192,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}`,
       );
   }
   if (traceFile !== null) {

@@ -134,6 +134,100 @@ export function rawWebGL2Frames(
   };
 }
 
+/**
+ * The hand-written WebGL2 frame drawing with another frame's GL objects — the programs it uses,
+ * the vertex array it binds with each, its framebuffer, uniform buffer and block binding point —
+ * spied on while `other` draws one frame (`bench/cpu-probe-draws.mjs --objects`). Against the
+ * plain hand-written frame it tells what those objects cost from everything else the other frame
+ * does. `other` must use two programs in turn, as the suite's frames do.
+ */
+export async function rawWebGL2FramesOn(
+  device: WebGL2Device,
+  data: Float32Array<ArrayBuffer>,
+  other: Frames,
+  n: number,
+): Promise<Frames> {
+  const gl = device.gl;
+  const seen = {
+    programs: [] as WebGLProgram[],
+    vaos: [] as (WebGLVertexArrayObject | null)[],
+    fbo: null as WebGLFramebuffer | null,
+    ubo: null as WebGLBuffer | null,
+    point: -1,
+  };
+  let vao: WebGLVertexArrayObject | null = null;
+  const spied = {
+    useProgram: (p: WebGLProgram | null) => {
+      if (p && !seen.programs.includes(p)) {
+        seen.programs.push(p);
+        seen.vaos.push(vao);
+      }
+    },
+    bindVertexArray: (v: WebGLVertexArrayObject | null) => {
+      vao = v;
+      // a program's vertex array: the one bound after it, where one is
+      if (seen.programs.length > 0) seen.vaos[seen.programs.length - 1] = v;
+    },
+    bindFramebuffer: (_target: number, f: WebGLFramebuffer | null) => {
+      if (f) seen.fbo = f;
+    },
+    bindBufferRange: (_target: number, index: number, b: WebGLBuffer | null) => {
+      seen.ubo = b;
+      seen.point = index;
+    },
+  };
+  const own = gl as unknown as Record<string, unknown>;
+  for (const [name, spy] of Object.entries(spied)) {
+    const f = (gl as unknown as Record<string, (...a: unknown[]) => unknown>)[name] as (
+      ...a: unknown[]
+    ) => unknown;
+    own[name] = (...a: unknown[]) => {
+      (spy as (...a: unknown[]) => void)(...a);
+      return f.apply(gl, a);
+    };
+  }
+  try {
+    device.resetState(); // so the other frame binds everything it uses
+    other.frame(n);
+    await other.idle();
+  } finally {
+    for (const name of Object.keys(spied)) delete own[name];
+  }
+  const { fbo, ubo, point, programs, vaos } = seen;
+  if (programs.length !== 2 || !fbo || !ubo || point < 0)
+    throw new Error(
+      `draws: the other frame bound ${programs.length} programs, ${fbo ? 'a' : 'no'} framebuffer and ${ubo ? 'a' : 'no'} uniform buffer; two programs, a framebuffer and a uniform buffer were expected`,
+    );
+  function rawGLOnObjectsFrame(n: number): void {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.viewport(0, 0, SIZE, SIZE);
+    gl.disable(gl.SCISSOR_TEST);
+    gl.disable(gl.BLEND);
+    gl.disable(gl.DEPTH_TEST);
+    gl.colorMask(true, true, true, true);
+    gl.clearColor(0, 0, 0, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
+    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
+    for (let i = 0; i < n; i++) {
+      if (i % 100 === 0) {
+        const k = (i / 100) & 1;
+        gl.useProgram(programs[k] as WebGLProgram);
+        gl.bindVertexArray(vaos[k] ?? null);
+      }
+      gl.bindBufferRange(gl.UNIFORM_BUFFER, point, ubo, SLOT * i, 32);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+    gl.flush();
+    device.resetState();
+  }
+  return {
+    frame: rawGLOnObjectsFrame,
+    idle: () => device.queue.onSubmittedWorkDone(),
+    destroy() {}, // the objects are the other frame's
+  };
+}
+
 /** three.js: N meshes of one material, each placed where Ignis's draw i is; its own canvas. */
 async function threeFrames(backend: 'webgpu' | 'webgl2', data: Float32Array<ArrayBuffer>) {
   const canvas = document.createElement('canvas');
