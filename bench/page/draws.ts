@@ -63,6 +63,18 @@ function program(gl: WebGL2RenderingContext, fs: string): WebGLProgram {
   return p;
 }
 
+/** A hand-written frame's start: `fbo` bound, the state a draw meets set, the target cleared. */
+function clearTarget(gl: WebGL2RenderingContext, fbo: WebGLFramebuffer | null): void {
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  gl.viewport(0, 0, SIZE, SIZE);
+  gl.disable(gl.SCISSOR_TEST);
+  gl.disable(gl.BLEND);
+  gl.disable(gl.DEPTH_TEST);
+  gl.colorMask(true, true, true, true);
+  gl.clearColor(0, 0, 0, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+}
+
 /** On the Ignis device's own context; its cached GL state is reset after each frame. */
 export function rawWebGL2Frames(
   device: WebGL2Device,
@@ -86,14 +98,7 @@ export function rawWebGL2Frames(
   device.resetState();
   /** A frame: the uniforms written, the target cleared, `draws` of them drawn. */
   const frameOf = (n: number, draws: number): void => {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.viewport(0, 0, SIZE, SIZE);
-    gl.disable(gl.SCISSOR_TEST);
-    gl.disable(gl.BLEND);
-    gl.disable(gl.DEPTH_TEST);
-    gl.colorMask(true, true, true, true);
-    gl.clearColor(0, 0, 0, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
+    clearTarget(gl, fbo);
     gl.bindVertexArray(vao);
     gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
     gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
@@ -199,14 +204,7 @@ export async function rawWebGL2FramesOn(
       `draws: the other frame bound ${programs.length} programs, ${fbo ? 'a' : 'no'} framebuffer and ${ubo ? 'a' : 'no'} uniform buffer; two programs, a framebuffer and a uniform buffer were expected`,
     );
   function rawGLOnObjectsFrame(n: number): void {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.viewport(0, 0, SIZE, SIZE);
-    gl.disable(gl.SCISSOR_TEST);
-    gl.disable(gl.BLEND);
-    gl.disable(gl.DEPTH_TEST);
-    gl.colorMask(true, true, true, true);
-    gl.clearColor(0, 0, 0, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
+    clearTarget(gl, fbo);
     gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
     gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
     for (let i = 0; i < n; i++) {
