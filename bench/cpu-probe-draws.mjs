@@ -23,8 +23,7 @@
 // `CommandBufferHelper::Flush` (bench/trace-summary.mjs). `--objects` (WebGL2): one contender more,
 // the hand-written frame drawing with the programs, vertex arrays, framebuffer and uniform buffer
 // Ignis's bundle frame binds (draws.ts `rawWebGL2FramesOn`): what those objects cost apart from
-// the rest of Ignis's frame. Medians of µs a draw and of the per-round
-// ratios to `raw`:
+// the rest of Ignis's frame. Medians of µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
 //     [--trace FILE] [--objects]
@@ -43,13 +42,15 @@ const rounds = Number(arg('rounds', '20'));
 const repeat = Number(arg('repeat', '2'));
 const pin = process.argv.includes('--pin');
 const profileFile = arg('profile', null);
+const traceFile = arg('trace', null);
 const countCalls = process.argv.includes('--calls');
 const onObjects = process.argv.includes('--objects');
-if (onObjects && backend !== 'webgl2') throw new Error('cpu-probe-draws: --objects is for webgl2');
-const traceFile = arg('trace', null);
-if (countCalls && backend !== 'webgl2') throw new Error('cpu-probe-draws: --calls is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --profile needs --browser chromium');
+if (traceFile !== null && browserName !== 'chromium')
+  throw new Error('cpu-probe-draws: --trace needs --browser chromium');
+if (countCalls && backend !== 'webgl2') throw new Error('cpu-probe-draws: --calls is for webgl2');
+if (onObjects && backend !== 'webgl2') throw new Error('cpu-probe-draws: --objects is for webgl2');
 if (!['webgl2', 'webgpu'].includes(backend))
   throw new Error(`cpu-probe-draws: --backend ${backend} is not webgl2 or webgpu`);
 if (pin && browserName !== 'chromium')
@@ -82,7 +83,8 @@ try {
       async (backend, n, rounds, repeat, countCalls, marks, onObjects) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
-        const { rawWebGL2Frames, rawWebGL2FramesOn } = await import('/bench/page/draws.ts');
+        const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
+          await import('/bench/page/draws.ts');
         const device = await lib.createDevice({ backend });
         const data = df.drawData(n);
         const flags = { BufferUsage: lib.BufferUsage, TextureUsage: lib.TextureUsage };
@@ -131,18 +133,8 @@ try {
           }
         const out = [];
         if (countCalls) {
-          // every method of the context wrapped on the instance, then the wrappers deleted
-          const gl = device.gl;
           const names = [];
-          const proto = Object.getPrototypeOf(gl);
-          for (const k of Object.getOwnPropertyNames(proto)) {
-            const f = Object.getOwnPropertyDescriptor(proto, k).value;
-            if (typeof f !== 'function' || k === 'constructor') continue;
-            gl[k] = (...a) => {
-              names.push(k);
-              return f.apply(gl, a);
-            };
-          }
+          const restore = spyOnGL(device.gl, (name) => names.push(name));
           const calls = {};
           for (const k of ['raw', 'bundle', 'ignis']) {
             for (let i = 0; i < 2; i++) {
@@ -156,7 +148,7 @@ try {
             calls[k] = byName;
             await c[k].idle();
           }
-          for (const k of Object.keys(gl)) delete gl[k];
+          restore();
           out.push({ calls });
         }
         for (let r = 0; r < repeat; r++) {

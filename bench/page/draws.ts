@@ -140,6 +140,32 @@ export function rawWebGL2Frames(
 }
 
 /**
+ * Calls `spy(name, args)` before each call of the context's methods named in `names` (all of them
+ * when left out), wrappers set on the instance; the returned function deletes them.
+ */
+export function spyOnGL(
+  gl: WebGL2RenderingContext,
+  spy: (name: string, args: unknown[]) => void,
+  names?: readonly string[],
+): () => void {
+  const proto = Object.getPrototypeOf(gl) as Record<string, unknown>;
+  const own = gl as unknown as Record<string, unknown>;
+  const wrapped: string[] = [];
+  for (const name of names ?? Object.getOwnPropertyNames(proto)) {
+    const f = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
+    if (typeof f !== 'function' || name === 'constructor') continue;
+    own[name] = (...args: unknown[]) => {
+      spy(name, args);
+      return (f as (...a: unknown[]) => unknown).apply(gl, args);
+    };
+    wrapped.push(name);
+  }
+  return () => {
+    for (const name of wrapped) delete own[name];
+  };
+}
+
+/**
  * The hand-written WebGL2 frame drawing with another frame's GL objects — the programs it uses,
  * the vertex array it binds with each, its framebuffer, uniform buffer and block binding point —
  * spied on while `other` draws one frame (`bench/cpu-probe-draws.mjs --objects`). Against the
@@ -161,42 +187,34 @@ export async function rawWebGL2FramesOn(
     point: -1,
   };
   let vao: WebGLVertexArrayObject | null = null;
-  const spied = {
-    useProgram: (p: WebGLProgram | null) => {
-      if (p && !seen.programs.includes(p)) {
-        seen.programs.push(p);
-        seen.vaos.push(vao);
+  const restore = spyOnGL(
+    gl,
+    (name, a) => {
+      if (name === 'useProgram') {
+        const p = a[0] as WebGLProgram | null;
+        if (p && !seen.programs.includes(p)) {
+          seen.programs.push(p);
+          seen.vaos.push(vao);
+        }
+      } else if (name === 'bindVertexArray') {
+        vao = a[0] as WebGLVertexArrayObject | null;
+        // a program's vertex array: the one bound after it, where one is
+        if (seen.programs.length > 0) seen.vaos[seen.programs.length - 1] = vao;
+      } else if (name === 'bindFramebuffer') {
+        if (a[1]) seen.fbo = a[1] as WebGLFramebuffer;
+      } else {
+        seen.ubo = a[2] as WebGLBuffer | null;
+        seen.point = a[1] as number;
       }
     },
-    bindVertexArray: (v: WebGLVertexArrayObject | null) => {
-      vao = v;
-      // a program's vertex array: the one bound after it, where one is
-      if (seen.programs.length > 0) seen.vaos[seen.programs.length - 1] = v;
-    },
-    bindFramebuffer: (_target: number, f: WebGLFramebuffer | null) => {
-      if (f) seen.fbo = f;
-    },
-    bindBufferRange: (_target: number, index: number, b: WebGLBuffer | null) => {
-      seen.ubo = b;
-      seen.point = index;
-    },
-  };
-  const own = gl as unknown as Record<string, unknown>;
-  for (const [name, spy] of Object.entries(spied)) {
-    const f = (gl as unknown as Record<string, (...a: unknown[]) => unknown>)[name] as (
-      ...a: unknown[]
-    ) => unknown;
-    own[name] = (...a: unknown[]) => {
-      (spy as (...a: unknown[]) => void)(...a);
-      return f.apply(gl, a);
-    };
-  }
+    ['useProgram', 'bindVertexArray', 'bindFramebuffer', 'bindBufferRange'],
+  );
   try {
     device.resetState(); // so the other frame binds everything it uses
     other.frame(n);
     await other.idle();
   } finally {
-    for (const name of Object.keys(spied)) delete own[name];
+    restore();
   }
   const { fbo, ubo, point, programs, vaos } = seen;
   if (programs.length !== 2 || !fbo || !ubo || point < 0)
