@@ -12,15 +12,20 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
+/** A profile node's function, file and line: `draw render-commands.ts:279`. */
+function frameName(node) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const file = url.split('/').pop().split('?')[0];
+  return `${functionName || '(anonymous)'} ${file}${file ? `:${lineNumber + 1}` : ''}`;
+}
+
 /** The `top` functions by self time: `{ share, name }`, share in % of all samples. */
 export function selfTimes(profile, top = 20) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
   let total = 0;
   profile.samples.forEach((id, i) => {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const file = url.split('/').pop().split('?')[0];
-    const name = `${functionName || '(anonymous)'} ${file}${file ? `:${lineNumber + 1}` : ''}`;
+    const name = frameName(byId.get(id));
     const dt = profile.timeDeltas[i] ?? 0;
     self.set(name, (self.get(name) ?? 0) + dt);
     total += dt;
@@ -61,10 +66,6 @@ export function callerTimes(profile, top = 20) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const named = (n) => {
-    const file = n.callFrame.url.split('/').pop().split('?')[0];
-    return `${n.callFrame.functionName || '(anonymous)'} ${file}${file ? `:${n.callFrame.lineNumber + 1}` : ''}`;
-  };
   const times = new Map();
   let total = 0;
   profile.samples.forEach((id, i) => {
@@ -74,7 +75,7 @@ export function callerTimes(profile, top = 20) {
     if (leaf.callFrame.url) return;
     let up = parent.get(id);
     while (up !== undefined && !byId.get(up).callFrame.url) up = parent.get(up);
-    const name = `${named(leaf)} ← ${up === undefined ? '(root)' : named(byId.get(up))}`;
+    const name = `${frameName(leaf)} ← ${up === undefined ? '(root)' : frameName(byId.get(up))}`;
     times.set(name, (times.get(name) ?? 0) + dt);
   });
   return [...times]
