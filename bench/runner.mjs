@@ -839,6 +839,56 @@ function particleRow(o, cell, r, errors, out, folder) {
   };
 }
 
+/** Whether a scenario's row has a screenshot (the timing-only suites have none). */
+function takesScreenshot(s) {
+  return s.kind !== 'cpu' && s.kind !== 'reference' && s.kind !== 'draws';
+}
+
+/**
+ * A new page with the scenario run in it: `m` its measurement, or `{ skipped: 'failed: …' }` when it
+ * failed or hung (one scenario that fails is reported, never the end of the whole run).
+ */
+async function openAndRun(browser, url, s, o, log) {
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => log(`\n[page error] ${e.message}`));
+  await page.setViewport({
+    width: Math.ceil(s.width),
+    height: Math.ceil(s.height),
+    deviceScaleFactor: 1,
+  });
+  await page.goto(`${url}/bench/page/index.html`, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
+  let m;
+  try {
+    m = await withTimeout(
+      page.evaluate((sc) => window.__bench.run(sc), s),
+      o.scenarioTimeoutMs,
+      'the run',
+    );
+  } catch (e) {
+    // one scenario that fails or hangs is reported, never the end of the whole run
+    m = {
+      skipped: `failed: ${e.message}`,
+      backend: s.backend,
+      adapter: '',
+      e2eMs: [],
+      rafMs: [],
+      cpuMs: [],
+    };
+  }
+  return { page, m };
+}
+
+/** The scenario's page cleaned up and closed (a page that hangs there is left behind). */
+async function closeScenarioPage(page) {
+  await withTimeout(
+    page.evaluate(() => window.__bench.cleanup()),
+    60_000,
+    'cleanup',
+  ).catch(() => {});
+  await withTimeout(page.close(), 60_000, 'closing the page').catch(() => {});
+}
+
 /** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
 export async function runBench(o, { browser, url, flags, log = console.log }) {
   mkdirSync(o.out, { recursive: true });
@@ -859,55 +909,31 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
         process.stdout.write(
           `\r\x1b[K[${done}/${total}] repeat ${r + 1}/${o.repeat} ${s.id} … (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
         );
-      const page = await browser.newPage();
-      page.on('pageerror', (e) => log(`\n[page error] ${e.message}`));
-      await page.setViewport({
-        width: Math.ceil(s.width),
-        height: Math.ceil(s.height),
-        deviceScaleFactor: 1,
-      });
-      await page.goto(`${url}/bench/page/index.html`, { waitUntil: 'load' });
-      await page.waitForFunction(() => window.__benchReady === true, { timeout: 60_000 });
-      let m;
-      try {
-        m = await withTimeout(
-          page.evaluate((sc) => window.__bench.run(sc), s),
-          o.scenarioTimeoutMs,
-          'the run',
-        );
-      } catch (e) {
-        // one scenario that fails or hangs is reported, never the end of the whole run
-        m = {
-          skipped: `failed: ${e.message}`,
-          backend: s.backend,
-          adapter: '',
-          e2eMs: [],
-          rafMs: [],
-          cpuMs: [],
-        };
-      }
-      if (
-        !m.skipped &&
-        r === o.repeat - 1 &&
-        s.kind !== 'cpu' &&
-        s.kind !== 'reference' &&
-        s.kind !== 'draws'
-      ) {
+      const { page, m } = await openAndRun(browser, url, s, o, log);
+      if (!m.skipped && r === o.repeat - 1 && takesScreenshot(s)) {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
         const shot = await screenshotScenario(page, s, m, o.out, log);
         if (shot) shots.set(s.id, shot);
       }
-      await withTimeout(
-        page.evaluate(() => window.__bench.cleanup()),
-        60_000,
-        'cleanup',
-      ).catch(() => {});
-      await withTimeout(page.close(), 60_000, 'closing the page').catch(() => {});
+      await closeScenarioPage(page);
       samples.get(s.id).push(m);
     }
   }
   if (!o.quiet && total > 0)
     process.stdout.write(`\r\x1b[K${total} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  // a scenario without a screenshot whose earlier repeat ran (its last failed, or the capture
+  // did): one run more for the picture alone, labelled with the last repeat that ran (the run's
+  // own times are not kept), so every row that has times has a screenshot
+  for (const s of scenarios) {
+    const ran = samples.get(s.id).filter((m) => !m.skipped);
+    if (shots.has(s.id) || !takesScreenshot(s) || ran.length === 0) continue;
+    log(`\n${s.id}: no screenshot from its last repeat; run once more for it`);
+    const { page, m } = await openAndRun(browser, url, s, o, log);
+    const shot = m.skipped ? null : await screenshotScenario(page, s, ran.at(-1), o.out, log);
+    if (shot) shots.set(s.id, shot);
+    else log(`\n${s.id}: no screenshot (${m.skipped ?? 'the capture failed'})`);
+    await closeScenarioPage(page);
+  }
   const rows = [
     ...particleRows,
     ...scenarios.map((s) => aggregate(s, samples.get(s.id), shots.get(s.id))),

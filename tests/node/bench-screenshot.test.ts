@@ -1,14 +1,16 @@
 // The benchmark's per-scenario screenshot against a page whose capture fails. CI's stop 55 lost a
 // frame screenshot of `npm start` on a loaded machine (one capture failed, the row went without
 // its file and the fresh-clone test failed); a failed capture is now tried once more, the label
-// added once however many tries, and a second failure logged with both reasons.
+// added once however many tries, and a second failure logged with both reasons. Screenshots are
+// taken on a scenario's last repeat; when that repeat fails after an earlier one ran, the scenario
+// runs once more for its picture (the row has times, so it has a screenshot).
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 // @ts-expect-error: a plain .mjs script without declarations
-import { screenshotScenario } from '../../bench/runner.mjs';
+import { DEFAULTS, runBench, screenshotScenario } from '../../bench/runner.mjs';
 
 /** A 4×2 PNG with `lit` pixels white and the rest black. */
 function png(lit: number): Buffer {
@@ -92,5 +94,89 @@ describe('a scenario screenshot', () => {
       'frame/compute@webgpu: screenshot attempt 2 failed (capture 2 refused)',
     ]);
     expect(existsSync(path.join(out, 'frame_compute_webgpu.png'))).toBe(false);
+  });
+});
+
+/**
+ * A browser whose pages run a scenario by the schedule `fails` gives (scenario id → the run numbers,
+ * from 1, that fail): every other run measures, and every capture works.
+ */
+function fakeBrowser(fails: Record<string, number[]>) {
+  const runs: Record<string, number> = {};
+  const labels: string[] = [];
+  return {
+    runs,
+    labels,
+    version: async () => 'FakeBrowser/1',
+    newPage: async () => {
+      let labelled = 0;
+      return {
+        on: () => {},
+        setViewport: async () => {},
+        goto: async () => {},
+        waitForFunction: async () => {},
+        screenshot: async () => png(labelled > 0 ? 8 : 3),
+        close: async () => {},
+        evaluate: async (_fn: unknown, arg?: unknown) => {
+          if (arg !== null && typeof arg === 'object' && 'id' in arg) {
+            const id = (arg as { id: string }).id;
+            const n = (runs[id] = (runs[id] ?? 0) + 1);
+            if (fails[id]?.includes(n)) throw new Error(`run ${n} of ${id} broke`);
+            return {
+              backend: 'webgpu',
+              adapter: 'SwiftShader',
+              e2eMs: [n, n],
+              rafMs: [n],
+              cpuMs: [n],
+            };
+          }
+          if (typeof arg === 'string') {
+            labelled++; // labelFrame(text)
+            labels.push(arg);
+          }
+          return labelled > 0; // the label check; cleanup ignores it
+        },
+      };
+    },
+  };
+}
+
+describe('a benchmark run whose last repeat of a scenario fails', () => {
+  it('runs that scenario once more for its screenshot, labelled with the repeat that ran', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-run-'));
+    const o = {
+      ...DEFAULTS,
+      suites: ['frame'],
+      frameCounts: [1000],
+      size: [4, 2],
+      repeat: 2,
+      out,
+      quiet: true,
+    };
+    const broken = 'frame/compute+compute@webgpu/pulled/1000/4x2';
+    const other = 'frame/pingpong+fragment@webgl2/pulled/1000/4x2';
+    const browser = fakeBrowser({ [broken]: [2] });
+    const lines: string[] = [];
+    const { rows } = await runBench(o, {
+      browser,
+      url: 'http://fake',
+      flags: [],
+      log: (l: string) => lines.push(l),
+    });
+    // two repeats and the run for the picture; the other scenario ran twice
+    expect(browser.runs).toEqual({ [broken]: 3, [other]: 2 });
+    const row = rows.find((r: { scenario: string }) => r.scenario === broken);
+    // its times are the first repeat's alone (the picture's run is not timed into the row)
+    expect(row.repeatMedians).toEqual([1]);
+    expect(row.screenshot).toBe('frame_compute+compute_webgpu_pulled_1000_4x2.png');
+    expect(row.visiblePixels).toBe(3);
+    expect(existsSync(path.join(out, row.screenshot))).toBe(true);
+    // the label gives the first repeat's median (1 ms), not the picture's run's (3 ms)
+    expect(browser.labels.filter((l) => l.includes('on webgpu'))).toEqual([
+      expect.stringContaining('e2e median 1.0 ms'),
+    ]);
+    expect(lines.join('\n')).toMatch(/no screenshot from its last repeat; run once more for it/);
+    const otherRow = rows.find((r: { scenario: string }) => r.scenario === other);
+    expect(otherRow.screenshot).toBe('frame_pingpong+fragment_webgl2_pulled_1000_4x2.png');
   });
 });
