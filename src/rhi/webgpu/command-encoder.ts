@@ -20,7 +20,7 @@ import type { WebGPUComputePipeline } from './compute-pipeline.js';
 import type { WebGPUQuerySet } from './query-set.js';
 import { dynamicOffsets, type GroupLayout } from './bind-groups.js';
 import { SlotMap } from '../core/slot-map.js';
-import { slotOf } from '../core/slots.js';
+import { MAX_BINDINGS_PER_BIND_GROUP, slotOf } from '../core/slots.js';
 
 type DrawCommand = Extract<Command, { type: 'draw' }>;
 
@@ -79,8 +79,11 @@ export class WebGPUCommandEncoder implements CommandSink {
   readonly #slots = new SlotMap<BoundResource>();
   /** A binding changed that needs bind groups looked up again (or the pipeline's layout did). */
   #dirty = true;
-  /** Only where uniform slices start changed: the bound groups stay, with new dynamic offsets. */
-  #offsetsDirty = false;
+  /**
+   * Groups where only uniform slices' starts changed (bit `1 << index`): their bound groups stay,
+   * with new dynamic offsets; the others are left as they are.
+   */
+  #offsetsMoved = 0;
   /** The bind group set at each index in this pass. */
   readonly #bound: (GPUBindGroup | undefined)[] = [];
   readonly #offsets: Uint32Array;
@@ -107,7 +110,16 @@ export class WebGPUCommandEncoder implements CommandSink {
   /** When the pair's slice came again (the draw right after it is the pair's again). */
   #pairSliceAt = -2;
   #pairGroup: GroupLayout | null = null;
+  /** The pair's group's bit in `#offsetsMoved`. */
+  #pairBit = 0;
   #pairPlace = 0;
+  /**
+   * The pair's group's dynamic offsets, as the flush set them at the pair's first draw, its slice's
+   * moved by each draw of the run: an array of the pair's own, as the flush's is refilled per group
+   * (a pipeline may have several groups with dynamic offsets: a uniform of a material's bind group
+   * beside each object's slice). A `number[]` where the device takes offsets as arrays.
+   */
+  readonly #pairOffsets: Uint32Array | number[];
 
   /** `bundle`: encode a render bundle's draws into it instead of a command encoder's passes. */
   constructor(device: WebGPUDevice, label: string, bundle?: GPURenderBundleEncoder) {
@@ -118,6 +130,7 @@ export class WebGPUCommandEncoder implements CommandSink {
     this.#debug = device.debug;
     this.#offsets = new Uint32Array(device.bindGroups.maxDynamicUniforms);
     this.#offsetArrays = device.offsetsAsArrays ? [] : null;
+    this.#pairOffsets = device.offsetsAsArrays ? [] : new Uint32Array(this.#offsets.length);
   }
 
   /**
@@ -128,8 +141,9 @@ export class WebGPUCommandEncoder implements CommandSink {
   #flush(): void {
     const pipeline = this.#pipeline;
     const pass = this.#render ?? this.#compute;
-    if ((!this.#dirty && !this.#offsetsDirty) || !pipeline || !pass) return;
+    if ((!this.#dirty && this.#offsetsMoved === 0) || !pipeline || !pass) return;
     const full = this.#dirty;
+    const moved = this.#offsetsMoved;
     const offsets = this.#offsets;
     const arrays = this.#offsetArrays;
     const groups = pipeline.layout.groups;
@@ -137,9 +151,10 @@ export class WebGPUCommandEncoder implements CommandSink {
     for (let k = 0; k < groups.length; k++) {
       const g = groups[k] as GroupLayout;
       let group = this.#bound[g.index];
+      if (!full && group !== undefined && (moved & (1 << g.index)) === 0) continue; // unchanged
+      // (a static buffer entry's offset picks the bind group: such a group is looked up again)
       if (full || g.staticBuffers || group === undefined)
         this.#bound[g.index] = group = this.#device.bindGroups.get(g, this.#slots);
-      else if (g.dynamicOrder.length === 0) continue; // nothing of this group moved
       const n = g.dynamicOrder.length;
       if (n === 0) pass.setBindGroup(g.index, group);
       else if (arrays) {
@@ -152,62 +167,58 @@ export class WebGPUCommandEncoder implements CommandSink {
       }
     }
     this.#dirty = false;
-    this.#offsetsDirty = false;
+    this.#offsetsMoved = 0;
   }
 
   /**
-   * After a draw written in full right after `slice`: the pair, where the pipeline's one group of
-   * dynamic offsets holds the slice's slot among them (bound in this pass). The group may hold
-   * static buffers too (a storage buffer, a uniform past the dynamic ones): the flush looks such a
-   * group up at every draw because a static entry's offset picks the bind group, but between the
-   * pair's draws nothing but the slice moves, so the group bound at its first draw stays right.
+   * After a draw written in full right after `slice`: the pair, where a group of dynamic offsets of
+   * the pipeline holds the slice's slot among them (bound in this pass), and that group's offsets
+   * kept as the flush set them. Other groups may have dynamic offsets too (between the pair's draws
+   * nothing of theirs moves); the group may hold static buffers too (a storage buffer, a uniform past
+   * the dynamic ones): the flush looks such a group up at every draw because a static entry's
+   * offset picks the bind group, but between the pair's draws nothing but the slice moves, so the
+   * group bound at its first draw stays right.
    */
   #makePair(slice: UniformSliceCommand, draw: DrawCommand, at: number): void {
     this.#pairAt = -2;
     const pipeline = this.#pipeline;
     if (!pipeline) return;
-    let found: GroupLayout | null = null;
-    let place = -1;
     const groups = pipeline.layout.groups;
     for (let k = 0; k < groups.length; k++) {
       const g = groups[k] as GroupLayout;
-      if (g.dynamicOrder.length === 0) continue;
-      // two groups of dynamic offsets would share the offsets' array (the flush fills it per group)
-      if (found) return;
-      found = g;
       for (let i = 0; i < g.dynamicOrder.length; i++)
         if (
           slotOf(g.entries[g.dynamicOrder[i] as number] as GroupLayout['entries'][number]) ===
           slice.slot
-        )
-          place = i;
+        ) {
+          // (a slot is in one group only)
+          if (this.#bound[g.index] === undefined) return;
+          const offsets = this.#pairOffsets;
+          const n = dynamicOffsets(g, this.#slots, offsets);
+          // (an array is passed whole: as long as this group's offsets, whatever the last pair's)
+          if (!(offsets instanceof Uint32Array)) offsets.length = n;
+          this.#pairSlice = slice;
+          this.#pairDraw = draw;
+          this.#pairAt = at;
+          this.#pairGroup = g;
+          this.#pairBit = 1 << g.index;
+          this.#pairPlace = i;
+          return;
+        }
     }
-    if (!found || place < 0 || this.#bound[found.index] === undefined) return;
-    this.#pairSlice = slice;
-    this.#pairDraw = draw;
-    this.#pairAt = at;
-    this.#pairGroup = found;
-    this.#pairPlace = place;
   }
 
   /** The pair's draw again: its group with the slice's new offset, and the draw call. */
   #pairAgain(draw: DrawCommand): void {
     const g = this.#pairGroup as GroupLayout;
     const pass = this.#render as RenderCommands;
+    const offsets = this.#pairOffsets;
+    offsets[this.#pairPlace] = (this.#pairSlice as UniformSliceCommand).resource.offset;
     const group = this.#bound[g.index] as GPUBindGroup;
-    const offset = (this.#pairSlice as UniformSliceCommand).resource.offset;
-    const n = g.dynamicOrder.length;
-    const arrays = this.#offsetArrays;
-    if (arrays) {
-      // the array the flush filled for this group at the pair's first draw, the others unchanged
-      const a = arrays[n] as number[];
-      a[this.#pairPlace] = offset;
-      pass.setBindGroup(g.index, group, a);
-    } else {
-      this.#offsets[this.#pairPlace] = offset;
-      pass.setBindGroup(g.index, group, this.#offsets, 0, n);
-    }
-    this.#offsetsDirty = false;
+    if (this.#offsetArrays === null)
+      pass.setBindGroup(g.index, group, offsets as Uint32Array, 0, g.dynamicOrder.length);
+    else pass.setBindGroup(g.index, group, offsets as number[]);
+    this.#offsetsMoved = 0;
     pass.draw(draw.vertexCount, draw.instanceCount, draw.firstVertex, draw.firstInstance);
   }
 
@@ -216,7 +227,7 @@ export class WebGPUCommandEncoder implements CommandSink {
     this.#bound.length = 0;
     this.#pipeline = null;
     this.#dirty = true;
-    this.#offsetsDirty = false;
+    this.#offsetsMoved = 0;
   }
 
   #finished: GPUCommandBuffer | null = null;
@@ -287,7 +298,7 @@ export class WebGPUCommandEncoder implements CommandSink {
         // the pair's slice again: the slot holds its resource already (one object for the run),
         // moved to this slice's offset; the draw that follows uses it (or, another draw, the flush)
         if (c === this.#pairSlice && this.#pairAt === at - 1) {
-          this.#offsetsDirty = true;
+          this.#offsetsMoved |= this.#pairBit;
           this.#pairSliceAt = at;
           break;
         }
@@ -307,7 +318,7 @@ export class WebGPUCommandEncoder implements CommandSink {
           before.buffer === now.buffer &&
           before.size === now.size
         )
-          this.#offsetsDirty = true;
+          this.#offsetsMoved |= 1 << ((c.slot / MAX_BINDINGS_PER_BIND_GROUP) | 0);
         else this.#dirty = true;
         break;
       }

@@ -236,6 +236,48 @@ function drawRuns(device: Device) {
   return { draw, want };
 }
 
+/** Column i's rectangle and colour at slot 0, times a material's tint in `@group(1)`. */
+const MATERIAL_WGSL = /* wgsl */ `
+struct Draw { rect: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> d: Draw;
+@group(1) @binding(0) var<uniform> material: vec4f;
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+  let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
+  return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4f { return d.color * material; }
+`;
+const MATERIAL_GLSL_FS = `#version 300 es
+precision highp float;
+layout(std140) uniform Draw { vec4 rect; vec4 color; };
+layout(std140) uniform Material { vec4 material; };
+out vec4 outColor;
+void main() { outColor = color * material; }`;
+
+function materialPipeline(device: Device): RenderPipeline {
+  const targets = [{ format: 'rgba8unorm' as const }];
+  if (device.caps.shaderLanguage === 'wgsl') {
+    const module = device.createShaderModule({ code: MATERIAL_WGSL });
+    return device.createRenderPipeline({
+      label: 'material',
+      vertex: { module, entryPoint: 'vs' },
+      fragment: { module, entryPoint: 'fs', targets },
+    });
+  }
+  return device.createRenderPipeline({
+    label: 'material',
+    vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
+    fragment: {
+      module: device.createShaderModule({ code: MATERIAL_GLSL_FS, stage: 'fragment' }),
+      targets,
+    },
+    bindings: [
+      { binding: 0, type: 'uniform', name: 'Draw' },
+      { group: 1, binding: 0, type: 'uniform', name: 'Material' },
+    ],
+  });
+}
+
 export const cases = defineCases({
   "a pass's runs of uniform slices: each draw sees its own slice, and a binding, a draw or a pipeline between two draws of a run ends it":
     {
@@ -282,6 +324,66 @@ export const cases = defineCases({
           0,
           `errors on the debug device: ${errors.map(String).join('; ')}`,
         );
+      },
+    },
+  "a pass's runs of uniform slices beside a material's bind group with a uniform of its own (@group(1)): each draw sees its slice and the material bound, and a run sets only the slice's group":
+    {
+      async run({ device, backend }) {
+        const buffer = device.createBuffer({
+          label: 'columns',
+          size: 256 * COLUMNS,
+          usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+        });
+        writeColumns(device, buffer, reds);
+        const pipeline = materialPipeline(device);
+        const material = (label: string, tint: number[]) => {
+          const b = device.createBuffer({
+            label,
+            size: 16,
+            usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+          });
+          device.queue.writeBuffer(b, 0, new Float32Array(tint));
+          return device.createBindGroup({
+            label,
+            layout: pipeline.getBindGroupLayout(1),
+            entries: [{ binding: 0, resource: b }],
+          });
+        };
+        const whole = material('whole', [1, 1, 1, 1]);
+        const half = material('half', [0.5, 0.5, 0.5, 1]);
+        // WebGPU: each setBindGroup of the pass counted. Both groups hold a uniform, so both take
+        // dynamic offsets; a run's draw sets the slice's group alone (it set both, every draw,
+        // while a pipeline with two such groups took the full path)
+        let sets = 0;
+        const proto = backend === 'webgpu' ? GPURenderPassEncoder.prototype : null;
+        const setBindGroup = proto?.setBindGroup;
+        if (proto && setBindGroup)
+          proto.setBindGroup = function (this: GPURenderPassEncoder, ...a: unknown[]) {
+            sets++;
+            return (setBindGroup as (...a: unknown[]) => undefined).apply(this, a);
+          };
+        let pixels: Uint8Array;
+        try {
+          pixels = await renderScene(device, [0, 0, 0, 1], (pass) => {
+            pass.setPipeline(pipeline);
+            for (let i = 0; i < COLUMNS; i++) {
+              // the material changes halfway: the run ends there and starts again
+              if (i === 0 || i === COLUMNS / 2) pass.setBindGroup(1, i === 0 ? whole : half);
+              pass.setUniformBuffer(0, buffer, 256 * i, 32);
+              pass.draw(6);
+            }
+          });
+        } finally {
+          if (proto && setBindGroup) proto.setBindGroup = setBindGroup;
+        }
+        // columns 0-3 red(i), 4-7 red(i) halved (expected() halves from column 4)
+        assertColumns(colors(pixels), expected(reds), 'the columns');
+        if (proto)
+          assertEqual(
+            sets,
+            10,
+            "setBindGroup calls: both groups at each run's first draw (columns 0 and 4), the slice's group at the 6 others",
+          );
       },
     },
   'render bundles: 8 columns from one bundle draw what the same calls draw directly, read the buffer as written before each frame, and the pass draws on after them':
