@@ -23,10 +23,12 @@
 // `CommandBufferHelper::Flush` (bench/trace-summary.mjs). `--objects` (WebGL2): one contender more,
 // the hand-written frame drawing with the programs, vertex arrays, framebuffer and uniform buffer
 // Ignis's bundle frame binds (draws.ts `rawWebGL2FramesOn`): what those objects cost apart from
-// the rest of Ignis's frame. Medians of µs a draw and of the per-round ratios to `raw`:
+// the rest of Ignis's frame. `--aa`: one contender more, the hand-written frame again (its own
+// objects, the same code): an A/A, what ratio two equal frames read in these rounds — the floor
+// under which no ratio of this probe means anything. Medians of µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects]
+//     [--trace FILE] [--objects] [--aa]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -45,6 +47,7 @@ const profileFile = arg('profile', null);
 const traceFile = arg('trace', null);
 const countCalls = process.argv.includes('--calls');
 const onObjects = process.argv.includes('--objects');
+const aa = process.argv.includes('--aa');
 if (profileFile !== null && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --profile needs --browser chromium');
 if (traceFile !== null && browserName !== 'chromium')
@@ -80,7 +83,7 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls, marks, onObjects) => {
+      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
@@ -121,6 +124,8 @@ try {
         };
         // with --objects, the hand-written frame on the GL objects of Ignis's bundle frame
         if (onObjects) c.rawOnIgnis = await rawWebGL2FramesOn(device, data, c.bundle, n);
+        // with --aa, the hand-written frame twice: what two equal frames read against each other
+        if (aa) c.rawAgain = rawOf();
         // with --trace, each frame between two marks the trace names it by
         if (marks)
           for (const [k, f] of Object.entries(c)) {
@@ -173,6 +178,7 @@ try {
       countCalls,
       traceFile !== null,
       onObjects,
+      aa,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -184,7 +190,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}`,
       );
   }
   if (traceFile !== null) {
