@@ -6,6 +6,7 @@
 import {
   BufferUsage,
   createDevice,
+  type BindingLayoutEntry,
   type Buffer,
   type Device,
   type RenderBundle,
@@ -21,13 +22,18 @@ import { pixel, renderScene, SIZE } from '../page/scenes.js';
 
 const COLUMNS = 8;
 
-const WGSL = (tint: string) => /* wgsl */ `
-struct Draw { rect: vec4f, color: vec4f };
-@group(0) @binding(0) var<uniform> d: Draw;
+/** The columns' vertex stage (WGSL): the rectangle of uniform `d` (a `Draw`), six vertices. */
+const COLUMNS_VS = /* wgsl */ `
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
   return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
 }
+`;
+
+const WGSL = (tint: string) => /* wgsl */ `
+struct Draw { rect: vec4f, color: vec4f };
+@group(0) @binding(0) var<uniform> d: Draw;
+${COLUMNS_VS}
 @fragment fn fs() -> @location(0) vec4f { return d.color * vec4f(${tint}, ${tint}, ${tint}, 1.0); }
 `;
 const GLSL_VS = `#version 300 es
@@ -43,27 +49,43 @@ layout(std140) uniform Draw { vec4 rect; vec4 color; };
 out vec4 outColor;
 void main() { outColor = color * vec4(${tint}, ${tint}, ${tint}, 1.0); }`;
 
-/** A pipeline drawing the rectangle of its uniform in its colour times `tint`. */
-function pipeline(device: Device, tint: number): RenderPipeline {
-  const t = tint.toFixed(1);
+/**
+ * A pipeline of the columns' vertex stage and a fragment stage of its own: `wgsl` (both stages) on
+ * WebGPU, the GLSL vertex stage with `glslFragment` and its uniform blocks `bindings` on WebGL2.
+ */
+function columnsPipeline(
+  device: Device,
+  label: string,
+  wgsl: string,
+  glslFragment: string,
+  bindings: BindingLayoutEntry[],
+): RenderPipeline {
   const targets = [{ format: 'rgba8unorm' as const }];
   if (device.caps.shaderLanguage === 'wgsl') {
-    const module = device.createShaderModule({ code: WGSL(t) });
+    const module = device.createShaderModule({ code: wgsl });
     return device.createRenderPipeline({
-      label: `tint ${t}`,
+      label,
       vertex: { module, entryPoint: 'vs' },
       fragment: { module, entryPoint: 'fs', targets },
     });
   }
   return device.createRenderPipeline({
-    label: `tint ${t}`,
+    label,
     vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
     fragment: {
-      module: device.createShaderModule({ code: GLSL_FS(t), stage: 'fragment' }),
+      module: device.createShaderModule({ code: glslFragment, stage: 'fragment' }),
       targets,
     },
-    bindings: [{ binding: 0, type: 'uniform', name: 'Draw' }],
+    bindings,
   });
+}
+
+/** A pipeline drawing the rectangle of its uniform in its colour times `tint`. */
+function pipeline(device: Device, tint: number): RenderPipeline {
+  const t = tint.toFixed(1);
+  return columnsPipeline(device, `tint ${t}`, WGSL(t), GLSL_FS(t), [
+    { binding: 0, type: 'uniform', name: 'Draw' },
+  ]);
 }
 
 /** Column i's slice: its rectangle in clip space, and `color(i)`. */
@@ -143,10 +165,7 @@ const TINTED_WGSL = (scale: string) => /* wgsl */ `
 struct Draw { rect: vec4f, color: vec4f };
 @group(0) @binding(0) var<uniform> d: Draw;
 @group(0) @binding(1) var<uniform> tint: vec4f;
-@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-  let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
-  return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
-}
+${COLUMNS_VS}
 @fragment fn fs() -> @location(0) vec4f { return d.color * tint * vec4f(${scale}, ${scale}, ${scale}, 1.0); }
 `;
 const TINTED_GLSL_FS = (scale: string) => `#version 300 es
@@ -158,27 +177,10 @@ void main() { outColor = color * tint * vec4(${scale}, ${scale}, ${scale}, 1.0);
 
 function tintedPipeline(device: Device, scale: number): RenderPipeline {
   const t = scale.toFixed(1);
-  const targets = [{ format: 'rgba8unorm' as const }];
-  if (device.caps.shaderLanguage === 'wgsl') {
-    const module = device.createShaderModule({ code: TINTED_WGSL(t) });
-    return device.createRenderPipeline({
-      label: `tinted ${t}`,
-      vertex: { module, entryPoint: 'vs' },
-      fragment: { module, entryPoint: 'fs', targets },
-    });
-  }
-  return device.createRenderPipeline({
-    label: `tinted ${t}`,
-    vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
-    fragment: {
-      module: device.createShaderModule({ code: TINTED_GLSL_FS(t), stage: 'fragment' }),
-      targets,
-    },
-    bindings: [
-      { binding: 0, type: 'uniform', name: 'Draw' },
-      { binding: 1, type: 'uniform', name: 'Tint' },
-    ],
-  });
+  return columnsPipeline(device, `tinted ${t}`, TINTED_WGSL(t), TINTED_GLSL_FS(t), [
+    { binding: 0, type: 'uniform', name: 'Draw' },
+    { binding: 1, type: 'uniform', name: 'Tint' },
+  ]);
 }
 
 /**
@@ -241,10 +243,7 @@ const MATERIAL_WGSL = /* wgsl */ `
 struct Draw { rect: vec4f, color: vec4f };
 @group(0) @binding(0) var<uniform> d: Draw;
 @group(1) @binding(0) var<uniform> material: vec4f;
-@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
-  let k = vec2f(f32(i == 1u || i == 4u || i == 5u), f32(i == 2u || i == 3u || i == 5u));
-  return vec4f(mix(d.rect.x, d.rect.y, k.x), mix(-1.0, 1.0, k.y), 0.0, 1.0);
-}
+${COLUMNS_VS}
 @fragment fn fs() -> @location(0) vec4f { return d.color * material; }
 `;
 const MATERIAL_GLSL_FS = `#version 300 es
@@ -255,27 +254,10 @@ out vec4 outColor;
 void main() { outColor = color * material; }`;
 
 function materialPipeline(device: Device): RenderPipeline {
-  const targets = [{ format: 'rgba8unorm' as const }];
-  if (device.caps.shaderLanguage === 'wgsl') {
-    const module = device.createShaderModule({ code: MATERIAL_WGSL });
-    return device.createRenderPipeline({
-      label: 'material',
-      vertex: { module, entryPoint: 'vs' },
-      fragment: { module, entryPoint: 'fs', targets },
-    });
-  }
-  return device.createRenderPipeline({
-    label: 'material',
-    vertex: { module: device.createShaderModule({ code: GLSL_VS, stage: 'vertex' }) },
-    fragment: {
-      module: device.createShaderModule({ code: MATERIAL_GLSL_FS, stage: 'fragment' }),
-      targets,
-    },
-    bindings: [
-      { binding: 0, type: 'uniform', name: 'Draw' },
-      { group: 1, binding: 0, type: 'uniform', name: 'Material' },
-    ],
-  });
+  return columnsPipeline(device, 'material', MATERIAL_WGSL, MATERIAL_GLSL_FS, [
+    { binding: 0, type: 'uniform', name: 'Draw' },
+    { group: 1, binding: 0, type: 'uniform', name: 'Material' },
+  ]);
 }
 
 export const cases = defineCases({
