@@ -2,7 +2,7 @@ import { EncoderStateError } from './errors.js';
 import { CommandList } from './command-list.js';
 import { RenderCommands } from './render-commands.js';
 import { RenderBundle } from './render-bundle.js';
-import type { BarrierScope, Command, UniformSliceCommand } from './commands.js';
+import type { BarrierScope, Command, DrawCommand, UniformSliceCommand } from './commands.js';
 import type { PassRecorder } from './command-encoder.js';
 import type { TrackedResource } from './hazards.js';
 import type { TextureFormat } from './formats.js';
@@ -22,6 +22,9 @@ class BundleRecorder implements PassRecorder {
   }
   recordSlice(slice: UniformSliceCommand, offset: number): void {
     this.list.pushSlice(slice, offset);
+  }
+  recordDraw(draw: DrawCommand): void {
+    this.list.push(draw);
   }
   trackRead(resource: TrackedResource, scopes: readonly BarrierScope[]): void {
     // the scope lists are a few constants: compared by identity

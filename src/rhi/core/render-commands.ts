@@ -296,7 +296,7 @@ export abstract class RenderCommands {
       // the last draw again, nothing its check read changed since it passed (its reads are
       // tracked already): a frame of objects, each drawn after its own uniform slice, pays for
       // one check a run (a fifth of the frame's JavaScript in Chromium's stub page)
-      this.recorder.record(last);
+      this.recorder.recordDraw(last);
       return;
     }
     validateDrawArguments(vertexCount, instanceCount, firstVertex, firstInstance, this.label);
@@ -310,7 +310,7 @@ export abstract class RenderCommands {
     this.#checkedDestroyed = device.destroyedCount;
     // the last draw's command again when nothing differs (commands are plain data nobody changes:
     // a frame of many equal draws then makes no object per draw for the collector to copy)
-    this.recorder.record(
+    this.recorder.recordDraw(
       same
         ? last
         : (this.#lastDraw = {

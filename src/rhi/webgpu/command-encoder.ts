@@ -289,53 +289,69 @@ export class WebGPUCommandEncoder implements CommandSink {
       }
   }
 
-  write(c: RecordedCommand): void {
-    const encoder = this.#encoder;
+  /**
+   * A uniform slice: the pair's slice again only marks its group's offsets moved (the slot holds
+   * its resource already, one object for the run, moved to this slice's offset; the draw that
+   * follows uses it, or, another draw, the flush); any other is written as the binding it is.
+   */
+  writeSlice(c: UniformSliceCommand): void {
     const at = ++this.#written;
+    if (c === this.#pairSlice && this.#pairAt === at - 1) {
+      this.#offsetsMoved |= this.#pairBit;
+      this.#pairSliceAt = at;
+      return;
+    }
+    this.#slice = c;
+    this.#sliceAt = at;
+    this.#bind(c);
+  }
+
+  /** A draw: the pair's draw again (`#pairAgain`), or the flush and the draw call. */
+  writeDraw(c: DrawCommand): void {
+    const at = ++this.#written;
+    if (c === this.#pairDraw && this.#pairSliceAt === at - 1 && this.#pairAt === at - 2) {
+      this.#pairAgain(c);
+      this.#pairAt = at;
+      return;
+    }
+    this.#flush();
+    within(this.#render, c).draw(c.vertexCount, c.instanceCount, c.firstVertex, c.firstInstance);
+    if (this.#sliceAt === at - 1) this.#makePair(this.#slice as UniformSliceCommand, c, at);
+  }
+
+  /** A binding into the slots: only a slice's start moved (its group's offsets), or the groups' contents. */
+  #bind(c: Extract<RecordedCommand, { type: 'setBinding' | 'setUniformSlice' }>): void {
+    if (!this.#render && !this.#compute) outsidePass(c);
+    const before = this.#slots.get(c.slot);
+    const now = c.resource;
+    this.#slots.set(c.slot, now);
+    // (whether the slot's entry takes a dynamic offset is the flush's question: a group with a
+    // static buffer entry is looked up again either way)
+    if (
+      before?.kind === 'uniform' &&
+      now.kind === 'uniform' &&
+      before.buffer === now.buffer &&
+      before.size === now.size
+    )
+      this.#offsetsMoved |= 1 << ((c.slot / MAX_BINDINGS_PER_BIND_GROUP) | 0);
+    else this.#dirty = true;
+  }
+
+  write(c: RecordedCommand): void {
     switch (c.type) {
       // a draw's commands first: SpiderMonkey tests a switch's string cases in order
       case 'setUniformSlice':
-        // the pair's slice again: the slot holds its resource already (one object for the run),
-        // moved to this slice's offset; the draw that follows uses it (or, another draw, the flush)
-        if (c === this.#pairSlice && this.#pairAt === at - 1) {
-          this.#offsetsMoved |= this.#pairBit;
-          this.#pairSliceAt = at;
-          break;
-        }
-        this.#slice = c;
-        this.#sliceAt = at;
-      // falls through: written as the binding it is
-      case 'setBinding': {
-        if (!this.#render && !this.#compute) outsidePass(c);
-        const before = this.#slots.get(c.slot);
-        const now = c.resource;
-        this.#slots.set(c.slot, now);
-        // (whether the slot's entry takes a dynamic offset is the flush's question: a group with
-        // a static buffer entry is looked up again either way)
-        if (
-          before?.kind === 'uniform' &&
-          now.kind === 'uniform' &&
-          before.buffer === now.buffer &&
-          before.size === now.size
-        )
-          this.#offsetsMoved |= 1 << ((c.slot / MAX_BINDINGS_PER_BIND_GROUP) | 0);
-        else this.#dirty = true;
-        break;
-      }
+        this.writeSlice(c);
+        return;
       case 'draw':
-        if (c === this.#pairDraw && this.#pairSliceAt === at - 1 && this.#pairAt === at - 2) {
-          this.#pairAgain(c);
-          this.#pairAt = at;
-          break;
-        }
-        this.#flush();
-        within(this.#render, c).draw(
-          c.vertexCount,
-          c.instanceCount,
-          c.firstVertex,
-          c.firstInstance,
-        );
-        if (this.#sliceAt === at - 1) this.#makePair(this.#slice as UniformSliceCommand, c, at);
+        this.writeDraw(c);
+        return;
+    }
+    const encoder = this.#encoder;
+    ++this.#written;
+    switch (c.type) {
+      case 'setBinding':
+        this.#bind(c);
         break;
       case 'drawIndexed':
         this.#flush();
