@@ -161,6 +161,78 @@ describe('null backend', () => {
     expect(recorded.length).toBeLessThan(20);
   });
 
+  it('a slice held back for the fold stays in order when a barrier goes in at its draw and when the list is read before that draw (issue 33)', () => {
+    // FoldingCommandList holds a slice back until the next command says whether it joins a run;
+    // a barrier inserted by that draw's check, and a read of the list between the slice and its
+    // draw, must each find the slice where it was recorded
+    const code = `@group(0) @binding(0) var<uniform> a: vec4f;
+       @vertex fn vs() -> @builtin(position) vec4f { return a; }
+       @fragment fn fs() -> @location(0) vec4f { return a; }`;
+    const samplingCode = `@group(0) @binding(0) var<uniform> a: vec4f;
+       @group(0) @binding(1) var t: texture_2d<f32>;
+       @vertex fn vs() -> @builtin(position) vec4f { return a; }
+       @fragment fn fs() -> @location(0) vec4f { return textureLoad(t, vec2i(0), 0) + a; }`;
+    const record = (d: NullDevice) => {
+      const { rt, pipeline } = drawSetup(d, code);
+      const sampling = drawSetup(d, samplingCode).pipeline;
+      const sampled = d.createTexture({
+        label: 'sampled',
+        size: { width: 4, height: 4 },
+        format: 'rgba8unorm',
+        usage: TextureUsage.RENDER_ATTACHMENT | TextureUsage.TEXTURE_BINDING,
+      });
+      const slices = d.createBuffer({ size: 256 * 8, usage: BufferUsage.UNIFORM });
+      const enc = d.createCommandEncoder();
+      enc.beginRenderPass({ colorAttachments: [{ texture: sampled }] }).end();
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+      pass.setPipeline(pipeline);
+      pass.setUniformBuffer(0, slices, 0, 16);
+      pass.draw(3);
+      // the next slice is held back when the draw after it, the first to read what the first pass
+      // wrote, inserts a barrier
+      pass.setPipeline(sampling);
+      pass.setTexture(1, sampled);
+      const lengths: number[] = [];
+      for (let i = 1; i < 8; i++) {
+        pass.setUniformBuffer(0, slices, 256 * i, 16);
+        if (i === 4) lengths.push(enc.commands.length); // read between a slice of a run and its draw
+        pass.draw(3);
+      }
+      pass.end();
+      const cb = enc.finish();
+      d.queue.submit([cb]);
+      return { list: cb.commands, lengths, recorded: cb.chunks.flat().length };
+    };
+    const show = (list: readonly Command[]) =>
+      list.map((c) =>
+        c.type === 'setBinding' && c.resource.kind === 'uniform'
+          ? `bind ${c.slot}@${c.resource.offset}`
+          : c.type,
+      );
+    const plain = record(new NullDevice({ debug: true }));
+    const folding = new NullDevice();
+    const folded = record(folding);
+    expect(show(plain.list).slice(0, 12)).toEqual([
+      'beginRenderPass',
+      'endRenderPass',
+      'barrier',
+      'beginRenderPass',
+      'setRenderPipeline',
+      'bind 0@0',
+      'draw',
+      'setRenderPipeline',
+      'setBinding',
+      'bind 0@256',
+      'draw',
+      'bind 0@512',
+    ]);
+    expect(show(folded.list)).toEqual(show(plain.list));
+    expect(show(folding.queue.submissions[0] ?? [])).toEqual(show(plain.list));
+    expect(folded.lengths).toEqual(plain.lengths);
+    // (reading the list mid-pass starts the fold again; the draws after the read folded too)
+    expect(folded.recorded).toBeLessThan(plain.recorded);
+  });
+
   it('keeps every command of a pass longer than a chunk in order, a barrier inserted before it and commands read while recording', () => {
     // CommandList fills chunks of 1,024 by index and cuts the last to its commands when read:
     // reading mid-recording, recording on, and a barrier inserted into an earlier chunk must all

@@ -59,17 +59,6 @@ export class CommandList {
     this.#length++;
   }
 
-  /**
-   * Takes back the last command pushed (FoldingCommandList: a slice that joins a run). The chunk
-   * keeps its length (a later push overwrites the entry; `#trim()` cuts it).
-   */
-  protected dropLast(): void {
-    if (this.#fill === 0)
-      throw new RangeError('CommandList.dropLast on an empty chunk (a bug in Ignis)');
-    this.#fill--;
-    this.#length--;
-  }
-
   /** Cuts the chunk being filled to its commands (its length is then what it holds). */
   #trim(): void {
     if (this.#last.length !== this.#fill) this.#last.length = this.#fill;
@@ -117,7 +106,10 @@ export class CommandList {
  */
 export class FoldingCommandList extends CommandList {
   /**
-   * `#tailSlice`: the list ends with this slice, just pushed (null: it ends with something else).
+   * `#tailSlice`: a slice recorded last and not yet appended (null: none). The command after it
+   * decides: the pair again (the run counts one more draw, the slice is never appended), or
+   * anything else (the slice is appended first). Held back rather than appended and taken back:
+   * the store and its undo were a tenth of a slice draw's recording in V8.
    * `#pairSlice`, `#pairDraw`: the pair the list ends with (or ends with and then `#tailSlice`),
    * repeated by `#run` when it has been; null when the list does not end so.
    */
@@ -126,18 +118,27 @@ export class FoldingCommandList extends CommandList {
   #pairDraw: DrawCommand | null = null;
   #run: DrawRunCommand | null = null;
 
+  override get chunks(): readonly (readonly RecordedCommand[])[] {
+    this.#appendTail();
+    return super.chunks;
+  }
+
+  override get length(): number {
+    return super.length + (this.#tailSlice === null ? 0 : 1);
+  }
+
   override push(command: RecordedCommand): void {
     const slice = this.#tailSlice;
     if (slice !== null) {
       this.#tailSlice = null;
       if (command === this.#pairDraw && slice === this.#pairSlice) {
-        // the pair again: the slice just pushed joins the run instead (its offset is logged)
-        this.dropLast();
+        // the pair again: the slice joins the run instead (its offset is logged)
         const run = this.#run;
         if (run !== null) run.count++;
         else super.push((this.#run = { type: 'drawRun', slice, draw: command, count: 1 }));
         return;
       }
+      super.push(slice);
       if (command.type === 'draw') {
         // a new pair: the list ends with it
         this.#pairSlice = slice;
@@ -152,17 +153,25 @@ export class FoldingCommandList extends CommandList {
   }
 
   override pushSlice(slice: UniformSliceCommand, offset: number): void {
-    super.push(slice);
     this.logSliceOffset(offset);
-    // a slice after a slice: the list no longer ends with the pair
-    if (this.#tailSlice !== null) this.#pairSlice = this.#pairDraw = this.#run = null;
+    // a slice after a slice: the first is appended, and the list no longer ends with the pair
+    if (this.#tailSlice !== null) this.#appendTail();
     this.#tailSlice = slice;
   }
 
   override insert(at: number, command: Command): void {
     // (the list may no longer end as the fold's state says: it starts again)
-    this.#tailSlice = this.#pairSlice = this.#pairDraw = this.#run = null;
+    this.#appendTail();
     super.insert(at, command);
+  }
+
+  /** Appends the slice held back, if any; the fold starts again after it. */
+  #appendTail(): void {
+    const slice = this.#tailSlice;
+    this.#pairSlice = this.#pairDraw = this.#run = null;
+    if (slice === null) return;
+    this.#tailSlice = null;
+    super.push(slice);
   }
 }
 
