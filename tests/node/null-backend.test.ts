@@ -161,6 +161,61 @@ describe('null backend', () => {
     expect(recorded.length).toBeLessThan(20);
   });
 
+  it('a run of slices ends when its slot is bound any other way: the next slice binds what the call names (issue 33)', () => {
+    // the slot table takes a call for the last slice's slot, buffer and size as the run's next
+    // slice and checks only its offset; a storage buffer or a bind group in that slot since must
+    // end the run, or the slot would still hold the storage buffer and the draw be refused
+    const code = `@group(0) @binding(0) var<uniform> a: vec4f;
+       @vertex fn vs() -> @builtin(position) vec4f { return a; }
+       @fragment fn fs() -> @location(0) vec4f { return a; }`;
+    for (const rebind of ['storage', 'group', 'other buffer'] as const) {
+      const d = new NullDevice();
+      const { rt, pipeline } = drawSetup(d, code);
+      const slices = d.createBuffer({ label: 'slices', size: 1024, usage: BufferUsage.UNIFORM });
+      const other = d.createBuffer({ label: 'other', size: 1024, usage: BufferUsage.UNIFORM });
+      const storage = d.createBuffer({ label: 'storage', size: 256, usage: BufferUsage.STORAGE });
+      const enc = d.createCommandEncoder();
+      const pass = enc.beginRenderPass({ colorAttachments: [{ texture: rt }] });
+      pass.setPipeline(pipeline);
+      for (const offset of [0, 256]) {
+        pass.setUniformBuffer(0, slices, offset, 16);
+        pass.draw(3);
+      }
+      if (rebind === 'storage') pass.setStorageBuffer(0, storage);
+      else if (rebind === 'group')
+        pass.setBindGroup(
+          0,
+          d.createBindGroup({
+            // (its binding 1: the group empties slot 0 without binding it)
+            layout: d.createBindGroupLayout({ entries: [{ binding: 1, type: 'storage' }] }),
+            entries: [{ binding: 1, resource: storage }],
+          }),
+        );
+      else {
+        pass.setUniformBuffer(0, other, 0, 16);
+        pass.draw(3);
+      }
+      pass.setUniformBuffer(0, slices, 512, 16);
+      pass.draw(3);
+      pass.setUniformBuffer(0, slices, 768, 16);
+      pass.draw(3);
+      pass.end();
+      const bound = enc.commands.flatMap((c) =>
+        c.type === 'setBinding' && c.resource.kind !== 'texture' && c.resource.kind !== 'sampler'
+          ? [`${c.resource.kind} ${c.resource.buffer.label}@${c.resource.offset}`]
+          : [],
+      );
+      const between = rebind === 'other buffer' ? ['uniform other@0'] : ['storage storage@0'];
+      expect(bound, rebind).toEqual([
+        'uniform slices@0',
+        'uniform slices@256',
+        ...between,
+        'uniform slices@512',
+        'uniform slices@768',
+      ]);
+    }
+  });
+
   it('a slice held back for the fold stays in order when a barrier goes in at its draw and when the list is read before that draw (issue 33)', () => {
     // FoldingCommandList holds a slice back until the next command says whether it joins a run;
     // a barrier inserted by that draw's check, and a read of the list between the slice and its
