@@ -201,7 +201,7 @@ describe('null backend', () => {
       pass.draw(3);
       pass.end();
       const bound = enc.commands.flatMap((c) =>
-        c.type === 'setBinding' && c.resource.kind !== 'texture' && c.resource.kind !== 'sampler'
+        c.type === 'setBinding' && (c.resource.kind === 'uniform' || c.resource.kind === 'storage')
           ? [`${c.resource.kind} ${c.resource.buffer.label}@${c.resource.offset}`]
           : [],
       );
