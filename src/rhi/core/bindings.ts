@@ -182,7 +182,10 @@ export class SlotTable {
     this.#bind(slot, uniformBinding(this.recorder.device, op, buffer, offset, size));
   }
 
-  /** Whether a slice of `size` bytes of `buffer` (bound at that size already) may start at `offset`, as `uniformBinding` would judge it. */
+  /**
+   * Whether a slice of `size` bytes of `buffer` (bound at that size already) may start at
+   * `offset`, as `uniformBinding` would judge it.
+   */
   #sliceFits(buffer: Buffer, offset: number, size: number): boolean {
     return (
       Number.isInteger(offset) &&
