@@ -25,10 +25,13 @@
 // Ignis's bundle frame binds (draws.ts `rawWebGL2FramesOn`): what those objects cost apart from
 // the rest of Ignis's frame. `--aa`: one contender more, the hand-written frame again (its own
 // objects, the same code): an A/A, what ratio two equal frames read in these rounds — the floor
-// under which no ratio of this probe means anything. Medians of µs a draw and of the per-round ratios to `raw`:
+// under which no ratio of this probe means anything. `--floor` (WebGL2): one contender more, the
+// hand-written frame recorded first and called after (draws.ts `rawWebGL2Frames(…, { recorded })`:
+// offsets checked and logged, runs counted, then the same GL calls), what record-then-replay
+// costs without an RHI's layers. Medians of µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa]
+//     [--trace FILE] [--objects] [--aa] [--floor]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -48,6 +51,8 @@ const traceFile = arg('trace', null);
 const countCalls = process.argv.includes('--calls');
 const onObjects = process.argv.includes('--objects');
 const aa = process.argv.includes('--aa');
+const floor = process.argv.includes('--floor');
+if (floor && backend !== 'webgl2') throw new Error('cpu-probe-draws: --floor is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --profile needs --browser chromium');
 if (traceFile !== null && browserName !== 'chromium')
@@ -83,7 +88,7 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa) => {
+      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa, floor) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
@@ -126,6 +131,8 @@ try {
         if (onObjects) c.rawOnIgnis = await rawWebGL2FramesOn(device, data, c.bundle, n);
         // with --aa, the hand-written frame twice: what two equal frames read against each other
         if (aa) c.rawAgain = rawOf();
+        // with --floor, the hand-written frame recorded first and called after
+        if (floor) c.rawRecorded = rawWebGL2Frames(device, n, data, { recorded: true });
         // with --trace, each frame between two marks the trace names it by
         if (marks)
           for (const [k, f] of Object.entries(c)) {
@@ -179,6 +186,7 @@ try {
       traceFile !== null,
       onObjects,
       aa,
+      floor,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -190,7 +198,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}`,
       );
   }
   if (traceFile !== null) {

@@ -80,8 +80,13 @@ export function rawWebGL2Frames(
   device: WebGL2Device,
   max: number,
   data: Float32Array<ArrayBuffer>,
-  /** The frame without its draws: the uniforms uploaded, the target cleared. */
-  options: { uploadOnly?: boolean } = {},
+  /**
+   * `uploadOnly`: the frame without its draws (the uniforms uploaded, the target cleared);
+   * `recorded`: the draws recorded first and called after, as a replay at the submit does — each
+   * offset checked and logged, each run of equal draws counted, then the same GL calls: what
+   * record-then-replay costs with no layers of an RHI around it (cpu-probe-draws.mjs --floor).
+   */
+  options: { uploadOnly?: boolean; recorded?: boolean } = {},
 ): Frames {
   const gl = device.gl;
   const ubo = gl.createBuffer();
@@ -110,15 +115,58 @@ export function rawWebGL2Frames(
     gl.flush();
     device.resetState();
   };
+  /** The recorded frame: programs and runs of draws in one list, each draw's offset in a log. */
+  const recordedFrame = (n: number): void => {
+    clearTarget(gl, fbo);
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
+    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
+    const list: (WebGLProgram | { count: number })[] = [];
+    const offsets: number[] = [];
+    let run: { count: number } | null = null;
+    const size = SLOT * max;
+    for (let i = 0; i < n; i++) {
+      if (i % 100 === 0) {
+        list.push(programs[(i / 100) & 1] as WebGLProgram);
+        run = null;
+      }
+      const offset = SLOT * i;
+      if (!Number.isInteger(offset) || offset < 0 || offset + 32 > size || (offset & 255) !== 0)
+        throw new RangeError(`draws: offset ${offset}`);
+      offsets.push(offset);
+      if (run !== null) run.count++;
+      else list.push((run = { count: 1 }));
+    }
+    let k = 0;
+    for (const entry of list) {
+      if (!('count' in entry)) {
+        gl.useProgram(entry);
+        continue;
+      }
+      for (let j = 0; j < entry.count; j++) {
+        gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, ubo, offsets[k++] as number, 32);
+        gl.drawArrays(gl.TRIANGLES, 0, 3);
+      }
+    }
+    gl.flush();
+    device.resetState();
+  };
   // each kind of frame a function of its own name, so that a profile tells them apart
   function rawGLPassFrame(n: number): void {
     frameOf(n, n);
+  }
+  function rawGLRecordedFrame(n: number): void {
+    recordedFrame(n);
   }
   function rawGLUploadFrame(n: number): void {
     frameOf(n, 0);
   }
   return {
-    frame: options.uploadOnly ? rawGLUploadFrame : rawGLPassFrame,
+    frame: options.uploadOnly
+      ? rawGLUploadFrame
+      : options.recorded
+        ? rawGLRecordedFrame
+        : rawGLPassFrame,
     idle: () => device.queue.onSubmittedWorkDone(),
     async lit() {
       await device.queue.onSubmittedWorkDone();
