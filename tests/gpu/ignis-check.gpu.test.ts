@@ -2,6 +2,7 @@
 // repository's scenes and on broken ones; exit codes, the report and the diff images checked.
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -463,6 +464,24 @@ describe('ignis-check', () => {
   }, 240_000);
 });
 
+/**
+ * A port nothing listens on, below Linux's ephemeral range (32768 on): a random port up to 40000
+ * once met an outgoing connection's and Firefox's remote agent failed with
+ * NS_ERROR_SOCKET_ADDRESS_IN_USE. Each try binds the port to see that it is free.
+ */
+async function freePort(): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+    if (tries >= 20) throw new Error('no free port from 20000 to 32000 after 20 tries');
+  }
+}
+
 /** Starts `command` and resolves to the first match of `pattern` in what it prints. */
 async function listening(
   command: string,
@@ -524,7 +543,7 @@ async function remoteFirefox(): Promise<{ endpoint: string; close(): void }> {
       .join('\n'),
   );
   const display = await startDisplay();
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const firefox = ensureEngines(['firefox'], { install: false }).firefox;
   const b = await listening(
     firefox?.ok ? firefox.executable : 'firefox-esr',
