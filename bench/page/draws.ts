@@ -101,12 +101,16 @@ export function rawWebGL2Frames(
   const programs = TINTS.map((tint) => program(gl, GLSL_FS(tint)));
   const vao = gl.createVertexArray();
   device.resetState();
-  /** A frame: the uniforms written, the target cleared, `draws` of them drawn. */
-  const frameOf = (n: number, draws: number): void => {
+  /** A frame's start: the target cleared, the uniforms written. */
+  const start = (n: number): void => {
     clearTarget(gl, fbo);
     gl.bindVertexArray(vao);
     gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
     gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
+  };
+  /** A frame: the uniforms written, the target cleared, `draws` of them drawn. */
+  const frameOf = (n: number, draws: number): void => {
+    start(n);
     for (let i = 0; i < draws; i++) {
       if (i % 100 === 0) gl.useProgram(programs[(i / 100) & 1] as WebGLProgram);
       gl.bindBufferRange(gl.UNIFORM_BUFFER, 0, ubo, SLOT * i, 32);
@@ -117,10 +121,7 @@ export function rawWebGL2Frames(
   };
   /** The recorded frame: programs and runs of draws in one list, each draw's offset in a log. */
   const recordedFrame = (n: number): void => {
-    clearTarget(gl, fbo);
-    gl.bindVertexArray(vao);
-    gl.bindBuffer(gl.UNIFORM_BUFFER, ubo);
-    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, data, 0, (SLOT / 4) * n);
+    start(n);
     const list: (WebGLProgram | { count: number })[] = [];
     const offsets: number[] = [];
     let run: { count: number } | null = null;
