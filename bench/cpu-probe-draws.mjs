@@ -28,10 +28,15 @@
 // under which no ratio of this probe means anything. `--floor` (WebGL2): one contender more, the
 // hand-written frame recorded first and called after (draws.ts `rawWebGL2Frames(…, { recorded })`:
 // offsets checked and logged, runs counted, then the same GL calls), what record-then-replay
-// costs without an RHI's layers. Medians of µs a draw and of the per-round ratios to `raw`:
+// costs without an RHI's layers. `--split` (WebGL2): Ignis's pass frame in two more contenders,
+// its recording alone (no GL call) and the queue's replay of one recording (the upload and every
+// GL call, nothing recorded: draw-frames.ts `ignisFrames(…, { part })`), and after each repeat
+// the recording and the control's JavaScript timed back to back, nothing drawn between: what the
+// pass adds to the hand-written frame, and what the GPU's work beside it makes of it. Medians of
+// µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa] [--floor]
+//     [--trace FILE] [--objects] [--aa] [--floor] [--split]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -52,7 +57,9 @@ const countCalls = process.argv.includes('--calls');
 const onObjects = process.argv.includes('--objects');
 const aa = process.argv.includes('--aa');
 const floor = process.argv.includes('--floor');
+const split = process.argv.includes('--split');
 if (floor && backend !== 'webgl2') throw new Error('cpu-probe-draws: --floor is for webgl2');
+if (split && backend !== 'webgl2') throw new Error('cpu-probe-draws: --split is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --profile needs --browser chromium');
 if (traceFile !== null && browserName !== 'chromium')
@@ -88,7 +95,7 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa, floor) => {
+      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa, floor, split) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
@@ -133,6 +140,15 @@ try {
         if (aa) c.rawAgain = rawOf();
         // with --floor, the hand-written frame recorded first and called after
         if (floor) c.rawRecorded = rawWebGL2Frames(device, n, data, { recorded: true });
+        // with --split, Ignis's pass frame in two: its recording alone (no GL call; the GPU idle),
+        // and the replay of one recording (the upload and every GL call, nothing recorded)
+        if (split) {
+          c.record = {
+            ...df.ignisFrames(device, n, data, flags, { part: 'record' }),
+            idle: async () => {},
+          };
+          c.replay = df.ignisFrames(device, n, data, flags, { part: 'replay' });
+        }
         // with --trace, each frame between two marks the trace names it by
         if (marks)
           for (const [k, f] of Object.entries(c)) {
@@ -171,6 +187,22 @@ try {
             row[k] = df.median(us[k]);
             row[`${k}÷raw`] = df.median(us[k].map((x, i) => x / us.raw[i]));
           }
+          if (split) {
+            // the recording and the control's JavaScript back to back for 0.2 s, nothing drawn in
+            // between: what each costs without the GPU's work beside it (the rounds run each burst
+            // right after another contender's GL work)
+            const backToBack = (frame) => {
+              const t0 = performance.now();
+              let frames = 0;
+              while (performance.now() - t0 < 200) {
+                frame(n);
+                frames++;
+              }
+              return ((performance.now() - t0) * 1000) / (frames * n);
+            };
+            row.recordAlone = backToBack(c.record.frame);
+            row.jsAlone = backToBack(c.js.frame);
+          }
           out.push(row);
         }
         for (const f of Object.values(c)) f.destroy();
@@ -187,6 +219,7 @@ try {
       onObjects,
       aa,
       floor,
+      split,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -198,7 +231,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}${r.record === undefined ? '' : `; Ignis's recording alone ${f(r, 'record')} (back to back ${r.recordAlone.toFixed(3)}; the control's JavaScript back to back ${r.jsAlone.toFixed(3)}), its replay alone ${f(r, 'replay')}`}`,
       );
   }
   if (traceFile !== null) {

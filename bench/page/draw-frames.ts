@@ -3,7 +3,13 @@
 // the interleaved burst measurement. The page (draws.ts) adds the hand-written WebGL2 frame and
 // three.js; the Deno benchmark (bench/deno/draws.ts) runs these on a GPU server. Nothing here is
 // imported as a value from src/ (Deno loads the built library), so Ignis's usage flags come in.
-import type { Device, RenderBundle, RenderPass, RenderPipeline } from '../../src/all.js';
+import type {
+  CommandBuffer,
+  Device,
+  RenderBundle,
+  RenderPass,
+  RenderPipeline,
+} from '../../src/all.js';
 
 export const SLOT = 256;
 export const SIZE = 256;
@@ -69,8 +75,14 @@ export function ignisFrames(
     BufferUsage: { UNIFORM: number; COPY_DST: number };
     TextureUsage: { RENDER_ATTACHMENT: number; COPY_SRC: number };
   },
-  /** Record the draws once per N in a render bundle, which each frame's pass executes. */
-  options: { bundle?: boolean } = {},
+  /**
+   * `bundle`: record the draws once per N in a render bundle, which each frame's pass executes.
+   * `part` (WebGL2; bench/cpu-probe-draws.mjs --split): the pass frame in two — `'record'`, its
+   * recording alone (recorded and finished, never submitted: no GL call), or `'replay'`, the
+   * uniforms written and one recording per N replayed by the queue (every GL call of the frame,
+   * nothing recorded; a command buffer is submitted once, so this goes past `submit`).
+   */
+  options: { bundle?: boolean; part?: 'record' | 'replay' } = {},
 ): Frames {
   const { BufferUsage, TextureUsage } = flags;
   const uniforms = device.createBuffer({
@@ -115,15 +127,29 @@ export function ignisFrames(
     record(encoder, n);
     return encoder.finish();
   });
-  /** A frame's start: the uniforms written, a pass that clears the target (its encoder: `enc`). */
+  /** A pass that clears the target (its encoder: `enc`). */
   let enc: ReturnType<Device['createCommandEncoder']>;
-  const begin = (n: number): RenderPass => {
-    device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
+  const passOf = (): RenderPass => {
     enc = device.createCommandEncoder();
     return enc.beginRenderPass({
       colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
     });
   };
+  /** A frame's start: the uniforms written, the pass begun. */
+  const begin = (n: number): RenderPass => {
+    device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
+    return passOf();
+  };
+  /** The pass's draws recorded, the command buffer not submitted. */
+  const recording = (n: number): CommandBuffer => {
+    const pass = passOf();
+    record(pass, n);
+    pass.end();
+    return enc.finish();
+  };
+  const recordingOf = perCount(recording);
+  // the queue's replay of a command buffer, which `submit` calls once it has checked the buffer
+  const queue = device.queue as unknown as { submitImpl(buffers: CommandBuffer[]): void };
   // each kind of frame a function of its own name, so that a profile tells them apart
   // (bench/gecko-profile.mjs)
   function ignisPassFrame(n: number): void {
@@ -138,8 +164,21 @@ export function ignisFrames(
     pass.end();
     device.queue.submit([enc.finish()]);
   }
+  function ignisRecordOnlyFrame(n: number): void {
+    recording(n);
+  }
+  function ignisReplayOnlyFrame(n: number): void {
+    device.queue.writeBuffer(uniforms, 0, data, 0, (SLOT / 4) * n);
+    queue.submitImpl([recordingOf(n)]);
+  }
   return {
-    frame: options.bundle ? ignisBundleFrame : ignisPassFrame,
+    frame: options.bundle
+      ? ignisBundleFrame
+      : options.part === 'record'
+        ? ignisRecordOnlyFrame
+        : options.part === 'replay'
+          ? ignisReplayOnlyFrame
+          : ignisPassFrame,
     idle: () => device.queue.onSubmittedWorkDone(),
     lit: async () => litPixels((await target.read()) as Uint8Array),
     destroy() {
