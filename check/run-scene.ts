@@ -18,7 +18,8 @@ export interface Outcome {
   /** What the adapter says of itself (vendor, architecture, description). */
   adapter?: string;
   fallbackReason?: string;
-  state?: number[] | null;
+  /** The scene's `read()`, as its bytes (`encodeState`); not read in bench mode. */
+  state?: EncodedState | null;
   cpuMs?: number[];
   e2eMs?: number[];
   gpuMs?: number[];
@@ -34,6 +35,43 @@ export interface Outcome {
   rafMs?: number[];
   /** Passes per frame beyond the timestamp slots (not in gpuMs). */
   untimedPasses?: number;
+}
+
+/**
+ * A scene's state as one string of its bytes, not a list of numbers: a list of millions crossed
+ * Chromium's protocol but crashed Firefox's content process over WebDriver BiDi (a million
+ * particles' positions, 4,000,000 numbers). `f32`: 32-bit floats (a typed array or buffer's bytes
+ * read as floats, as before); `f64`: a list of numbers and a Float64Array, at their precision.
+ */
+export interface EncodedState {
+  type: 'f32' | 'f64';
+  base64: string;
+}
+
+/** `state` (what `Scene.read` resolves to) as `EncodedState`. */
+export function encodeState(
+  state: ArrayBuffer | ArrayBufferView | readonly number[],
+): EncodedState {
+  let type: EncodedState['type'] = 'f32';
+  let bytes: Uint8Array;
+  if (Array.isArray(state)) {
+    type = 'f64';
+    bytes = new Uint8Array(Float64Array.from(state as readonly number[]).buffer);
+  } else if (ArrayBuffer.isView(state)) {
+    if (state instanceof Float64Array) type = 'f64';
+    // (the view's own bytes, to a whole number of floats: not the rest of its buffer)
+    const width = type === 'f64' ? 8 : 4;
+    const length = state.byteLength - (state.byteLength % width);
+    bytes = new Uint8Array(state.buffer, state.byteOffset, length);
+  } else {
+    const buffer = state as ArrayBuffer;
+    bytes = new Uint8Array(buffer, 0, buffer.byteLength - (buffer.byteLength % 4));
+  }
+  // btoa takes a binary string: built a chunk at a time (an argument list has a limit)
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { type, base64: btoa(binary) };
 }
 
 /** What the CLI asks of a rung. */
@@ -252,7 +290,9 @@ async function run(
       : [];
   progress.stage = 'read';
   await device.queue.onSubmittedWorkDone();
-  const state = scene.read ? await scene.read() : null;
+  // (ignis-check compares the state; ignis-bench never reads it, and at a million particles
+  // reading it back costs more than a frame)
+  const state = !bench && scene.read ? await scene.read() : null;
   progress.stage = 'info';
   const info = bench && scene.info ? await scene.info() : undefined;
   const gpuBytes = device.stats().total.bytes;
@@ -286,15 +326,6 @@ async function run(
         }
       : {}),
     ...(info ? { info } : {}),
-    state:
-      state === null
-        ? null
-        : Array.isArray(state)
-          ? [...(state as number[])]
-          : [
-              ...new Float32Array(
-                ArrayBuffer.isView(state) ? state.buffer.slice(0) : (state as ArrayBuffer),
-              ),
-            ],
+    state: state === null ? null : encodeState(state),
   };
 }

@@ -52,7 +52,8 @@ export function compareImages(a, b, tolerance, PNG) {
 export async function runCheck(o) {
   const scenePath = path.resolve(o.scene);
   if (!existsSync(scenePath)) throw new Error(`ignis-check: scene ${o.scene} not found`);
-  const { chooseEngines, startRunners, withTimeout, PAGE_MS } = await import('./scene-runner.mjs');
+  const { chooseEngines, decodeState, startRunners, withTimeout, PAGE_MS } =
+    await import('./scene-runner.mjs');
   const { PNG } = await import('pngjs');
   const out = path.resolve(o.out);
   mkdirSync(out, { recursive: true });
@@ -89,7 +90,7 @@ export async function runCheck(o) {
         await r.page.close();
       } else {
         row.backend = r.outcome.backend;
-        row.state = r.outcome.state;
+        row.state = decodeState(r.outcome.state);
         try {
           writeFileSync(
             path.join(out, row.image),

@@ -36,6 +36,19 @@ export function withTimeout(promise, ms, what) {
 /** How long opening, screenshotting or closing a page may take. */
 export const PAGE_MS = 60_000;
 
+/**
+ * A rung's state as numbers: check/run-scene.ts sends it as one string of its bytes (`{ type: 'f32'
+ * | 'f64', base64 }`; a list of millions of numbers crashed Firefox's content process). Null stays
+ * null.
+ */
+export function decodeState(encoded) {
+  if (encoded == null) return null;
+  const bytes = Buffer.from(encoded.base64, 'base64');
+  // (copied to a buffer of its own: Buffer's pool gives no alignment for a typed array)
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return encoded.type === 'f64' ? new Float64Array(buffer) : new Float32Array(buffer);
+}
+
 export async function startSceneRunner(
   scenePath,
   { engine, connect, gpu = false, timing = false, browser: given } = {},
@@ -97,8 +110,11 @@ export async function startSceneRunner(
         await page.goto(`${base}/check/index.html?${q}`);
         await page.waitFor(() => window.__check !== undefined, timeoutSeconds * 1000);
         const outcome = await page.evaluate(() => window.__check);
-        if (!outcome.error) return { outcome, page };
-        error = `${outcome.error} (at ${outcome.stage})`;
+        // (Firefox's page answers undefined once its content process has crashed)
+        if (outcome == null)
+          error = 'the page gave no outcome: its process ended (a crash) or it navigated away';
+        else if (!outcome.error) return { outcome, page };
+        else error = `${outcome.error} (at ${outcome.stage})`;
       } catch (e) {
         await page?.drainErrors?.().catch(() => {});
         const seen = page?.errors ?? [];

@@ -622,6 +622,53 @@ describe('ignis-check across engines', () => {
 
   itEngines(
     missing.length
+      ? `carries a state of 4,000,000 numbers out of every engine's page and compares it whole — skipped: ${missing.join('; ')} unavailable`
+      : "carries a state of 4,000,000 numbers out of every engine's page and compares it whole",
+    () => {
+      // (as a list of numbers it crashed Firefox's content process: the report said "Cannot read
+      // properties of undefined (reading 'error')" for a million particles)
+      const args = [
+        'tests/gpu/fixtures/big-state.ts',
+        '--browsers',
+        'chromium,firefox,webkit',
+        '--rungs',
+        'webgpu,webgl2',
+      ];
+      type EngineRow = Row & { engine: string; skipped?: string; stateWorst?: number };
+      const verdicts = (out: string) =>
+        (report(out).rows as EngineRow[]).map((x) => [
+          x.engine,
+          x.rung,
+          x.error ?? (x.skipped ? 'skipped' : x.stateWorst),
+          x.stateOk,
+        ]);
+      const same = check(args);
+      expect(same.status, same.stdout + same.stderr).toBe(0);
+      expect(verdicts(same.out)).toEqual([
+        ['chromium', 'webgpu', undefined, undefined],
+        ['chromium', 'webgl2', 0, true],
+        ['firefox', 'webgpu', 0, true],
+        ['firefox', 'webgl2', 0, true],
+        ['webkit', 'webgpu', 'skipped', undefined],
+        ['webkit', 'webgl2', 0, true],
+      ]);
+      // the last of the 4,000,000 numbers one larger on WebGL2: found in every engine
+      const differ = check([...args, '--params', 'differ=1']);
+      expect(differ.status, differ.stdout + differ.stderr).toBe(1);
+      expect(verdicts(differ.out)).toEqual([
+        ['chromium', 'webgpu', undefined, undefined],
+        ['chromium', 'webgl2', 1, false],
+        ['firefox', 'webgpu', 0, true],
+        ['firefox', 'webgl2', 1, false],
+        ['webkit', 'webgpu', 'skipped', undefined],
+        ['webkit', 'webgl2', 1, false],
+      ]);
+    },
+    400_000,
+  );
+
+  itEngines(
+    missing.length
       ? `a fallback that draws differently fails in every engine — skipped: ${missing.join('; ')} unavailable`
       : 'a fallback that draws differently fails in every engine',
     () => {
