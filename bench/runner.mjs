@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { chartSvg } from './chart.mjs';
-import { runBench as runScene } from '../scripts/ignis-bench.mjs';
+import { runBench as runScene, repeatOrder } from '../scripts/ignis-bench.mjs';
 
 /** The particle suite's scene: the one ignis-check runs on every rung in `npm test`. */
 export const PARTICLE_SCENE = fileURLToPath(
@@ -889,7 +889,10 @@ async function closeScenarioPage(page) {
   await withTimeout(page.close(), 60_000, 'closing the page').catch(() => {});
 }
 
-/** Runs every scenario `repeat` times, interleaved; returns { meta, rows }. */
+/**
+ * Runs every scenario `repeat` times, interleaved, every other repeat in reverse order
+ * (`repeatOrder`); returns { meta, rows }.
+ */
 export async function runBench(o, { browser, url, flags, log = console.log }) {
   mkdirSync(o.out, { recursive: true });
   const particleRows = [
@@ -903,7 +906,7 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
   let done = 0;
   const t0 = Date.now();
   for (let r = 0; r < o.repeat; r++) {
-    for (const s of scenarios) {
+    for (const s of repeatOrder(scenarios, r)) {
       done++;
       if (!o.quiet)
         process.stdout.write(
