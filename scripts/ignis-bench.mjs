@@ -213,14 +213,22 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         s.heapBytes = m.heapBytes;
         if (o.screenshots && r === o.repeat - 1 && got.page.screenshot) {
           const file = `${key.replace(/[^\w.=-]+/g, '_')}.png`;
-          try {
-            const png = await withTimeout(got.page.screenshot('canvas'), PAGE_MS, 'the screenshot');
-            writeFileSync(path.join(out, file), png);
-            s.screenshot = file;
-          } catch (e) {
-            // the times are measured; a picture the browser does not give is said, not waited for
-            console.error(`\nignis-bench: no screenshot of ${key} (${e.message})`);
-          }
+          // a second try once: a capture stalled past PAGE_MS once in a test, on a loaded machine
+          for (let attempt = 1; attempt <= 2 && !s.screenshot; attempt++)
+            try {
+              const png = await withTimeout(
+                got.page.screenshot('canvas'),
+                PAGE_MS,
+                'the screenshot',
+              );
+              writeFileSync(path.join(out, file), png);
+              s.screenshot = file;
+            } catch (e) {
+              // the times are measured; a picture the browser does not give is said, not waited for
+              console.error(
+                `\nignis-bench: no screenshot of ${key} (${e.message})${attempt === 1 ? '; trying once more' : ''}`,
+              );
+            }
         }
         await withTimeout(got.page.close(), PAGE_MS, 'closing the page').catch(() => {});
       });
