@@ -114,8 +114,8 @@ export function repeatOrder(cells, r) {
  * Runs the grid (every rung × every combination of `o.grid`, or the `cells` given: `{ rung,
  * params }` each), `o.repeat` times interleaved; writes bench.json, bench.md and bench.svg into
  * `o.out` and returns `{ rows, errors, out, md }` (every other repeat runs the cells in reverse:
- * `repeatOrder`). `browser`: a puppeteer Browser to open the pages
- * in instead of launching one; `onCell(done, total, key)`: progress.
+ * `repeatOrder`). `browser`: a puppeteer Browser to open the pages in instead of launching one;
+ * `onCell(done, total, key)`: progress.
  */
 export async function runBench(o, { browser, cells: given, onCell } = {}) {
   const scenePath = path.resolve(o.scene);
