@@ -1,12 +1,11 @@
 /**
  * The measurement behind `drawMode: 'auto'` (the decision rules are in draw-mode.ts): every
  * candidate mode draws the system's current state into a private target shaped like the pass —
- * its own uniforms and resources, never the frame's — in interleaved rounds, timed with GPU
- * timestamps where the device has them, submit-to-done otherwise. The first sample of
- * CALIBRATION_START particles grows eightfold while the fastest mode draws it in under
- * CALIBRATION_ENOUGH_MS (a real GPU needs enough work to time); when the sample is smaller than
- * the system, clear losers are left out and the rest measured at a 4× larger sample, and each
- * mode's time is extrapolated to the full count.
+ * its own uniforms and resources, never the frame's — in interleaved rounds (every other one in
+ * reverse order), timed with GPU timestamps where the device has them, submit-to-done otherwise.
+ * What is measured at which sample size, and the decision, are `chooseDrawMode`'s: the first
+ * sample grows while it is too quick to time, clear losers are left out, the rest are extrapolated
+ * to the full count, and a close call between the two fastest is measured again.
  */
 import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
 import type { Buffer } from '../rhi/core/buffer.js';
@@ -19,13 +18,11 @@ import { DrawParamsScratch, DRAW_PARAMS_SLOT, packDrawParams, type Camera } from
 import { SplatDraw } from './splat.js';
 import { TINT } from './modules/sub-emitter.js';
 import {
-  CALIBRATION_ENOUGH_MS,
-  CALIBRATION_PRUNE,
+  CALIBRATION_CLOSE_ROUNDS,
   CALIBRATION_ROUNDS,
-  CALIBRATION_START,
-  estimateAt,
-  medianOf,
-  pickFastest,
+  chooseDrawMode,
+  type MeasureModes,
+  type pickFastest,
 } from './draw-mode.js';
 
 /** What the measurement needs from the particle system. */
@@ -119,24 +116,29 @@ export async function measureDrawModes(
   const splat = modes.includes('splat')
     ? own(new SplatDraw(device, ctx.buffers[TINT] !== undefined, o.targetAlpha === 'keep' ? 3 : 4))
     : null;
+  // the most runs one measurement makes: every mode over the first rounds, or a close call's two
+  // modes over its rounds (each with a warm-up round)
+  const runs = Math.max(CALIBRATION_ROUNDS * modes.length, (CALIBRATION_CLOSE_ROUNDS + 1) * 2);
   const queries = device.caps.features.timestampQuery
     ? own(
         device.createQuerySet({
           label: 'particles draw-mode measurement',
           type: 'timestamp',
           // per run: the splat's compute pass and the render pass, two queries each
-          count: 4 * CALIBRATION_ROUNDS * modes.length,
+          count: 4 * runs,
         }),
       )
     : null;
   const buffers = ctx.buffers;
-  /** The median time of each of `among` drawing the first `n` particles. */
-  const measure = async (n: number, among: readonly DrawMode[]): Promise<Map<DrawMode, number>> => {
+  /** Each of `among` drawing the first `n` particles: a warm-up round, then `rounds` timed. */
+  const measure: MeasureModes = async (n, among, rounds) => {
     const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
     const timed: Array<{ mode: DrawMode; run: number }> = [];
+    const reversed = [...among].reverse();
     let run = 0;
-    for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
-      for (const mode of among) {
+    for (let round = 0; round <= rounds; round++) {
+      // every other round in reverse: a mode is not always timed right after the same one
+      for (const mode of round % 2 === 0 ? among : reversed) {
         if (ctx.destroyed()) throw new Error('the system was destroyed');
         const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
         const pair = (k: number): PassTimestampWrites | undefined =>
@@ -193,38 +195,14 @@ export async function measureDrawModes(
         samples.get(mode)?.push(ms);
       }
     }
-    return new Map([...samples].map(([m, ms]) => [m, medianOf(ms)]));
+    return samples;
   };
-  // the first sample: grown eightfold while the fastest draws it in under ENOUGH ms (a fast
-  // GPU needs enough work to time)
-  let n = Math.min(count, CALIBRATION_START);
-  let first = await measure(n, modes);
-  const fastest = (m: ReadonlyMap<DrawMode, number>): number =>
-    Math.min(...[...m.values()].filter(Number.isFinite));
-  while (n < count && fastest(first) < CALIBRATION_ENOUGH_MS) {
-    n = Math.min(count, n * 8);
-    first = await measure(n, modes);
-  }
-  let estimates = first;
-  let how = `${n.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} particles`;
-  if (n < count) {
-    // a second, larger sample of the modes still in the running, and a line through both
-    const best = fastest(first);
-    const contenders = modes.filter((m) => (first.get(m) ?? Infinity) <= CALIBRATION_PRUNE * best);
-    for (const m of modes)
-      if (!contenders.includes(m))
-        notes.push(
-          `${m} left out after ${n.toLocaleString('en-US')} particles (${((first.get(m) ?? NaN) / best).toFixed(1)}× the fastest)`,
-        );
-    const n2 = Math.min(count, n * 4);
-    const second = await measure(n2, contenders);
-    estimates = estimateAt(
-      count,
-      { n, medians: new Map(contenders.map((m) => [m, first.get(m) as number])) },
-      { n: n2, medians: second },
-    );
-    how = `${n.toLocaleString('en-US')} and ${n2.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} particles, extrapolated`;
-  }
-  how = `${queries ? 'GPU timestamps' : 'submit to done'}, ${how}, at ${width}x${height}, median of ${CALIBRATION_ROUNDS - 1} rounds`;
-  return pickFastest(estimates, how, notes);
+  return chooseDrawMode(
+    measure,
+    count,
+    modes,
+    notes,
+    queries ? 'GPU timestamps' : 'submit to done',
+    `${width}x${height}`,
+  );
 }

@@ -17,6 +17,26 @@ export const CALIBRATION_ROUNDS = 5;
 export const CALIBRATION_START = 16_384;
 /** The sample grows eightfold while the fastest mode draws it in less than this. */
 export const CALIBRATION_ENOUGH_MS = 2;
+/**
+ * A close call: the two fastest estimates nearer than this (the slower within 20% of the faster),
+ * or nearer than their rounds spread (`spreadOf`, the two added), so that the rounds, or the line
+ * through two samples smaller than the count, could have put them either way round — at a million
+ * particles in WebKit's WebGL2 on 2 cores, two modes 3–10% apart in the frames were timed 15–30%
+ * apart round to round, their estimates came out in the wrong order in 4 of 11 measurements, by
+ * up to 19%.
+ */
+export const CALIBRATION_CLOSE = 0.2;
+/** Counted rounds more of the two modes of a close call. */
+export const CALIBRATION_CLOSE_ROUNDS = 8;
+/**
+ * A close call is measured at the whole count — what the frames will draw — when its rounds are
+ * expected to take less than this (ms, from the two estimates), and at the last sample's size,
+ * pooled with its rounds, otherwise. The line through two smaller samples is an estimate: at a
+ * million particles in WebKit's WebGL2, pooled at 524,288, it put the two modes 0.93–1.07× of each
+ * other in 7 close calls where the frames had instanced 3–10% ahead; at the whole count, 5 close
+ * calls of 5 had instanced ahead (by 1–4%).
+ */
+export const CALIBRATION_CLOSE_BUDGET_MS = 20_000;
 
 export function isSoftwareAdapter(caps: Caps): boolean {
   const a = caps.adapter;
@@ -67,6 +87,16 @@ export function candidateModes(
   return { modes, notes };
 }
 
+/**
+ * How far `ms` spread: half their range over their median (0 where there is nothing to spread: no
+ * times, or a median of 0). The range, not a median deviation: of four rounds, one far off is what
+ * makes their median unsure.
+ */
+export function spreadOf(ms: readonly number[]): number {
+  const m = medianOf(ms);
+  return m > 0 ? (Math.max(...ms) - Math.min(...ms)) / 2 / m : 0;
+}
+
 /** The median of `ms` (the lower middle value; NaN when empty). */
 export function medianOf(ms: readonly number[]): number {
   const sorted = ms.filter(Number.isFinite).sort((a, b) => a - b);
@@ -98,6 +128,98 @@ export function estimateAt(
     out.set(mode, t2 + perParticle * (count - second.n));
   }
   return out;
+}
+
+/**
+ * Times `among` drawing the first `n` particles: one warm-up round (not counted), then `rounds`
+ * counted rounds, each mode once per round; each mode's times in ms, in the order taken.
+ */
+export type MeasureModes = (
+  n: number,
+  among: readonly DrawMode[],
+  rounds: number,
+) => Promise<Map<DrawMode, number[]>>;
+
+/**
+ * `auto`'s decision from measurements (calibrate.ts times the draws; this decides what to time):
+ * the first CALIBRATION_START particles, the sample grown eightfold while the fastest mode draws
+ * it in under CALIBRATION_ENOUGH_MS; when that sample is smaller than `count`, the modes within
+ * CALIBRATION_PRUNE of the fastest measured again at a 4× larger sample and each one's time
+ * extrapolated to `count` (`estimateAt`). When the two fastest estimates are a close call
+ * (CALIBRATION_CLOSE: nearer than 20%, or than their rounds spread), those two are measured
+ * CALIBRATION_CLOSE_ROUNDS rounds more — at the whole count where that fits
+ * CALIBRATION_CLOSE_BUDGET_MS, else at the last sample's size, pooled with its rounds — and the
+ * decision is taken on those. `clock` and `size` are for the reason.
+ */
+export async function chooseDrawMode(
+  measure: MeasureModes,
+  count: number,
+  modes: readonly DrawMode[],
+  notes: string[],
+  clock: string,
+  size: string,
+): Promise<ReturnType<typeof pickFastest>> {
+  const rounds = CALIBRATION_ROUNDS - 1;
+  const mediansOf = (samples: ReadonlyMap<DrawMode, number[]>): Map<DrawMode, number> =>
+    new Map([...samples].map(([m, ms]) => [m, medianOf(ms)]));
+  const fastest = (m: ReadonlyMap<DrawMode, number>): number =>
+    Math.min(...[...m.values()].filter(Number.isFinite));
+  const n1 = (n: number): string => n.toLocaleString('en-US');
+  let n = Math.min(count, CALIBRATION_START);
+  let first = await measure(n, modes, rounds);
+  while (n < count && fastest(mediansOf(first)) < CALIBRATION_ENOUGH_MS) {
+    n = Math.min(count, n * 8);
+    first = await measure(n, modes, rounds);
+  }
+  /** The samples a close call adds to: the last measurement's. */
+  let last = { n, samples: first };
+  let estimate = (): Map<DrawMode, number> => mediansOf(first);
+  let how = `${n1(n)} of ${n1(count)} particles`;
+  if (n < count) {
+    // a second, larger sample of the modes still in the running, and a line through both
+    const medians = mediansOf(first);
+    const best = fastest(medians);
+    const contenders = modes.filter(
+      (m) => (medians.get(m) ?? Infinity) <= CALIBRATION_PRUNE * best,
+    );
+    for (const m of modes)
+      if (!contenders.includes(m))
+        notes.push(
+          `${m} left out after ${n1(n)} particles (${((medians.get(m) ?? NaN) / best).toFixed(1)}× the fastest)`,
+        );
+    const n2 = Math.min(count, n * 4);
+    const second = await measure(n2, contenders, rounds);
+    const firstAt = { n, medians: new Map(contenders.map((m) => [m, medians.get(m) as number])) };
+    last = { n: n2, samples: second };
+    estimate = () => estimateAt(count, firstAt, { n: n2, medians: mediansOf(second) });
+    how = `${n1(n)} and ${n1(n2)} of ${n1(count)} particles, extrapolated`;
+  }
+  how = `${clock}, ${how}, at ${size}, median of ${rounds} rounds`;
+  let estimates = estimate();
+  const ranked = [...estimates].filter(([, ms]) => Number.isFinite(ms)).sort((a, b) => a[1] - b[1]);
+  const [a, b] = ranked;
+  if (a && b) {
+    const pair = [a[0], b[0]];
+    const gap = b[1] / a[1] - 1;
+    const spread = pair.reduce((sum, m) => sum + spreadOf(last.samples.get(m) ?? []), 0);
+    if (gap <= Math.max(CALIBRATION_CLOSE, spread)) {
+      // the whole count where it fits the budget: no line drawn through smaller samples
+      const whole =
+        last.n < count &&
+        (CALIBRATION_CLOSE_ROUNDS + 1) * (a[1] + b[1]) <= CALIBRATION_CLOSE_BUDGET_MS;
+      const at = whole ? count : last.n;
+      const more = await measure(at, pair, CALIBRATION_CLOSE_ROUNDS);
+      if (whole) for (const m of pair) estimates.set(m, medianOf(more.get(m) ?? []));
+      else {
+        for (const m of pair) last.samples.get(m)?.push(...(more.get(m) ?? []));
+        estimates = estimate();
+      }
+      const pct = (x: number): string => `${Math.round(x * 100)}%`;
+      const medians = whole ? CALIBRATION_CLOSE_ROUNDS : rounds + CALIBRATION_CLOSE_ROUNDS;
+      how = `${how}; ${pair.join(' and ')} a close call (${pct(gap)} apart, their rounds spread ${pct(spread)}), so ${CALIBRATION_CLOSE_ROUNDS} rounds more of both at ${n1(at)} of ${n1(count)} particles (medians of ${medians})`;
+    }
+  }
+  return pickFastest(estimates, how, notes);
 }
 
 /** The fastest mode by estimated time, and the sentence saying so. */
