@@ -33,6 +33,15 @@ function fakeMeasure(
 }
 
 describe("drawMode 'auto': the decision from the measurements", () => {
+  /** The decision for a million particles between instanced and pulled. */
+  const aMillion = (measure: MeasureModes): ReturnType<typeof chooseDrawMode> =>
+    chooseDrawMode(measure, 1_000_000, ['instanced', 'pulled'], [], 'clock', '960x540');
+  /** A sample's call: both modes, the first rounds. */
+  const both = (n: number): Call => ({
+    n,
+    among: ['instanced', 'pulled'],
+    rounds: CALIBRATION_ROUNDS - 1,
+  });
   /** Rounds that say the reverse of the truth (medians 1.08 and 0.98 of it), on the call `at`. */
   const misleading =
     (at: number) =>
@@ -48,21 +57,14 @@ describe("drawMode 'auto': the decision from the measurements", () => {
     // WebKit's WebGL2 at a million particles did in 4 of 11 measurements
     const truth = { instanced: 0.95e-4, pulled: 1e-4 };
     const { measure, calls } = fakeMeasure(truth, misleading(2));
-    const chosen = await chooseDrawMode(
-      measure,
-      1_000_000,
-      ['instanced', 'pulled'],
-      [],
-      'clock',
-      '960x540',
-    );
+    const chosen = await aMillion(measure);
     expect(chosen.mode).toBe('instanced');
     // the first sample grew to 131,072 (16,384 drew in under 2 ms), the second at 4× that, then
     // the close call: both modes again, at the million the frames draw (~1.8 s of rounds)
     expect(calls).toEqual([
-      { n: CALIBRATION_START, among: ['instanced', 'pulled'], rounds: CALIBRATION_ROUNDS - 1 },
-      { n: 131_072, among: ['instanced', 'pulled'], rounds: CALIBRATION_ROUNDS - 1 },
-      { n: 524_288, among: ['instanced', 'pulled'], rounds: CALIBRATION_ROUNDS - 1 },
+      both(CALIBRATION_START),
+      both(131_072),
+      both(524_288),
       // (the two in the order the close estimates put them: pulled ahead)
       { n: 1_000_000, among: ['pulled', 'instanced'], rounds: CALIBRATION_CLOSE_ROUNDS },
     ]);
@@ -78,18 +80,11 @@ describe("drawMode 'auto': the decision from the measurements", () => {
       CALIBRATION_CLOSE_BUDGET_MS,
     );
     const { measure, calls } = fakeMeasure(truth, misleading(1));
-    const chosen = await chooseDrawMode(
-      measure,
-      1_000_000,
-      ['instanced', 'pulled'],
-      [],
-      'clock',
-      '960x540',
-    );
+    const chosen = await aMillion(measure);
     expect(chosen.mode).toBe('instanced');
     expect(calls).toEqual([
-      { n: CALIBRATION_START, among: ['instanced', 'pulled'], rounds: CALIBRATION_ROUNDS - 1 },
-      { n: 65_536, among: ['instanced', 'pulled'], rounds: CALIBRATION_ROUNDS - 1 },
+      both(CALIBRATION_START),
+      both(65_536),
       { n: 65_536, among: ['pulled', 'instanced'], rounds: CALIBRATION_CLOSE_ROUNDS },
     ]);
     expect(chosen.reason).toContain(
@@ -101,14 +96,7 @@ describe("drawMode 'auto': the decision from the measurements", () => {
 
   it('measures nothing more when the fastest is clear', async () => {
     const { measure, calls } = fakeMeasure({ instanced: 2e-4, pulled: 1e-4 });
-    const chosen = await chooseDrawMode(
-      measure,
-      1_000_000,
-      ['instanced', 'pulled'],
-      [],
-      'clock',
-      '960x540',
-    );
+    const chosen = await aMillion(measure);
     expect(chosen.mode).toBe('pulled');
     expect(calls.map((c) => c.rounds)).toEqual([4, 4, 4]);
     expect(chosen.reason).not.toContain('rounds more');
