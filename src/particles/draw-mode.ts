@@ -22,8 +22,8 @@ export const CALIBRATION_ENOUGH_MS = 2;
  * or nearer than their rounds spread (`spreadOf`, the two added), so that the rounds, or the line
  * through two samples smaller than the count, could have put them either way round — at a million
  * particles in WebKit's WebGL2 on 2 cores, two modes 3–10% apart in the frames were timed 15–30%
- * apart round to round, their estimates came out in the wrong order in 4 of 11 measurements, by
- * up to 19%.
+ * apart round to round, and their estimates came out in the wrong order in 4 of 11 measurements
+ * (and 19–45% the wrong way round in a fresh browser's first system).
  */
 export const CALIBRATION_CLOSE = 0.2;
 /** Counted rounds more of the two modes of a close call. */
@@ -33,8 +33,9 @@ export const CALIBRATION_CLOSE_ROUNDS = 8;
  * expected to take less than this (ms, from the two estimates), and at the last sample's size,
  * pooled with its rounds, otherwise. The line through two smaller samples is an estimate: at a
  * million particles in WebKit's WebGL2, pooled at 524,288, it put the two modes 0.93–1.07× of each
- * other in 7 close calls where the frames had instanced 3–10% ahead; at the whole count, 5 close
- * calls of 5 had instanced ahead (by 1–4%).
+ * other in 7 close calls where the frames had instanced 3–10% ahead; at the whole count, 13 close
+ * calls of 15 under this rule had instanced ahead (docs/benchmarks.md, "A close call measured
+ * again").
  */
 export const CALIBRATION_CLOSE_BUDGET_MS = 20_000;
 
