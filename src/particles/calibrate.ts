@@ -2,7 +2,8 @@
  * The measurement behind `drawMode: 'auto'` (the decision rules are in draw-mode.ts): every
  * candidate mode draws the system's current state into a private target shaped like the pass —
  * its own uniforms and resources, never the frame's — in interleaved rounds (every other one in
- * reverse order), timed with GPU timestamps where the device has them, submit-to-done otherwise.
+ * reverse order), timed with GPU timestamps where the device has them, submit-to-done otherwise
+ * and where WebGL2's timestamps add up to far less than the wall time of the same runs.
  * What is measured at which sample size, and the decision, are `chooseDrawMode`'s: the first
  * sample grows while it is too quick to time, clear losers are left out, the rest are extrapolated
  * to the full count, and a close call between the two fastest is measured again.
@@ -21,6 +22,7 @@ import {
   CALIBRATION_CLOSE_ROUNDS,
   CALIBRATION_ROUNDS,
   chooseDrawMode,
+  distrustTimer,
   type MeasureModes,
   type pickFastest,
 } from './draw-mode.js';
@@ -130,19 +132,27 @@ export async function measureDrawModes(
       )
     : null;
   const buffers = ctx.buffers;
+  // the clock: GPU timestamps where the device has them, until a measurement shows they do not
+  // time the draws (distrustTimer); then submit to done for the rest, and the decision starts again
+  let timer = queries !== null;
+  let clock = timer ? 'GPU timestamps' : 'submit to done';
   /** Each of `among` drawing the first `n` particles: a warm-up round, then `rounds` timed. */
   const measure: MeasureModes = async (n, among, rounds) => {
     const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
     const timed: Array<{ mode: DrawMode; run: number }> = [];
     const reversed = [...among].reverse();
     let run = 0;
+    // on WebGL2 the counted rounds' timestamps are checked against their wall time (distrustTimer):
+    // the warm-up round (shader compiles there) is waited for and left out of both
+    const check = timer && device.caps.backend === 'webgl2';
+    let start = 0;
     for (let round = 0; round <= rounds; round++) {
       // every other round in reverse: a mode is not always timed right after the same one
       for (const mode of round % 2 === 0 ? among : reversed) {
         if (ctx.destroyed()) throw new Error('the system was destroyed');
         const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
         const pair = (k: number): PassTimestampWrites | undefined =>
-          queries
+          queries && timer
             ? {
                 querySet: queries,
                 beginningOfPassWriteIndex: 4 * run + 2 * k,
@@ -179,30 +189,37 @@ export async function measureDrawModes(
         const t0 = performance.now();
         device.queue.submit([encoder.finish()]);
         // round 0 warms up (pipelines, caches) and is not counted
-        if (!queries) {
+        if (!queries || !timer) {
           await device.queue.onSubmittedWorkDone();
           if (round > 0) samples.get(mode)?.push(performance.now() - t0);
         } else if (round > 0) timed.push({ mode, run });
         run++;
       }
+      if (round === 0 && check) {
+        await device.queue.onSubmittedWorkDone();
+        start = performance.now();
+      }
     }
-    if (queries) {
+    if (queries && timer) {
       await device.queue.onSubmittedWorkDone();
+      const wall = performance.now() - start;
       const t = await queries.readTimestamps();
+      const ms = (r: number, mode: DrawMode): number =>
+        ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6 +
+        (mode === 'splat' ? ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6 : 0);
+      let sum = 0;
       for (const { mode, run: r } of timed) {
-        let ms = ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6;
-        if (mode === 'splat') ms += ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6;
-        samples.get(mode)?.push(ms);
+        const took = ms(r, mode);
+        samples.get(mode)?.push(took);
+        sum += took;
+      }
+      const why = check ? distrustTimer(device.caps.backend, timed.length, sum, wall) : null;
+      if (why !== null) {
+        timer = false;
+        clock = `submit to done (${why})`;
       }
     }
     return samples;
   };
-  return chooseDrawMode(
-    measure,
-    count,
-    modes,
-    notes,
-    queries ? 'GPU timestamps' : 'submit to done',
-    `${width}x${height}`,
-  );
+  return chooseDrawMode(measure, count, modes, notes, () => clock, `${width}x${height}`);
 }

@@ -4,7 +4,8 @@
  * than `instanced`; on an NVIDIA H200 `instanced` is 1.2–1.9× faster than `pulled`
  * (docs/benchmarks.md). So nothing is assumed: at the first draw, the system times each candidate
  * mode drawing its own state into a private target of the pass's size and format — GPU timestamps
- * where the device has them, submit-to-done time otherwise — interleaved over a few rounds, and
+ * where the device has them and they time the draws (`distrustTimer`), submit-to-done time
+ * otherwise — interleaved over a few rounds, and
  * takes the fastest. Until then it draws with a provisional mode (pulled on a software adapter,
  * instanced on a hardware one).
  */
@@ -38,6 +39,34 @@ export const CALIBRATION_CLOSE_ROUNDS = 8;
  * again").
  */
 export const CALIBRATION_CLOSE_BUDGET_MS = 20_000;
+
+/**
+ * On WebGL2 the GPU timestamps of a measurement are trusted when they add up to at least this
+ * share of its wall time (first submit to done). WebKit's timer (`queryCounterEXT` on Mesa's
+ * llvmpipe) read a hundred thousand particles at 7–15 ms a draw that took 56–72 ms submit to done
+ * and 54–75 ms in the frames; the more and the smaller the particles, the less of the draw it
+ * reads (62–67% for 4,000 large ones, 2–13% for 100,000), as if it missed the vertex stage.
+ */
+export const CALIBRATION_TIMER_TRUST = 0.5;
+
+/**
+ * Why the GPU timestamps of one measurement cannot be trusted to time its draws, or null when they
+ * can: on WebGL2 (a WebGL2 timestamp is the driver's, not the GPU's at a pass boundary), when the
+ * runs were long enough to time on the wall clock (at least CALIBRATION_ENOUGH_MS each, so the
+ * wait for the fence is a small part) and their timestamps add up to less than
+ * CALIBRATION_TIMER_TRUST of it. Not on WebGPU: there the timestamps are written at the passes'
+ * boundaries, and the wait for the queue can be the longer part (Firefox polls it every ~100 ms).
+ */
+export function distrustTimer(
+  backend: Caps['backend'],
+  runs: number,
+  timerMs: number,
+  wallMs: number,
+): string | null {
+  if (backend !== 'webgl2' || runs === 0 || wallMs < runs * CALIBRATION_ENOUGH_MS) return null;
+  if (!(timerMs < CALIBRATION_TIMER_TRUST * wallMs)) return null;
+  return `the GPU timestamps read ${Math.round((timerMs / wallMs) * 100)}% of the wall time of ${runs} runs`;
+}
 
 export function isSoftwareAdapter(caps: Caps): boolean {
   const a = caps.adapter;
@@ -150,9 +179,48 @@ export type MeasureModes = (
  * (CALIBRATION_CLOSE: nearer than 20%, or than their rounds spread), those two are measured
  * CALIBRATION_CLOSE_ROUNDS rounds more — at the whole count where that fits
  * CALIBRATION_CLOSE_BUDGET_MS, else at the last sample's size, pooled with its rounds — and the
- * decision is taken on those. `clock` and `size` are for the reason.
+ * decision is taken on those. `clock` names the clock for the reason; when it changes during the
+ * measurement (calibrate.ts gives up on a WebGL2 timer that does not time the draws), the decision
+ * starts again on the new clock: times from two clocks are never compared. `size` is for the reason.
  */
 export async function chooseDrawMode(
+  measure: MeasureModes,
+  count: number,
+  modes: readonly DrawMode[],
+  notes: string[],
+  clock: string | (() => string),
+  size: string,
+): Promise<ReturnType<typeof pickFastest>> {
+  const clockNow = typeof clock === 'string' ? () => clock : clock;
+  const noted = notes.length;
+  for (;;) {
+    const on = clockNow();
+    try {
+      return await decide(
+        async (n, among, rounds) => {
+          const samples = await measure(n, among, rounds);
+          if (clockNow() !== on) throw new ClockChanged();
+          return samples;
+        },
+        count,
+        modes,
+        notes,
+        on,
+        size,
+      );
+    } catch (e) {
+      if (!(e instanceof ClockChanged)) throw e;
+      // what the first try noted (modes left out) was decided on the other clock
+      notes.length = noted;
+    }
+  }
+}
+
+/** The measurement's clock changed under a decision (chooseDrawMode starts it again). */
+class ClockChanged extends Error {}
+
+/** chooseDrawMode on one clock. */
+async function decide(
   measure: MeasureModes,
   count: number,
   modes: readonly DrawMode[],

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   CALIBRATION_CLOSE_BUDGET_MS,
   CALIBRATION_CLOSE_ROUNDS,
+  CALIBRATION_ENOUGH_MS,
   CALIBRATION_ROUNDS,
   CALIBRATION_START,
+  CALIBRATION_TIMER_TRUST,
   chooseDrawMode,
+  distrustTimer,
   type MeasureModes,
 } from '../../src/particles/draw-mode.js';
 import type { DrawMode } from '../../src/particles/options.js';
@@ -144,5 +147,87 @@ describe("drawMode 'auto': the decision from the measurements", () => {
     ]);
     // the same gap, rounds that agree: decided at once
     expect((await decide(null)).map((c) => c.rounds)).toEqual([4]);
+  });
+});
+
+describe("drawMode 'auto': a clock that does not time the draws", () => {
+  it('distrusts WebGL2 timestamps that add up to a small share of the wall time', () => {
+    // WebKit's WebGL2 at 10,000 particles: eight runs of ~9 ms whose timestamps read 13% of it
+    expect(distrustTimer('webgl2', 8, 9.4, 72)).toBe(
+      'the GPU timestamps read 13% of the wall time of 8 runs',
+    );
+    // at the share trusted, on WebGPU, or runs too quick to time on the wall clock: trusted
+    expect(distrustTimer('webgl2', 8, CALIBRATION_TIMER_TRUST * 72, 72)).toBeNull();
+    expect(distrustTimer('webgpu', 8, 9.4, 72)).toBeNull();
+    expect(distrustTimer('webgl2', 8, 0.2, 8 * CALIBRATION_ENOUGH_MS - 1)).toBeNull();
+  });
+
+  it('starts the decision again when the clock changes, comparing no times across clocks', async () => {
+    // the first clock (a timer timing the vertex work only) has pulled 10× slower; the second
+    // (submit to done) has pulled faster: what the frames pay
+    let clock = 'GPU timestamps';
+    const calls: Array<{ clock: string; n: number }> = [];
+    const measure: MeasureModes = (n, among, rounds) => {
+      calls.push({ clock, n });
+      const perParticle =
+        clock === 'GPU timestamps' ? { instanced: 1, pulled: 10 } : { instanced: 2, pulled: 1 };
+      const out = new Map(
+        among.map((m) => [
+          m,
+          new Array<number>(rounds).fill(perParticle[m as 'instanced' | 'pulled'] * n),
+        ]),
+      );
+      clock = 'submit to done (the GPU timestamps read 5% of the wall time of 8 runs)';
+      return Promise.resolve(out);
+    };
+    const notes: string[] = ['splat not measured: no compute on webgl2'];
+    const chosen = await chooseDrawMode(
+      measure,
+      10_000,
+      ['instanced', 'pulled'],
+      notes,
+      () => clock,
+      '64x64',
+    );
+    expect(chosen.mode).toBe('pulled');
+    expect(calls).toEqual([
+      { clock: 'GPU timestamps', n: 10_000 },
+      { clock: expect.stringMatching(/^submit to done/) as unknown as string, n: 10_000 },
+    ]);
+    expect(chosen.reason).toBe(
+      'measured (submit to done (the GPU timestamps read 5% of the wall time of 8 runs), 10,000 of 10,000 particles, at 64x64, median of 4 rounds): instanced 20000.000 ms, pulled 10000.000 ms; splat not measured: no compute on webgl2',
+    );
+  });
+
+  it("drops what the first clock's decision noted", async () => {
+    // a million particles: the first clock's first sample leaves pulled out, then the clock changes
+    let clock = 'GPU timestamps';
+    const measure: MeasureModes = (n, among, rounds) => {
+      const slow =
+        clock === 'GPU timestamps'
+          ? { instanced: 1e-4, pulled: 1e-3 }
+          : { instanced: 2e-4, pulled: 1e-4 };
+      const out = new Map(
+        among.map((m) => [
+          m,
+          new Array<number>(rounds).fill(slow[m as 'instanced' | 'pulled'] * n),
+        ]),
+      );
+      // the change shows after the second sample (the first grew to 131,072)
+      if (n > 131_072) clock = 'submit to done';
+      return Promise.resolve(out);
+    };
+    const notes: string[] = [];
+    const chosen = await chooseDrawMode(
+      measure,
+      1_000_000,
+      ['instanced', 'pulled'],
+      notes,
+      () => clock,
+      '64x64',
+    );
+    expect(chosen.mode).toBe('pulled');
+    expect(chosen.reason).not.toContain('left out');
+    expect(notes).toEqual([]);
   });
 });
