@@ -11,6 +11,7 @@
 import { BufferUsage, TextureUsage } from '../rhi/core/flags.js';
 import type { Buffer } from '../rhi/core/buffer.js';
 import type { Device } from '../rhi/core/device.js';
+import type { QuerySet } from '../rhi/core/query-set.js';
 import type { PassTimestampWrites } from '../rhi/core/descriptors.js';
 import type { RenderPass } from '../rhi/core/render-pass.js';
 import type { TextureFormat } from '../rhi/core/formats.js';
@@ -21,6 +22,7 @@ import { TINT } from './modules/sub-emitter.js';
 import {
   CALIBRATION_CLOSE_ROUNDS,
   CALIBRATION_ROUNDS,
+  batchFor,
   chooseDrawMode,
   distrustTimer,
   type MeasureModes,
@@ -132,67 +134,73 @@ export async function measureDrawModes(
       )
     : null;
   const buffers = ctx.buffers;
-  // the clock: GPU timestamps where the device has them, until a measurement shows they do not
-  // time the draws (distrustTimer); then submit to done for the rest, and the decision starts again
-  let timer = queries !== null;
-  let clock = timer ? 'GPU timestamps' : 'submit to done';
-  /** Each of `among` drawing the first `n` particles: a warm-up round, then `rounds` timed. */
-  const measure: MeasureModes = async (n, among, rounds) => {
+  const frame = {
+    uniforms,
+    offset: 0,
+    positions: buffers.position as Buffer,
+    velocities: buffers.velocity as Buffer,
+    tints: buffers[TINT],
+    count,
+    width,
+    height,
+  };
+  /**
+   * Submits `copies` draws of the first `n` particles by `mode`, back to back in one submit, each
+   * its own pass (the first with timestamps when `pair` gives them).
+   */
+  const submitRun = (
+    mode: DrawMode,
+    n: number,
+    copies: number,
+    pair: (k: number) => PassTimestampWrites | undefined = () => undefined,
+  ): void => {
+    if (ctx.destroyed()) throw new Error('the system was destroyed');
+    const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
+    for (let copy = 0; copy < copies; copy++) {
+      const stamps = copy === 0 ? pair : () => undefined;
+      if (mode === 'splat') splat?.prepare(encoder, frame, stamps(1), n);
+      const pass = encoder.beginRenderPass({
+        label: `particles measure ${mode}`,
+        colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+        depthStencilAttachment: depth
+          ? {
+              texture: depth,
+              depthLoadOp: 'clear',
+              depthClearValue: 1,
+              depthStoreOp: 'discard',
+            }
+          : undefined,
+        timestampWrites: stamps(0),
+      });
+      if (mode === 'splat') splat?.resolve(pass);
+      else ctx.recordRaster(pass, mode, uniforms, 0, n);
+      pass.end();
+    }
+    device.queue.submit([encoder.finish()]);
+  };
+  /** The modes of each round: every other round in reverse, so no mode always follows the same. */
+  const orderOf = (among: readonly DrawMode[], round: number): readonly DrawMode[] =>
+    round % 2 === 0 ? among : [...among].reverse();
+
+  /** Timed by timestamps: every run submitted back to back, read once at the end. */
+  const measureTimed: MeasureModes = async (n, among, rounds) => {
     const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
     const timed: Array<{ mode: DrawMode; run: number }> = [];
-    const reversed = [...among].reverse();
     let run = 0;
     // on WebGL2 the counted rounds' timestamps are checked against their wall time (distrustTimer):
     // the warm-up round (shader compiles there) is waited for and left out of both
-    const check = timer && device.caps.backend === 'webgl2';
+    const check = device.caps.backend === 'webgl2';
     let start = 0;
     for (let round = 0; round <= rounds; round++) {
-      // every other round in reverse: a mode is not always timed right after the same one
-      for (const mode of round % 2 === 0 ? among : reversed) {
-        if (ctx.destroyed()) throw new Error('the system was destroyed');
-        const encoder = device.createCommandEncoder({ label: `particles measure ${mode}` });
-        const pair = (k: number): PassTimestampWrites | undefined =>
-          queries && timer
-            ? {
-                querySet: queries,
-                beginningOfPassWriteIndex: 4 * run + 2 * k,
-                endOfPassWriteIndex: 4 * run + 2 * k + 1,
-              }
-            : undefined;
-        const frame = {
-          uniforms,
-          offset: 0,
-          positions: buffers.position as Buffer,
-          velocities: buffers.velocity as Buffer,
-          tints: buffers[TINT],
-          count: count,
-          width,
-          height,
-        };
-        if (mode === 'splat') splat?.prepare(encoder, frame, pair(1), n);
-        const pass = encoder.beginRenderPass({
-          label: `particles measure ${mode}`,
-          colorAttachments: [{ texture: target, loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-          depthStencilAttachment: depth
-            ? {
-                texture: depth,
-                depthLoadOp: 'clear',
-                depthClearValue: 1,
-                depthStoreOp: 'discard',
-              }
-            : undefined,
-          timestampWrites: pair(0),
-        });
-        if (mode === 'splat') splat?.resolve(pass);
-        else ctx.recordRaster(pass, mode, uniforms, 0, n);
-        pass.end();
-        const t0 = performance.now();
-        device.queue.submit([encoder.finish()]);
+      for (const mode of orderOf(among, round)) {
+        const at = run;
+        submitRun(mode, n, 1, (k) => ({
+          querySet: queries as QuerySet,
+          beginningOfPassWriteIndex: 4 * at + 2 * k,
+          endOfPassWriteIndex: 4 * at + 2 * k + 1,
+        }));
         // round 0 warms up (pipelines, caches) and is not counted
-        if (!queries || !timer) {
-          await device.queue.onSubmittedWorkDone();
-          if (round > 0) samples.get(mode)?.push(performance.now() - t0);
-        } else if (round > 0) timed.push({ mode, run });
+        if (round > 0) timed.push({ mode, run });
         run++;
       }
       if (round === 0 && check) {
@@ -200,26 +208,76 @@ export async function measureDrawModes(
         start = performance.now();
       }
     }
-    if (queries && timer) {
-      await device.queue.onSubmittedWorkDone();
-      const wall = performance.now() - start;
-      const t = await queries.readTimestamps();
-      const ms = (r: number, mode: DrawMode): number =>
-        ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6 +
-        (mode === 'splat' ? ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6 : 0);
-      let sum = 0;
-      for (const { mode, run: r } of timed) {
-        const took = ms(r, mode);
-        samples.get(mode)?.push(took);
-        sum += took;
-      }
-      const why = check ? distrustTimer(device.caps.backend, timed.length, sum, wall) : null;
-      if (why !== null) {
-        timer = false;
-        clock = `submit to done (${why})`;
-      }
+    await device.queue.onSubmittedWorkDone();
+    const wall = performance.now() - start;
+    const t = await (queries as QuerySet).readTimestamps();
+    const ms = (r: number, mode: DrawMode): number =>
+      ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6 +
+      (mode === 'splat' ? ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6 : 0);
+    let sum = 0;
+    for (const { mode, run: r } of timed) {
+      const took = ms(r, mode);
+      samples.get(mode)?.push(took);
+      sum += took;
     }
+    const why = check ? distrustTimer(device.caps.backend, timed.length, sum, wall) : null;
+    if (why !== null) await useWallClock(why);
     return samples;
   };
+
+  /** The wait for the GPU alone, set when the clock is submit to done. */
+  let waitMs = 0;
+  /**
+   * Timed submit to done: each run waited for, `batchFor` draws back to back in it (from a probe of
+   * the mode after the warm-up), the wait alone subtracted, per draw.
+   */
+  const measureWall: MeasureModes = async (n, among, rounds) => {
+    const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
+    const timeRun = async (mode: DrawMode, copies: number): Promise<number> => {
+      const t0 = performance.now();
+      submitRun(mode, n, copies);
+      await device.queue.onSubmittedWorkDone();
+      return performance.now() - t0;
+    };
+    for (const mode of among) await timeRun(mode, 1); // the warm-up round
+    // each mode's batch from its own probe: a slow mode is not run 32 times over
+    const copies = new Map<DrawMode, number>();
+    for (const mode of among) copies.set(mode, batchFor(waitMs, await timeRun(mode, 1)));
+    for (let round = 1; round <= rounds; round++)
+      for (const mode of orderOf(among, round)) {
+        const k = copies.get(mode) as number;
+        const took = await timeRun(mode, k);
+        samples.get(mode)?.push(Math.max(0, took - waitMs) / k);
+      }
+    return samples;
+  };
+
+  // the clock: GPU timestamps where the device has them, until a measurement shows they do not
+  // time the draws (distrustTimer); then submit to done for the rest, and the decision starts again
+  let timer = queries !== null;
+  let clock = 'GPU timestamps';
+  async function useWallClock(why: string | null): Promise<void> {
+    timer = false;
+    waitMs = await waitAlone(device);
+    const wait = `the wait alone ${waitMs.toFixed(1)} ms, subtracted`;
+    clock = `submit to done (${why === null ? wait : `${why}; ${wait}`})`;
+  }
+  if (!timer) await useWallClock(null);
+  const measure: MeasureModes = (n, among, rounds) =>
+    timer ? measureTimed(n, among, rounds) : measureWall(n, among, rounds);
   return chooseDrawMode(measure, count, modes, notes, () => clock, `${width}x${height}`);
+}
+
+/** The wait for the GPU alone: an empty submit waited for, the least of three (ms). */
+async function waitAlone(device: Device): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    device.queue.submit([
+      device.createCommandEncoder({ label: 'particles measure wait' }).finish(),
+    ]);
+    await device.queue.onSubmittedWorkDone();
+    least = Math.min(least, performance.now() - t0);
+  }
+  return least;
 }

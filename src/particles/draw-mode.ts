@@ -68,6 +68,26 @@ export function distrustTimer(
   return `the GPU timestamps read ${Math.round((timerMs / wallMs) * 100)}% of the wall time of ${runs} runs`;
 }
 
+/** The most draws one run submits back to back on the wall clock (`batchFor`). */
+export const CALIBRATION_BATCH_MAX = 32;
+/** A run on the wall clock is not made longer than this by batching (ms, from the probe). */
+export const CALIBRATION_BATCH_SPAN_MS = 250;
+
+/**
+ * How many draws one counted run submits back to back when the clock is submit to done: enough
+ * that their work is at least 4× the wait for the GPU alone (`waitMs`, an empty submit waited for),
+ * which is then subtracted, so the run times draws rather than the wait's polling — Firefox's
+ * WebGL2 waits 9 ms for an empty submit here, longer than many draws take on a GPU. `probeMs` is
+ * one draw waited for. At most CALIBRATION_BATCH_MAX, and no more than CALIBRATION_BATCH_SPAN_MS
+ * of probes.
+ */
+export function batchFor(waitMs: number, probeMs: number): number {
+  const work = Math.max(probeMs - waitMs, waitMs / CALIBRATION_BATCH_MAX, 1e-3);
+  const wanted = Math.ceil((4 * waitMs) / work);
+  const span = Math.floor(CALIBRATION_BATCH_SPAN_MS / Math.max(probeMs, 1e-3));
+  return Math.max(1, Math.min(CALIBRATION_BATCH_MAX, wanted, span));
+}
+
 export function isSoftwareAdapter(caps: Caps): boolean {
   const a = caps.adapter;
   // the adapter's own word first: Firefox names no vendor or architecture (empty strings) but

@@ -5,7 +5,9 @@ import {
   CALIBRATION_ENOUGH_MS,
   CALIBRATION_ROUNDS,
   CALIBRATION_START,
+  CALIBRATION_BATCH_MAX,
   CALIBRATION_TIMER_TRUST,
+  batchFor,
   chooseDrawMode,
   distrustTimer,
   type MeasureModes,
@@ -229,5 +231,23 @@ describe("drawMode 'auto': a clock that does not time the draws", () => {
     expect(chosen.mode).toBe('pulled');
     expect(chosen.reason).not.toContain('left out');
     expect(notes).toEqual([]);
+  });
+});
+
+describe("drawMode 'auto' on the wall clock: draws batched per run", () => {
+  it('batches enough draws that their work is 4× the wait for the GPU, within the caps', () => {
+    // the H200 under Deno: the wait 11.5 ms, a draw of 10,000 particles ~0.2 ms: as many as 250 ms
+    // of such runs allow
+    expect(batchFor(11.5, 11.7)).toBe(21);
+    // a 2 ms wait and a draw of 0.1 ms: the most a run batches
+    expect(batchFor(2, 2.1)).toBe(CALIBRATION_BATCH_MAX);
+    // Firefox's WebGL2 here: the wait 9 ms, a draw waited for 21 ms (12 of work): 3
+    expect(batchFor(9, 21)).toBe(3);
+    // WebKit at a million: the wait 4 ms, a draw 500 ms: one
+    expect(batchFor(4, 500)).toBe(1);
+    // a draw at the wait's length exactly (no work seen): as many as 250 ms of probes allow
+    expect(batchFor(9, 9)).toBe(27);
+    // no wait at all: one
+    expect(batchFor(0, 5)).toBe(1);
   });
 });
