@@ -3,7 +3,8 @@
  * candidate mode draws the system's current state into a private target shaped like the pass —
  * its own uniforms and resources, never the frame's — in interleaved rounds (every other one in
  * reverse order), timed with GPU timestamps where the device has them, submit-to-done otherwise
- * and where WebGL2's timestamps add up to far less than the wall time of the same runs.
+ * and where WebGL2's timestamps add up to far less than the wall time of the same runs (then the
+ * wait for the GPU alone is subtracted, and each run submits enough draws to outweigh it).
  * What is measured at which sample size, and the decision, are `chooseDrawMode`'s: the first
  * sample grows while it is too quick to time, clear losers are left out, the rest are extrapolated
  * to the full count, and a close call between the two fastest is measured again.
