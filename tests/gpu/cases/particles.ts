@@ -468,7 +468,7 @@ const pathCases = defineCases({
         ).test(reason);
       const timer = device.caps.features.timestampQuery;
       // as the device is: WebGPU keeps its timestamps, WebGL2 keeps them or sets them aside, saying
-      // so (WebKit's timer on llvmpipe reads 2–30% of the wall time: it is set aside there)
+      // so (WebKit's timer on llvmpipe reads 2–13% of the wall time of such draws: set aside there)
       const reason = await decide();
       console.log(`${device.caps.backend}: ${reason}`);
       if (!timer) assertEqual(clockOf(reason), 'submit to done', reason);
