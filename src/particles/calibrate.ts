@@ -3,8 +3,9 @@
  * candidate mode draws the system's current state into a private target shaped like the pass —
  * its own uniforms and resources, never the frame's — in interleaved rounds (every other one in
  * reverse order), timed with GPU timestamps where the device has them, submit-to-done otherwise
- * and where WebGL2's timestamps add up to far less than the wall time of the same runs (then the
- * wait for the GPU alone is subtracted, and each run submits enough draws to outweigh it).
+ * and where WebGL2's timestamps add up to far less than the span of the same runs on their own clock
+ * (then the wait for the GPU alone is subtracted, and each run submits enough draws to outweigh
+ * it). The systems of one device measure in turn (`inTurn`).
  * What is measured at which sample size, and the decision, are `chooseDrawMode`'s: the first
  * sample grows while it is too quick to time, clear losers are left out, the rest are extrapolated
  * to the full count, and a close call between the two fastest is measured again.
@@ -63,10 +64,36 @@ export interface CalibrationContext {
   ): void;
 }
 
-/** Measures the candidates; returns the fastest, the fastest raster mode and the sentence saying so. */
-export async function measureDrawModes(
-  ctx: CalibrationContext,
-): Promise<ReturnType<typeof pickFastest>> {
+/** Each device's last measurement, settled or not (`inTurn`); it never rejects. */
+const turns = new WeakMap<Device, Promise<unknown>>();
+
+/**
+ * Runs `measure` once every measurement started before it on `device` has ended: the systems of a
+ * device measure one at a time. Measuring at once, each timed the others' runs with its own (their
+ * draws share one queue): on the wall clock every run read the runs queued before it.
+ */
+function inTurn<T>(device: Device, measure: () => Promise<T>): Promise<T> {
+  const mine = (turns.get(device) ?? Promise.resolve()).then(measure);
+  turns.set(
+    device,
+    mine.catch(() => undefined),
+  );
+  return mine;
+}
+
+/**
+ * Measures the candidates, in turn with the device's other measurements; returns the fastest, the
+ * fastest raster mode and the sentence saying so.
+ */
+export function measureDrawModes(ctx: CalibrationContext): Promise<ReturnType<typeof pickFastest>> {
+  return inTurn(ctx.device, () => {
+    // (a system destroyed while it waited for its turn measures nothing)
+    if (ctx.destroyed()) throw new Error('the system was destroyed');
+    return measure(ctx);
+  });
+}
+
+async function measure(ctx: CalibrationContext): Promise<ReturnType<typeof pickFastest>> {
   const { device, count, shape, camera, width, height, modes, notes, owned } = ctx;
   const size = { width, height };
   const own = <T extends { destroy(): void }>(r: T): T => {
@@ -188,11 +215,7 @@ export async function measureDrawModes(
     const samples = new Map<DrawMode, number[]>(among.map((m) => [m, []]));
     const timed: Array<{ mode: DrawMode; run: number }> = [];
     let run = 0;
-    // on WebGL2 the counted rounds' timestamps are checked against their wall time (distrustTimer):
-    // the warm-up round (shader compiles there) is waited for and left out of both
-    const check = device.caps.backend === 'webgl2';
-    let start = 0;
-    for (let round = 0; round <= rounds; round++) {
+    for (let round = 0; round <= rounds; round++)
       for (const mode of orderOf(among, round)) {
         const at = run;
         submitRun(mode, n, 1, (k) => ({
@@ -204,24 +227,26 @@ export async function measureDrawModes(
         if (round > 0) timed.push({ mode, run });
         run++;
       }
-      if (round === 0 && check) {
-        await device.queue.onSubmittedWorkDone();
-        start = performance.now();
-      }
-    }
     await device.queue.onSubmittedWorkDone();
-    const wall = performance.now() - start;
     const t = await (queries as QuerySet).readTimestamps();
     const ms = (r: number, mode: DrawMode): number =>
       ((t[4 * r + 1] as number) - (t[4 * r] as number)) / 1e6 +
       (mode === 'splat' ? ((t[4 * r + 3] as number) - (t[4 * r + 2] as number)) / 1e6 : 0);
     let sum = 0;
+    // the counted runs' span on the timer's clock, from the first timestamp to the last
+    let first = Infinity;
+    let last = -Infinity;
     for (const { mode, run: r } of timed) {
       const took = ms(r, mode);
       samples.get(mode)?.push(took);
       sum += took;
+      for (let q = 4 * r; q < 4 * r + (mode === 'splat' ? 4 : 2); q++) {
+        first = Math.min(first, t[q] as number);
+        last = Math.max(last, t[q] as number);
+      }
     }
-    const why = check ? distrustTimer(device.caps.backend, timed.length, sum, wall) : null;
+    // on WebGL2 the counted runs' timestamps are checked against their span (distrustTimer)
+    const why = distrustTimer(device.caps.backend, timed.length, sum, (last - first) / 1e6);
     if (why !== null) await useWallClock(why);
     return samples;
   };
