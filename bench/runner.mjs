@@ -653,12 +653,35 @@ function screenshotLabel(s, m) {
 }
 
 /**
- * The scenario's screenshot: the bare frame's visible pixels counted, the labelled frame saved.
- * A capture that fails is tried once more (a loaded machine has timed one out: CI's stop 55); a
- * second failure is logged with its reason and the row goes without a screenshot.
+ * How long one capture may take (ms). Past it the page counts as stalled and is not asked again:
+ * a capture that stalled in Chromium stalled again on the same page (120 s twice in a fresh
+ * clone's `npm test`, which then ran out of time), and the scenario's run in a fresh page for its
+ * picture (`runBench`, below) is the way out.
  */
-export async function screenshotScenario(page, s, m, out, log) {
-  const capture = () => withTimeout(page.screenshot({ type: 'png' }), 120_000, 'the screenshot');
+export const CAPTURE_MS = 90_000;
+
+/**
+ * The scenario's screenshot: the bare frame's visible pixels counted, the labelled frame saved.
+ * A capture that fails is tried once more (a loaded machine has refused one: CI's stop 55); a
+ * capture that stalls past `captureMs` is not (the page is stuck). A failure that stays is logged
+ * with its reason, and the row goes without a screenshot (null).
+ */
+export async function screenshotScenario(page, s, m, out, log, captureMs = CAPTURE_MS) {
+  let stalled = false;
+  const capture = async () => {
+    let timer;
+    const stall = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        stalled = true;
+        reject(new Error(`the screenshot took longer than ${captureMs / 1000} s`));
+      }, captureMs);
+    });
+    try {
+      return await Promise.race([page.screenshot({ type: 'png' }), stall]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const file = path.join(out, `${s.id.replace(/[/@]/g, '_')}.png`);
   let visible = null;
   for (let attempt = 1; ; attempt++) {
@@ -670,8 +693,10 @@ export async function screenshotScenario(page, s, m, out, log) {
       writeFileSync(file, await capture());
       return { file, visible };
     } catch (e) {
-      log(`\n${s.id}: screenshot attempt ${attempt} failed (${e.message})`);
-      if (attempt === 2) return null;
+      log(
+        `\n${s.id}: screenshot attempt ${attempt} failed (${e.message})${stalled ? '; the page stalled: not asked again' : ''}`,
+      );
+      if (stalled || attempt === 2) return null;
     }
   }
 }
@@ -915,7 +940,7 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
       const { page, m } = await openAndRun(browser, url, s, o, log);
       if (!m.skipped && r === o.repeat - 1 && takesScreenshot(s)) {
         // pixels are counted on the bare frame; the saved screenshot carries a label saying what it is
-        const shot = await screenshotScenario(page, s, m, o.out, log);
+        const shot = await screenshotScenario(page, s, m, o.out, log, o.captureMs);
         if (shot) shots.set(s.id, shot);
       }
       await closeScenarioPage(page);
@@ -932,7 +957,9 @@ export async function runBench(o, { browser, url, flags, log = console.log }) {
     if (shots.has(s.id) || !takesScreenshot(s) || ran.length === 0) continue;
     log(`\n${s.id}: no screenshot from its last repeat; run once more for it`);
     const { page, m } = await openAndRun(browser, url, s, o, log);
-    const shot = m.skipped ? null : await screenshotScenario(page, s, ran.at(-1), o.out, log);
+    const shot = m.skipped
+      ? null
+      : await screenshotScenario(page, s, ran.at(-1), o.out, log, o.captureMs);
     if (shot) shots.set(s.id, shot);
     else log(`\n${s.id}: no screenshot (${m.skipped ?? 'the capture failed'})`);
     await closeScenarioPage(page);

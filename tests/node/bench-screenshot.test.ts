@@ -3,7 +3,9 @@
 // its file and the fresh-clone test failed); a failed capture is now tried once more, the label
 // added once however many tries, and a second failure logged with both reasons. Screenshots are
 // taken on a scenario's last repeat; when that repeat fails after an earlier one ran, the scenario
-// runs once more for its picture (the row has times, so it has a screenshot).
+// runs once more for its picture (the row has times, so it has a screenshot). A capture that
+// stalls is not asked of the same page again (Chromium's stalled twice in a row on one page, 120 s
+// each, and a fresh clone's `npm start` ran out of time): the fresh page's run takes the picture.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -26,12 +28,14 @@ function png(lit: number): Buffer {
  * A page whose `screenshot()` calls fail where `failures` says (by call number, from 1): the bare
  * frame has 3 lit pixels, the labelled one 8. `evaluate` plays the label's two page functions.
  */
-function fakePage(failures: number[]) {
+function fakePage(failures: number[], stalls: number[] = []) {
   let calls = 0;
   const page = {
     labels: 0,
+    calls: () => calls,
     screenshot: async () => {
       calls++;
+      if (stalls.includes(calls)) return new Promise<Buffer>(() => {});
       if (failures.includes(calls)) throw new Error(`capture ${calls} refused`);
       return png(page.labels > 0 ? 8 : 3);
     },
@@ -47,12 +51,17 @@ function fakePage(failures: number[]) {
 const scenario = { id: 'frame/compute@webgpu', kind: 'frame', count: 1000, width: 4, height: 2 };
 const measured = { adapter: 'SwiftShader', e2eMs: [1, 2, 3] };
 
-async function shoot(failures: number[]) {
+async function shoot(failures: number[], stalls: number[] = []) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-shot-'));
-  const page = fakePage(failures);
+  const page = fakePage(failures, stalls);
   const lines: string[] = [];
-  const shot = await screenshotScenario(page, scenario, measured, out, (l: string) =>
-    lines.push(l),
+  const shot = await screenshotScenario(
+    page,
+    scenario,
+    measured,
+    out,
+    (l: string) => lines.push(l),
+    50,
   );
   return { out, page, lines, shot };
 }
@@ -86,6 +95,18 @@ describe('a scenario screenshot', () => {
     expect(existsSync(shot!.file)).toBe(true);
   });
 
+  it('does not ask a page whose capture stalled again', async () => {
+    // Chromium: a capture that stalled (120 s) stalled again on the same page, and the fresh
+    // clone's `npm start` ran out of time; the scenario's run in a fresh page takes the picture
+    const { out, page, lines, shot } = await shoot([], [1]);
+    expect(shot).toBeNull();
+    expect(page.calls()).toBe(1);
+    expect(lines.map((l) => l.trim())).toEqual([
+      'frame/compute@webgpu: screenshot attempt 1 failed (the screenshot took longer than 0.05 s); the page stalled: not asked again',
+    ]);
+    expect(existsSync(path.join(out, 'frame_compute_webgpu.png'))).toBe(false);
+  });
+
   it('gives up after two failures, each logged with its reason, and writes no file', async () => {
     const { out, lines, shot } = await shoot([1, 2]);
     expect(shot).toBeNull();
@@ -101,21 +122,24 @@ describe('a scenario screenshot', () => {
  * A browser whose pages run a scenario by the schedule `fails` gives (scenario id → the run numbers,
  * from 1, that fail): every other run measures, and every capture works.
  */
-function fakeBrowser(fails: Record<string, number[]>) {
+function fakeBrowser(fails: Record<string, number[]>, stallPages: number[] = []) {
   const runs: Record<string, number> = {};
   const labels: string[] = [];
+  let pages = 0;
   return {
     runs,
     labels,
     version: async () => 'FakeBrowser/1',
     newPage: async () => {
       let labelled = 0;
+      const stalls = stallPages.includes(++pages);
       return {
         on: () => {},
         setViewport: async () => {},
         goto: async () => {},
         waitForFunction: async () => {},
-        screenshot: async () => png(labelled > 0 ? 8 : 3),
+        screenshot: async () =>
+          stalls ? new Promise<Buffer>(() => {}) : png(labelled > 0 ? 8 : 3),
         close: async () => {},
         evaluate: async (_fn: unknown, arg?: unknown) => {
           if (arg !== null && typeof arg === 'object' && 'id' in arg) {
@@ -178,5 +202,40 @@ describe('a benchmark run whose last repeat of a scenario fails', () => {
     expect(lines.join('\n')).toMatch(/no screenshot from its last repeat; run once more for it/);
     const otherRow = rows.find((r: { scenario: string }) => r.scenario === other);
     expect(otherRow.screenshot).toBe('frame_pingpong+fragment_webgl2_pulled_1000_4x2.png');
+  });
+});
+
+describe('a benchmark run whose screenshot stalls', () => {
+  it('takes the picture in a fresh page, not the stalled one again', async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-run-'));
+    const o = {
+      ...DEFAULTS,
+      suites: ['frame'],
+      frameCounts: [1000],
+      size: [4, 2],
+      repeat: 1,
+      out,
+      quiet: true,
+      captureMs: 50,
+    };
+    const first = 'frame/compute+compute@webgpu/pulled/1000/4x2';
+    // the first scenario's page stalls at its capture (pages are numbered as opened)
+    const browser = fakeBrowser({}, [1]);
+    const lines: string[] = [];
+    const { rows } = await runBench(o, {
+      browser,
+      url: 'http://fake',
+      flags: [],
+      log: (l: string) => lines.push(l),
+    });
+    expect(browser.runs[first]).toBe(2);
+    const log = lines.join('\n');
+    expect(log).toMatch(
+      /screenshot attempt 1 failed \(the screenshot took longer than 0\.05 s\); the page stalled/,
+    );
+    expect(log).not.toMatch(/screenshot attempt 2/);
+    const row = rows.find((r: { scenario: string }) => r.scenario === first);
+    expect(row.screenshot).toBe('frame_compute+compute_webgpu_pulled_1000_4x2.png');
+    expect(existsSync(path.join(out, row.screenshot))).toBe(true);
   });
 });
