@@ -165,28 +165,34 @@ function fakeBrowser(fails: Record<string, number[]>, stallPages: number[] = [])
   };
 }
 
+/** `runBench` over the frame suite at 1,000 particles in a 4×2 target, with `browser`. */
+async function runFrames(browser: ReturnType<typeof fakeBrowser>, more: Record<string, unknown>) {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-run-'));
+  const o = {
+    ...DEFAULTS,
+    suites: ['frame'],
+    frameCounts: [1000],
+    size: [4, 2],
+    out,
+    quiet: true,
+    ...more,
+  };
+  const lines: string[] = [];
+  const { rows } = await runBench(o, {
+    browser,
+    url: 'http://fake',
+    flags: [],
+    log: (l: string) => lines.push(l),
+  });
+  return { out, rows, lines };
+}
+
 describe('a benchmark run whose last repeat of a scenario fails', () => {
   it('runs that scenario once more for its screenshot, labelled with the repeat that ran', async () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-run-'));
-    const o = {
-      ...DEFAULTS,
-      suites: ['frame'],
-      frameCounts: [1000],
-      size: [4, 2],
-      repeat: 2,
-      out,
-      quiet: true,
-    };
     const broken = 'frame/compute+compute@webgpu/pulled/1000/4x2';
     const other = 'frame/pingpong+fragment@webgl2/pulled/1000/4x2';
     const browser = fakeBrowser({ [broken]: [2] });
-    const lines: string[] = [];
-    const { rows } = await runBench(o, {
-      browser,
-      url: 'http://fake',
-      flags: [],
-      log: (l: string) => lines.push(l),
-    });
+    const { out, rows, lines } = await runFrames(browser, { repeat: 2 });
     // two repeats and the run for the picture; the other scenario ran twice
     expect(browser.runs).toEqual({ [broken]: 3, [other]: 2 });
     const row = rows.find((r: { scenario: string }) => r.scenario === broken);
@@ -207,27 +213,10 @@ describe('a benchmark run whose last repeat of a scenario fails', () => {
 
 describe('a benchmark run whose screenshot stalls', () => {
   it('takes the picture in a fresh page, not the stalled one again', async () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-run-'));
-    const o = {
-      ...DEFAULTS,
-      suites: ['frame'],
-      frameCounts: [1000],
-      size: [4, 2],
-      repeat: 1,
-      out,
-      quiet: true,
-      captureMs: 50,
-    };
     const first = 'frame/compute+compute@webgpu/pulled/1000/4x2';
     // the first scenario's page stalls at its capture (pages are numbered as opened)
     const browser = fakeBrowser({}, [1]);
-    const lines: string[] = [];
-    const { rows } = await runBench(o, {
-      browser,
-      url: 'http://fake',
-      flags: [],
-      log: (l: string) => lines.push(l),
-    });
+    const { out, rows, lines } = await runFrames(browser, { repeat: 1, captureMs: 50 });
     expect(browser.runs[first]).toBe(2);
     const log = lines.join('\n');
     expect(log).toMatch(
