@@ -23,12 +23,14 @@ export const COMMON_FLAGS = [
   '--disable-sync',
 ];
 
-/** For frame timing: vsync and the frame-rate limit off (docs/benchmarks.md), precise heap numbers. */
-export const FRAME_TIMING_FLAGS = [
-  '--disable-gpu-vsync',
-  '--disable-frame-rate-limit',
-  '--enable-precise-memory-info',
-];
+/**
+ * For frame timing: vsync off (docs/benchmarks.md), precise heap numbers. Not
+ * `--disable-frame-rate-limit`: with it, Chromium 156's compositor on SwiftShader wedged about
+ * once in eight pages of the frame suite's WebGL2 scenario — every screenshot after it stalled, a
+ * blank page's too, while the pages' rAF still ran — and `npm start` lost minutes to it; without
+ * it none did in 30 pages, twice (bench/results/compositor-stall/). So rAF runs at most at 60 Hz.
+ */
+export const FRAME_TIMING_FLAGS = ['--disable-gpu-vsync', '--enable-precise-memory-info'];
 
 /** `gpu: true` drops the SwiftShader flags to use a hardware adapter. `extraFlags` e.g. vsync off. */
 export function browserFlags({ gpu = false, extraFlags = [] } = {}) {
