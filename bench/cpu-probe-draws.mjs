@@ -32,11 +32,16 @@
 // its recording alone (no GL call) and the queue's replay of one recording (the upload and every
 // GL call, nothing recorded: draw-frames.ts `ignisFrames(…, { part })`), and after each repeat
 // the recording and the control's JavaScript timed back to back, nothing drawn between: what the
-// pass adds to the hand-written frame, and what the GPU's work beside it makes of it. Medians of
+// pass adds to the hand-written frame, and what the GPU's work beside it makes of it. `--touch K`
+// (WebGL2): one contender more, the hand-written frame after the control's JavaScript that sends
+// the GPU process a command and a flush every K draws: whether an idle GPU process makes the calls
+// after JavaScript dearer. `--burst D`: about D draws a contender in each round (20,000 by default,
+// `DRAWS_PER_BURST`); in Chromium's WebGL2 three times that makes the page wait for the GPU
+// process to take its commands, as a heavy frame does. Medians of
 // µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa] [--floor] [--split]
+//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -58,6 +63,9 @@ const onObjects = process.argv.includes('--objects');
 const aa = process.argv.includes('--aa');
 const floor = process.argv.includes('--floor');
 const split = process.argv.includes('--split');
+const touch = Number(arg('touch', '0'));
+const burst = Number(arg('burst', '20000'));
+if (touch > 0 && backend !== 'webgl2') throw new Error('cpu-probe-draws: --touch is for webgl2');
 if (floor && backend !== 'webgl2') throw new Error('cpu-probe-draws: --floor is for webgl2');
 if (split && backend !== 'webgl2') throw new Error('cpu-probe-draws: --split is for webgl2');
 if (profileFile !== null && browserName !== 'chromium')
@@ -95,7 +103,20 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (backend, n, rounds, repeat, countCalls, marks, onObjects, aa, floor, split) => {
+      async (
+        backend,
+        n,
+        rounds,
+        repeat,
+        countCalls,
+        marks,
+        onObjects,
+        aa,
+        floor,
+        split,
+        touch,
+        burst,
+      ) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
@@ -120,6 +141,23 @@ try {
           }
         };
         const raw2 = rawOf();
+        // with --touch K, the control's JavaScript sends the GPU process a command and a flush
+        // every K draws: does an idle GPU process make the calls after the JavaScript dearer?
+        const gl = backend === 'webgl2' ? device.gl : null;
+        const recordTouching = () => {
+          for (let i = 0; i < n; i++) {
+            let x = i;
+            for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
+            log[2 * i] = df.SLOT * i;
+            log[2 * i + 1] = x;
+            sink += x;
+            if (i % touch === touch - 1) {
+              gl.hint(gl.FRAGMENT_SHADER_DERIVATIVE_HINT, i & touch ? gl.NICEST : gl.DONT_CARE);
+              gl.flush();
+            }
+          }
+        };
+        const raw3 = touch > 0 ? rawOf() : null;
         const c = {
           raw: rawOf(),
           bundle: df.ignisFrames(device, n, data, flags, { bundle: true }),
@@ -134,6 +172,14 @@ try {
           // the same JavaScript alone, in the same rounds, the GPU idle
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
+        if (raw3)
+          c.rawJsTouch = {
+            ...raw3,
+            frame(n) {
+              recordTouching();
+              raw3.frame(n);
+            },
+          };
         // with --objects, the hand-written frame on the GL objects of Ignis's bundle frame
         if (onObjects) c.rawOnIgnis = await rawWebGL2FramesOn(device, data, c.bundle, n);
         // with --aa, the hand-written frame twice: what two equal frames read against each other
@@ -180,7 +226,7 @@ try {
           out.push({ calls });
         }
         for (let r = 0; r < repeat; r++) {
-          const { us } = await df.measureDraws(c, n, rounds, 600_000);
+          const { us } = await df.measureDraws(c, n, rounds, 600_000, burst);
           // what the JavaScript cost beside the calls, over what it cost alone, round by round
           const row = { amplified: df.median(us.js.map((x, i) => (us.rawJs[i] - us.raw[i]) / x)) };
           for (const k of Object.keys(c)) {
@@ -220,6 +266,8 @@ try {
       aa,
       floor,
       split,
+      touch,
+      burst,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -231,7 +279,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}${r.record === undefined ? '' : `; Ignis's recording alone ${f(r, 'record')} (back to back ${r.recordAlone.toFixed(3)}; the control's JavaScript back to back ${r.jsAlone.toFixed(3)}), its replay alone ${f(r, 'replay')}`}`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}${r.rawJsTouch === undefined ? '' : `; raw after the JavaScript that flushes a command every ${touch} draws ${f(r, 'rawJsTouch')}`}${r.record === undefined ? '' : `; Ignis's recording alone ${f(r, 'record')} (back to back ${r.recordAlone.toFixed(3)}; the control's JavaScript back to back ${r.jsAlone.toFixed(3)}), its replay alone ${f(r, 'replay')}`}`,
       );
   }
   if (traceFile !== null) {

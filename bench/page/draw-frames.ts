@@ -340,9 +340,10 @@ export async function measureDraws<K extends string>(
   n: number,
   rounds: number,
   budgetMs: number,
+  drawsPerBurst = DRAWS_PER_BURST,
 ): Promise<{ frames: number; us: Record<K, number[]> }> {
   const names = Object.keys(contenders) as K[];
-  const frames = Math.max(1, Math.round(DRAWS_PER_BURST / n));
+  const frames = Math.max(1, Math.round(drawsPerBurst / n));
   const us = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   const start = performance.now();
   for (let r = 0; r < WARMUP_ROUNDS + rounds; r++) {
