@@ -37,11 +37,12 @@
 // the GPU process a command and a flush every K draws: whether an idle GPU process makes the calls
 // after JavaScript dearer. `--burst D`: about D draws a contender in each round (20,000 by default,
 // `DRAWS_PER_BURST`); in Chromium's WebGL2 three times that makes the page wait for the GPU
-// process to take its commands, as a heavy frame does. Medians of
+// process to take its commands, as a heavy frame does. `--flags "…"` (Chromium): flags for the browser
+// beside its own, e.g. `--js-flags=--single-threaded-gc`. Medians of
 // µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D]
+//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D] [--flags "…"]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -65,6 +66,9 @@ const floor = process.argv.includes('--floor');
 const split = process.argv.includes('--split');
 const touch = Number(arg('touch', '0'));
 const burst = Number(arg('burst', '20000'));
+const flags = arg('flags', '').split(' ').filter(Boolean);
+if (flags.length > 0 && browserName !== 'chromium')
+  throw new Error('cpu-probe-draws: --flags is for Chromium');
 if (touch > 0 && backend !== 'webgl2') throw new Error('cpu-probe-draws: --touch is for webgl2');
 if (floor && backend !== 'webgl2') throw new Error('cpu-probe-draws: --floor is for webgl2');
 if (split && backend !== 'webgl2') throw new Error('cpu-probe-draws: --split is for webgl2');
@@ -79,7 +83,7 @@ if (!['webgl2', 'webgpu'].includes(backend))
 if (pin && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --pin is for Chromium (its GPU process is a process apart)');
 
-const { page, engine, close } = await openBenchPage(browserName, 'cpu-probe-draws');
+const { page, engine, close } = await openBenchPage(browserName, 'cpu-probe-draws', flags);
 try {
   if (pin) {
     const pids = (pattern) =>
