@@ -2,7 +2,12 @@
 // each round. A rotation kept every contender right behind the same other one, which alone moved
 // two contenders of identical JavaScript 40–45% apart in the probe (docs/benchmarks.md).
 import { describe, expect, it } from 'vitest';
-import { roundOrder } from '../../bench/page/draw-frames.js';
+import {
+  DRAWS_PER_BURST,
+  measureDraws,
+  roundOrder,
+  WARMUP_ROUNDS,
+} from '../../bench/page/draw-frames.js';
 
 describe("the draws suite's rounds", () => {
   it('shuffle the contenders, the same way for the same round, so that none always runs right after the same other one', () => {
@@ -20,6 +25,29 @@ describe("the draws suite's rounds", () => {
     for (const [k, before] of behind) expect(before.size, k).toBeGreaterThanOrEqual(3);
     expect(firsts.size).toBeGreaterThanOrEqual(4);
     expect(names).toEqual(['raw', 'bundle', 'ignis', 'rawJs', 'js', 'record', 'replay']);
+  });
+});
+
+describe("the draws suite's bursts", () => {
+  it('time about DRAWS_PER_BURST draws a contender by default, and the number asked for when one is (cpu-probe-draws.mjs --burst)', async () => {
+    const calls: number[] = [];
+    const counting = () => {
+      const seen = { frames: 0 };
+      calls.push(0);
+      const at = calls.length - 1;
+      return {
+        frame: () => void (calls[at] = ++seen.frames),
+        idle: async () => {},
+        destroy: () => {},
+      };
+    };
+    const rounds = 2;
+    await measureDraws({ a: counting(), b: counting() }, 1000, rounds, 60_000);
+    expect(calls).toEqual(Array(2).fill((WARMUP_ROUNDS + rounds) * (DRAWS_PER_BURST / 1000)));
+    calls.length = 0;
+    const { frames } = await measureDraws({ a: counting() }, 1000, rounds, 60_000, 60_000);
+    expect(frames).toBe(60);
+    expect(calls).toEqual([(WARMUP_ROUNDS + rounds) * 60]);
   });
 });
 
