@@ -38,11 +38,13 @@
 // after JavaScript dearer. `--burst D`: about D draws a contender in each round (20,000 by default,
 // `DRAWS_PER_BURST`); in Chromium's WebGL2 three times that makes the page wait for the GPU
 // process to take its commands, as a heavy frame does. `--flags "…"` (Chromium): flags for the browser
-// beside its own, e.g. `--js-flags=--single-threaded-gc`. Medians of
+// beside its own, e.g. `--js-flags=--single-threaded-gc`. `--alloc`: one contender more, the
+// hand-written frame after the control's JavaScript pushing its log into a fresh array each frame
+// (as a recording's log is), beside `rawJs`, which writes the same into one array kept. Medians of
 // µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D] [--flags "…"]
+//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D] [--alloc] [--flags "…"]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -66,6 +68,7 @@ const floor = process.argv.includes('--floor');
 const split = process.argv.includes('--split');
 const touch = Number(arg('touch', '0'));
 const burst = Number(arg('burst', '20000'));
+const alloc = process.argv.includes('--alloc');
 const flags = arg('flags', '').split(' ').filter(Boolean);
 if (flags.length > 0 && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --flags is for Chromium');
@@ -120,6 +123,7 @@ try {
         split,
         touch,
         burst,
+        alloc,
       ) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
@@ -162,6 +166,19 @@ try {
           }
         };
         const raw3 = touch > 0 ? rawOf() : null;
+        // with --alloc, the control's JavaScript writing its log into a fresh array grown by
+        // `push` each frame, as a recording's log is: what the allocation adds to the same work
+        const recordAllocating = () => {
+          const fresh = [];
+          for (let i = 0; i < n; i++) {
+            let x = i;
+            for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
+            fresh.push(df.SLOT * i, x);
+            sink += x;
+          }
+          sink += fresh.length;
+        };
+        const raw4 = alloc ? rawOf() : null;
         const c = {
           raw: rawOf(),
           bundle: df.ignisFrames(device, n, data, flags, { bundle: true }),
@@ -176,6 +193,14 @@ try {
           // the same JavaScript alone, in the same rounds, the GPU idle
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
+        if (raw4)
+          c.rawAlloc = {
+            ...raw4,
+            frame(n) {
+              recordAllocating();
+              raw4.frame(n);
+            },
+          };
         if (raw3)
           c.rawJsTouch = {
             ...raw3,
@@ -272,6 +297,7 @@ try {
       split,
       touch,
       burst,
+      alloc,
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
@@ -283,7 +309,7 @@ try {
         );
     for (const r of rows.filter((r) => !r.calls))
       console.log(
-        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}${r.rawJsTouch === undefined ? '' : `; raw after the JavaScript that flushes a command every ${touch} draws ${f(r, 'rawJsTouch')}`}${r.record === undefined ? '' : `; Ignis's recording alone ${f(r, 'record')} (back to back ${r.recordAlone.toFixed(3)}; the control's JavaScript back to back ${r.jsAlone.toFixed(3)}), its replay alone ${f(r, 'replay')}`}`,
+        `${n} draws: raw ${r.raw.toFixed(3)} µs/draw; Ignis bundle ${f(r, 'bundle')}; Ignis pass ${f(r, 'ignis')}; raw after ${r.js.toFixed(3)} µs of JavaScript alone: ${f(r, 'rawJs')}, the JavaScript ${r.amplified.toFixed(2)}× its time alone${r.rawOnIgnis === undefined ? '' : `; raw on Ignis's GL objects ${f(r, 'rawOnIgnis')}`}${r.rawAgain === undefined ? '' : `; raw again (A/A) ${f(r, 'rawAgain')}`}${r.rawRecorded === undefined ? '' : `; raw recorded then called (the floor) ${f(r, 'rawRecorded')}`}${r.rawAlloc === undefined ? '' : `; raw after the JavaScript that pushes its log into a fresh array ${f(r, 'rawAlloc')}`}${r.rawJsTouch === undefined ? '' : `; raw after the JavaScript that flushes a command every ${touch} draws ${f(r, 'rawJsTouch')}`}${r.record === undefined ? '' : `; Ignis's recording alone ${f(r, 'record')} (back to back ${r.recordAlone.toFixed(3)}; the control's JavaScript back to back ${r.jsAlone.toFixed(3)}), its replay alone ${f(r, 'replay')}`}`,
       );
   }
   if (traceFile !== null) {
