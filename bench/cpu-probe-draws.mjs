@@ -110,7 +110,8 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      async (
+      // (one object: the page function names each option once)
+      async ({
         backend,
         n,
         rounds,
@@ -124,7 +125,7 @@ try {
         touch,
         burst,
         alloc,
-      ) => {
+      }) => {
         const lib = await import('/src/all.ts');
         const df = await import('/bench/page/draw-frames.ts');
         const { rawWebGL2Frames, rawWebGL2FramesOn, spyOnGL } =
@@ -139,13 +140,17 @@ try {
         // the control's JavaScript: a recording's stores, a few operations a draw
         const log = new Float64Array(2 * n);
         let sink = 0;
+        // (a draw's operations, small enough for the JIT to inline in each loop below)
+        const work = (i) => {
+          let x = i;
+          for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
+          sink += x;
+          return x;
+        };
         const record = () => {
           for (let i = 0; i < n; i++) {
-            let x = i;
-            for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
             log[2 * i] = df.SLOT * i;
-            log[2 * i + 1] = x;
-            sink += x;
+            log[2 * i + 1] = work(i);
           }
         };
         const raw2 = rawOf();
@@ -154,11 +159,8 @@ try {
         const gl = backend === 'webgl2' ? device.gl : null;
         const recordTouching = () => {
           for (let i = 0; i < n; i++) {
-            let x = i;
-            for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
             log[2 * i] = df.SLOT * i;
-            log[2 * i + 1] = x;
-            sink += x;
+            log[2 * i + 1] = work(i);
             if (i % touch === touch - 1) {
               gl.hint(gl.FRAGMENT_SHADER_DERIVATIVE_HINT, i & touch ? gl.NICEST : gl.DONT_CARE);
               gl.flush();
@@ -170,12 +172,7 @@ try {
         // `push` each frame, as a recording's log is: what the allocation adds to the same work
         const recordAllocating = () => {
           const fresh = [];
-          for (let i = 0; i < n; i++) {
-            let x = i;
-            for (let w = 0; w < 12; w++) x = (x * 1.0001 + w) % 1e9;
-            fresh.push(df.SLOT * i, x);
-            sink += x;
-          }
+          for (let i = 0; i < n; i++) fresh.push(df.SLOT * i, work(i));
           sink += fresh.length;
         };
         const raw4 = alloc ? rawOf() : null;
@@ -285,19 +282,21 @@ try {
         // (the sink is read, so the control's loop is not optimized away)
         return sink === -1 ? [] : out;
       },
-      backend,
-      n,
-      rounds,
-      repeat,
-      countCalls,
-      traceFile !== null,
-      onObjects,
-      aa,
-      floor,
-      split,
-      touch,
-      burst,
-      alloc,
+      {
+        backend,
+        n,
+        rounds,
+        repeat,
+        countCalls,
+        marks: traceFile !== null,
+        onObjects,
+        aa,
+        floor,
+        split,
+        touch,
+        burst,
+        alloc,
+      },
     );
     const f = (r, k) => `${r[k].toFixed(3)} (${r[`${k}÷raw`].toFixed(2)}×)`;
     for (const { calls } of rows.filter((r) => r.calls))
