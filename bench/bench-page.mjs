@@ -1,6 +1,7 @@
 // The bench page (bench/page/index.html?noop=1, served cross-origin isolated: 5 µs clock steps) in
 // Chromium or Firefox, for the tools that time frames in a page (cpu-draws.mjs,
-// cpu-probe-draws.mjs), Chromium with `extraFlags` beside its own. `close()` stops the server, the browser and Firefox's X display.
+// cpu-probe-draws.mjs), Chromium with `extraFlags` beside its own. `close()` stops the server, the
+// browser and Firefox's X display.
 import { launchEngine, startDisplay, ensureEngines } from '../scripts/engines.mjs';
 import { startServer } from '../scripts/browser.mjs';
 

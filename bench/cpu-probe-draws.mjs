@@ -37,14 +37,15 @@
 // the GPU process a command and a flush every K draws: whether an idle GPU process makes the calls
 // after JavaScript dearer. `--burst D`: about D draws a contender in each round (20,000 by default,
 // `DRAWS_PER_BURST`); in Chromium's WebGL2 three times that makes the page wait for the GPU
-// process to take its commands, as a heavy frame does. `--flags "…"` (Chromium): flags for the browser
-// beside its own, e.g. `--js-flags=--single-threaded-gc`. `--alloc`: one contender more, the
-// hand-written frame after the control's JavaScript pushing its log into a fresh array each frame
-// (as a recording's log is), beside `rawJs`, which writes the same into one array kept. Medians of
-// µs a draw and of the per-round ratios to `raw`:
+// process to take its commands, as a heavy frame does. `--flags "…"` (Chromium): flags for the
+// browser beside its own, e.g. `--js-flags=--single-threaded-gc`. `--alloc`: one contender more,
+// the hand-written frame after the control's JavaScript pushing its log into a fresh array each
+// frame (as a recording's log is), beside `rawJs`, which writes the same into one array kept.
+// Medians of µs a draw and of the per-round ratios to `raw`:
 //   node bench/cpu-probe-draws.mjs [--browser chromium|firefox] [--backend webgl2|webgpu]
 //     [--draws 1000,10000] [--rounds 20] [--repeat 2] [--pin] [--profile FILE] [--calls]
-//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D] [--alloc] [--flags "…"]
+//     [--trace FILE] [--objects] [--aa] [--floor] [--split] [--touch K] [--burst D] [--alloc]
+//     [--flags "…"]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openBenchPage } from './bench-page.mjs';
@@ -69,8 +70,8 @@ const split = process.argv.includes('--split');
 const touch = Number(arg('touch', '0'));
 const burst = Number(arg('burst', '20000'));
 const alloc = process.argv.includes('--alloc');
-const flags = arg('flags', '').split(' ').filter(Boolean);
-if (flags.length > 0 && browserName !== 'chromium')
+const browserFlags = arg('flags', '').split(' ').filter(Boolean);
+if (browserFlags.length > 0 && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --flags is for Chromium');
 if (touch > 0 && backend !== 'webgl2') throw new Error('cpu-probe-draws: --touch is for webgl2');
 if (floor && backend !== 'webgl2') throw new Error('cpu-probe-draws: --floor is for webgl2');
@@ -86,7 +87,7 @@ if (!['webgl2', 'webgpu'].includes(backend))
 if (pin && browserName !== 'chromium')
   throw new Error('cpu-probe-draws: --pin is for Chromium (its GPU process is a process apart)');
 
-const { page, engine, close } = await openBenchPage(browserName, 'cpu-probe-draws', flags);
+const { page, engine, close } = await openBenchPage(browserName, 'cpu-probe-draws', browserFlags);
 try {
   if (pin) {
     const pids = (pattern) =>
@@ -110,7 +111,7 @@ try {
   }
   for (const n of counts) {
     const rows = await page.evaluate(
-      // (one object: the page function names each option once)
+      // (the options in one object)
       async ({
         backend,
         n,
@@ -153,7 +154,14 @@ try {
             log[2 * i + 1] = work(i);
           }
         };
-        const raw2 = rawOf();
+        // `frames` with JavaScript before each frame
+        const after = (js, frames) => ({
+          ...frames,
+          frame(n) {
+            js();
+            frames.frame(n);
+          },
+        });
         // with --touch K, the control's JavaScript sends the GPU process a command and a flush
         // every K draws: does an idle GPU process make the calls after the JavaScript dearer?
         const gl = backend === 'webgl2' ? device.gl : null;
@@ -167,7 +175,6 @@ try {
             }
           }
         };
-        const raw3 = touch > 0 ? rawOf() : null;
         // with --alloc, the control's JavaScript writing its log into a fresh array grown by
         // `push` each frame, as a recording's log is: what the allocation adds to the same work
         const recordAllocating = () => {
@@ -175,37 +182,16 @@ try {
           for (let i = 0; i < n; i++) fresh.push(df.SLOT * i, work(i));
           sink += fresh.length;
         };
-        const raw4 = alloc ? rawOf() : null;
         const c = {
           raw: rawOf(),
           bundle: df.ignisFrames(device, n, data, flags, { bundle: true }),
           ignis: df.ignisFrames(device, n, data, flags),
-          rawJs: {
-            ...raw2,
-            frame(n) {
-              record();
-              raw2.frame(n);
-            },
-          },
+          rawJs: after(record, rawOf()),
           // the same JavaScript alone, in the same rounds, the GPU idle
           js: { frame: record, idle: async () => {}, destroy() {} },
         };
-        if (raw4)
-          c.rawAlloc = {
-            ...raw4,
-            frame(n) {
-              recordAllocating();
-              raw4.frame(n);
-            },
-          };
-        if (raw3)
-          c.rawJsTouch = {
-            ...raw3,
-            frame(n) {
-              recordTouching();
-              raw3.frame(n);
-            },
-          };
+        if (alloc) c.rawAlloc = after(recordAllocating, rawOf());
+        if (touch > 0) c.rawJsTouch = after(recordTouching, rawOf());
         // with --objects, the hand-written frame on the GL objects of Ignis's bundle frame
         if (onObjects) c.rawOnIgnis = await rawWebGL2FramesOn(device, data, c.bundle, n);
         // with --aa, the hand-written frame twice: what two equal frames read against each other
