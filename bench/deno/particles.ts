@@ -26,6 +26,9 @@ const { RawReference, RawPassTimer, compareImages, ignisSpriteTexture } = (await
 const { RawSplat } = (await import(
   new URL('./raw-splat.ts', import.meta.url).href
 )) as typeof import('./raw-splat.js');
+const { ClockProbe } = (await import(
+  new URL('./clocks.ts', import.meta.url).href
+)) as typeof import('./clocks.js');
 type ParticleSystem = import('../../src/all.js').ParticleSystem;
 type QuerySet = import('../../src/all.js').QuerySet;
 
@@ -62,12 +65,27 @@ const TRAIL_COUNTS = numbers(arg('trail-counts', '100000,1000000'));
 const LIVING = numbers(arg('living', ''));
 const LIVING_COUNTS = numbers(arg('living-counts', '1000000'));
 const DT = 1 / 60;
+/**
+ * The clock guard (clocks.ts): `on` brings the GPU's clock to its top before each system's timed
+ * frames and probes it after them (the rows' clock column); `auto` (the default) is on where
+ * timestamps work and the adapter is not a software one (whose "clock" is the CPU's, and whose
+ * probe would take seconds).
+ */
+const CLOCKS = arg('clocks', 'auto');
+if (!['on', 'off', 'auto'].includes(CLOCKS)) throw new Error(`--clocks ${CLOCKS}: on, off or auto`);
 
 const device = await createDevice({ backend: 'webgpu' });
 const timing = device.caps.features.timestampQuery;
 const a = device.caps.adapter;
 const adapter = `${a.vendor} ${a.architecture} ${a.description}`.trim() || 'adapter not named';
-console.log(`adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}`);
+const software = a.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|software/i.test(adapter);
+const clocks =
+  CLOCKS === 'on' || (CLOCKS === 'auto' && timing && !software)
+    ? new ClockProbe((device as unknown as { gpu: GPUDevice }).gpu)
+    : null;
+console.log(
+  `adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}; clock guard: ${clocks ? 'on' : 'off'}`,
+);
 const camera = orbitCamera({ aspect: WIDTH / HEIGHT });
 const target = device.createTexture({
   label: 'bench target',
@@ -127,6 +145,8 @@ interface Row {
   gpuMs: { update: number | null; draw: number | null } | null;
   updateGBs: number | null;
   drawNsPerParticle: number | null;
+  /** The clock after the row's timed frames, as a share of the top (clocks.ts); null: no guard. */
+  clock: number | null;
 }
 
 type Mode = 'instanced' | 'pulled' | 'splat' | 'auto';
@@ -175,11 +195,13 @@ async function measureModes(
     update: [] as number[],
     draw: [] as number[],
     steady: [] as number[],
+    clock: [] as number[],
   }));
   const perRound = Math.max(1, Math.round(FRAMES / ROUNDS));
   for (let round = 0; round < ROUNDS; round++)
     for (const [m, ps] of systems.entries()) {
       const out = per[m]!;
+      await clocks?.warm();
       for (let i = 0; i < perRound; i++) {
         const t0 = performance.now();
         frame(ps, q);
@@ -196,6 +218,7 @@ async function measureModes(
           );
         }
       }
+      if (clocks) out.clock.push(await clocks.probe());
       // steady state: a loop that waits only in beginFrame() (2 frames in flight), as an app does
       const s0 = performance.now();
       for (let i = 0; i < perRound; i++) {
@@ -228,11 +251,12 @@ async function measureModes(
       // an update reads and writes 32 bytes per particle
       updateGBs: round((count * 64) / (gpuUpdate / 1e3) / 1e9, 1),
       drawNsPerParticle: round((gpuDraw * 1e6) / count, 3),
+      clock: clocks ? round(median(out.clock), 2) : null,
     };
   });
   for (const r of rows)
     console.log(
-      `${r.scenario}: e2e ${r.e2eMs.median} ms, steady ${r.steadyMs} ms, CPU ${r.cpuMs} ms, GPU update ${r.gpuMs?.update} draw ${r.gpuMs?.draw} ms${r.drawMode === 'auto' ? ` → ${r.chosen}: ${r.reason}` : ''}`,
+      `${r.scenario}: e2e ${r.e2eMs.median} ms, steady ${r.steadyMs} ms, CPU ${r.cpuMs} ms, GPU update ${r.gpuMs?.update} draw ${r.gpuMs?.draw} ms${r.clock === null ? '' : `, clock ${r.clock}`}${r.drawMode === 'auto' ? ` → ${r.chosen}: ${r.reason}` : ''}`,
     );
   for (const ps of systems) ps.destroy();
   return rows;
@@ -616,9 +640,16 @@ for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
     );
 const referenceRows: ReferenceRow[] = [];
 for (const look of REFERENCE_LOOKS)
-  for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count, look)));
+  for (const count of REFERENCE_COUNTS) {
+    await clocks?.warm();
+    referenceRows.push(...(await versusReference(count, look)));
+  }
 const splatRows: SplatRow[] = [];
-if (timing) for (const count of SPLAT_COUNTS) splatRows.push(await versusRawSplat(count));
+if (timing)
+  for (const count of SPLAT_COUNTS) {
+    await clocks?.warm();
+    splatRows.push(await versusRawSplat(count));
+  }
 /**
  * One update step alone, no draw: the compute path's GPU time (timestamps), and the CPU path's
  * JavaScript step plus its upload call (queue.writeBuffer), the CPU time it costs a frame.
@@ -655,11 +686,9 @@ async function updateOnly(count: number, path: 'compute' | 'cpu'): Promise<numbe
 }
 const cpuRows: Array<{ count: number; cpuMs: number; gpuMs: number }> = [];
 for (const count of CPU_COUNTS) {
-  const row = {
-    count,
-    cpuMs: await updateOnly(count, 'cpu'),
-    gpuMs: await updateOnly(count, 'compute'),
-  };
+  const cpuMs = await updateOnly(count, 'cpu');
+  await clocks?.warm();
+  const row = { count, cpuMs, gpuMs: await updateOnly(count, 'compute') };
   console.log(
     `update ${count}: CPU path ${row.cpuMs.toFixed(2)} ms, compute ${row.gpuMs.toFixed(3)} ms`,
   );
@@ -671,13 +700,13 @@ const fmt = (v: number | null | undefined, d = 3): string =>
 const md: string[] = [
   `# Particles on ${adapter} (Deno ${Deno.version.deno}, ${WIDTH}×${HEIGHT} offscreen)`,
   '',
-  `${FRAMES} measured frames per row, medians. GPU times from timestamp queries; the splat's compute pass counts as draw. CPU ms: Ignis's JavaScript per frame (encode + submit). e2e: submit to done, one frame at a time. Steady: a loop that waits only in beginFrame() (2 frames in flight).`,
+  `${FRAMES} measured frames per row, medians. GPU times from timestamp queries; the splat's compute pass counts as draw. CPU ms: Ignis's JavaScript per frame (encode + submit). e2e: submit to done, one frame at a time. Steady: a loop that waits only in beginFrame() (2 frames in flight). Clock: ${clocks ? "the GPU's clock after the row's frames as a share of its top (bench/deno/clocks.ts; each row's frames start at the top)" : 'not guarded (--clocks off, or a software adapter or no timestamps)'}.`,
   '',
-  '| count | draw asked | drawn with | e2e ms | steady ms | CPU ms | GPU update ms | GPU draw ms | draw ns/particle | update GB/s |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| count | draw asked | drawn with | e2e ms | steady ms | CPU ms | GPU update ms | GPU draw ms | draw ns/particle | update GB/s | clock |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.count.toLocaleString('en-US')} | ${r.drawMode} | ${r.chosen} | ${fmt(r.e2eMs.median, 2)} | ${fmt(r.steadyMs, 2)} | ${fmt(r.cpuMs, 3)} | ${fmt(r.gpuMs?.update)} | ${fmt(r.gpuMs?.draw)} | ${fmt(r.drawNsPerParticle, 2)} | ${fmt(r.updateGBs, 0)} |`,
+      `| ${r.count.toLocaleString('en-US')} | ${r.drawMode} | ${r.chosen} | ${fmt(r.e2eMs.median, 2)} | ${fmt(r.steadyMs, 2)} | ${fmt(r.cpuMs, 3)} | ${fmt(r.gpuMs?.update)} | ${fmt(r.gpuMs?.draw)} | ${fmt(r.drawNsPerParticle, 2)} | ${fmt(r.updateGBs, 0)} | ${fmt(r.clock, 2)} |`,
   ),
   '',
   '`auto` chose:',
