@@ -314,6 +314,7 @@ async function versusReference(count: number, look: 'disc' | 'sprite'): Promise<
     };
     const perRound = Math.max(1, Math.round(FRAMES / ROUNDS));
     for (let r = 0; r < ROUNDS + 1; r++) {
+      await clocks?.warm();
       for (let i = 0; i < perRound; i++) {
         let t0 = performance.now();
         const enc = device.createCommandEncoder({ label: 'bench draw only' });
@@ -552,7 +553,8 @@ async function versusRawSplat(count: number): Promise<SplatRow> {
     if (measured) collect(t, into);
   };
   for (let r = 0; r < ROUNDS + 1; r++) {
-    // the first round warms up
+    // the first round warms up; each starts at the top clock
+    await clocks?.warm();
     await ignisBurst(ps, ignis, r > 0);
     await ignisBurst(kept, ignisKept, r > 0);
     for (const [k, rs] of raws.entries()) {
@@ -640,16 +642,9 @@ for (const count of LIVING.length > 0 ? LIVING_COUNTS : [])
     );
 const referenceRows: ReferenceRow[] = [];
 for (const look of REFERENCE_LOOKS)
-  for (const count of REFERENCE_COUNTS) {
-    await clocks?.warm();
-    referenceRows.push(...(await versusReference(count, look)));
-  }
+  for (const count of REFERENCE_COUNTS) referenceRows.push(...(await versusReference(count, look)));
 const splatRows: SplatRow[] = [];
-if (timing)
-  for (const count of SPLAT_COUNTS) {
-    await clocks?.warm();
-    splatRows.push(await versusRawSplat(count));
-  }
+if (timing) for (const count of SPLAT_COUNTS) splatRows.push(await versusRawSplat(count));
 /**
  * One update step alone, no draw: the compute path's GPU time (timestamps), and the CPU path's
  * JavaScript step plus its upload call (queue.writeBuffer), the CPU time it costs a frame.
@@ -661,6 +656,8 @@ async function updateOnly(count: number, path: 'compute' | 'cpu'): Promise<numbe
       ? device.createQuerySet({ label: 'bench update', type: 'timestamp', count: 2 })
       : null;
   await preroll(ps);
+  // (the CPU path's step is JavaScript: the GPU's clock is not what it measures)
+  if (path === 'compute') await clocks?.warm();
   const samples: number[] = [];
   for (let i = 0; i < Math.min(FRAMES, 10) + 2; i++) {
     const enc = device.createCommandEncoder();
@@ -686,9 +683,11 @@ async function updateOnly(count: number, path: 'compute' | 'cpu'): Promise<numbe
 }
 const cpuRows: Array<{ count: number; cpuMs: number; gpuMs: number }> = [];
 for (const count of CPU_COUNTS) {
-  const cpuMs = await updateOnly(count, 'cpu');
-  await clocks?.warm();
-  const row = { count, cpuMs, gpuMs: await updateOnly(count, 'compute') };
+  const row = {
+    count,
+    cpuMs: await updateOnly(count, 'cpu'),
+    gpuMs: await updateOnly(count, 'compute'),
+  };
   console.log(
     `update ${count}: CPU path ${row.cpuMs.toFixed(2)} ms, compute ${row.gpuMs.toFixed(3)} ms`,
   );
