@@ -1,21 +1,27 @@
-// The two speeds of large particle states under Deno's WebGPU, with no Ignis at all: plain WebGPU
+// The two speeds of large particle states under Deno's WebGPU, with no Ignis in them: plain WebGPU
 // makes the buffers Ignis's splat systems make, in Ignis's order and with its sizes and usages
 // (per system: a 4 KiB uniform buffer, position and velocity of 16 bytes a particle, an 8 KiB
 // uniform buffer, the splat's 16-byte-a-pixel accumulation and its overflow bits), and times one
 // update kernel per system that reads and writes both state buffers (64 bytes a particle, as
-// Ignis's update moves) with timestamp queries, systems taking turns. What it prints per system is
-// the update's GB/s; one process is one placement of the buffers, so a run is many processes.
+// Ignis's update moves) with timestamp queries, systems taking turns. It prints each system's
+// update GB/s; a process is one placement of the buffers (the question it was written for).
 //   deno run -A bench/deno/memory-band.ts [--count 4e6] [--systems 2] [--accum 1280x720|0]
 //     [--pad <bytes>] [--frames 40] [--clear 0|1] [--idle <s>] [--warm 0|1]
 // --pad rounds every state buffer up to a multiple of <bytes>; --accum 0 leaves the splat's
 // buffers out (a raster system's allocations); --clear 1 clears the accumulation every frame, as
 // the splat does. --idle waits that long after the buffers are made, --warm 1 then brings the
-// clock to its top (clocks.ts); each line ends with the clock probe's time (µs: shorter, faster
-// clock) before and after the timed frames (the two speeds were the GPU's clock, not the buffers: clocks.ts).
+// clock to its top (check/clock-probe.ts, the one use of Ignis here, through an Ignis device
+// around this script's GPUDevice); each line ends with the probe's time before and after the
+// timed frames (µs: shorter, a faster clock). The two speeds were the GPU's clock, not the
+// buffers: bench/results/deno-h100-clocks/.
 declare const Deno: { args: string[] };
 const { ClockProbe } = (await import(
-  new URL('./clocks.ts', import.meta.url).href
-)) as typeof import('./clocks.js');
+  new URL('../../check/clock-probe.ts', import.meta.url).href
+)) as typeof import('../../check/clock-probe.js');
+// the built library, for the clock probe only (an Ignis device around this script's GPUDevice)
+const { lib } = (await import(
+  new URL('./lib.ts', import.meta.url).href
+)) as typeof import('./lib.js');
 
 function arg(name: string, fallback: string): string {
   const i = Deno.args.indexOf(`--${name}`);
@@ -131,7 +137,10 @@ for (let s = 0; s < SYSTEMS; s++) {
   systems.push({ group, accum });
 }
 
-const clocks = new ClockProbe(device);
+const clocks = new ClockProbe(
+  await lib.createDevice({ backend: 'webgpu', gpuDevice: device }),
+  lib.BufferUsage,
+);
 await device.queue.onSubmittedWorkDone();
 if (IDLE > 0) await new Promise((done) => setTimeout(done, IDLE * 1000));
 if (WARM) await clocks.warm();

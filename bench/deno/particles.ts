@@ -26,9 +26,9 @@ const { RawReference, RawPassTimer, compareImages, ignisSpriteTexture } = (await
 const { RawSplat } = (await import(
   new URL('./raw-splat.ts', import.meta.url).href
 )) as typeof import('./raw-splat.js');
-const { ClockProbe } = (await import(
-  new URL('./clocks.ts', import.meta.url).href
-)) as typeof import('./clocks.js');
+const { ClockProbe, clockGuardFits } = (await import(
+  new URL('../../check/clock-probe.ts', import.meta.url).href
+)) as typeof import('../../check/clock-probe.js');
 type ParticleSystem = import('../../src/all.js').ParticleSystem;
 type QuerySet = import('../../src/all.js').QuerySet;
 
@@ -66,10 +66,10 @@ const LIVING = numbers(arg('living', ''));
 const LIVING_COUNTS = numbers(arg('living-counts', '1000000'));
 const DT = 1 / 60;
 /**
- * The clock guard (clocks.ts): `on` brings the GPU's clock to its top before each system's timed
- * frames and probes it after them (the rows' clock column); `auto` (the default) is on where
- * timestamps work and the adapter is not a software one (whose "clock" is the CPU's, and whose
- * probe would take seconds).
+ * The clock guard (check/clock-probe.ts): `on` brings the GPU's clock to its top before each
+ * round's timed frames and probes it after a system's (the rows' clock column); `auto` (the
+ * default) is on where the probe fits: WebGPU with timestamps on a hardware adapter (not a
+ * software one, whose "clock" is the CPU's and whose probe takes seconds).
  */
 const CLOCKS = arg('clocks', 'auto');
 if (!['on', 'off', 'auto'].includes(CLOCKS)) throw new Error(`--clocks ${CLOCKS}: on, off or auto`);
@@ -78,13 +78,13 @@ const device = await createDevice({ backend: 'webgpu' });
 const timing = device.caps.features.timestampQuery;
 const a = device.caps.adapter;
 const adapter = `${a.vendor} ${a.architecture} ${a.description}`.trim() || 'adapter not named';
-const software = a.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|software/i.test(adapter);
+const guardFits = clockGuardFits(device);
 const clocks =
-  CLOCKS === 'on' || (CLOCKS === 'auto' && timing && !software)
-    ? new ClockProbe((device as unknown as { gpu: GPUDevice }).gpu)
+  CLOCKS === 'on' || (CLOCKS === 'auto' && guardFits === true)
+    ? new ClockProbe(device, lib.BufferUsage)
     : null;
 console.log(
-  `adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}; clock guard: ${clocks ? 'on' : 'off'}`,
+  `adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}; clock guard: ${clocks ? 'on' : `off (${CLOCKS === 'off' ? '--clocks off' : guardFits})`}`,
 );
 const camera = orbitCamera({ aspect: WIDTH / HEIGHT });
 const target = device.createTexture({
@@ -145,7 +145,7 @@ interface Row {
   gpuMs: { update: number | null; draw: number | null } | null;
   updateGBs: number | null;
   drawNsPerParticle: number | null;
-  /** The clock after the row's timed frames, as a share of the top (clocks.ts); null: no guard. */
+  /** The clock after the row's timed frames, a share of its top (check/clock-probe.ts); null: off. */
   clock: number | null;
 }
 
@@ -218,7 +218,7 @@ async function measureModes(
           );
         }
       }
-      if (clocks) out.clock.push(await clocks.probe());
+      if (clocks) out.clock.push(await clocks.check());
       // steady state: a loop that waits only in beginFrame() (2 frames in flight), as an app does
       const s0 = performance.now();
       for (let i = 0; i < perRound; i++) {
@@ -699,7 +699,7 @@ const fmt = (v: number | null | undefined, d = 3): string =>
 const md: string[] = [
   `# Particles on ${adapter} (Deno ${Deno.version.deno}, ${WIDTH}×${HEIGHT} offscreen)`,
   '',
-  `${FRAMES} measured frames per row, medians. GPU times from timestamp queries; the splat's compute pass counts as draw. CPU ms: Ignis's JavaScript per frame (encode + submit). e2e: submit to done, one frame at a time. Steady: a loop that waits only in beginFrame() (2 frames in flight). Clock: ${clocks ? "the GPU's clock after the row's frames as a share of its top (bench/deno/clocks.ts; each row's frames start at the top)" : 'not guarded (--clocks off, or a software adapter or no timestamps)'}.`,
+  `${FRAMES} measured frames per row, medians. GPU times from timestamp queries; the splat's compute pass counts as draw. CPU ms: Ignis's JavaScript per frame (encode + submit). e2e: submit to done, one frame at a time. Steady: a loop that waits only in beginFrame() (2 frames in flight). Clock: ${clocks ? "the GPU's clock after the row's frames as a share of its top (check/clock-probe.ts; each row's frames start at the top)" : 'not guarded (--clocks off, or a software adapter or no timestamps)'}.`,
   '',
   '| count | draw asked | drawn with | e2e ms | steady ms | CPU ms | GPU update ms | GPU draw ms | draw ns/particle | update GB/s | clock |',
   '|---|---|---|---|---|---|---|---|---|---|---|',

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The whole particle benchmark on an H100 with the clock guard (bench/deno/clocks.ts), the command
+# The whole particle benchmark on an H100 with the clock guard (check/clock-probe.ts), the command
 # of ../deno-h200/ (what `npm run bench -- --runtime deno --gpu` runs with these options), the
 # splat against the hand-written splats at every count; nvidia-smi's SM clock sampled beside it.
 # Device tool: carry .gpu-tools (deno.xz, the libvulkan1 .deb) and dist (npm run build first).

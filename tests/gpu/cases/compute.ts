@@ -8,6 +8,7 @@ import {
   type Device,
   type Buffer,
 } from '../../../src/all.js';
+import { ClockProbe, clockGuardFits } from '../../../check/clock-probe.js';
 import { defineCases } from '../page/case.js';
 import { assert, assertArrayEqual, assertEqual, assertThrows } from '../page/assert.js';
 import { createScenePipeline, pixel, renderScene } from '../page/scenes.js';
@@ -72,6 +73,41 @@ function checkMarks(marks: Uint32Array, count: number): void {
 }
 
 export const cases = defineCases({
+  // The benchmarks' clock guard (check/clock-probe.ts) runs on Ignis's compute: its probe's time
+  // must follow the work it is given, or its share of the top would say nothing of the clock.
+  'the clock probe times its chain of multiply-adds: 32 times the chain takes over 4 times as long, and a share of the top is in (0, 1]':
+    {
+      needs: ['compute', 'timestampQuery'],
+      async run({ device }) {
+        const short = new ClockProbe(device, BufferUsage, { iterations: 512 });
+        const long = new ClockProbe(device, BufferUsage, { iterations: 16_384 });
+        // the faster of two each: a first dispatch may pay for the pipeline
+        const shortMs = Math.min(await short.time(), await short.time());
+        const longMs = Math.min(await long.time(), await long.time());
+        assert(
+          longMs > 4 * shortMs,
+          `a chain 32 times as long took ${longMs.toFixed(4)} ms against ${shortMs.toFixed(4)} ms`,
+        );
+        const share = await long.check();
+        assert(share > 0 && share <= 1, `the share of the top is ${share}`);
+        short.destroy();
+        long.destroy();
+      },
+    },
+  'the clock guard fits WebGPU with timestamps on a hardware adapter, and says why not elsewhere': {
+    async run({ device }) {
+      const fits = clockGuardFits(device);
+      const a = device.caps.adapter;
+      if (device.caps.backend !== 'webgpu')
+        assertEqual(fits, `${device.caps.backend} has no compute`, 'no compute');
+      else if (!device.caps.features.timestampQuery)
+        assertEqual(fits, 'no timestamp queries', 'no timestamps');
+      // Chromium's adapter here names itself; Firefox's says nothing of itself
+      else if (/swiftshader/i.test(`${a.vendor} ${a.architecture} ${a.description}`))
+        assertEqual(fits, 'a software adapter', 'SwiftShader');
+      else assert(fits === true || fits === 'a software adapter', `clockGuardFits: ${fits}`);
+    },
+  },
   'dispatchThreads covers exactly 1, 63, 64, 65 and 65535·64+1 elements (2-D split)': {
     needs: ['compute'],
     async run({ device }) {
