@@ -9,7 +9,7 @@
 // the cores' clock and nothing else (no memory traffic, and a chain's latency does not depend on
 // how full the GPU is), so its time against the fastest it has run on this device is the clock's
 // share of its top (1 at the top; 345 / 1,980 = 0.17 on an idle H100). The load that raises the
-// clock is the same chain on a quarter of a million threads. Ignis's own compute pass runs both,
+// clock is the same chain on up to a quarter of a million threads. Ignis's own compute pass runs both,
 // on a WebGPU device with timestamp queries.
 //
 // No value imports (this file is loaded by the scene kit and by the Deno benchmarks, which bring
@@ -28,8 +28,8 @@ fn spin(@builtin(global_invocation_id) gid: vec3u) {
   sink[gid.x] = x;
 }`;
 
-/** Threads of a load dispatch (the probe is one workgroup of 256). */
-const LOAD_THREADS = 256 * 1024;
+/** Workgroups of 256 threads in a load dispatch at most (the probe is one workgroup). */
+const LOAD_GROUPS = 1024;
 /** The chain's length (a thread's dependent multiply-adds): ~0.13 ms at an H100's top clock. */
 const ITERATIONS = 65_536;
 /** Shares of the top at or above this count as the top (the probe's own spread is ~1%). */
@@ -91,7 +91,7 @@ export class ClockProbe {
     device.queue.writeBuffer(this.#params, 0, data);
     this.#sink = device.createBuffer({
       label: 'clock probe: sink',
-      size: LOAD_THREADS * 4,
+      size: LOAD_GROUPS * 256 * 4,
       usage: usage.STORAGE,
     });
     this.#queries = device.createQuerySet({ label: 'clock probe', type: 'timestamp', count: 2 });
@@ -132,20 +132,23 @@ export class ClockProbe {
   }
 
   /**
-   * Keeps the GPU busy until its clock is at the top: submissions of the load, ~200 ms each (the
-   * first is 8 dispatches; each next is scaled by how long the last took, with its probe: a
+   * Keeps the GPU busy until its clock is at the top: submissions of the load, ~200 ms each (a
    * governor raises the clock only under a load that leaves it few idle gaps), for at least
    * `minMs` the first time — an idle clock's probes agree with each other as well as the top's do
    * — and then until three probes in a row are within 3% of the fastest, or `limitMs` has passed.
-   * Later calls return at once when the first probe is at the top already. Returns the last
-   * probe's share of the top.
+   * The load is sized by how long the last submission took with its probe: its dispatches grow
+   * four times wider up to 1,024 workgroups (the width of a large GPU) while a submission takes
+   * under 50 ms, then more of them fill the 200 ms — so a software adapter, a thousand times
+   * slower, is loaded for as long as a real GPU. Later calls return at once when the first probe
+   * is at the top already. Returns the last probe's share of the top.
    */
   async warm(limitMs = 10_000, minMs = 3000): Promise<number> {
     const start = performance.now();
     let share = await this.check();
     if (this.#warmed && share >= TOP_SHARE) return share;
     let settled = 0;
-    let dispatches = 8;
+    let groups = 1;
+    let dispatches = 1;
     while (performance.now() - start < limitMs) {
       const t0 = performance.now();
       const enc = this.#device.createCommandEncoder({ label: 'clock load' });
@@ -153,12 +156,17 @@ export class ClockProbe {
       pass.setPipeline(this.#pipeline);
       pass.setUniformBuffer(0, this.#params);
       pass.setStorageBuffer(1, this.#sink);
-      for (let i = 0; i < dispatches; i++) pass.dispatchThreads(LOAD_THREADS);
+      for (let i = 0; i < dispatches; i++) pass.dispatch(groups);
       pass.end();
       this.#device.queue.submit([enc.finish()]);
       share = await this.check();
       const took = performance.now() - t0;
-      dispatches = Math.max(1, Math.min(4096, Math.round((dispatches * 200) / Math.max(took, 1))));
+      if (took < 50 && groups < LOAD_GROUPS) groups = Math.min(LOAD_GROUPS, groups * 4);
+      else
+        dispatches = Math.max(
+          1,
+          Math.min(4096, Math.round((dispatches * 200) / Math.max(took, 1))),
+        );
       const loaded = this.#warmed || performance.now() - start >= minMs;
       settled = loaded && share >= TOP_SHARE ? settled + 1 : 0;
       if (settled >= 3) break;

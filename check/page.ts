@@ -1,9 +1,9 @@
 // One rung of ignis-check (or ignis-bench) in the page: ?scene=<module URL>&rung=<name>&frames=N
 // &dt=S&width=W&height=H&params=<JSON>[&mode=bench&warmup=W
-// &budgetMs=B&tooSlowMs=T]. Sizes the canvas, runs the rung
+// &budgetMs=B&tooSlowMs=T&clocks=on|off|auto]. Sizes the canvas, runs the rung
 // (check/run-scene.ts) and leaves the outcome in window.__check (the check CLI screenshots the
 // canvas then).
-import { runRung, type Outcome } from './run-scene.js';
+import { runRung, type Outcome, type RungQuery } from './run-scene.js';
 
 const q = new URLSearchParams(location.search);
 const canvas = document.getElementById('canvas') as HTMLCanvasElement;
@@ -22,6 +22,7 @@ const outcome: Outcome = await runRung(
     warmup: Number(q.get('warmup') ?? 5),
     ...(q.has('budgetMs') ? { budgetMs: Number(q.get('budgetMs')) } : {}),
     ...(q.has('tooSlowMs') ? { tooSlowMs: Number(q.get('tooSlowMs')) } : {}),
+    ...(q.has('clocks') ? { clocks: q.get('clocks') as RungQuery['clocks'] } : {}),
   },
   canvas,
 );

@@ -4,8 +4,15 @@
 // read. In bench mode every frame after the warm-up is timed: CPU (the scene's frame call:
 // recording and submitting), end to end (until the GPU is done) and, where the device has
 // timestamp queries, GPU time (the passes the scene began, summed, and per pass label).
-import { createDevice, type CommandEncoder, type Device, type QuerySet } from 'ignis-rhi';
+import {
+  BufferUsage,
+  createDevice,
+  type CommandEncoder,
+  type Device,
+  type QuerySet,
+} from 'ignis-rhi';
 import type { CreateScene, Scene, SceneInfo, SceneNeeds } from 'ignis-rhi/testing';
+import { ClockProbe, clockGuardFits, TOP_SHARE } from './clock-probe.js';
 import { RUNGS } from './rungs.js';
 
 /** What a rung ends with. */
@@ -35,6 +42,13 @@ export interface Outcome {
   rafMs?: number[];
   /** Passes per frame beyond the timestamp slots (not in gpuMs). */
   untimedPasses?: number;
+  /**
+   * Bench, with the clock guarded: the lowest share of its top the GPU's clock was found at over
+   * the measured frames (check/clock-probe.ts; 1 at the top).
+   */
+  clock?: number;
+  /** Bench, with the guard asked for: why this rung's clock was not guarded. */
+  clockNote?: string;
 }
 
 /**
@@ -87,6 +101,25 @@ export interface RungQuery {
   budgetMs?: number;
   /** Bench: skip the rung when a warm-up frame takes longer than this many ms (default: no limit). */
   tooSlowMs?: number;
+  /**
+   * Bench: guard the GPU's clock (check/clock-probe.ts) — bring it to its top before the measured
+   * frames and again whenever a second of them has passed and it has fallen, and report the
+   * lowest share found. `auto`: where it fits (WebGPU, timestamps, a hardware adapter); `on`: on
+   * a software adapter too; `off` (the default).
+   */
+  clocks?: 'on' | 'off' | 'auto';
+}
+
+/** The clock guard a rung asked for, or why it has none. */
+function clockGuard(
+  mode: RungQuery['clocks'],
+  device: Device,
+): { probe: ClockProbe | null; note?: string } {
+  if (mode === undefined || mode === 'off') return { probe: null };
+  const fits = clockGuardFits(device);
+  if (fits === true || (mode === 'on' && fits === 'a software adapter'))
+    return { probe: new ClockProbe(device, BufferUsage) };
+  return { probe: null, note: fits };
 }
 
 /** Timestamp pairs per frame; passes beyond them are counted as untimed. */
@@ -252,10 +285,20 @@ async function run(
   const gpuPassMs: Record<string, number[]> = {};
   const timer = bench && device.caps.features.timestampQuery ? timePasses(device) : null;
   const budgetMs = q.budgetMs ?? Infinity;
+  const guard = bench ? clockGuard(q.clocks, device) : { probe: null };
+  /** The clock's shares of its top found over the measured frames, and when it was last warmed. */
+  const found: number[] = [];
+  let warmed = -Infinity;
   let measuring = 0;
   for (let i = 0; i < warmup + frames; i++) {
     if (i === warmup) measuring = performance.now();
     else if (i >= warmup + 5 && performance.now() - measuring > budgetMs) break;
+    if (guard.probe && i >= warmup && performance.now() - warmed >= 1000) {
+      progress.stage = `the clock, before frame ${i}`;
+      if (i > warmup) found.push(await guard.probe.check());
+      if (i === warmup || (found.at(-1) as number) < TOP_SHARE) await guard.probe.warm();
+      warmed = performance.now();
+    }
     progress.stage = `frame ${i}`;
     await device.beginFrame();
     timer?.startFrame();
@@ -267,6 +310,7 @@ async function run(
     const took = performance.now() - t0;
     if (i < warmup) {
       if (took > (q.tooSlowMs ?? Infinity)) {
+        guard.probe?.destroy();
         scene.destroy();
         return {
           skipped: `too slow: a warm-up frame took ${(took / 1000).toFixed(1)} s (limit ${((q.tooSlowMs ?? 0) / 1000).toFixed(1)} s)`,
@@ -281,6 +325,11 @@ async function run(
     if (!gpu) continue;
     gpuMs.push(gpu.total);
     for (const [label, ms] of Object.entries(gpu.passes)) (gpuPassMs[label] ??= []).push(ms);
+  }
+  if (guard.probe) {
+    progress.stage = 'the clock, after the frames';
+    found.push(await guard.probe.check());
+    guard.probe.destroy();
   }
   // steady state (a browser only): intervals between requestAnimationFrame callbacks of a loop that,
   // like an app, only waits in beginFrame() when frames in flight are still on the GPU
@@ -321,6 +370,8 @@ async function run(
           gpuPassMs,
           rafMs,
           untimedPasses: timer?.untimed ?? 0,
+          ...(found.length > 0 ? { clock: Math.min(...found) } : {}),
+          ...(guard.note ? { clockNote: guard.note } : {}),
           gpuBytes,
           heapBytes,
         }

@@ -48,6 +48,7 @@ export async function startDenoSceneRunner(scenePath, { gpu = false } = {}) {
         warmup: Number(query.warmup ?? 0),
         ...(query.budgetMs !== undefined ? { budgetMs: Number(query.budgetMs) } : {}),
         ...(query.tooSlowMs !== undefined ? { tooSlowMs: Number(query.tooSlowMs) } : {}),
+        ...(query.clocks !== undefined ? { clocks: query.clocks } : {}),
       };
       const args = [
         'run',

@@ -4,11 +4,13 @@
 // per-frame CPU time (the scene's frame call), end-to-end time (until the GPU is done) and GPU time
 // (timestamp queries on the scene's passes, where the rung has them), medians. Writes
 // <out>/bench.json, <out>/bench.md and <out>/bench.svg (against the first numeric grid axis);
-// `--check <saved bench.json>` exits 1 when a cell's median end-to-end time is above the saved
+// `--clocks` guards the GPU's clock on WebGPU rungs (check/clock-probe.ts: the default `auto` where
+// timestamps work on a hardware adapter; each cell's measured frames start at the clock's top, and
+// its row says the lowest share of the top found through them). `--check <saved bench.json>` exits 1 when a cell's median end-to-end time is above the saved
 // one by more than `--threshold` (a CI regression gate).
 //   npm run ignis-bench -- <scene.ts> [--param count=1000,10000 …] [--rungs webgpu,webgl2]
 //     [--frames 20] [--warmup 5] [--repeat 3] [--size 256x256] [--timeout 120]
-//     [--budget-ms 6000] [--too-slow-ms 5000] [--screenshots]
+//     [--budget-ms 6000] [--too-slow-ms 5000] [--clocks auto|on|off] [--screenshots]
 //     [--check saved.json] [--threshold 1.5] [--out ignis-bench-report]
 // `npm run bench`'s particle suite is this runner over check/scenes/particles.ts (bench/runner.mjs).
 import path from 'node:path';
@@ -29,6 +31,7 @@ export function parseArgs(argv) {
       timeout: 120,
       grid: {},
       threshold: 1.5,
+      clocks: 'auto',
       runtime: 'browser',
       out: 'ignis-bench-report',
     },
@@ -58,6 +61,10 @@ export function parseArgs(argv) {
       '--budget-ms': (o, v, fail) => (o.budgetMs = number(v, '--budget-ms', fail)),
       // skip a cell whose warm-up frame takes longer than this
       '--too-slow-ms': (o, v, fail) => (o.tooSlowMs = number(v, '--too-slow-ms', fail)),
+      '--clocks': (o, v, fail) => {
+        if (v !== 'auto' && v !== 'on' && v !== 'off') fail(`--clocks ${v} is not auto, on or off`);
+        o.clocks = v;
+      },
       '--check': (o, v) => (o.check = v),
       // the same comparison with the saved run, reported without failing
       '--compare': (o, v) => (o.compare = v),
@@ -184,6 +191,7 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
             params: JSON.stringify(c.params),
             ...(o.budgetMs !== undefined ? { budgetMs: String(o.budgetMs) } : {}),
             ...(o.tooSlowMs !== undefined ? { tooSlowMs: String(o.tooSlowMs) } : {}),
+            clocks: o.clocks ?? 'auto',
           },
           o.timeout,
         );
@@ -207,6 +215,8 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
         for (const [label, ms] of Object.entries(m.gpuPassMs ?? {}))
           (s.passes[label] ??= []).push(...ms);
         s.untimed = Math.max(s.untimed, m.untimedPasses);
+        if (m.clock !== undefined) s.clock = Math.min(s.clock ?? Infinity, m.clock);
+        if (m.clockNote) s.clockNote = m.clockNote;
         s.repeats.push(median(m.e2eMs));
         s.info = m.info;
         s.gpuBytes = m.gpuBytes;
@@ -256,6 +266,8 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
       rafMs: median(s.raf),
       rafP95Ms: percentile(s.raf, 95),
       ...(s.untimed ? { untimedPasses: s.untimed } : {}),
+      ...(s.clock !== undefined ? { clock: s.clock } : {}),
+      ...(s.clockNote ? { clockNote: s.clockNote } : {}),
       repeatMedians: s.repeats,
       ...(s.info ? { info: s.info } : {}),
       ...(s.gpuBytes !== undefined ? { gpuBytes: s.gpuBytes } : {}),
@@ -287,6 +299,8 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
     '',
     `Runtime: ${o.runtime === 'deno' ? "Deno's WebGPU (offscreen)" : Object.values(versions).filter(Boolean).join(', ') || 'a headless browser'}; adapter: ${[...new Set(rows.map((r) => r.adapter).filter(Boolean))].join('; ') || 'not named'}.`,
     '',
+    clockLine(o, rows),
+    '',
     `| rung | params | backend | e2e ms | CPU ms | GPU ms | GPU ms by pass | rAF ms | repeat medians${saved ? ' | vs saved |' : ' |'}`,
     `|---|---|---|---|---|---|---|---|---${saved ? '|---|' : '|'}`,
     ...rows.map(
@@ -305,6 +319,27 @@ export async function runBench(o, { browser, cells: given, onCell } = {}) {
   ].join('\n');
   writeFileSync(path.join(out, 'bench.md'), `${md}\n`);
   return { rows, errors, out, md };
+}
+
+/**
+ * What the report says of the GPU's clock (`--clocks`): the lowest share of its top found over
+ * each guarded cell's measured frames, and why the others were not guarded.
+ */
+export function clockLine(o, rows) {
+  if (o.clocks === 'off') return 'Clock: not guarded (--clocks off).';
+  const guarded = rows.filter((r) => r.clock !== undefined);
+  const why = new Map();
+  for (const r of rows) if (r.clockNote) why.set(r.clockNote, (why.get(r.clockNote) ?? 0) + 1);
+  const parts = [];
+  if (guarded.length > 0)
+    parts.push(
+      `guarded (check/clock-probe.ts: each cell's measured frames start at its top, checked every second); the lowest share of its top found, per cell: ${guarded.map((r) => `${r.key} ${r.clock.toFixed(2)}`).join(', ')}`,
+    );
+  if (why.size > 0)
+    parts.push(
+      `not guarded on ${[...why].map(([note, n]) => `${n} cell${n > 1 ? 's' : ''} (${note})`).join(', ')}`,
+    );
+  return `Clock (--clocks ${o.clocks ?? 'auto'}): ${parts.join('; ') || 'no cell measured'}.`;
 }
 
 /**

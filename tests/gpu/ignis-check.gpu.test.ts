@@ -280,6 +280,8 @@ describe('ignis-check', () => {
         rafMs: number;
         info: Record<string, unknown>;
         screenshot: string;
+        clock?: number;
+        clockNote?: string;
       }>;
     };
     expect(saved.rows.map((r) => r.key)).toEqual([
@@ -309,7 +311,15 @@ describe('ignis-check', () => {
       expect(readFileSync(path.join(out, r.screenshot)).subarray(1, 4).toString()).toBe('PNG');
       // and the free-running requestAnimationFrame loop's intervals
       expect(r.rafMs).toBeGreaterThan(0);
+      // the clock guard (--clocks auto) fits neither rung here, and each row says why
+      expect(r.clock).toBeUndefined();
+      expect(r.clockNote).toBe(
+        r.backend === 'webgpu' ? 'a software adapter' : 'webgl2 has no compute',
+      );
     }
+    expect(first.stdout).toContain(
+      'Clock (--clocks auto): not guarded on 2 cells (a software adapter), 2 cells (webgl2 has no compute).',
+    );
     // the chart: e2e against count, one line per rung
     const svg = readFileSync(path.join(out, 'bench.svg'), 'utf8');
     expect(svg.match(/<polyline/g)).toHaveLength(2);
@@ -438,6 +448,27 @@ describe('ignis-check', () => {
       expect(row.gpuMs).toBeGreaterThan(0);
     }
     for (const row of json.rows.slice(2)) expect(row.skipped).toMatch(/Deno has WebGPU only/);
+    // --clocks on guards the clock on a software adapter too: the measured frames start after a
+    // warm-up and the row says the lowest share of its top the probe found
+    const guarded = bench('check/scenes/particles.ts', [
+      '--param',
+      'count=256',
+      '--clocks',
+      'on',
+      '--out',
+      `${out}-clocks`,
+    ]);
+    expect(guarded.status, guarded.stdout + guarded.stderr).toBe(0);
+    const [row] = (
+      JSON.parse(readFileSync(path.join(`${out}-clocks`, 'bench.json'), 'utf8')) as {
+        rows: Array<{ frames: number; clock?: number; clockNote?: string }>;
+      }
+    ).rows;
+    expect(row?.frames).toBe(3);
+    expect(row?.clockNote).toBeUndefined();
+    expect(row?.clock).toBeGreaterThan(0);
+    expect(row?.clock).toBeLessThanOrEqual(1);
+    expect(guarded.stdout).toMatch(/Clock \(--clocks on\): guarded .* webgpu count=256 \d\.\d\d\./);
     // a frame that throws: exit 2, the scene, the rung, the runtime and the frame named
     const broken = bench('tests/gpu/fixtures/throws-in-frame.ts', ['--out', `${out}-2`]);
     expect(broken.status).toBe(2);

@@ -24,6 +24,7 @@ import { entrySizes, factsDrift, factsSection } from '../../scripts/package-fact
 const ROOT = path.resolve(__dirname, '../..');
 /** The kit's files beside dist/ (package.json "files"). */
 const KIT_FILES = [
+  'check/clock-probe.ts',
   'check/deno-scene.ts',
   'check/index.html',
   'check/page.ts',

@@ -7,7 +7,7 @@ import { RUNG_NAMES } from '../../scripts/scene-args.mjs';
 // @ts-expect-error: plain .mjs scripts without declarations
 import { parseArgs as checkArgs } from '../../scripts/ignis-check.mjs';
 // @ts-expect-error: plain .mjs scripts without declarations
-import { parseArgs as benchArgs, gridCells } from '../../scripts/ignis-bench.mjs';
+import { parseArgs as benchArgs, gridCells, clockLine } from '../../scripts/ignis-bench.mjs';
 
 type Parse = (argv: string[]) => Record<string, unknown>;
 
@@ -52,5 +52,25 @@ describe('scene kit command lines', () => {
     expect(() => (benchArgs as Parse)(['a.ts', '--colour', 'red'])).toThrow(
       /unknown option --colour/,
     );
+    expect(() => (benchArgs as Parse)(['a.ts', '--clocks', 'always'])).toThrow(
+      /ignis-bench: --clocks always is not auto, on or off/,
+    );
+  });
+
+  it("ignis-bench --clocks: auto by default; the report's line says which cells were guarded, the lowest share found, and why the others were not", () => {
+    expect((benchArgs as Parse)(['a.ts'])['clocks']).toBe('auto');
+    expect((benchArgs as Parse)(['a.ts', '--clocks', 'off'])['clocks']).toBe('off');
+    const line = clockLine as (o: unknown, rows: unknown[]) => string;
+    const rows = [
+      { key: 'webgpu count=1', clock: 0.996 },
+      { key: 'webgpu count=2', clock: 0.5 },
+      { key: 'webgl2 count=1', clockNote: 'webgl2 has no compute' },
+      { key: 'webgl2 count=2', clockNote: 'webgl2 has no compute' },
+    ];
+    expect(line({ clocks: 'auto' }, rows)).toBe(
+      "Clock (--clocks auto): guarded (check/clock-probe.ts: each cell's measured frames start at its top, checked every second); the lowest share of its top found, per cell: webgpu count=1 1.00, webgpu count=2 0.50; not guarded on 2 cells (webgl2 has no compute).",
+    );
+    expect(line({ clocks: 'off' }, rows)).toBe('Clock: not guarded (--clocks off).');
+    expect(line({ clocks: 'on' }, [])).toBe('Clock (--clocks on): no cell measured.');
   });
 });
