@@ -32,6 +32,8 @@ export const DEFAULTS = {
   warmup: 5,
   budgetMs: 6000,
   tooSlowMs: 5000,
+  /** The GPU's clock guard of the particle suite's cells (ignis-bench --clocks). */
+  clocks: 'auto',
   preroll: 30,
   out: 'bench/results',
   compare: null,
@@ -133,6 +135,7 @@ const USAGE = `npm run bench -- [options]
   --frames 30 --warmup 5          measured frames (per metric) and warm-up frames
   --budget-ms 6000                stop a metric after this long once 5 frames are in
   --too-slow-ms 5000              skip a scenario whose warm-up frame takes longer
+  --clocks auto                   the particle cells' GPU clock guard: auto, on or off (ignis-bench --clocks)
   --preroll 30                    update-only steps of 0.1 s before measuring (reach the steady state)
   --out bench/results             where results go
   --compare <file.json>           print each row's ratio to a saved run
@@ -235,6 +238,13 @@ export function parseArgs(argv) {
       case '--too-slow-ms':
         o.tooSlowMs = Number(next());
         break;
+      case '--clocks': {
+        const v = next();
+        if (v !== 'auto' && v !== 'on' && v !== 'off')
+          throw new Error(`bench: --clocks ${v} is not auto, on or off`);
+        o.clocks = v;
+        break;
+      }
       case '--preroll':
         o.preroll = Number(next());
         break;
@@ -764,6 +774,7 @@ async function runParticleSuite(o, browser, scene = PARTICLE_SCENE, cells = part
       height: o.size[1],
       budgetMs: o.budgetMs,
       tooSlowMs: o.tooSlowMs,
+      clocks: o.clocks,
       timeout: o.scenarioTimeoutMs / 1000,
       screenshots: true,
       threshold: 1.5,
