@@ -756,7 +756,13 @@ describe('ignis-check across engines', () => {
       expect(r.status, r.stdout + r.stderr).toBe(0);
       const bench = JSON.parse(readFileSync(path.join(out, 'bench.json'), 'utf8')) as {
         engines: Record<string, string>;
-        rows: Array<{ key: string; engine: string; frames: number; skipped?: string }>;
+        rows: Array<{
+          key: string;
+          engine: string;
+          frames: number;
+          skipped?: string;
+          clockNote?: string;
+        }>;
       };
       expect(bench.rows.map((x) => [x.key, x.engine, x.skipped ? 'skipped' : x.frames])).toEqual([
         ['webgpu count=256', 'chromium', 3],
@@ -767,6 +773,15 @@ describe('ignis-check across engines', () => {
         ['webkit:webgl2 count=256', 'webkit', 3],
       ]);
       expect(Object.keys(bench.engines).sort()).toEqual(['chromium', 'firefox', 'webkit']);
+      // no engine's adapter here gets the clock guard: each WebGPU row says it is a software one
+      // (Firefox names none, and says so by isFallbackAdapter), each WebGL2 row that it has no compute
+      expect(bench.rows.filter((x) => !x.skipped).map((x) => [x.key, x.clockNote])).toEqual([
+        ['webgpu count=256', 'a software adapter'],
+        ['webgl2 count=256', 'webgl2 has no compute'],
+        ['firefox:webgpu count=256', 'a software adapter'],
+        ['firefox:webgl2 count=256', 'webgl2 has no compute'],
+        ['webkit:webgl2 count=256', 'webgl2 has no compute'],
+      ]);
     },
     400_000,
   );
