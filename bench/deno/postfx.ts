@@ -2,8 +2,11 @@
 // over Vulkan) runs the built library (dist/) offscreen. Measures, with timestamp queries, the post
 // chain per path and size and the compute (workgroup-memory) blur against the fragment blur per
 // radius. Usage (shared GPU.md has the setup):
-//   deno run -A bench/deno/postfx.ts <out-dir> [frames]
-// Writes <out-dir>/postfx-deno.json and postfx-deno.md.
+//   deno run -A bench/deno/postfx.ts <out-dir> [frames] [--clocks auto|on|off]
+// Writes <out-dir>/postfx-deno.json and postfx-deno.md. Each measurement runs alone (not
+// interleaved), so the GPU's clock is guarded (check/clock-probe.ts; `auto`: on a hardware adapter
+// with timestamps): brought to its top before each, and its share of the top after each in the
+// table's clock column.
 // Deno's own globals, declared here so the repository's type check needs no Deno types
 declare const Deno: {
   args: string[];
@@ -16,13 +19,30 @@ const { lib } = (await import(
 )) as typeof import('./lib.js');
 const { blur, bloom, createDevice, createPostProcess, grade, toneMap, toHalfs, TextureUsage } = lib;
 
-const [outDir = '.', framesArg = '30'] = Deno.args;
+const { ClockProbe, clockGuardFits } = (await import(
+  new URL('../../check/clock-probe.ts', import.meta.url).href
+)) as typeof import('../../check/clock-probe.js');
+
+const flag = Deno.args.indexOf('--clocks');
+const CLOCKS = flag >= 0 ? (Deno.args[flag + 1] ?? '') : 'auto';
+if (!['auto', 'on', 'off'].includes(CLOCKS)) throw new Error(`--clocks ${CLOCKS}: auto, on or off`);
+const [outDir = '.', framesArg = '30'] = Deno.args.filter(
+  (_, i) => flag < 0 || (i !== flag && i !== flag + 1),
+);
 const FRAMES = Number(framesArg);
 const device = await createDevice({ backend: 'webgpu' });
 if (!device.caps.features.timestampQuery)
   throw new Error('this adapter has no timestamp-query: nothing to measure');
 const adapter =
   `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
+const guardFits = clockGuardFits(device);
+const clocks =
+  CLOCKS === 'on' || (CLOCKS === 'auto' && guardFits === true)
+    ? new ClockProbe(device, lib.BufferUsage)
+    : null;
+console.log(
+  `clock guard: ${clocks ? 'on' : `off (${CLOCKS === 'off' ? '--clocks off' : guardFits})`}`,
+);
 const median = (v: number[]): number => {
   const s = [...v].sort((a, b) => a - b);
   return s.length === 0
@@ -42,6 +62,7 @@ async function measure(
   const samples: Record<string, number[]> = Object.fromEntries(
     Object.keys(spans).map((k) => [k, []]),
   );
+  await clocks?.warm();
   for (let i = 0; i < FRAMES + 3; i++) {
     frame(q);
     await device.queue.onSubmittedWorkDone();
@@ -53,7 +74,11 @@ async function measure(
       );
   }
   q.destroy();
-  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  const out: Record<string, number> = Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [k, median(v)]),
+  );
+  if (clocks) out['clock'] = await clocks.check();
+  return out;
 }
 
 function hdrImage(width: number, height: number): Uint16Array {
@@ -149,18 +174,30 @@ for (const [width, height] of [
   src.destroy();
 }
 
-const meta = { date: new Date().toISOString(), adapter, deno: Deno.version.deno, frames: FRAMES };
+const meta = {
+  date: new Date().toISOString(),
+  adapter,
+  deno: Deno.version.deno,
+  frames: FRAMES,
+  clockGuard: clocks
+    ? 'on'
+    : CLOCKS === 'off'
+      ? 'off (--clocks off)'
+      : `off (${String(guardFits)})`,
+};
 await Deno.mkdir(outDir, { recursive: true });
 await Deno.writeTextFile(`${outDir}/postfx-deno.json`, JSON.stringify({ meta, rows }, null, 2));
 const fmt = (v: unknown): string => (typeof v === 'number' ? v.toFixed(3) : '—');
 const md = [
   `# Post-processing on ${adapter} (Deno ${meta.deno}, ${meta.date}, median GPU ms of ${FRAMES} frames)`,
   '',
-  '| what | path | size | bloom | tone map + grade | blur H + V |',
-  '|---|---|---|---|---|---|',
+  `Clock guard: ${meta.clockGuard}; clock: the GPU's clock after each measurement, a share of its top (check/clock-probe.ts).`,
+  '',
+  '| what | path | size | bloom | tone map + grade | blur H + V | clock |',
+  '|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.kind === 'blur' ? `blur r${r.radius}` : 'post chain'} | ${r.path} | ${r.size} | ${fmt(r.bloom)} | ${fmt(r['tone map + grade'])} | ${fmt(r.blur)} |`,
+      `| ${r.kind === 'blur' ? `blur r${r.radius}` : 'post chain'} | ${r.path} | ${r.size} | ${fmt(r.bloom)} | ${fmt(r['tone map + grade'])} | ${fmt(r.blur)} | ${typeof r.clock === 'number' ? r.clock.toFixed(2) : '—'} |`,
   ),
   '',
 ].join('\n');
