@@ -61,6 +61,23 @@ export function clockGuardFits(device: Device): true | string {
   return true;
 }
 
+/**
+ * The probe a `--clocks` mode asks for on `device`, or why there is none: `off` (or no mode) none;
+ * `auto` where `clockGuardFits`; `on` on a software adapter too (slowly: it loads the CPU), and
+ * never where the device cannot run it (no compute, no timestamps). `note`: why not guarded.
+ */
+export function clockGuard(
+  mode: 'on' | 'off' | 'auto' | undefined,
+  device: Device,
+  usage: ProbeUsage,
+): { probe: ClockProbe | null; note?: string } {
+  if (mode === undefined || mode === 'off') return { probe: null, note: '--clocks off' };
+  const fits = clockGuardFits(device);
+  if (fits === true || (mode === 'on' && fits === 'a software adapter'))
+    return { probe: new ClockProbe(device, usage) };
+  return { probe: null, note: fits };
+}
+
 export class ClockProbe {
   readonly #device: Device;
   readonly #pipeline: ComputePipeline;

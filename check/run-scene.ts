@@ -12,7 +12,7 @@ import {
   type QuerySet,
 } from 'ignis-rhi';
 import type { CreateScene, Scene, SceneInfo, SceneNeeds } from 'ignis-rhi/testing';
-import { ClockProbe, clockGuardFits, TOP_SHARE } from './clock-probe.js';
+import { clockGuard, TOP_SHARE } from './clock-probe.js';
 import { RUNGS } from './rungs.js';
 
 /** What a rung ends with. */
@@ -108,18 +108,6 @@ export interface RungQuery {
    * a software adapter too; `off` (the default).
    */
   clocks?: 'on' | 'off' | 'auto';
-}
-
-/** The clock guard a rung asked for, or why it has none. */
-function clockGuard(
-  mode: RungQuery['clocks'],
-  device: Device,
-): { probe: ClockProbe | null; note?: string } {
-  if (mode === undefined || mode === 'off') return { probe: null };
-  const fits = clockGuardFits(device);
-  if (fits === true || (mode === 'on' && fits === 'a software adapter'))
-    return { probe: new ClockProbe(device, BufferUsage) };
-  return { probe: null, note: fits };
 }
 
 /** Timestamp pairs per frame; passes beyond them are counted as untimed. */
@@ -285,7 +273,7 @@ async function run(
   const gpuPassMs: Record<string, number[]> = {};
   const timer = bench && device.caps.features.timestampQuery ? timePasses(device) : null;
   const budgetMs = q.budgetMs ?? Infinity;
-  const guard = bench ? clockGuard(q.clocks, device) : { probe: null };
+  const guard = bench ? clockGuard(q.clocks, device, BufferUsage) : { probe: null };
   /** The clock's shares of its top found over the measured frames, and when it was last warmed. */
   const found: number[] = [];
   let warmed = -Infinity;
@@ -371,7 +359,7 @@ async function run(
           rafMs,
           untimedPasses: timer?.untimed ?? 0,
           ...(found.length > 0 ? { clock: Math.min(...found) } : {}),
-          ...(guard.note ? { clockNote: guard.note } : {}),
+          ...(guard.note && guard.note !== '--clocks off' ? { clockNote: guard.note } : {}),
           gpuBytes,
           heapBytes,
         }

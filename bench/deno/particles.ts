@@ -26,7 +26,7 @@ const { RawReference, RawPassTimer, compareImages, ignisSpriteTexture } = (await
 const { RawSplat } = (await import(
   new URL('./raw-splat.ts', import.meta.url).href
 )) as typeof import('./raw-splat.js');
-const { ClockProbe, clockGuardFits } = (await import(
+const { clockGuard } = (await import(
   new URL('../../check/clock-probe.ts', import.meta.url).href
 )) as typeof import('../../check/clock-probe.js');
 type ParticleSystem = import('../../src/all.js').ParticleSystem;
@@ -78,13 +78,10 @@ const device = await createDevice({ backend: 'webgpu' });
 const timing = device.caps.features.timestampQuery;
 const a = device.caps.adapter;
 const adapter = `${a.vendor} ${a.architecture} ${a.description}`.trim() || 'adapter not named';
-const guardFits = clockGuardFits(device);
-const clocks =
-  CLOCKS === 'on' || (CLOCKS === 'auto' && guardFits === true)
-    ? new ClockProbe(device, lib.BufferUsage)
-    : null;
+const guard = clockGuard(CLOCKS as 'on' | 'off' | 'auto', device, lib.BufferUsage);
+const clocks = guard.probe;
 console.log(
-  `adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}; clock guard: ${clocks ? 'on' : `off (${CLOCKS === 'off' ? '--clocks off' : guardFits})`}`,
+  `adapter: ${adapter}; timestamps: ${timing ? 'yes' : 'no'}; clock guard: ${clocks ? 'on' : `off (${guard.note})`}`,
 );
 const camera = orbitCamera({ aspect: WIDTH / HEIGHT });
 const target = device.createTexture({

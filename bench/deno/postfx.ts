@@ -19,7 +19,7 @@ const { lib } = (await import(
 )) as typeof import('./lib.js');
 const { blur, bloom, createDevice, createPostProcess, grade, toneMap, toHalfs, TextureUsage } = lib;
 
-const { ClockProbe, clockGuardFits } = (await import(
+const { clockGuard } = (await import(
   new URL('../../check/clock-probe.ts', import.meta.url).href
 )) as typeof import('../../check/clock-probe.js');
 
@@ -35,14 +35,9 @@ if (!device.caps.features.timestampQuery)
   throw new Error('this adapter has no timestamp-query: nothing to measure');
 const adapter =
   `${device.caps.adapter.vendor} ${device.caps.adapter.architecture} ${device.caps.adapter.description}`.trim();
-const guardFits = clockGuardFits(device);
-const clocks =
-  CLOCKS === 'on' || (CLOCKS === 'auto' && guardFits === true)
-    ? new ClockProbe(device, lib.BufferUsage)
-    : null;
-console.log(
-  `clock guard: ${clocks ? 'on' : `off (${CLOCKS === 'off' ? '--clocks off' : guardFits})`}`,
-);
+const guard = clockGuard(CLOCKS as 'on' | 'off' | 'auto', device, lib.BufferUsage);
+const clocks = guard.probe;
+console.log(`clock guard: ${clocks ? 'on' : `off (${guard.note})`}`);
 const median = (v: number[]): number => {
   const s = [...v].sort((a, b) => a - b);
   return s.length === 0
@@ -179,11 +174,7 @@ const meta = {
   adapter,
   deno: Deno.version.deno,
   frames: FRAMES,
-  clockGuard: clocks
-    ? 'on'
-    : CLOCKS === 'off'
-      ? 'off (--clocks off)'
-      : `off (${String(guardFits)})`,
+  clockGuard: clocks ? 'on' : `off (${guard.note})`,
 };
 await Deno.mkdir(outDir, { recursive: true });
 await Deno.writeTextFile(`${outDir}/postfx-deno.json`, JSON.stringify({ meta, rows }, null, 2));
