@@ -359,7 +359,8 @@ async function run(
           rafMs,
           untimedPasses: timer?.untimed ?? 0,
           ...(found.length > 0 ? { clock: Math.min(...found) } : {}),
-          ...(guard.note && guard.note !== '--clocks off' ? { clockNote: guard.note } : {}),
+          // (a note only where the guard was asked for and could not be had)
+          ...(q.clocks && q.clocks !== 'off' && guard.note ? { clockNote: guard.note } : {}),
           gpuBytes,
           heapBytes,
         }

@@ -4,10 +4,11 @@
 // per-frame CPU time (the scene's frame call), end-to-end time (until the GPU is done) and GPU time
 // (timestamp queries on the scene's passes, where the rung has them), medians. Writes
 // <out>/bench.json, <out>/bench.md and <out>/bench.svg (against the first numeric grid axis);
-// `--clocks` guards the GPU's clock on WebGPU rungs (check/clock-probe.ts: the default `auto` where
-// timestamps work on a hardware adapter; each cell's measured frames start at the clock's top, and
-// its row says the lowest share of the top found through them). `--check <saved bench.json>` exits 1 when a cell's median end-to-end time is above the saved
-// one by more than `--threshold` (a CI regression gate).
+// `--clocks` guards the GPU's clock on WebGPU rungs (check/clock-probe.ts: the default `auto`
+// where timestamps work on a hardware adapter; each cell's measured frames start at the clock's
+// top, and its row says the lowest share of the top found through them). `--check <saved
+// bench.json>` exits 1 when a cell's median end-to-end time is above the saved one by more than
+// `--threshold` (a CI regression gate).
 //   npm run ignis-bench -- <scene.ts> [--param count=1000,10000 …] [--rungs webgpu,webgl2]
 //     [--frames 20] [--warmup 5] [--repeat 3] [--size 256x256] [--timeout 120]
 //     [--budget-ms 6000] [--too-slow-ms 5000] [--clocks auto|on|off] [--screenshots]
