@@ -2,7 +2,10 @@
 // over Vulkan) runs the built library (dist/) offscreen. Measures, with timestamp queries, the post
 // chain per path and size and the compute (workgroup-memory) blur against the fragment blur per
 // radius. Usage (shared GPU.md has the setup):
-//   deno run -A bench/deno/postfx.ts <out-dir> [frames] [--clocks auto|on|off]
+//   deno run -A bench/deno/postfx.ts <out-dir> [frames] [--clocks auto|on|off] [--sizes WxH,…]
+//     [--radii 4,8,16,32]
+// `--sizes`: the chain's and the blurs' sizes (720p, 1080p and 4K for the chain, 1080p and 4K for
+// the blurs by default); `--radii`: the blurs' radii.
 // Writes <out-dir>/postfx-deno.json and postfx-deno.md. Each measurement runs alone (not
 // interleaved), so the GPU's clock is guarded (check/clock-probe.ts; `auto`: on a hardware adapter
 // with timestamps): brought to its top before every round of 5 frames of each, and the lowest
@@ -23,13 +26,36 @@ const { clockGuard } = (await import(
   new URL('../../check/clock-probe.ts', import.meta.url).href
 )) as typeof import('../../check/clock-probe.js');
 
-const flag = Deno.args.indexOf('--clocks');
-const CLOCKS = flag >= 0 ? (Deno.args[flag + 1] ?? '') : 'auto';
+/** `--name value` options, and what is left of the arguments (the positional ones). */
+const options = new Map<string, string>();
+const positional: string[] = [];
+for (let i = 0; i < Deno.args.length; i++) {
+  const a = Deno.args[i] as string;
+  if (a.startsWith('--')) options.set(a.slice(2), Deno.args[++i] ?? '');
+  else positional.push(a);
+}
+for (const name of options.keys())
+  if (!['clocks', 'sizes', 'radii'].includes(name))
+    throw new Error(`--${name}: postfx.ts takes --clocks, --sizes and --radii`);
+const CLOCKS = options.get('clocks') ?? 'auto';
 if (!['auto', 'on', 'off'].includes(CLOCKS)) throw new Error(`--clocks ${CLOCKS}: auto, on or off`);
-const [outDir = '.', framesArg = '30'] = Deno.args.filter(
-  (_, i) => flag < 0 || (i !== flag && i !== flag + 1),
-);
+const sizes = (list: string): (readonly [number, number])[] =>
+  list.split(',').map((s) => {
+    const [w, h] = s.split('x').map(Number);
+    if (!Number.isInteger(w) || !Number.isInteger(h) || w! <= 0 || h! <= 0)
+      throw new Error(`--sizes ${list}: WxH,… in pixels (e.g. 1280x720,1920x1080)`);
+    return [w!, h!] as const;
+  });
+// the chain at 720p, 1080p and 4K and the blurs at 1080p and 4K, or at the sizes asked for
+const CHAIN_SIZES = sizes(options.get('sizes') ?? '1280x720,1920x1080,3840x2160');
+const BLUR_SIZES = sizes(options.get('sizes') ?? '1920x1080,3840x2160');
+const RADII = (options.get('radii') ?? '4,8,16,32').split(',').map(Number);
+if (RADII.some((r) => !Number.isInteger(r) || r <= 0))
+  throw new Error(`--radii ${options.get('radii')}: positive integers (e.g. 4,8,16,32)`);
+const [outDir = '.', framesArg = '30'] = positional;
 const FRAMES = Number(framesArg);
+if (!Number.isInteger(FRAMES) || FRAMES <= 0)
+  throw new Error(`frames ${framesArg}: a positive integer (the measured frames of each row)`);
 const device = await createDevice({ backend: 'webgpu' });
 if (!device.caps.features.timestampQuery)
   throw new Error('this adapter has no timestamp-query: nothing to measure');
@@ -106,11 +132,7 @@ function hdrImage(width: number, height: number): Uint16Array {
 }
 
 const rows: Array<Record<string, unknown>> = [];
-for (const [width, height] of [
-  [1280, 720],
-  [1920, 1080],
-  [3840, 2160],
-] as const) {
+for (const [width, height] of CHAIN_SIZES) {
   const out = device.createTexture({
     size: { width, height },
     format: 'rgba8unorm',
@@ -147,10 +169,7 @@ for (const [width, height] of [
   out.destroy();
 }
 
-for (const [width, height] of [
-  [1920, 1080],
-  [3840, 2160],
-] as const) {
+for (const [width, height] of BLUR_SIZES) {
   const src = device.createTexture({
     size: { width, height },
     format: 'rgba16float',
@@ -162,7 +181,7 @@ for (const [width, height] of [
     { bytesPerRow: width * 8 },
     { width, height },
   );
-  for (const radius of [4, 8, 16, 32]) {
+  for (const radius of RADII) {
     for (const path of ['compute', 'fragment'] as const) {
       const b = blur(device, { radius, path });
       const dst = device.createTexture({

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+// @ts-expect-error -- a plain .mjs script without declarations
+import { buildLibrary, denoEnv, findDeno } from '../../scripts/deno.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -113,4 +115,59 @@ describe('the benchmark under Deno (--runtime deno)', () => {
       /\| 300 \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d\d× \| \d+\.\d{3} \| -?\d+\.\d\d× \|/,
     );
   }, 300_000);
+
+  it('bench/deno/postfx.ts: the post chain and the blur per path, guarded with --clocks on (each row says the share of the top its rounds kept) and not with --clocks off', () => {
+    const dist = path.join(buildLibrary(process.cwd()), 'index.js');
+    const deno = findDeno();
+    const env = { ...denoEnv({ quiet: true }), IGNIS_DIST: dist };
+    const measure = (clocks: 'on' | 'off') => {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'ignis-deno-postfx-'));
+      // 6 frames a row: a round of 5 and a round of 1, each after a warm-up where guarded
+      const args = ['run', '-A', 'bench/deno/postfx.ts', out, '6', '--sizes', '64x48'];
+      const r = spawnSync(deno, [...args, '--radii', '4', '--clocks', clocks], {
+        encoding: 'utf8',
+        timeout: 200_000,
+        env,
+      });
+      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+      const json = JSON.parse(readFileSync(path.join(out, 'postfx-deno.json'), 'utf8'));
+      return { json, md: readFileSync(path.join(out, 'postfx-deno.md'), 'utf8') };
+    };
+    const on = measure('on');
+    expect(on.json.meta.clockGuard).toBe('on');
+    expect(
+      on.json.rows.map(
+        (r: { kind: string; path: string; size: string }) => `${r.kind} ${r.path} ${r.size}`,
+      ),
+    ).toEqual([
+      'post compute 64x48',
+      'post fragment 64x48',
+      'blur compute 64x48',
+      'blur fragment 64x48',
+    ]);
+    for (const row of on.json.rows) {
+      if (row.kind === 'post') {
+        expect(row.bloom).toBeGreaterThan(0);
+        expect(row['tone map + grade']).toBeGreaterThan(0);
+      } else expect(row.blur).toBeGreaterThan(0);
+      expect(row.clock).toBeGreaterThan(0);
+      expect(row.clock).toBeLessThanOrEqual(1);
+    }
+    expect(on.md).toMatch(/\| blur r4 \| fragment \| 64x48 \| — \| — \| \d+\.\d{3} \| \d\.\d\d \|/);
+    const off = measure('off');
+    expect(off.json.meta.clockGuard).toBe('off (--clocks off)');
+    for (const row of off.json.rows) expect(row.clock).toBeUndefined();
+    // a typo in an option is an error that names the options, not a silent default
+    const bad = spawnSync(
+      deno,
+      ['run', '-A', 'bench/deno/postfx.ts', '/tmp', '2', '--size', '64x48'],
+      {
+        encoding: 'utf8',
+        timeout: 100_000,
+        env,
+      },
+    );
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--size: postfx.ts takes --clocks, --sizes and --radii/);
+  }, 420_000);
 });
