@@ -77,6 +77,33 @@ const NPM_CLI = path.join(
   execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(),
   'npm/bin/npm-cli.js',
 );
+/** `ignis-check`'s arguments for the scene above: both rungs in Chromium, into report/. */
+const CHECK_ARGS = [
+  'scenes/sparks.ts',
+  '--rungs',
+  'webgpu,webgl2',
+  '--browsers',
+  'chromium',
+  '--frames',
+  '3',
+  '--out',
+  'report',
+];
+type CheckReport = {
+  status: string;
+  rows: Array<{ rung: string; backend: string; differing?: number; stateWorst?: number }>;
+};
+/** `project`'s report/report.json from CHECK_ARGS: ok, both rungs, the state compared too. */
+function checkedReport(project: string): CheckReport {
+  const report = JSON.parse(
+    readFileSync(path.join(project, 'report/report.json'), 'utf8'),
+  ) as CheckReport;
+  expect(report.status).toBe('ok');
+  expect(report.rows.map((r) => r.rung)).toEqual(['webgpu', 'webgl2']);
+  // the state was compared, not only the pixels
+  expect(report.rows[1]?.stateWorst).toBeLessThanOrEqual(1e-3);
+  return report;
+}
 let tarball = '';
 /** A project that installed the tarball and typescript only (no kit peers). */
 let bareConsumer = '';
@@ -288,30 +315,10 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
         encoding: 'utf8',
         timeout: 240_000,
       });
-    const check = npx([
-      'ignis-check',
-      'scenes/sparks.ts',
-      '--rungs',
-      'webgpu,webgl2',
-      '--browsers',
-      'chromium',
-      '--frames',
-      '3',
-      '--out',
-      'report',
-    ]);
+    const check = npx(['ignis-check', ...CHECK_ARGS]);
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
-    const report = JSON.parse(readFileSync(path.join(project, 'report/report.json'), 'utf8')) as {
-      status: string;
-      rows: Array<{ rung: string; backend: string; differing?: number; stateWorst?: number }>;
-    };
-    expect(report.status).toBe('ok');
-    expect(report.rows.map((r) => [r.rung, r.backend])).toEqual([
-      ['webgpu', 'webgpu'],
-      ['webgl2', 'webgl2'],
-    ]);
-    // the state was compared, not only the pixels
-    expect(report.rows[1]?.stateWorst).toBeLessThanOrEqual(1e-3);
+    const report = checkedReport(project);
+    expect(report.rows.map((r) => r.backend)).toEqual(['webgpu', 'webgl2']);
     // the PNG is the scene's image: particles lit some pixels of the black clear
     const image = PNG.sync.read(readFileSync(path.join(project, 'report/webgpu.png')));
     let lit = 0;
@@ -422,27 +429,15 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
     writeFileSync(path.join(project, 'scenes/sparks.ts'), SPARKS_SCENE);
     const check = spawnSync(
       node,
-      [
-        'node_modules/ignis-rhi/scripts/ignis-check.mjs',
-        'scenes/sparks.ts',
-        '--rungs',
-        'webgpu,webgl2',
-        '--browsers',
-        'chromium',
-        '--frames',
-        '3',
-        '--out',
-        'report',
-      ],
-      { cwd: project, encoding: 'utf8', timeout: 240_000, env },
+      ['node_modules/ignis-rhi/scripts/ignis-check.mjs', ...CHECK_ARGS],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 240_000,
+        env,
+      },
     );
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
-    const report = JSON.parse(readFileSync(path.join(project, 'report/report.json'), 'utf8')) as {
-      status: string;
-      rows: Array<{ rung: string; stateWorst?: number }>;
-    };
-    expect(report.status).toBe('ok');
-    expect(report.rows.map((r) => r.rung)).toEqual(['webgpu', 'webgl2']);
-    expect(report.rows[1]?.stateWorst).toBeLessThanOrEqual(1e-3);
+    checkedReport(project);
   }, 400_000);
 });
