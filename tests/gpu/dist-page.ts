@@ -11,9 +11,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { frontEndFiles } from '../../scripts/package-facts.mjs';
 
-const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>
-<script type="module">
-import { createDevice, BufferUsage } from './index.js';
+/** The page's module; it imports the entries from ./index.js, ./particles.js and ./portable.js. */
+export const PAGE_SCRIPT = `import { createDevice, BufferUsage } from './index.js';
 import { createParticleSystem, orbitCamera } from './particles.js';
 const out = {};
 const fetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname.slice(1)).filter((f) => f.endsWith('.js'));
@@ -50,7 +49,14 @@ for (const backend of ['webgpu', 'webgl2']) {
   device.destroy();
 }
 window.__out = out;
-</script>`;
+`;
+const HEAD = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><canvas id="c" width="160" height="90"></canvas>`;
+const PAGE = `${HEAD}\n<script type="module">\n${PAGE_SCRIPT}</script>`;
+
+/** A page that loads a bundle of PAGE_SCRIPT from `src` (a module script, or a classic one). */
+export function bundlePage(src: string, type: 'module' | 'classic'): string {
+  return `${HEAD}\n<script${type === 'module' ? ' type="module"' : ''} src="./${src}"></script>`;
+}
 
 export interface DistRun {
   errors: string[];
@@ -58,8 +64,13 @@ export interface DistRun {
 }
 
 /** Serves `dir` (it gets an index.html), opens it, returns what the page computed. */
-export async function runDistInBrowser(dir: string): Promise<DistRun> {
-  writeFileSync(path.join(dir, 'index.html'), PAGE);
+export function runDistInBrowser(dir: string): Promise<DistRun> {
+  return runPageInBrowser(dir, PAGE);
+}
+
+/** Serves `dir` with `html` as its index.html, opens it, returns what the page computed. */
+export async function runPageInBrowser(dir: string, html: string): Promise<DistRun> {
+  writeFileSync(path.join(dir, 'index.html'), html);
   const server = http.createServer((req, res) => {
     const file = path.join(
       dir,
@@ -106,6 +117,7 @@ export async function runDistInBrowser(dir: string): Promise<DistRun> {
 export function frontEndFetched(
   dir: string,
   result: unknown,
+  find: (files: string[]) => string[] = (files) => frontEndFiles(dir, files),
 ): { fetched: Record<string, boolean>; rest: unknown } {
   const fetched: Record<string, boolean> = {};
   const rest: Record<string, unknown> = {};
@@ -113,10 +125,35 @@ export function frontEndFetched(
     (result ?? {}) as Record<string, { modules: string[] }>,
   )) {
     const { modules, ...others } = r;
-    fetched[backend] = frontEndFiles(dir, modules).length > 0;
+    fetched[backend] = find(modules).length > 0;
     rest[backend] = others;
   }
   return { fetched, rest };
+}
+
+/**
+ * The files of `files` (a bundler's output in `dir`, each with a source map beside it) that hold
+ * the WGSL front end: their sources name wgsl_reflect (a bundler that followed the package's own
+ * maps) or one of the package's front-end files `distFrontEnd` (one that did not).
+ */
+export function bundleFrontEndFiles(
+  dir: string,
+  files: string[],
+  distFrontEnd: string[],
+): string[] {
+  return files.filter((f) => {
+    let sources: string[];
+    try {
+      sources = (
+        JSON.parse(readFileSync(path.join(dir, `${f}.map`), 'utf8')) as { sources: string[] }
+      ).sources;
+    } catch {
+      return false;
+    }
+    return sources.some(
+      (s) => /wgsl_reflect/.test(s) || distFrontEnd.some((d) => s.endsWith(`/${path.basename(d)}`)),
+    );
+  });
 }
 
 /** What the page computes on a working build: the expected `result` (less the fetched modules). */

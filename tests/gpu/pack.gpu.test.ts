@@ -3,7 +3,9 @@
 // plain tsc and skipLibCheck: false (the declarations must bring @webgpu/types themselves), then
 // runs the installed dist/ in the browser on both backends. Then a second scratch project installs
 // the tarball with the scene kit's peers and runs `npx ignis-check` and `npx ignis-bench` on a
-// scene of its own, as docs/testing-your-scenes.md tells users to.
+// scene of its own, as docs/testing-your-scenes.md tells users to; a third does the same on Node 24
+// with the newest peers npm picks there; and the first project's page is bundled by esbuild and by
+// webpack and run again.
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -18,8 +20,21 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { expectedDistResult, frontEndFetched, runDistInBrowser } from './dist-page.js';
-import { entrySizes, factsDrift, factsSection } from '../../scripts/package-facts.mjs';
+import {
+  PAGE_SCRIPT,
+  bundleFrontEndFiles,
+  bundlePage,
+  expectedDistResult,
+  frontEndFetched,
+  runDistInBrowser,
+  runPageInBrowser,
+} from './dist-page.js';
+import {
+  entrySizes,
+  factsDrift,
+  factsSection,
+  frontEndFiles,
+} from '../../scripts/package-facts.mjs';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The kit's files beside dist/ (package.json "files"). */
@@ -439,5 +454,83 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
     );
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
     checkedReport(project);
+  }, 400_000);
+
+  it('bundled by the newest esbuild and webpack, the page of the installed package runs on both backends, and WebGPU never fetches the WGSL front end', async () => {
+    // Users ship the package through their own bundler, not only Vite: the entries' lazy import of
+    // the front end must survive it as a chunk of its own that WebGPU's compute particles never
+    // fetch, and the code must run as bundled (minified, split, top-level await).
+    expect(bareConsumer, 'the packing test above installed the tarball').not.toBe('');
+    const tools = spawnSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        'esbuild@latest',
+        'webpack@latest',
+        'webpack-cli@latest',
+      ],
+      { cwd: bareConsumer, encoding: 'utf8', timeout: 240_000 },
+    );
+    expect(tools.status, tools.stderr).toBe(0);
+    writeFileSync(
+      path.join(bareConsumer, 'page.js'),
+      PAGE_SCRIPT.replace("'./index.js'", "'ignis-rhi'")
+        .replace("'./particles.js'", "'ignis-rhi/particles'")
+        .replace("'./portable.js'", "'ignis-rhi/portable'"),
+    );
+    const dist = path.join(bareConsumer, 'node_modules/ignis-rhi/dist');
+    const distFrontEnd = frontEndFiles(
+      dist,
+      readdirSync(dist).filter((f) => f.endsWith('.js')),
+    );
+    expect(distFrontEnd.length, 'the package has a front-end chunk').toBeGreaterThan(0);
+    const bundlers = [
+      {
+        name: 'esbuild',
+        args: [
+          'page.js',
+          '--bundle',
+          '--splitting',
+          '--format=esm',
+          '--minify',
+          '--sourcemap',
+          '--outdir=out-esbuild',
+        ],
+        page: bundlePage('page.js', 'module'),
+      },
+      {
+        name: 'webpack',
+        args: [
+          '--mode',
+          'production',
+          '--entry',
+          './page.js',
+          '--output-path',
+          'out-webpack',
+          '--devtool',
+          'source-map',
+        ],
+        page: bundlePage('main.js', 'classic'),
+      },
+    ] as const;
+    for (const b of bundlers) {
+      const bin = path.join(bareConsumer, 'node_modules/.bin', b.name);
+      const built = spawnSync(bin, b.args, {
+        cwd: bareConsumer,
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(built.status, `${b.name}: ${built.stdout}${built.stderr}`).toBe(0);
+      const out = path.join(bareConsumer, `out-${b.name}`);
+      const { errors, result } = await runPageInBrowser(out, b.page);
+      expect(errors, b.name).toEqual([]);
+      const { fetched, rest } = frontEndFetched(out, result, (files) =>
+        bundleFrontEndFiles(out, files, distFrontEnd),
+      );
+      expect(rest, b.name).toEqual(expectedDistResult());
+      expect(fetched, b.name).toEqual({ webgpu: false, webgl2: true });
+    }
   }, 400_000);
 });
