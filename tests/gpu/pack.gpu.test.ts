@@ -391,7 +391,7 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
     });
   }, 400_000);
 
-  it('a project on the Node people install today, with the newest kit peers npm picks there, installs the tarball and runs ignis-check', () => {
+  it("a project on the Node people install today, with the newest kit peers npm picks there, installs the tarball and runs ignis-check and the docs' vitest example", () => {
     // The repository pins its own dev tools for Node 20; a user on today's LTS who already has the
     // kit's peers at their newest (puppeteer-core 25 needs Node 22 or later) must still be able to
     // install the package — a peer range that excludes them is npm's ERESOLVE, not a warning.
@@ -454,6 +454,29 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
     );
     expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
     checkedReport(project);
+
+    // and the docs' test-file example, as written, under the newest vitest (5: Node 22 and later)
+    const docs = readFileSync(path.join(ROOT, 'docs/testing-your-scenes.md'), 'utf8');
+    const example = /## From a test file[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(example, 'docs/testing-your-scenes.md has its vitest example').toContain(
+      "'scenes/my-effect.ts'",
+    );
+    writeFileSync(
+      path.join(project, 'effect.test.js'),
+      example!.replace("'scenes/my-effect.ts'", "'scenes/sparks.ts'"),
+    );
+    const vitest = npm(project, ['install', '--save-dev', 'vitest@latest'], node, env);
+    expect(vitest.status, vitest.stderr).toBe(0);
+    expect(Number(versionOf('vitest').split('.')[0])).toBeGreaterThanOrEqual(5);
+    const run = spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', 'effect.test.js'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...env, NO_COLOR: '1' },
+    });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    expect(run.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+1 passed \(1\)/);
   }, 400_000);
 
   it('bundled by the newest esbuild and webpack, the page of the installed package runs on both backends, and WebGPU never fetches the WGSL front end', async () => {
