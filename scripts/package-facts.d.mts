@@ -12,7 +12,7 @@ export declare function moduleGraph(dist: string, file: string, seen?: Set<strin
 export declare function lazyGraph(dist: string, files: Iterable<string>): Set<string>;
 export declare function entrySizes(dist?: string): EntrySize[];
 export declare function tarballFiles(cwd?: string): string[];
-export declare function frontEndFiles(dist: string, files: string[]): string[];
+export declare function frontEndFiles(dist: string, files: string[], from?: string[]): string[];
 export declare function factsSection(sizes: EntrySize[], files: string[], dist?: string): string;
 export declare function factsDrift(readme: string, section: string): string[];
 export declare function withFacts(readme: string, section: string): string;

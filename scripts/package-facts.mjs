@@ -99,14 +99,17 @@ export const PARTICLE_APP = ['ignis-rhi', 'ignis-rhi/particles'];
 
 /**
  * The files among `files` (in `dist`) built from the WGSL front end — wgsl_reflect's parser and
- * Ignis's translator to GLSL and JavaScript — found by the sources their source maps name.
+ * Ignis's translator to GLSL and JavaScript — found by the sources their source maps name. For a
+ * bundler's output (`dist` its folder), `from` names the package's own front-end files, for a
+ * bundler whose maps name those rather than following them to wgsl_reflect.
  */
-export function frontEndFiles(dist, files) {
+export function frontEndFiles(dist, files, from = []) {
+  const names = from.map((f) => `/${path.basename(f)}`);
   return files.filter((f) => {
     const map = path.join(dist, `${f}.map`);
     try {
       const { sources } = JSON.parse(readFileSync(map, 'utf8'));
-      return sources.some((s) => /wgsl_reflect/.test(s));
+      return sources.some((s) => /wgsl_reflect/.test(s) || names.some((n) => s.endsWith(n)));
     } catch {
       return false;
     }

@@ -111,13 +111,14 @@ export async function runPageInBrowser(dir: string, html: string): Promise<DistR
 
 /**
  * For each backend of a page's `result`, whether the modules fetched by the time its particles
- * had drawn and counted include the WGSL front end (found by their source maps in `dir`); the
- * result without those lists (for expectedDistResult).
+ * had drawn and counted include the WGSL front end (found by their source maps in `dir`; `from`:
+ * the package's front-end files, for a bundle: frontEndFiles); the result without those lists
+ * (for expectedDistResult).
  */
 export function frontEndFetched(
   dir: string,
   result: unknown,
-  find: (files: string[]) => string[] = (files) => frontEndFiles(dir, files),
+  from: string[] = [],
 ): { fetched: Record<string, boolean>; rest: unknown } {
   const fetched: Record<string, boolean> = {};
   const rest: Record<string, unknown> = {};
@@ -125,35 +126,10 @@ export function frontEndFetched(
     (result ?? {}) as Record<string, { modules: string[] }>,
   )) {
     const { modules, ...others } = r;
-    fetched[backend] = find(modules).length > 0;
+    fetched[backend] = frontEndFiles(dir, modules, from).length > 0;
     rest[backend] = others;
   }
   return { fetched, rest };
-}
-
-/**
- * The files of `files` (a bundler's output in `dir`, each with a source map beside it) that hold
- * the WGSL front end: their sources name wgsl_reflect (a bundler that followed the package's own
- * maps) or one of the package's front-end files `distFrontEnd` (one that did not).
- */
-export function bundleFrontEndFiles(
-  dir: string,
-  files: string[],
-  distFrontEnd: string[],
-): string[] {
-  return files.filter((f) => {
-    let sources: string[];
-    try {
-      sources = (
-        JSON.parse(readFileSync(path.join(dir, `${f}.map`), 'utf8')) as { sources: string[] }
-      ).sources;
-    } catch {
-      return false;
-    }
-    return sources.some(
-      (s) => /wgsl_reflect/.test(s) || distFrontEnd.some((d) => s.endsWith(`/${path.basename(d)}`)),
-    );
-  });
 }
 
 /** What the page computes on a working build: the expected `result` (less the fetched modules). */

@@ -22,7 +22,6 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import {
   PAGE_SCRIPT,
-  bundleFrontEndFiles,
   bundlePage,
   expectedDistResult,
   frontEndFetched,
@@ -294,21 +293,17 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
     expect(bare.stderr).not.toMatch(/\n\s+at /);
     expect(bare.stderr).toMatch(/npm install --save-dev vite@\^8/);
     // a range with `||` is quoted, so the printed line runs as it is in a shell
-    const peerRanges = (
-      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-        peerDependencies: Record<string, string>;
-      }
-    ).peerDependencies;
-    expect(bare.stderr).toContain(`'puppeteer-core@${peerRanges['puppeteer-core']}'`);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
+    expect(bare.stderr).toContain(`'puppeteer-core@${pkg.peerDependencies['puppeteer-core']}'`);
 
     const project = mkdtempSync(path.join(os.tmpdir(), 'ignis-kit-user-'));
     writeFileSync(
       path.join(project, 'package.json'),
       JSON.stringify({ name: 'kit-user', private: true, type: 'module' }),
     );
-    const peers = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      devDependencies: Record<string, string>;
-    };
     const install = spawnSync(
       'npm',
       [
@@ -317,7 +312,7 @@ export async function start(canvas: HTMLCanvasElement): Promise<Device> {
         '--no-fund',
         '--prefer-offline',
         tarball,
-        ...KIT_PEERS.map((p) => `${p}@${peers.devDependencies[p]}`),
+        ...KIT_PEERS.map((p) => `${p}@${pkg.devDependencies[p]}`),
       ],
       { cwd: project, encoding: 'utf8', timeout: 240_000 },
     );
@@ -549,9 +544,7 @@ console.log(JSON.stringify({ status: r.status, rungs: r.rungs.map((x) => [x.rung
       const out = path.join(bareConsumer, `out-${b.name}`);
       const { errors, result } = await runPageInBrowser(out, b.page);
       expect(errors, b.name).toEqual([]);
-      const { fetched, rest } = frontEndFetched(out, result, (files) =>
-        bundleFrontEndFiles(out, files, distFrontEnd),
-      );
+      const { fetched, rest } = frontEndFetched(out, result, distFrontEnd);
       expect(rest, b.name).toEqual(expectedDistResult());
       expect(fetched, b.name).toEqual({ webgpu: false, webgl2: true });
     }
