@@ -234,7 +234,7 @@ fn twice(x: f32) -> f32 { return 2.0 * x; }
 });
 
 describe('WGSL as the specification allows it', () => {
-  it('array(…) without its element type, module-scope vector and array constants, a bare block and shadowing: the values by hand', () => {
+  it('array(…) without its element type, module-scope vector and array constants, a bare block and shadowing (of a local and of a constant): the values by hand', () => {
     const n = 10;
     const input = Float32Array.from({ length: n }, (_, i) => i * 1.5 - 3);
     const d = device();
@@ -253,7 +253,8 @@ describe('WGSL as the specification allows it', () => {
         const j = Math.min(Math.max(i + k, 1) - 1, len - 1);
         sum = r(sum + r((padded[j] as number) * w));
       });
-      expect(ours[i]).toBe(r(r(r(sum * 2) + sum) + r([1, 2, 3][i % 3]! * 2)));
+      const bias = r(0.125 * 2 + (i % 4)); // the local shadowing the module-scope constant
+      expect(ours[i]).toBe(r(r(r(r(sum * 2) + sum) + r([1, 2, 3][i % 3]! * 2)) + bias));
     }
   });
 });

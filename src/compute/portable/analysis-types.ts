@@ -73,6 +73,11 @@ export interface PortableModule {
   readonly structs: readonly WType[];
   /** Module-scope constants (const, and override with its default), in order. */
   readonly constants: ReadonlyArray<{ name: string; type: WType; value: AstNode }>;
+  /**
+   * Module-scope `var<private>` values, in order: each invocation starts with its own copy (the
+   * initializer, a constant expression, or zero) that its functions read and write.
+   */
+  readonly privates: ReadonlyArray<{ name: string; type: WType; value: AstNode | null }>;
   /** User functions other than the entry point, callees before callers. */
   readonly functions: readonly PortableFunction[];
   readonly entry: AstNode;
@@ -160,7 +165,7 @@ export const REJECTED_CALLS: Record<string, string> = {
 
 export interface Symbol {
   readonly type: WType;
-  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid';
+  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private';
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
   readonly own?: boolean;
   readonly binding?: Binding;

@@ -34,6 +34,7 @@ export abstract class AnalyzerBase {
   readonly usedBindings = new Set<string>();
   readonly functions = new Map<string, PortableFunction>();
   readonly constants: Array<{ name: string; type: WType; value: AstNode }> = [];
+  readonly privates: Array<{ name: string; type: WType; value: AstNode | null }> = [];
   readonly globals = new Map<string, Symbol>();
   protected scopes: Array<Map<string, Symbol>> = [];
   /** The function being checked: writable storage may only be touched in the entry point. */
@@ -144,8 +145,13 @@ export abstract class AnalyzerBase {
       );
     const scope = this.scopes[this.scopes.length - 1] as Map<string, Symbol>;
     if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
-    // a local shadowing one of an enclosing scope: numbered, for languages that cannot say it
-    const outer = this.scopes.slice(0, -1).some((x) => x.has(name));
+    // a local shadowing one of an enclosing scope, or a module-scope constant or private value
+    // (`let k = k * 2.0;`): numbered, for languages that cannot say it
+    const global = this.globals.get(name)?.kind;
+    const local = sym.kind === 'let' || sym.kind === 'var' || sym.kind === 'const';
+    const outer =
+      this.scopes.slice(0, -1).some((x) => x.has(name)) ||
+      (local && (global === 'const' || global === 'private'));
     const shadow = outer ? ++this.shadowCount : 0;
     if (shadow) this.shadows.set(node, shadow);
     scope.set(name, shadow ? { ...sym, shadow } : sym);

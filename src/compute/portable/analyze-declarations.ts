@@ -1,10 +1,27 @@
 /** The analyser's module-scope declarations: constants, overrides, bindings and their header structs, the functions' order. */
 import { KernelError } from '../kernel-error.js';
 import { evaluateInteger } from './source.js';
-import { VOID, makeArray, makeStruct, scalarOf, wgslName, type WType } from './types.js';
+import { VOID, makeArray, makeStruct, sameType, scalarOf, wgslName, type WType } from './types.js';
 import type { AstNode, Binding, PortableFunction } from './analysis-types.js';
 import { isHostShareable, calleesOf } from './analysis-types.js';
 import { StatementAnalyzer } from './analyze-statements.js';
+
+/**
+ * The first name in `value` that a constant expression cannot hold: a value other than a
+ * module-scope constant (`refs` says what each name is).
+ */
+function nonConstantIn(value: AstNode, refs: (e: AstNode) => string | undefined): string | null {
+  let found: string | null = null;
+  const walk = (n: AstNode): void => {
+    if (found || !n || typeof n !== 'object') return;
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (n.astNodeType === 'varExpr' && refs(n) !== 'const') found = n.name as string;
+    for (const [k, v] of Object.entries(n)) if (k !== 'type' && k !== 'parent') walk(v);
+  };
+  walk(value);
+  return found;
+}
+
 export abstract class DeclarationAnalyzer extends StatementAnalyzer {
   constantValue(name: string): number | undefined {
     const c = this.constants.find((x) => x.name === name);
@@ -72,14 +89,14 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     const storage: string = node.storage ?? '';
     if (storage === 'workgroup')
       this.fail('var<workgroup>', node, 'workgroup memory is not portable', 'workgroup');
-    if (storage === 'private' || storage === '')
-      if (!node.attributes?.some((a: AstNode) => a.name === 'binding'))
-        this.fail(
-          `var<${storage || 'private'}>`,
-          node,
-          'module-scope var<private> is not portable yet (use a local var)',
-          'var',
-        );
+    if (storage === 'private') return this.privateVar(node);
+    if (storage === '' && !node.attributes?.some((a: AstNode) => a.name === 'binding'))
+      this.fail(
+        'var',
+        node,
+        `module-scope var ${node.name} needs an address space (var<private> for a value each invocation keeps)`,
+        'var',
+      );
     const attr = (n: string): number => {
       const a = (node.attributes ?? []).find((x: AstNode) => x.name === n);
       return a ? Number(a.value) : 0;
@@ -159,6 +176,44 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
       return;
     }
     this.fail(`var<${storage}>`, node, `var<${storage}> is not portable`, 'var');
+  }
+
+  /**
+   * `var<private> seed: vec2f;` or `var<private> state: u32 = 1u;`: a value each invocation starts
+   * with (its initializer, a constant expression as WGSL requires, or zero) and its functions read
+   * and write — the state of a random number generator, most often.
+   */
+  privateVar(node: AstNode): void {
+    const declared = node.type ? this.type(node.type, node) : undefined;
+    if (!node.value && !declared)
+      this.fail(node.name, node, `var<private> ${node.name} needs a type or a value`);
+    let t = declared as WType;
+    if (node.value) {
+      this.scopes = [new Map()];
+      const hint = declared ? scalarOf(declared) : undefined;
+      let v = this.expr(node.value, hint);
+      if (v.kind === 'abstract-int') v = this.expr(node.value, hint ?? 'i32');
+      if (declared && !sameType(declared, v))
+        this.fail(
+          node.name,
+          node,
+          `${node.name} is declared ${wgslName(declared)} but its value is ${wgslName(v)}`,
+        );
+      t = v;
+      const named = nonConstantIn(node.value, (e) => this.refs.get(e));
+      if (named)
+        this.fail(
+          named,
+          node,
+          `the initializer of var<private> ${node.name} must be a constant expression (it names ${named}): assign it in the entry point instead`,
+          named,
+        );
+    }
+    if (t.kind === 'array' && t.count === 0)
+      this.fail('array', node, `var<private> ${node.name} cannot be a runtime-sized array`);
+    this.types.set(node, t);
+    this.privates.push({ name: node.name, type: t, value: node.value ?? null });
+    this.globals.set(node.name, { type: t, kind: 'private' });
   }
 
   /**

@@ -89,6 +89,14 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
       case 'binaryOp':
         return this.postfix(this.binary(e, hint, at), e.postfix, at, e);
       case 'constExpr': {
+        // the parser resolves a name to a module-scope const even where a local shadows it
+        // (`let k = k * 3u; … k`): the local is what WGSL names
+        const local = this.scopes.some((x) => x.has(e.name)) ? this.lookup(e.name) : undefined;
+        if (local) {
+          this.refs.set(e, local.kind);
+          if (local.shadow) this.shadows.set(e, local.shadow);
+          return this.postfix(local.type, e.postfix, at, e);
+        }
         // a module-scope const: a scalar is inlined (an abstract literal takes its context's
         // type, as in WGSL); a vector, array or struct is named, with its member and index chain
         const sym = this.globals.get(e.name);

@@ -193,6 +193,7 @@ class Analyzer extends DeclarationAnalyzer {
       ],
       structs: [...this.structs.values()],
       constants: this.constants,
+      privates: this.privates,
       functions: this.orderedFunctions(),
       entry,
       builtins,

@@ -112,10 +112,13 @@ export abstract class Emitter {
           e.postfix,
         );
       }
-      case 'constExpr':
-        return this.m.refs.get(e) === 'const'
-          ? this.postfix(this.name(e.name), base, e.postfix)
-          : this.expr(e.initializer);
+      case 'constExpr': {
+        const ref = this.m.refs.get(e);
+        if (ref === 'const') return this.postfix(this.name(e.name), base, e.postfix);
+        // a local shadowing the module-scope constant the parser resolved the name to
+        if (ref) return this.postfix(this.name(this.local(e, e.name)), base, e.postfix);
+        return this.expr(e.initializer);
+      }
       default:
         throw new Error(`internal: cannot emit ${e.astNodeType}`);
     }

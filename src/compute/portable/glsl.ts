@@ -10,6 +10,7 @@
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
+import { KernelError } from '../kernel-error.js';
 import { glslName, wordsOf, type Scalar, type WType } from './types.js';
 
 /** Texels per row of every state texture: 16-byte texels × 256 = 4096-byte rows (a multiple of 256). */
@@ -293,7 +294,11 @@ function glslType(t: WType): string {
  * more writable arrays than colour attachments, the runner makes one program per group of
  * attachments: each runs the whole kernel and writes its group.
  */
-/** Structs, constants and functions (with the `select` helpers they need), in GLSL. */
+/**
+ * Structs, constants, `var<private>` values and functions (with the `select` helpers they need),
+ * in GLSL. The private values are globals that `_privates()` (first of `fns`) sets to their
+ * initial values: each shader invocation runs one WGSL invocation and calls it first (`START`).
+ */
 function declarations(
   m: PortableModule,
   e: GlslEmitter,
@@ -305,15 +310,22 @@ function declarations(
       structs.push(
         `struct ${S(s.name)} {\n${s.members.map((x) => `  ${glslType(x.type)} ${M(x.name)};`).join('\n')}\n};`,
       );
-  const consts = m.constants.map(
-    (c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`,
-  );
+  const consts = [
+    ...m.constants.map((c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`),
+    ...m.privates.map((p) => `${glslType(p.type)} ${F(p.name)};`),
+  ];
+  // a GLSL global's initializer must be constant in GLSL's sense (no helper calls): set them here
+  const init = m.privates.length
+    ? [
+        `void _privates() {\n${m.privates.map((p) => `  ${F(p.name)} = ${p.value ? e.expr(p.value) : zero(p.type)};`).join('\n')}\n}`,
+      ]
+    : [];
   const fns = m.functions.map((f) => {
     if (own[f.name] !== undefined) return own[f.name] as string; // the emitter's own body for it
     const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
     return `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`;
   });
-  return { structs, consts, fns };
+  return { structs, consts, fns: [...init, ...fns] };
 }
 
 /**
@@ -419,9 +431,12 @@ function elementwiseShader(
     ...consts,
     ...e.selects,
     ...fns,
-    ...main,
+    ...main.map((line) => (line === 'void main() {' ? `${line}\n${start(m)}`.trimEnd() : line)),
   ].join('\n');
 }
+
+/** The line that gives a shader invocation its own `var<private>` values (none without them). */
+const start = (m: PortableModule): string => (m.privates.length ? '  _privates();\n' : '');
 
 /**
  * The functions of an analysed module (its structs, constants and helpers with them) as GLSL a
@@ -433,6 +448,12 @@ export function emitGlslFunctions(m: PortableModule): {
   names: { fn(n: string): string; struct(n: string): string; member(n: string): string };
 } {
   const e = new GlslEmitter(m);
+  const first = m.privates[0];
+  if (first)
+    throw new KernelError(
+      m.label,
+      `var<private> ${first.name}: a particle look's functions run inside Ignis's own vertex and fragment stages on WebGL2, which have no place to start it; keep the value in a local var`,
+    );
   const { structs, consts, fns } = declarations(m, e);
   return {
     code: [...structs, HELPERS, ...consts, ...e.selects, ...fns].join('\n'),
@@ -550,7 +571,7 @@ ${t} _r_${n}(uint i) {
 }`);
     }
   else for (const b of outputs) out.push(`${glslType(b.element as WType)} _own_${b.name};`);
-  const kernel = `void _kernel(uint _inv) {\n${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`;
+  const kernel = `void _kernel(uint _inv) {\n${start(m)}${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`;
   out.push(...consts, ...e.selects, ...fns, kernel);
   return out;
 }

@@ -92,7 +92,11 @@ class JsEmitter extends Emitter {
     const composite = t.kind === 'vec' || t.kind === 'struct' || t.kind === 'array';
     // a read-only storage element is loaded fresh: nothing else holds it
     const fresh = this.m.storageAccess.get(e)?.binding.access === 'read';
-    return composite && e.astNodeType === 'varExpr' && !fresh ? `$.clone(${code})` : code;
+    // a module-scope constant is one array for every invocation: a variable gets its own copy
+    const named =
+      e.astNodeType === 'varExpr' ||
+      (e.astNodeType === 'constExpr' && this.m.refs.get(e) === 'const');
+    return composite && named && !fresh ? `$.clone(${code})` : code;
   }
 
   assign(target: string, targetType: WType, op: string, value: string, valueType: WType): string {
@@ -280,6 +284,21 @@ function builtinPrologue(m: PortableModule): string[] {
   return out;
 }
 
+/**
+ * `var<private>` values: module-scope variables that `$privates()` sets to their initial values
+ * (fresh composites each time); every invocation calls it first (`start`), as each WGSL
+ * invocation starts with its own copy.
+ */
+function privates(m: PortableModule, e: JsEmitter): string[] {
+  if (!m.privates.length) return [];
+  return [
+    `let ${m.privates.map((p) => F(p.name)).join(', ')};`,
+    `function $privates() {\n${m.privates.map((p) => `  ${F(p.name)} = ${p.value ? e.stored(p.value) : zero(p.type)};`).join('\n')}\n}`,
+  ];
+}
+
+const start = (m: PortableModule): string => (m.privates.length ? '  $privates();\n' : '');
+
 /** The factory body: `new Function('$', code)($)` returns `run(ctx: JsRunContext)`. */
 export function emitJs(m: PortableModule): string {
   const e = new JsEmitter(m);
@@ -323,12 +342,13 @@ export function emitJs(m: PortableModule): string {
     );
   }
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
+  out.push(...privates(m, e));
   for (const f of m.functions)
     out.push(
       `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
     );
   out.push(
-    `function $kernel($inv) {\n${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`,
+    `function $kernel($inv) {\n${start(m)}${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`,
   );
   // writable arrays are read from a copy of their contents before the dispatch
   const bindViews = storage.map((b) =>
@@ -382,6 +402,7 @@ export function emitJsElementwise(
     'let Q;',
   ];
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
+  out.push(...privates(m, e));
   for (const f of m.functions)
     if (sceneDepth && f.name === 'ignisSceneDepth')
       // the step's depth array (inputs.sceneDepth), clamped to its edges; far where there is none
@@ -419,7 +440,7 @@ export function emitJsElementwise(
   Q = inputs && inputs.source && inputs.source.host;
 ${attributes.map((a, i) => `  const A${i} = state[${JSON.stringify(a)}];${gather ? ` P${i} = A${i}.slice();` : ''}`).join('\n')}
   for (let i = 0; i < count; i++) {
-    const b = 4 * i;
+${start(m)}    const b = 4 * i;
     const s = ${F('ignisUpdate')}(i, { ${attributes.map((a, i) => `${a}: [A${i}[b], A${i}[b + 1], A${i}[b + 2], A${i}[b + 3]]`).join(', ')} });
 ${attributes.map((a, i) => `    A${i}[b] = s.${a}[0]; A${i}[b + 1] = s.${a}[1]; A${i}[b + 2] = s.${a}[2]; A${i}[b + 3] = s.${a}[3];`).join('\n')}
   }

@@ -211,10 +211,11 @@ export const SCALE = /* wgsl */ `override scale: f32 = 2.0;
 
 /**
  * WGSL as the specification allows it: `array(…)` inferred, module-scope constants of vector and
- * array type, a bare block, shadowing.
+ * array type, a bare block, shadowing (of a local, and of a module-scope constant).
  */
 export const SCOPES = /* wgsl */ `const weights = array(0.25, 0.5, 0.25);
 const up = vec2f(0.5, 2.0);
+const bias = 0.125;
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> b: array<f32>;
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
@@ -231,7 +232,8 @@ const up = vec2f(0.5, 2.0);
     b[i] = sum;
   }
   let taps = array(1, 2, 3);
-  b[i] = b[i] + sum + f32(taps[i % 3u]) * up.y;
+  let bias = bias * 2.0 + f32(i % 4u); // shadows the module-scope constant from here on
+  b[i] = b[i] + sum + f32(taps[i % 3u]) * up.y + bias;
 }
 `;
 
@@ -250,5 +252,67 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
     }
   }
   dst[id.y * size.x + id.x] = sum * (1.0 / 9.0);
+}
+`;
+
+/**
+ * Random numbers from `var<private>` state, the way public particle shaders write them
+ * (webgpu-samples' "particles": `var<private> rand_seed: vec2f` set by `init_rand`, advanced by
+ * `rand()`): a generator seeded per invocation, a counter with an initializer, a vector changed
+ * member by member in a helper, and a local that shadows a private value. Integer state, so
+ * every path can give the same bits (the sample's `cos`-based generator would not: a GPU's `cos`
+ * is within a few ulp of JavaScript's, and `fract` of large values spreads that).
+ */
+export const PRIVATE_RNG = /* wgsl */ `struct Particle { position: vec2f, velocity: vec2f, life: f32, seed: u32 }
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read_write> draws_made: array<u32>;
+
+const START = vec2f(0.5, -0.25);
+var<private> rng: u32;
+var<private> draws: u32 = 0u;
+var<private> jitter = START;
+
+fn init_rng(index: u32, seed: u32) {
+  rng = (index * 747796405u) ^ seed;
+}
+
+fn next() -> u32 {
+  rng ^= rng << 13u;
+  rng ^= rng >> 17u;
+  rng ^= rng << 5u;
+  draws += 1u;
+  return rng;
+}
+
+fn rand() -> f32 {
+  return f32(next() >> 8u) / 16777216.0;
+}
+
+fn nudge(v: vec2f) -> vec2f {
+  jitter.x = jitter.x * 0.5 + rand();
+  jitter.y += 0.125;
+  return v + jitter;
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&particles)) { return; }
+  var p = particles[i];
+  init_rng(i, p.seed);
+  if (p.life <= 0.0) {
+    p.position = vec2f(rand(), rand()) * 2.0 - 1.0;
+    p.velocity = nudge(vec2f(0.0, 1.0));
+    p.life = 1.0 + rand();
+  } else {
+    p.position += p.velocity * 0.125;
+    p.life -= 0.375;
+  }
+  {
+    let draws = draws * 2u + 1u; // shadows the private counter in this block only
+    p.seed = next() ^ (draws << 24u);
+  }
+  particles[i] = p;
+  draws_made[i] = draws;
 }
 `;
