@@ -184,13 +184,13 @@ export const CORPUS: readonly CorpusShader[] = [
     file: 'gpsSplat.compute.js',
     what: 'point splatting: depth-sorted keys by atomicMin into an image',
     wgsl: withIncludes(gpsSplatComputeShaderWGSL.shader),
-    refused: { construct: 'mat4x4f', line: 2, column: 69 },
+    refused: { construct: 'atomic', line: 56, column: 190 },
   },
   {
     file: 'gpsResolve.compute.js',
     what: 'splat resolve: reads and clears the atomic image',
     wgsl: withIncludes(gpsResolveComputeShaderWGSL.shader),
-    refused: { construct: 'mat4x4f', line: 63, column: 21 },
+    refused: { construct: 'atomic', line: 64, column: 222 },
   },
   {
     file: 'iblCopyVoxelBufferToGrid.compute.js',

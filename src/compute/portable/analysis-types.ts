@@ -1,6 +1,6 @@
 /** The portable front end's shared vocabulary: the AST as read, the shapes it produces, the built-ins it knows. */
 import { type BuiltinInput } from './grid.js';
-import { BOOL, F32, I32, U32, vec, type WType } from './types.js';
+import { BOOL, F32, I32, U32, mat, vec, type WType } from './types.js';
 
 // wgsl_reflect's AST, as far as the analysis reads it (its classes are minified: use astNodeType).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -128,6 +128,12 @@ export const BUILTIN_TYPES: Record<string, WType> = {
   vec2u: vec(2, 'u32'),
   vec3u: vec(3, 'u32'),
   vec4u: vec(4, 'u32'),
+  // mat2x2f … mat4x4f
+  ...Object.fromEntries(
+    ([2, 3, 4] as const).flatMap((c) =>
+      ([2, 3, 4] as const).map((r) => [`mat${c}x${r}f`, mat(c, r)]),
+    ),
+  ),
 };
 
 /** Built-in functions and their result: component-wise over the unified argument type, or fixed. */
@@ -155,6 +161,8 @@ export const PORTABLE_BUILTINS = new Set([
   'any',
   'all',
   'arrayLength',
+  'transpose',
+  'determinant',
 ]);
 export const REJECTED_CALLS: Record<string, string> = {
   workgroupBarrier: 'barriers',
@@ -176,6 +184,7 @@ export interface Symbol {
 export function isHostShareable(t: WType): boolean {
   if (t.kind === 'scalar') return t.scalar !== 'bool';
   if (t.kind === 'vec') return t.scalar !== 'bool';
+  if (t.kind === 'mat') return true;
   if (t.kind === 'struct') return t.members.every((m) => isHostShareable(m.type));
   if (t.kind === 'array') return isHostShareable(t.element);
   return false;

@@ -5,7 +5,7 @@
  */
 import { WGSL_RESERVED_WORDS } from './reserved.js';
 import { locate, PortableKernelError } from './source.js';
-import { VOID, makeArray, makeStruct, vec, wgslName, type WType } from './types.js';
+import { VOID, makeArray, makeStruct, mat, vec, wgslName, type WType } from './types.js';
 import type {
   AstNode,
   Binding,
@@ -79,7 +79,13 @@ export abstract class AnalyzerBase {
         return this.fail(name, at, `textures and samplers (${name}) are not portable`);
       case 'template': {
         if (name === 'atomic') this.fail('atomic', at, 'atomics are not portable');
-        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
+        const mt = /^mat([234])x([234])$/.exec(name);
+        if (mt) {
+          const s = node.format ? this.type(node.format, at) : undefined;
+          if (s?.kind !== 'scalar' || s.scalar !== 'f32')
+            this.fail(name, at, `${name}<${s ? wgslName(s) : '?'}>: a matrix holds f32`);
+          return mat(Number(mt[1]) as 2 | 3 | 4, Number(mt[2]) as 2 | 3 | 4);
+        }
         const m = /^vec([234])$/.exec(name);
         if (m && node.format) {
           const s = this.type(node.format, at);
@@ -91,8 +97,8 @@ export abstract class AnalyzerBase {
       default: {
         const t = BUILTIN_TYPES[name] ?? this.structs.get(name);
         if (t) return t;
-        if (/^mat/.test(name)) this.fail(name, at, `matrices (${name}) are not portable yet`);
-        if (/^(f16|vec[234]h)$/.test(name)) this.fail(name, at, `f16 (${name}) is not portable`);
+        if (/^(f16|vec[234]h|mat[234]x[234]h)$/.test(name))
+          this.fail(name, at, `f16 (${name}) is not portable`);
         if (/^(texture|sampler)/.test(name))
           this.fail(name, at, `textures and samplers (${name}) are not portable`);
         return this.fail(name, at, `unknown or unsupported type ${name}`);

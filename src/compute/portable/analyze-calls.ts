@@ -5,6 +5,7 @@ import {
   I32,
   U32,
   makeArray,
+  mat,
   sameType,
   scalar,
   scalarOf,
@@ -148,6 +149,24 @@ export abstract class CallAnalyzer extends ExpressionAnalyzer {
       }
       return t;
     }
+    if (t.kind === 'mat') {
+      // WGSL's forms: no value (zero), a matrix of the shape, its columns, or its values by column
+      const column = vec(t.rows, 'f32');
+      const given = args.map((a) => this.expr(a, 'f32'));
+      const all = (u: WType): boolean => given.every((v) => sameType(v, u));
+      if (
+        args.length > 0 &&
+        !(args.length === 1 && all(t)) &&
+        !(args.length === t.cols && all(column)) &&
+        !(args.length === t.cols * t.rows && all(F32))
+      )
+        this.fail(
+          wgslName(t),
+          at,
+          `${wgslName(t)}(…) takes a ${wgslName(t)}, ${t.cols} columns of ${wgslName(column)} or ${t.cols * t.rows} f32 values (got ${given.map(wgslName).join(', ')})`,
+        );
+      return t;
+    }
     return this.fail(wgslName(t), at, `cannot construct ${wgslName(t)}`);
   }
 
@@ -197,6 +216,14 @@ export abstract class CallAnalyzer extends ExpressionAnalyzer {
     }
     if (!PORTABLE_BUILTINS.has(name))
       this.fail(name, e, `${name}() is not a portable built-in (see docs/compute.md for the list)`);
+    if (name === 'transpose' || name === 'determinant') {
+      const m = args.length === 1 ? this.expr(args[0], 'f32') : undefined;
+      if (m?.kind !== 'mat') return this.fail(name, e, `${name}(m) takes one matrix`);
+      if (name === 'transpose') return mat(m.rows, m.cols);
+      if (m.cols !== m.rows)
+        this.fail(name, e, `determinant() of a square matrix (got ${wgslName(m)})`);
+      return F32;
+    }
     // unify the argument types: abstract literals take the first concrete argument's scalar
     let types = args.map((a) => this.expr(a, undefined));
     const concrete = types.find((t) => t.kind !== 'abstract-int');
@@ -224,6 +251,12 @@ export abstract class CallAnalyzer extends ExpressionAnalyzer {
     }
     const first = types[0];
     if (!first) return this.fail(name, e, `${name}() needs arguments`);
+    if (types.some((t) => t.kind === 'mat'))
+      this.fail(
+        name,
+        e,
+        `${name}() of ${types.map(wgslName).join(', ')}: WGSL takes no matrix there`,
+      );
     if (FLOAT_ONLY.has(name) && types.some((t) => scalarOf(t) !== 'f32'))
       this.fail(name, e, `${name}() takes f32 values here (got ${types.map(wgslName).join(', ')})`);
     if (name === 'length') return F32;

@@ -22,6 +22,18 @@ function nonConstantIn(value: AstNode, refs: (e: AstNode) => string | undefined)
   return found;
 }
 
+/** A matrix of two rows inside `t` (its uniform layout differs between WGSL and std140). */
+function twoRowMatrixIn(t: WType): WType | undefined {
+  if (t.kind === 'mat') return t.rows === 2 ? t : undefined;
+  if (t.kind === 'array') return twoRowMatrixIn(t.element);
+  if (t.kind === 'struct')
+    for (const m of t.members) {
+      const found = twoRowMatrixIn(m.type);
+      if (found) return found;
+    }
+  return undefined;
+}
+
 export abstract class DeclarationAnalyzer extends StatementAnalyzer {
   constantValue(name: string): number | undefined {
     const c = this.constants.find((x) => x.name === name);
@@ -130,6 +142,14 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
           node.name,
           node,
           `uniform ${node.name} of type ${wgslName(type)} cannot live in a buffer`,
+        );
+      const twoRows = twoRowMatrixIn(type);
+      if (twoRows)
+        this.fail(
+          wgslName(twoRows),
+          node,
+          `uniform ${node.name} holds a ${wgslName(twoRows)}: WGSL packs its columns 8 bytes apart in a uniform buffer, GLSL's std140 16, so WebGL2 would read other bytes (put it in var<storage, read>, or use a matrix of 3 or 4 rows)`,
+          node.name,
         );
       const b: Binding = {
         name: node.name,

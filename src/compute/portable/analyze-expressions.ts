@@ -3,6 +3,7 @@ import {
   ABSTRACT_INT,
   BOOL,
   isNumeric,
+  mat,
   sameType,
   scalar,
   scalarOf,
@@ -79,7 +80,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
         const t = this.expr(e.right, hint);
         if (e.operator === '!' && scalarOf(t) !== 'bool')
           this.fail('!', at, `! needs bool (got ${wgslName(t)})`, '!');
-        if (e.operator === '-' && !isNumeric(t) && t.kind !== 'abstract-int')
+        if (e.operator === '-' && !isNumeric(t) && t.kind !== 'abstract-int' && t.kind !== 'mat')
           this.fail('-', at, `- on ${wgslName(t)}`);
         if (e.operator === '-' && scalarOf(t) === 'u32') this.fail('-', at, 'unary - on u32');
         if (e.operator === '~' && (scalarOf(t) === 'f32' || scalarOf(t) === 'bool'))
@@ -136,6 +137,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
     }
     if (l.kind === 'abstract-int' && r.kind !== 'abstract-int') l = this.expr(e.left, scalarOf(r));
     if (r.kind === 'abstract-int' && l.kind !== 'abstract-int') r = this.expr(e.right, scalarOf(l));
+    if (l.kind === 'mat' || r.kind === 'mat') return this.matrixOp(op, l, r, at);
     if (l.kind === 'abstract-int' && r.kind === 'abstract-int') {
       const s =
         comparison || logical || !hint || hint === 'bool'
@@ -182,6 +184,27 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
     return n ? vec(n as 2 | 3 | 4, ls) : l;
   }
 
+  /**
+   * WGSL's matrix arithmetic: `m * v` (a vector of its rows), `v * m` (of its columns), `m * m`,
+   * `m * s` and `s * m`, `m + m` and `m - m` of one shape.
+   */
+  matrixOp(op: string, l: WType, r: WType, at: AstNode): WType {
+    const bad = (): never =>
+      this.fail(op, at, `${op} between ${wgslName(l)} and ${wgslName(r)}`, op);
+    const isF32 = (t: WType): boolean => t.kind === 'scalar' && t.scalar === 'f32';
+    if (op === '+' || op === '-') return sameType(l, r) ? l : bad();
+    if (op !== '*') return bad();
+    if (l.kind === 'mat' && isF32(r)) return l;
+    if (r.kind === 'mat' && isF32(l)) return r;
+    if (l.kind === 'mat' && r.kind === 'vec')
+      return r.scalar === 'f32' && r.n === l.cols ? vec(l.rows, 'f32') : bad();
+    if (l.kind === 'vec' && r.kind === 'mat')
+      return l.scalar === 'f32' && l.n === r.rows ? vec(r.cols, 'f32') : bad();
+    if (l.kind === 'mat' && r.kind === 'mat')
+      return l.cols === r.rows ? mat(r.cols, l.rows) : bad();
+    return bad();
+  }
+
   /** Member access, swizzles and indexing after a value of type `t`. */
   postfix(t: WType, p: AstNode, at: AstNode, owner: AstNode): WType {
     this.baseTypes.set(owner, t);
@@ -209,6 +232,8 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
           this.fail('[]', at, `an index must be i32 or u32 (got ${wgslName(i)})`);
         if (type.kind === 'array') type = type.element;
         else if (type.kind === 'vec') type = scalar(type.scalar);
+        else if (type.kind === 'mat')
+          type = vec(type.rows, 'f32'); // a column
         else this.fail('[]', at, `indexing ${wgslName(type)}`);
       } else this.fail('postfix', at, 'unsupported postfix expression');
       this.types.set(q, type);

@@ -61,7 +61,7 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
         if (s.operator === '=') {
           if (!sameType(target, t))
             this.fail('=', s, `cannot assign ${wgslName(t)} to ${wgslName(target)}`, '=');
-        } else if (!isNumeric(target))
+        } else if (!isNumeric(target) && target.kind !== 'mat')
           this.fail(s.operator, s, `${s.operator} on ${wgslName(target)}`);
         return;
       }

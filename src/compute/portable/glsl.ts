@@ -273,6 +273,11 @@ function zero(t: WType): string {
       ];
     case 'vec':
       return `${glslType(t)}(${zero({ kind: 'scalar', scalar: t.scalar })})`;
+    case 'mat':
+      // one scalar argument would be a diagonal matrix in GLSL: every element, as WGSL's zero
+      return `${glslType(t)}(${Array(t.cols * t.rows)
+        .fill('0.0')
+        .join(', ')})`;
     case 'struct':
       return `${S(t.name)}(${t.members.map((m) => zero(m.type)).join(', ')})`;
     case 'array':

@@ -8,7 +8,7 @@
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
-import type { Scalar, WType } from './types.js';
+import { columnStride, type Scalar, type WType } from './types.js';
 import type { DecodedTexture } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
@@ -33,6 +33,10 @@ function zero(t: WType): string {
       return `[${Array(t.n)
         .fill(t.scalar === 'bool' ? 'false' : '0')
         .join(', ')}]`;
+    case 'mat':
+      return `[${Array(t.cols)
+        .fill(zero({ kind: 'vec', n: t.rows, scalar: 'f32' }))
+        .join(', ')}]`;
     case 'struct':
       return `{ ${t.members.map((m) => `${m.name}: ${zero(m.type)}`).join(', ')} }`;
     case 'array':
@@ -49,6 +53,8 @@ function load(t: WType, v: string, base: string, offset: number): string {
       return `${v}${VIEW[t.scalar]}[${base} + ${offset / 4}]`;
     case 'vec':
       return `[${Array.from({ length: t.n }, (_, i) => `${v}${VIEW[t.scalar]}[${base} + ${offset / 4 + i}]`).join(', ')}]`;
+    case 'mat':
+      return `[${Array.from({ length: t.cols }, (_, c) => load({ kind: 'vec', n: t.rows, scalar: 'f32' }, v, base, offset + c * columnStride(t.rows))).join(', ')}]`;
     case 'struct':
       return `{ ${t.members.map((m) => `${m.name}: ${load(m.type, v, base, offset + m.offset)}`).join(', ')} }`;
     case 'array':
@@ -68,6 +74,16 @@ function store(t: WType, v: string, base: string, offset: number, r: string): st
         { length: t.n },
         (_, i) => `${v}${VIEW[t.scalar]}[${base} + ${offset / 4 + i}] = ${r}[${i}];`,
       );
+    case 'mat':
+      return Array.from({ length: t.cols }, (_, c) =>
+        store(
+          { kind: 'vec', n: t.rows, scalar: 'f32' },
+          v,
+          base,
+          offset + c * columnStride(t.rows),
+          `${r}[${c}]`,
+        ),
+      ).flat();
     case 'struct':
       return t.members.flatMap((m) => store(m.type, v, base, offset + m.offset, `${r}.${m.name}`));
     case 'array':
@@ -89,7 +105,8 @@ class JsEmitter extends Emitter {
   stored(e: AstNode): string {
     const code = this.expr(e);
     const t = this.typeOf(e);
-    const composite = t.kind === 'vec' || t.kind === 'struct' || t.kind === 'array';
+    const composite =
+      t.kind === 'vec' || t.kind === 'mat' || t.kind === 'struct' || t.kind === 'array';
     // a read-only storage element is loaded fresh: nothing else holds it
     const fresh = this.m.storageAccess.get(e)?.binding.access === 'read';
     // a module-scope constant is one array for every invocation: a variable gets its own copy
@@ -133,6 +150,15 @@ class JsEmitter extends Emitter {
           return t.kind === 'vec' ? `...${a[i]}` : (a[i] as string);
         });
         return `[${parts.join(', ')}]`;
+      }
+      case 'mat': {
+        // a matrix (already a copy), its columns, or its values column by column
+        if (args.length === 1) return a[0] as string;
+        if (args.length === type.cols) return `[${a.join(', ')}]`;
+        const columns = Array.from({ length: type.cols }, (_, c) =>
+          a.slice(c * type.rows, (c + 1) * type.rows).join(', '),
+        );
+        return `[${columns.map((c) => `[${c}]`).join(', ')}]`;
       }
       case 'struct':
         return `{ ${type.members.map((m, i) => `${m.name}: ${a[i]}`).join(', ')} }`;
@@ -199,10 +225,17 @@ class JsEmitter extends Emitter {
           : s === 'i32'
             ? `((-${x}) | 0)`
             : `(-${x})`;
+    if (type.kind === 'mat') return `$.M.each(${value}, 0, (x) => -x)`;
     return type.kind === 'vec' ? `$.map(${value}, (x) => ${scalarOp('x')})` : scalarOp(value);
   }
 
   binary(op: string, l: string, lt: WType, r: string, rt: WType): string {
+    if (lt.kind === 'mat' || rt.kind === 'mat') {
+      if (op === '*' && lt.kind === 'mat' && rt.kind === 'vec') return `$.M.mv(${l}, ${r})`;
+      if (op === '*' && lt.kind === 'vec' && rt.kind === 'mat') return `$.M.vm(${l}, ${r})`;
+      if (op === '*' && lt.kind === 'mat' && rt.kind === 'mat') return `$.M.mm(${l}, ${r})`;
+      return `$.M.each(${l}, ${r}, $.OP.f32[${JSON.stringify(op)}])`; // + −, and × by a scalar
+    }
     const s = scalarName(lt);
     const vec = lt.kind === 'vec' || rt.kind === 'vec';
     const cmp = ['<', '<=', '>', '>=', '==', '!='].includes(op);

@@ -174,6 +174,48 @@ const OP = {
   },
 };
 
+/**
+ * Matrices: arrays of column arrays. A product sums its terms in order, rounding each product and
+ * each sum to f32 (a GPU may fuse them: within an ulp or two of it).
+ */
+const mv = (m: Num[][], v: Num[]): Num[] => {
+  const out = new Array<Num>((m[0] as Num[]).length).fill(0);
+  m.forEach((column, c) =>
+    column.forEach((x, r) => (out[r] = fr((out[r] as Num) + fr(x * (v[c] as Num))))),
+  );
+  return out;
+};
+const matrixOps = {
+  /** m × v: the columns weighted by v's components. */
+  mv,
+  /** v × m: v dotted with each column. */
+  vm: (v: Num[], m: Num[][]): Num[] => m.map((column) => dot(v, column)),
+  /** a × b: a times each column of b. */
+  mm: (a: Num[][], b: Num[][]): Num[][] => b.map((column) => mv(a, column)),
+  /** Element-wise: m ∘ m of one shape, or m ∘ s and s ∘ m with a scalar. */
+  each: (a: any, b: any, f: Fn): Num[][] => {
+    const m = (Array.isArray(a) ? a : b) as Num[][];
+    const at = (x: any, c: number, r: number): Num => (Array.isArray(x) ? x[c][r] : x);
+    return m.map((column, c) => column.map((_, r) => f(at(a, c, r), at(b, c, r))));
+  },
+  transpose: (m: Num[][]): Num[][] =>
+    (m[0] as Num[]).map((_, r) => m.map((column) => column[r] as Num)),
+  determinant: (m: Num[][]): Num => {
+    const e = (c: number, r: number): Num => (m[c] as Num[])[r] as Num;
+    const det2 = (a: Num, b: Num, c: Num, d: Num): Num => fr(fr(a * d) - fr(b * c));
+    if (m.length === 2) return det2(e(0, 0), e(1, 0), e(0, 1), e(1, 1));
+    // Laplace along the first column: each element times its cofactor
+    const minor = (skip: number): Num[][] =>
+      m.slice(1).map((column) => column.filter((_, r) => r !== skip));
+    let s = 0;
+    for (let r = 0; r < m.length; r++) {
+      const term = fr(e(0, r) * matrixOps.determinant(minor(r)));
+      s = fr(r % 2 ? s - term : s + term);
+    }
+    return s;
+  },
+};
+
 function clone<T>(x: T): T {
   if (Array.isArray(x)) return x.map(clone) as T;
   if (x && typeof x === 'object') {
@@ -188,12 +230,18 @@ export const runtime = {
   fr,
   OP,
   B: {
-    f32: { ...liftAll(floatOps), ...vectorOps },
+    f32: {
+      ...liftAll(floatOps),
+      ...vectorOps,
+      transpose: matrixOps.transpose,
+      determinant: matrixOps.determinant,
+    },
     i32: liftAll(intOps((x) => x | 0)),
     u32: liftAll(intOps((x) => x >>> 0)),
   },
   /** Binary operator component-wise: vector∘vector, vector∘scalar, scalar∘vector. */
   bin,
+  M: matrixOps,
   map: (a: any[], f: Fn): any[] => a.map((x) => f(x)),
   sw: (v: any[], idx: number[]): any[] => idx.map((i) => v[i]),
   sel: (f: any, t: any, c: any): any =>

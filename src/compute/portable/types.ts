@@ -1,8 +1,8 @@
 /**
  * The WGSL types a portable kernel may use, their memory layout (the WGSL specification's
  * "Alignment and Size" rules, which the storage buffers and the uniform blocks follow) and how each
- * is spelled in GLSL ES 3.00. Matrices, f16, atomics, pointers and textures are not portable; the
- * analysis rejects them before a type is built.
+ * is spelled in GLSL ES 3.00. f16, atomics, pointers and textures are not portable; the analysis
+ * rejects them before a type is built.
  */
 export type Scalar = 'f32' | 'i32' | 'u32' | 'bool';
 
@@ -18,6 +18,8 @@ export type WType =
   /** A literal without suffix (`1`, `-3`): its type comes from where it is used (i32 by default). */
   | { readonly kind: 'abstract-int' }
   | { readonly kind: 'vec'; readonly n: 2 | 3 | 4; readonly scalar: Scalar }
+  /** `matCxR<f32>`: `cols` column vectors of `rows` floats (column-major, as WGSL and GLSL). */
+  | { readonly kind: 'mat'; readonly cols: 2 | 3 | 4; readonly rows: 2 | 3 | 4 }
   | {
       readonly kind: 'struct';
       readonly name: string;
@@ -43,6 +45,9 @@ export const VOID: WType = { kind: 'void' };
 
 export const scalar = (s: Scalar): WType => ({ kind: 'scalar', scalar: s });
 export const vec = (n: 2 | 3 | 4, s: Scalar): WType => ({ kind: 'vec', n, scalar: s });
+export const mat = (cols: 2 | 3 | 4, rows: 2 | 3 | 4): WType => ({ kind: 'mat', cols, rows });
+/** Bytes from one column of a matrix to the next (a column is aligned as a vector of its rows). */
+export const columnStride = (rows: 2 | 3 | 4): number => (rows === 2 ? 8 : 16);
 
 const roundUp = (k: number, n: number): number => Math.ceil(n / k) * k;
 
@@ -53,6 +58,8 @@ export function alignOf(t: WType): number {
       return 4;
     case 'vec':
       return t.n === 2 ? 8 : 16;
+    case 'mat':
+      return columnStride(t.rows);
     case 'struct':
       return t.align;
     case 'array':
@@ -69,6 +76,8 @@ export function sizeOf(t: WType): number {
       return 4;
     case 'vec':
       return 4 * t.n;
+    case 'mat':
+      return t.cols * columnStride(t.rows);
     case 'struct':
       return t.size;
     case 'array':
@@ -101,6 +110,7 @@ export function makeArray(element: WType, count: number): WType {
 export function scalarOf(t: WType): Scalar | undefined {
   if (t.kind === 'scalar' || t.kind === 'vec') return t.scalar;
   if (t.kind === 'abstract-int') return 'i32';
+  if (t.kind === 'mat') return 'f32';
   return undefined;
 }
 
@@ -115,6 +125,8 @@ export function sameType(a: WType, b: WType): boolean {
       return a.scalar === (b as typeof a).scalar;
     case 'vec':
       return a.n === (b as typeof a).n && a.scalar === (b as typeof a).scalar;
+    case 'mat':
+      return a.cols === (b as typeof a).cols && a.rows === (b as typeof a).rows;
     case 'struct':
       return a.name === (b as typeof a).name;
     case 'array':
@@ -133,6 +145,8 @@ export function wgslName(t: WType): string {
       return 'abstract-int';
     case 'vec':
       return `vec${t.n}<${t.scalar}>`;
+    case 'mat':
+      return `mat${t.cols}x${t.rows}<f32>`;
     case 'struct':
       return t.name;
     case 'array':
@@ -156,6 +170,8 @@ export function glslName(t: WType): string {
       return 'int';
     case 'vec':
       return `${GLSL_VEC_PREFIX[t.scalar]}vec${t.n}`;
+    case 'mat':
+      return t.cols === t.rows ? `mat${t.cols}` : `mat${t.cols}x${t.rows}`;
     case 'struct':
       return t.name;
     case 'array':
@@ -181,6 +197,11 @@ export function wordsOf(
         t.scalar,
         `.${'xyzw'[i] as string}`,
       ]);
+    case 'mat':
+      return Array.from({ length: t.cols * t.rows }, (_, k) => {
+        const [c, r] = [Math.floor(k / t.rows), k % t.rows];
+        return [base + c * columnStride(t.rows) + 4 * r, 'f32', `[${c}][${r}]`];
+      });
     case 'struct':
       return t.members.flatMap((m) =>
         wordsOf(m.type, base + m.offset, member).map(

@@ -316,3 +316,42 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   draws_made[i] = draws;
 }
 `;
+
+/**
+ * Matrices as compute shaders use them: a transform from the uniforms applied to positions
+ * (`m * v`), a constant rotation composed with a stored basis (`m * m`, `m * s`), columns read and
+ * written (`m[1]`, `m[0].y`), `v * m`, `transpose`, `determinant`, a matrix built from columns,
+ * and `m - m`. The values are small multiples of powers of two, so every product and sum is exact
+ * and every path must give the same bits: a row read for a column, a product in the wrong order
+ * or a column stride off by a word changes them.
+ */
+export const MATRICES = /* wgsl */ `struct Params { transform: mat4x4f, tint: mat3x3f, scale: f32 }
+struct Item { p: vec4f, basis: mat2x2f, n: vec3f }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> items: array<Item>;
+@group(0) @binding(2) var<storage, read_write> out: array<Item>;
+@group(0) @binding(3) var<storage, read_write> dets: array<f32>;
+
+const TURN = mat2x2f(0.0, 1.0, -1.0, 0.0);
+
+fn frame(n: vec3f, i: u32) -> mat3x3<f32> {
+  return mat3x3<f32>(n, vec3f(0.0, 1.0, 0.0), vec3f(f32(i % 3u), 0.0, 1.0));
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&items)) { return; }
+  var it = items[i];
+  it.p = params.transform * it.p;
+  it.basis = TURN * it.basis * params.scale;
+  it.basis[1] = it.basis[1] + vec2f(0.5, -0.5);
+  it.basis[0].y -= 1.0;
+  it.n = it.n * params.tint + transpose(params.tint)[2];
+  var m = frame(it.n, i);
+  m -= mat3x3f();
+  m *= 2.0;
+  out[i] = it;
+  dets[i] = determinant(m) + determinant(it.basis) + determinant(params.transform);
+}
+`;
