@@ -40,6 +40,19 @@ export function rejection(code: string): PortableKernelError {
   return error as PortableKernelError;
 }
 
+/** `code` is refused with a PortableKernelError naming `construct` on `line`, its message matching. */
+export function expectRejected(
+  code: string,
+  construct: string,
+  line: number,
+  message: RegExp,
+): void {
+  const k = rejection(code);
+  expect([k.construct, k.line]).toEqual([construct, line]);
+  expect(k.column).toBeGreaterThanOrEqual(1);
+  expect(k.message).toMatch(message);
+}
+
 /** Runs `code` through the interpreter over copies of `groups` (binding → words); returns them. */
 export function interpret(
   code: string,

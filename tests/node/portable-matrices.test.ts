@@ -2,9 +2,9 @@
 // arithmetic (the values are exact, so the mirror needs no rounding), and what stays refused. The
 // browser runs MATRICES on every path against raw WebGPU (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
-import { device, rejection, storage, uniform } from './portable-helpers.js';
+import { device, expectRejected, storage, uniform } from './portable-helpers.js';
 import { createPortableCompute } from '../../src/compute/portable/index.js';
-import { MATRICES } from '../gpu/page/portable-kernels.js';
+import { MATRICES, matricesBuffers } from '../gpu/page/portable-kernels.js';
 
 type Mat = number[][]; // columns
 const mv = (m: Mat, v: number[]): number[] =>
@@ -27,16 +27,7 @@ const columns = (words: Float32Array, at: number, cols: number, stride: number, 
 describe('matrices', () => {
   it('m * v, m * m, v * m, columns read and written, transpose and determinant on the CPU path: the values of a plain mirror', () => {
     const n = 12;
-    const params = new Float32Array(32);
-    params.set([2, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1, 0, 1, -1, 0.25, 1], 0);
-    params.set([1, 0, 0.5, 0, 0, 2, 0, 0, 0.25, 0, 1, 0], 16);
-    params[28] = 0.5;
-    const items = new Float32Array(12 * n);
-    for (let i = 0; i < n; i++)
-      items.set(
-        [(i % 8) / 8, 1 - (i % 5) / 4, 0.5, 1, 1, (i % 3) / 2, -0.25, 2, (i % 4) / 2, 1, -1],
-        12 * i,
-      );
+    const { params, items } = matricesBuffers(n);
     const d = device();
     const out = storage(d, new Float32Array(12 * n), 'out');
     const dets = storage(d, new Float32Array(n), 'dets');
@@ -107,9 +98,6 @@ describe('matrices', () => {
   ];
   for (const [what, code, construct, line, message] of refused)
     it(`refuses ${what}, naming it, its line and column`, () => {
-      const k = rejection(code);
-      expect([k.construct, k.line]).toEqual([construct, line]);
-      expect(k.column).toBeGreaterThanOrEqual(1);
-      expect(k.message).toMatch(message);
+      expectRejected(code, construct, line, message);
     });
 });

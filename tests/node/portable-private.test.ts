@@ -4,10 +4,10 @@
 // shadowing a module-scope constant could not read it. The browser runs PRIVATE_RNG on every
 // path against raw WebGPU (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
-import { device, rejection, storage } from './portable-helpers.js';
+import { device, expectRejected, storage } from './portable-helpers.js';
 import { NullDevice, ParticleOptionError, createParticleSystem } from '../../src/all.js';
 import { createPortableCompute } from '../../src/compute/portable/index.js';
-import { PRIVATE_RNG } from '../gpu/page/portable-kernels.js';
+import { PRIVATE_RNG, privateRngParticles } from '../gpu/page/portable-kernels.js';
 
 const fr = Math.fround;
 
@@ -31,13 +31,8 @@ function cpu(code: string, count: number, buffers: Record<string, Uint32Array>) 
 describe('var<private>', () => {
   it('each invocation starts with its own values, which helpers advance: the bits of a hand-written mirror (CPU path)', () => {
     const n = 40;
-    // Particle { position: vec2f, velocity: vec2f, life: f32, seed: u32 }: a 24-byte stride
-    const words = new Uint32Array(6 * n);
+    const words = privateRngParticles(n);
     const f = new Float32Array(words.buffer);
-    for (let i = 0; i < n; i++) {
-      f.set([Math.sin(i), Math.cos(i), 0.5, -1, (i % 5) * 0.5 - 0.5], 6 * i);
-      words[6 * i + 5] = Math.imul(i + 1, 2654435761) >>> 0;
-    }
     const out = cpu(PRIVATE_RNG, n, { particles: words, draws_made: new Uint32Array(n) });
     const got = new Float32Array((out.particles as Uint32Array).buffer);
     let respawned = 0;
@@ -104,10 +99,7 @@ describe('var<private>', () => {
   ];
   for (const [what, code, construct, line, message] of refused)
     it(`refuses ${what}, naming it, its line and column`, () => {
-      const k = rejection(code);
-      expect([k.construct, k.line]).toEqual([construct, line]);
-      expect(k.column).toBeGreaterThanOrEqual(1);
-      expect(k.message).toMatch(message);
+      expectRejected(code, construct, line, message);
     });
 
   it("a particle look with var<private> is a ParticleOptionError naming look and it, on every backend (WebGL2's stages have no place to start it)", async () => {

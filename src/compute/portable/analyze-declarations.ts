@@ -1,7 +1,7 @@
 /** The analyser's module-scope declarations: constants, overrides, bindings and their header structs, the functions' order. */
 import { KernelError } from '../kernel-error.js';
 import { evaluateInteger } from './source.js';
-import { VOID, makeArray, makeStruct, sameType, scalarOf, wgslName, type WType } from './types.js';
+import { VOID, makeArray, makeStruct, scalarOf, wgslName, type WType } from './types.js';
 import type { AstNode, Binding, PortableFunction } from './analysis-types.js';
 import { isHostShareable, calleesOf } from './analysis-types.js';
 import { StatementAnalyzer } from './analyze-statements.js';
@@ -210,16 +210,7 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     let t = declared as WType;
     if (node.value) {
       this.scopes = [new Map()];
-      const hint = declared ? scalarOf(declared) : undefined;
-      let v = this.expr(node.value, hint);
-      if (v.kind === 'abstract-int') v = this.expr(node.value, hint ?? 'i32');
-      if (declared && !sameType(declared, v))
-        this.fail(
-          node.name,
-          node,
-          `${node.name} is declared ${wgslName(declared)} but its value is ${wgslName(v)}`,
-        );
-      t = v;
+      t = this.initializer(node, declared);
       const named = nonConstantIn(node.value, (e) => this.refs.get(e));
       if (named)
         this.fail(

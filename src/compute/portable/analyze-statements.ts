@@ -11,6 +11,20 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
     this.block(f.node.body, false);
   }
 
+  /** The type of declaration `node`'s value, which must be of its declared type where it has one. */
+  initializer(node: AstNode, declared: WType | undefined): WType {
+    const hint = declared ? scalarOf(declared) : undefined;
+    let v = this.expr(node.value, hint);
+    if (v.kind === 'abstract-int') v = this.expr(node.value, hint ?? 'i32');
+    if (declared && !sameType(declared, v))
+      this.fail(
+        node.name,
+        node,
+        `${node.name} is declared ${wgslName(declared)} but its value is ${wgslName(v)}`,
+      );
+    return v;
+  }
+
   // ---------------------------------------------------------------- statements
 
   block(statements: AstNode[] | null, scoped = true): void {
@@ -37,19 +51,7 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
         if (!s.value && s.astNodeType !== 'var')
           this.fail(s.name, s, `${s.astNodeType} ${s.name} needs a value`);
         if (!s.value && !declared) this.fail(s.name, s, `var ${s.name} needs a type or a value`);
-        let t = declared;
-        if (s.value) {
-          const hint = declared ? scalarOf(declared) : undefined;
-          let v = this.expr(s.value, hint);
-          if (v.kind === 'abstract-int') v = this.expr(s.value, hint ?? 'i32');
-          if (declared && !sameType(declared, v))
-            this.fail(
-              s.name,
-              s,
-              `${s.name} is declared ${wgslName(declared)} but its value is ${wgslName(v)}`,
-            );
-          t = v;
-        }
+        const t = s.value ? this.initializer(s, declared) : declared;
         this.types.set(s, t as WType);
         const own = s.astNodeType !== 'var' && s.value ? this.isOwnIndex(s.value) : false;
         this.declare(s.name, { type: t as WType, kind: s.astNodeType, own }, s);

@@ -25,6 +25,8 @@ import {
   PARTICLES_HEADER,
   PRIVATE_RNG,
   SCOPES,
+  matricesBuffers,
+  privateRngParticles,
 } from '../page/portable-kernels.js';
 
 type Count = number | [number, number] | [number, number, number];
@@ -451,20 +453,13 @@ export const cases = defineCases({
       needs: ['compute'],
       async run(ctx) {
         const n = 300;
-        // Particle { position: vec2f, velocity: vec2f, life: f32, seed: u32 }: a 24-byte stride
-        const words = new Uint32Array(6 * n);
-        const f = new Float32Array(words.buffer);
-        for (let i = 0; i < n; i++) {
-          f.set([Math.sin(i), Math.cos(i), 0.5, -1, (i % 5) * 0.5 - 0.5], 6 * i);
-          words[6 * i + 5] = Math.imul(i + 1, 2654435761) >>> 0;
-        }
         await everywhere(
           ctx,
           {
             code: PRIVATE_RNG,
             count: n,
             buffers: {
-              particles: { data: words },
+              particles: { data: privateRngParticles(n) },
               draws_made: { data: new Uint32Array(n).fill(0xdeadbeef) },
             },
             outputs: ['particles', 'draws_made'],
@@ -481,18 +476,7 @@ export const cases = defineCases({
       needs: ['compute'],
       async run(ctx) {
         const n = 150;
-        // Params { transform: mat4x4f, tint: mat3x3f (3 columns 16 bytes apart), scale: f32 }
-        const params = new Float32Array(32);
-        params.set([2, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1, 0, 1, -1, 0.25, 1], 0);
-        params.set([1, 0, 0.5, 0, 0, 2, 0, 0, 0.25, 0, 1, 0], 16);
-        params[28] = 0.5;
-        // Item { p: vec4f, basis: mat2x2f, n: vec3f }: a 48-byte stride
-        const items = new Float32Array(12 * n);
-        for (let i = 0; i < n; i++)
-          items.set(
-            [(i % 8) / 8, 1 - (i % 5) / 4, 0.5, 1, 1, (i % 3) / 2, -0.25, 2, (i % 4) / 2, 1, -1],
-            12 * i,
-          );
+        const { params, items } = matricesBuffers(n);
         await everywhere(
           ctx,
           {

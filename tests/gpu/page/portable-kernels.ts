@@ -355,3 +355,32 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   dets[i] = determinant(m) + determinant(it.basis) + determinant(params.transform);
 }
 `;
+
+/** PRIVATE_RNG's particles (24 bytes each): varied positions, lives around 0, and seeds. */
+export function privateRngParticles(n: number): Uint32Array {
+  const words = new Uint32Array(6 * n);
+  const f = new Float32Array(words.buffer);
+  for (let i = 0; i < n; i++) {
+    f.set([Math.sin(i), Math.cos(i), 0.5, -1, (i % 5) * 0.5 - 0.5], 6 * i);
+    words[6 * i + 5] = Math.imul(i + 1, 2654435761) >>> 0;
+  }
+  return words;
+}
+
+/**
+ * MATRICES' buffers: `params` (Params: a mat4x4f, a mat3x3f whose columns are 16 bytes apart, a
+ * scale) and `n` items (Item: vec4f, mat2x2f, vec3f; a 48-byte stride), of exact small values.
+ */
+export function matricesBuffers(n: number): { params: Float32Array; items: Float32Array } {
+  const params = new Float32Array(32);
+  params.set([2, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1, 0, 1, -1, 0.25, 1], 0);
+  params.set([1, 0, 0.5, 0, 0, 2, 0, 0, 0.25, 0, 1, 0], 16);
+  params[28] = 0.5;
+  const items = new Float32Array(12 * n);
+  for (let i = 0; i < n; i++)
+    items.set(
+      [(i % 8) / 8, 1 - (i % 5) / 4, 0.5, 1, 1, (i % 3) / 2, -0.25, 2, (i % 4) / 2, 1, -1],
+      12 * i,
+    );
+  return { params, items };
+}
