@@ -65,6 +65,27 @@ describe('matrices', () => {
     }
   });
 
+  it('a constructor without its element type (mat2x2(0.0, 1.0, -1.0, 0.0)) is an f32 matrix', () => {
+    const code = `@group(0) @binding(0) var<storage, read_write> o: array<vec2f>;
+@compute @workgroup_size(1) fn main(@builtin(global_invocation_id) id: vec3u) {
+  let turn = mat2x2(0.0, 1.0, -1.0, 0.0);
+  o[id.x] = turn * vec2f(f32(id.x), 1.0);
+}`;
+    const d = device();
+    const o = storage(d, new Float32Array(4), 'o');
+    createPortableCompute(d, { code, count: 2, path: 'cpu', buffers: { o } }).dispatch(
+      d.createCommandEncoder(),
+    );
+    const turn = [
+      [0, 1],
+      [-1, 0],
+    ];
+    expect(Array.from(new Float32Array(o.hostShadow?.bytes.buffer as ArrayBuffer))).toEqual([
+      ...mv(turn, [0, 1]),
+      ...mv(turn, [1, 1]),
+    ]);
+  });
+
   const head = `@group(0) @binding(0) var<storage, read_write> o: array<vec2f>;\n`;
   const refused: Array<[string, string, string, number, RegExp]> = [
     [

@@ -83,7 +83,13 @@ export abstract class AnalyzerBase {
         if (mt) {
           const s = node.format ? this.type(node.format, at) : undefined;
           if (s?.kind !== 'scalar' || s.scalar !== 'f32')
-            this.fail(name, at, `${name}<${s ? wgslName(s) : '?'}>: a matrix holds f32`);
+            this.fail(
+              name,
+              at,
+              s
+                ? `${name}<${wgslName(s)}>: a portable matrix holds f32`
+                : `${name} needs its element type here: ${name}<f32> (or ${name}f)`,
+            );
           return mat(Number(mt[1]) as 2 | 3 | 4, Number(mt[2]) as 2 | 3 | 4);
         }
         const m = /^vec([234])$/.exec(name);

@@ -91,7 +91,13 @@ export abstract class CallAnalyzer extends ExpressionAnalyzer {
 
   construct(e: AstNode, at: AstNode): WType {
     const args: AstNode[] = e.args ?? [];
+    // `mat2x2(c, s, -s, c)`: a matrix's element type left to inference is f32 (WGSL's only
+    // portable one)
+    const inferredMatrix = /^mat([234])x([234])$/.exec(e.type?.name ?? '');
     const t =
+      (inferredMatrix && !e.type.format && args.length
+        ? mat(Number(inferredMatrix[1]) as 2 | 3 | 4, Number(inferredMatrix[2]) as 2 | 3 | 4)
+        : null) ??
       this.inferredVector(e.type, args, at) ??
       this.inferredArray(e.type, args, at) ??
       this.type(e.type, at);

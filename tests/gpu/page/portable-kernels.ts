@@ -320,8 +320,8 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 /**
  * Matrices as compute shaders use them: a transform from the uniforms applied to positions
  * (`m * v`), a constant rotation composed with a stored basis (`m * m`, `m * s`), columns read and
- * written (`m[1]`, `m[0].y`), `v * m`, `transpose`, `determinant`, a matrix built from columns,
- * and `m - m`. The values are small multiples of powers of two, so every product and sum is exact
+ * written (`m[1]`, `m[0].y`), `v * m`, `transpose`, `determinant`, a matrix built from columns
+ * (its element type inferred), and `m - m`. The values are small multiples of powers of two, so every product and sum is exact
  * and every path must give the same bits: a row read for a column, a product in the wrong order
  * or a column stride off by a word changes them.
  */
@@ -335,7 +335,7 @@ struct Item { p: vec4f, basis: mat2x2f, n: vec3f }
 const TURN = mat2x2f(0.0, 1.0, -1.0, 0.0);
 
 fn frame(n: vec3f, i: u32) -> mat3x3<f32> {
-  return mat3x3<f32>(n, vec3f(0.0, 1.0, 0.0), vec3f(f32(i % 3u), 0.0, 1.0));
+  return mat3x3(n, vec3f(0.0, 1.0, 0.0), vec3f(f32(i % 3u), 0.0, 1.0)); // f32 inferred
 }
 
 @compute @workgroup_size(64)
