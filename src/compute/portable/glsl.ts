@@ -302,7 +302,7 @@ function glslType(t: WType): string {
 /**
  * Structs, constants, `var<private>` values and functions (with the `select` helpers they need),
  * in GLSL. The private values are globals that `_privates()` (first of `fns`) sets to their
- * initial values: each shader invocation runs one WGSL invocation and calls it first (`START`).
+ * initial values: each shader invocation runs one WGSL invocation and calls it first (`start`).
  */
 function declarations(
   m: PortableModule,
