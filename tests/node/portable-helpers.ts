@@ -3,7 +3,11 @@
 import { expect } from 'vitest';
 import { WgslExec, WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { BufferUsage, NullDevice, type Buffer } from '../../src/all.js';
-import { PortableKernelError, analyzeKernel } from '../../src/compute/portable/index.js';
+import {
+  PortableKernelError,
+  analyzeKernel,
+  createPortableCompute,
+} from '../../src/compute/portable/index.js';
 
 export function device(): NullDevice {
   return new NullDevice({ hostShadows: true });
@@ -68,4 +72,21 @@ export function interpret(
     },
   );
   return copies;
+}
+
+/** Runs `code` on the CPU path over `buffers` (name → words); returns the buffers' words after. */
+export function cpu(code: string, count: number, buffers: Record<string, Uint32Array>) {
+  const d = device();
+  const bound = Object.fromEntries(
+    Object.entries(buffers).map(([name, words]) => [name, storage(d, words, name)]),
+  );
+  createPortableCompute(d, { code, count, buffers: bound, path: 'cpu' }).dispatch(
+    d.createCommandEncoder(),
+  );
+  return Object.fromEntries(
+    Object.entries(bound).map(([name, b]) => [
+      name,
+      new Uint32Array((b.hostShadow?.bytes.buffer as ArrayBuffer).slice(0)),
+    ]),
+  );
 }

@@ -4,29 +4,11 @@
 // shadowing a module-scope constant could not read it. The browser runs PRIVATE_RNG on every
 // path against raw WebGPU (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
-import { device, expectRejected, storage } from './portable-helpers.js';
+import { cpu, expectRejected } from './portable-helpers.js';
 import { NullDevice, ParticleOptionError, createParticleSystem } from '../../src/all.js';
-import { createPortableCompute } from '../../src/compute/portable/index.js';
 import { PRIVATE_RNG, privateRngParticles } from '../gpu/page/portable-kernels.js';
 
 const fr = Math.fround;
-
-/** Runs `code` on the CPU path over `buffers` (name → words); returns the buffers' words after. */
-function cpu(code: string, count: number, buffers: Record<string, Uint32Array>) {
-  const d = device();
-  const bound = Object.fromEntries(
-    Object.entries(buffers).map(([name, words]) => [name, storage(d, words, name)]),
-  );
-  createPortableCompute(d, { code, count, buffers: bound, path: 'cpu' }).dispatch(
-    d.createCommandEncoder(),
-  );
-  return Object.fromEntries(
-    Object.entries(bound).map(([name, b]) => [
-      name,
-      new Uint32Array((b.hostShadow?.bytes.buffer as ArrayBuffer).slice(0)),
-    ]),
-  );
-}
 
 describe('var<private>', () => {
   it('each invocation starts with its own values, which helpers advance: the bits of a hand-written mirror (CPU path)', () => {

@@ -140,14 +140,14 @@ export const BUILTIN_TYPES: Record<string, WType> = {
 export const SAME_AS_ARGS = new Set(
   (
     'abs min max clamp sign floor ceil round trunc fract sqrt inverseSqrt sin cos tan asin acos atan ' +
-    'atan2 sinh cosh tanh exp exp2 log log2 pow mix step smoothstep saturate radians degrees ' +
-    'normalize reflect fma'
+    'atan2 sinh cosh tanh asinh acosh atanh exp exp2 log log2 pow mix step smoothstep saturate ' +
+    'radians degrees normalize reflect fma'
   ).split(' '),
 );
 export const FLOAT_ONLY = new Set(
   (
     'floor ceil round trunc fract sqrt inverseSqrt sin cos tan asin acos atan atan2 sinh cosh tanh ' +
-    'exp exp2 log log2 pow mix step smoothstep saturate radians degrees normalize reflect fma length ' +
+    'asinh acosh atanh exp exp2 log log2 pow mix step smoothstep saturate radians degrees normalize reflect fma length ' +
     'distance dot cross'
   ).split(' '),
 );

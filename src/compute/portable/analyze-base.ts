@@ -148,13 +148,19 @@ export abstract class AnalyzerBase {
     return this.globals.get(name);
   }
 
-  declare(name: string, sym: Symbol, node: AstNode): void {
+  /** A declared name (of a value, function, struct, member or alias) that WGSL reserves is refused. */
+  notReserved(name: string, node: AstNode): void {
     if (WGSL_RESERVED_WORDS.has(name))
       this.fail(
         name,
         node,
         `"${name}" is a reserved word in WGSL: WebGPU's compiler refuses it (rename it)`,
+        name,
       );
+  }
+
+  declare(name: string, sym: Symbol, node: AstNode): void {
+    this.notReserved(name, node);
     const scope = this.scopes[this.scopes.length - 1] as Map<string, Symbol>;
     if (scope.has(name)) this.fail(name, node, `"${name}" is declared twice in one scope`);
     // a local shadowing one of an enclosing scope, or a module-scope constant or private value

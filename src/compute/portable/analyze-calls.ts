@@ -16,8 +16,8 @@ import {
 } from './types.js';
 import type { AstNode } from './analysis-types.js';
 import { BUILTIN_TYPES, FLOAT_ONLY, PORTABLE_BUILTINS, REJECTED_CALLS } from './analysis-types.js';
-import { ExpressionAnalyzer } from './analyze-expressions.js';
-export abstract class CallAnalyzer extends ExpressionAnalyzer {
+import { BuiltinAnalyzer, MORE_BUILTINS } from './analyze-builtins.js';
+export abstract class CallAnalyzer extends BuiltinAnalyzer {
   /** `textureLoad(t, coords, level)` → vec4f and `textureDimensions(t[, level])` → vec2u. */
   textureCall(e: AstNode, args: AstNode[]): WType {
     const name: string = e.name;
@@ -220,6 +220,7 @@ export abstract class CallAnalyzer extends ExpressionAnalyzer {
       this.lengthsUsed.add(sym.binding.name);
       return U32;
     }
+    if (MORE_BUILTINS.has(name)) return this.moreBuiltin(name, e, args, hint);
     if (!PORTABLE_BUILTINS.has(name))
       this.fail(name, e, `${name}() is not a portable built-in (see docs/compute.md for the list)`);
     if (name === 'transpose' || name === 'determinant') {

@@ -8,7 +8,6 @@
  * too); no atomics, workgroup memory, barriers, textures or pointers. Anything else is a
  * `KernelError` naming the construct with its line and column, never a backend compile error.
  */
-import { WGSL_RESERVED_WORDS } from './reserved.js';
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
 import { parseable, parsePosition, PortableKernelError, recursionIn } from './source.js';
@@ -38,6 +37,14 @@ class Analyzer extends DeclarationAnalyzer {
     let entry: AstNode | undefined;
     const fnNodes: AstNode[] = [];
     this.checkConstantNames(all);
+    // WebGPU's compiler refuses a reserved name anywhere in the module, reached or not
+    for (const node of all) {
+      if (!['struct', 'alias', 'const', 'override', 'var', 'function'].includes(node.astNodeType))
+        continue;
+      this.notReserved(node.name, node);
+      for (const m of node.astNodeType === 'struct' ? node.members : [])
+        this.notReserved(m.name, m);
+    }
     const { kept: ast, unreached } = this.options.whole
       ? { kept: all, unreached: [] as AstNode[] }
       : reachable(all, entryPoint);
@@ -132,12 +139,6 @@ class Analyzer extends DeclarationAnalyzer {
       if (f.attributes?.some((a: AstNode) => ['compute', 'vertex', 'fragment'].includes(a.name)))
         continue; // another entry point: not part of this kernel
       this.scopes = [new Map()];
-      if (WGSL_RESERVED_WORDS.has(f.name))
-        this.fail(
-          f.name,
-          f,
-          `"${f.name}" is a reserved word in WGSL: WebGPU's compiler refuses it (rename it)`,
-        );
       this.functions.set(f.name, {
         name: f.name,
         params: (f.args as AstNode[]).map((a) => ({ name: a.name, type: this.type(a.type, a) })),

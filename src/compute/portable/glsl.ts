@@ -10,6 +10,7 @@
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
+import { glslBuiltinCall } from './glsl-builtins.js';
 import { KernelError } from '../kernel-error.js';
 import { glslName, wordsOf, type Scalar, type WType } from './types.js';
 
@@ -35,8 +36,10 @@ export interface GlslProgram {
 }
 
 // user names get a prefix, so they cannot collide with GLSL's (and `_x` gives `vu_x`: GLSL
-// reserves names with two underscores in a row)
-const prefix = (p: string, n: string): string => (n.startsWith('_') ? `${p}u${n}` : `${p}_${n}`);
+// reserves names with two underscores in a row; `__x`, WGSL's own names such as modf's result
+// struct, gives `vw_x`)
+const prefix = (p: string, n: string): string =>
+  n.startsWith('__') ? `${p}w${n.slice(1)}` : n.startsWith('_') ? `${p}u${n}` : `${p}_${n}`;
 const F = (n: string): string => prefix('v', n);
 const M = (n: string): string => prefix('m', n);
 const S = (n: string): string => prefix('S', n);
@@ -109,7 +112,8 @@ ${[2, 3, 4]
 `;
 
 class GlslEmitter extends Emitter {
-  readonly selects = new Set<string>();
+  /** Helper functions the emitted code calls (`select` on vectors, glsl-builtins.ts), in order. */
+  readonly helpers = new Set<string>();
 
   declare(_kind: 'let' | 'var' | 'const', name: string, type: WType, value: string | null): string {
     return `${glslType(type)} ${name.startsWith('_') ? name : F(name)} = ${value ?? zero(type)};`;
@@ -172,7 +176,7 @@ class GlslEmitter extends Emitter {
         const c = this.typeOf(args[2]);
         if (c.kind === 'scalar') return `(${a[2]} ? ${a[1]} : ${a[0]})`;
         const t = glslType(result);
-        this.selects.add(
+        this.helpers.add(
           `${t} _select(${t} f, ${t} t, ${glslType(c)} c) { ${t} r = f; ${['x', 'y', 'z', 'w']
             .slice(0, (c as { n: number }).n)
             .map((k) => `if (c.${k}) r.${k} = t.${k};`)
@@ -185,7 +189,15 @@ class GlslEmitter extends Emitter {
       case 'fma':
         return `(${a[0]} * ${a[1]} + ${a[2]})`;
       default:
-        return `${RENAMED[name] ?? name}(${a.join(', ')})`;
+        return (
+          glslBuiltinCall(
+            name,
+            a,
+            args.map((x) => this.typeOf(x)),
+            this.helpers,
+            { struct: S, member: M },
+          ) ?? `${RENAMED[name] ?? name}(${a.join(', ')})`
+        );
     }
   }
 
@@ -316,7 +328,16 @@ function declarations(
         `struct ${S(s.name)} {\n${s.members.map((x) => `  ${glslType(x.type)} ${M(x.name)};`).join('\n')}\n};`,
       );
   const consts = [
-    ...m.constants.map((c) => `const ${glslType(c.type)} ${F(c.name)} = ${e.expr(c.value)};`),
+    ...m.constants.map((c) => {
+      const before = e.helpers.size;
+      const value = e.expr(c.value);
+      if (e.helpers.size !== before)
+        throw new KernelError(
+          m.label,
+          `const ${c.name}: its value calls a built-in that the WebGL2 translation computes with a function, and a GLSL constant cannot call one; declare it with let inside the function that uses it`,
+        );
+      return `const ${glslType(c.type)} ${F(c.name)} = ${value};`;
+    }),
     ...m.privates.map((p) => `${glslType(p.type)} ${F(p.name)};`),
   ];
   // a GLSL global's initializer must be constant in GLSL's sense (no helper calls): set them here
@@ -433,8 +454,8 @@ function elementwiseShader(
     ...(sceneDepth ? ['uniform highp sampler2D _ignis_depth;'] : []),
     ...source.map((a) => `uniform highp sampler2D _ignis_src_${a};`),
     HELPERS,
+    ...e.helpers,
     ...consts,
-    ...e.selects,
     ...fns,
     ...main.map((line) => (line === 'void main() {' ? `${line}\n${start(m)}`.trimEnd() : line)),
   ].join('\n');
@@ -461,7 +482,7 @@ export function emitGlslFunctions(m: PortableModule): {
     );
   const { structs, consts, fns } = declarations(m, e);
   return {
-    code: [...structs, HELPERS, ...consts, ...e.selects, ...fns].join('\n'),
+    code: [...structs, HELPERS, ...e.helpers, ...consts, ...fns].join('\n'),
     names: { fn: F, struct: S, member: M },
   };
 }
@@ -577,7 +598,7 @@ ${t} _r_${n}(uint i) {
     }
   else for (const b of outputs) out.push(`${glslType(b.element as WType)} _own_${b.name};`);
   const kernel = `void _kernel(uint _inv) {\n${start(m)}${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`;
-  out.push(...consts, ...e.selects, ...fns, kernel);
+  out.push(...e.helpers, ...consts, ...fns, kernel);
   return out;
 }
 

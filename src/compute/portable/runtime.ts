@@ -7,6 +7,7 @@
  * conversion saturates. Vectors are arrays, structs plain objects.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { bitOps, floatScalarOps, floatVectorOps, packOps } from './runtime-builtins.js';
 import { loadTexel } from './texels.js';
 type Num = number;
 type Fn = (...a: any[]) => any;
@@ -231,13 +232,15 @@ export const runtime = {
   OP,
   B: {
     f32: {
-      ...liftAll(floatOps),
+      ...liftAll({ ...floatOps, ...floatScalarOps }),
       ...vectorOps,
+      ...floatVectorOps,
+      ...packOps,
       transpose: matrixOps.transpose,
       determinant: matrixOps.determinant,
     },
-    i32: liftAll(intOps((x) => x | 0)),
-    u32: liftAll(intOps((x) => x >>> 0)),
+    i32: { ...liftAll({ ...intOps((x) => x | 0), ...bitOps(true) }), ...packOps },
+    u32: { ...liftAll({ ...intOps((x) => x >>> 0), ...bitOps(false) }), ...packOps },
   },
   /** Binary operator component-wise: vector∘vector, vector∘scalar, scalar∘vector. */
   bin,

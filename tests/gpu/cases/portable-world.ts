@@ -21,6 +21,8 @@ import {
   BLUR,
   BUILTINS,
   LIFE,
+  BITS,
+  bitsItems,
   MATRICES,
   PARTICLES_HEADER,
   PRIVATE_RNG,
@@ -62,6 +64,12 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
   const size = reflectWorkgroupSize(w.code, 'main', w.constants);
   const groups = grid3(w.count).map((n, i) => Math.ceil(n / (size[i] as number)));
   const module = gpu.createShaderModule({ code: w.code });
+  // the reference must run: its compiler's errors, not "wrote nothing"
+  const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
+  if (errors.length)
+    throw new Error(
+      `raw WebGPU refused the shader: ${errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join('; ')}`,
+    );
   const pipeline = gpu.createComputePipeline({
     layout: 'auto',
     compute: { module, entryPoint: 'main', ...(w.constants ? { constants: w.constants } : {}) },
@@ -227,15 +235,20 @@ async function everywhere(ctx: CaseContext, w: Workload, what: string): Promise<
         let worst = 0;
         let differ = 0;
         let first = -1;
+        let worstAt = -1;
         for (let i = 0; i < a.length; i++) {
           const d = floats ? ulps(a[i] as number, b[i] as number) : a[i] === b[i] ? 0 : 1;
           if (d) differ++;
           if (d && first < 0) first = i;
+          if (d > worst) worstAt = i;
           worst = Math.max(worst, d);
         }
         const hex = (x: number | undefined): string => `0x${(x ?? 0).toString(16)}`;
+        const word = (i: number): string => `word ${i}, ${hex(a[i])} against ${hex(b[i])}`;
         const at =
-          first < 0 ? '' : ` (the first: word ${first}, ${hex(a[first])} against ${hex(b[first])})`;
+          first < 0
+            ? ''
+            : ` (the first: ${word(first)}${floats && worstAt !== first ? `; the farthest: ${word(worstAt)}` : ''})`;
         const where = `${what} ${path}, step ${step}, ${name}`;
         if (floats)
           assert(
@@ -495,6 +508,30 @@ export const cases = defineCases({
             floats: true,
           },
           'matrices',
+        );
+      },
+    },
+  'integer bits, packing, ldexp, frexp, modf, refract and faceForward (u32 and i32, scalars and vectors, fields past the word’s end) give raw WebGPU’s values on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const n = 130;
+        await everywhere(
+          ctx,
+          {
+            code: BITS,
+            count: n,
+            buffers: {
+              items: { data: bitsItems(n) },
+              ints: { data: new Uint32Array(36 * n) },
+              floats: { data: new Uint32Array(28 * n) },
+            },
+            outputs: ['items', 'ints', 'floats'],
+            exact: ['items', 'ints'],
+            floats: true,
+          },
+          'bits',
         );
       },
     },

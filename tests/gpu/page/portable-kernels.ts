@@ -384,3 +384,101 @@ export function matricesBuffers(n: number): { params: Float32Array; items: Float
     );
   return { params, items };
 }
+
+/**
+ * The integer-bit, packing and remaining numeric built-ins, as hashes, sorts, compute rasterisers
+ * and compressed particle state use them: bit counts, first bits, fields extracted and inserted,
+ * reversed words (on u32 and i32 scalars and vectors), 8- and 16-bit packings both ways, `ldexp`,
+ * `frexp`, `modf`, `refract`, `faceForward`, `quantizeToF16`. Each step scrambles the words with
+ * them (so ten steps go through many patterns); the integers must have the same bits on every path,
+ * the floats within 2 ulp. Conversions to binary16 take values it holds exactly: WGSL leaves the
+ * rounding of the others to the GPU.
+ */
+export const BITS = /* wgsl */ `struct Item { bits: vec4u, signed: vec4i }
+struct Ints {
+  ones: vec4u, lead: vec4i, trail: vec4u, first: vec4i,
+  field: vec4i, inserted: vec4u, bytes: vec4i, words: vec4u, exps: vec4i,
+}
+struct Floats {
+  snorm8: vec4f, unorm8: vec4f, halves: vec4f, scaled: vec4f, refracted: vec4f, faced: vec4f, parts: vec4f,
+}
+@group(0) @binding(0) var<storage, read_write> items: array<Item>;
+@group(0) @binding(1) var<storage, read_write> ints: array<Ints>;
+@group(0) @binding(2) var<storage, read_write> floats: array<Floats>;
+
+fn signedValue(w: u32) -> f32 {
+  return (f32(w & 0xffffu) / 32768.0 - 1.0) * 1.25; // -1.25 … 0.75: the packings clamp
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&items)) { return; }
+  let it = items[i];
+  let b = it.bits;
+  let s = it.signed;
+  var o: Ints;
+  o.ones = countOneBits(b) + vec4u(u32(countOneBits(s.x)), countOneBits(0u), 0u, 0u) * 64u;
+  o.lead = countLeadingZeros(s) + vec4i(0, 0, 0, i32(countLeadingZeros(b.w))) * 64;
+  o.trail = countTrailingZeros(b.zyxw) + vec4u(countTrailingZeros(0u), 0u, 0u, 0u);
+  o.first = vec4i(firstLeadingBit(s.x), firstLeadingBit(s.y >> 9u), i32(firstLeadingBit(b.x)),
+                  firstTrailingBit(s.z)) * 100 + vec4i(firstLeadingBit(vec4i(0, -1, 1, -2)).yzw, 0)
+          + vec4i(bitcast<vec4i>(firstTrailingBit(b & vec4u(0u, 0xffffffffu, 0x80000000u, 0x10u))));
+  // fields past the word's end (computed: with constants WGSL refuses them) are clamped to it
+  let offset = b.y & 31u;
+  let count = (b.z & 15u) * 3u;
+  let far = offset + 20u;
+  o.field = vec4i(extractBits(s.x, offset, count), extractBits(s.y, far, 9u),
+                  i32(extractBits(b.x, offset, count)), extractBits(s.w, far + 12u, 3u))
+          + extractBits(s, 4u, 7u) * 1000;
+  o.inserted = insertBits(b, b.yzwx, offset, count) ^ vec4u(bitcast<u32>(insertBits(s.x, -1, far, 5u)),
+               insertBits(b.x, 0u, 0u, 32u), insertBits(b.y, 7u, far + 13u, 2u), reverseBits(b.z));
+  let unit = vec4f(signedValue(b.x), signedValue(b.x >> 16u), signedValue(b.y), signedValue(b.y >> 16u));
+  o.bytes = unpack4xI8(b.z) + vec4i(bitcast<i32>(pack4xI8Clamp(s >> vec4u(20u))), 0, 0, 0)
+          + unpack4xI8(pack4xI8(s)) * 256 + bitcast<vec4i>(unpack4xU8(pack4xU8Clamp(b & vec4u(0x1ffu)))) * 65536;
+  o.words = vec4u(pack4x8snorm(unit), pack4x8unorm(unit), pack2x16snorm(unit.zw), pack2x16unorm(unit.xy))
+          ^ vec4u(pack4xU8(b >> vec4u(3u)), dot4U8Packed(b.x, b.y), bitcast<u32>(dot4I8Packed(b.z, b.w)),
+                  pack2x16float(vec2f(f32(b.w & 0x3ffu) / 64.0 - 8.0, -1.5)));
+  let v = f32(s.x >> 8u) / 256.0;
+  let m = modf(v);
+  let mv = modf(vec2f(v, -v * 0.5));
+  let f = frexp(v * 3.0);
+  let fv = frexp(unit.xyz * 1024.0);
+  o.exps = vec4i(f.exp, fv.exp) * 256 + vec4i(i32(m.whole), i32(mv.whole.y), 0, 0);
+  ints[i] = o;
+
+  var r: Floats;
+  r.snorm8 = unpack4x8snorm(b.z);
+  r.unorm8 = unpack4x8unorm(b.w);
+  // values a binary16 holds exactly: between two halves WGSL lets each GPU round either way
+  // (Dawn on SwiftShader truncates in quantizeToF16 and rounds to nearest in pack2x16float)
+  let halves = vec2f(f32(b.w & 0x3ffu) / 64.0 - 8.0, f32(b.z >> 22u) * -0.25);
+  r.halves = vec4f(unpack2x16snorm(b.x), unpack2x16unorm(b.y)) + vec4f(unpack2x16float(pack2x16float(halves)), 0.0, 0.0);
+  r.scaled = vec4f(ldexp(unit.x, (s.y & 15) - 8), ldexp(unit.yz, vec2i(-20, 40)), quantizeToF16(halves.y * 0.5));
+  // refraction of a ray with exact components (no cancellation left to round differently):
+  // through a surface for eta 0.75, total internal reflection (a zero vector) for the larger ratios
+  let e1 = vec3f(unit.xy * 0.5, -0.25 - f32(b.w >> 28u) / 16.0);
+  let eta = 0.75 + f32(b.w & 3u) * 0.5;
+  r.refracted = vec4f(refract(e1, vec3f(0.0, 0.0, 1.0), eta), eta);
+  r.faced = vec4f(faceForward(unit.xyz, e1, vec3f(0.0, 1.0, 0.0)), 0.0);
+  r.parts = vec4f(m.fract, mv.fract, f.fract) + vec4f(fv.fract, 0.0);
+  floats[i] = r;
+
+  // the next step's words: a hash built from the same functions
+  var next = it;
+  next.bits = reverseBits(b * 747796405u + vec4u(2891336453u)) ^ insertBits(b.yzwx, b, 7u, 11u);
+  next.signed = bitcast<vec4i>(next.bits.wzyx) ^ (extractBits(s, 3u, 20u) << vec4u(5u));
+  items[i] = next;
+}
+`;
+
+/** BITS' items (32 bytes each): hashed words, some with every bit set, none, or only the sign. */
+export function bitsItems(n: number): Uint32Array {
+  const words = new Uint32Array(8 * n);
+  for (let k = 0; k < words.length; k++) {
+    let h = Math.imul(k ^ 0x9e3779b9, 2654435761) >>> 0;
+    h = Math.imul(h ^ (h >>> 15), 2246822519) >>> 0;
+    words[k] = [0, 0xffffffff, 0x80000000, 1][k % 13] ?? (h ^ (h >>> 13)) >>> 0;
+  }
+  return words;
+}
