@@ -201,11 +201,12 @@ describe('portable compute: the gather shape', () => {
       3,
     ],
     [
-      'pointers',
-      `${head}fn f(p: ptr<function, f32>) -> f32 { return 1.0; }\n@compute @workgroup_size(1) fn main() { var x = 1.0; b[0] = f(&x); }`,
-      'pointer',
+      'pointers into storage',
+      `${head}fn f(p: ptr<storage, array<f32>, read_write>) -> f32 { return 1.0; }\n@compute @workgroup_size(1) fn main() { b[0] = f(&b); }`,
+      'ptr<storage>',
       3,
     ],
+    ['a pointer held in a let', body('var x = 1.0; let q = &x;'), '&', 6],
     [
       'builtins other than the compute grid',
       `${head}@compute @workgroup_size(64)\nfn main(@builtin(subgroup_invocation_id) l: u32) {\n}`,

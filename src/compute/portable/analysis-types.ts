@@ -54,7 +54,11 @@ export interface AnalyzeOptions {
 
 export interface PortableFunction {
   readonly name: string;
-  readonly params: ReadonlyArray<{ name: string; type: WType }>;
+  /**
+   * `pointer`: a `ptr<function, T>` or `ptr<private, T>` parameter (`type` is T): the caller passes
+   * `&v` of a whole variable, the function reads and writes it through `*p` (or `p.x`, `p[i]`).
+   */
+  readonly params: ReadonlyArray<{ name: string; type: WType; pointer?: 'function' | 'private' }>;
   readonly returnType: WType;
   readonly node: AstNode;
 }
@@ -173,7 +177,9 @@ export const REJECTED_CALLS: Record<string, string> = {
 
 export interface Symbol {
   readonly type: WType;
-  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private';
+  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private' | 'pointer';
+  /** A pointer parameter's address space (its `type` is what it points to). */
+  readonly space?: 'function' | 'private';
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
   readonly own?: boolean;
   readonly binding?: Binding;

@@ -57,6 +57,21 @@ export abstract class AnalyzerBase {
 
   // ---------------------------------------------------------------- types
 
+  /** A user function's parameter: a value, or a pointer to a function or private variable. */
+  parameter(a: AstNode): { name: string; type: WType; pointer?: 'function' | 'private' } {
+    const t = a.type;
+    if (t?.astNodeType !== 'pointer') return { name: a.name, type: this.type(t, a) };
+    const space: string = t.storage ?? '';
+    if (space !== 'function' && space !== 'private')
+      this.fail(
+        `ptr<${space}>`,
+        a,
+        `${a.name}: a pointer into ${space || 'an unnamed'} memory is not portable (ptr<function, T> and ptr<private, T> are)`,
+        'ptr',
+      );
+    return { name: a.name, type: this.type(t.type, a), pointer: space };
+  }
+
   type(node: AstNode, at: AstNode): WType {
     if (!node) this.fail('type', at, 'expected a type');
     const name: string = node.name;
@@ -72,7 +87,7 @@ export abstract class AnalyzerBase {
         return this.fail(
           'pointer',
           at,
-          'pointers are not portable (pass and return values instead)',
+          'a pointer is portable only as a function parameter, ptr<function, T> or ptr<private, T> (pass and return values otherwise)',
           'ptr',
         );
       case 'sampler':

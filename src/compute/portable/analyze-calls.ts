@@ -14,7 +14,7 @@ import {
   type Scalar,
   type WType,
 } from './types.js';
-import type { AstNode } from './analysis-types.js';
+import type { AstNode, PortableFunction } from './analysis-types.js';
 import { BUILTIN_TYPES, FLOAT_ONLY, PORTABLE_BUILTINS, REJECTED_CALLS } from './analysis-types.js';
 import { BuiltinAnalyzer, MORE_BUILTINS } from './analyze-builtins.js';
 export abstract class CallAnalyzer extends BuiltinAnalyzer {
@@ -51,6 +51,54 @@ export abstract class CallAnalyzer extends BuiltinAnalyzer {
       this.fail(name, e, 'textureDimensions(t[, level]) takes one or two arguments');
     if (args[1]) integer(args[1], 'level', 0);
     return vec(2, 'u32');
+  }
+
+  /**
+   * An argument of pointer parameter `p`: `&v` of a whole variable of `p`'s address space (a local
+   * `var` for `ptr<function, T>`, a module-scope `var<private>` for `ptr<private, T>`), or a
+   * pointer parameter of the caller passed on. Two pointers to one variable in a call are refused:
+   * WGSL forbids the alias.
+   */
+  pointerArgument(
+    fn: string,
+    at: AstNode,
+    a: AstNode,
+    p: PortableFunction['params'][number],
+    passed: Set<string>,
+  ): void {
+    const spelled = `ptr<${p.pointer}, ${wgslName(p.type)}>`;
+    const whole = a?.astNodeType === 'unaryOp' && a.operator === '&' ? a.right : a;
+    const sym =
+      whole?.astNodeType === 'varExpr' && !whole.postfix ? this.lookup(whole.name) : undefined;
+    const kind = p.pointer === 'function' ? 'var' : 'private';
+    const ok =
+      sym && (whole === a ? sym.kind === 'pointer' && sym.space === p.pointer : sym.kind === kind);
+    if (!ok)
+      this.fail(
+        fn,
+        at,
+        `argument ${p.name} of ${fn} is a ${spelled}: pass &v of a whole ${p.pointer === 'function' ? 'function-scope var' : 'var<private>'}${whole === a ? '' : ' (a pointer to a member or element is not portable)'}, or a pointer parameter of the caller`,
+      );
+    if (!sameType(sym.type, p.type))
+      this.fail(
+        fn,
+        at,
+        `argument ${p.name} of ${fn} is a ${spelled}, got a pointer to ${wgslName(sym.type)}`,
+      );
+    if (passed.has(whole.name))
+      this.fail(
+        fn,
+        at,
+        `${whole.name} is passed to ${fn} twice by pointer: WGSL forbids the alias`,
+      );
+    passed.add(whole.name);
+    this.pointerUse = whole;
+    try {
+      this.expr(whole, undefined, at);
+    } finally {
+      this.pointerUse = null;
+    }
+    this.types.set(a, sym.type);
   }
 
   /**
@@ -198,8 +246,10 @@ export abstract class CallAnalyzer extends BuiltinAnalyzer {
     if (f) {
       if (args.length !== f.params.length)
         this.fail(name, e, `${name} takes ${f.params.length} arguments, got ${args.length}`);
+      const passed = new Set<string>();
       args.forEach((a, i) => {
-        const p = f.params[i] as { name: string; type: WType };
+        const p = f.params[i] as PortableFunction['params'][number];
+        if (p.pointer) return this.pointerArgument(name, e, a, p, passed);
         const v = this.expr(a, scalarOf(p.type));
         if (!sameType(v, p.type))
           this.fail(

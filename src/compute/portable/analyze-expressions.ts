@@ -17,6 +17,9 @@ import { AnalyzerBase } from './analyze-base.js';
 export abstract class ExpressionAnalyzer extends AnalyzerBase {
   /** A type constructor or conversion (analyze-calls.ts). */
   abstract construct(e: AstNode, at: AstNode): WType;
+  /** The pointer parameter being passed on as a whole (`f(p)`), which is no read of it. */
+  pointerUse: AstNode = null;
+
   /** A call of a built-in or user function (analyze-calls.ts). */
   abstract call(e: AstNode, hint: Scalar | undefined): WType;
 
@@ -53,6 +56,12 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
         this.refs.set(e, sym.kind);
         if (sym.shadow) this.shadows.set(e, sym.shadow);
         if (sym.kind === 'binding') return this.storageRead(e, sym.binding as Binding, at);
+        if (sym.kind === 'pointer' && !e.postfix && this.pointerUse !== e)
+          this.fail(
+            e.name,
+            at,
+            `${e.name} is a pointer: read what it points to with *${e.name} (or ${e.name}.x, ${e.name}[i])`,
+          );
         return this.postfix(sym.type, e.postfix, at, e);
       }
       case 'createExpr':
@@ -70,12 +79,28 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
         return this.postfix(to, e.postfix, at, e);
       }
       case 'unaryOp': {
-        if (e.operator === '&' || e.operator === '*')
+        if (e.operator === '*') {
+          // what a pointer parameter points to
+          const p = e.right;
+          const sym = p?.astNodeType === 'varExpr' && !p.postfix ? this.lookup(p.name) : undefined;
+          if (sym?.kind !== 'pointer')
+            this.fail(
+              '*',
+              at,
+              '* reads through a pointer parameter (ptr<function, T> or ptr<private, T>)',
+              '*',
+            );
+          this.refs.set(p, 'pointer');
+          if (sym.shadow) this.shadows.set(p, sym.shadow);
+          this.types.set(p, sym.type);
+          return this.postfix(sym.type, e.postfix, at, e);
+        }
+        if (e.operator === '&')
           this.fail(
-            e.operator,
+            '&',
             at,
-            `pointers (${e.operator}) are not portable (only arrayLength(&array))`,
-            e.operator,
+            "&v is passed to a function's pointer parameter (or to arrayLength); a pointer held in a let is not portable",
+            '&',
           );
         const t = this.expr(e.right, hint);
         if (e.operator === '!' && scalarOf(t) !== 'bool')

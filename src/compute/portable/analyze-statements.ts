@@ -5,7 +5,14 @@ import { CallAnalyzer } from './analyze-calls.js';
 export abstract class StatementAnalyzer extends CallAnalyzer {
   functionBody(f: PortableFunction, entry: boolean): void {
     this.scopes = [new Map()];
-    for (const p of f.params) this.declare(p.name, { type: p.type, kind: 'param' }, f.node);
+    for (const p of f.params)
+      this.declare(
+        p.name,
+        p.pointer
+          ? { type: p.type, kind: 'pointer', space: p.pointer }
+          : { type: p.type, kind: 'param' },
+        f.node,
+      );
     this.inEntry = entry;
     this.returnType = f.returnType;
     this.block(f.node.body, false);
@@ -164,8 +171,11 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
 
   /** The type of an assignable expression, checking storage writes. */
   lvalue(e: AstNode, at: AstNode): WType {
+    // through a pointer parameter: `*p = …`, `(*p).x += …`, `p.x = …`
+    if (e?.astNodeType === 'unaryOp' && e.operator === '*') return this.expr(e, undefined, at);
     if (e?.astNodeType !== 'varExpr')
       this.fail('assignment', at, 'expected a variable on the left of the assignment', '=');
+    if (this.lookup(e.name)?.kind === 'pointer') return this.expr(e, undefined, at);
     const sym = this.lookup(e.name);
     if (!sym) this.fail(e.name, at, `unknown variable ${e.name}`);
     if (sym.kind === 'let' || sym.kind === 'const' || sym.kind === 'param' || sym.kind === 'gid')

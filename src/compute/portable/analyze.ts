@@ -3,10 +3,10 @@
  * checks that it has the gather shape, and types every expression, so that the emitters
  * (glsl.ts, js.ts) only translate.
  *
- * The gather shape: each invocation reads anything from its read-only storage arrays and uniforms
- * and writes only element `global_invocation_id.x` of each writable array (reading that element
- * too); no atomics, workgroup memory, barriers, textures or pointers. Anything else is a
- * `KernelError` naming the construct with its line and column, never a backend compile error.
+ * What is portable (docs/compute.md has the table): no atomics, workgroup memory, barriers,
+ * storage textures or sampling, and pointers only as function parameters to function-scope and
+ * private variables. Anything else is a `KernelError` naming the construct with its line and
+ * column, never a backend compile error.
  */
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
@@ -141,7 +141,7 @@ class Analyzer extends DeclarationAnalyzer {
       this.scopes = [new Map()];
       this.functions.set(f.name, {
         name: f.name,
-        params: (f.args as AstNode[]).map((a) => ({ name: a.name, type: this.type(a.type, a) })),
+        params: (f.args as AstNode[]).map((a) => this.parameter(a)),
         returnType: f.returnType ? this.type(f.returnType, f) : VOID,
         node: f,
       });

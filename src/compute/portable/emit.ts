@@ -59,6 +59,10 @@ export abstract class Emitter {
   abstract loadHeader(b: Binding): string;
   abstract arrayLength(b: Binding): string;
   abstract name(name: string): string;
+  /** What a pointer parameter (its emitted name) points to, as a value and as a place. */
+  abstract pointee(pointer: string): string;
+  /** `&v` passed to a pointer parameter (`v` a whole variable). */
+  abstract address(v: AstNode): string;
 
   // ---------------------------------------------------------------- expressions
 
@@ -89,7 +93,11 @@ export abstract class Emitter {
                 : this.trackedElement(b, this.expr(idx.index), this.#target === e);
           return this.postfix(element, b.element as WType, idx.postfix);
         }
-        return this.postfix(this.name(this.local(e, e.name)), base, e.postfix);
+        const name = this.name(this.local(e, e.name));
+        // a pointer parameter read or written through a member or index (`p.x`, `p[i]`)
+        if (this.m.refs.get(e) === 'pointer' && e.postfix)
+          return this.postfix(this.pointee(name), base, e.postfix);
+        return this.postfix(name, base, e.postfix);
       }
       case 'createExpr':
         return this.postfix(this.construct(base, e.args ?? []), base, e.postfix);
@@ -98,6 +106,9 @@ export abstract class Emitter {
       case 'bitcastExpr':
         return this.postfix(this.bitcast(base, e.value), base, e.postfix);
       case 'unaryOp':
+        if (e.operator === '*')
+          return this.postfix(this.pointee(this.expr(e.right)), base, e.postfix);
+        if (e.operator === '&') return this.address(e.right);
         return this.postfix(
           this.unary(e.operator, this.expr(e.right), this.typeOf(e.right)),
           base,

@@ -274,6 +274,15 @@ class GlslEmitter extends Emitter {
   name(name: string): string {
     return F(name);
   }
+
+  // a pointer parameter is an `inout` parameter: the name is the place
+  pointee(pointer: string): string {
+    return pointer;
+  }
+
+  address(v: AstNode): string {
+    return this.expr(v);
+  }
 }
 
 function zero(t: WType): string {
@@ -348,7 +357,10 @@ function declarations(
     : [];
   const fns = m.functions.map((f) => {
     if (own[f.name] !== undefined) return own[f.name] as string; // the emitter's own body for it
-    const params = f.params.map((p) => `${glslType(p.type)} ${F(p.name)}`).join(', ');
+    // WGSL forbids aliasing a pointer parameter, so copy-in copy-out is what WebGPU does
+    const params = f.params
+      .map((p) => `${p.pointer ? 'inout ' : ''}${glslType(p.type)} ${F(p.name)}`)
+      .join(', ');
     return `${glslType(f.returnType)} ${F(f.name)}(${params}) {\n${e.block(f.node.body, '  ')}\n}`;
   });
   return { structs, consts, fns: [...init, ...fns] };

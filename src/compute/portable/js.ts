@@ -112,6 +112,7 @@ class JsEmitter extends Emitter {
     // a module-scope constant is one array for every invocation: a variable gets its own copy
     const named =
       e.astNodeType === 'varExpr' ||
+      (e.astNodeType === 'unaryOp' && e.operator === '*') ||
       (e.astNodeType === 'constExpr' && this.m.refs.get(e) === 'const');
     return composite && named && !fresh ? `$.clone(${code})` : code;
   }
@@ -255,6 +256,16 @@ class JsEmitter extends Emitter {
     if (op === '<<') return s === 'u32' ? `((${l} << (${r} & 31)) >>> 0)` : `(${l} << (${r} & 31))`;
     if (op === '>>') return s === 'u32' ? `(${l} >>> (${r} & 31))` : `(${l} >> (${r} & 31))`;
     return s === 'u32' ? `((${l} ${op} ${r}) >>> 0)` : `((${l} ${op} ${r}) | 0)`;
+  }
+
+  /** A pointer parameter is an object whose `v` is the variable it points to. */
+  pointee(pointer: string): string {
+    return `${pointer}.v`;
+  }
+
+  address(v: AstNode): string {
+    const place = this.expr(v);
+    return `{ get v() { return ${place}; }, set v($v) { ${place} = $v; } }`;
   }
 
   member(base: string, baseType: WType, name: string): string {

@@ -1,8 +1,8 @@
 /**
  * The WGSL types a portable kernel may use, their memory layout (the WGSL specification's
  * "Alignment and Size" rules, which the storage buffers and the uniform blocks follow) and how each
- * is spelled in GLSL ES 3.00. f16, atomics, pointers and textures are not portable; the analysis
- * rejects them before a type is built.
+ * is spelled in GLSL ES 3.00. f16, atomics and textures are not portable, the analysis rejects them
+ * before a type is built; a pointer parameter is typed as what it points to.
  */
 export type Scalar = 'f32' | 'i32' | 'u32' | 'bool';
 

@@ -25,6 +25,7 @@ import {
   bitsItems,
   MATRICES,
   PARTICLES_HEADER,
+  POINTERS,
   PRIVATE_RNG,
   SCOPES,
   matricesBuffers,
@@ -532,6 +533,30 @@ export const cases = defineCases({
             floats: true,
           },
           'bits',
+        );
+      },
+    },
+  'pointer parameters (ptr<function, T> for a generator’s state and a particle updated in place, ptr<private, T> for a counter; passed on, read and written through *p, p.x and p[i]) give raw WebGPU’s values on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const n = 200;
+        const f = Float32Array.from({ length: 4 * n }, (_, k) => Math.sin(k) * 1.5);
+        await everywhere(
+          ctx,
+          {
+            code: POINTERS,
+            count: n,
+            buffers: {
+              particles: { data: new Uint32Array(f.buffer) },
+              tallies: { data: Uint32Array.from({ length: 4 * n }, (_, k) => k * 77) },
+            },
+            outputs: ['particles', 'tallies'],
+            exact: ['tallies'],
+            floats: true,
+          },
+          'pointers',
         );
       },
     },

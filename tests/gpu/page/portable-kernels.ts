@@ -482,3 +482,59 @@ export function bitsItems(n: number): Uint32Array {
   }
   return words;
 }
+
+/**
+ * Pointer parameters as public compute shaders use them: a PCG generator whose state lives behind
+ * a `ptr<function, u32>` (and is passed on to another function), a particle updated in place
+ * through a `ptr<function, Particle>` (`(*p).x`, `p.x`, `p.v[1]`, `(*p).n++`), and a counter
+ * behind a `ptr<private, u32>`. The tallies must have the same bits on every path, the particles
+ * the same values within 2 ulp.
+ */
+export const POINTERS = /* wgsl */ `struct Particle { position: vec2f, velocity: vec2f }
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read_write> tallies: array<vec4u>;
+
+var<private> steps: u32;
+
+fn pcg(state: ptr<function, u32>) -> u32 {
+  let old = *state;
+  *state = old * 747796405u + 2891336453u;
+  let word = ((old >> ((old >> 28u) + 4u)) ^ old) * 277803737u;
+  return (word >> 22u) ^ word;
+}
+
+fn rand(state: ptr<function, u32>) -> f32 {
+  return f32(pcg(state) >> 8u) / 16777216.0;
+}
+
+fn count(n: ptr<private, u32>, by: u32) {
+  *n += by;
+}
+
+fn bounce(p: ptr<function, Particle>, seed: ptr<function, u32>, hits: ptr<function, vec2u>) {
+  (*p).position += (*p).velocity * 0.5;
+  if (abs(p.position.x) > 1.0) {
+    p.velocity.x = -p.velocity.x * (0.5 + rand(seed) * 0.5);
+    (*hits).x++;
+    count(&steps, 2u);
+  }
+  p.velocity[1] -= 0.125;
+  hits.y += select(0u, 1u, p.velocity.y < 0.0);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&particles)) { return; }
+  var p = particles[i];
+  var seed = tallies[i].z ^ i;
+  var hits = tallies[i].xy;
+  steps = 0u;
+  for (var k = 0u; k < 3u; k++) {
+    bounce(&p, &seed, &hits);
+    count(&steps, 1u);
+  }
+  particles[i] = p;
+  tallies[i] = vec4u(hits, seed, tallies[i].w + steps);
+}
+`;
