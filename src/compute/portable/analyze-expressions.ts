@@ -255,6 +255,22 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
         if (i.kind === 'abstract-int') i = this.expr(q.index, 'i32');
         if (i.kind !== 'scalar' || (i.scalar !== 'i32' && i.scalar !== 'u32'))
           this.fail('[]', at, `an index must be i32 or u32 (got ${wgslName(i)})`);
+        const n =
+          type.kind === 'array'
+            ? type.count
+            : type.kind === 'vec'
+              ? type.n
+              : type.kind === 'mat'
+                ? type.cols
+                : 0;
+        const literal =
+          q.index.astNodeType === 'literalExpr' ? Number(q.index.value?.data?.[0]) : NaN;
+        if (n && (literal < 0 || literal >= n))
+          this.fail(
+            '[]',
+            at,
+            `index ${literal} is out of bounds of ${wgslName(type)} (WebGPU refuses a constant one)`,
+          );
         if (type.kind === 'array') type = type.element;
         else if (type.kind === 'vec') type = scalar(type.scalar);
         else if (type.kind === 'mat')

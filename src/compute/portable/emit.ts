@@ -49,6 +49,8 @@ export abstract class Emitter {
   abstract binary(op: string, l: string, lt: WType, r: string, rt: WType): string;
   abstract member(base: string, baseType: WType, name: string): string;
   abstract index(base: string, baseType: WType, index: string): string;
+  /** An i32 or u32 index as a u32 no larger than `n - 1` (a negative i32 is a large u32). */
+  abstract clamped(index: string, n: number): string;
   /** Element `index` of a read-only storage array (a loaded copy). */
   abstract loadElement(b: Binding, index: string): string;
   /** The invocation's own element of a writable array (a variable the kernel reads and writes). */
@@ -140,7 +142,19 @@ export abstract class Emitter {
     let t = type;
     for (let q = p; q; q = q.postfix) {
       if (q.astNodeType === 'stringExpr') out = this.member(out, t, q.value);
-      else out = this.index(out, t, this.expr(q.index));
+      else {
+        // a computed index stays inside the array, vector or matrix, as WebGPU's robust access
+        // clamps it (GLSL leaves it undefined, JavaScript would read undefined); a literal one
+        // the analysis has checked
+        const n =
+          t.kind === 'array' ? t.count : t.kind === 'vec' ? t.n : t.kind === 'mat' ? t.cols : 0;
+        const i = this.expr(q.index);
+        out = this.index(
+          out,
+          t,
+          n && q.index.astNodeType !== 'literalExpr' ? this.clamped(i, n) : i,
+        );
+      }
       t = this.typeOf(q);
     }
     return out;

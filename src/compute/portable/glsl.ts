@@ -251,6 +251,10 @@ class GlslEmitter extends Emitter {
     return `${base}[${index}]`;
   }
 
+  clamped(index: string, n: number): string {
+    return `min(uint(${index}), ${n - 1}u)`;
+  }
+
   loadElement(b: Binding, index: string): string {
     return `_ld_${b.name}(uint(${index}))`;
   }

@@ -278,6 +278,10 @@ class JsEmitter extends Emitter {
     return `${base}[${index}]`;
   }
 
+  clamped(index: string, n: number): string {
+    return `Math.min(${index} >>> 0, ${n - 1})`;
+  }
+
   loadElement(b: Binding, index: string): string {
     return `$ld_${b.name}(${index})`;
   }

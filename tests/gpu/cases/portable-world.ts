@@ -20,6 +20,7 @@ import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
 import {
   BLUR,
   BUILTINS,
+  INDICES,
   LIFE,
   BITS,
   bitsItems,
@@ -557,6 +558,31 @@ export const cases = defineCases({
             floats: true,
           },
           'pointers',
+        );
+      },
+    },
+  'computed indices past the end of a local array, a vector and a matrix (negative ones too), read and written, land where WebGPU’s robust access puts them, on every path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const n = 100;
+        const params = new Float32Array(16);
+        params.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        new Int32Array(params.buffer)[12] = -3;
+        await everywhere(
+          ctx,
+          {
+            code: INDICES,
+            count: n,
+            buffers: {
+              params: { data: new Uint32Array(params.buffer), uniform: true },
+              out: { data: new Uint32Array(4 * n) },
+            },
+            outputs: ['out'],
+            floats: true,
+          },
+          'indices',
         );
       },
     },

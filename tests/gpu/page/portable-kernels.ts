@@ -538,3 +538,31 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   tallies[i] = vec4u(hits, seed, tallies[i].w + steps);
 }
 `;
+
+/**
+ * Computed indices past the end of a local array, a vector, a matrix and a matrix column, read and
+ * written — negative ones too (an i32 index below 0 is a large u32). WebGPU's robust access keeps
+ * each inside (the last element) in Dawn and wgpu alike; GLSL leaves them undefined and JavaScript
+ * reads `undefined`, so the fallbacks clamp as WebGPU does. (Past the end of a uniform array the
+ * two differ — Dawn clamps, wgpu on lavapipe reads zero or the next member — so that is not
+ * compared here; the fallbacks clamp there too.)
+ */
+export const INDICES = /* wgsl */ `struct Params { weights: array<vec4f, 3>, shift: i32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<vec4f>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&out)) { return; }
+  var table = array<f32, 5>(1.0, 2.0, 4.0, 8.0, 16.0);
+  let k = i % 9u;
+  table[k] += 0.5;
+  let j = i32(i % 7u) + params.shift;
+  var v = vec4f(f32(i), 10.0, 20.0, 30.0);
+  v[j] = -1.0;
+  let m = mat3x3f(vec3f(1.0, 2.0, 3.0), vec3f(4.0, 5.0, 6.0), vec3f(7.0, 8.0, 9.0));
+  out[i] = vec4f(table[k] * 64.0 + table[4], v.x + v.w * 4.0, m[k].y + m[j][i % 4u] * 16.0,
+                 params.weights[k % 3u].x + params.weights[u32(j) % 3u].w * 16.0);
+}
+`;
