@@ -51,6 +51,35 @@ fn add(t: ptr<private, f32>, k: f32) { *t += k; }`,
     }
   });
 
+  it('a pointer to a struct member or an array element (a computed index evaluated once, clamped) reaches that place (CPU path)', () => {
+    const code = kernel(
+      `struct S { v: vec2f, n: u32 }
+fn bump(x: ptr<function, u32>, i: ptr<function, u32>) { *x += 10u; *i += 1u; }
+fn scale(v: ptr<function, vec2f>) { *v = *v * 2.0; }`,
+      `var s = S(vec2f(1.0, 2.0), id.x);
+  var bins = array<u32, 3>(0u, 0u, 0u);
+  var i = id.x;
+  bump(&bins[i + 1u], &i); // the element chosen before the callee moves i
+  bump(&s.n, &i);
+  scale(&s.v);
+  o[id.x] = vec4f(f32(bins[0] + bins[1] * 100u + bins[2] * 10000u), f32(s.n), s.v.x + s.v.y, f32(i));`,
+    );
+    const got = new Float32Array(cpu(code, 3, { o: new Uint32Array(12) }).o!.buffer);
+    for (let id = 0; id < 3; id++) {
+      const bins = [0, 0, 0];
+      bins[Math.min(id + 1, 2)]! += 10;
+      expect(Array.from(got.subarray(4 * id, 4 * id + 4)), `invocation ${id}`).toEqual([
+        bins[0]! + bins[1]! * 100 + bins[2]! * 10000,
+        id + 10,
+        6,
+        id + 2,
+      ]);
+    }
+    expect(JSON.stringify(emitGlsl(analyzeKernel('k', code)))).toContain(
+      'v_bump(v_bins[min(uint((v_i + 1u)), 2u)], v_i);',
+    );
+  });
+
   it('each becomes an inout parameter in GLSL, its argument the variable itself', () => {
     const code = kernel(
       'fn bump(x: ptr<function, u32>) { *x += 1u; }\nfn add(t: ptr<private, f32>) { *t += 1.0; }',
@@ -69,7 +98,7 @@ fn add(t: ptr<private, f32>, k: f32) { *t += k; }`,
       kernel(f, 'let k = 1u;\n  bump(&k);'),
       'bump',
       6,
-      /pass &v of a whole function-scope var/,
+      /pass &v of a function-scope var/,
     );
     expectRejected(
       kernel(f, 'var k = 1.0;\n  bump(&k);'),
@@ -87,17 +116,17 @@ fn add(t: ptr<private, f32>, k: f32) { *t += k; }`,
       /k is passed to two twice by pointer: WGSL forbids the alias/,
     );
     expectRejected(
-      kernel(`${f}\nstruct S { n: u32 }`, 'var s = S(1u);\n  bump(&s.n);'),
+      kernel(f, 'var v = vec2u(1u);\n  bump(&v.x);'),
       'bump',
-      7,
-      /a pointer to a member or element is not portable/,
+      6,
+      /WGSL takes no address of a vector component/,
     );
-    expectRejected(kernel(f, 'bump(&total);'), 'bump', 5, /whole function-scope var/);
+    expectRejected(kernel(f, 'bump(&total);'), 'bump', 5, /&v of a function-scope var/);
     expectRejected(
       kernel('fn add(t: ptr<private, f32>) { *t += 1.0; }', 'var x = 1.0;\n  add(&x);'),
       'add',
       6,
-      /whole var<private>/,
+      /&v of a var<private>/,
     );
     expectRejected(
       kernel(

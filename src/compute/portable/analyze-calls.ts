@@ -54,10 +54,11 @@ export abstract class CallAnalyzer extends BuiltinAnalyzer {
   }
 
   /**
-   * An argument of pointer parameter `p`: `&v` of a whole variable of `p`'s address space (a local
-   * `var` for `ptr<function, T>`, a module-scope `var<private>` for `ptr<private, T>`), or a
-   * pointer parameter of the caller passed on. Two pointers to one variable in a call are refused:
-   * WGSL forbids the alias.
+   * An argument of pointer parameter `p`: `&v` of a variable of `p`'s address space (a local `var`
+   * for `ptr<function, T>`, a module-scope `var<private>` for `ptr<private, T>`) or of a struct
+   * member or array element inside it (`&s.n`, `&a[i]`, `&(*q).n`), or a pointer parameter of the
+   * caller passed on. Two pointers into one variable in a call are refused (WGSL forbids the alias
+   * where either is written; the check here does not look at the writes).
    */
   pointerArgument(
     fn: string,
@@ -67,38 +68,65 @@ export abstract class CallAnalyzer extends BuiltinAnalyzer {
     passed: Set<string>,
   ): void {
     const spelled = `ptr<${p.pointer}, ${wgslName(p.type)}>`;
-    const whole = a?.astNodeType === 'unaryOp' && a.operator === '&' ? a.right : a;
+    const address = a?.astNodeType === 'unaryOp' && a.operator === '&';
+    const place = address ? a.right : a;
+    // the variable the place is in: `v…`, or `(*q)…` through a pointer parameter
+    const root =
+      place?.astNodeType === 'varExpr'
+        ? place
+        : place?.astNodeType === 'unaryOp' && place.operator === '*' && address
+          ? place.right
+          : undefined;
     const sym =
-      whole?.astNodeType === 'varExpr' && !whole.postfix ? this.lookup(whole.name) : undefined;
-    const kind = p.pointer === 'function' ? 'var' : 'private';
+      root?.astNodeType === 'varExpr' && (root === place || !root.postfix)
+        ? this.lookup(root.name)
+        : undefined;
+    const variable = p.pointer === 'function' ? 'var' : 'private';
     const ok =
-      sym && (whole === a ? sym.kind === 'pointer' && sym.space === p.pointer : sym.kind === kind);
+      sym &&
+      (sym.kind === 'pointer'
+        ? sym.space === p.pointer && (address ? place !== root || !!place.postfix : !place.postfix)
+        : address && sym.kind === variable);
     if (!ok)
       this.fail(
         fn,
         at,
-        `argument ${p.name} of ${fn} is a ${spelled}: pass &v of a whole ${p.pointer === 'function' ? 'function-scope var' : 'var<private>'}${whole === a ? '' : ' (a pointer to a member or element is not portable)'}, or a pointer parameter of the caller`,
+        `argument ${p.name} of ${fn} is a ${spelled}: pass &v of a ${p.pointer === 'function' ? 'function-scope var' : 'var<private>'} (or of a struct member or array element in one), or a pointer parameter of the caller`,
       );
-    if (!sameType(sym.type, p.type))
+    // the steps from the variable to the place: struct members and array elements only
+    let t = sym.type;
+    for (let q = place.postfix; q; q = q.postfix) {
+      if (q.astNodeType === 'stringExpr' && t.kind === 'struct')
+        t = t.members.find((m) => m.name === q.value)?.type ?? t;
+      else if (q.astNodeType !== 'stringExpr' && t.kind === 'array') t = t.element;
+      else
+        this.fail(
+          fn,
+          at,
+          `argument ${p.name} of ${fn}: WGSL takes no address of a ${t.kind === 'mat' ? 'matrix column' : 'vector component'}`,
+        );
+    }
+    if (passed.has(root.name))
       this.fail(
         fn,
         at,
-        `argument ${p.name} of ${fn} is a ${spelled}, got a pointer to ${wgslName(sym.type)}`,
+        `${root.name} is passed to ${fn} twice by pointer: WGSL forbids the alias where either is written`,
       );
-    if (passed.has(whole.name))
-      this.fail(
-        fn,
-        at,
-        `${whole.name} is passed to ${fn} twice by pointer: WGSL forbids the alias`,
-      );
-    passed.add(whole.name);
-    this.pointerUse = whole;
+    passed.add(root.name);
+    this.pointerUse = root;
+    let type: WType;
     try {
-      this.expr(whole, undefined, at);
+      type = this.expr(place, undefined, at);
     } finally {
       this.pointerUse = null;
     }
-    this.types.set(a, sym.type);
+    if (!sameType(type, p.type))
+      this.fail(
+        fn,
+        at,
+        `argument ${p.name} of ${fn} is a ${spelled}, got a pointer to ${wgslName(type)}`,
+      );
+    this.types.set(a, type);
   }
 
   /**

@@ -264,8 +264,29 @@ class JsEmitter extends Emitter {
   }
 
   address(v: AstNode): string {
-    const place = this.expr(v);
-    return `{ get v() { return ${place}; }, set v($v) { ${place} = $v; } }`;
+    if (!v.postfix) {
+      const place = this.expr(v);
+      return `{ get v() { return ${place}; }, set v($v) { ${place} = $v; } }`;
+    }
+    // a member or element: its container and key evaluated once, as WGSL evaluates the pointer
+    let holder = v;
+    while (holder.postfix.postfix) holder = holder.postfix;
+    const last = holder.postfix;
+    const before = holder === v ? (this.m.baseTypes.get(v) ?? this.typeOf(v)) : this.typeOf(holder);
+    holder.postfix = null;
+    let container: string;
+    try {
+      container = this.expr(v);
+    } finally {
+      holder.postfix = last;
+    }
+    if (v.astNodeType === 'varExpr' && holder === v && this.m.refs.get(v) === 'pointer')
+      container = this.pointee(container); // `&q.n` through a pointer parameter
+    const key =
+      last.astNodeType === 'stringExpr'
+        ? JSON.stringify(last.value)
+        : this.clamped(this.expr(last.index), (before as { count: number }).count);
+    return `((o, k) => ({ get v() { return o[k]; }, set v($v) { o[k] = $v; } }))(${container}, ${key})`;
   }
 
   member(base: string, baseType: WType, name: string): string {

@@ -486,9 +486,9 @@ export function bitsItems(n: number): Uint32Array {
 /**
  * Pointer parameters as public compute shaders use them: a PCG generator whose state lives behind
  * a `ptr<function, u32>` (and is passed on to another function), a particle updated in place
- * through a `ptr<function, Particle>` (`(*p).x`, `p.x`, `p.v[1]`, `(*p).n++`), and a counter
- * behind a `ptr<private, u32>`. The tallies must have the same bits on every path, the particles
- * the same values within 2 ulp.
+ * through a `ptr<function, Particle>` (`(*p).x`, `p.x`, `p.v[1]`, `(*p).n++`), and a counter behind
+ * a `ptr<private, u32>`. The tallies must have the same bits on every path, the particles the same
+ * values within 2 ulp.
  */
 export const POINTERS = /* wgsl */ `struct Particle { position: vec2f, velocity: vec2f }
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
@@ -564,5 +564,43 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   let m = mat3x3f(vec3f(1.0, 2.0, 3.0), vec3f(4.0, 5.0, 6.0), vec3f(7.0, 8.0, 9.0));
   out[i] = vec4f(table[k] * 64.0 + table[4], v.x + v.w * 4.0, m[k].y + m[j][i % 4u] * 16.0,
                  params.weights[k % 3u].x + params.weights[u32(j) % 3u].w * 16.0);
+}
+`;
+
+/**
+ * Pointers to a struct member and to array elements (WGSL's `unrestricted_pointer_parameters`
+ * language feature): a velocity damped through `&p.velocity`, bins counted through `&bins[k]` at a
+ * computed index (past the end it lands on the last bin), one reached through a pointer parameter
+ * (`&(*q)[1]`).
+ */
+export const POINTER_PLACES = /* wgsl */ `struct Particle { position: vec2f, velocity: vec2f }
+@group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(1) var<storage, read_write> tallies: array<vec4u>;
+
+fn damp(v: ptr<function, vec2f>, k: f32) {
+  *v = *v * k;
+}
+
+fn tally(bin: ptr<function, u32>) {
+  *bin += 1u;
+}
+
+fn second(q: ptr<function, array<u32, 3>>) {
+  tally(&(*q)[1]);
+}
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&particles)) { return; }
+  var p = particles[i];
+  var bins = array<u32, 3>(0u, 10u, 20u);
+  for (var k = 0u; k < 3u; k++) {
+    tally(&bins[(i + k) % 4u]);
+  }
+  second(&bins);
+  damp(&p.velocity, 0.75);
+  particles[i] = p;
+  tallies[i] = vec4u(bins[0], bins[1], bins[2], tallies[i].w + 1u);
 }
 `;
