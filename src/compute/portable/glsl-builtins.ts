@@ -10,20 +10,24 @@ import type { WType } from './types.js';
 
 const COMPONENTS = ['x', 'y', 'z', 'w'];
 
-/** `T f(T x)` for vectors of 2–4, calling the scalar `f` per component. */
-function overloads(
-  fn: string,
-  prefix: 'u' | 'i' | '',
-  extra: ReadonlyArray<[string, string]> = [],
-): string {
-  const scalar = { u: 'uint', i: 'int', '': 'float' }[prefix];
+type Prefix = 'u' | 'i' | '';
+/** A parameter of an overload: a vector (`u`, `i` or `''` for float) read per component, or a scalar type passed whole. */
+type Param = readonly [name: string, vector: Prefix] | readonly [name: string, scalar: 'uint'];
+
+/**
+ * `f` on vectors of 2–4 (`result` names the kind of vector it returns), calling the scalar `f` per
+ * component with the components of its vector parameters and its scalar ones whole.
+ */
+function overloads(fn: string, result: Prefix, params: readonly Param[] = [['x', result]]): string {
+  const scalar = { u: 'uint', i: 'int', '': 'float' }[result];
   return [2, 3, 4]
     .map((n) => {
-      const t = `${prefix}vec${n}`;
       const k = COMPONENTS.slice(0, n);
-      const params = [`${t} x`, ...extra.map(([type, name]) => `${type} ${name}`)].join(', ');
-      const rest = extra.map(([, name]) => `, ${name}`).join('');
-      return `${t} ${fn}(${params}) { return ${t}(${k.map((c) => `${fn}(x.${c}${rest})`).join(', ')}); }`;
+      const vector = (p: Param): boolean => p[1] !== 'uint';
+      const declared = params.map((p) => (vector(p) ? `${p[1]}vec${n} ${p[0]}` : `uint ${p[0]}`));
+      const call = (c: string): string =>
+        `${fn}(${params.map((p) => (vector(p) ? `${p[0]}.${c}` : p[0])).join(', ')})`;
+      return `${result}vec${n} ${fn}(${declared.join(', ')}) { return ${result}vec${n}(${k.map(call).join(', ')}); }`;
     })
     .join('\n')
     .replace(/^/, `// ${fn} on ${scalar} vectors\n`);
@@ -99,14 +103,15 @@ int _xbits(int e, uint o, uint c) {
   o = min(o, 32u); c = min(c, 32u - o);
   return c == 0u ? 0 : (e << (32u - o - c)) >> (32u - c);
 }
-${overloads('_xbits', 'u', [
-  ['uint', 'o'],
-  ['uint', 'c'],
-])}
-${overloads('_xbits', 'i', [
-  ['uint', 'o'],
-  ['uint', 'c'],
-])}`,
+${(['u', 'i'] as const)
+  .map((p) =>
+    overloads('_xbits', p, [
+      ['x', p],
+      ['o', 'uint'],
+      ['c', 'uint'],
+    ]),
+  )
+  .join('\n')}`,
   },
   _ibits: {
     code: `uint _ibits(uint e, uint n, uint o, uint c) {
@@ -116,17 +121,14 @@ ${overloads('_xbits', 'i', [
   return (e & ~m) | ((n << o) & m);
 }
 int _ibits(int e, int n, uint o, uint c) { return int(_ibits(uint(e), uint(n), o, c)); }
-${[2, 3, 4]
-  .flatMap((n) =>
-    ['u', 'i'].map(
-      (p) =>
-        `${p}vec${n} _ibits(${p}vec${n} e, ${p}vec${n} n, uint o, uint c) { return ${p}vec${n}(${COMPONENTS.slice(
-          0,
-          n,
-        )
-          .map((k) => `_ibits(e.${k}, n.${k}, o, c)`)
-          .join(', ')}); }`,
-    ),
+${(['u', 'i'] as const)
+  .map((p) =>
+    overloads('_ibits', p, [
+      ['e', p],
+      ['n', p],
+      ['o', 'uint'],
+      ['c', 'uint'],
+    ]),
   )
   .join('\n')}`,
   },
@@ -156,14 +158,10 @@ int _dot4i8(uint a, uint b) { ivec4 p = _sbytes(a) * _sbytes(b); return p.x + p.
   _ldexp: {
     code: `float _pow2(int k) { return intBitsToFloat((k + 127) << 23); }
 float _ldexp(float x, int e) { int a = clamp(e, -252, 254); int h = a / 2; return x * _pow2(h) * _pow2(a - h); }
-${[2, 3, 4]
-  .map(
-    (n) =>
-      `vec${n} _ldexp(vec${n} x, ivec${n} e) { return vec${n}(${COMPONENTS.slice(0, n)
-        .map((k) => `_ldexp(x.${k}, e.${k})`)
-        .join(', ')}); }`,
-  )
-  .join('\n')}`,
+${overloads('_ldexp', '', [
+  ['x', ''],
+  ['e', 'i'],
+])}`,
   },
   // f32 to binary16 rounding to nearest even, as Dawn and the CPU path (packHalf2x16 may truncate:
   // SwiftShader's does)

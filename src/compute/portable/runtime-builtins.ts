@@ -2,14 +2,15 @@
  * The JavaScript translation's integer-bit, packing and remaining numeric built-ins, with WGSL's
  * results (WGSL §17.5–17.6 and §17.10): bit counts and fields on the 32-bit pattern, the packing
  * formulas as the specification writes them (`⌊0.5 + 255 × clamp(e, 0, 1)⌋`…), f16 conversions
- * rounding to nearest even. runtime.ts puts them in the tables by the first argument's scalar type.
+ * rounding to nearest even (rhi/core/half.ts). runtime.ts puts them in the tables by the first
+ * argument's scalar type.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { floatToHalfBits as toHalf, halfToFloat as fromHalf } from '../../rhi/core/half.js';
+
 type Num = number;
 
 const fr = Math.fround;
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
 
 const popcount = (x: Num): Num => {
   x = x - ((x >>> 1) & 0x55555555);
@@ -59,45 +60,6 @@ export function bitOps(signed: boolean): Record<string, (...a: Num[]) => Num> {
       return wrap((e & ~mask) | ((bits << o) & mask));
     },
   };
-}
-
-/** f32 value → binary16 bits, rounding to nearest even (infinity past the largest half). */
-export function toHalf(x: Num): Num {
-  f32[0] = x;
-  const f = u32[0] as Num;
-  const sign = (f >>> 16) & 0x8000;
-  const exp = (f >>> 23) & 0xff;
-  let mant = f & 0x7fffff;
-  if (exp === 255) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 112; // rebias 127 → 15
-  if (e >= 31) return sign | 0x7c00;
-  let h: Num;
-  let rest: Num;
-  let half: Num;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    h = mant >>> shift;
-    rest = mant & ((1 << shift) - 1);
-    half = 1 << (shift - 1);
-  } else {
-    h = (e << 10) | (mant >>> 13);
-    rest = mant & 0x1fff;
-    half = 0x1000;
-  }
-  if (rest > half || (rest === half && h & 1)) h++; // a carry rounds up into the exponent
-  return sign | h;
-}
-
-/** binary16 bits → the value. */
-export function fromHalf(h: Num): Num {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >>> 10) & 0x1f;
-  const mant = h & 0x3ff;
-  if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 31) return mant ? NaN : sign * Infinity;
-  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
 const clamp = (x: Num, lo: Num, hi: Num): Num => Math.min(Math.max(x, lo), hi);

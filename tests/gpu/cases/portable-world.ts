@@ -560,42 +560,30 @@ export const cases = defineCases({
       async run(ctx) {
         const n = 200;
         const f = Float32Array.from({ length: 4 * n }, (_, k) => Math.sin(k) * 1.5);
-        await everywhere(
-          ctx,
-          {
-            code: POINTERS,
-            count: n,
-            buffers: {
-              particles: { data: new Uint32Array(f.buffer) },
-              tallies: { data: Uint32Array.from({ length: 4 * n }, (_, k) => k * 77) },
+        const particles = (code: string, what: string, reference: 'raw' | 'cpu' = 'raw') =>
+          everywhere(
+            ctx,
+            {
+              code,
+              count: n,
+              buffers: {
+                particles: { data: new Uint32Array(f.buffer) },
+                tallies: { data: Uint32Array.from({ length: 4 * n }, (_, k) => k * 77) },
+              },
+              outputs: ['particles', 'tallies'],
+              exact: ['tallies'],
+              floats: true,
             },
-            outputs: ['particles', 'tallies'],
-            exact: ['tallies'],
-            floats: true,
-          },
-          'pointers',
-        );
+            what,
+            reference,
+          );
+        await particles(POINTERS, 'pointers');
         // pointers to members and elements need WGSL's unrestricted_pointer_parameters: Chromium
         // has it; where WebGPU lacks it (Firefox's on this machine, whose content process dies
         // compiling such a shader) the ping-pong is compared with the CPU path, which Chromium
         // compares with raw WebGPU
         const places = navigator.gpu.wgslLanguageFeatures.has('unrestricted_pointer_parameters');
-        await everywhere(
-          ctx,
-          {
-            code: POINTER_PLACES,
-            count: n,
-            buffers: {
-              particles: { data: new Uint32Array(f.buffer) },
-              tallies: { data: new Uint32Array(4 * n) },
-            },
-            outputs: ['particles', 'tallies'],
-            exact: ['tallies'],
-            floats: true,
-          },
-          'pointer places',
-          places ? 'raw' : 'cpu',
-        );
+        await particles(POINTER_PLACES, 'pointer places', places ? 'raw' : 'cpu');
       },
     },
   'computed indices past the end of a local array, a vector and a matrix (negative ones too), read and written, land where WebGPU’s robust access puts them, on every path':
