@@ -2,7 +2,9 @@
 // and through its JavaScript translation (the CPU path, over host copies), and this reports how far
 // the two are apart after 1, 10 and 100 steps — float kernels in ulp, integer kernels in words
 // that differ — plus GPU and CPU ms per step. The kernels: Life on a 2-D grid, particles in a
-// struct with members before its array, a 3×3 blur of an rgba32float texture, and the corpus's
+// struct with members before its array, a 3×3 blur of an rgba32float texture, the other kernels of
+// tests/gpu/cases/portable-world.ts (var<private>, matrices, bits and packing, pointers, indices
+// past the end), and the corpus's
 // runnable Babylon.js shaders (their WGSL and buffers in a JSON file written from
 // tests/corpus/babylon.ts, since the package is not carried to the GPU machine). Usage:
 //   deno run -A bench/deno/portable-corpus.ts <corpus.json> <out-dir>
@@ -31,6 +33,8 @@ interface Kernel {
   texture?: { name: string; width: number; height: number; texels: Float32Array };
   outputs: string[];
   floats: boolean;
+  /** Outputs of integers among float ones: compared word for word. */
+  exact?: string[];
   /** Ping-pong: these two bindings swap after each step. */
   swap?: [string, string];
 }
@@ -93,6 +97,85 @@ const blur = (w: number, h: number): Kernel => ({
   floats: true,
 });
 
+const places = (globalThis.navigator as Navigator | undefined)?.gpu?.wgslLanguageFeatures?.has(
+  'unrestricted_pointer_parameters',
+);
+console.log(`unrestricted_pointer_parameters: ${places ? 'yes' : 'no'}`);
+
+/** The portable-world kernels (tests/gpu/cases/portable-world.ts) with their buffers. */
+const world = (): Kernel[] => {
+  const { params, items } = kernels.matricesBuffers(150);
+  const indices = new Float32Array(16);
+  indices.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  new Int32Array(indices.buffer)[12] = -3;
+  const swirl = Float32Array.from({ length: 4 * 4096 }, (_, k) => Math.sin(k) * 1.5);
+  const tallies = () => Uint32Array.from({ length: 4 * 4096 }, (_, k) => k * 77);
+  return [
+    {
+      name: 'random numbers from var<private> state (4096)',
+      wgsl: kernels.PRIVATE_RNG,
+      count: 4096,
+      buffers: {
+        particles: { words: kernels.privateRngParticles(4096) },
+        draws_made: { words: new Uint32Array(4096) },
+      },
+      outputs: ['particles', 'draws_made'],
+      exact: ['draws_made'],
+      floats: true,
+    },
+    {
+      name: 'matrices (150)',
+      wgsl: kernels.MATRICES,
+      count: 150,
+      buffers: {
+        params: { uniform: true, words: f32words(params) },
+        items: { words: f32words(items) },
+        out: { words: new Uint32Array(12 * 150) },
+        dets: { words: new Uint32Array(150) },
+      },
+      outputs: ['out', 'dets'],
+      floats: true,
+    },
+    {
+      name: 'integer bits and packing (4096)',
+      wgsl: kernels.BITS,
+      count: 4096,
+      buffers: {
+        items: { words: kernels.bitsItems(4096) },
+        ints: { words: new Uint32Array(36 * 4096) },
+        floats: { words: new Uint32Array(28 * 4096) },
+      },
+      outputs: ['items', 'ints', 'floats'],
+      exact: ['items', 'ints'],
+      floats: true,
+    },
+    ...[
+      ['pointer parameters (4096)', kernels.POINTERS],
+      // WGSL's unrestricted_pointer_parameters: only where this WebGPU has it
+      ...(places ? [['pointers to members and elements (4096)', kernels.POINTER_PLACES]] : []),
+    ].map(([name, wgsl]) => ({
+      name: name as string,
+      wgsl: wgsl as string,
+      count: 4096,
+      buffers: { particles: { words: f32words(swirl) }, tallies: { words: tallies() } },
+      outputs: ['particles', 'tallies'],
+      exact: ['tallies'],
+      floats: true,
+    })),
+    {
+      name: 'indices past the end (4096)',
+      wgsl: kernels.INDICES,
+      count: 4096,
+      buffers: {
+        params: { uniform: true, words: f32words(indices) },
+        out: { words: new Uint32Array(4 * 4096) },
+      },
+      outputs: ['out'],
+      floats: true,
+    },
+  ];
+};
+
 const corpus = JSON.parse(await Deno.readTextFile(corpusPath)) as Array<{
   name: string;
   wgsl: string;
@@ -106,6 +189,7 @@ const all: Kernel[] = [
   life(1024),
   particles(4096),
   blur(256, 256),
+  ...world(),
   ...corpus.map((c) => ({ ...c, name: `Babylon.js ${c.name}` })),
 ];
 
@@ -190,20 +274,25 @@ for (const k of all) {
     let differ = 0;
     let total = 0;
     let abs = 0;
+    let integers = 0;
+    const firstIntegers: string[] = []; // output[word]: GPU / CPU, in hex
     for (const name of k.outputs) {
       const a = gpu.out[i]![name]!;
       const b = cpu.out[i]![name]!;
       const fa = new Float32Array(a.buffer);
       const fb = new Float32Array(b.buffer);
+      const floats = k.floats && !k.exact?.includes(name);
       for (let j = 0; j < a.length; j++) {
-        const d = k.floats ? ulps(a[j]!, b[j]!) : a[j] === b[j] ? 0 : 1;
+        const d = floats ? ulps(a[j]!, b[j]!) : a[j] === b[j] ? 0 : 1;
         if (d) differ++;
-        worst = Math.max(worst, d);
-        if (k.floats && d) abs = Math.max(abs, Math.abs(fa[j]! - fb[j]!));
+        if (d && !floats && integers++ < 8)
+          firstIntegers.push(`${name}[${j}]: ${a[j]!.toString(16)} / ${b[j]!.toString(16)}`);
+        else worst = Math.max(worst, d);
+        if (floats && d) abs = Math.max(abs, Math.abs(fa[j]! - fb[j]!));
         total++;
       }
     }
-    return { step, compared: true, differ, total, worst, abs };
+    return { step, compared: true, differ, total, worst, abs, integers, firstIntegers };
   });
   rows.push({
     kernel: k.name,
@@ -229,6 +318,7 @@ const md = [
       total?: number;
       worst?: number;
       abs?: number;
+      integers?: number;
     }>;
     const cell = (x: (typeof c)[number]) =>
       !x.compared
@@ -236,7 +326,7 @@ const md = [
         : x.differ === 0
           ? 'same bits'
           : r.floats
-            ? `${x.differ}/${x.total} words, ≤ ${x.worst} ulp, ≤ ${(x.abs ?? 0).toExponential(1)} apart`
+            ? `${x.differ}/${x.total} words, ≤ ${x.worst} ulp, ≤ ${(x.abs ?? 0).toExponential(1)} apart${x.integers ? ` (${x.integers} integer words differ)` : ''}`
             : `${x.differ}/${x.total} words differ`;
     return `| ${r.kernel} | ${c.map(cell).join(' | ')} | ${(r.gpuMsPerStep as number).toFixed(3)} | ${(r.cpuMsPerStep as number).toFixed(1)} |`;
   }),

@@ -65,10 +65,14 @@ export function bitOps(signed: boolean): Record<string, (...a: Num[]) => Num> {
 const clamp = (x: Num, lo: Num, hi: Num): Num => Math.min(Math.max(x, lo), hi);
 const bytes = (values: Num[], bits: Num): Num =>
   values.reduce((w, b, i) => (w | ((b & ((1 << bits) - 1)) << (bits * i))) >>> 0, 0);
-/** `⌊0.5 + scale × clamp(e, lo, 1)⌋`, each step in f32 as the GPU computes it. */
+/**
+ * `⌊0.5 + scale × clamp(e, lo, 1)⌋` exactly, as WGSL writes it (in doubles: exact for an f32 times
+ * a 16-bit scale). A GPU may round `scale × e` to f32 first, or fuse it with the add (NVIDIA's
+ * does): the results differ by one where the exact value lies within an f32 rounding of a step.
+ */
 const norm = (v: Num[], scale: Num, lo: Num, bits: Num): Num =>
   bytes(
-    v.map((x) => Math.floor(fr(0.5 + fr(scale * clamp(x, lo, 1))))),
+    v.map((x) => Math.floor(0.5 + scale * clamp(x, lo, 1))),
     bits,
   );
 const signedBytes = (x: Num): Num[] => [(x << 24) >> 24, (x << 16) >> 24, (x << 8) >> 24, x >> 24];
