@@ -2,6 +2,7 @@
 import {
   ABSTRACT_INT,
   BOOL,
+  indexBound,
   isNumeric,
   mat,
   sameType,
@@ -255,14 +256,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
         if (i.kind === 'abstract-int') i = this.expr(q.index, 'i32');
         if (i.kind !== 'scalar' || (i.scalar !== 'i32' && i.scalar !== 'u32'))
           this.fail('[]', at, `an index must be i32 or u32 (got ${wgslName(i)})`);
-        const n =
-          type.kind === 'array'
-            ? type.count
-            : type.kind === 'vec'
-              ? type.n
-              : type.kind === 'mat'
-                ? type.cols
-                : 0;
+        const n = indexBound(type);
         const literal =
           q.index.astNodeType === 'literalExpr' ? Number(q.index.value?.data?.[0]) : NaN;
         if (n && (literal < 0 || literal >= n))

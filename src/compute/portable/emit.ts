@@ -4,7 +4,7 @@
  * declarations, values and operators are spelled.
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
-import { I32, BOOL, U32, scalarOf, type Scalar, type WType } from './types.js';
+import { I32, BOOL, U32, indexBound, scalarOf, type Scalar, type WType } from './types.js';
 
 export abstract class Emitter {
   /**
@@ -63,7 +63,7 @@ export abstract class Emitter {
   abstract name(name: string): string;
   /** What a pointer parameter (its emitted name) points to, as a value and as a place. */
   abstract pointee(pointer: string): string;
-  /** `&v` passed to a pointer parameter (`v` a whole variable). */
+  /** `&v` passed to a pointer parameter (`v` a variable, or a struct member or array element in one). */
   abstract address(v: AstNode): string;
 
   // ---------------------------------------------------------------- expressions
@@ -146,8 +146,7 @@ export abstract class Emitter {
         // a computed index stays inside the array, vector or matrix, as WebGPU's robust access
         // clamps it (GLSL leaves it undefined, JavaScript would read undefined); a literal one
         // the analysis has checked
-        const n =
-          t.kind === 'array' ? t.count : t.kind === 'vec' ? t.n : t.kind === 'mat' ? t.cols : 0;
+        const n = indexBound(t);
         const i = this.expr(q.index);
         out = this.index(
           out,

@@ -8,7 +8,7 @@
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
-import { columnStride, type Scalar, type WType } from './types.js';
+import { columnStride, indexBound, type Scalar, type WType } from './types.js';
 import type { DecodedTexture } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
@@ -285,7 +285,7 @@ class JsEmitter extends Emitter {
     const key =
       last.astNodeType === 'stringExpr'
         ? JSON.stringify(last.value)
-        : this.clamped(this.expr(last.index), (before as { count: number }).count);
+        : this.clamped(this.expr(last.index), indexBound(before));
     return `((o, k) => ({ get v() { return o[k]; }, set v($v) { o[k] = $v; } }))(${container}, ${key})`;
   }
 

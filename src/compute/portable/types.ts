@@ -106,6 +106,11 @@ export function makeArray(element: WType, count: number): WType {
   return { kind: 'array', element, count, stride: roundUp(alignOf(element), sizeOf(element)) };
 }
 
+/** How many elements an index into `t` can reach (an array's, a vector's, a matrix's columns); 0 for a runtime-sized array or anything else. */
+export function indexBound(t: WType): number {
+  return t.kind === 'array' ? t.count : t.kind === 'vec' ? t.n : t.kind === 'mat' ? t.cols : 0;
+}
+
 /** The scalar a value of `t` is made of (the component type of a vector). */
 export function scalarOf(t: WType): Scalar | undefined {
   if (t.kind === 'scalar' || t.kind === 'vec') return t.scalar;
