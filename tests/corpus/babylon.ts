@@ -57,7 +57,38 @@ export interface CorpusShader {
     /** Words compared as f32 (else as integers, bit for bit). */
     readonly floats: boolean;
   };
+  /** Every path refuses it (compute runs it as written), naming the construct. */
   readonly refused?: { readonly construct: string; readonly line: number; readonly column: number };
+  /**
+   * It runs on compute and the CPU, and the ping-pong path refuses it at this construct (workgroup
+   * memory, barriers, atomics: a fragment pass has no shared memory or order between fragments).
+   */
+  readonly cpuOnly?: { readonly construct: string; readonly line: number; readonly column: number };
+}
+
+/** The sort's parameters (GsSortPassParams): key count, blocks of 1024 keys, digit shift, chunks. */
+const sortParams = (count: number, numBlocks: number, shift: number, chunkCount: number) => ({
+  data: new Uint32Array([count, numBlocks, shift, chunkCount]),
+});
+
+/**
+ * The sort's scatter inputs for `keys` at `shift`: per digit and block the offset of the block's
+ * first key of that digit in the sorted output (sumTable, digit-major, one chunk: chunkSums 0), as
+ * the count and scan passes leave them. The scatter writes every key where it belongs, so raw
+ * WebGPU and every path write the same words (an inconsistent table would write out of range).
+ */
+function scatterTables(keys: Uint32Array, numBlocks: number, shift: number): Uint32Array {
+  const table = new Uint32Array(16 * numBlocks);
+  keys.forEach((k, i) => {
+    const bin = ((k >>> shift) & 15) * numBlocks + Math.floor(i / 1024);
+    table[bin] = (table[bin] as number) + 1;
+  });
+  let sum = 0;
+  table.forEach((c, i) => {
+    table[i] = sum;
+    sum += c;
+  });
+  return table;
 }
 
 /** Deterministic words: a 32-bit hash of the index and a seed. */
@@ -146,51 +177,117 @@ export const CORPUS: readonly CorpusShader[] = [
   },
   {
     file: 'gsSortCount.compute.js',
-    what: 'radix sort: digit histogram in workgroup atomics',
+    what: 'radix sort: digit histogram per block of 1024 keys in workgroup atomics',
     wgsl: gsSortCountComputeShaderWGSL.shader,
-    refused: { construct: 'var<workgroup>', line: 5, column: 199 },
+    runs: {
+      count: 3 * 256,
+      buffers: () => ({
+        params: sortParams(2500, 3, 4, 1),
+        keysIn: { data: hashWords(3 * 1024, 21) },
+        sumTable: { data: new Uint32Array(48) },
+      }),
+      outputs: ['sumTable'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 5, column: 199 },
   },
   {
     file: 'gsSortScanLocal.compute.js',
-    what: 'radix sort: local scan in workgroup memory',
+    what: 'radix sort: local scan of 1024 counts per workgroup, between barriers',
     wgsl: gsSortScanLocalComputeShaderWGSL.shader,
-    refused: { construct: 'var<workgroup>', line: 5, column: 208 },
+    runs: {
+      count: 2 * 256,
+      buffers: () => ({
+        params: sortParams(0, 100, 0, 2),
+        sumTable: { data: hashWords(1600, 22, 0xfff) },
+        chunkSums: { data: new Uint32Array(256) },
+      }),
+      outputs: ['sumTable', 'chunkSums'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 5, column: 208 },
   },
   {
     file: 'gsSortScanSums.compute.js',
-    what: 'radix sort: scan of chunk sums in workgroup memory',
+    what: 'radix sort: exclusive scan of the chunk sums in one workgroup',
     wgsl: gsSortScanSumsComputeShaderWGSL.shader,
-    refused: { construct: 'var<workgroup>', line: 5, column: 140 },
+    runs: {
+      count: 256,
+      buffers: () => ({
+        params: sortParams(0, 0, 0, 200),
+        chunkSums: { data: hashWords(256, 23, 0xfffff) },
+      }),
+      outputs: ['chunkSums'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 5, column: 140 },
   },
   {
     file: 'gsSortScatter.compute.js',
-    what: 'radix sort: scatter by rank, counters in workgroup memory',
+    what: 'radix sort: scatter by rank, counters and segment sums in workgroup memory',
     wgsl: gsSortScatterComputeShaderWGSL.shader,
-    refused: { construct: 'var<workgroup>', line: 8, column: 5 },
+    runs: {
+      count: 3 * 256,
+      buffers: () => {
+        const keys = hashWords(3 * 1024, 24);
+        return {
+          params: sortParams(2500, 3, 8, 1),
+          keysIn: { data: keys },
+          valsIn: { data: Uint32Array.from({ length: 3 * 1024 }, (_, i) => i) },
+          keysOut: { data: new Uint32Array(3 * 1024) },
+          valsOut: { data: new Uint32Array(3 * 1024) },
+          sumTable: { data: scatterTables(keys.subarray(0, 2500), 3, 8) },
+          chunkSums: { data: new Uint32Array(4) },
+        };
+      },
+      outputs: ['keysOut', 'valsOut'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 8, column: 5 },
   },
   {
     file: 'gpsScanBlocks.compute.js',
-    what: 'prefix sum per block (the include’s workgroup scan)',
+    what: 'prefix sum per block of 512 (the include’s workgroup scan, its barriers in a helper)',
     wgsl: withIncludes(gpsScanBlocksComputeShaderWGSL.shader),
-    refused: { construct: 'var<workgroup>', line: 2, column: 5 },
+    runs: {
+      count: 3 * 256,
+      buffers: () => ({
+        weights: { data: hashWords(1500, 25, 0xffff) },
+        cdf: { data: new Uint32Array(1500) },
+        blockSums: { data: new Uint32Array(4) },
+      }),
+      outputs: ['cdf', 'blockSums'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 2, column: 5 },
   },
   {
     file: 'gpsScanSums.compute.js',
-    what: 'prefix sum of block sums, one workgroup',
+    what: 'prefix sum of block sums, one workgroup looping over chunks; indirect dispatch arguments',
     wgsl: withIncludes(gpsScanSumsComputeShaderWGSL.shader),
-    refused: { construct: 'var<workgroup>', line: 2, column: 5 },
+    runs: {
+      count: 256,
+      buffers: () => ({
+        blockSums: { data: hashWords(700, 26, 0xfffff) },
+        pointCount: { data: new Uint32Array(4) },
+        indirectArgs: { data: new Uint32Array(4) },
+      }),
+      outputs: ['blockSums', 'pointCount', 'indirectArgs'],
+      floats: false,
+    },
+    cpuOnly: { construct: 'var<workgroup>', line: 2, column: 5 },
   },
   {
     file: 'gpsSplat.compute.js',
     what: 'point splatting: depth-sorted keys by atomicMin into an image',
     wgsl: withIncludes(gpsSplatComputeShaderWGSL.shader),
-    refused: { construct: 'atomic', line: 56, column: 190 },
+    cpuOnly: { construct: 'atomic', line: 56, column: 190 },
   },
   {
     file: 'gpsResolve.compute.js',
     what: 'splat resolve: reads and clears the atomic image',
     wgsl: withIncludes(gpsResolveComputeShaderWGSL.shader),
-    refused: { construct: 'atomic', line: 64, column: 222 },
+    cpuOnly: { construct: 'atomic', line: 64, column: 222 },
   },
   {
     file: 'iblCopyVoxelBufferToGrid.compute.js',

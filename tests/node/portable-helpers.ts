@@ -7,6 +7,7 @@ import {
   PortableKernelError,
   analyzeKernel,
   createPortableCompute,
+  type AnalyzeOptions,
 } from '../../src/compute/portable/index.js';
 
 export function device(): NullDevice {
@@ -33,10 +34,10 @@ export function uniform(d: NullDevice, bytes: ArrayBufferView): Buffer {
 }
 
 /** The PortableKernelError `analyzeKernel` throws for `code` (the test fails if it throws another or none). */
-export function rejection(code: string): PortableKernelError {
+export function rejection(code: string, options: AnalyzeOptions = {}): PortableKernelError {
   let error: unknown;
   try {
-    analyzeKernel('k', code);
+    analyzeKernel('k', code, 'main', options);
   } catch (e) {
     error = e;
   }
@@ -50,8 +51,9 @@ export function expectRejected(
   construct: string,
   line: number,
   message: RegExp,
+  options: AnalyzeOptions = {},
 ): void {
-  const k = rejection(code);
+  const k = rejection(code, options);
   expect([k.construct, k.line]).toEqual([construct, line]);
   expect(k.column).toBeGreaterThanOrEqual(1);
   expect(k.message).toMatch(message);

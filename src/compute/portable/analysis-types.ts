@@ -1,6 +1,7 @@
 /** The portable front end's shared vocabulary: the AST as read, the shapes it produces, the built-ins it knows. */
 import { type BuiltinInput } from './grid.js';
 import { BOOL, F32, I32, U32, mat, vec, type WType } from './types.js';
+import type { PortableKernelError } from './source.js';
 
 // wgsl_reflect's AST, as far as the analysis reads it (its classes are minified: use astNodeType).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -50,6 +51,12 @@ export interface AnalyzeOptions {
   readonly constants?: Readonly<Record<string, number | boolean>>;
   /** Analyse every declaration, not only what the entry point reaches (the generated kernels). */
   readonly whole?: boolean;
+  /**
+   * Accept what only the CPU path runs — workgroup memory, barriers, atomics, a writable single
+   * value, writable storage in helper functions, writes at a computed index in a loop — recording
+   * the first as the module's `pingpongLimit`. Without it each is a PortableKernelError.
+   */
+  readonly cpu?: boolean;
 }
 
 export interface PortableFunction {
@@ -98,6 +105,19 @@ export interface PortableModule {
    * element counting once): the scatter form keeps that many per invocation.
    */
   readonly slots: Readonly<Record<string, number>>;
+  /**
+   * The first construct the ping-pong path cannot run (workgroup memory, a barrier, an atomic, a
+   * write it cannot place), when analysed with `cpu`: the CPU path runs the kernel, the ping-pong
+   * path refuses it with this error. Null when every path runs it.
+   */
+  readonly pingpongLimit: PortableKernelError | null;
+  /**
+   * Whether the invocations cooperate (workgroup memory, barriers or atomics): the CPU path then
+   * runs the grid workgroup by workgroup over the buffers' live contents, not over a copy.
+   */
+  readonly cooperative: boolean;
+  /** `var<workgroup>` values, in order: zero at the start of each workgroup, shared by its invocations. */
+  readonly workgroups: ReadonlyArray<{ name: string; type: WType }>;
   /** The type of every expression node, and of every declaration (let/var/const) node. */
   readonly types: ReadonlyMap<AstNode, WType>;
   /**
@@ -169,15 +189,31 @@ export const PORTABLE_BUILTINS = new Set([
   'determinant',
 ]);
 export const REJECTED_CALLS: Record<string, string> = {
-  workgroupBarrier: 'barriers',
-  storageBarrier: 'barriers',
-  textureBarrier: 'barriers',
-  workgroupUniformLoad: 'workgroup memory',
+  textureBarrier: 'texture barriers',
+};
+
+/** The barriers (workgroupUniformLoad is one too): the CPU path runs them, the ping-pong cannot. */
+export const BARRIERS = new Set(['workgroupBarrier', 'storageBarrier', 'workgroupUniformLoad']);
+
+/** The atomic built-ins and how many values each takes after its pointer. */
+export const ATOMICS: Readonly<Record<string, number>> = {
+  atomicLoad: 0,
+  atomicStore: 1,
+  atomicAdd: 1,
+  atomicSub: 1,
+  atomicMax: 1,
+  atomicMin: 1,
+  atomicAnd: 1,
+  atomicOr: 1,
+  atomicXor: 1,
+  atomicExchange: 1,
+  atomicCompareExchangeWeak: 2,
 };
 
 export interface Symbol {
   readonly type: WType;
-  readonly kind: 'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private' | 'pointer';
+  readonly kind:
+    'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private' | 'workgroup' | 'pointer';
   /** A pointer parameter's address space (its `type` is what it points to). */
   readonly space?: 'function' | 'private';
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
@@ -190,7 +226,7 @@ export interface Symbol {
 export function isHostShareable(t: WType): boolean {
   if (t.kind === 'scalar') return t.scalar !== 'bool';
   if (t.kind === 'vec') return t.scalar !== 'bool';
-  if (t.kind === 'mat') return true;
+  if (t.kind === 'mat' || t.kind === 'atomic') return true;
   if (t.kind === 'struct') return t.members.every((m) => isHostShareable(m.type));
   if (t.kind === 'array') return isHostShareable(t.element);
   return false;

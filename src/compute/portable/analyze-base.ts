@@ -49,10 +49,42 @@ export abstract class AnalyzerBase {
     readonly options: AnalyzeOptions = {},
   ) {}
 
+  /** The first construct only the CPU path runs (`options.cpu`); see PortableModule.pingpongLimit. */
+  pingpongLimit: PortableKernelError | null = null;
+  /** Workgroup memory, a barrier or an atomic: the invocations cooperate. */
+  cooperative = false;
+  readonly workgroups: Array<{ name: string; type: WType }> = [];
+
   fail(construct: string, node: AstNode, message: string, token?: string): never {
+    throw this.error(construct, node, message, token);
+  }
+
+  error(construct: string, node: AstNode, message: string, token?: string): PortableKernelError {
     const where = locate(this.code, node?.line ?? 1, token ?? construct, node?.start);
     const [line, column] = where.split(':').map(Number) as [number, number];
-    throw new PortableKernelError(this.label, construct, line, column, message, this.code);
+    return new PortableKernelError(this.label, construct, line, column, message, this.code);
+  }
+
+  /**
+   * A construct the ping-pong path cannot run but the CPU path can: recorded (the first one) when
+   * the analysis is for `createPortableCompute` (`options.cpu`), else refused as before.
+   * `cooperative` constructs (workgroup memory, barriers, atomics) also change how the CPU runs it.
+   */
+  limit(
+    construct: string,
+    node: AstNode,
+    message: string,
+    token?: string,
+    cooperative = false,
+  ): void {
+    if (!this.options.cpu) this.fail(construct, node, message, token);
+    this.pingpongLimit ??= this.error(
+      construct,
+      node,
+      `${message} on the ping-pong path (WebGL2); the CPU path runs this kernel`,
+      token,
+    );
+    if (cooperative) this.cooperative = true;
   }
 
   // ---------------------------------------------------------------- types
@@ -93,7 +125,13 @@ export abstract class AnalyzerBase {
       case 'sampler':
         return this.fail(name, at, `textures and samplers (${name}) are not portable`);
       case 'template': {
-        if (name === 'atomic') this.fail('atomic', at, 'atomics are not portable');
+        if (name === 'atomic') {
+          this.limit('atomic', at, 'atomics are not portable', undefined, true);
+          const s = node.format ? this.type(node.format, at) : undefined;
+          if (s?.kind !== 'scalar' || (s.scalar !== 'u32' && s.scalar !== 'i32'))
+            this.fail('atomic', at, 'an atomic holds u32 or i32 (atomic<u32>, atomic<i32>)');
+          return { kind: 'atomic', scalar: s.scalar as 'u32' | 'i32' };
+        }
         const mt = /^mat([234])x([234])$/.exec(name);
         if (mt) {
           const s = node.format ? this.type(node.format, at) : undefined;

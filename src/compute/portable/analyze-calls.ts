@@ -16,8 +16,9 @@ import {
 } from './types.js';
 import type { AstNode, PortableFunction } from './analysis-types.js';
 import { BUILTIN_TYPES, FLOAT_ONLY, PORTABLE_BUILTINS, REJECTED_CALLS } from './analysis-types.js';
-import { BuiltinAnalyzer, MORE_BUILTINS } from './analyze-builtins.js';
-export abstract class CallAnalyzer extends BuiltinAnalyzer {
+import { MORE_BUILTINS } from './analyze-builtins.js';
+import { CooperativeAnalyzer } from './analyze-cooperative.js';
+export abstract class CallAnalyzer extends CooperativeAnalyzer {
   /** `textureLoad(t, coords, level)` → vec4f and `textureDimensions(t[, level])` → vec2u. */
   textureCall(e: AstNode, args: AstNode[]): WType {
     const name: string = e.name;
@@ -257,7 +258,9 @@ export abstract class CallAnalyzer extends BuiltinAnalyzer {
     const args: AstNode[] = e.args ?? [];
     const rejected = REJECTED_CALLS[name];
     if (rejected) this.fail(name, e, `${name}(): ${rejected} are not portable`);
-    if (name.startsWith('atomic')) this.fail(name, e, `${name}(): atomics are not portable`);
+    if (this.isCooperative(name)) return this.cooperativeCall(name, e, args);
+    if (name.startsWith('atomic'))
+      this.fail(name, e, `${name}() is not an atomic built-in of WGSL`);
     if (name === 'textureLoad' || name === 'textureDimensions') return this.textureCall(e, args);
     if (name.startsWith('textureSample'))
       this.fail(

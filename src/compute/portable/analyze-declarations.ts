@@ -99,8 +99,7 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
 
   moduleVar(node: AstNode): void {
     const storage: string = node.storage ?? '';
-    if (storage === 'workgroup')
-      this.fail('var<workgroup>', node, 'workgroup memory is not portable', 'workgroup');
+    if (storage === 'workgroup') return this.workgroupVar(node);
     if (storage === 'private') return this.privateVar(node);
     if (storage === '' && !node.attributes?.some((a: AstNode) => a.name === 'binding'))
       this.fail(
@@ -169,7 +168,7 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
       const access = (node.access || 'read') as Binding['access'];
       const single = type.kind !== 'array' || type.count !== 0;
       if (single && access !== 'read')
-        this.fail(
+        this.limit(
           node.name,
           node,
           `writable storage ${node.name} of type ${wgslName(type)}: a portable kernel writes elements of runtime-sized arrays (array<T>); a single ${access} value is not portable`,
@@ -225,6 +224,22 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     this.types.set(node, t);
     this.privates.push({ name: node.name, type: t, value: node.value ?? null });
     this.globals.set(node.name, { type: t, kind: 'private' });
+  }
+
+  /**
+   * `var<workgroup> tile: array<f32, 256>;`: a value each workgroup's invocations share, zero when
+   * the workgroup starts (the CPU path only: a fragment pass has no shared memory).
+   */
+  workgroupVar(node: AstNode): void {
+    this.limit('var<workgroup>', node, 'workgroup memory is not portable', 'workgroup', true);
+    if (node.value)
+      this.fail(node.name, node, `var<workgroup> ${node.name} cannot have an initializer`);
+    const t = this.type(node.type, node);
+    if (t.kind === 'array' && t.count === 0)
+      this.fail('array', node, `var<workgroup> ${node.name} cannot be a runtime-sized array`);
+    this.types.set(node, t);
+    this.workgroups.push({ name: node.name, type: t });
+    this.globals.set(node.name, { type: t, kind: 'workgroup' });
   }
 
   /**

@@ -2,6 +2,7 @@
 import {
   ABSTRACT_INT,
   BOOL,
+  holdsAtomic,
   indexBound,
   isNumeric,
   mat,
@@ -25,8 +26,18 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
   abstract call(e: AstNode, hint: Scalar | undefined): WType;
 
   /** Types `e` (recording every node's type); `hint` is the scalar an abstract int literal takes. */
+  /** Set while typing the place an atomic built-in names (`&a[i]`): atomics are no values elsewhere. */
+  protected atomicPlace = false;
+
   expr(e: AstNode, hint: Scalar | undefined, at?: AstNode): WType {
     const t = this.typeExpression(e, hint, at ?? e);
+    if (holdsAtomic(t) && !this.atomicPlace)
+      this.fail(
+        wgslName(t),
+        at ?? e,
+        `${wgslName(t)} is read and written with the atomic built-ins (atomicLoad, atomicStore, atomicAdd…), not as a value`,
+        e?.name,
+      );
     this.types.set(e, t);
     return t;
   }
@@ -309,7 +320,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
     const own = this.isOwnIndex(index.index);
     if (b.access !== 'read') {
       if (!this.inEntry)
-        this.fail(
+        this.limit(
           b.name,
           at,
           `writable storage ${b.name} is used in a helper function; portable kernels touch writable arrays only in the entry point`,
@@ -318,10 +329,10 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
       if (!own) this.scatter = true;
       if (this.target === e) {
         if (!own && this.loops > 0)
-          this.fail(
+          this.limit(
             b.name,
             at,
-            `${b.name}[…] is written inside a loop at an index the invocation computes; the fallback paths give each write site one element per invocation (write the element once, after the loop, or index it with global_invocation_id.x)`,
+            `${b.name}[…] is written inside a loop at an index the invocation computes; the ping-pong path gives each write site one element per invocation (write the element once, after the loop, or index it with global_invocation_id.x)`,
           );
         const site = this.sites.get(b.name) ?? { own: false, other: 0 };
         if (own) site.own = true;

@@ -3,10 +3,11 @@
  * checks that it has the gather shape, and types every expression, so that the emitters
  * (glsl.ts, js.ts) only translate.
  *
- * What is portable (docs/compute.md has the table): no atomics, workgroup memory, barriers,
- * storage textures or sampling, and pointers only as function parameters to function-scope and
- * private variables. Anything else is a `KernelError` naming the construct with its line and
- * column, never a backend compile error.
+ * What is portable (docs/compute.md has the table): no storage textures or sampling, and pointers
+ * only as function parameters to function-scope and private variables; workgroup memory, barriers
+ * and atomics on the CPU path only (`options.cpu`: the module's `pingpongLimit` names the first).
+ * Anything else is a `KernelError` naming the construct with its line and column, never a backend
+ * compile error.
  */
 import { WgslParser } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { KernelError } from '../kernel-error.js';
@@ -199,6 +200,9 @@ class Analyzer extends DeclarationAnalyzer {
       entry,
       builtins,
       scatter: this.scatter,
+      pingpongLimit: this.pingpongLimit,
+      cooperative: this.cooperative,
+      workgroups: this.workgroups,
       slots: Object.fromEntries(
         bindings
           .filter((b) => b.space === 'storage' && b.access !== 'read')

@@ -82,7 +82,9 @@ export abstract class Emitter {
             return this.postfix(this.loadHeader(b), b.header as WType, e.postfix);
           if (access.part === 'single')
             return this.postfix(
-              this.loadElement(b, this.literal(0, U32)),
+              b.access === 'read'
+                ? this.loadElement(b, this.literal(0, U32))
+                : this.trackedElement(b, this.literal(0, U32), this.#target === e),
               b.element as WType,
               e.postfix,
             );

@@ -309,6 +309,8 @@ function zero(t: WType): string {
       return `${glslType(t)}(${Array.from({ length: t.count }, () => zero(t.element)).join(', ')})`;
     case 'void':
       return '';
+    case 'atomic':
+      throw new Error('internal: atomics have no GLSL form (the ping-pong path refuses them)');
   }
 }
 

@@ -12,8 +12,10 @@ export {
 export {
   analyzeKernel,
   PortableKernelError,
+  type AnalyzeOptions,
   type Binding as PortableBinding,
   type PortableModule,
 } from './analyze.js';
 export { emitGlsl, TEXELS_PER_ROW, type GlslProgram } from './glsl.js';
 export { emitJs, type JsRunContext } from './js.js';
+export type { Portability } from './portability.js';

@@ -8,7 +8,8 @@
  */
 import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
-import { columnStride, indexBound, type Scalar, type WType } from './types.js';
+import { columnStride, indexBound, scalar, type Scalar, type WType } from './types.js';
+import { ATOMICS, BARRIERS, calleesOf } from './analysis-types.js';
 import type { DecodedTexture } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
@@ -48,6 +49,7 @@ function zero(t: WType): string {
 
 /** A JS expression reading a value of type `t` from views `v` at word `base + offset/4`. */
 function load(t: WType, v: string, base: string, offset: number): string {
+  if (t.kind === 'atomic') return load(scalar(t.scalar), v, base, offset);
   switch (t.kind) {
     case 'scalar':
       return `${v}${VIEW[t.scalar]}[${base} + ${offset / 4}]`;
@@ -66,6 +68,7 @@ function load(t: WType, v: string, base: string, offset: number): string {
 
 /** Statements writing value `r` of type `t` into views `v` at word `base + offset/4`. */
 function store(t: WType, v: string, base: string, offset: number, r: string): string[] {
+  if (t.kind === 'atomic') return store(scalar(t.scalar), v, base, offset, r);
   switch (t.kind) {
     case 'scalar':
       return [`${v}${VIEW[t.scalar]}[${base} + ${offset / 4}] = ${r};`];
@@ -95,7 +98,16 @@ function store(t: WType, v: string, base: string, offset: number, r: string): st
   }
 }
 
+const composite = (t: WType): boolean =>
+  t.kind === 'vec' || t.kind === 'mat' || t.kind === 'struct' || t.kind === 'array';
+
 class JsEmitter extends Emitter {
+  /**
+   * Functions that reach a barrier: generators, whose invocation yields at each barrier so that
+   * the others of its workgroup catch up (the entry point's name when it does).
+   */
+  yields: ReadonlySet<string> = new Set();
+
   declare(kind: 'let' | 'var' | 'const', name: string, type: WType, value: string | null): string {
     const n = name.startsWith('_') ? name : F(name);
     return `${kind === 'var' ? 'let' : 'const'} ${n} = ${value ?? zero(type)};`;
@@ -105,8 +117,6 @@ class JsEmitter extends Emitter {
   stored(e: AstNode): string {
     const code = this.expr(e);
     const t = this.typeOf(e);
-    const composite =
-      t.kind === 'vec' || t.kind === 'mat' || t.kind === 'struct' || t.kind === 'array';
     // a read-only storage element is loaded fresh: nothing else holds it
     const fresh = this.m.storageAccess.get(e)?.binding.access === 'read';
     // a module-scope constant is one array for every invocation: a variable gets its own copy
@@ -114,7 +124,7 @@ class JsEmitter extends Emitter {
       e.astNodeType === 'varExpr' ||
       (e.astNodeType === 'unaryOp' && e.operator === '*') ||
       (e.astNodeType === 'constExpr' && this.m.refs.get(e) === 'const');
-    return composite && named && !fresh ? `$.clone(${code})` : code;
+    return composite(t) && named && !fresh ? `$.clone(${code})` : code;
   }
 
   assign(target: string, targetType: WType, op: string, value: string, valueType: WType): string {
@@ -185,8 +195,19 @@ class JsEmitter extends Emitter {
       return `$.tload($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
     if (name === 'textureDimensions')
       return `[$t_${args[0].name}.width, $t_${args[0].name}.height]`;
+    if (BARRIERS.has(name)) {
+      // the invocation's writes reach memory, then the others of its workgroup run to here
+      const wait = '$flush(), yield';
+      if (name !== 'workgroupUniformLoad') return `(${wait})`;
+      const v = this.expr(args[0].right);
+      return `(${wait}, ${composite(this.typeOf(args[0])) ? `$.clone(${v})` : v})`;
+    }
+    if (name in ATOMICS) return this.atomic(name, args);
     const fn = this.m.functions.find((f) => f.name === name);
-    if (fn) return `${F(name)}(${args.map((x) => this.expr(x)).join(', ')})`;
+    if (fn) {
+      const call = `${F(name)}(${args.map((x) => this.expr(x)).join(', ')})`;
+      return this.yields.has(name) ? `(yield* ${call})` : call;
+    }
     if (name === 'arrayLength') return `$len_${args[0].right.name}`;
     const a = args.map((x) => this.expr(x));
     switch (name) {
@@ -198,6 +219,27 @@ class JsEmitter extends Emitter {
       default:
         // the built-in's table is the argument's scalar type (the result's may differ: length)
         return `$.B.${scalarName(this.typeOf(args[0]))}.${name}(${a.join(', ')})`;
+    }
+  }
+
+  /**
+   * An atomic built-in on its place (a workgroup variable's element, or a storage element the
+   * invocation holds until its next barrier): invocations take turns, so a read-modify-write of
+   * the place is atomic.
+   */
+  atomic(name: string, args: AstNode[]): string {
+    const t = this.typeOf(args[0]) as { scalar: 'u32' | 'i32' };
+    const place = this.targetOf(args[0].right);
+    const v = args.slice(1).map((a) => this.expr(a));
+    switch (name) {
+      case 'atomicLoad':
+        return place;
+      case 'atomicStore':
+        return `(${place} = ${v[0]})`;
+      case 'atomicCompareExchangeWeak':
+        return `((o, c, w) => (o === c ? ((${place} = w), { old_value: o, exchanged: true }) : { old_value: o, exchanged: false }))(${place}, ${v[0]}, ${v[1]})`;
+      default:
+        return `((o, x) => ((${place} = $.AT.${t.scalar}.${name.slice(6).toLowerCase()}(o, x)), o))(${place}, ${v[0]})`;
     }
   }
 
@@ -368,10 +410,92 @@ function privates(m: PortableModule, e: JsEmitter): string[] {
 
 const start = (m: PortableModule): string => (m.privates.length ? '  $privates();\n' : '');
 
+/** The user functions (and the entry point, by its name) that reach a barrier. */
+function yieldingFunctions(m: PortableModule): Set<string> {
+  const out = new Set<string>();
+  const yields = (node: AstNode): boolean =>
+    [...calleesOf(node)].some((n) => BARRIERS.has(n) || out.has(n));
+  for (const f of m.functions) if (yields(f.node)) out.add(f.name); // callees come first
+  if (yields(m.entry)) out.add(m.entryPoint);
+  return out;
+}
+
+/**
+ * A cooperative kernel's module values and helpers: its `var<workgroup>` values and `$workgroup()`
+ * zeroing them, `$flush()` storing the elements the invocation wrote, and for generators with
+ * `var<private>` values the save and load of one invocation's copies between its turns.
+ */
+function cooperativeParts(m: PortableModule, outputs: readonly Binding[]): string[] {
+  const out: string[] = [];
+  if (m.workgroups.length)
+    out.push(
+      `let ${m.workgroups.map((w) => F(w.name)).join(', ')};`,
+      `function $workgroup() {\n${m.workgroups.map((w) => `  ${F(w.name)} = ${zero(w.type)};`).join('\n')}\n}`,
+    );
+  else out.push('function $workgroup() {}');
+  out.push(
+    `function $flush() {\n${outputs
+      .map(
+        (b) =>
+          `  for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);\n  $n_${b.name} = 0;`,
+      )
+      .join('\n')}\n}`,
+  );
+  const names = m.privates.map((p) => F(p.name)).join(', ');
+  out.push(
+    `function $psave() { return [${names}]; }`,
+    `function $pload(s) { ${names ? `[${names}] = s;` : ''} }`,
+  );
+  return out;
+}
+
+/**
+ * The run loop of a cooperative kernel: workgroup by workgroup, its variables zero at the start;
+ * with barriers every invocation is a generator and they take turns, each running to its next
+ * barrier (and storing what it wrote) before the next one runs — WebGPU's barrier semantics, one
+ * invocation at a time. The buffers are the live ones: an atomic or a barrier sees every write
+ * made before it.
+ */
+function cooperativeLoop(m: PortableModule, generators: boolean): string {
+  const [wx, wy, wz] = m.workgroupSize;
+  const size = wx * wy * wz;
+  const turns = generators
+    ? `    for (let l = 0; l < ${size}; l++) { $gens[l] = $kernel(inv(l)); $priv[l] = null; }
+    for (let live = ${size}; live > 0; ) {
+      live = 0;
+      for (let l = 0; l < ${size}; l++) {
+        const it = $gens[l];
+        if (!it) continue;
+        if ($priv[l]) $pload($priv[l]);
+        const r = it.next();
+        $flush();
+        if (r.done) $gens[l] = null;
+        else {
+          $priv[l] = $psave();
+          live++;
+        }
+      }
+    }`
+    : `    for (let l = 0; l < ${size}; l++) {
+      $kernel(inv(l));
+      $flush();
+    }`;
+  return `  const gx = $dx / ${wx}, gy = $dy / ${wy}, gz = $dz / ${wz};
+  const $gens = [], $priv = [];
+  for (let g = 0; g < gx * gy * gz; g++) {
+    const ox = (g % gx) * ${wx}, oy = (Math.floor(g / gx) % gy) * ${wy}, oz = Math.floor(g / (gx * gy)) * ${wz};
+    const inv = (l) => ox + (l % ${wx}) + (oy + (Math.floor(l / ${wx}) % ${wy})) * $dx + (oz + Math.floor(l / ${wx * wy})) * $dx * $dy;
+    $workgroup();
+${turns}
+  }`;
+}
+
 /** The factory body: `new Function('$', code)($)` returns `run(ctx: JsRunContext)`. */
 export function emitJs(m: PortableModule): string {
   const e = new JsEmitter(m);
   e.tracked = true;
+  e.yields = yieldingFunctions(m);
+  const star = (name: string): string => (e.yields.has(name) ? '*' : '');
   const storage = m.bindings.filter((b) => b.space === 'storage');
   const outputs = storage.filter((b) => b.access !== 'read');
   const uniforms = m.bindings.filter((b) => b.space === 'uniform');
@@ -391,7 +515,8 @@ export function emitJs(m: PortableModule): string {
         `function $hd_${b.name}() {\n  const v = $v_${b.name};\n  return ${load(b.header, 'v.', '0', 0)};\n}`,
       );
   }
-  // the scatter form: up to `slots` elements per invocation, by index, stored when it ends
+  // the scatter form: the elements an invocation writes, by index, stored when it ends (or, in a
+  // cooperative kernel, at its next barrier)
   for (const b of outputs) {
     const stride = (b.type as { stride: number }).stride / 4;
     const n = b.name;
@@ -412,32 +537,37 @@ export function emitJs(m: PortableModule): string {
   }
   for (const c of m.constants) out.push(`const ${F(c.name)} = ${e.expr(c.value)};`);
   out.push(...privates(m, e));
+  if (m.cooperative) out.push(...cooperativeParts(m, outputs));
   for (const f of m.functions)
     out.push(
-      `function ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
+      `function${star(f.name)} ${F(f.name)}(${f.params.map((p) => F(p.name)).join(', ')}) {\n${e.block(f.node.body, '  ')}\n}`,
     );
   out.push(
-    `function $kernel($inv) {\n${start(m)}${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`,
+    `function${star(m.entryPoint)} $kernel($inv) {\n${start(m)}${builtinPrologue(m).join('\n')}\n${e.block(m.entry.body, '  ')}\n}`,
   );
-  // writable arrays are read from a copy of their contents before the dispatch
+  // writable arrays are read from a copy of their contents before the dispatch; a cooperative
+  // kernel's invocations see each other's writes (after a barrier), so it reads the live ones
   const bindViews = storage.map((b) =>
     b.access === 'read'
       ? `  $v_${b.name} = ctx.storage.${b.name}; $len_${b.name} = $v_${b.name}.length;`
-      : `  $out_${b.name} = ctx.storage.${b.name}; $v_${b.name} = $.snapshot($out_${b.name}); $len_${b.name} = $out_${b.name}.length;`,
+      : `  $out_${b.name} = ctx.storage.${b.name}; $v_${b.name} = ${m.cooperative ? `$out_${b.name}` : `$.snapshot($out_${b.name})`}; $len_${b.name} = $out_${b.name}.length;`,
   );
   const bindUniforms = [
     ...uniforms.map((u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`),
     ...textures.map((t) => `  $t_${t.name} = ctx.textures.${t.name};`),
   ];
-  out.push(`return function run(ctx) {
-${[...bindViews, ...bindUniforms].join('\n')}
-  [$dx, $dy, $dz] = ctx.invocations;
-  const total = $dx * $dy * $dz;
+  const loop = m.cooperative
+    ? cooperativeLoop(m, e.yields.has(m.entryPoint))
+    : `  const total = $dx * $dy * $dz;
   for (let inv = 0; inv < total; inv++) {
 ${outputs.map((b) => `    $n_${b.name} = 0;`).join('\n')}
     $kernel(inv);
 ${outputs.map((b) => `    for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);`).join('\n')}
-  }
+  }`;
+  out.push(`return function run(ctx) {
+${[...bindViews, ...bindUniforms].join('\n')}
+  [$dx, $dy, $dz] = ctx.invocations;
+${loop}
 };`);
   return out.join('\n');
 }

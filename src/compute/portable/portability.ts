@@ -21,7 +21,14 @@ export interface BufferBinding {
 
 /** Whether a kernel runs on every path, and if not, what keeps it on compute. */
 export type Portability =
-  | { readonly portable: true }
+  | {
+      readonly portable: true;
+      /**
+       * Where only the CPU path runs it among the fallbacks (workgroup memory, barriers, atomics…):
+       * what the ping-pong path cannot run, with its line and column.
+       */
+      readonly pingpong?: PortableKernelError;
+    }
   | {
       readonly portable: false;
       /** The construct that cannot run on WebGL2 or the CPU, with its line, column and excerpt. */

@@ -101,8 +101,11 @@ export class PortableCompute {
     try {
       module = analyzeKernel(this.label, options.code, this.entryPoint, {
         constants: this.constants,
+        cpu: true,
       });
-      this.portability = { portable: true };
+      this.portability = module.pingpongLimit
+        ? { portable: true, pingpong: module.pingpongLimit }
+        : { portable: true };
     } catch (e) {
       // WebGPU never refuses valid WGSL: what cannot be translated only limits the fallbacks
       const onCompute =
@@ -390,7 +393,18 @@ function choosePortablePath(
   if (!m) throw new Error('internal: a kernel that is not portable reached the fallback choice');
   const outputs = m.bindings.filter((b) => b.space === 'storage' && b.access !== 'read').length;
   const glsl = device.caps.shaderLanguage === 'glsl';
-  const pingpongOk = glsl && f.floatRenderTargets;
+  const limit = m.pingpongLimit;
+  if (request === 'pingpong' && limit) throw limit;
+  if (request === 'auto' && limit && glsl && f.floatRenderTargets && !device.hostShadows)
+    throw new PortableKernelError(
+      limit.label,
+      limit.construct,
+      limit.line,
+      limit.column,
+      `${limit.detail}: create the device with hostShadows: true (the CPU path reads the buffers' host copies), or run it where WebGPU has compute`,
+      m.code,
+    );
+  const pingpongOk = glsl && f.floatRenderTargets && !limit;
   if (request === 'pingpong' || (request === 'auto' && pingpongOk)) {
     if (!glsl)
       throw new UnsupportedFeatureError(
@@ -430,7 +444,9 @@ function choosePortablePath(
     ? 'no compute on this WebGPU device (restricted) and the ping-pong translation is GLSL-only'
     : !f.floatRenderTargets
       ? 'no compute and no float render targets'
-      : 'the ping-pong path is not available';
+      : limit
+        ? `no compute, and the ping-pong path cannot run ${limit.construct} (line ${limit.line})`
+        : 'the ping-pong path is not available';
   return {
     path: 'cpu',
     reason: request === 'cpu' ? "path 'cpu' requested" : `${why}: WGSL translated to JavaScript`,

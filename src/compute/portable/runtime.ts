@@ -217,6 +217,18 @@ const matrixOps = {
   },
 };
 
+/** The atomic built-ins' new value from the old one and the operand, by scalar (atomicAdd → add…). */
+const atomicOps = (t: 'u32' | 'i32') => ({
+  add: OP[t]['+'],
+  sub: OP[t]['-'],
+  max: Math.max,
+  min: Math.min,
+  and: OP[t]['&'],
+  or: OP[t]['|'],
+  xor: OP[t]['^'],
+  exchange: (_: Num, b: Num) => b,
+});
+
 function clone<T>(x: T): T {
   if (Array.isArray(x)) return x.map(clone) as T;
   if (x && typeof x === 'object') {
@@ -245,6 +257,7 @@ export const runtime = {
   /** Binary operator component-wise: vector∘vector, vector∘scalar, scalar∘vector. */
   bin,
   M: matrixOps,
+  AT: { u32: atomicOps('u32'), i32: atomicOps('i32') },
   map: (a: any[], f: Fn): any[] => a.map((x) => f(x)),
   sw: (v: any[], idx: number[]): any[] => idx.map((i) => v[i]),
   sel: (f: any, t: any, c: any): any =>

@@ -9,13 +9,17 @@ import type { AstNode } from './analyze.js';
 /** Line and column of `token` on `line` of `code` (1-based); column 1 where it is not found. */
 export function locate(code: string, line: number, token?: string, start?: number): string {
   const lines = code.split('\n');
-  const find = (text: string, from = 0): number =>
-    token
-      ? text.slice(from).search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) +
-        (text.slice(from).search(new RegExp(`\\b${token.replace(/[^\w]/g, '\\$&')}\\b`)) >= 0
-          ? from
-          : 0)
-      : -1;
+  // word boundaries only where the token starts or ends with a word character (`&`, `*` have none)
+  const pattern = token
+    ? new RegExp(
+        `${/^\w/.test(token) ? '\\b' : ''}${token.replace(/[^\w]/g, '\\$&')}${/\w$/.test(token) ? '\\b' : ''}`,
+      )
+    : null;
+  const find = (text: string, from = 0): number => {
+    if (!pattern) return -1;
+    const at = text.slice(from).search(pattern);
+    return at >= 0 ? at + from : -1;
+  };
   if (start !== undefined && start >= 0) {
     const before = code.slice(0, start);
     const l = before.split('\n').length;
@@ -39,13 +43,15 @@ export class PortableKernelError extends KernelError {
   readonly excerpt: string;
 
   constructor(
-    label: string,
+    readonly label: string,
     readonly construct: string,
     readonly line: number,
     readonly column: number,
-    message: string,
+    /** What is wrong, without the label and the place. */
+    readonly detail: string,
     source?: string,
   ) {
+    const message = detail;
     const excerpt = source === undefined ? '' : sourceExcerpt(source, line, column);
     super(label, `${message} (line ${line}, column ${column})${excerpt ? `\n${excerpt}` : ''}`);
     this.excerpt = excerpt;

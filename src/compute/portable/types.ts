@@ -1,8 +1,9 @@
 /**
  * The WGSL types a portable kernel may use, their memory layout (the WGSL specification's
  * "Alignment and Size" rules, which the storage buffers and the uniform blocks follow) and how each
- * is spelled in GLSL ES 3.00. f16, atomics and textures are not portable, the analysis rejects them
- * before a type is built; a pointer parameter is typed as what it points to.
+ * is spelled in GLSL ES 3.00. f16 and storage textures are not portable, the analysis rejects them
+ * before a type is built; an atomic is a type of its own (only the CPU path runs it); a pointer
+ * parameter is typed as what it points to.
  */
 export type Scalar = 'f32' | 'i32' | 'u32' | 'bool';
 
@@ -34,6 +35,8 @@ export type WType =
       readonly count: number;
       readonly stride: number;
     }
+  /** `atomic<u32>` / `atomic<i32>`: read and written only through the atomic built-ins. */
+  | { readonly kind: 'atomic'; readonly scalar: 'u32' | 'i32' }
   | { readonly kind: 'void' };
 
 export const F32: WType = { kind: 'scalar', scalar: 'f32' };
@@ -55,6 +58,7 @@ export function alignOf(t: WType): number {
   switch (t.kind) {
     case 'scalar':
     case 'abstract-int':
+    case 'atomic':
       return 4;
     case 'vec':
       return t.n === 2 ? 8 : 16;
@@ -73,6 +77,7 @@ export function sizeOf(t: WType): number {
   switch (t.kind) {
     case 'scalar':
     case 'abstract-int':
+    case 'atomic':
       return 4;
     case 'vec':
       return 4 * t.n;
@@ -112,9 +117,18 @@ export function indexBound(t: WType): number {
 }
 
 /** The scalar a value of `t` is made of (the component type of a vector). */
+/** Whether a value of `t` is or holds an atomic (WGSL loads, stores and builds none of them). */
+export function holdsAtomic(t: WType): boolean {
+  if (t.kind === 'atomic') return true;
+  if (t.kind === 'struct') return t.members.some((m) => holdsAtomic(m.type));
+  if (t.kind === 'array') return holdsAtomic(t.element);
+  return false;
+}
+
 export function scalarOf(t: WType): Scalar | undefined {
   if (t.kind === 'scalar' || t.kind === 'vec') return t.scalar;
   if (t.kind === 'abstract-int') return 'i32';
+  if (t.kind === 'atomic') return t.scalar;
   if (t.kind === 'mat') return 'f32';
   return undefined;
 }
@@ -136,6 +150,8 @@ export function sameType(a: WType, b: WType): boolean {
       return a.name === (b as typeof a).name;
     case 'array':
       return a.count === (b as typeof a).count && sameType(a.element, (b as typeof a).element);
+    case 'atomic':
+      return a.scalar === (b as typeof a).scalar;
     default:
       return true;
   }
@@ -148,6 +164,8 @@ export function wgslName(t: WType): string {
       return t.scalar;
     case 'abstract-int':
       return 'abstract-int';
+    case 'atomic':
+      return `atomic<${t.scalar}>`;
     case 'vec':
       return `vec${t.n}<${t.scalar}>`;
     case 'mat':
@@ -173,6 +191,8 @@ export function glslName(t: WType): string {
       return GLSL_SCALAR[t.scalar];
     case 'abstract-int':
       return 'int';
+    case 'atomic':
+      throw new Error('internal: atomics have no GLSL form (the ping-pong path refuses them)');
     case 'vec':
       return `${GLSL_VEC_PREFIX[t.scalar]}vec${t.n}`;
     case 'mat':
@@ -195,6 +215,7 @@ export function wordsOf(
   switch (t.kind) {
     case 'scalar':
     case 'abstract-int':
+    case 'atomic':
       return [[base, scalarOf(t) as Scalar, '']];
     case 'vec':
       return Array.from({ length: t.n }, (_, i) => [

@@ -18,8 +18,13 @@ import { reflectBufferBindings } from '../../../src/compute/portable/portability
 import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
 import {
+  ATOMICS,
+  BARRIER_PRIVATES,
   BLUR,
   BUILTINS,
+  SUM_ATOMIC,
+  TREE_SUM,
+  UNIFORM_LOAD,
   INDICES,
   LIFE,
   BITS,
@@ -53,6 +58,11 @@ interface Workload {
   /** After each step, binding names whose buffers swap (a ping-pong), else the same buffers. */
   swap?: [string, string];
   floats: boolean;
+  /**
+   * Workgroup memory, barriers or atomics: the ping-pong path must refuse it at this construct, and
+   * `auto` on WebGL2 with host copies takes the CPU path.
+   */
+  cpuOnly?: string;
 }
 
 const STEPS = [1, 10];
@@ -233,11 +243,32 @@ async function everywhere(
   if (reference === 'raw') {
     const gpuDevice = await ctx.open('webgpu');
     raw = await rawWebGPU((gpuDevice as unknown as { gpu: GPUDevice }).gpu, w);
-    runs = [
-      ['compute', gpuDevice],
-      ['pingpong', await ctx.open('webgl2')],
-      ['cpu', await ctx.open('webgl2', { hostShadows: true })],
-    ];
+    const shadowed = await ctx.open('webgl2', { hostShadows: true });
+    runs = w.cpuOnly
+      ? [
+          ['compute', gpuDevice],
+          ['cpu', shadowed],
+        ]
+      : [
+          ['compute', gpuDevice],
+          ['pingpong', await ctx.open('webgl2')],
+          ['cpu', shadowed],
+        ];
+    if (w.cpuOnly) {
+      let refused: unknown;
+      try {
+        createPortableCompute(shadowed, { code: w.code, count: w.count, path: 'pingpong' });
+      } catch (e) {
+        refused = e;
+      }
+      assert(
+        refused instanceof PortableKernelError && refused.construct === w.cpuOnly,
+        `${what}: the ping-pong path did not refuse ${w.cpuOnly} (${String(refused)})`,
+      );
+      const auto = createPortableCompute(shadowed, { code: w.code, count: w.count });
+      assert(auto.path === 'cpu', `${what}: auto on WebGL2 took ${auto.path} (${auto.reason})`);
+      auto.destroy();
+    }
   } else {
     raw = await portable(await ctx.open('webgl2', { hostShadows: true }), 'cpu', w);
     runs = [['pingpong', await ctx.open('webgl2')]];
@@ -313,7 +344,10 @@ const corpusCases: Record<string, Case> = {};
 for (const shader of CORPUS) {
   if (shader.runs) {
     const runs = shader.runs;
-    corpusCases[`corpus ${shader.file}: runs unchanged, the bits of raw WebGPU on every path`] = {
+    const name = shader.cpuOnly
+      ? `corpus ${shader.file}: runs unchanged, the bits of raw WebGPU on compute and the CPU; the ping-pong refuses ${shader.cpuOnly.construct}`
+      : `corpus ${shader.file}: runs unchanged, the bits of raw WebGPU on every path`;
+    corpusCases[name] = {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
@@ -325,9 +359,49 @@ for (const shader of CORPUS) {
             buffers: runs.buffers(),
             outputs: runs.outputs,
             floats: runs.floats,
+            ...(shader.cpuOnly ? { cpuOnly: shader.cpuOnly.construct } : {}),
           },
           shader.file,
         );
+        if (shader.cpuOnly) {
+          // what keeps it off the ping-pong path, where WebGPU reports it
+          const sim = createPortableCompute(await ctx.open('webgpu'), {
+            code: shader.wgsl,
+            count: runs.count,
+          });
+          const limit = sim.portability.portable ? sim.portability.pingpong : undefined;
+          const at = [shader.cpuOnly.construct, shader.cpuOnly.line, shader.cpuOnly.column];
+          assert(
+            limit !== undefined &&
+              [limit.construct, limit.line, limit.column].join(' ') === at.join(' '),
+            `compute report: ${limit ? [limit.construct, limit.line, limit.column].join(' ') : 'none'}, expected ${at.join(' ')}`,
+          );
+          sim.destroy();
+        }
+      },
+    };
+  } else if (shader.cpuOnly) {
+    const limit = shader.cpuOnly;
+    corpusCases[
+      `corpus ${shader.file}: runs on compute; the CPU path takes it, the ping-pong refuses ${limit.construct} at its line and column`
+    ] = {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const at = [limit.construct, limit.line, limit.column].join(' ');
+        const webgl2 = await ctx.open('webgl2', { hostShadows: true });
+        const cpu = createPortableCompute(webgl2, { code: shader.wgsl, count: 256 });
+        assert(cpu.path === 'cpu', `auto on WebGL2 took ${cpu.path}`);
+        cpu.destroy();
+        let error: unknown;
+        try {
+          createPortableCompute(webgl2, { code: shader.wgsl, count: 256, path: 'pingpong' });
+        } catch (x) {
+          error = x;
+        }
+        assert(error instanceof PortableKernelError, 'pingpong: no PortableKernelError');
+        const got = [error.construct, error.line, error.column].join(' ');
+        assert(got === at, `pingpong: ${got}, expected ${at}`);
       },
     };
   } else if (shader.refused) {
@@ -367,7 +441,85 @@ for (const shader of CORPUS) {
   }
 }
 
+/** A cooperative kernel's workload: one output of integers, the grid as given. */
+const cooperative = (
+  code: string,
+  count: Count,
+  buffers: Record<string, Uint32Array>,
+  outputs: string[],
+  construct: string,
+): Workload => ({
+  code,
+  count,
+  buffers: Object.fromEntries(Object.entries(buffers).map(([k, data]) => [k, { data }])),
+  outputs,
+  floats: false,
+  cpuOnly: construct,
+});
+
 export const cases = defineCases({
+  'workgroup memory, barriers and atomics (a tree sum, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const words = (n: number, seed: number, mask: number): Uint32Array =>
+          Uint32Array.from({ length: n }, (_, i) => (Math.imul(i ^ seed, 2654435761) >>> 7) & mask);
+        const workloads: Array<[string, Workload]> = [
+          [
+            'tree sum',
+            cooperative(
+              TREE_SUM,
+              256,
+              { a: words(256, 1, 0xffff), sums: new Uint32Array(4) },
+              ['sums'],
+              'var<workgroup>',
+            ),
+          ],
+          [
+            'atomic sum',
+            cooperative(
+              SUM_ATOMIC,
+              300,
+              { a: words(300, 2, 0xffff), total: new Uint32Array(4), counter: new Uint32Array(4) },
+              ['total', 'counter'],
+              'atomic',
+            ),
+          ],
+          [
+            'atomics',
+            cooperative(
+              ATOMICS,
+              64,
+              { a: words(64, 3, 0xff), u: new Uint32Array(12), s: new Uint32Array(4) },
+              ['u', 's'],
+              'atomic',
+            ),
+          ],
+          [
+            'privates across barriers',
+            cooperative(
+              BARRIER_PRIVATES,
+              32,
+              { out: new Uint32Array(32) },
+              ['out'],
+              'var<workgroup>',
+            ),
+          ],
+          [
+            'workgroupUniformLoad',
+            cooperative(
+              UNIFORM_LOAD,
+              128,
+              { out: new Uint32Array(128) },
+              ['out'],
+              'var<workgroup>',
+            ),
+          ],
+        ];
+        for (const [what, w] of workloads) await everywhere(ctx, w, what);
+      },
+    },
   'a cellular automaton on a 2-D grid (count: [64, 48], an override workgroup size, writes through a helper) gives the bits of raw WebGPU on every path after 1 and 10 steps':
     {
       cross: true,

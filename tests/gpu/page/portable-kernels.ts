@@ -608,3 +608,111 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   tallies[i] = vec4u(bins[0], bins[1], bins[2], tallies[i].w + 1u);
 }
 `;
+
+// ---- cooperative kernels: workgroup memory, barriers, atomics (compute and the CPU path only)
+
+/** A tree sum of each workgroup's 64 values in workgroup memory, a barrier between the levels. */
+export const TREE_SUM = /* wgsl */ `@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read_write> sums: array<u32>;
+var<workgroup> tile: array<u32, 64>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) w: vec3u) {
+  tile[l] = a[w.x * 64u + l];
+  workgroupBarrier();
+  for (var s = 32u; s > 0u; s = s >> 1u) {
+    if (l < s) { tile[l] += tile[l + s]; }
+    workgroupBarrier();
+  }
+  if (l == 0u) { sums[w.x] = tile[0]; }
+}
+`;
+
+/** Every invocation adds its value to one storage atomic, and counts itself in a single value. */
+export const SUM_ATOMIC = /* wgsl */ `@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read_write> total: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read_write> counter: atomic<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  atomicAdd(&counter, 1u);
+  if (id.x < arrayLength(&a)) { atomicAdd(&total[0], a[id.x]); }
+}
+`;
+
+/**
+ * Every atomic built-in, on u32 and i32, in storage and in workgroup memory, with results that do
+ * not depend on the order the invocations run in (atomicExchange's: every value handed on, plus
+ * the last one, taken back after the barrier, is the sum of them all).
+ */
+export const ATOMICS = /* wgsl */ `@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read_write> u: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read_write> s: array<atomic<i32>>;
+var<workgroup> sum: atomic<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) l: u32) {
+  if (l == 0u) {
+    atomicStore(&u[1], 0xffffffffu);
+    atomicStore(&u[2], 0xffffffffu);
+    atomicStore(&u[5], 1000u);
+    atomicStore(&s[0], 0x7fffffff);
+    atomicStore(&s[1], -2147483647 - 1);
+  }
+  storageBarrier();
+  let x = a[l];
+  atomicMax(&u[0], x);
+  atomicMin(&u[1], x);
+  atomicAnd(&u[2], x | 0xffffff00u);
+  atomicOr(&u[3], x);
+  atomicXor(&u[4], x);
+  atomicSub(&u[5], x);
+  loop {
+    let old = atomicLoad(&u[6]);
+    if (atomicCompareExchangeWeak(&u[6], old, old + 1u).exchanged) { break; }
+  }
+  atomicAdd(&u[9], atomicExchange(&u[7], x));
+  atomicMin(&s[0], 100 - i32(x));
+  atomicMax(&s[1], 100 - i32(x));
+  atomicAdd(&sum, x);
+  storageBarrier();
+  workgroupBarrier();
+  if (l == 0u) {
+    atomicStore(&u[8], atomicLoad(&sum));
+    atomicAdd(&u[9], atomicExchange(&u[7], 0u));
+  }
+}
+`;
+
+/** A var<private> counted across barriers in a helper: each invocation keeps its own. */
+export const BARRIER_PRIVATES = /* wgsl */ `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<private> mine: u32;
+var<workgroup> slots: array<u32, 16>;
+
+fn step() {
+  mine += 1u;
+  workgroupBarrier();
+}
+
+@compute @workgroup_size(16)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) id: vec3u) {
+  mine = id.x * 10u;
+  slots[l] = id.x;
+  step();
+  step();
+  step();
+  out[id.x] = mine + slots[(l + 1u) % 16u];
+}
+`;
+
+/** One invocation writes a workgroup value; workgroupUniformLoad hands it to all of them. */
+export const UNIFORM_LOAD = /* wgsl */ `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> last: u32;
+
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) id: vec3u) {
+  if (l == 31u) { last = id.x; }
+  let v = workgroupUniformLoad(&last);
+  out[id.x] = 1000u + v;
+}
+`;

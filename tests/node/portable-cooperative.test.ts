@@ -1,0 +1,220 @@
+// Workgroup memory, barriers and atomics on the CPU path: kernels whose invocations cooperate,
+// against plain JavaScript references (wgsl_reflect's interpreter runs the invocations one after
+// another through a barrier, so it is no oracle here), and Babylon.js's radix sort — four public
+// compute shaders, unchanged — against Array.prototype.sort. The browser runs the same kernels
+// against raw WebGPU (tests/gpu/cases/portable-world.ts).
+import { describe, expect, it } from 'vitest';
+import { NullDevice } from '../../src/all.js';
+import {
+  PortableKernelError,
+  analyzeKernel,
+  createPortableCompute,
+} from '../../src/compute/portable/index.js';
+import { CORPUS, hashWords } from '../corpus/babylon.js';
+import {
+  ATOMICS,
+  BARRIER_PRIVATES,
+  SUM_ATOMIC,
+  TREE_SUM,
+  UNIFORM_LOAD,
+} from '../gpu/page/portable-kernels.js';
+import { cpu, device, expectRejected, storage } from './portable-helpers.js';
+
+/** A null device that answers as WebGL2 does: no compute, GLSL, float render targets. */
+function webgl2Like(hostShadows: boolean): NullDevice {
+  const d = new NullDevice({ hostShadows, features: { compute: false } });
+  Object.assign(d, { caps: { ...d.caps, backend: 'webgl2', shaderLanguage: 'glsl' } });
+  return d;
+}
+
+const words = (n: number, seed: number, mask = 0xffff): Uint32Array => hashWords(n, seed, mask);
+
+describe('cooperative kernels on the CPU path', () => {
+  it('a tree sum in workgroup memory between barriers: each workgroup its sum by hand', () => {
+    const a = words(256, 1);
+    const out = cpu(TREE_SUM, 256, { a, sums: new Uint32Array(4) });
+    const byHand = [0, 1, 2, 3].map((g) =>
+      a.slice(g * 64, g * 64 + 64).reduce((s, x) => (s + x) >>> 0, 0),
+    );
+    expect(Array.from(out.sums as Uint32Array)).toEqual(byHand);
+  });
+
+  it('atomicAdd into a storage array and a writable single value: the totals by hand', () => {
+    const a = words(300, 2);
+    const out = cpu(SUM_ATOMIC, 300, { a, total: new Uint32Array(4), counter: new Uint32Array(4) });
+    expect((out.total as Uint32Array)[0]).toBe(a.reduce((s, x) => (s + x) >>> 0, 0));
+    // every invocation counted once, past the guard too (the grid is whole workgroups: 320)
+    expect((out.counter as Uint32Array)[0]).toBe(320);
+  });
+
+  it('every atomic built-in on u32 and i32, in workgroup memory and storage: the results by hand', () => {
+    const a = words(64, 3, 0xff);
+    const out = cpu(ATOMICS, 64, { a, u: new Uint32Array(12), s: new Uint32Array(4) });
+    const u = out.u as Uint32Array;
+    const values = Array.from(a);
+    expect(u[0]).toBe(values.reduce((m, x) => Math.max(m, x), 0));
+    expect(u[1]).toBe(values.reduce((m, x) => Math.min(m, x), 0xffffffff));
+    expect(u[2]).toBe(values.reduce((m, x) => (m & (x | 0xffffff00)) >>> 0, 0xffffffff));
+    expect(u[3]).toBe(values.reduce((m, x) => (m | x) >>> 0, 0));
+    expect(u[4]).toBe(values.reduce((m, x) => (m ^ x) >>> 0, 0));
+    expect(u[5]).toBe((1000 - values.reduce((s, x) => s + x, 0)) >>> 0); // atomicSub wraps
+    expect(u[6]).toBe(64); // compare-exchange increments, one each
+    // atomicExchange hands the slot on: what was handed on, and the last one, is every value
+    expect([u[7], u[9]]).toEqual([0, values.reduce((s, x) => s + x, 0)]);
+    const i = new Int32Array((out.s as Uint32Array).buffer);
+    expect(i[0]).toBe(values.reduce((m, x) => Math.min(m, 100 - x), 0x7fffffff));
+    expect(i[1]).toBe(values.reduce((m, x) => Math.max(m, 100 - x), -0x80000000));
+    // the workgroup's atomicLoad after its barrier: the sum of the workgroup's values
+    expect(u[8]).toBe(values.reduce((s, x) => s + x, 0));
+  });
+
+  it("var<private> values stay each invocation's own across barriers", () => {
+    const out = cpu(BARRIER_PRIVATES, 32, { out: new Uint32Array(32) });
+    const o = out.out as Uint32Array;
+    // each invocation counts its own barriers (3) on its own id, and reads its neighbour's slot
+    expect(Array.from(o)).toEqual(
+      Array.from({ length: 32 }, (_, i) => i * 10 + 3 + ((i + 1) % 16) + 16 * Math.floor(i / 16)),
+    );
+  });
+
+  it('workgroupUniformLoad: every invocation reads the value one wrote before the barrier', () => {
+    const out = cpu(UNIFORM_LOAD, 128, { out: new Uint32Array(128) });
+    expect(Array.from(out.out as Uint32Array)).toEqual(
+      Array.from({ length: 128 }, (_, i) => 1000 + Math.floor(i / 32) * 32 + 31),
+    );
+  });
+});
+
+describe("Babylon.js's radix sort, unchanged, on the CPU path", () => {
+  const shader = (file: string): string =>
+    (CORPUS.find((c) => c.file === file) as { wgsl: string }).wgsl;
+
+  it('sorts 3,000 keys with their values as a stable sort does (8 passes of count, scans, scatter)', () => {
+    const d = device();
+    const n = 3000;
+    const keys = hashWords(n, 9);
+    const values = Uint32Array.from({ length: n }, (_, i) => i);
+    const numBlocks = Math.ceil(n / 1024);
+    const chunkCount = Math.ceil((numBlocks * 16) / 1024);
+    const padded = (a: Uint32Array): Uint32Array => {
+      const o = new Uint32Array(numBlocks * 1024);
+      o.set(a);
+      return o;
+    };
+    let kIn = storage(d, padded(keys), 'keys A');
+    let vIn = storage(d, padded(values), 'values A');
+    let kOut = storage(d, padded(new Uint32Array(0)), 'keys B');
+    let vOut = storage(d, padded(new Uint32Array(0)), 'values B');
+    const sumTable = storage(d, new Uint32Array(numBlocks * 16), 'sumTable');
+    const chunkSums = storage(d, new Uint32Array(256), 'chunkSums');
+    const params = storage(d, new Uint32Array(4), 'params');
+    const pass = (file: string, count: number) =>
+      createPortableCompute(d, { code: shader(file), count, path: 'cpu', label: file });
+    const count = pass('gsSortCount.compute.js', numBlocks * 256);
+    const scanLocal = pass('gsSortScanLocal.compute.js', chunkCount * 256);
+    const scanSums = pass('gsSortScanSums.compute.js', 256);
+    const scatter = pass('gsSortScatter.compute.js', numBlocks * 256);
+    for (let shift = 0; shift < 32; shift += 4) {
+      d.queue.writeBuffer(params, 0, new Uint32Array([n, numBlocks, shift, chunkCount]));
+      const e = d.createCommandEncoder();
+      count.dispatch(e, { params, keysIn: kIn, sumTable });
+      scanLocal.dispatch(e, { params, sumTable, chunkSums });
+      scanSums.dispatch(e, { params, chunkSums });
+      scatter.dispatch(e, {
+        params,
+        keysIn: kIn,
+        valsIn: vIn,
+        keysOut: kOut,
+        valsOut: vOut,
+        sumTable,
+        chunkSums,
+      });
+      [kIn, kOut, vIn, vOut] = [kOut, kIn, vOut, vIn];
+    }
+    const read = (b: typeof kIn): number[] =>
+      Array.from(new Uint32Array(b.hostShadow?.bytes.buffer as ArrayBuffer).slice(0, n));
+    const order = Array.from(values).sort((a, b) => (keys[a] as number) - (keys[b] as number));
+    expect(read(kIn)).toEqual(order.map((i) => keys[i]));
+    expect(read(vIn)).toEqual(order);
+  });
+});
+
+describe('where a cooperative kernel runs, and what is refused', () => {
+  it('WebGPU runs it as written and reports what keeps it off the ping-pong path', () => {
+    const sim = createPortableCompute(new NullDevice(), { code: TREE_SUM, count: 64 });
+    expect(sim.path).toBe('compute');
+    if (!sim.portability.portable) throw new Error('expected a portable kernel');
+    expect(sim.portability.pingpong?.construct).toBe('var<workgroup>');
+  });
+
+  it("the ping-pong path refuses it, naming the construct; 'auto' without host copies says how to get the CPU path", () => {
+    const d = webgl2Like(false);
+    let error: unknown;
+    try {
+      createPortableCompute(d, { code: SUM_ATOMIC, count: 64, path: 'pingpong' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PortableKernelError);
+    expect((error as PortableKernelError).construct).toBe('atomic');
+    expect((error as Error).message).toMatch(/on the ping-pong path \(WebGL2\); the CPU path runs/);
+    expect(() => createPortableCompute(d, { code: SUM_ATOMIC, count: 64 })).toThrow(
+      /create the device with hostShadows: true/,
+    );
+  });
+
+  it("'auto' on WebGL2 with host copies takes the CPU path and says why", () => {
+    const d = webgl2Like(true);
+    const sim = createPortableCompute(d, { code: TREE_SUM, count: 64 });
+    expect(sim.path).toBe('cpu');
+    expect(sim.reason).toMatch(/the ping-pong path cannot run var<workgroup> \(line 3\)/);
+  });
+
+  it('element-wise kernels (defineKernel) still refuse them: they run as fragment passes', () => {
+    expect(() => analyzeKernel('k', TREE_SUM)).toThrow(/workgroup memory is not portable/);
+  });
+
+  it('an atomic used as a value, an atomic of f32, an initialised var<workgroup> and atomics in read-only storage are refused by name', () => {
+    const head = `@group(0) @binding(0) var<storage, read_write> t: array<atomic<u32>>;\n`;
+    const cases: Array<[string, string, number, RegExp]> = [
+      [
+        `${head}@compute @workgroup_size(1) fn main() { let x = t[0]; }`,
+        'atomic<u32>',
+        2,
+        /read and written with the atomic built-ins/,
+      ],
+      [
+        `${head}@compute @workgroup_size(1) fn main() { t[0] = 1u; }`,
+        'atomic<u32>',
+        2,
+        /not as a value/,
+      ],
+      [
+        `var<workgroup> w: atomic<f32>;\n@compute @workgroup_size(1) fn main() { atomicAdd(&w, 1.0); }`,
+        'atomic',
+        1,
+        /an atomic holds u32 or i32/,
+      ],
+      [
+        `var<workgroup> w: u32 = 1u;\n@compute @workgroup_size(1) fn main() { w = 2u; }`,
+        'w',
+        1,
+        /cannot have an initializer/,
+      ],
+      [
+        `@group(0) @binding(0) var<storage, read_write> t: array<u32>;\n@compute @workgroup_size(1) fn main() { atomicAdd(&t[0], 1u); }`,
+        'atomicAdd',
+        2,
+        /needs an atomic<u32> or atomic<i32> \(got u32\)/,
+      ],
+      [
+        `var<private> p: atomic<u32>;\n@compute @workgroup_size(1) fn main() { atomicAdd(&p, 1u); }`,
+        'atomicAdd',
+        2,
+        /in a var<workgroup> or a read_write storage buffer \(p is neither\)/,
+      ],
+    ];
+    for (const [code, construct, line, message] of cases)
+      expectRejected(code, construct, line, message, { cpu: true });
+  });
+});
