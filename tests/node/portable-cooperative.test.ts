@@ -10,7 +10,8 @@ import {
   analyzeKernel,
   createPortableCompute,
 } from '../../src/compute/portable/index.js';
-import { CORPUS, hashWords } from '../corpus/babylon.js';
+import { hashWords } from '../corpus/babylon.js';
+import { babylonSort, stableOrder } from '../corpus/babylon-sort.js';
 import {
   ATOMICS,
   BARRIER_PRIVATES,
@@ -18,7 +19,7 @@ import {
   TREE_SUM,
   UNIFORM_LOAD,
 } from '../gpu/page/portable-kernels.js';
-import { cpu, device, expectRejected, storage } from './portable-helpers.js';
+import { cpu, device, expectRejected } from './portable-helpers.js';
 
 /** A null device that answers as WebGL2 does: no compute, GLSL, float render targets. */
 function webgl2Like(hostShadows: boolean): NullDevice {
@@ -86,56 +87,12 @@ describe('cooperative kernels on the CPU path', () => {
 });
 
 describe("Babylon.js's radix sort, unchanged, on the CPU path", () => {
-  const shader = (file: string): string =>
-    (CORPUS.find((c) => c.file === file) as { wgsl: string }).wgsl;
-
-  it('sorts 3,000 keys with their values as a stable sort does (8 passes of count, scans, scatter)', () => {
-    const d = device();
-    const n = 3000;
-    const keys = hashWords(n, 9);
-    const values = Uint32Array.from({ length: n }, (_, i) => i);
-    const numBlocks = Math.ceil(n / 1024);
-    const chunkCount = Math.ceil((numBlocks * 16) / 1024);
-    const padded = (a: Uint32Array): Uint32Array => {
-      const o = new Uint32Array(numBlocks * 1024);
-      o.set(a);
-      return o;
-    };
-    let kIn = storage(d, padded(keys), 'keys A');
-    let vIn = storage(d, padded(values), 'values A');
-    let kOut = storage(d, padded(new Uint32Array(0)), 'keys B');
-    let vOut = storage(d, padded(new Uint32Array(0)), 'values B');
-    const sumTable = storage(d, new Uint32Array(numBlocks * 16), 'sumTable');
-    const chunkSums = storage(d, new Uint32Array(256), 'chunkSums');
-    const params = storage(d, new Uint32Array(4), 'params');
-    const pass = (file: string, count: number) =>
-      createPortableCompute(d, { code: shader(file), count, path: 'cpu', label: file });
-    const count = pass('gsSortCount.compute.js', numBlocks * 256);
-    const scanLocal = pass('gsSortScanLocal.compute.js', chunkCount * 256);
-    const scanSums = pass('gsSortScanSums.compute.js', 256);
-    const scatter = pass('gsSortScatter.compute.js', numBlocks * 256);
-    for (let shift = 0; shift < 32; shift += 4) {
-      d.queue.writeBuffer(params, 0, new Uint32Array([n, numBlocks, shift, chunkCount]));
-      const e = d.createCommandEncoder();
-      count.dispatch(e, { params, keysIn: kIn, sumTable });
-      scanLocal.dispatch(e, { params, sumTable, chunkSums });
-      scanSums.dispatch(e, { params, chunkSums });
-      scatter.dispatch(e, {
-        params,
-        keysIn: kIn,
-        valsIn: vIn,
-        keysOut: kOut,
-        valsOut: vOut,
-        sumTable,
-        chunkSums,
-      });
-      [kIn, kOut, vIn, vOut] = [kOut, kIn, vOut, vIn];
-    }
-    const read = (b: typeof kIn): number[] =>
-      Array.from(new Uint32Array(b.hostShadow?.bytes.buffer as ArrayBuffer).slice(0, n));
-    const order = Array.from(values).sort((a, b) => (keys[a] as number) - (keys[b] as number));
-    expect(read(kIn)).toEqual(order.map((i) => keys[i]));
-    expect(read(vIn)).toEqual(order);
+  it('sorts 3,000 keys with their values as a stable sort does (8 passes of count, scans, scatter)', async () => {
+    const keys = hashWords(3000, 9);
+    const sorted = await babylonSort(device(), keys, 'cpu');
+    const order = stableOrder(keys);
+    expect(Array.from(sorted.keys)).toEqual(order.map((i) => keys[i]));
+    expect(Array.from(sorted.values)).toEqual(order);
   });
 });
 

@@ -17,6 +17,7 @@ import { PortableKernelError, createPortableCompute } from '../../../src/compute
 import { reflectBufferBindings } from '../../../src/compute/portable/portability.js';
 import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
+import { babylonSort, stableOrder } from '../../corpus/babylon-sort.js';
 import {
   ATOMICS,
   BARRIER_PRIVATES,
@@ -458,6 +459,29 @@ const cooperative = (
 });
 
 export const cases = defineCases({
+  "Babylon.js's radix sort (four public shaders, eight passes) sorts as a stable sort does: WebGPU compute, and the CPU path on WebGL2 (every engine)":
+    {
+      async run(ctx) {
+        const keys = Uint32Array.from(
+          { length: 2500 },
+          (_, i) => Math.imul(i ^ 77, 2654435761) >>> 3,
+        );
+        const order = stableOrder(keys);
+        // WebGL2 with host copies: 'auto' must take the CPU path (the ping-pong has no workgroups)
+        const device =
+          ctx.backend === 'webgl2' ? await ctx.open('webgl2', { hostShadows: true }) : ctx.device;
+        const sorted = await babylonSort(device, keys);
+        const want = ctx.backend === 'webgpu' ? 'compute' : 'cpu';
+        assert(sorted.path === want, `took ${sorted.path}, expected ${want}`);
+        const wrong = order.findIndex(
+          (k, i) => sorted.values[i] !== k || sorted.keys[i] !== keys[k],
+        );
+        assert(
+          wrong < 0,
+          `position ${wrong} holds key ${sorted.keys[wrong]} (value ${sorted.values[wrong]}); a stable sort puts ${keys[order[wrong] as number]} (${order[wrong]}) there`,
+        );
+      },
+    },
   'workgroup memory, barriers and atomics (a tree sum, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':
     {
       cross: true,
