@@ -552,6 +552,23 @@ describe('demos', () => {
     await gl.close();
   });
   for (const backend of ['webgpu', 'webgl2'] as const)
+    it(`radix-sort sorts with Babylon.js's shaders on ${backend} (${backend === 'webgpu' ? 'compute' : 'the CPU path'}) and draws the bars`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/radix-sort/?count=2048&backend=${backend}`, errors);
+      await page.waitForFunction(() => ((window as { __frames?: number }).__frames ?? 0) > 3, {
+        timeout: 60_000,
+      });
+      const path = await page.evaluate(() => (window as unknown as { __path: string }).__path);
+      expect(path).toBe(backend === 'webgpu' ? 'compute' : 'cpu');
+      const sorted = await page.evaluate(() =>
+        (window as unknown as { __sorted(): Promise<boolean> }).__sorted(),
+      );
+      expect(sorted).toBe(true);
+      expect(await litPixels(page)).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  for (const backend of ['webgpu', 'webgl2'] as const)
     it(`boids-portable flocks on ${backend}, and carries on when switched to the CPU path`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/boids-portable/?count=300&backend=${backend}`, errors);
