@@ -56,6 +56,10 @@ export interface CorpusShader {
     readonly outputs: readonly string[];
     /** Words compared as f32 (else as integers, bit for bit). */
     readonly floats: boolean;
+    /** Outputs of integers among float ones: compared bit for bit. */
+    readonly exact?: readonly string[];
+    /** Ulps float outputs may differ by (2 unless the shader says why not). */
+    readonly ulps?: number;
   };
   /** Every path refuses it (compute runs it as written), naming the construct. */
   readonly refused?: { readonly construct: string; readonly line: number; readonly column: number };
@@ -101,6 +105,84 @@ export function hashWords(n: number, seed: number, mask = 0xffffffff): Uint32Arr
 }
 
 const floats = (values: number[]): Uint32Array => new Uint32Array(new Float32Array(values).buffer);
+
+/**
+ * gpsSplat's inputs: 64 splats drawn as screen rectangles (GPS_FLAG_SCREEN_RECT, saturated:
+ * opacity 1), 10 to 50 points each, on a 32×24 image. Where a point lands comes from a hash and
+ * `mix` over the rectangle, its key from the splat's depth and dithered colour: integer and exact
+ * float arithmetic, so every path must keep the same nearest key per pixel.
+ */
+function splatScene(): Record<string, CorpusBuffer> {
+  const splats = 64;
+  const [width, height] = [32, 24];
+  const perSplat = hashWords(splats, 31, 0xffff).map((w) => 10 + (w % 41));
+  const cdf = new Uint32Array(splats);
+  let total = 0;
+  perSplat.forEach((n, g) => {
+    cdf[g] = total;
+    total += n;
+  });
+  // partTable[b]: the splat holding the point where bucket b starts (gpsPartition's table)
+  const splatOf = (p: number): number => {
+    let g = 0;
+    while (g + 1 < splats && (cdf[g + 1] as number) <= p) g++;
+    return g;
+  };
+  const partTable = Uint32Array.from({ length: 65540 }, (_, b) =>
+    splatOf(Math.floor((Math.min(b, 65536) * total) / 65536)),
+  );
+  const screen = new Uint32Array(16 * splats);
+  const f = new Float32Array(screen.buffer);
+  const h = hashWords(splats * 4, 32);
+  for (let g = 0; g < splats; g++) {
+    const x0 = (h[4 * g] as number) % 28;
+    const y0 = (h[4 * g + 1] as number) % 20;
+    const x1 = x0 + 1 + ((h[4 * g + 2] as number) % 4);
+    const y1 = y0 + 1 + ((h[4 * g + 3] as number) % 4);
+    f.set([(x0 + x1) / 2, (y0 + y1) / 2, 0, 0, 0, 0, 0, 0], 16 * g); // mean; conic 0
+    f.set([((g * 7) % 11) / 10, ((g * 5) % 13) / 12, ((g * 3) % 7) / 6, 1], 16 * g + 8);
+    screen.set([(h[4 * g] as number) & 0xfffe, 3, x0 | (y0 << 16), x1 | (y1 << 16)], 16 * g + 12);
+  }
+  const uniforms = new Float32Array(100);
+  uniforms.set([width, height, 0.1, 100], 32); // resNearFar
+  uniforms.set([splats, 0, 0, 7], 36); // params0: count, …, seed
+  uniforms.set([0, 1, 1, 0], 96); // projectedDepth: z = 1 (no colour scale)
+  return {
+    cdf: { data: cdf },
+    gsData: { data: screen },
+    imageBuffer: { data: new Uint32Array(width * height).fill(0xffffffff) },
+    uniforms: { data: new Uint32Array(uniforms.buffer), uniform: true },
+    pointCount: { data: new Uint32Array([total, 0, 0, 0]) },
+    partTable: { data: partTable },
+  };
+}
+
+const RESOLVE_OUTPUTS = ['accumBuffer', 'imageBuffer', 'accumDepth', 'hiZ', 'accumCount'];
+
+/**
+ * gpsResolve's inputs: a 16×12 image of splat keys (one in five pixels empty) resolved into a
+ * history of the same size: generation 3, blending by count, Hi-Z written.
+ */
+function resolveScene(): Record<string, CorpusBuffer> {
+  const pixels = 16 * 12;
+  const image = hashWords(pixels, 41).map((w, i) => (i % 5 === 2 ? 0xffffffff : w & 0xfffeffff));
+  const params = new Float32Array(40);
+  params.set([16, 12, 16, 12, 2, 30, 0, 1], 0); // resolution, outResolution, depthNorm, colorMask
+  params.set([1, 0, 0, 3], 8); // upsample: n 1, generation 3
+  params.set([6, 0, 0, 0], 12); // misc2: at most 6 frames of history
+  params.set([1, 0, 0, 1], 16); // projZ: depth = view z
+  params.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 20); // inverseProjection
+  params.set([1, 0, 0, 0], 36); // occlusion on: Hi-Z written
+  const counts = hashWords(pixels, 42).map((w) => ((2 + (w % 3)) << 16) | (w % 5));
+  return {
+    accumBuffer: { data: floats(Array.from({ length: 4 * pixels }, (_, i) => (i % 9) / 8)) },
+    params: { data: new Uint32Array(params.buffer), uniform: true },
+    imageBuffer: { data: image },
+    accumDepth: { data: floats(Array.from({ length: pixels }, (_, i) => (i % 7) / 7)) },
+    hiZ: { data: new Uint32Array(pixels) },
+    accumCount: { data: counts },
+  };
+}
 
 export const CORPUS: readonly CorpusShader[] = [
   {
@@ -279,14 +361,25 @@ export const CORPUS: readonly CorpusShader[] = [
   },
   {
     file: 'gpsSplat.compute.js',
-    what: 'point splatting: depth-sorted keys by atomicMin into an image',
+    what: 'point splatting: each point finds its splat by binary search, keeps the nearest key per pixel by atomicMin',
     wgsl: withIncludes(gpsSplatComputeShaderWGSL.shader),
+    runs: { count: 3328, buffers: splatScene, outputs: ['imageBuffer'], floats: false },
     cpuOnly: { construct: 'atomic', line: 56, column: 190 },
   },
   {
     file: 'gpsResolve.compute.js',
-    what: 'splat resolve: reads and clears the atomic image',
+    what: 'splat resolve: reads and clears the atomic image, blends into the history (8×8 workgroups)',
     wgsl: withIncludes(gpsResolveComputeShaderWGSL.shader),
+    runs: {
+      count: [16, 12],
+      buffers: resolveScene,
+      outputs: RESOLVE_OUTPUTS,
+      floats: true,
+      exact: ['imageBuffer', 'accumCount'],
+      // its history blend is mix(): WGSL's formula e1·(1−t) + e2·t on the CPU, e1 + t·(e2 − e1)
+      // in SwiftShader — up to 8 ulp apart for small results; WGSL allows either
+      ulps: 16,
+    },
     cpuOnly: { construct: 'atomic', line: 64, column: 222 },
   },
   {

@@ -59,6 +59,8 @@ interface Workload {
   /** After each step, binding names whose buffers swap (a ping-pong), else the same buffers. */
   swap?: [string, string];
   floats: boolean;
+  /** Ulps float outputs may differ by (default 2). */
+  ulps?: number;
   /**
    * Workgroup memory, barriers or atomics: the ping-pong path must refuse it at this construct, and
    * `auto` on WebGL2 with host copies takes the CPU path.
@@ -302,8 +304,8 @@ async function everywhere(
         const where = `${what} ${path}, step ${step}, ${name}`;
         if (floats)
           assert(
-            worst <= 2,
-            `${where}: ${differ} words differ, up to ${worst} ulp (allowed 2)${at}`,
+            worst <= (w.ulps ?? 2),
+            `${where}: ${differ} words differ, up to ${worst} ulp (allowed ${w.ulps ?? 2})${at}`,
           );
         else
           assert(
@@ -360,6 +362,8 @@ for (const shader of CORPUS) {
             buffers: runs.buffers(),
             outputs: runs.outputs,
             floats: runs.floats,
+            ...(runs.exact ? { exact: runs.exact } : {}),
+            ...(runs.ulps ? { ulps: runs.ulps } : {}),
             ...(shader.cpuOnly ? { cpuOnly: shader.cpuOnly.construct } : {}),
           },
           shader.file,
