@@ -4,7 +4,7 @@
 // that differ — plus GPU and CPU ms per step. The kernels: Life on a 2-D grid, particles in a
 // struct with members before its array, a 3×3 blur of an rgba32float texture, the other kernels of
 // tests/gpu/cases/portable-world.ts (var<private>, matrices, bits and packing, pointers, indices
-// past the end), and the corpus's
+// past the end, workgroup memory, barriers and atomics), and the corpus's
 // runnable Babylon.js shaders (their WGSL and buffers in a JSON file written from
 // tests/corpus/babylon.ts, since the package is not carried to the GPU machine). Usage:
 //   deno run -A bench/deno/portable-corpus.ts <corpus.json> <out-dir>
@@ -162,6 +162,67 @@ const world = (): Kernel[] => {
       exact: ['tallies'],
       floats: true,
     })),
+    // cooperative kernels: workgroup memory, barriers, atomics (the CPU path runs them in turns)
+    {
+      name: 'tree sum in workgroup memory (16384)',
+      wgsl: kernels.TREE_SUM,
+      count: 16384,
+      buffers: {
+        a: {
+          words: Uint32Array.from({ length: 16384 }, (_, i) => Math.imul(i, 2654435761) >>> 16),
+        },
+        sums: { words: new Uint32Array(256) },
+      },
+      outputs: ['sums'],
+      floats: false,
+    },
+    {
+      name: 'atomicAdd into storage and a single value (16384)',
+      wgsl: kernels.SUM_ATOMIC,
+      count: 16384,
+      buffers: {
+        a: {
+          words: Uint32Array.from({ length: 16384 }, (_, i) => Math.imul(i, 2246822519) >>> 16),
+        },
+        total: { words: new Uint32Array(4) },
+        counter: { words: new Uint32Array(4) },
+      },
+      outputs: ['total', 'counter'],
+      floats: false,
+    },
+    {
+      name: 'every atomic built-in (64)',
+      wgsl: kernels.ATOMICS,
+      count: 64,
+      buffers: {
+        a: {
+          words: Uint32Array.from(
+            { length: 64 },
+            (_, i) => (Math.imul(i ^ 3, 2654435761) >>> 7) & 0xff,
+          ),
+        },
+        u: { words: new Uint32Array(12) },
+        s: { words: new Uint32Array(4) },
+      },
+      outputs: ['u', 's'],
+      floats: false,
+    },
+    {
+      name: 'var<private> across barriers (4096)',
+      wgsl: kernels.BARRIER_PRIVATES,
+      count: 4096,
+      buffers: { out: { words: new Uint32Array(4096) } },
+      outputs: ['out'],
+      floats: false,
+    },
+    {
+      name: 'workgroupUniformLoad (4096)',
+      wgsl: kernels.UNIFORM_LOAD,
+      count: 4096,
+      buffers: { out: { words: new Uint32Array(4096) } },
+      outputs: ['out'],
+      floats: false,
+    },
     {
       name: 'indices past the end (4096)',
       wgsl: kernels.INDICES,
@@ -183,6 +244,7 @@ const corpus = JSON.parse(await Deno.readTextFile(corpusPath)) as Array<{
   buffers: Record<string, { uniform: boolean; words: number[] }>;
   outputs: string[];
   floats: boolean;
+  exact?: string[];
 }>;
 const all: Kernel[] = [
   life(256),
