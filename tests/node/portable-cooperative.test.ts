@@ -13,6 +13,7 @@ import {
 import { hashWords } from '../corpus/babylon.js';
 import { babylonSort, stableOrder } from '../corpus/babylon-sort.js';
 import {
+  APPEND,
   ATOMICS,
   BARRIER_PRIVATES,
   SUM_ATOMIC,
@@ -67,6 +68,18 @@ describe('cooperative kernels on the CPU path', () => {
     expect(i[1]).toBe(values.reduce((m, x) => Math.max(m, 100 - x), -0x80000000));
     // the workgroup's atomicLoad after its barrier: the sum of the workgroup's values
     expect(u[8]).toBe(values.reduce((s, x) => s + x, 0));
+  });
+
+  it('an append buffer: atomicAdd on a member before the array picks each kept value its slot', () => {
+    const a = words(500, 5);
+    const out = cpu(APPEND, 500, { a, out: new Uint32Array(4 + 2 * 500) });
+    const o = out.out as Uint32Array;
+    const kept = Array.from(a)
+      .map((v, i) => [v, i])
+      .filter(([v]) => (v as number) % 3 === 0);
+    expect([o[0], o[1]]).toEqual([kept.length, a.reduce((s, x) => (s + x) >>> 0, 0)]);
+    // the CPU runs the invocations in order: the items in the order of their sources
+    expect(Array.from(o.slice(2, 2 + 2 * kept.length))).toEqual(kept.flat());
   });
 
   it("var<private> values stay each invocation's own across barriers", () => {

@@ -303,7 +303,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
     if (e.header && b.header) {
       this.storageAccess.set(e, { binding: b, own: false, part: 'header' });
       if (b.access !== 'read' && this.target === e)
-        this.fail(
+        this.limit(
           e.postfix?.value ?? b.name,
           at,
           `${b.name}.${e.postfix?.value}: a portable kernel writes the elements of ${b.name}'s array, not the members before it`,

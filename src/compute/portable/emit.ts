@@ -59,6 +59,10 @@ export abstract class Emitter {
   abstract trackedElement(b: Binding, index: string, write: boolean): string;
   /** The members a storage struct declares before its array (read-only). */
   abstract loadHeader(b: Binding): string;
+  /** The members before a writable array, as the scatter form keeps them: assignable when `write`. */
+  trackedHeader(b: Binding, _write: boolean): string {
+    return this.loadHeader(b);
+  }
   abstract arrayLength(b: Binding): string;
   abstract name(name: string): string;
   /** What a pointer parameter (its emitted name) points to, as a value and as a place. */
@@ -79,7 +83,11 @@ export abstract class Emitter {
         if (access) {
           const b = access.binding;
           if (access.part === 'header')
-            return this.postfix(this.loadHeader(b), b.header as WType, e.postfix);
+            return this.postfix(
+              b.access === 'read' ? this.loadHeader(b) : this.trackedHeader(b, this.#target === e),
+              b.header as WType,
+              e.postfix,
+            );
           if (access.part === 'single')
             return this.postfix(
               b.access === 'read'

@@ -357,6 +357,11 @@ class JsEmitter extends Emitter {
     return write ? `$W_${b.name}[$w_${b.name}(${index})]` : `$r_${b.name}(${index})`;
   }
 
+  /** Written header members are kept as an element is (`$H_b`), and stored with the elements. */
+  override trackedHeader(b: Binding, write: boolean): string {
+    return write ? `$h_${b.name}()` : `$rh_${b.name}()`;
+  }
+
   loadHeader(b: Binding): string {
     return `$hd_${b.name}()`;
   }
@@ -437,7 +442,7 @@ function cooperativeParts(m: PortableModule, outputs: readonly Binding[]): strin
     `function $flush() {\n${outputs
       .map(
         (b) =>
-          `  for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);\n  $n_${b.name} = 0;`,
+          `  for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);\n  $n_${b.name} = 0;${b.header ? `\n  $sh_${b.name}();` : ''}`,
       )
       .join('\n')}\n}`,
   );
@@ -524,6 +529,22 @@ export function emitJs(m: PortableModule): string {
       `let $out_${n}; const $W_${n} = [], $i_${n} = []; let $n_${n} = 0;`,
       `function $w_${n}(i) {\n  i >>>= 0;\n  for (let j = 0; j < $n_${n}; j++) if ($i_${n}[j] === i) return j;\n  $i_${n}[$n_${n}] = i;\n  $W_${n}[$n_${n}] = $ld_${n}(i);\n  return $n_${n}++;\n}`,
       `function $r_${n}(i) {\n  i >>>= 0;\n  for (let j = 0; j < $n_${n}; j++) if ($i_${n}[j] === i) return $W_${n}[j];\n  return $ld_${n}(i);\n}`,
+      ...(b.header
+        ? [
+            `let $H_${n} = null;`,
+            `function $h_${n}() { return ($H_${n} ??= $hd_${n}()); }`,
+            `function $rh_${n}() { return $H_${n} ?? $hd_${n}(); }`,
+            `function $sh_${n}() {\n  if (!$H_${n}) return;\n  const v = $out_${n}, r = $H_${n};\n${store(
+              b.header,
+              'v.',
+              '0',
+              0,
+              'r',
+            )
+              .map((x) => `  ${x}`)
+              .join('\n')}\n  $H_${n} = null;\n}`,
+          ]
+        : []),
       `function $st_${n}(i, r) {\n  const b = ${b.offset / 4} + i * ${stride};\n  const v = $out_${n};\n${store(
         b.element as WType,
         'v.',
@@ -562,7 +583,7 @@ export function emitJs(m: PortableModule): string {
   for (let inv = 0; inv < total; inv++) {
 ${outputs.map((b) => `    $n_${b.name} = 0;`).join('\n')}
     $kernel(inv);
-${outputs.map((b) => `    for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);`).join('\n')}
+${outputs.map((b) => `    for (let j = 0; j < $n_${b.name}; j++) if ($i_${b.name}[j] < $len_${b.name}) $st_${b.name}($i_${b.name}[j], $W_${b.name}[j]);${b.header ? ` $sh_${b.name}();` : ''}`).join('\n')}
   }`;
   out.push(`return function run(ctx) {
 ${[...bindViews, ...bindUniforms].join('\n')}

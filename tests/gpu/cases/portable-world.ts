@@ -19,6 +19,7 @@ import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js'
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
 import { babylonSort, stableOrder } from '../../corpus/babylon-sort.js';
 import {
+  APPEND,
   ATOMICS,
   BARRIER_PRIVATES,
   BLUR,
@@ -484,6 +485,55 @@ export const cases = defineCases({
           wrong < 0,
           `position ${wrong} holds key ${sorted.keys[wrong]} (value ${sorted.values[wrong]}); a stable sort puts ${keys[order[wrong] as number]} (${order[wrong]}) there`,
         );
+      },
+    },
+  'an append buffer (atomicAdd on a counter before the array picks the slot) keeps the same items as raw WebGPU on compute and the CPU, in the order its invocations ran':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const n = 500;
+        const a = Uint32Array.from(
+          { length: n },
+          (_, i) => (Math.imul(i ^ 5, 2654435761) >>> 9) & 0xffff,
+        );
+        // room for ten steps' items: nothing is written past the end (WebGPU would clamp it)
+        const w = cooperative(
+          APPEND,
+          n,
+          { a, out: new Uint32Array(4 + 2 * 10 * n) },
+          ['out'],
+          'atomic',
+        );
+        const raw = await rawWebGPU(
+          ((await ctx.open('webgpu')) as unknown as { gpu: GPUDevice }).gpu,
+          w,
+        );
+        // the items as a sorted list of (value, source) pairs: the order is the invocations'
+        const items = (o: Uint32Array): string[] => {
+          const pairs: string[] = [];
+          for (let k = 0; k < (o[0] as number); k++) pairs.push(`${o[2 + 2 * k]}:${o[3 + 2 * k]}`);
+          return pairs.sort();
+        };
+        for (const [path, device] of [
+          ['compute', await ctx.open('webgpu')],
+          ['cpu', await ctx.open('webgl2', { hostShadows: true })],
+        ] as Array<[PathName, Device]>) {
+          const ours = await portable(device, path, w);
+          STEPS.forEach((step, k) => {
+            const want = (raw[k] as Record<string, Uint32Array>).out as Uint32Array;
+            const got = (ours[k] as Record<string, Uint32Array>).out as Uint32Array;
+            assert(want[0] !== 0, `raw WebGPU kept no item after step ${step}`);
+            assert(
+              got[0] === want[0] && got[1] === want[1],
+              `${path}, step ${step}: count and total ${got[0]}, ${got[1]}; raw WebGPU ${want[0]}, ${want[1]}`,
+            );
+            assert(
+              items(got).join() === items(want).join(),
+              `${path}, step ${step}: other items than raw WebGPU's`,
+            );
+          });
+        }
       },
     },
   'workgroup memory, barriers and atomics (a tree sum, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':

@@ -716,3 +716,25 @@ fn main(@builtin(local_invocation_index) l: u32, @builtin(global_invocation_id) 
   out[id.x] = 1000u + v;
 }
 `;
+
+/**
+ * An append buffer: a counter among the members before the array, taken with atomicAdd, picks the
+ * slot each kept value goes to (the order of the items depends on the order invocations run in;
+ * the set of them does not).
+ */
+export const APPEND = /* wgsl */ `struct Item { value: u32, source: u32 }
+struct Append { count: atomic<u32>, total: atomic<u32>, items: array<Item> }
+@group(0) @binding(0) var<storage, read> a: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: Append;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  if (id.x >= arrayLength(&a)) { return; }
+  let v = a[id.x];
+  atomicAdd(&out.total, v);
+  if (v % 3u == 0u) {
+    let slot = atomicAdd(&out.count, 1u);
+    out.items[slot] = Item(v, id.x);
+  }
+}
+`;
