@@ -241,7 +241,10 @@ async function everywhere(
   w: Workload,
   what: string,
   reference: 'raw' | 'cpu' = 'raw',
+  /** With reference 'cpu': the paths compared with it (the ping-pong on a fresh WebGL2 device). */
+  against?: Array<[PathName, Device]>,
 ): Promise<string[]> {
+  const source = reference === 'raw' ? 'raw WebGPU' : 'the CPU path';
   let raw: Array<Record<string, Uint32Array>>;
   let runs: Array<[PathName, Device]>;
   if (reference === 'raw') {
@@ -275,7 +278,7 @@ async function everywhere(
     }
   } else {
     raw = await portable(await ctx.open('webgl2', { hostShadows: true }), 'cpu', w);
-    runs = [['pingpong', await ctx.open('webgl2')]];
+    runs = against ?? [['pingpong', await ctx.open('webgl2')]];
   }
   const report: string[] = [];
   for (const [path, device] of runs) {
@@ -311,11 +314,11 @@ async function everywhere(
         else
           assert(
             differ === 0,
-            `${where}: ${differ} of ${a.length} words differ from raw WebGPU${at}`,
+            `${where}: ${differ} of ${a.length} words differ from ${source}${at}`,
           );
         assert(
           a.some((x) => x !== 0),
-          `${where}: raw WebGPU wrote nothing`,
+          `${where}: ${source} wrote nothing`,
         );
         report.push(`${path} step ${step}: ${differ ? `≤ ${worst} ulp` : 'same bits'}`);
       }
@@ -343,6 +346,132 @@ const lifeWorkload = (): Workload => {
     floats: false,
   };
 };
+
+/**
+ * The world kernels as workloads (fresh buffers each call): what the cases below run against raw
+ * WebGPU, and what the engine-wide case runs on the device's own GPU path against the CPU.
+ */
+const WORLD = {
+  life: lifeWorkload,
+  'built-ins': (): Workload => ({
+    code: BUILTINS,
+    count: [6, 3, 3],
+    buffers: { out: { data: new Uint32Array(4 * 128) } },
+    outputs: ['out'],
+    floats: false,
+  }),
+  particles: (): Workload => {
+    const n = 300;
+    const words = new Uint32Array(4 + 4 * n);
+    const f = new Float32Array(words.buffer);
+    words.set([280, 0, 0xdeadbeef, 7]);
+    f[1] = 9.8;
+    for (let i = 0; i < 4 * n; i++) f[4 + i] = Math.sin(i * 0.37) * 2;
+    return {
+      code: PARTICLES_HEADER,
+      count: n,
+      buffers: {
+        params: { data: new Uint32Array(new Float32Array([1 / 60, 0.99, 0, 0]).buffer) },
+        ps: { data: words },
+      },
+      outputs: ['ps'],
+      floats: true,
+    };
+  },
+  scopes: (): Workload => ({
+    code: SCOPES,
+    count: 300,
+    buffers: {
+      a: {
+        data: new Uint32Array(
+          Float32Array.from({ length: 300 }, (_, i) => Math.cos(i * 0.7) * 4).buffer,
+        ),
+      },
+      b: { data: new Uint32Array(300) },
+    },
+    outputs: ['b'],
+    floats: true,
+  }),
+  'private rng': (): Workload => {
+    const n = 300;
+    return {
+      code: PRIVATE_RNG,
+      count: n,
+      buffers: {
+        particles: { data: privateRngParticles(n) },
+        draws_made: { data: new Uint32Array(n).fill(0xdeadbeef) },
+      },
+      outputs: ['particles', 'draws_made'],
+      exact: ['draws_made'],
+      floats: true,
+    };
+  },
+  matrices: (): Workload => {
+    const n = 150;
+    const { params, items } = matricesBuffers(n);
+    return {
+      code: MATRICES,
+      count: n,
+      buffers: {
+        params: { data: new Uint32Array(params.buffer), uniform: true },
+        items: { data: new Uint32Array(items.buffer) },
+        out: { data: new Uint32Array(12 * n) },
+        dets: { data: new Uint32Array(n) },
+      },
+      outputs: ['out', 'dets'],
+      // as floats: ±0 are 0 ulp apart (WGSL lets a GPU drop a zero's sign: wgpu on lavapipe gives
+      // -0 for 1 × 0 + 0 × -1 where Dawn and the CPU give +0); the values are exact, so every
+      // other word must have the same bits
+      floats: true,
+    };
+  },
+  bits: (): Workload => {
+    const n = 130;
+    return {
+      code: BITS,
+      count: n,
+      buffers: {
+        items: { data: bitsItems(n) },
+        ints: { data: new Uint32Array(36 * n) },
+        floats: { data: new Uint32Array(28 * n) },
+      },
+      outputs: ['items', 'ints', 'floats'],
+      exact: ['items', 'ints'],
+      floats: true,
+    };
+  },
+  pointers: (code = POINTERS): Workload => {
+    const n = 200;
+    const f = Float32Array.from({ length: 4 * n }, (_, k) => Math.sin(k) * 1.5);
+    return {
+      code,
+      count: n,
+      buffers: {
+        particles: { data: new Uint32Array(f.buffer) },
+        tallies: { data: Uint32Array.from({ length: 4 * n }, (_, k) => k * 77) },
+      },
+      outputs: ['particles', 'tallies'],
+      exact: ['tallies'],
+      floats: true,
+    };
+  },
+  indices: (): Workload => {
+    const n = 100;
+    const params = new Float32Array(16);
+    params.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    new Int32Array(params.buffer)[12] = -3;
+    return {
+      code: INDICES,
+      count: n,
+      buffers: {
+        params: { data: new Uint32Array(params.buffer), uniform: true },
+        out: { data: new Uint32Array(4 * n) },
+      },
+      outputs: ['out'],
+      floats: true,
+    };
+  },
+} satisfies Record<string, (code?: string) => Workload>;
 
 const corpusCases: Record<string, Case> = {};
 for (const shader of CORPUS) {
@@ -611,75 +740,40 @@ export const cases = defineCases({
         );
       },
     },
+  'the world kernels give the CPU path’s values on the device’s own GPU path: the ping-pong on WebGL2 (in WebKit too, which has no WebGPU to compare with), compute on WebGPU':
+    {
+      async run(ctx) {
+        const path: PathName = ctx.backend === 'webgpu' ? 'compute' : 'pingpong';
+        for (const [what, workload] of Object.entries(WORLD))
+          await everywhere(ctx, workload(), what, 'cpu', [[path, ctx.device]]);
+      },
+    },
   'every compute built-in on a 3-D grid is what WebGPU gives, on every path': {
     cross: true,
     needs: ['compute'],
     async run(ctx) {
-      await everywhere(
-        ctx,
-        {
-          code: BUILTINS,
-          count: [6, 3, 3],
-          buffers: { out: { data: new Uint32Array(4 * 128) } },
-          outputs: ['out'],
-          floats: false,
-        },
-        'built-ins',
-      );
+      await everywhere(ctx, WORLD['built-ins'](), 'built-ins');
     },
   },
+
   'a struct with members before its array, and a struct in read-only storage, step particles as raw WebGPU does on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 300;
-        const words = new Uint32Array(4 + 4 * n);
-        const f = new Float32Array(words.buffer);
-        words.set([280, 0, 0xdeadbeef, 7]);
-        f[1] = 9.8;
-        for (let i = 0; i < 4 * n; i++) f[4 + i] = Math.sin(i * 0.37) * 2;
-        await everywhere(
-          ctx,
-          {
-            code: PARTICLES_HEADER,
-            count: n,
-            buffers: {
-              params: { data: new Uint32Array(new Float32Array([1 / 60, 0.99, 0, 0]).buffer) },
-              ps: { data: words },
-            },
-            outputs: ['ps'],
-            floats: true,
-          },
-          'particles',
-        );
+        await everywhere(ctx, WORLD.particles(), 'particles');
       },
     },
+
   'array(…) inferred, module-scope vector and array constants, a bare block and shadowing give raw WebGPU’s values on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        await everywhere(
-          ctx,
-          {
-            code: SCOPES,
-            count: 300,
-            buffers: {
-              a: {
-                data: new Uint32Array(
-                  Float32Array.from({ length: 300 }, (_, i) => Math.cos(i * 0.7) * 4).buffer,
-                ),
-              },
-              b: { data: new Uint32Array(300) },
-            },
-            outputs: ['b'],
-            floats: true,
-          },
-          'scopes',
-        );
+        await everywhere(ctx, WORLD.scopes(), 'scopes');
       },
     },
+
   'an image filter reads a sampled texture with textureLoad (rgba8unorm and rgba32float) as raw WebGPU does, on every path':
     {
       cross: true,
@@ -713,132 +807,54 @@ export const cases = defineCases({
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 300;
-        await everywhere(
-          ctx,
-          {
-            code: PRIVATE_RNG,
-            count: n,
-            buffers: {
-              particles: { data: privateRngParticles(n) },
-              draws_made: { data: new Uint32Array(n).fill(0xdeadbeef) },
-            },
-            outputs: ['particles', 'draws_made'],
-            exact: ['draws_made'],
-            floats: true,
-          },
-          'private rng',
-        );
+        await everywhere(ctx, WORLD['private rng'](), 'private rng');
       },
     },
+
   'matrices (m * v, m * m, v * m, columns read and written, transpose, determinant; in uniforms and storage) give raw WebGPU’s values on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 150;
-        const { params, items } = matricesBuffers(n);
-        await everywhere(
-          ctx,
-          {
-            code: MATRICES,
-            count: n,
-            buffers: {
-              params: { data: new Uint32Array(params.buffer), uniform: true },
-              items: { data: new Uint32Array(items.buffer) },
-              out: { data: new Uint32Array(12 * n) },
-              dets: { data: new Uint32Array(n) },
-            },
-            outputs: ['out', 'dets'],
-            // as floats: ±0 are 0 ulp apart (WGSL lets a GPU drop a zero's sign: wgpu on
-            // lavapipe gives -0 for 1 × 0 + 0 × -1 where Dawn and the CPU give +0); the values
-            // are exact, so every other word must have the same bits
-            floats: true,
-          },
-          'matrices',
-        );
+        await everywhere(ctx, WORLD.matrices(), 'matrices');
       },
     },
+
   'integer bits, packing, ldexp, frexp, modf, refract and faceForward (u32 and i32, scalars and vectors, fields past the word’s end) give raw WebGPU’s values on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 130;
-        await everywhere(
-          ctx,
-          {
-            code: BITS,
-            count: n,
-            buffers: {
-              items: { data: bitsItems(n) },
-              ints: { data: new Uint32Array(36 * n) },
-              floats: { data: new Uint32Array(28 * n) },
-            },
-            outputs: ['items', 'ints', 'floats'],
-            exact: ['items', 'ints'],
-            floats: true,
-          },
-          'bits',
-        );
+        await everywhere(ctx, WORLD.bits(), 'bits');
       },
     },
+
   'pointer parameters (ptr<function, T> for a generator’s state and a particle updated in place, ptr<private, T> for a counter; passed on, read and written through *p, p.x and p[i]; to members and elements where WebGPU has unrestricted_pointer_parameters) give raw WebGPU’s values on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 200;
-        const f = Float32Array.from({ length: 4 * n }, (_, k) => Math.sin(k) * 1.5);
-        const particles = (code: string, what: string, reference: 'raw' | 'cpu' = 'raw') =>
-          everywhere(
-            ctx,
-            {
-              code,
-              count: n,
-              buffers: {
-                particles: { data: new Uint32Array(f.buffer) },
-                tallies: { data: Uint32Array.from({ length: 4 * n }, (_, k) => k * 77) },
-              },
-              outputs: ['particles', 'tallies'],
-              exact: ['tallies'],
-              floats: true,
-            },
-            what,
-            reference,
-          );
-        await particles(POINTERS, 'pointers');
+        await everywhere(ctx, WORLD.pointers(), 'pointers');
         // pointers to members and elements need WGSL's unrestricted_pointer_parameters: Chromium
         // has it; where WebGPU lacks it (Firefox's on this machine, whose content process dies
         // compiling such a shader) the ping-pong is compared with the CPU path, which Chromium
         // compares with raw WebGPU
         const places = navigator.gpu.wgslLanguageFeatures.has('unrestricted_pointer_parameters');
-        await particles(POINTER_PLACES, 'pointer places', places ? 'raw' : 'cpu');
+        await everywhere(
+          ctx,
+          WORLD.pointers(POINTER_PLACES),
+          'pointer places',
+          places ? 'raw' : 'cpu',
+        );
       },
     },
+
   'computed indices past the end of a local array, a vector and a matrix (negative ones too), read and written, land where WebGPU’s robust access puts them, on every path':
     {
       cross: true,
       needs: ['compute'],
       async run(ctx) {
-        const n = 100;
-        const params = new Float32Array(16);
-        params.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-        new Int32Array(params.buffer)[12] = -3;
-        await everywhere(
-          ctx,
-          {
-            code: INDICES,
-            count: n,
-            buffers: {
-              params: { data: new Uint32Array(params.buffer), uniform: true },
-              out: { data: new Uint32Array(4 * n) },
-            },
-            outputs: ['out'],
-            floats: true,
-          },
-          'indices',
-        );
+        await everywhere(ctx, WORLD.indices(), 'indices');
       },
     },
   ...corpusCases,
