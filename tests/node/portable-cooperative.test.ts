@@ -4,7 +4,7 @@
 // compute shaders, unchanged — against Array.prototype.sort. The browser runs the same kernels
 // against raw WebGPU (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
-import { NullDevice } from '../../src/all.js';
+import { KernelError, NullDevice } from '../../src/all.js';
 import {
   PortableKernelError,
   analyzeKernel,
@@ -138,6 +138,22 @@ describe('where a cooperative kernel runs, and what is refused', () => {
     const sim = createPortableCompute(d, { code: TREE_SUM, count: 64 });
     expect(sim.path).toBe('cpu');
     expect(sim.reason).toMatch(/the ping-pong path cannot run var<workgroup> \(line 3\)/);
+  });
+
+  it('a barrier only some invocations of a workgroup reach is a KernelError naming them, not a hang or a wrong result', () => {
+    const code = `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> t: array<u32, 8>;
+@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) l: u32) {
+  if (l == 3u) { return; }
+  t[l] = l;
+  workgroupBarrier();
+  out[l] = t[(l + 1u) % 8u];
+}`;
+    const run = (): unknown => cpu(code, 8, { out: new Uint32Array(8) });
+    expect(run).toThrow(KernelError);
+    expect(run).toThrow(
+      /workgroup 0: invocation 3 \(local index\) ended while invocation 0 waits at a barrier/,
+    );
   });
 
   it('element-wise kernels (defineKernel) still refuse them: they run as fragment passes', () => {

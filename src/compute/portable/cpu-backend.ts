@@ -1,5 +1,6 @@
 /** The CPU path of a portable kernel: its JavaScript translation over the buffers' host copies. */
 import { ValidationError } from '../../rhi/core/errors.js';
+import { KernelError } from '../kernel-error.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
@@ -76,7 +77,12 @@ export class CpuBackend implements Backend {
       if (b.space === 'uniform') ctx.uniforms[b.name] = views(shadow.bytes, words);
       else ctx.storage[b.name] = { ...views(shadow.bytes, words), length: elementCount(b, buffer) };
     }
-    this.#run(ctx);
+    try {
+      this.#run(ctx);
+    } catch (e) {
+      if (e instanceof runtime.NonUniformBarrier) throw new KernelError(pc.label, e.message);
+      throw e;
+    }
     for (const b of this.m.bindings)
       if (b.space === 'storage' && b.access !== 'read')
         pc.device.queue.writeBuffer(buffers[b.name] as Buffer, 0, shadows.get(b) as Uint8Array);

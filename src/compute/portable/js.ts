@@ -468,18 +468,24 @@ function cooperativeLoop(m: PortableModule, generators: boolean): string {
     ? `    for (let l = 0; l < ${size}; l++) { $gens[l] = $kernel(inv(l)); $priv[l] = null; }
     for (let live = ${size}; live > 0; ) {
       live = 0;
+      let ended = -1;
       for (let l = 0; l < ${size}; l++) {
         const it = $gens[l];
         if (!it) continue;
         if ($priv[l]) $pload($priv[l]);
         const r = it.next();
         $flush();
-        if (r.done) $gens[l] = null;
-        else {
+        if (r.done) {
+          $gens[l] = null;
+          ended = l;
+        } else {
           $priv[l] = $psave();
           live++;
         }
       }
+      // a barrier some invocations of the workgroup reach and others do not (WebGPU's compiler
+      // refuses the shader: its uniformity analysis)
+      if (live > 0 && ended >= 0) throw new $.NonUniformBarrier(g, ended, $gens.findIndex((x) => x));
     }`
     : `    for (let l = 0; l < ${size}; l++) {
       $kernel(inv(l));

@@ -239,7 +239,21 @@ function clone<T>(x: T): T {
   return x;
 }
 
+/** Thrown by a cooperative kernel when a barrier is reached by some invocations of a workgroup only. */
+class NonUniformBarrier extends Error {
+  constructor(
+    readonly workgroup: number,
+    readonly ended: number,
+    readonly waiting: number,
+  ) {
+    super(
+      `workgroup ${workgroup}: invocation ${ended} (local index) ended while invocation ${waiting} waits at a barrier — a barrier in non-uniform control flow, which WebGPU's compiler refuses (WGSL's uniformity analysis)`,
+    );
+  }
+}
+
 export const runtime = {
+  NonUniformBarrier,
   fr,
   OP,
   B: {
