@@ -17,10 +17,11 @@ import {
   ATOMICS,
   BARRIER_PRIVATES,
   SUM_ATOMIC,
+  TILE_TRANSPOSE,
   TREE_SUM,
   UNIFORM_LOAD,
 } from '../gpu/page/portable-kernels.js';
-import { cpu, device, expectRejected } from './portable-helpers.js';
+import { cpu, device, expectRejected, storage } from './portable-helpers.js';
 
 /** A null device that answers as WebGL2 does: no compute, GLSL, float render targets. */
 function webgl2Like(hostShadows: boolean): NullDevice {
@@ -80,6 +81,28 @@ describe('cooperative kernels on the CPU path', () => {
     expect([o[0], o[1]]).toEqual([kept.length, a.reduce((s, x) => (s + x) >>> 0, 0)]);
     // the CPU runs the invocations in order: the items in the order of their sources
     expect(Array.from(o.slice(2, 2 + 2 * kept.length))).toEqual(kept.flat());
+  });
+
+  it('a transpose through an 8×8 tile of workgroup memory on a 2-D grid (20×12): the matrix transposed', () => {
+    const [w, h] = [20, 12];
+    const src = Uint32Array.from({ length: w * h }, (_, i) => 1000 + i);
+    const d = device();
+    const buffers = {
+      size: storage(d, new Uint32Array([w, h, 0, 0]), 'size'),
+      src: storage(d, src, 'src'),
+      dst: storage(d, new Uint32Array(w * h), 'dst'),
+    };
+    createPortableCompute(d, {
+      code: TILE_TRANSPOSE,
+      count: [w, h],
+      buffers,
+      path: 'cpu',
+    }).dispatch(d.createCommandEncoder());
+    const dst = new Uint32Array(buffers.dst.hostShadow?.bytes.buffer as ArrayBuffer);
+    // dst is h wide: dst[x][y] = src[y][x]
+    expect(Array.from(dst)).toEqual(
+      Array.from({ length: w * h }, (_, k) => src[(k % h) * w + Math.floor(k / h)]),
+    );
   });
 
   it("var<private> values stay each invocation's own across barriers", () => {

@@ -25,6 +25,7 @@ import {
   BLUR,
   BUILTINS,
   SUM_ATOMIC,
+  TILE_TRANSPOSE,
   TREE_SUM,
   UNIFORM_LOAD,
   INDICES,
@@ -665,7 +666,7 @@ export const cases = defineCases({
         }
       },
     },
-  'workgroup memory, barriers and atomics (a tree sum, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':
+  'workgroup memory, barriers and atomics (a tree sum, a tile transpose on a 2-D grid, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':
     {
       cross: true,
       needs: ['compute'],
@@ -710,6 +711,20 @@ export const cases = defineCases({
               32,
               { out: new Uint32Array(32) },
               ['out'],
+              'var<workgroup>',
+            ),
+          ],
+          [
+            'tile transpose',
+            cooperative(
+              TILE_TRANSPOSE,
+              [20, 12],
+              {
+                size: new Uint32Array([20, 12, 0, 0]),
+                src: words(240, 6, 0xffffff),
+                dst: new Uint32Array(240),
+              },
+              ['dst'],
               'var<workgroup>',
             ),
           ],

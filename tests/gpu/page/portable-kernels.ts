@@ -738,3 +738,21 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   }
 }
 `;
+
+/** A transpose through an 8×8 tile of workgroup memory on a 2-D grid (the shared-memory idiom). */
+export const TILE_TRANSPOSE = /* wgsl */ `@group(0) @binding(0) var<storage, read> size: vec2u;
+@group(0) @binding(1) var<storage, read> src: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<u32>;
+var<workgroup> tile: array<array<u32, 9>, 8>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(local_invocation_id) l: vec3u, @builtin(workgroup_id) w: vec3u) {
+  let x = w.x * 8u + l.x;
+  let y = w.y * 8u + l.y;
+  if (x < size.x && y < size.y) { tile[l.y][l.x] = src[y * size.x + x]; }
+  workgroupBarrier();
+  let tx = w.y * 8u + l.x;
+  let ty = w.x * 8u + l.y;
+  if (tx < size.y && ty < size.x) { dst[ty * size.y + tx] = tile[l.x][l.y]; }
+}
+`;
