@@ -14,6 +14,7 @@ import { hashWords } from '../corpus/babylon.js';
 import { babylonSort, stableOrder } from '../corpus/babylon-sort.js';
 import {
   APPEND,
+  LET_POINTERS,
   ATOMICS,
   BARRIER_PRIVATES,
   SUM_ATOMIC,
@@ -129,6 +130,58 @@ describe("Babylon.js's radix sort, unchanged, on the CPU path", () => {
     const order = stableOrder(keys);
     expect(Array.from(sorted.keys)).toEqual(order.map((i) => keys[i]));
     expect(Array.from(sorted.values)).toEqual(order);
+  });
+});
+
+describe('pointers held in lets (the CPU path)', () => {
+  it('to a writable storage element, a read-only one, a local array element and a var<private>: the particles by hand', () => {
+    const n = 70;
+    const forces = Float32Array.from({ length: 2 * 6 }, (_, k) => (k % 3) - 1);
+    const ps = Float32Array.from({ length: 4 * n }, (_, k) => (k % 7) * 0.25);
+    const out = cpu(LET_POINTERS, n, {
+      forces: new Uint32Array(forces.buffer),
+      particles: new Uint32Array(ps.buffer),
+    });
+    const got = new Float32Array((out.particles as Uint32Array).buffer);
+    const f32 = Math.fround;
+    for (let i = 0; i < n; i++) {
+      const [fx, fy] = [forces[2 * (i % 6)] as number, forces[2 * (i % 6) + 1] as number];
+      let [px, py, vx, vy] = Array.from(ps.slice(4 * i, 4 * i + 4));
+      const bins = [1, 2, 3, 4];
+      for (let k = 0; k < 3; k++) {
+        vx = f32((vx as number) + f32(fx * 0.5));
+        vy = f32((vy as number) + f32(fy * 0.5));
+        px = f32((px as number) + vx);
+        py = f32((py as number) + vy);
+        bins[i % 4] = (bins[i % 4] as number) + k;
+      }
+      vx = bins.reduce((a, b) => a + b, 0);
+      expect(Array.from(got.slice(4 * i, 4 * i + 4)), `particle ${i}`).toEqual([px, py, vx, vy]);
+    }
+  });
+
+  it('the ping-pong refuses them; writing through a pointer into read-only storage, or taking a vector component, is refused', () => {
+    const head = `@group(0) @binding(0) var<storage, read> a: array<vec4f>;\n@group(0) @binding(1) var<storage, read_write> b: array<vec4f>;\n`;
+    expectRejected(
+      `${head}@compute @workgroup_size(1) fn main() { let p = &a[0]; (*p).x = 1.0; b[0] = *p; }`,
+      'p',
+      3,
+      /p points into read-only storage: nothing is written through it/,
+      { cpu: true },
+    );
+    expectRejected(
+      `${head}@compute @workgroup_size(1) fn main() { var v = vec4f(); let p = &v.x; b[0] = v; }`,
+      '&',
+      3,
+      /WGSL takes no address of a vector component/,
+      { cpu: true },
+    );
+    expectRejected(
+      `${head}@compute @workgroup_size(1) fn main() { let p = &b[0]; (*p).x = 1.0; }`,
+      '&',
+      3,
+      /a pointer held in a let is not portable/,
+    );
   });
 });
 

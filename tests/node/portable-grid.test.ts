@@ -170,18 +170,18 @@ describe('override constants', () => {
 });
 
 describe('WebGPU never refuses valid WGSL', () => {
-  // a pointer held in a let: valid WGSL, not translated by the portable front end
-  const LET_POINTER = `@group(0) @binding(0) var<storage, read> a: array<u32>;
+  // a pointer into storage as a parameter: valid WGSL (unrestricted_pointer_parameters), not
+  // translated by the portable front end
+  const STORAGE_POINTER = `@group(0) @binding(0) var<storage, read> a: array<u32>;
 @group(0) @binding(1) var<storage, read_write> total: array<u32>;
+fn bump(p: ptr<storage, u32, read_write>, v: u32) { *p += v; }
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
-  var v = 0u; let p = &v;
-  if (id.x < arrayLength(&a)) { *p = a[id.x]; }
-  total[id.x] = v;
+  if (id.x < arrayLength(&a)) { bump(&total[id.x], a[id.x]); }
 }`;
 
   it('a kernel that is not portable runs on compute, with the construct that keeps it there in sim.portability and sim.reason', () => {
     const d = new NullDevice();
-    const sim = createPortableCompute(d, { code: LET_POINTER, count: 64 });
+    const sim = createPortableCompute(d, { code: STORAGE_POINTER, count: 64 });
     expect(sim.path).toBe('compute');
     expect(sim.module).toBeNull();
     expect(sim.bindings.map((b) => [b.name, b.access])).toEqual([
@@ -189,22 +189,24 @@ describe('WebGPU never refuses valid WGSL', () => {
       ['total', 'read_write'],
     ]);
     if (sim.portability.portable) throw new Error('expected a portability report');
-    expect(sim.portability.error.construct).toBe('&');
-    expect([sim.portability.error.line, sim.portability.error.column]).toEqual([4, 23]);
-    expect(sim.reason).toMatch(/not portable to WebGL2 or the CPU: &v is passed to a function/);
+    expect(sim.portability.error.construct).toBe('ptr<storage>');
+    expect([sim.portability.error.line, sim.portability.error.column]).toEqual([3, 12]);
+    expect(sim.reason).toMatch(
+      /not portable to WebGL2 or the CPU: p: a pointer into storage memory is not portable/,
+    );
   });
 
   it('only an explicit fallback path turns it into a KernelError (construct, line, column)', () => {
     const d = new NullDevice({ hostShadows: true });
     let error: unknown;
     try {
-      createPortableCompute(d, { code: LET_POINTER, count: 64, path: 'cpu' });
+      createPortableCompute(d, { code: STORAGE_POINTER, count: 64, path: 'cpu' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(PortableKernelError);
     expect(error).toBeInstanceOf(KernelError);
-    expect((error as PortableKernelError).construct).toBe('&');
+    expect((error as PortableKernelError).construct).toBe('ptr<storage>');
   });
 
   it('only what the entry point reaches is analysed: render stages, matrices, textures and other kernels beside it are fine', () => {

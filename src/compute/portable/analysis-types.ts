@@ -214,8 +214,10 @@ export interface Symbol {
   readonly type: WType;
   readonly kind:
     'let' | 'var' | 'const' | 'param' | 'binding' | 'gid' | 'private' | 'workgroup' | 'pointer';
-  /** A pointer parameter's address space (its `type` is what it points to). */
-  readonly space?: 'function' | 'private';
+  /** A pointer's address space (its `type` is what it points to): a parameter's, or a `let`'s. */
+  readonly space?: 'function' | 'private' | 'workgroup' | 'storage';
+  /** A pointer into read-only storage: nothing is written through it. */
+  readonly readOnly?: boolean;
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
   readonly own?: boolean;
   readonly binding?: Binding;

@@ -111,7 +111,7 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
           this.fail(
             '&',
             at,
-            "&v is passed to a function's pointer parameter (or to arrayLength); a pointer held in a let is not portable",
+            "&v is passed to a function's pointer parameter, to arrayLength or an atomic, or held in a let (let p = &v;)",
             '&',
           );
         const t = this.expr(e.right, hint);

@@ -47,6 +47,12 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
       case 'let':
       case 'var':
       case 'const': {
+        if (
+          s.astNodeType === 'let' &&
+          s.value?.astNodeType === 'unaryOp' &&
+          s.value.operator === '&'
+        )
+          return this.letPointer(s);
         if (s.storage && s.storage !== 'function')
           this.fail(
             `var<${s.storage}>`,
@@ -162,6 +168,61 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
     }
   }
 
+  /**
+   * `let p = &place;`: a pointer held in a let, to a function-scope `var`, a `var<private>`, a
+   * `var<workgroup>` or an element of a storage array (or a struct member or array element in one).
+   * The CPU path only: JavaScript holds the place as an object whose `v` is it (GLSL has no
+   * references).
+   */
+  letPointer(s: AstNode): void {
+    const place = s.value.right;
+    const sym = place?.astNodeType === 'varExpr' ? this.lookup(place.name) : undefined;
+    const b = sym?.binding;
+    const space =
+      sym?.kind === 'var'
+        ? 'function'
+        : sym?.kind === 'private' || sym?.kind === 'workgroup'
+          ? sym.kind
+          : b?.space === 'storage' && !b.single && !place.header
+            ? 'storage'
+            : undefined;
+    if (!space)
+      this.fail(
+        '&',
+        s,
+        `let ${s.name} = &…: a let holds a pointer to a function-scope var, a var<private>, a var<workgroup> or an element of a storage array${place?.name ? ` (${place.name} is none of them)` : ''}`,
+        '&',
+      );
+    this.limit('&', s, `let ${s.name} = &…: a pointer held in a let is not portable`, '&');
+    // a place: struct members and array elements, no vector component (WGSL takes no address)
+    let t = space === 'storage' ? (b?.type as WType) : (sym?.type as WType);
+    for (let q = place.postfix; q; q = q.postfix) {
+      if (q.astNodeType === 'stringExpr' && t.kind === 'struct')
+        t = t.members.find((m) => m.name === q.value)?.type ?? t;
+      else if (q.astNodeType !== 'stringExpr' && t.kind === 'array') t = t.element;
+      else
+        this.fail(
+          '&',
+          s,
+          `let ${s.name} = &…: WGSL takes no address of a ${t.kind === 'mat' ? 'matrix column' : 'vector component'}`,
+          '&',
+        );
+    }
+    // through the pointer the place may be written: a write site of its storage array
+    const target = this.target;
+    this.target = place;
+    let type: WType;
+    try {
+      type = this.expr(place, undefined, s);
+    } finally {
+      this.target = target;
+    }
+    this.types.set(s.value, type);
+    this.types.set(s, type);
+    const readOnly = space === 'storage' && b?.access === 'read';
+    this.declare(s.name, { type, kind: 'pointer', space, ...(readOnly ? { readOnly } : {}) }, s);
+  }
+
   condition(e: AstNode, at: AstNode): void {
     if (!e) this.fail('condition', at, 'expected a condition');
     const t = this.expr(e, undefined);
@@ -171,6 +232,14 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
 
   /** The type of an assignable expression, checking storage writes. */
   lvalue(e: AstNode, at: AstNode): WType {
+    const root = e?.astNodeType === 'unaryOp' && e.operator === '*' ? e.right : e;
+    const pointer = root?.astNodeType === 'varExpr' ? this.lookup(root.name) : undefined;
+    if (pointer?.kind === 'pointer' && pointer.readOnly)
+      this.fail(
+        root.name,
+        at,
+        `${root.name} points into read-only storage: nothing is written through it`,
+      );
     // through a pointer parameter: `*p = …`, `(*p).x += …`, `p.x = …`
     if (e?.astNodeType === 'unaryOp' && e.operator === '*') return this.expr(e, undefined, at);
     if (e?.astNodeType !== 'varExpr')

@@ -306,6 +306,8 @@ class JsEmitter extends Emitter {
   }
 
   address(v: AstNode): string {
+    const access = this.m.storageAccess.get(v);
+    if (access?.part === 'element') return this.storageAddress(access.binding, v);
     if (!v.postfix) {
       const place = this.expr(v);
       return `{ get v() { return ${place}; }, set v($v) { ${place} = $v; } }`;
@@ -329,6 +331,35 @@ class JsEmitter extends Emitter {
         ? JSON.stringify(last.value)
         : this.clamped(this.expr(last.index), indexBound(before));
     return `((o, k) => ({ get v() { return o[k]; }, set v($v) { o[k] = $v; } }))(${container}, ${key})`;
+  }
+
+  /**
+   * `&a[i]…` of a storage array's element (a `let` pointer): its index and the keys of the steps
+   * below it evaluated once; each access finds the element again — a writable one as the
+   * invocation holds it until its next barrier (so every access through the pointer counts as a
+   * write), a read-only one loaded fresh.
+   */
+  storageAddress(b: Binding, v: AstNode): string {
+    const keys: string[] = [];
+    const steps: string[] = [];
+    let t = b.element as WType;
+    for (let q = v.postfix.postfix; q; q = q.postfix) {
+      if (q.astNodeType === 'stringExpr') steps.push(`.${q.value}`);
+      else {
+        steps.push(`[k${keys.length}]`);
+        keys.push(this.clamped(this.expr(q.index), indexBound(t)));
+      }
+      t = this.typeOf(q);
+    }
+    const n = b.name;
+    const chain = steps.join('');
+    const params = ['i', ...keys.map((_, k) => `k${k}`)].join(', ');
+    const args = [`${this.expr(v.postfix.index)} >>> 0`, ...keys].join(', ');
+    const body =
+      b.access === 'read'
+        ? `get v() { return $ld_${n}(i)${chain}; }, set v($v) {}`
+        : `get v() { return $W_${n}[$w_${n}(i)]${chain}; }, set v($v) { $W_${n}[$w_${n}(i)]${chain} = $v; }`;
+    return `((${params}) => ({ ${body} }))(${args})`;
   }
 
   member(base: string, baseType: WType, name: string): string {

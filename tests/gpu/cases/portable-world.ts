@@ -20,6 +20,7 @@ import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
 import { babylonSort, stableOrder } from '../../corpus/babylon-sort.js';
 import {
   APPEND,
+  LET_POINTERS,
   ATOMICS,
   BARRIER_PRIVATES,
   BLUR,
@@ -664,6 +665,30 @@ export const cases = defineCases({
             );
           });
         }
+      },
+    },
+  'pointers held in lets (to storage elements, read-only and writable, a local array element, a var<private>) give raw WebGPU’s values on compute and the CPU; the ping-pong refuses them':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const forces = Float32Array.from({ length: 12 }, (_, k) => ((k % 3) - 1) * 0.75);
+        const particles = Float32Array.from({ length: 4 * 70 }, (_, k) => Math.sin(k) * 2);
+        await everywhere(
+          ctx,
+          {
+            code: LET_POINTERS,
+            count: 70,
+            buffers: {
+              forces: { data: new Uint32Array(forces.buffer) },
+              particles: { data: new Uint32Array(particles.buffer) },
+            },
+            outputs: ['particles'],
+            floats: true,
+            cpuOnly: '&',
+          },
+          'let pointers',
+        );
       },
     },
   'workgroup memory, barriers and atomics (a tree sum, a tile transpose on a 2-D grid, every atomic built-in, var<private> across barriers, workgroupUniformLoad) give the bits of raw WebGPU on compute and the CPU; the ping-pong refuses them':

@@ -756,3 +756,32 @@ fn main(@builtin(local_invocation_id) l: vec3u, @builtin(workgroup_id) w: vec3u)
   if (tx < size.y && ty < size.x) { dst[ty * size.y + tx] = tile[l.x][l.y]; }
 }
 `;
+
+/**
+ * Pointers held in lets, as public shaders take them (`let p = &particles[i]`): to a writable
+ * storage element, a read-only one, an element of a local array and a var<private>; read and
+ * written through `*p`, `(*p).m` and `p.m`.
+ */
+export const LET_POINTERS = /* wgsl */ `struct Particle { position: vec2f, velocity: vec2f }
+@group(0) @binding(0) var<storage, read> forces: array<vec2f>;
+@group(0) @binding(1) var<storage, read_write> particles: array<Particle>;
+var<private> steps: u32;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&particles)) { return; }
+  let p = &particles[i];
+  let f = &forces[i % arrayLength(&forces)];
+  var bins = array<u32, 4>(1u, 2u, 3u, 4u);
+  let bin = &bins[i % 4u];
+  let s = &steps;
+  *s = 3u;
+  for (var k = 0u; k < *s; k++) {
+    (*p).velocity += *f * 0.5;
+    p.position = (*p).position + p.velocity;
+    *bin += k;
+  }
+  p.velocity.x = f32(bins[0] + bins[1] + bins[2] + bins[3]);
+}
+`;
