@@ -87,6 +87,20 @@ export abstract class AnalyzerBase {
     if (cooperative) this.cooperative = true;
   }
 
+  /**
+   * Walks the steps from a variable of type `t` to the place `&place` names: struct members and
+   * array elements only — WGSL takes no address of a vector component or a matrix column, which
+   * `refuse` is told.
+   */
+  addressSteps(t: WType, place: AstNode, refuse: (what: string) => never): void {
+    for (let q = place.postfix; q; q = q.postfix) {
+      if (q.astNodeType === 'stringExpr' && t.kind === 'struct')
+        t = t.members.find((m) => m.name === q.value)?.type ?? t;
+      else if (q.astNodeType !== 'stringExpr' && t.kind === 'array') t = t.element;
+      else refuse(t.kind === 'mat' ? 'matrix column' : 'vector component');
+    }
+  }
+
   // ---------------------------------------------------------------- types
 
   /** A user function's parameter: a value, or a pointer to a function or private variable. */

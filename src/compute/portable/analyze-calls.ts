@@ -94,19 +94,9 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
         at,
         `argument ${p.name} of ${fn} is a ${spelled}: pass &v of a ${p.pointer === 'function' ? 'function-scope var' : 'var<private>'} (or of a struct member or array element in one), or a pointer parameter of the caller`,
       );
-    // the steps from the variable to the place: struct members and array elements only
-    let t = sym.type;
-    for (let q = place.postfix; q; q = q.postfix) {
-      if (q.astNodeType === 'stringExpr' && t.kind === 'struct')
-        t = t.members.find((m) => m.name === q.value)?.type ?? t;
-      else if (q.astNodeType !== 'stringExpr' && t.kind === 'array') t = t.element;
-      else
-        this.fail(
-          fn,
-          at,
-          `argument ${p.name} of ${fn}: WGSL takes no address of a ${t.kind === 'mat' ? 'matrix column' : 'vector component'}`,
-        );
-    }
+    this.addressSteps(sym.type, place, (what) =>
+      this.fail(fn, at, `argument ${p.name} of ${fn}: WGSL takes no address of a ${what}`),
+    );
     if (passed.has(root.name))
       this.fail(
         fn,

@@ -194,20 +194,10 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
         '&',
       );
     this.limit('&', s, `let ${s.name} = &…: a pointer held in a let is not portable`, '&');
-    // a place: struct members and array elements, no vector component (WGSL takes no address)
-    let t = space === 'storage' ? (b?.type as WType) : (sym?.type as WType);
-    for (let q = place.postfix; q; q = q.postfix) {
-      if (q.astNodeType === 'stringExpr' && t.kind === 'struct')
-        t = t.members.find((m) => m.name === q.value)?.type ?? t;
-      else if (q.astNodeType !== 'stringExpr' && t.kind === 'array') t = t.element;
-      else
-        this.fail(
-          '&',
-          s,
-          `let ${s.name} = &…: WGSL takes no address of a ${t.kind === 'mat' ? 'matrix column' : 'vector component'}`,
-          '&',
-        );
-    }
+    const root = space === 'storage' ? (b?.type as WType) : (sym?.type as WType);
+    this.addressSteps(root, place, (what) =>
+      this.fail('&', s, `let ${s.name} = &…: WGSL takes no address of a ${what}`, '&'),
+    );
     // through the pointer the place may be written: a write site of its storage array
     const target = this.target;
     this.target = place;
