@@ -1,5 +1,6 @@
 /** The portable front end's shared vocabulary: the AST as read, the shapes it produces, the built-ins it knows. */
 import { type BuiltinInput } from './grid.js';
+import type { TextureFormat } from '../../rhi/core/formats.js';
 import { BOOL, F32, I32, U32, mat, vec, type WType } from './types.js';
 import type { PortableKernelError } from './source.js';
 
@@ -12,8 +13,13 @@ export interface Binding {
   readonly name: string;
   readonly group: number;
   readonly binding: number;
-  /** `texture`: a `texture_2d<f32>` read with `textureLoad` (no buffer: `type` is void). */
-  readonly space: 'uniform' | 'storage' | 'texture';
+  /**
+   * `texture`: a `texture_2d<f32>` read with `textureLoad`; `storage-texture`: a
+   * `texture_storage_2d<format, write>` written with `textureStore` (no buffer: `type` is void).
+   */
+  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture';
+  /** A storage texture's format (`texture_storage_2d<rgba8unorm, write>`). */
+  readonly format?: TextureFormat;
   /** `read` for uniforms and read-only storage. */
   readonly access: 'read' | 'read_write' | 'write';
   /** Uniform: the value's type. Storage: the array type (`count` 0 when runtime-sized). */

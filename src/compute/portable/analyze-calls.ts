@@ -4,6 +4,7 @@ import {
   F32,
   I32,
   U32,
+  VOID,
   makeArray,
   mat,
   sameType,
@@ -19,13 +20,29 @@ import { BUILTIN_TYPES, FLOAT_ONLY, PORTABLE_BUILTINS, REJECTED_CALLS } from './
 import { MORE_BUILTINS } from './analyze-builtins.js';
 import { CooperativeAnalyzer } from './analyze-cooperative.js';
 export abstract class CallAnalyzer extends CooperativeAnalyzer {
-  /** `textureLoad(t, coords, level)` → vec4f and `textureDimensions(t[, level])` → vec2u. */
+  /**
+   * `textureLoad(t, coords, level)` → vec4f, `textureStore(s, coords, value)` of a storage texture
+   * and `textureDimensions(t[, level])` → vec2u.
+   */
   textureCall(e: AstNode, args: AstNode[]): WType {
     const name: string = e.name;
     const t = args[0];
     const sym = t?.astNodeType === 'varExpr' && !t.postfix ? this.lookup(t.name) : undefined;
-    if (sym?.binding?.space !== 'texture')
-      this.fail(name, e, `${name}(t, …) needs a texture_2d<f32> binding as its first argument`);
+    const space = sym?.binding?.space;
+    if (space !== 'texture' && space !== 'storage-texture')
+      this.fail(
+        name,
+        e,
+        `${name}(t, …) needs a texture_2d<f32> or texture_storage_2d binding as its first argument`,
+      );
+    if (space === 'storage-texture' ? name === 'textureLoad' : name === 'textureStore')
+      this.fail(
+        name,
+        e,
+        space === 'storage-texture'
+          ? `textureLoad(${String(t.name)}, …): a write-only storage texture cannot be read`
+          : `textureStore(${String(t.name)}, …) needs a texture_storage_2d<format, write>; ${String(t.name)} is a texture_2d<f32>`,
+      );
     this.usedBindings.add(t.name);
     this.refs.set(t, 'binding');
     const integer = (a: AstNode, what: string, n: 0 | 2): void => {
@@ -48,6 +65,25 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
       integer(args[2], 'level', 0);
       return vec(4, 'f32');
     }
+    if (name === 'textureStore') {
+      if (args.length !== 3)
+        this.fail(
+          name,
+          e,
+          'textureStore(t, coords, value) takes three arguments for a texture_storage_2d',
+        );
+      integer(args[1], 'coordinates', 2);
+      const v = this.expr(args[2], 'f32');
+      if (!(v.kind === 'vec' && v.n === 4 && scalarOf(v) === 'f32'))
+        this.fail(
+          name,
+          e,
+          `textureStore's value must be vec4<f32> for ${sym?.binding?.format ?? 'a float format'} (got ${wgslName(v)})`,
+        );
+      return VOID;
+    }
+    if (space === 'storage-texture' && args.length !== 1)
+      this.fail(name, e, 'textureDimensions(t) of a storage texture takes one argument');
     if (args.length > 2)
       this.fail(name, e, 'textureDimensions(t[, level]) takes one or two arguments');
     if (args[1]) integer(args[1], 'level', 0);
@@ -251,7 +287,8 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
     if (this.isCooperative(name)) return this.cooperativeCall(name, e, args);
     if (name.startsWith('atomic'))
       this.fail(name, e, `${name}() is not an atomic built-in of WGSL`);
-    if (name === 'textureLoad' || name === 'textureDimensions') return this.textureCall(e, args);
+    if (name === 'textureLoad' || name === 'textureDimensions' || name === 'textureStore')
+      return this.textureCall(e, args);
     if (name.startsWith('textureSample'))
       this.fail(
         name,
@@ -259,7 +296,11 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
         `${name}(): sampling (filtering, mip selection, derivatives) is not portable; read texels with textureLoad(t, vec2i(x, y), 0)`,
       );
     if (name.startsWith('texture'))
-      this.fail(name, e, `${name}(): not portable (textureLoad and textureDimensions are)`);
+      this.fail(
+        name,
+        e,
+        `${name}(): not portable (textureLoad, textureStore and textureDimensions are)`,
+      );
     // a struct or type constructor spelled as a call
     const asType = BUILTIN_TYPES[name] ?? this.structs.get(name);
     if (asType) return this.construct({ ...e, type: { name, astNodeType: 'type' } }, e);

@@ -1,5 +1,7 @@
 /** The analyser's module-scope declarations: constants, overrides, bindings and their header structs, the functions' order. */
 import { KernelError } from '../kernel-error.js';
+import { STORAGE_FORMATS } from '../../rhi/core/validate/texture.js';
+import type { TextureFormat } from '../../rhi/core/formats.js';
 import { evaluateInteger } from './source.js';
 import { VOID, makeArray, makeStruct, scalarOf, wgslName, type WType } from './types.js';
 import type { AstNode, Binding, PortableFunction } from './analysis-types.js';
@@ -97,6 +99,41 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     return literal;
   }
 
+  /**
+   * `var t: texture_storage_2d<format, write>`, written with `textureStore`: the CPU path writes the
+   * texture's host copy and uploads it; the ping-pong path cannot (a limit).
+   */
+  storageTextureVar(node: AstNode, attr: (n: string) => number, line: number): void {
+    const format = String(node.type.format ?? '') as TextureFormat;
+    const access = String(node.type.access ?? '');
+    if (!STORAGE_FORMATS.includes(format))
+      this.fail(
+        String(node.type.format),
+        node,
+        `storage texture ${node.name}: format ${String(node.type.format)} is not a storage format Ignis supports (${STORAGE_FORMATS.join(', ')})`,
+      );
+    if (access !== 'write')
+      this.fail(
+        access,
+        node,
+        `storage texture ${node.name}: access ${access} (Ignis's storage textures are write-only, as WebGPU's without the read-write language feature)`,
+      );
+    this.limit('texture_storage_2d', node, 'storage textures are not portable');
+    const b: Binding = {
+      name: node.name,
+      group: attr('group'),
+      binding: attr('binding'),
+      space: 'storage-texture',
+      access: 'write',
+      type: VOID,
+      format,
+      offset: 0,
+      line,
+    };
+    this.bindings.set(node.name, b);
+    this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
+  }
+
   moduleVar(node: AstNode): void {
     const storage: string = node.storage ?? '';
     if (storage === 'workgroup') return this.workgroupVar(node);
@@ -128,6 +165,7 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
       this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
       return;
     }
+    if (node.type?.name === 'texture_storage_2d') return this.storageTextureVar(node, attr, line);
     if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
       this.fail(
         node.type.name,

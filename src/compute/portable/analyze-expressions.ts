@@ -289,11 +289,13 @@ export abstract class ExpressionAnalyzer extends AnalyzerBase {
 
   storageRead(e: AstNode, b: Binding, at: AstNode): WType {
     this.usedBindings.add(b.name);
-    if (b.space === 'texture')
+    if (b.space === 'texture' || b.space === 'storage-texture')
       this.fail(
         b.name,
         at,
-        `texture ${b.name} is read with textureLoad(${b.name}, coords, level) or measured with textureDimensions(${b.name}); it is no value of its own`,
+        b.space === 'texture'
+          ? `texture ${b.name} is read with textureLoad(${b.name}, coords, level) or measured with textureDimensions(${b.name}); it is no value of its own`
+          : `storage texture ${b.name} is written with textureStore(${b.name}, coords, value) or measured with textureDimensions(${b.name}); it is no value of its own`,
       );
     if (b.space === 'uniform') return this.postfix(b.type, e.postfix, at, e);
     if (b.single) {

@@ -55,6 +55,8 @@ export class ComputeBackend implements Backend {
     pass.setPipeline(this.#pipeline);
     for (const b of this.pc.bindings) {
       if (b.space === 'texture') pass.setTexture(b.binding, textures[b.name] as Texture);
+      else if (b.space === 'storage-texture')
+        pass.setStorageTexture(b.binding, textures[b.name] as Texture);
       else if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffers[b.name] as Buffer);
       else pass.setStorageBuffer(b.binding, buffers[b.name] as Buffer);
     }

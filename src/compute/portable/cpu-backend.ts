@@ -8,7 +8,8 @@ import type { Binding, PortableModule } from './analyze.js';
 import { elementCount, type Backend } from './backend.js';
 import { emitJs, type JsRunContext } from './js.js';
 import { runtime } from './runtime.js';
-import { decodeTexels, type DecodedTexture } from './texels.js';
+import { decodeTexels, storageImage, type DecodedTexture, type StorageImage } from './texels.js';
+import { FORMAT_INFO } from '../../rhi/core/formats.js';
 import type { PortableCompute } from './portable-compute.js';
 
 type Views = { F: Float32Array; U: Uint32Array; I: Int32Array };
@@ -40,26 +41,35 @@ export class CpuBackend implements Backend {
       storage: {},
       uniforms: {},
       textures: {},
+      images: {},
     };
     const shadows = new Map<Binding, Uint8Array>();
+    const images = new Map<Texture, StorageImage>();
     for (const b of this.m.bindings) {
-      if (b.space === 'texture') {
+      if (b.space === 'texture' || b.space === 'storage-texture') {
         const t = textures[b.name] as Texture;
         const shadow = t.hostShadow;
         if (!shadow || shadow.stale)
           throw new ValidationError(
             'portable-cpu-shadow',
             shadow
-              ? `texture ${t.label ?? ''} (${b.name}) was written by the GPU (a render pass or a copy into it); the CPU path reads textures from their host copies, which queue.writeTexture keeps`
+              ? `texture ${t.label ?? ''} (${b.name}) was written by the GPU (a render pass or a copy into it); the CPU path ${b.space === 'texture' ? 'reads textures from' : 'writes a storage texture over'} their host copies, which queue.writeTexture keeps`
               : `texture ${t.label ?? ''} (${b.name}) has no host copy: create the device with hostShadows: true before creating the texture (with TEXTURE_BINDING)`,
             pc.label,
           );
-        (ctx.textures as Record<string, DecodedTexture>)[b.name] = decodeTexels(
-          t.format,
-          t.width,
-          t.height,
-          shadow.bytes,
-        );
+        if (b.space === 'texture')
+          (ctx.textures as Record<string, DecodedTexture>)[b.name] = decodeTexels(
+            t.format,
+            t.width,
+            t.height,
+            shadow.bytes,
+          );
+        else {
+          // texels the kernel does not store keep their contents: it writes over a copy of them
+          const image = storageImage(t.format, t.width, t.height, shadow.bytes);
+          images.set(t, image);
+          (ctx.images as Record<string, StorageImage>)[b.name] = image;
+        }
         continue;
       }
       const buffer = buffers[b.name] as Buffer;
@@ -86,6 +96,13 @@ export class CpuBackend implements Backend {
     for (const b of this.m.bindings)
       if (b.space === 'storage' && b.access !== 'read')
         pc.device.queue.writeBuffer(buffers[b.name] as Buffer, 0, shadows.get(b) as Uint8Array);
+    for (const [t, image] of images)
+      pc.device.queue.writeTexture(
+        { texture: t },
+        image.bytes,
+        { bytesPerRow: t.width * FORMAT_INFO[t.format].bytesPerTexel },
+        { width: t.width, height: t.height },
+      );
   }
 
   destroy(): void {}

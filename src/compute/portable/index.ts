@@ -7,6 +7,7 @@
 export {
   PortableCompute,
   createPortableCompute,
+  storageTextureUsage,
   type PortableComputeOptions,
 } from './portable-compute.js';
 export {

@@ -10,7 +10,7 @@ import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
 import { columnStride, indexBound, scalar, type Scalar, type WType } from './types.js';
 import { ATOMICS, BARRIERS, calleesOf } from './analysis-types.js';
-import type { DecodedTexture } from './texels.js';
+import type { DecodedTexture, StorageImage } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
 const VIEW: Record<Scalar, string> = { f32: 'F', u32: 'U', i32: 'I', bool: 'U' };
@@ -23,6 +23,8 @@ export interface JsRunContext {
   storage: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array; length: number }>;
   /** Sampled textures, decoded (texels.ts). */
   textures?: Record<string, DecodedTexture>;
+  /** Storage textures, as copies of their bytes the kernel's `textureStore` writes (texels.ts). */
+  images?: Record<string, StorageImage>;
   uniforms: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array }>;
 }
 
@@ -193,6 +195,8 @@ class JsEmitter extends Emitter {
   call(name: string, args: AstNode[]): string {
     if (name === 'textureLoad')
       return `$.tload($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
+    if (name === 'textureStore')
+      return `$.tstore($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
     if (name === 'textureDimensions')
       return `[$t_${args[0].name}.width, $t_${args[0].name}.height]`;
     if (BARRIERS.has(name)) {
@@ -545,7 +549,8 @@ export function emitJs(m: PortableModule): string {
   for (const b of storage) out.push(`let $v_${b.name}, $len_${b.name} = 0;`);
   for (const u of uniforms) out.push(`let ${F(u.name)};`);
   const textures = m.bindings.filter((b) => b.space === 'texture');
-  for (const t of textures) out.push(`let $t_${t.name};`);
+  const images = m.bindings.filter((b) => b.space === 'storage-texture');
+  for (const t of [...textures, ...images]) out.push(`let $t_${t.name};`);
   for (const b of storage) {
     const el = b.element as WType;
     const stride = (b.type as { stride: number }).stride / 4;
@@ -613,6 +618,7 @@ export function emitJs(m: PortableModule): string {
   const bindUniforms = [
     ...uniforms.map((u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`),
     ...textures.map((t) => `  $t_${t.name} = ctx.textures.${t.name};`),
+    ...images.map((t) => `  $t_${t.name} = ctx.images.${t.name};`),
   ];
   const loop = m.cooperative
     ? cooperativeLoop(m, e.yields.has(m.entryPoint))

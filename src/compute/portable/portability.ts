@@ -9,14 +9,17 @@
 import { reflectWgslBindings, wgslStaticUse } from '../../rhi/core/reflect.js';
 import { KernelError } from '../kernel-error.js';
 import type { PortableKernelError } from './analyze.js';
+import type { TextureFormat } from '../../rhi/core/formats.js';
 
 /** A buffer binding of the entry point: what the compute path needs to bind it by name. */
 export interface BufferBinding {
   readonly name: string;
   readonly group: number;
   readonly binding: number;
-  readonly space: 'uniform' | 'storage' | 'texture';
+  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture';
   readonly access: 'read' | 'read_write' | 'write';
+  /** A storage texture's format, as declared. */
+  readonly format?: TextureFormat;
 }
 
 /** Whether a kernel runs on every path, and if not, what keeps it on compute. */
@@ -38,8 +41,8 @@ export type Portability =
 /**
  * The buffer bindings `entryPoint` uses, found as the RHI finds them for any WGSL (its declarations
  * and the entry point's static use), with no parse of its own: the compute path runs shaders the
- * portable front end cannot parse. A texture, sampler or storage texture is a `KernelError`:
- * portable kernels bind buffers by name.
+ * portable front end cannot parse. A sampler is a `KernelError`: portable kernels bind buffers
+ * and textures by name.
  */
 export function reflectBufferBindings(
   label: string,
@@ -56,20 +59,23 @@ export function reflectBufferBindings(
         ? 'uniform'
         : r.type === 'storage' || r.type === 'read-only-storage'
           ? 'storage'
-          : r.type === 'texture'
-            ? 'texture'
+          : r.type === 'texture' || r.type === 'storage-texture'
+            ? r.type
             : null;
     if (!space)
       throw new KernelError(
         label,
-        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers and sampled textures (no samplers, no storage textures)`,
+        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers, sampled textures and storage textures (no samplers)`,
       );
     bindings.push({
       name: r.name,
       group: r.group,
       binding: r.binding,
       space,
-      access: r.type === 'storage' ? 'read_write' : 'read',
+      access: r.type === 'storage' ? 'read_write' : r.type === 'storage-texture' ? 'write' : 'read',
+      ...(space === 'storage-texture'
+        ? { format: /<\s*(\w+)/.exec(r.wgslType)?.[1] as TextureFormat }
+        : {}),
     });
   }
   bindings.sort((a, b) => a.group - b.group || a.binding - b.binding);

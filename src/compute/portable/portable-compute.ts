@@ -46,8 +46,11 @@ export interface PortableComputeOptions {
   /** Buffers by the shader's binding names (variable names); may also be given per dispatch. */
   buffers?: Readonly<Record<string, Buffer>>;
   /**
-   * Sampled textures (`texture_2d<f32>` read with `textureLoad`) by binding name: `TEXTURE_BINDING`
-   * textures of a colour format. The CPU path reads mip level 0 from the texture's host copy.
+   * Textures by binding name: sampled ones (`texture_2d<f32>` read with `textureLoad`;
+   * `TEXTURE_BINDING` textures of a colour format) and storage ones
+   * (`texture_storage_2d<format, write>` written with `textureStore`; `storageTextureUsage(device)`
+   * says the usage). The CPU path reads mip level 0 from the texture's host copy, and writes a
+   * storage texture's with `queue.writeTexture` after the run.
    */
   textures?: Readonly<Record<string, Texture>>;
   /** `auto` (default) takes compute, else ping-pong, else the CPU. */
@@ -186,10 +189,10 @@ export class PortableCompute {
           `the shader has no binding named ${name} (bindings: ${this.#declared.join(', ') || 'none'})`,
           this.label,
         );
-      if (b.space === 'texture')
+      if (b.space === 'texture' || b.space === 'storage-texture')
         throw new ValidationError(
           'portable-unknown-buffer',
-          `${name} is a texture binding: pass it in textures, not buffers`,
+          `${name} is a ${b.space === 'texture' ? 'texture' : 'storage texture'} binding: pass it in textures, not buffers`,
           this.label,
         );
       checkBuffer(this, b, buffer);
@@ -197,7 +200,7 @@ export class PortableCompute {
     }
   }
 
-  /** Binds sampled textures by binding name (the others stay as they were). */
+  /** Binds sampled and storage textures by binding name (the others stay as they were). */
   setTextures(textures: Readonly<Record<string, Texture>>): void {
     if (!textures || typeof textures !== 'object')
       throw new ValidationError(
@@ -207,20 +210,20 @@ export class PortableCompute {
       );
     for (const [name, texture] of Object.entries(textures)) {
       const b = this.bindings.find((x) => x.name === name);
-      if (!b || b.space !== 'texture')
+      if (!b || (b.space !== 'texture' && b.space !== 'storage-texture'))
         throw new ValidationError(
           'portable-textures',
           b
             ? `${name} is a ${b.space} binding: pass it in buffers`
             : `the shader has no texture binding named ${name} (textures: ${
                 this.bindings
-                  .filter((x) => x.space === 'texture')
+                  .filter(isTexture)
                   .map((x) => x.name)
                   .join(', ') || 'none'
               })`,
           this.label,
         );
-      checkTexture(this, name, texture);
+      checkTexture(this, b, texture);
       this.#textures[name] = texture;
     }
   }
@@ -240,7 +243,7 @@ export class PortableCompute {
     if (buffers) this.setBuffers(buffers);
     if (textures) this.setTextures(textures);
     const missing = this.bindings
-      .filter((b) => b.space !== 'texture' && !this.#buffers[b.name])
+      .filter((b) => !isTexture(b) && !this.#buffers[b.name])
       .map((b) => b.name);
     if (missing.length)
       throw new ValidationError(
@@ -249,7 +252,7 @@ export class PortableCompute {
         this.label,
       );
     const unbound = this.bindings
-      .filter((b) => b.space === 'texture' && !this.#textures[b.name])
+      .filter((b) => isTexture(b) && !this.#textures[b.name])
       .map((b) => b.name);
     if (unbound.length)
       throw new ValidationError(
@@ -266,6 +269,17 @@ export class PortableCompute {
         throw new ValidationError(
           'binding-writable-alias',
           `buffer ${this.#buffers[o.name]?.label ?? ''} is bound to writable ${o.name} and to ${other.name} in one dispatch (WebGPU's usage scope forbids it)`,
+          this.label,
+        );
+    }
+    for (const o of this.bindings.filter((b) => b.space === 'storage-texture')) {
+      const other = this.bindings.find(
+        (b) => b !== o && isTexture(b) && this.#textures[b.name] === this.#textures[o.name],
+      );
+      if (other)
+        throw new ValidationError(
+          'binding-writable-alias',
+          `texture ${this.#textures[o.name]?.label ?? ''} is bound to storage texture ${o.name} and to ${other.name} in one dispatch (WebGPU's usage scope forbids it)`,
           this.label,
         );
     }
@@ -287,8 +301,27 @@ export class PortableCompute {
   }
 }
 
-function checkTexture(pc: PortableCompute, name: string, texture: Texture): void {
+const isTexture = (b: BufferBinding): boolean =>
+  b.space === 'texture' || b.space === 'storage-texture';
+
+/**
+ * The usage a texture needs to be bound to a portable kernel's `texture_storage_2d` on `device`:
+ * `STORAGE_BINDING` where it has storage textures (the compute path), with `COPY_DST` and
+ * `TEXTURE_BINDING` for the CPU path (it writes the texture with `queue.writeTexture`, over the host
+ * copy a `TEXTURE_BINDING` texture keeps). Add what else the texture is for.
+ */
+export function storageTextureUsage(device: Device): number {
+  return (
+    TextureUsage.COPY_DST |
+    TextureUsage.TEXTURE_BINDING |
+    (device.caps.features.storageTextures ? TextureUsage.STORAGE_BINDING : 0)
+  );
+}
+
+function checkTexture(pc: PortableCompute, b: BufferBinding, texture: Texture): void {
+  const name = b.name;
   requireResource(texture, 'texture', `textures.${name}`, pc.device);
+  if (b.space === 'storage-texture') return checkStorageTexture(pc, b, texture);
   if (!(texture.usage & TextureUsage.TEXTURE_BINDING))
     throw new UsageError(
       `texture ${texture.label ?? ''} bound to ${name} needs TEXTURE_BINDING`,
@@ -459,4 +492,38 @@ export function createPortableCompute(
   options: PortableComputeOptions,
 ): PortableCompute {
   return new PortableCompute(device, options);
+}
+
+function checkStorageTexture(pc: PortableCompute, b: BufferBinding, texture: Texture): void {
+  const format = b.format;
+  if (format && texture.format !== format)
+    throw new ValidationError(
+      'portable-textures',
+      `texture ${texture.label ?? ''} bound to storage texture ${b.name} is ${texture.format}; the shader declares ${format}`,
+      pc.label,
+      { format: texture.format, declared: format },
+    );
+  if (texture.mipLevelCount !== 1 && pc.path === 'cpu')
+    throw new ValidationError(
+      'portable-textures',
+      `texture ${texture.label ?? ''} bound to storage texture ${b.name} has ${texture.mipLevelCount} mip levels; the CPU path writes level 0 of a texture of one level`,
+      pc.label,
+    );
+  const need =
+    pc.path === 'compute'
+      ? TextureUsage.STORAGE_BINDING
+      : TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING;
+  if ((texture.usage & need) !== need) {
+    const missing = usageNames(need & ~texture.usage, TextureUsage);
+    throw new UsageError(
+      `texture ${texture.label ?? ''} bound to storage texture ${b.name} needs ${missing} on the ${pc.path} path (${
+        pc.path === 'compute'
+          ? 'a compute shader writes it'
+          : 'the CPU path writes its host copy, which TEXTURE_BINDING keeps, and uploads it with queue.writeTexture'
+      }; storageTextureUsage(device) gives the usage for every path)`,
+      missing,
+      usageNames(texture.usage, TextureUsage),
+      pc.label,
+    );
+  }
 }

@@ -8,7 +8,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { bitOps, floatScalarOps, floatVectorOps, packOps } from './runtime-builtins.js';
-import { loadTexel } from './texels.js';
+import { loadTexel, storeTexel } from './texels.js';
 type Num = number;
 type Fn = (...a: any[]) => any;
 
@@ -281,6 +281,8 @@ export const runtime = {
   clone,
   /** `textureLoad` of a decoded texture (texels.ts). */
   tload: loadTexel,
+  /** `textureStore` into a storage texture's bytes (texels.ts). */
+  tstore: storeTexel,
   /** A copy of a storage binding's words (a writable array as it was before the dispatch). */
   snapshot: (v: { U: Uint32Array; length: number }) => {
     const U = v.U.slice();

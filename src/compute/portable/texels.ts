@@ -1,10 +1,11 @@
 /**
  * Texels of a sampled texture as the CPU path reads them: mip level 0 from the texture's host
  * copy, decoded to RGBA floats as a GPU's `textureLoad` returns them — unorm bytes × (1/255), sRGB
- * bytes to linear, halfs and floats as they are, missing channels (0, 0, 1), BGRA swizzled.
+ * bytes to linear, halfs and floats as they are, missing channels (0, 0, 1), BGRA swizzled. And
+ * storage textures as the CPU path writes them: `textureStore` encodes into a copy of the bytes.
  */
 import { FORMAT_INFO, type TextureFormat } from '../../rhi/core/formats.js';
-import { halfToFloat } from '../../rhi/core/half.js';
+import { floatToHalfBits, halfToFloat } from '../../rhi/core/half.js';
 
 /** A decoded texture: `data` holds 4 floats per texel, rows top to bottom. */
 export interface DecodedTexture {
@@ -64,4 +65,54 @@ export function loadTexel(t: DecodedTexture, coords: readonly number[], level: n
   const y = Math.min(Math.max(coords[1] as number, 0), t.height - 1);
   const i = 4 * (y * t.width + x);
   return [t.data[i], t.data[i + 1], t.data[i + 2], t.data[i + 3]] as number[];
+}
+
+/** A storage texture as the CPU path writes it: a copy of level 0's bytes, uploaded after the run. */
+export interface StorageImage {
+  readonly width: number;
+  readonly height: number;
+  readonly bytes: Uint8Array;
+  /** Encodes RGBA floats into texel `i` (the format's channels). */
+  readonly put: (i: number, v: number[]) => void;
+}
+
+/** A storage image of `format` over a copy of `bytes` (level 0, tight rows). */
+export function storageImage(
+  format: TextureFormat,
+  width: number,
+  height: number,
+  source: Uint8Array,
+): StorageImage {
+  const bytes = source.slice();
+  const info = FORMAT_INFO[format];
+  const n = info.components;
+  let put: (i: number, v: number[]) => void;
+  if (info.kind === 'unorm')
+    put = (i, v) => {
+      for (let c = 0; c < n; c++) {
+        const x = v[c] as number;
+        // NaN and below 0 store 0, 1 and above 255 (WGSL's conversion to unorm clamps), else nearest
+        bytes[i * n + c] = x > 0 ? (x < 1 ? Math.round(x * 255) : 255) : 0;
+      }
+    };
+  else if (info.half) {
+    const h = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 1);
+    put = (i, v) => {
+      for (let c = 0; c < n; c++) h[i * n + c] = floatToHalfBits(v[c] as number);
+    };
+  } else {
+    const f = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+    put = (i, v) => {
+      for (let c = 0; c < n; c++) f[i * n + c] = v[c] as number;
+    };
+  }
+  return { width, height, bytes, put };
+}
+
+/** `textureStore(t, coords, value)` on the CPU: coordinates outside the texture write nothing (WGSL). */
+export function storeTexel(t: StorageImage, coords: readonly number[], value: number[]): void {
+  const x = coords[0] as number;
+  const y = coords[1] as number;
+  if (x < 0 || y < 0 || x >= t.width || y >= t.height) return;
+  t.put(y * t.width + x, value);
 }

@@ -13,7 +13,11 @@ import {
   type Texture,
 } from '../../../src/all.js';
 import type { PathName } from '../../../src/compute/index.js';
-import { PortableKernelError, createPortableCompute } from '../../../src/compute/portable/index.js';
+import {
+  PortableKernelError,
+  createPortableCompute,
+  storageTextureUsage,
+} from '../../../src/compute/portable/index.js';
 import { reflectBufferBindings } from '../../../src/compute/portable/portability.js';
 import { reflectWorkgroupSize } from '../../../src/rhi/core/compute-pipeline.js';
 import { CORPUS, type CorpusBuffer } from '../../corpus/babylon.js';
@@ -25,6 +29,7 @@ import {
   BARRIER_PRIVATES,
   BLUR,
   BUILTINS,
+  IMAGE_EDGES,
   SUM_ATOMIC,
   TILE_TRANSPOSE,
   TREE_SUM,
@@ -56,6 +61,12 @@ interface Workload {
     string,
     { width: number; height: number; format: 'rgba8unorm' | 'rgba32float'; data: Uint8Array }
   >;
+  /**
+   * Storage textures (`texture_storage_2d<format, write>`) by binding name, with their texels before
+   * the first dispatch; an output named here is compared texel by texel (unorm8 within 1, halfs
+   * within 1 ulp of a half, floats within `ulps`: a GPU may round a conversion the other way).
+   */
+  images?: Record<string, { width: number; height: number; format: ImageFormat; data: Uint8Array }>;
   outputs: readonly string[];
   /** Outputs of integers among float ones: compared bit for bit. */
   exact?: readonly string[];
@@ -70,6 +81,9 @@ interface Workload {
    */
   cpuOnly?: string;
 }
+
+type ImageFormat = 'rgba8unorm' | 'rgba16float' | 'r32float';
+const TEXEL_BYTES: Record<ImageFormat, number> = { rgba8unorm: 4, rgba16float: 8, r32float: 4 };
 
 const STEPS = [1, 10];
 const grid3 = (c: Count): [number, number, number] => {
@@ -117,6 +131,19 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
       [t.width, t.height],
     );
   }
+  for (const [name, t] of Object.entries(w.images ?? {})) {
+    textures[name] = gpu.createTexture({
+      size: [t.width, t.height],
+      format: t.format,
+      usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC,
+    });
+    gpu.queue.writeTexture(
+      { texture: textures[name] as GPUTexture },
+      t.data as Uint8Array<ArrayBuffer>,
+      { bytesPerRow: t.width * TEXEL_BYTES[t.format] },
+      [t.width, t.height],
+    );
+  }
   const out: Array<Record<string, Uint32Array>> = [];
   for (let step = 1; step <= Math.max(...STEPS); step++) {
     const group = gpu.createBindGroup({
@@ -124,7 +151,7 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
       entries: bindings.map((b) => ({
         binding: b.binding,
         resource:
-          b.space === 'texture'
+          b.space === 'texture' || b.space === 'storage-texture'
             ? (textures[b.name] as GPUTexture).createView()
             : { buffer: buffers[b.name] as GPUBuffer },
       })),
@@ -139,6 +166,11 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
     if (STEPS.includes(step)) {
       const read: Record<string, Uint32Array> = {};
       for (const name of w.outputs) {
+        const image = w.images?.[name];
+        if (image) {
+          read[name] = await readRawImage(gpu, textures[name] as GPUTexture, image);
+          continue;
+        }
         const src = buffers[name] as GPUBuffer;
         const staging = gpu.createBuffer({
           size: src.size,
@@ -161,6 +193,30 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
   for (const b of Object.values(buffers)) b.destroy();
   for (const t of Object.values(textures)) t.destroy();
   return out;
+}
+
+/** A storage texture's texels, tight rows, as words (copied out with 256-byte rows). */
+async function readRawImage(
+  gpu: GPUDevice,
+  texture: GPUTexture,
+  t: { width: number; height: number; format: ImageFormat },
+): Promise<Uint32Array> {
+  const tight = t.width * TEXEL_BYTES[t.format];
+  const row = Math.ceil(tight / 256) * 256;
+  const staging = gpu.createBuffer({
+    size: row * t.height,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
+  const e = gpu.createCommandEncoder();
+  e.copyTextureToBuffer({ texture }, { buffer: staging, bytesPerRow: row }, [t.width, t.height]);
+  gpu.queue.submit([e.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const padded = new Uint8Array(staging.getMappedRange());
+  const bytes = new Uint8Array(tight * t.height);
+  for (let y = 0; y < t.height; y++)
+    bytes.set(padded.subarray(y * row, y * row + tight), y * tight);
+  staging.destroy();
+  return new Uint32Array(bytes.buffer);
 }
 
 /** The outputs after each checkpoint step, through createPortableCompute on `path`. */
@@ -195,6 +251,21 @@ async function portable(
       { width: t.width, height: t.height },
     );
   }
+  for (const [name, t] of Object.entries(w.images ?? {})) {
+    textures[name] = device.createTexture({
+      label: name,
+      size: { width: t.width, height: t.height },
+      format: t.format,
+      // what each path needs (storageTextureUsage), and COPY_SRC to read it back
+      usage: storageTextureUsage(device) | TextureUsage.COPY_SRC,
+    });
+    device.queue.writeTexture(
+      { texture: textures[name] as Texture },
+      t.data,
+      { bytesPerRow: t.width * TEXEL_BYTES[t.format] },
+      { width: t.width, height: t.height },
+    );
+  }
   const sim = createPortableCompute(device, {
     code: w.code,
     count: w.count,
@@ -210,8 +281,14 @@ async function portable(
     device.queue.submit([enc.finish()]);
     if (STEPS.includes(step)) {
       const read: Record<string, Uint32Array> = {};
-      for (const name of w.outputs)
-        read[name] = new Uint32Array(await (buffers[name] as Buffer).read());
+      for (const name of w.outputs) {
+        if (w.images?.[name]) {
+          const texels = await (textures[name] as Texture).read();
+          read[name] = new Uint32Array(
+            texels.buffer.slice(texels.byteOffset, texels.byteOffset + texels.byteLength),
+          );
+        } else read[name] = new Uint32Array(await (buffers[name] as Buffer).read());
+      }
       out.push(read);
     }
     if (w.swap) {
@@ -232,6 +309,49 @@ function ulps(a: number, b: number): number {
   const ordered = (x: number): number =>
     x & 0x80000000 ? 0x80000000 - (x & 0x7fffffff) : x + 0x80000000;
   return Math.abs(ordered(a >>> 0) - ordered(b >>> 0));
+}
+
+/**
+ * Two readings of a storage texture, component by component: unorm8 within 1 (a conversion rounded
+ * the other way), halfs within 1 ulp of a half, floats within `allowed` ulp. Says how they differ.
+ */
+function compareImage(
+  a: Uint32Array,
+  b: Uint32Array,
+  format: ImageFormat,
+  allowed: number,
+  where: string,
+  source: string,
+): string {
+  const [x, y, limit, unit] =
+    format === 'rgba8unorm'
+      ? [new Uint8Array(a.buffer), new Uint8Array(b.buffer), 1, 'of 255']
+      : format === 'rgba16float'
+        ? [new Uint16Array(a.buffer), new Uint16Array(b.buffer), 1, 'half ulp']
+        : [a, b, allowed, 'ulp'];
+  const half = (h: number): number => (h & 0x8000 ? 0x8000 - (h & 0x7fff) : h + 0x8000);
+  let worst = 0;
+  let differ = 0;
+  let first = -1;
+  for (let i = 0; i < x.length; i++) {
+    const p = x[i] as number;
+    const q = y[i] as number;
+    const d =
+      format === 'rgba8unorm'
+        ? Math.abs(p - q)
+        : format === 'rgba16float'
+          ? Math.abs(half(p) - half(q))
+          : ulps(p, q);
+    if (d && first < 0) first = i;
+    if (d) differ++;
+    worst = Math.max(worst, d);
+  }
+  assert(
+    worst <= limit,
+    `${where}: ${differ} of ${x.length} components differ from ${source}, up to ${worst} ${unit} (allowed ${limit}; the first: component ${first}, ${x[first]} against ${y[first]})`,
+  );
+  assert(new Set(x).size > 2, `${where}: ${source} wrote one value`);
+  return differ ? `≤ ${worst} ${unit} (${differ} of ${x.length})` : 'same bits';
 }
 
 /**
@@ -290,6 +410,13 @@ async function everywhere(
         const a = (raw[k] as Record<string, Uint32Array>)[name] as Uint32Array;
         const b = (ours[k] as Record<string, Uint32Array>)[name] as Uint32Array;
         const floats = w.floats && !w.exact?.includes(name);
+        const image = w.images?.[name];
+        if (image) {
+          report.push(
+            `${path} step ${step}: ${compareImage(a, b, image.format, w.ulps ?? 2, `${what} ${path}, step ${step}, ${name}`, source)}`,
+          );
+          continue;
+        }
         let worst = 0;
         let differ = 0;
         let first = -1;
@@ -840,6 +967,47 @@ export const cases = defineCases({
             `blur ${format}`,
           );
         }
+      },
+    },
+  'an image filter writes storage textures with textureStore (rgba8unorm, rgba16float, r32float; texels unwritten and stores outside the texture) as raw WebGPU does, on compute and the CPU path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        const [w, h] = [37, 21];
+        const source = Uint8Array.from(
+          { length: 4 * w * h },
+          (_, i) => (i * 53 + (i >> 3) * 7) % 256,
+        );
+        const before = Float32Array.from({ length: w * h }, (_, i) => -i);
+        await everywhere(
+          ctx,
+          {
+            code: IMAGE_EDGES,
+            count: [w + 3, h + 5],
+            buffers: {},
+            textures: { src: { width: w, height: h, format: 'rgba8unorm', data: source } },
+            images: {
+              edges: {
+                width: w,
+                height: h,
+                format: 'rgba8unorm',
+                data: new Uint8Array(4 * w * h).fill(7),
+              },
+              hdr: { width: w, height: h, format: 'rgba16float', data: new Uint8Array(8 * w * h) },
+              shifted: {
+                width: w,
+                height: h,
+                format: 'r32float',
+                data: new Uint8Array(before.buffer),
+              },
+            },
+            outputs: ['edges', 'hdr', 'shifted'],
+            floats: true,
+            cpuOnly: 'texture_storage_2d',
+          },
+          'image edges',
+        );
       },
     },
   'random numbers from var<private> state (seeded per invocation, advanced in helpers, a vector changed member by member) give raw WebGPU’s values on every path':

@@ -785,3 +785,37 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   p.velocity.x = f32(bins[0] + bins[1] + bins[2] + bins[3]);
 }
 `;
+
+/**
+ * An image filter into storage textures: Sobel edges of a sampled texture's luma written to an
+ * `rgba8unorm`, an `rgba16float` and (shifted right one texel, on two thirds of the texels: the
+ * first column keeps its contents, the last lands outside and writes nothing) an `r32float`
+ * storage texture, on a 2-D grid larger than the image.
+ */
+export const IMAGE_EDGES = /* wgsl */ `@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var edges: texture_storage_2d<rgba8unorm, write>;
+@group(0) @binding(2) var hdr: texture_storage_2d<rgba16float, write>;
+@group(0) @binding(3) var shifted: texture_storage_2d<r32float, write>;
+
+fn luma(p: vec2i, size: vec2i) -> f32 {
+  let c = textureLoad(src, clamp(p, vec2i(0), size - 1), 0);
+  return dot(c.rgb, vec3f(0.25, 0.5, 0.25));
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let size = vec2i(textureDimensions(src));
+  let p = vec2i(id.xy);
+  if (p.x >= size.x || p.y >= size.y) { return; }
+  let gx = luma(p + vec2i(1, -1), size) + 2.0 * luma(p + vec2i(1, 0), size) + luma(p + vec2i(1, 1), size)
+    - luma(p + vec2i(-1, -1), size) - 2.0 * luma(p + vec2i(-1, 0), size) - luma(p + vec2i(-1, 1), size);
+  let gy = luma(p + vec2i(-1, 1), size) + 2.0 * luma(p + vec2i(0, 1), size) + luma(p + vec2i(1, 1), size)
+    - luma(p + vec2i(-1, -1), size) - 2.0 * luma(p + vec2i(0, -1), size) - luma(p + vec2i(1, -1), size);
+  let m = abs(gx) + abs(gy);
+  textureStore(edges, p, vec4f(m, gx * 0.5 + 0.5, gy * 0.5 + 0.5, 1.0));
+  textureStore(hdr, id.xy, vec4f(gx, gy, m * 1000.0, -m));
+  if ((p.x + p.y) % 3 != 0) {
+    textureStore(shifted, p + vec2i(1, 0), vec4f(m - 0.25, 0.0, 0.0, 1.0));
+  }
+}
+`;

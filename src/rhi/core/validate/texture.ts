@@ -29,7 +29,7 @@ const MULTISAMPLE_FORMATS: readonly TextureFormat[] = [
   'depth32float',
 ];
 /** … and the formats that have STORAGE_BINDING (bgra8unorm only with a feature Ignis does not ask for). */
-const STORAGE_FORMATS: readonly TextureFormat[] = [
+export const STORAGE_FORMATS: readonly TextureFormat[] = [
   'rgba8unorm',
   'rgba16float',
   'r32float',

@@ -1,0 +1,251 @@
+// Storage textures on the CPU path: `texture_storage_2d<format, write>` written with textureStore,
+// against a JavaScript reference of the same filter; what each path requires of the texture; the
+// kernels the front end refuses. The browser runs the same kernel against raw WebGPU
+// (tests/gpu/cases/portable-world.ts).
+import { describe, expect, it } from 'vitest';
+import {
+  NullDevice,
+  TextureUsage,
+  UsageError,
+  ValidationError,
+  halfToFloat,
+  type Texture,
+  type TextureFormat,
+} from '../../src/all.js';
+import {
+  PortableKernelError,
+  createPortableCompute,
+  storageTextureUsage,
+} from '../../src/compute/portable/index.js';
+import { IMAGE_EDGES } from '../gpu/page/portable-kernels.js';
+import { device, expectRejected } from './portable-helpers.js';
+
+const [W, H] = [13, 9];
+
+function texture(d: NullDevice, format: TextureFormat, bytes: Uint8Array, usage?: number): Texture {
+  const t = d.createTexture({
+    label: format,
+    size: { width: W, height: H },
+    format,
+    usage: usage ?? storageTextureUsage(d),
+  });
+  d.queue.writeTexture(
+    { texture: t },
+    bytes,
+    { bytesPerRow: bytes.byteLength / H },
+    { width: W, height: H },
+  );
+  return t;
+}
+
+const source = Uint8Array.from({ length: 4 * W * H }, (_, i) => (i * 53 + (i >> 3) * 7) % 256);
+
+/** The filter in JavaScript: per texel (gx, gy, m) from the source's luma, as the WGSL says. */
+function sobel(x: number, y: number): [number, number, number] {
+  const luma = (px: number, py: number): number => {
+    const cx = Math.min(Math.max(px, 0), W - 1);
+    const cy = Math.min(Math.max(py, 0), H - 1);
+    const i = 4 * (cy * W + cx);
+    const c = (k: number): number => (source[i + k] as number) / 255;
+    return 0.25 * c(0) + 0.5 * c(1) + 0.25 * c(2);
+  };
+  const gx =
+    luma(x + 1, y - 1) +
+    2 * luma(x + 1, y) +
+    luma(x + 1, y + 1) -
+    luma(x - 1, y - 1) -
+    2 * luma(x - 1, y) -
+    luma(x - 1, y + 1);
+  const gy =
+    luma(x - 1, y + 1) +
+    2 * luma(x, y + 1) +
+    luma(x + 1, y + 1) -
+    luma(x - 1, y - 1) -
+    2 * luma(x, y - 1) -
+    luma(x + 1, y - 1);
+  return [gx, gy, Math.abs(gx) + Math.abs(gy)];
+}
+
+const unorm = (v: number): number => Math.round(Math.min(Math.max(v, 0), 1) * 255);
+
+describe('storage textures on the CPU path', () => {
+  it('textureStore into rgba8unorm, rgba16float and r32float: the filter by hand; unwritten texels keep their contents, stores outside write nothing', () => {
+    const d = device();
+    const src = texture(
+      d,
+      'rgba8unorm',
+      source,
+      TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    );
+    const edges = texture(d, 'rgba8unorm', new Uint8Array(4 * W * H).fill(7));
+    const hdr = texture(d, 'rgba16float', new Uint8Array(8 * W * H));
+    const before = Float32Array.from({ length: W * H }, (_, i) => -i);
+    const shifted = texture(d, 'r32float', new Uint8Array(before.buffer));
+    const sim = createPortableCompute(d, {
+      code: IMAGE_EDGES,
+      count: [W + 3, H + 5],
+      textures: { src, edges, hdr, shifted },
+      path: 'cpu',
+    });
+    sim.dispatch(d.createCommandEncoder());
+    const e = edges.hostShadow?.bytes as Uint8Array;
+    const h = new Uint16Array((hdr.hostShadow?.bytes as Uint8Array).slice().buffer);
+    const s = new Float32Array((shifted.hostShadow?.bytes as Uint8Array).slice().buffer);
+    let worst = 0;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        const [gx, gy, m] = sobel(x, y);
+        const want = [unorm(m), unorm(gx * 0.5 + 0.5), unorm(gy * 0.5 + 0.5), 255];
+        for (let c = 0; c < 4; c++)
+          worst = Math.max(worst, Math.abs((e[4 * i + c] as number) - (want[c] as number)));
+        const half = [gx, gy, m * 1000, -m];
+        for (let c = 0; c < 4; c++)
+          expect(halfToFloat(h[4 * i + c] as number)).toBeCloseTo(
+            half[c] as number,
+            c === 2 ? 0 : 2,
+          );
+        // texel (x, y) of `shifted` is written by the invocation at (x - 1, y), where (x - 1 + y) % 3 != 0
+        const writer = x > 0 && (x - 1 + y) % 3 !== 0;
+        if (writer) expect(s[i]).toBeCloseTo((sobel(x - 1, y)[2] as number) - 0.25, 5);
+        else expect(s[i]).toBe(before[i]);
+      }
+    // f32 arithmetic against double: a byte may round the other way
+    expect(worst).toBeLessThanOrEqual(1);
+    // the edges are not all one value: the filter saw the image
+    expect(new Set(e).size).toBeGreaterThan(20);
+  });
+
+  it('a WebGL2-like device takes the CPU path for a storage texture (the ping-pong refuses it at the declaration)', () => {
+    const d = new NullDevice({
+      hostShadows: true,
+      features: { compute: false, storageTextures: false },
+    });
+    Object.assign(d, { caps: { ...d.caps, backend: 'webgl2', shaderLanguage: 'glsl' } });
+    const sim = createPortableCompute(d, { code: IMAGE_EDGES, count: [W, H] });
+    expect(sim.path).toBe('cpu');
+    expect(sim.portability).toMatchObject({
+      portable: true,
+      pingpong: { construct: 'texture_storage_2d', line: 2 },
+    });
+    expect(() =>
+      createPortableCompute(d, { code: IMAGE_EDGES, count: [W, H], path: 'pingpong' }),
+    ).toThrow(PortableKernelError);
+    // without STORAGE_BINDING there: the usage the CPU path needs
+    expect(storageTextureUsage(d)).toBe(TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING);
+    expect(storageTextureUsage(device()) & TextureUsage.STORAGE_BINDING).toBeTruthy();
+  });
+
+  it('refuses a texture of another format, one without the usage its path needs, and one bound twice', () => {
+    const d = device();
+    const src = texture(
+      d,
+      'rgba8unorm',
+      source,
+      TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    );
+    const code = IMAGE_EDGES;
+    const wrong = texture(d, 'rgba16float', new Uint8Array(8 * W * H));
+    expect(() =>
+      createPortableCompute(d, { code, count: [W, H], path: 'cpu', textures: { edges: wrong } }),
+    ).toThrow(/is rgba16float; the shader declares rgba8unorm/);
+    const noCopy = texture(
+      d,
+      'rgba8unorm',
+      new Uint8Array(4 * W * H),
+      TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    );
+    let error: unknown;
+    try {
+      createPortableCompute(d, {
+        code,
+        count: [W, H],
+        path: 'compute',
+        textures: { edges: noCopy },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(String(error)).toMatch(/needs STORAGE_BINDING on the compute path/);
+    const storageOnly = d.createTexture({
+      size: { width: W, height: H },
+      format: 'rgba8unorm',
+      usage: TextureUsage.STORAGE_BINDING,
+    });
+    expect(() =>
+      createPortableCompute(d, {
+        code,
+        count: [W, H],
+        path: 'cpu',
+        textures: { edges: storageOnly },
+      }),
+    ).toThrow(/needs COPY_DST\|TEXTURE_BINDING on the cpu path/);
+    const a = texture(d, 'rgba8unorm', new Uint8Array(4 * W * H));
+    const hdr = texture(d, 'rgba16float', new Uint8Array(8 * W * H));
+    const r = texture(d, 'r32float', new Uint8Array(4 * W * H));
+    const sim = createPortableCompute(d, { code, count: [W, H], path: 'cpu' });
+    expect(() =>
+      sim.dispatch(d.createCommandEncoder(), {}, { src: a, edges: a, hdr, shifted: r }),
+    ).toThrow(ValidationError);
+    const fresh = createPortableCompute(d, { code, count: [W, H], path: 'cpu' });
+    expect(() => fresh.dispatch(d.createCommandEncoder(), {}, { src, edges: a, hdr })).toThrow(
+      /no texture bound for shifted/,
+    );
+  });
+
+  it('refuses what Ignis does not write: read_write access, other formats and dimensions, loads, a storage texture as a value', () => {
+    const decl = (t: string): string =>
+      `@group(0) @binding(0) var o: ${t};\n@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id: vec3u) {\n  textureStore(o, vec2u(id.x, 0u), vec4f(1.0));\n}`;
+    const cpuOnly = { cpu: true };
+    expectRejected(
+      decl('texture_storage_2d<rgba8unorm, read_write>'),
+      'read_write',
+      1,
+      /write-only/,
+      cpuOnly,
+    );
+    expectRejected(
+      decl('texture_storage_2d<rgba32uint, write>'),
+      'rgba32uint',
+      1,
+      /not a storage format/,
+      cpuOnly,
+    );
+    expectRejected(
+      decl('texture_storage_3d<rgba8unorm, write>'),
+      'texture_storage_3d',
+      1,
+      /not portable/,
+      cpuOnly,
+    );
+    expectRejected(
+      `@group(0) @binding(0) var o: texture_storage_2d<rgba8unorm, write>;\n@compute @workgroup_size(8) fn main() {\n  let v = textureLoad(o, vec2i(0));\n}`,
+      'textureLoad',
+      3,
+      /write-only storage texture cannot be read/,
+      cpuOnly,
+    );
+    expectRejected(
+      `@group(0) @binding(0) var o: texture_storage_2d<rgba8unorm, write>;\n@compute @workgroup_size(8) fn main() {\n  textureStore(o, vec2i(0), vec3f(1.0));\n}`,
+      'textureStore',
+      3,
+      /must be vec4<f32>/,
+      cpuOnly,
+    );
+    expectRejected(
+      `@group(0) @binding(0) var o: texture_storage_2d<rgba8unorm, write>;\nfn f(t: texture_storage_2d<rgba8unorm, write>) {}\n@compute @workgroup_size(8) fn main() {\n  let t = o;\n}`,
+      'o',
+      4,
+      /written with textureStore/,
+      cpuOnly,
+    );
+    // without the CPU path (defineKernel's analysis): refused at the declaration
+    expectRejected(
+      decl('texture_storage_2d<rgba8unorm, write>'),
+      'texture_storage_2d',
+      1,
+      /not portable/,
+    );
+  });
+});
