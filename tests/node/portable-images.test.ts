@@ -1,6 +1,6 @@
-// Storage textures on the CPU path: `texture_storage_2d<format, write>` written with textureStore,
-// against a JavaScript reference of the same filter; what each path requires of the texture; the
-// kernels the front end refuses. The browser runs the same kernel against raw WebGPU
+// Storage textures: `texture_storage_2d<format, write>` written with textureStore on the CPU path,
+// against a JavaScript reference of the same filter; which path a WebGL2 device takes; what each
+// path requires of the texture; the kernels the front end refuses. The browser runs the same kernel against raw WebGPU
 // (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,7 +17,7 @@ import {
   createPortableCompute,
   storageTextureUsage,
 } from '../../src/compute/portable/index.js';
-import { IMAGE_EDGES } from '../gpu/page/portable-kernels.js';
+import { IMAGE_EDGES, IMAGE_TONE } from '../gpu/page/portable-kernels.js';
 import { device, expectRejected } from './portable-helpers.js';
 
 const [W, H] = [13, 9];
@@ -116,24 +116,43 @@ describe('storage textures on the CPU path', () => {
     expect(new Set(e).size).toBeGreaterThan(20);
   });
 
-  it('a WebGL2-like device takes the CPU path for a storage texture (the ping-pong refuses it at the declaration)', () => {
+  it('on a WebGL2-like device: a kernel storing only at its own texel takes the ping-pong, one storing elsewhere the CPU path', () => {
     const d = new NullDevice({
       hostShadows: true,
       features: { compute: false, storageTextures: false },
     });
     Object.assign(d, { caps: { ...d.caps, backend: 'webgl2', shaderLanguage: 'glsl' } });
-    const sim = createPortableCompute(d, { code: IMAGE_EDGES, count: [W, H] });
-    expect(sim.path).toBe('cpu');
-    expect(sim.portability).toMatchObject({
+    const tone = createPortableCompute(d, { code: IMAGE_TONE, count: [W, H] });
+    expect(tone.path).toBe('pingpong');
+    expect(tone.portability).toEqual({ portable: true });
+    const edges = createPortableCompute(d, { code: IMAGE_EDGES, count: [W, H] });
+    expect(edges.path).toBe('cpu');
+    // the store one texel to the right, at its line and column
+    const line = IMAGE_EDGES.split('\n').findIndex((l) => l.includes('textureStore(shifted')) + 1;
+    expect(edges.portability).toMatchObject({
       portable: true,
-      pingpong: { construct: 'texture_storage_2d', line: 2 },
+      pingpong: { construct: 'textureStore', line, column: 5 },
     });
     expect(() =>
       createPortableCompute(d, { code: IMAGE_EDGES, count: [W, H], path: 'pingpong' }),
     ).toThrow(PortableKernelError);
-    // without STORAGE_BINDING there: the usage the CPU path needs
-    expect(storageTextureUsage(d)).toBe(TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING);
-    expect(storageTextureUsage(device()) & TextureUsage.STORAGE_BINDING).toBeTruthy();
+    // a kernel writing a buffer too: the CPU path
+    const both = `@group(0) @binding(0) var o: texture_storage_2d<rgba8unorm, write>;
+@group(0) @binding(1) var<storage, read_write> b: array<u32>;
+@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3u) {
+  textureStore(o, id.xy, vec4f(1.0));
+  b[id.x] = id.y;
+}`;
+    expect(createPortableCompute(d, { code: both, count: [W, H] }).portability).toMatchObject({
+      pingpong: { construct: 'texture_storage_2d', line: 1 },
+    });
+    // what each device's paths need
+    expect(storageTextureUsage(d)).toBe(
+      TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING | TextureUsage.RENDER_ATTACHMENT,
+    );
+    expect(storageTextureUsage(device())).toBe(
+      TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING | TextureUsage.STORAGE_BINDING,
+    );
   });
 
   it('refuses a texture of another format, one without the usage its path needs, and one bound twice', () => {

@@ -226,6 +226,8 @@ export interface Symbol {
   readonly readOnly?: boolean;
   /** A `let` holding the invocation's own element index (`gid.x`, or a conversion of it). */
   readonly own?: boolean;
+  /** A `let` holding the invocation's own texel (`gid.xy`, or a conversion of it). */
+  readonly ownTexel?: boolean;
   readonly binding?: Binding;
   /** The number of a declaration that shadows a local of an enclosing scope. */
   readonly shadow?: number;

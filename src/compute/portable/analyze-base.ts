@@ -259,5 +259,36 @@ export abstract class AnalyzerBase {
     return false;
   }
 
+  /**
+   * Whether `e` is the invocation's own texel: `gid.xy`, `vec2(gid.x, gid.y)`, a conversion of
+   * either to vec2<i32> or vec2<u32>, or a `let` holding one (what the ping-pong's image form draws).
+   */
+  isOwnTexel(e: AstNode): boolean {
+    if (!e) return false;
+    const component = (a: AstNode, c: 'x' | 'y'): boolean => {
+      if (a?.astNodeType === 'createExpr' && a.args?.length === 1 && !a.postfix)
+        return ['u32', 'i32'].includes(a.type?.name) && component(a.args[0], c);
+      return (
+        a?.astNodeType === 'varExpr' &&
+        this.lookup(a.name)?.kind === 'gid' &&
+        a.postfix?.astNodeType === 'stringExpr' &&
+        a.postfix.value === c &&
+        !a.postfix.postfix
+      );
+    };
+    if (e.astNodeType === 'varExpr') {
+      const sym = this.lookup(e.name);
+      if (sym?.kind === 'gid')
+        return (
+          e.postfix?.astNodeType === 'stringExpr' && e.postfix.value === 'xy' && !e.postfix.postfix
+        );
+      return !!sym?.ownTexel && !e.postfix;
+    }
+    if (e.astNodeType !== 'createExpr' || e.postfix || e.type?.name !== 'vec2') return false;
+    if (!['u32', 'i32'].includes(e.type.format?.name)) return false;
+    if (e.args?.length === 1) return this.isOwnTexel(e.args[0]);
+    return e.args?.length === 2 && component(e.args[0], 'x') && component(e.args[1], 'y');
+  }
+
   // ---------------------------------------------------------------- expressions
 }

@@ -73,6 +73,12 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
           'textureStore(t, coords, value) takes three arguments for a texture_storage_2d',
         );
       integer(args[1], 'coordinates', 2);
+      if (!this.isOwnTexel(args[1]))
+        this.limit(
+          name,
+          e,
+          `${name}(${String(t.name)}, …) at coordinates other than the invocation's own (global_invocation_id.xy) is not portable`,
+        );
       const v = this.expr(args[2], 'f32');
       if (!(v.kind === 'vec' && v.n === 4 && scalarOf(v) === 'f32'))
         this.fail(

@@ -118,7 +118,10 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
         node,
         `storage texture ${node.name}: access ${access} (Ignis's storage textures are write-only, as WebGPU's without the read-write language feature)`,
       );
-    this.limit('texture_storage_2d', node, 'storage textures are not portable');
+    // createPortableCompute runs them (the ping-pong where each store is at the invocation's own
+    // texel); defineKernel's kernels and particle looks do not
+    if (!this.options.cpu)
+      this.fail('texture_storage_2d', node, 'storage textures are not portable');
     const b: Binding = {
       name: node.name,
       group: attr('group'),

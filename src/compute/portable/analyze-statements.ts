@@ -67,7 +67,8 @@ export abstract class StatementAnalyzer extends CallAnalyzer {
         const t = s.value ? this.initializer(s, declared) : declared;
         this.types.set(s, t as WType);
         const own = s.astNodeType !== 'var' && s.value ? this.isOwnIndex(s.value) : false;
-        this.declare(s.name, { type: t as WType, kind: s.astNodeType, own }, s);
+        const ownTexel = s.astNodeType !== 'var' && s.value ? this.isOwnTexel(s.value) : false;
+        this.declare(s.name, { type: t as WType, kind: s.astNodeType, own, ownTexel }, s);
         return;
       }
       case 'assign': {

@@ -178,6 +178,16 @@ class Analyzer extends DeclarationAnalyzer {
     const bindings = [...this.bindings.values()]
       .filter((b) => this.usedBindings.has(b.name))
       .sort((a, b) => a.group - b.group || a.binding - b.binding);
+    // the ping-pong's image form draws into the storage textures only: a kernel that also writes
+    // buffers is one the CPU path runs
+    const image = bindings.find((b) => b.space === 'storage-texture');
+    const written = bindings.find((b) => b.space === 'storage' && b.access !== 'read');
+    if (image && written)
+      this.limit(
+        'texture_storage_2d',
+        { line: image.line },
+        `a kernel writing storage texture ${image.name} and storage buffer ${written.name} is not portable`,
+      );
     return {
       label: this.label,
       code: this.code,

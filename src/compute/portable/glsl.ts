@@ -119,6 +119,10 @@ class GlslEmitter extends Emitter {
     return `${glslType(type)} ${name.startsWith('_') ? name : F(name)} = ${value ?? zero(type)};`;
   }
 
+  isImage(name: string): boolean {
+    return this.m.bindings.some((b) => b.name === name && b.space === 'storage-texture');
+  }
+
   stored(e: AstNode): string {
     return this.expr(e);
   }
@@ -166,6 +170,9 @@ class GlslEmitter extends Emitter {
       );
     if (name === 'textureLoad')
       return `_tl_${args[0].name}(ivec2(${this.expr(args[1])}), int(${this.expr(args[2])}))`;
+    if (name === 'textureStore') return `_st_${args[0].name}(${this.expr(args[2])})`;
+    if (name === 'textureDimensions' && this.isImage(args[0].name))
+      return `uvec2(_iw_${args[0].name}, _ih_${args[0].name})`;
     if (name === 'textureDimensions')
       return `uvec2(textureSize(_smp_${args[0].name}, ${args[1] ? `int(${this.expr(args[1])})` : '0'}))`;
     const a = args.map((x) => this.expr(x));
@@ -511,13 +518,19 @@ const textureSamplers = (m: PortableModule): Record<string, string> =>
     m.bindings.filter((b) => b.space === 'texture').map((b) => [b.name, `_smp_${b.name}`]),
   );
 
-/** The runner's own block: invocations per dimension, the target's rows, each array's length. */
-const internalFields = (storage: readonly Binding[]): string[] => [
+/**
+ * The runner's own block: invocations per dimension, the target's rows, each array's length, each
+ * storage texture's width and height.
+ */
+const internalFields = (m: PortableModule): string[] => [
   '_dx',
   '_dy',
   '_dz',
   '_rows',
-  ...storage.map((b) => `_len_${b.name}`),
+  ...m.bindings.filter((b) => b.space === 'storage').map((b) => `_len_${b.name}`),
+  ...m.bindings
+    .filter((b) => b.space === 'storage-texture')
+    .flatMap((b) => [`_iw_${b.name}`, `_ih_${b.name}`]),
 ];
 
 /** GLSL computing the entry point's built-ins from the invocation's number `_inv`. */
@@ -556,7 +569,7 @@ function library(m: PortableModule, e: GlslEmitter, header: string[]): string[] 
   for (const u of uniforms)
     out.push(`layout(std140) uniform _ub_${u.name} { ${glslType(u.type)} ${F(u.name)}; };`);
   out.push(
-    `layout(std140) uniform _IgnisPortable { ${internalFields(storage)
+    `layout(std140) uniform _IgnisPortable { ${internalFields(m)
       .map((f) => `uint ${f};`)
       .join(' ')} };`,
   );
@@ -684,8 +697,47 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
     samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
     uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
     textures: textureSamplers(m),
-    internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
+    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
     outputs: written.map((b) => b.name),
+  };
+}
+
+/**
+ * The image form (a kernel whose only writes are `textureStore`s at its own texel,
+ * `global_invocation_id.xy`): one fragment per texel of storage texture `target`, drawn into the
+ * texture itself, running the invocation of that texel; an invocation that stores nothing there
+ * discards its fragment, so the texel keeps its contents. One pass per storage texture.
+ */
+export function emitGlslImage(m: PortableModule, target: string): GlslProgram {
+  const e = new GlslEmitter(m);
+  const storage = m.bindings.filter((b) => b.space === 'storage');
+  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
+  const images = m.bindings.filter((b) => b.space === 'storage-texture');
+  const out = library(m, e, [
+    'layout(location = 0) out vec4 _out_image;',
+    'vec4 _image;',
+    'bool _stored = false;',
+    // the store of another texture's pass: its value evaluated, nothing kept
+    ...images.map((b) =>
+      b.name === target
+        ? `void _st_${b.name}(vec4 v) { _image = v; _stored = true; }`
+        : `void _st_${b.name}(vec4 v) {}`,
+    ),
+  ]);
+  out.push(`void main() {
+  uvec2 t = uvec2(gl_FragCoord.xy);
+  _kernel(t.y * _dx + t.x);
+  if (!_stored) discard;
+  _out_image = _image;
+}`);
+  return {
+    vertex: FULLSCREEN_VERTEX,
+    fragment: out.join('\n'),
+    samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
+    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
+    textures: textureSamplers(m),
+    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
+    outputs: [target],
   };
 }
 
@@ -771,7 +823,7 @@ void main() { _out = uintBitsToFloat(_val); }`;
     samplers: Object.fromEntries(storage.map((x) => [x.name, `_tex_${x.name}`])),
     uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
     textures: textureSamplers(m),
-    internalBlock: { name: '_IgnisPortable', fields: internalFields(storage) },
+    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
     outputs: [target],
     pointsPerInvocation: slots * parts,
     masked,

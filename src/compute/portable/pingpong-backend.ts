@@ -1,6 +1,8 @@
 /** The ping-pong path of a portable kernel: the kernel translated to GLSL passes over RGBA32F textures. */
 import { TextureUsage } from '../../rhi/core/flags.js';
 import { LimitExceededError } from '../../rhi/core/errors.js';
+import { KernelError } from '../kernel-error.js';
+import type { TextureFormat } from '../../rhi/core/formats.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
@@ -11,6 +13,7 @@ import type { Binding, PortableModule } from './analyze.js';
 import { copyRows, elementCount, rowsFor, type Backend } from './backend.js';
 import {
   emitGlsl,
+  emitGlslImage,
   emitGlslScatter,
   TEXELS_PER_ROW,
   WORD_PASSES,
@@ -48,6 +51,8 @@ export class PingPongBackend implements Backend {
   readonly #uniforms: readonly Binding[];
   /** Sampled textures the kernel reads with textureLoad (bound at their own binding numbers). */
   readonly #sampled: readonly Binding[];
+  /** Storage textures the kernel writes with textureStore at its own texel (the image form). */
+  readonly #images: readonly Binding[];
   /** Bindings of the pipelines: the internal block, then one texture per storage array. */
   readonly #internalBinding: number;
   readonly #textureBinding = new Map<string, number>();
@@ -55,6 +60,7 @@ export class PingPongBackend implements Backend {
   readonly #inputs = new Map<string, Texture>();
   readonly #outputs = new Map<string, Texture>();
   #gather: PingPongPass[] | null = null;
+  #image: PingPongPass[] | null = null;
   #scatter: PingPongPass[] | null = null;
   /** Word textures (one word a texel) of the scatters over elements that are not whole texels. */
   readonly #wordTextures = new Map<string, Texture>();
@@ -73,8 +79,10 @@ export class PingPongBackend implements Backend {
     this.#writable = storage.filter((b) => b.access !== 'read');
     this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
     this.#sampled = m.bindings.filter((b) => b.space === 'texture');
+    this.#images = m.bindings.filter((b) => b.space === 'storage-texture');
+    const fields = 4 + storage.length + 2 * this.#images.length;
     this.#ring = new UniformRing(pc.device, 16, 256, `${pc.label} lengths`);
-    this.#block = new Uint32Array(Math.ceil((4 * (4 + storage.length)) / 16) * 4);
+    this.#block = new Uint32Array(Math.ceil((4 * fields) / 16) * 4);
     // the form the first dispatch needs is built now, so its translation errors surface here
     this.#passes();
   }
@@ -91,6 +99,7 @@ export class PingPongBackend implements Backend {
     vertexCode: string,
     writeMask: number,
     topology: 'triangle-list' | 'point-list',
+    format: TextureFormat = 'rgba32float',
   ): { pipeline: RenderPipeline; modules: ShaderModule[] } {
     const d = this.pc.device;
     const vs = d.createShaderModule({ label: `${label}.vert`, code: vertexCode, stage: 'vertex' });
@@ -104,7 +113,7 @@ export class PingPongBackend implements Backend {
       vertex: { module: vs },
       fragment: {
         module: fs,
-        targets: program.outputs.map(() => ({ format: 'rgba32float' as const, writeMask })),
+        targets: program.outputs.map(() => ({ format, writeMask })),
       },
       primitive: { topology },
       bindings: [
@@ -131,6 +140,17 @@ export class PingPongBackend implements Backend {
 
   #passes(): PingPongPass[] {
     const { pc, m } = this;
+    if (this.#images.length) {
+      this.#image ??= this.#images.map((b) => {
+        const program = emitGlslImage(m, b.name);
+        const label = `${pc.label} image ${b.name}`;
+        return {
+          program,
+          ...this.#pipeline(label, program, program.vertex, 0xf, 'triangle-list', b.format),
+        };
+      });
+      return this.#image;
+    }
     if (this.gathers) {
       if (this.#gather) return this.#gather;
       const max = pc.device.caps.limits.maxColorAttachments;
@@ -268,6 +288,7 @@ export class PingPongBackend implements Backend {
     const passes = this.#passes();
     const gather = this.gathers;
     const [dx, dy, dz] = pc.invocations;
+    if (this.#images.length) return this.#drawImages(encoder, buffers, textures, passes);
     const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
     // the internal block (writeBuffer copies it at once, so one array serves every dispatch)
     const words = this.#block;
@@ -337,8 +358,65 @@ export class PingPongBackend implements Backend {
     );
   }
 
+  /**
+   * The image form: per storage texture, a full-screen pass into the texture over the invocations'
+   * texels (a scissor), each fragment one invocation; the texels no store reaches are discarded.
+   */
+  #drawImages(
+    encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+    passes: PingPongPass[],
+  ): void {
+    const { pc } = this;
+    const [dx, dy, dz] = pc.invocations;
+    if (dz !== 1)
+      throw new KernelError(
+        pc.label,
+        `the ping-pong path draws a storage texture's texels from a 2-D grid; this dispatch runs ${dx}×${dy}×${dz} invocations (use the CPU path for a 3-D grid)`,
+      );
+    const storage = this.#storage;
+    const words = this.#block;
+    words.set([dx, dy, dz, 0]);
+    storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
+    this.#images.forEach((b, i) => {
+      const t = textures[b.name] as Texture;
+      words[4 + storage.length + 2 * i] = t.width;
+      words[5 + storage.length + 2 * i] = t.height;
+    });
+    const offset = this.#ring.take();
+    pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
+    const sources = storage.map((b) => buffers[b.name] as Buffer);
+    encoder.barrier({ from: 'copy-write', to: 'copy-read', resources: sources });
+    encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
+    const inputs = storage.map((b) => {
+      const buffer = buffers[b.name] as Buffer;
+      const texture = this.#texture(this.#inputs, b.name, rowsFor(buffer.size), false);
+      copyRows(encoder, buffer, texture, 'to-texture');
+      return texture;
+    });
+    encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
+    passes.forEach((p, k) => {
+      const target = textures[(this.#images[k] as Binding).name] as Texture;
+      const pass = encoder.beginRenderPass({
+        label: p.pipeline.label,
+        colorAttachments: [{ texture: target, loadOp: 'load' }],
+      });
+      pass.setPipeline(p.pipeline);
+      pass.setScissorRect(0, 0, Math.min(dx, target.width), Math.min(dy, target.height));
+      for (const u of this.#uniforms) pass.setUniformBuffer(u.binding, buffers[u.name] as Buffer);
+      pass.setUniformBuffer(this.#internalBinding, this.#ring.buffer, offset, words.byteLength);
+      storage.forEach((b, i) =>
+        pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
+      );
+      for (const b of this.#sampled) pass.setTexture(b.binding, textures[b.name] as Texture);
+      pass.draw(3);
+      pass.end();
+    });
+  }
+
   destroy(): void {
-    for (const p of [...(this.#gather ?? []), ...(this.#scatter ?? [])]) {
+    for (const p of [...(this.#gather ?? []), ...(this.#scatter ?? []), ...(this.#image ?? [])]) {
       p.pipeline.destroy();
       for (const mod of p.modules) mod.destroy();
     }

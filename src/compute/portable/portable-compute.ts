@@ -305,16 +305,19 @@ const isTexture = (b: BufferBinding): boolean =>
   b.space === 'texture' || b.space === 'storage-texture';
 
 /**
- * The usage a texture needs to be bound to a portable kernel's `texture_storage_2d` on `device`:
- * `STORAGE_BINDING` where it has storage textures (the compute path), with `COPY_DST` and
- * `TEXTURE_BINDING` for the CPU path (it writes the texture with `queue.writeTexture`, over the host
- * copy a `TEXTURE_BINDING` texture keeps). Add what else the texture is for.
+ * The usage a texture needs to be bound to a portable kernel's `texture_storage_2d` on every path
+ * `device` has: `STORAGE_BINDING` where it has storage textures (the compute path), else
+ * `RENDER_ATTACHMENT` (the ping-pong draws into it); `COPY_DST` and `TEXTURE_BINDING` for the CPU
+ * path (it writes the host copy a `TEXTURE_BINDING` texture keeps, then `queue.writeTexture`). Add
+ * what else the texture is for.
  */
 export function storageTextureUsage(device: Device): number {
   return (
     TextureUsage.COPY_DST |
     TextureUsage.TEXTURE_BINDING |
-    (device.caps.features.storageTextures ? TextureUsage.STORAGE_BINDING : 0)
+    (device.caps.features.storageTextures
+      ? TextureUsage.STORAGE_BINDING
+      : TextureUsage.RENDER_ATTACHMENT)
   );
 }
 
@@ -503,23 +506,27 @@ function checkStorageTexture(pc: PortableCompute, b: BufferBinding, texture: Tex
       pc.label,
       { format: texture.format, declared: format },
     );
-  if (texture.mipLevelCount !== 1 && pc.path === 'cpu')
+  if (texture.mipLevelCount !== 1)
     throw new ValidationError(
       'portable-textures',
-      `texture ${texture.label ?? ''} bound to storage texture ${b.name} has ${texture.mipLevelCount} mip levels; the CPU path writes level 0 of a texture of one level`,
+      `texture ${texture.label ?? ''} bound to storage texture ${b.name} has ${texture.mipLevelCount} mip levels; a portable storage texture has one (WebGPU binds a single level)`,
       pc.label,
     );
   const need =
     pc.path === 'compute'
       ? TextureUsage.STORAGE_BINDING
-      : TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING;
+      : pc.path === 'pingpong'
+        ? TextureUsage.RENDER_ATTACHMENT
+        : TextureUsage.COPY_DST | TextureUsage.TEXTURE_BINDING;
   if ((texture.usage & need) !== need) {
     const missing = usageNames(need & ~texture.usage, TextureUsage);
     throw new UsageError(
       `texture ${texture.label ?? ''} bound to storage texture ${b.name} needs ${missing} on the ${pc.path} path (${
         pc.path === 'compute'
           ? 'a compute shader writes it'
-          : 'the CPU path writes its host copy, which TEXTURE_BINDING keeps, and uploads it with queue.writeTexture'
+          : pc.path === 'pingpong'
+            ? 'a fragment pass draws into it'
+            : 'the CPU path writes its host copy, which TEXTURE_BINDING keeps, and uploads it with queue.writeTexture'
       }; storageTextureUsage(device) gives the usage for every path)`,
       missing,
       usageNames(texture.usage, TextureUsage),

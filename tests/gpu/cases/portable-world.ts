@@ -30,6 +30,7 @@ import {
   BLUR,
   BUILTINS,
   IMAGE_EDGES,
+  IMAGE_TONE,
   SUM_ATOMIC,
   TILE_TRANSPOSE,
   TREE_SUM,
@@ -482,6 +483,27 @@ const lifeWorkload = (): Workload => {
  */
 const WORLD = {
   life: lifeWorkload,
+  'image tone': (): Workload => {
+    const [w, h] = [37, 21];
+    const source = Uint8Array.from({ length: 4 * w * h }, (_, i) => (i * 29 + (i >> 2) * 11) % 256);
+    const glow = new Uint16Array(4 * 25 * 15).map((_, i) => 0x3c00 + (i % 97)); // 1.0 and up
+    const weights = Float32Array.from({ length: 4 * 5 }, (_, i) => 0.5 + ((i * 7) % 5) / 8);
+    return {
+      code: IMAGE_TONE,
+      count: [w + 3, h + 3],
+      buffers: {
+        params: { data: new Uint32Array(new Float32Array([1.5, 0.4, 0, 0]).buffer), uniform: true },
+        weights: { data: new Uint32Array(weights.buffer) },
+      },
+      textures: { src: { width: w, height: h, format: 'rgba8unorm', data: source } },
+      images: {
+        bright: { width: w, height: h, format: 'rgba8unorm', data: new Uint8Array(4 * w * h) },
+        glow: { width: 25, height: 15, format: 'rgba16float', data: new Uint8Array(glow.buffer) },
+      },
+      outputs: ['bright', 'glow'],
+      floats: true,
+    };
+  },
   'built-ins': (): Workload => ({
     code: BUILTINS,
     count: [6, 3, 3],
@@ -1004,10 +1026,18 @@ export const cases = defineCases({
             },
             outputs: ['edges', 'hdr', 'shifted'],
             floats: true,
-            cpuOnly: 'texture_storage_2d',
+            cpuOnly: 'textureStore',
           },
           'image edges',
         );
+      },
+    },
+  'an image filter storing only at its own texel (rgba8unorm, a smaller rgba16float, texels unwritten) gives raw WebGPU’s texels on compute, the ping-pong and the CPU path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        await everywhere(ctx, WORLD['image tone'](), 'image tone');
       },
     },
   'random numbers from var<private> state (seeded per invocation, advanced in helpers, a vector changed member by member) give raw WebGPU’s values on every path':

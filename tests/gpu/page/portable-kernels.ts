@@ -819,3 +819,35 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   }
 }
 `;
+
+/**
+ * An image filter the ping-pong draws (each store at the invocation's own texel): a tone pass of a
+ * sampled texture with a uniform and a read-only storage array into an `rgba8unorm` storage
+ * texture, and the texels above a threshold into a smaller `rgba16float` one (the others keep
+ * their contents; stores past its edge write nothing).
+ */
+export const IMAGE_TONE = /* wgsl */ `struct Params { gain: f32, threshold: f32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var src: texture_2d<f32>;
+@group(0) @binding(2) var<storage, read> weights: array<vec4f>;
+@group(0) @binding(3) var bright: texture_storage_2d<rgba8unorm, write>;
+@group(0) @binding(4) var glow: texture_storage_2d<rgba16float, write>;
+
+fn luma(c: vec3f) -> f32 {
+  return dot(c, vec3f(0.25, 0.5, 0.25));
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let size = textureDimensions(bright);
+  if (gid.x >= size.x || gid.y >= size.y) { return; }
+  let coords = vec2i(gid.xy);
+  let c = textureLoad(src, coords, 0);
+  let w = weights[(gid.x + gid.y) % arrayLength(&weights)];
+  let l = luma(c.rgb);
+  textureStore(bright, coords, vec4f(c.rgb * params.gain * w.rgb, l));
+  if (l > params.threshold) {
+    textureStore(glow, gid.xy, vec4f(c.rgb * (l - params.threshold) * 100.0, 1.0));
+  }
+}
+`;
