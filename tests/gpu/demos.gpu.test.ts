@@ -569,6 +569,29 @@ describe('demos', () => {
       await page.close();
     });
   for (const backend of ['webgpu', 'webgl2'] as const)
+    it(`image-filter runs its WGSL filter on ${backend} (${backend === 'webgpu' ? 'compute' : 'a fragment pass into the storage texture'}) as the CPU path does, and draws it`, async () => {
+      const errors: string[] = [];
+      const page = await open(`demos/image-filter/?size=96&backend=${backend}`, errors);
+      await page.waitForFunction(() => ((window as { __frames?: number }).__frames ?? 0) > 3, {
+        timeout: 60_000,
+      });
+      const path = await page.evaluate(() => (window as unknown as { __path: string }).__path);
+      expect(path).toBe(backend === 'webgpu' ? 'compute' : 'pingpong');
+      const check = await page.evaluate(() =>
+        (
+          window as unknown as {
+            __check(): Promise<{ differ: number; worst: number; values: number }>;
+          }
+        ).__check(),
+      );
+      // the same texels as the CPU path, within a unorm8 rounding; and a picture, not one colour
+      expect(check.worst).toBeLessThanOrEqual(1);
+      expect(check.values).toBeGreaterThan(50);
+      expect(await litPixels(page)).toBeGreaterThan(50);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  for (const backend of ['webgpu', 'webgl2'] as const)
     it(`boids-portable flocks on ${backend}, and carries on when switched to the CPU path`, async () => {
       const errors: string[] = [];
       const page = await open(`demos/boids-portable/?count=300&backend=${backend}`, errors);
