@@ -4,6 +4,8 @@
 // (tests/gpu/cases/portable-world.ts).
 import { describe, expect, it } from 'vitest';
 import {
+  BufferUsage,
+  KernelError,
   NullDevice,
   TextureUsage,
   UsageError,
@@ -17,7 +19,8 @@ import {
   createPortableCompute,
   storageTextureUsage,
 } from '../../src/compute/portable/index.js';
-import { IMAGE_EDGES, IMAGE_TONE } from '../gpu/page/portable-kernels.js';
+import { IMAGE_EDGES, IMAGE_TONE, SAMPLED } from '../gpu/page/portable-kernels.js';
+import { sampleTexel, type DecodedTexture } from '../../src/compute/portable/texels.js';
 import { device, expectRejected } from './portable-helpers.js';
 
 const [W, H] = [13, 9];
@@ -266,5 +269,169 @@ describe('storage textures on the CPU path', () => {
       1,
       /not portable/,
     );
+  });
+});
+
+describe('textureSampleLevel with a sampler', () => {
+  // a 2×2 texture: red channel 0, 1 / 2, 3 (row-major); the other channels constant
+  const t: DecodedTexture = {
+    width: 2,
+    height: 2,
+    levels: 1,
+    data: Float32Array.from([0, 0, 0, 1, 1, 0, 0, 1, 2, 0, 0, 1, 3, 0, 0, 1]),
+  };
+  const state = (filter: string, mode: string) => ({
+    magFilter: filter,
+    minFilter: filter,
+    addressModeU: mode,
+    addressModeV: mode,
+    lodMinClamp: 0,
+    lodMaxClamp: 32,
+  });
+  const red = (s: ReturnType<typeof state>, u: number, v: number): number =>
+    sampleTexel(t, s, [u, v], 0)[0] as number;
+
+  it('filters at texel centres: bilinear weights by hand, nearest texels, each address mode', () => {
+    const linear = state('linear', 'clamp-to-edge');
+    expect(red(linear, 0.25, 0.25)).toBe(0); // texel (0, 0)'s centre
+    expect(red(linear, 0.5, 0.5)).toBe(1.5); // the mean of the four
+    expect(red(linear, 0.5, 0.25)).toBe(0.5); // between (0, 0) and (1, 0)
+    // x 0.25 of the way from column 0 to 1, y 0.75 from row 0 to 1: rows 0.25 and 2.25, then 1.75
+    expect(red(linear, 0.375, 0.625)).toBe(1.75);
+    expect(red(linear, -1, -1)).toBe(0); // clamped to the corner
+    // repeat: half a texel left of u = 0 wraps to the last column
+    expect(red(state('linear', 'repeat'), 0, 0.25)).toBe(0.5);
+    // mirror-repeat: u in (1, 2) reads the columns backwards
+    expect(red(state('nearest', 'mirror-repeat'), 1.3, 0.25)).toBe(1);
+    expect(red(state('nearest', 'mirror-repeat'), 1.8, 0.25)).toBe(0);
+    expect(red(state('nearest', 'repeat'), 1.8, 0.25)).toBe(1);
+    expect(red(state('nearest', 'clamp-to-edge'), 0.6, 0.9)).toBe(3);
+  });
+
+  it('runs on the CPU path and the ping-pong is chosen on a WebGL2-like device; a level past 0 of a mipmapped texture is a KernelError', () => {
+    const d = device();
+    const photo = texture(
+      d,
+      'rgba8unorm',
+      source,
+      TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    );
+    const tiles = texture(
+      d,
+      'rgba8unorm',
+      source.slice().reverse(),
+      TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    );
+    const params = d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
+    d.queue.writeBuffer(params, 0, new Float32Array([1, 1, 0, 0]));
+    const linear = texture(d, 'rgba8unorm', new Uint8Array(4 * W * H));
+    const nearest = texture(d, 'rgba8unorm', new Uint8Array(4 * W * H));
+    const soft = d.createSampler({ magFilter: 'linear', minFilter: 'linear' });
+    const blocky = d.createSampler({});
+    const sim = createPortableCompute(d, {
+      code: SAMPLED,
+      count: [W, H],
+      buffers: { params },
+      textures: { photo, tiles, linear, nearest },
+      samplers: { soft, blocky },
+      path: 'cpu',
+    });
+    sim.dispatch(d.createCommandEncoder());
+    // scale 1, offset 0: every texel centre samples itself, so both copy their picture
+    expect(Array.from(linear.hostShadow?.bytes ?? [])).toEqual(Array.from(source));
+    expect(Array.from(nearest.hostShadow?.bytes ?? [])).toEqual(
+      Array.from(source.slice().reverse()),
+    );
+    const gl = new NullDevice({
+      hostShadows: true,
+      features: { compute: false, storageTextures: false },
+    });
+    Object.assign(gl, { caps: { ...gl.caps, backend: 'webgl2', shaderLanguage: 'glsl' } });
+    expect(createPortableCompute(gl, { code: SAMPLED, count: [W, H] }).path).toBe('pingpong');
+    // a texture with mips, sampled at level 1: the CPU path has level 0 only
+    const mipped = d.createTexture({
+      size: { width: W, height: H },
+      format: 'rgba8unorm',
+      mipLevelCount: 2,
+      usage: TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+    });
+    const level1 = SAMPLED.replace(
+      'textureSampleLevel(photo, soft, uv, 0.0)',
+      'textureSampleLevel(photo, soft, uv, 1.0)',
+    );
+    const deep = createPortableCompute(d, {
+      code: level1,
+      count: [W, H],
+      buffers: { params },
+      textures: { photo: mipped, tiles, linear, nearest },
+      samplers: { soft, blocky },
+      path: 'cpu',
+    });
+    expect(() => deep.dispatch(d.createCommandEncoder())).toThrow(KernelError);
+  });
+
+  it('refuses what is not portable: textureSample with derivatives, an offset, a comparison sampler, samplers in the wrong place; two samplers on one texture keep it off the ping-pong', () => {
+    const head = `@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\n@group(0) @binding(2) var o: texture_storage_2d<rgba8unorm, write>;\n`;
+    const body = (call: string): string =>
+      `${head}@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3u) {\n  textureStore(o, id.xy, ${call});\n}`;
+    const cpuOnly = { cpu: true };
+    expectRejected(
+      body('textureSample(t, s, vec2f(0.5))'),
+      'textureSample',
+      5,
+      /textureSampleLevel/,
+      cpuOnly,
+    );
+    expectRejected(
+      body('textureSampleLevel(t, s, vec2f(0.5), 0.0, vec2i(1))'),
+      'textureSampleLevel',
+      5,
+      /offset/,
+      cpuOnly,
+    );
+    expectRejected(
+      body('textureSampleLevel(s, t, vec2f(0.5), 0.0)'),
+      'textureSampleLevel',
+      5,
+      /texture_2d<f32> binding and a sampler/,
+      cpuOnly,
+    );
+    expectRejected(
+      body('textureSampleLevel(t, s, vec2i(1), 0.0)'),
+      'textureSampleLevel',
+      5,
+      /must be vec2<f32>/,
+      cpuOnly,
+    );
+    expectRejected(
+      body('textureSampleLevel(t, s, vec2f(0.5), 0.0)').replace(
+        'var s: sampler',
+        'var s: sampler_comparison',
+      ),
+      'sampler_comparison',
+      2,
+      /not portable/,
+      cpuOnly,
+    );
+    const two = `${head}@group(0) @binding(3) var s2: sampler;\n@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3u) {\n  textureStore(o, id.xy, textureSampleLevel(t, s, vec2f(0.5), 0.0) + textureSampleLevel(t, s2, vec2f(0.5), 0.0));\n}`;
+    const d = device();
+    expect(createPortableCompute(d, { code: two, count: [8, 8] }).portability).toMatchObject({
+      pingpong: { construct: 'textureSampleLevel', line: 6 },
+    });
+    // binding a sampler: by name, not in buffers, not a comparison sampler
+    const sim = createPortableCompute(d, {
+      code: body('textureSampleLevel(t, s, vec2f(0.5), 0.0)'),
+      count: [8, 8],
+    });
+    expect(() => sim.setSamplers({ t: d.createSampler({}) })).toThrow(
+      /t is a texture binding, not a sampler/,
+    );
+    expect(() =>
+      sim.setBuffers({ s: d.createBuffer({ size: 16, usage: BufferUsage.UNIFORM }) }),
+    ).toThrow(/pass it in samplers/);
+    expect(() => sim.setSamplers({ s: d.createSampler({ compare: 'less' }) })).toThrow(
+      /comparison sampler/,
+    );
+    expect(() => sim.dispatch(d.createCommandEncoder())).toThrow(/no texture bound for t, o/);
   });
 });

@@ -17,7 +17,7 @@ export interface Binding {
    * `texture`: a `texture_2d<f32>` read with `textureLoad`; `storage-texture`: a
    * `texture_storage_2d<format, write>` written with `textureStore` (no buffer: `type` is void).
    */
-  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture';
+  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture' | 'sampler';
   /** A storage texture's format (`texture_storage_2d<rgba8unorm, write>`). */
   readonly format?: TextureFormat;
   /** `read` for uniforms and read-only storage. */
@@ -122,6 +122,8 @@ export interface PortableModule {
    * runs the grid workgroup by workgroup over the buffers' live contents, not over a copy.
    */
   readonly cooperative: boolean;
+  /** The sampler each sampled texture is sampled with (`textureSampleLevel`), by texture name. */
+  readonly samplerOf: Readonly<Record<string, string>>;
   /** `var<workgroup>` values, in order: zero at the start of each workgroup, shared by its invocations. */
   readonly workgroups: ReadonlyArray<{ name: string; type: WType }>;
   /** The type of every expression node, and of every declaration (let/var/const) node. */

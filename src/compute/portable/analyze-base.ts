@@ -32,6 +32,8 @@ export abstract class AnalyzerBase {
   readonly structs = new Map<string, WType>();
   readonly bindings = new Map<string, Binding>();
   readonly usedBindings = new Set<string>();
+  /** The sampler each texture is sampled with (`textureSampleLevel`), by texture name. */
+  readonly samplerOf = new Map<string, string>();
   readonly functions = new Map<string, PortableFunction>();
   readonly constants: Array<{ name: string; type: WType; value: AstNode }> = [];
   readonly privates: Array<{ name: string; type: WType; value: AstNode | null }> = [];

@@ -15,7 +15,7 @@ import {
   type Scalar,
   type WType,
 } from './types.js';
-import type { AstNode, PortableFunction } from './analysis-types.js';
+import type { AstNode, Binding, PortableFunction } from './analysis-types.js';
 import { BUILTIN_TYPES, FLOAT_ONLY, PORTABLE_BUILTINS, REJECTED_CALLS } from './analysis-types.js';
 import { MORE_BUILTINS } from './analyze-builtins.js';
 import { CooperativeAnalyzer } from './analyze-cooperative.js';
@@ -94,6 +94,51 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
       this.fail(name, e, 'textureDimensions(t[, level]) takes one or two arguments');
     if (args[1]) integer(args[1], 'level', 0);
     return vec(2, 'u32');
+  }
+
+  /**
+   * `textureSampleLevel(t, s, coords, level)` of a `texture_2d<f32>` with a `sampler` → vec4f.
+   * The ping-pong samples a texture with one sampler (GLSL's texture units pair them): a texture
+   * sampled with two is a limit.
+   */
+  sampleCall(e: AstNode, args: AstNode[]): WType {
+    const name = 'textureSampleLevel';
+    const [t, s] = args;
+    const binding = (a: AstNode): Binding | undefined =>
+      a?.astNodeType === 'varExpr' && !a.postfix ? this.lookup(a.name)?.binding : undefined;
+    const texture = binding(t);
+    const sampler = binding(s);
+    if (texture?.space !== 'texture' || sampler?.space !== 'sampler')
+      this.fail(
+        name,
+        e,
+        `${name}(t, s, coords, level) needs a texture_2d<f32> binding and a sampler binding as its first two arguments`,
+      );
+    if (args.length !== 4)
+      this.fail(
+        name,
+        e,
+        `${name}(t, s, coords, level) takes four arguments here (an offset is not portable)`,
+      );
+    for (const b of [texture, sampler]) {
+      this.usedBindings.add(b.name);
+      this.refs.set(b === texture ? t : s, 'binding');
+    }
+    const coords = this.expr(args[2], 'f32');
+    if (!(coords.kind === 'vec' && coords.n === 2 && scalarOf(coords) === 'f32'))
+      this.fail(name, e, `${name}'s coordinates must be vec2<f32> (got ${wgslName(coords)})`);
+    const level = this.expr(args[3], 'f32');
+    if (!(level.kind === 'scalar' && level.scalar === 'f32'))
+      this.fail(name, e, `${name}'s level must be f32 (got ${wgslName(level)})`);
+    const paired = this.samplerOf.get(texture.name);
+    if (paired !== undefined && paired !== sampler.name)
+      this.limit(
+        name,
+        e,
+        `${name}: texture ${texture.name} sampled with two samplers (${paired}, ${sampler.name}) is not portable`,
+      );
+    else this.samplerOf.set(texture.name, sampler.name);
+    return vec(4, 'f32');
   }
 
   /**
@@ -295,11 +340,12 @@ export abstract class CallAnalyzer extends CooperativeAnalyzer {
       this.fail(name, e, `${name}() is not an atomic built-in of WGSL`);
     if (name === 'textureLoad' || name === 'textureDimensions' || name === 'textureStore')
       return this.textureCall(e, args);
+    if (name === 'textureSampleLevel') return this.sampleCall(e, args);
     if (name.startsWith('textureSample'))
       this.fail(
         name,
         e,
-        `${name}(): sampling (filtering, mip selection, derivatives) is not portable; read texels with textureLoad(t, vec2i(x, y), 0)`,
+        `${name}(): not portable; sample with textureSampleLevel(t, s, coords, level) (a compute shader has no derivatives) or read texels with textureLoad`,
       );
     if (name.startsWith('texture'))
       this.fail(

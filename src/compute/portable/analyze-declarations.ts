@@ -169,11 +169,26 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
       return;
     }
     if (node.type?.name === 'texture_storage_2d') return this.storageTextureVar(node, attr, line);
+    if (node.type?.name === 'sampler') {
+      const b: Binding = {
+        name: node.name,
+        group: attr('group'),
+        binding: attr('binding'),
+        space: 'sampler',
+        access: 'read',
+        type: VOID,
+        offset: 0,
+        line,
+      };
+      this.bindings.set(node.name, b);
+      this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
+      return;
+    }
     if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
       this.fail(
         node.type.name,
         node,
-        `textures and samplers (${node.type.name}) are not portable: a texture_2d<f32> read with textureLoad is`,
+        `textures and samplers (${node.type.name}) are not portable: a texture_2d<f32> read with textureLoad or textureSampleLevel is, with a sampler, and a texture_storage_2d<format, write>`,
       );
     const type = this.type(node.type, node);
     if (storage === 'uniform') {

@@ -212,6 +212,7 @@ class Analyzer extends DeclarationAnalyzer {
       scatter: this.scatter,
       pingpongLimit: this.pingpongLimit,
       cooperative: this.cooperative,
+      samplerOf: Object.fromEntries(this.samplerOf),
       workgroups: this.workgroups,
       slots: Object.fromEntries(
         bindings

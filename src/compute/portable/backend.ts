@@ -4,6 +4,7 @@
  */
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Sampler } from '../../rhi/core/sampler.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { Binding } from './analyze.js';
 import { TEXELS_PER_ROW } from './glsl.js';
@@ -17,6 +18,7 @@ export interface Backend {
     encoder: CommandEncoder,
     buffers: Record<string, Buffer>,
     textures: Record<string, Texture>,
+    samplers: Record<string, Sampler>,
   ): void;
   destroy(): void;
 }

@@ -2,6 +2,7 @@
 import { LimitExceededError } from '../../rhi/core/errors.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Sampler } from '../../rhi/core/sampler.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { ComputePipeline } from '../../rhi/core/compute-pipeline.js';
 import type { ShaderModule } from '../../rhi/core/shader-module.js';
@@ -32,6 +33,7 @@ export class ComputeBackend implements Backend {
     encoder: CommandEncoder,
     buffers: Record<string, Buffer>,
     textures: Record<string, Texture>,
+    samplers: Record<string, Sampler>,
   ): void {
     // checked before anything is recorded: a throw leaves the encoder as it was
     const groups = workgroupsFor(this.pc.grid, this.pc.workgroupSize);
@@ -57,6 +59,7 @@ export class ComputeBackend implements Backend {
       if (b.space === 'texture') pass.setTexture(b.binding, textures[b.name] as Texture);
       else if (b.space === 'storage-texture')
         pass.setStorageTexture(b.binding, textures[b.name] as Texture);
+      else if (b.space === 'sampler') pass.setSampler(b.binding, samplers[b.name] as Sampler);
       else if (b.space === 'uniform') pass.setUniformBuffer(b.binding, buffers[b.name] as Buffer);
       else pass.setStorageBuffer(b.binding, buffers[b.name] as Buffer);
     }

@@ -3,6 +3,7 @@ import { ValidationError } from '../../rhi/core/errors.js';
 import { KernelError } from '../kernel-error.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Sampler } from '../../rhi/core/sampler.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { Binding, PortableModule } from './analyze.js';
 import { elementCount, type Backend } from './backend.js';
@@ -34,6 +35,7 @@ export class CpuBackend implements Backend {
     _encoder: CommandEncoder,
     buffers: Record<string, Buffer>,
     textures: Record<string, Texture>,
+    samplers: Record<string, Sampler>,
   ): void {
     const { pc } = this;
     const ctx: JsRunContext = {
@@ -42,10 +44,16 @@ export class CpuBackend implements Backend {
       uniforms: {},
       textures: {},
       images: {},
+      samplers: Object.fromEntries(
+        this.m.bindings
+          .filter((b) => b.space === 'sampler')
+          .map((b) => [b.name, (samplers[b.name] as Sampler).descriptor]),
+      ),
     };
     const shadows = new Map<Binding, Uint8Array>();
     const images = new Map<Texture, StorageImage>();
     for (const b of this.m.bindings) {
+      if (b.space === 'sampler') continue;
       if (b.space === 'texture' || b.space === 'storage-texture') {
         const t = textures[b.name] as Texture;
         const shadow = t.hostShadow;
@@ -63,6 +71,7 @@ export class CpuBackend implements Backend {
             t.width,
             t.height,
             shadow.bytes,
+            t.mipLevelCount,
           );
         else {
           // texels the kernel does not store keep their contents: it writes over a copy of them
@@ -90,7 +99,8 @@ export class CpuBackend implements Backend {
     try {
       this.#run(ctx);
     } catch (e) {
-      if (e instanceof runtime.NonUniformBarrier) throw new KernelError(pc.label, e.message);
+      if (e instanceof runtime.NonUniformBarrier || e instanceof RangeError)
+        throw new KernelError(pc.label, e.message);
       throw e;
     }
     for (const b of this.m.bindings)

@@ -171,6 +171,9 @@ class GlslEmitter extends Emitter {
     if (name === 'textureLoad')
       return `_tl_${args[0].name}(ivec2(${this.expr(args[1])}), int(${this.expr(args[2])}))`;
     if (name === 'textureStore') return `_st_${args[0].name}(${this.expr(args[2])})`;
+    // the texture's unit carries the sampler's state (the pipeline's samplerBinding)
+    if (name === 'textureSampleLevel')
+      return `textureLod(_smp_${args[0].name}, ${this.expr(args[2])}, ${this.expr(args[3])})`;
     if (name === 'textureDimensions' && this.isImage(args[0].name))
       return `uvec2(_iw_${args[0].name}, _ih_${args[0].name})`;
     if (name === 'textureDimensions')

@@ -10,7 +10,7 @@ import type { AstNode, Binding, PortableModule } from './analyze.js';
 import { Emitter, scalarName } from './emit.js';
 import { columnStride, indexBound, scalar, type Scalar, type WType } from './types.js';
 import { ATOMICS, BARRIERS, calleesOf } from './analysis-types.js';
-import type { DecodedTexture, StorageImage } from './texels.js';
+import type { DecodedTexture, SamplerState, StorageImage } from './texels.js';
 
 const F = (n: string): string => (n.startsWith('_') ? `vu${n}` : `v_${n}`);
 const VIEW: Record<Scalar, string> = { f32: 'F', u32: 'U', i32: 'I', bool: 'U' };
@@ -25,6 +25,8 @@ export interface JsRunContext {
   textures?: Record<string, DecodedTexture>;
   /** Storage textures, as copies of their bytes the kernel's `textureStore` writes (texels.ts). */
   images?: Record<string, StorageImage>;
+  /** Samplers' filtering and addressing (texels.ts). */
+  samplers?: Record<string, SamplerState>;
   uniforms: Record<string, { F: Float32Array; U: Uint32Array; I: Int32Array }>;
 }
 
@@ -195,6 +197,8 @@ class JsEmitter extends Emitter {
   call(name: string, args: AstNode[]): string {
     if (name === 'textureLoad')
       return `$.tload($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
+    if (name === 'textureSampleLevel')
+      return `$.tsample($t_${args[0].name}, $s_${args[1].name}, ${this.expr(args[2])}, ${this.expr(args[3])})`;
     if (name === 'textureStore')
       return `$.tstore($t_${args[0].name}, ${this.expr(args[1])}, ${this.expr(args[2])})`;
     if (name === 'textureDimensions')
@@ -551,6 +555,8 @@ export function emitJs(m: PortableModule): string {
   const textures = m.bindings.filter((b) => b.space === 'texture');
   const images = m.bindings.filter((b) => b.space === 'storage-texture');
   for (const t of [...textures, ...images]) out.push(`let $t_${t.name};`);
+  const samplers = m.bindings.filter((b) => b.space === 'sampler');
+  for (const s of samplers) out.push(`let $s_${s.name};`);
   for (const b of storage) {
     const el = b.element as WType;
     const stride = (b.type as { stride: number }).stride / 4;
@@ -619,6 +625,7 @@ export function emitJs(m: PortableModule): string {
     ...uniforms.map((u) => `  ${F(u.name)} = ${load(u.type, `ctx.uniforms.${u.name}.`, '0', 0)};`),
     ...textures.map((t) => `  $t_${t.name} = ctx.textures.${t.name};`),
     ...images.map((t) => `  $t_${t.name} = ctx.images.${t.name};`),
+    ...samplers.map((s) => `  $s_${s.name} = ctx.samplers.${s.name};`),
   ];
   const loop = m.cooperative
     ? cooperativeLoop(m, e.yields.has(m.entryPoint))

@@ -5,6 +5,7 @@ import { KernelError } from '../kernel-error.js';
 import type { TextureFormat } from '../../rhi/core/formats.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Sampler } from '../../rhi/core/sampler.js';
 import type { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { RenderPipeline } from '../../rhi/core/render-pipeline.js';
 import type { ShaderModule } from '../../rhi/core/shader-module.js';
@@ -53,6 +54,8 @@ export class PingPongBackend implements Backend {
   readonly #sampled: readonly Binding[];
   /** Storage textures the kernel writes with textureStore at its own texel (the image form). */
   readonly #images: readonly Binding[];
+  /** Samplers of `textureSampleLevel`, each on the unit of the texture it samples. */
+  readonly #samplers: readonly Binding[];
   /** Bindings of the pipelines: the internal block, then one texture per storage array. */
   readonly #internalBinding: number;
   readonly #textureBinding = new Map<string, number>();
@@ -80,6 +83,7 @@ export class PingPongBackend implements Backend {
     this.#uniforms = m.bindings.filter((b) => b.space === 'uniform');
     this.#sampled = m.bindings.filter((b) => b.space === 'texture');
     this.#images = m.bindings.filter((b) => b.space === 'storage-texture');
+    this.#samplers = m.bindings.filter((b) => b.space === 'sampler');
     const fields = 4 + storage.length + 2 * this.#images.length;
     this.#ring = new UniformRing(pc.device, 16, 256, `${pc.label} lengths`);
     this.#block = new Uint32Array(Math.ceil((4 * fields) / 16) * 4);
@@ -128,10 +132,22 @@ export class PingPongBackend implements Backend {
           type: 'texture' as const,
           name: program.samplers[b.name] as string,
         })),
-        ...this.#sampled.map((b) => ({
+        ...this.#sampled.map((b) => {
+          const sampler = this.m.bindings.find((x) => x.name === this.m.samplerOf[b.name]);
+          return {
+            binding: b.binding,
+            type: 'texture' as const,
+            name: program.textures[b.name] as string,
+            ...(sampler ? { samplerBinding: sampler.binding } : {}),
+          };
+        }),
+        // GLSL pairs a sampler with a texture unit: named as the texture it samples
+        ...this.#samplers.map((b) => ({
           binding: b.binding,
-          type: 'texture' as const,
-          name: program.textures[b.name] as string,
+          type: 'sampler' as const,
+          name: program.textures[
+            Object.keys(this.m.samplerOf).find((t) => this.m.samplerOf[t] === b.name) as string
+          ] as string,
         })),
       ],
     });
@@ -268,6 +284,7 @@ export class PingPongBackend implements Backend {
     encoder: CommandEncoder,
     buffers: Record<string, Buffer>,
     textures: Record<string, Texture>,
+    samplers: Record<string, Sampler>,
   ): void {
     const { pc } = this;
     const storage = this.#storage;
@@ -288,7 +305,7 @@ export class PingPongBackend implements Backend {
     const passes = this.#passes();
     const gather = this.gathers;
     const [dx, dy, dz] = pc.invocations;
-    if (this.#images.length) return this.#drawImages(encoder, buffers, textures, passes);
+    if (this.#images.length) return this.#drawImages(encoder, buffers, textures, samplers, passes);
     const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
     // the internal block (writeBuffer copies it at once, so one array serves every dispatch)
     const words = this.#block;
@@ -347,6 +364,7 @@ export class PingPongBackend implements Backend {
         pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
       );
       for (const b of this.#sampled) pass.setTexture(b.binding, textures[b.name] as Texture);
+      for (const b of this.#samplers) pass.setSampler(b.binding, samplers[b.name] as Sampler);
       pass.draw(p.points ? p.points * dx * dy * dz : 3);
       pass.end();
       if (wordTex) this.#fullScreen(encoder, this.#words().pack, wordTex, targets[k] as Texture);
@@ -366,6 +384,7 @@ export class PingPongBackend implements Backend {
     encoder: CommandEncoder,
     buffers: Record<string, Buffer>,
     textures: Record<string, Texture>,
+    samplers: Record<string, Sampler>,
     passes: PingPongPass[],
   ): void {
     const { pc } = this;
@@ -410,6 +429,7 @@ export class PingPongBackend implements Backend {
         pass.setTexture(this.#textureBinding.get(b.name) as number, inputs[i] as Texture),
       );
       for (const b of this.#sampled) pass.setTexture(b.binding, textures[b.name] as Texture);
+      for (const b of this.#samplers) pass.setSampler(b.binding, samplers[b.name] as Sampler);
       pass.draw(3);
       pass.end();
     });

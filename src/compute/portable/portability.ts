@@ -16,7 +16,7 @@ export interface BufferBinding {
   readonly name: string;
   readonly group: number;
   readonly binding: number;
-  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture';
+  readonly space: 'uniform' | 'storage' | 'texture' | 'storage-texture' | 'sampler';
   readonly access: 'read' | 'read_write' | 'write';
   /** A storage texture's format, as declared. */
   readonly format?: TextureFormat;
@@ -41,8 +41,8 @@ export type Portability =
 /**
  * The buffer bindings `entryPoint` uses, found as the RHI finds them for any WGSL (its declarations
  * and the entry point's static use), with no parse of its own: the compute path runs shaders the
- * portable front end cannot parse. A sampler is a `KernelError`: portable kernels bind buffers
- * and textures by name.
+ * portable front end cannot parse. A comparison sampler is a `KernelError`: portable kernels bind
+ * buffers, textures and samplers by name.
  */
 export function reflectBufferBindings(
   label: string,
@@ -61,11 +61,13 @@ export function reflectBufferBindings(
           ? 'storage'
           : r.type === 'texture' || r.type === 'storage-texture'
             ? r.type
-            : null;
+            : r.type === 'sampler' && !/comparison/.test(r.wgslType)
+              ? 'sampler'
+              : null;
     if (!space)
       throw new KernelError(
         label,
-        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.type}; createPortableCompute binds buffers, sampled textures and storage textures (no samplers)`,
+        `${r.name} (@group(${r.group}) @binding(${r.binding})) is a ${r.wgslType}; createPortableCompute binds buffers, sampled and storage textures and samplers (no comparison samplers)`,
       );
     bindings.push({
       name: r.name,

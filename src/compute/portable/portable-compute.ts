@@ -10,6 +10,7 @@ import { UnsupportedFeatureError, UsageError, ValidationError } from '../../rhi/
 import { requireResource } from '../../rhi/core/validate/resource.js';
 import type { Buffer } from '../../rhi/core/buffer.js';
 import type { Texture } from '../../rhi/core/texture.js';
+import type { Sampler } from '../../rhi/core/sampler.js';
 import type { Device } from '../../rhi/core/device.js';
 import { CommandEncoder } from '../../rhi/core/command-encoder.js';
 import type { BarrierScope } from '../../rhi/core/commands.js';
@@ -53,6 +54,11 @@ export interface PortableComputeOptions {
    * storage texture's with `queue.writeTexture` after the run.
    */
   textures?: Readonly<Record<string, Texture>>;
+  /**
+   * Samplers (`var s: sampler`, for `textureSampleLevel(t, s, coords, level)`) by binding name. The
+   * CPU path filters level 0 of the texture's host copy as the sampler says.
+   */
+  samplers?: Readonly<Record<string, Sampler>>;
   /** `auto` (default) takes compute, else ping-pong, else the CPU. */
   path?: 'auto' | PathName;
   label?: string;
@@ -82,6 +88,7 @@ export class PortableCompute {
   readonly #declared: readonly string[];
   #buffers: Record<string, Buffer> = {};
   #textures: Record<string, Texture> = {};
+  #samplers: Record<string, Sampler> = {};
   readonly #backend: Backend;
 
   constructor(
@@ -134,6 +141,7 @@ export class PortableCompute {
       : `${choice.reason}; not portable to WebGL2 or the CPU: ${this.portability.error.message.split('\n')[0]?.replace(/^\[[^\]]*\] /, '')}`;
     if (options.buffers) this.setBuffers(options.buffers);
     if (options.textures) this.setTextures(options.textures);
+    if (options.samplers) this.setSamplers(options.samplers);
     this.#backend =
       this.path === 'compute'
         ? new ComputeBackend(this)
@@ -189,10 +197,10 @@ export class PortableCompute {
           `the shader has no binding named ${name} (bindings: ${this.#declared.join(', ') || 'none'})`,
           this.label,
         );
-      if (b.space === 'texture' || b.space === 'storage-texture')
+      if (b.space === 'texture' || b.space === 'storage-texture' || b.space === 'sampler')
         throw new ValidationError(
           'portable-unknown-buffer',
-          `${name} is a ${b.space === 'texture' ? 'texture' : 'storage texture'} binding: pass it in textures, not buffers`,
+          `${name} is a ${b.space === 'texture' ? 'texture' : b.space === 'sampler' ? 'sampler' : 'storage texture'} binding: pass it in ${b.space === 'sampler' ? 'samplers' : 'textures'}, not buffers`,
           this.label,
         );
       checkBuffer(this, b, buffer);
@@ -214,7 +222,7 @@ export class PortableCompute {
         throw new ValidationError(
           'portable-textures',
           b
-            ? `${name} is a ${b.space} binding: pass it in buffers`
+            ? `${name} is a ${b.space} binding: pass it in ${b.space === 'sampler' ? 'samplers' : 'buffers'}`
             : `the shader has no texture binding named ${name} (textures: ${
                 this.bindings
                   .filter(isTexture)
@@ -228,11 +236,46 @@ export class PortableCompute {
     }
   }
 
+  /** Binds samplers by binding name (the others stay as they were). */
+  setSamplers(samplers: Readonly<Record<string, Sampler>>): void {
+    if (!samplers || typeof samplers !== 'object')
+      throw new ValidationError(
+        'portable-samplers',
+        'samplers must be an object of samplers by binding name',
+        this.label,
+      );
+    for (const [name, sampler] of Object.entries(samplers)) {
+      const b = this.bindings.find((x) => x.name === name);
+      if (!b || b.space !== 'sampler')
+        throw new ValidationError(
+          'portable-samplers',
+          b
+            ? `${name} is a ${b.space} binding, not a sampler`
+            : `the shader has no sampler binding named ${name} (samplers: ${
+                this.bindings
+                  .filter((x) => x.space === 'sampler')
+                  .map((x) => x.name)
+                  .join(', ') || 'none'
+              })`,
+          this.label,
+        );
+      requireResource(sampler, 'sampler', `samplers.${name}`, this.device);
+      if (sampler.descriptor.compare !== undefined)
+        throw new ValidationError(
+          'portable-samplers',
+          `sampler ${sampler.label ?? ''} bound to ${name} is a comparison sampler (compare: ${sampler.descriptor.compare}); textureSampleLevel takes a filtering one`,
+          this.label,
+        );
+      this.#samplers[name] = sampler;
+    }
+  }
+
   /** Records one dispatch over the grid (the CPU path runs it now and uploads). */
   dispatch(
     encoder: CommandEncoder,
     buffers?: Readonly<Record<string, Buffer>>,
     textures?: Readonly<Record<string, Texture>>,
+    samplers?: Readonly<Record<string, Sampler>>,
   ): void {
     if (!(encoder instanceof CommandEncoder))
       throw new ValidationError(
@@ -242,8 +285,9 @@ export class PortableCompute {
       );
     if (buffers) this.setBuffers(buffers);
     if (textures) this.setTextures(textures);
+    if (samplers) this.setSamplers(samplers);
     const missing = this.bindings
-      .filter((b) => !isTexture(b) && !this.#buffers[b.name])
+      .filter((b) => !isTexture(b) && b.space !== 'sampler' && !this.#buffers[b.name])
       .map((b) => b.name);
     if (missing.length)
       throw new ValidationError(
@@ -272,6 +316,15 @@ export class PortableCompute {
           this.label,
         );
     }
+    const noSampler = this.bindings
+      .filter((b) => b.space === 'sampler' && !this.#samplers[b.name])
+      .map((b) => b.name);
+    if (noSampler.length)
+      throw new ValidationError(
+        'portable-missing-buffer',
+        `no sampler bound for ${noSampler.join(', ')}: pass them in samplers (by binding name)`,
+        this.label,
+      );
     for (const o of this.bindings.filter((b) => b.space === 'storage-texture')) {
       const other = this.bindings.find(
         (b) => b !== o && isTexture(b) && this.#textures[b.name] === this.#textures[o.name],
@@ -283,7 +336,7 @@ export class PortableCompute {
           this.label,
         );
     }
-    this.#backend.dispatch(encoder, this.#buffers, this.#textures);
+    this.#backend.dispatch(encoder, this.#buffers, this.#textures, this.#samplers);
   }
 
   /** Declares the barrier from this path's writes to `to` on the bound writable buffers (explicit barrier mode). */

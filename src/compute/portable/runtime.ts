@@ -8,7 +8,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { bitOps, floatScalarOps, floatVectorOps, packOps } from './runtime-builtins.js';
-import { loadTexel, storeTexel } from './texels.js';
+import { loadTexel, sampleTexel, storeTexel } from './texels.js';
 type Num = number;
 type Fn = (...a: any[]) => any;
 
@@ -283,6 +283,8 @@ export const runtime = {
   tload: loadTexel,
   /** `textureStore` into a storage texture's bytes (texels.ts). */
   tstore: storeTexel,
+  /** `textureSampleLevel` of a decoded texture with a sampler's state (texels.ts). */
+  tsample: sampleTexel,
   /** A copy of a storage binding's words (a writable array as it was before the dispatch). */
   snapshot: (v: { U: Uint32Array; length: number }) => {
     const U = v.U.slice();

@@ -12,6 +12,8 @@ export interface DecodedTexture {
   readonly width: number;
   readonly height: number;
   readonly data: Float32Array;
+  /** Mip levels the texture has (the host copy holds level 0). */
+  readonly levels: number;
 }
 
 /** 1/255 as f32: SwiftShader converts unorm8 with one f32 multiply; an exact x / 255 is within 1 ulp of it. */
@@ -26,6 +28,7 @@ export function decodeTexels(
   width: number,
   height: number,
   bytes: Uint8Array,
+  levels = 1,
 ): DecodedTexture {
   const info = FORMAT_INFO[format];
   const n = width * height;
@@ -52,7 +55,7 @@ export function decodeTexels(
       if (srgb && c < 3) v = srgbToLinear(v);
       data[4 * i + c] = v;
     }
-  return { width, height, data };
+  return { width, height, data, levels };
 }
 
 /** `textureLoad(t, coords, level)` on the CPU: level 0, coordinates clamped to the texture. */
@@ -115,4 +118,81 @@ export function storeTexel(t: StorageImage, coords: readonly number[], value: nu
   const y = coords[1] as number;
   if (x < 0 || y < 0 || x >= t.width || y >= t.height) return;
   t.put(y * t.width + x, value);
+}
+
+/** What `textureSampleLevel` reads of a sampler on the CPU. */
+export interface SamplerState {
+  readonly addressModeU: string;
+  readonly addressModeV: string;
+  readonly magFilter: string;
+  readonly minFilter: string;
+  readonly lodMinClamp: number;
+  readonly lodMaxClamp: number;
+}
+
+/** Texel index `i` of a row or column of `n` under an address mode. */
+function address(i: number, n: number, mode: string): number {
+  if (mode === 'repeat') return ((i % n) + n) % n;
+  if (mode === 'mirror-repeat') {
+    const period = 2 * n;
+    const m = ((i % period) + period) % period;
+    return m < n ? m : period - 1 - m;
+  }
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/**
+ * `textureSampleLevel(t, s, coords, level)` on the CPU: level 0 of the host copy (a level above 0
+ * of a texture with mips is a RangeError), filtered as the sampler says — `magFilter` where the
+ * clamped level is 0 or less, else `minFilter` (WebGPU's rule for an explicit level) — at texel
+ * centres, each texel's index wrapped by the address mode, in f32 arithmetic. A GPU computes the
+ * weights in fixed point (often 8 bits of fraction): results agree within that.
+ */
+export function sampleTexel(
+  t: DecodedTexture,
+  s: SamplerState,
+  coords: readonly number[],
+  level: number,
+): number[] {
+  const lod = Math.min(Math.max(level, s.lodMinClamp), s.lodMaxClamp);
+  if (lod > 0 && t.levels > 1 && Math.round(lod) > 0)
+    throw new RangeError(
+      `textureSampleLevel at level ${level}: the CPU path samples level 0 of a texture's host copy`,
+    );
+  const filter = lod <= 0 ? s.magFilter : s.minFilter;
+  const u = (coords[0] as number) * t.width;
+  const v = (coords[1] as number) * t.height;
+  const texel = (x: number, y: number): number => {
+    const i = address(x, t.width, s.addressModeU);
+    const j = address(y, t.height, s.addressModeV);
+    return 4 * (j * t.width + i);
+  };
+  const d = t.data;
+  if (filter !== 'linear') {
+    const i = texel(Math.floor(u), Math.floor(v));
+    return [d[i], d[i + 1], d[i + 2], d[i + 3]] as number[];
+  }
+  const x = Math.fround(u - 0.5);
+  const y = Math.fround(v - 0.5);
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const fx = Math.fround(x - x0);
+  const fy = Math.fround(y - y0);
+  const a = texel(x0, y0);
+  const b = texel(x0 + 1, y0);
+  const c = texel(x0, y0 + 1);
+  const e = texel(x0 + 1, y0 + 1);
+  const out: number[] = [];
+  for (let k = 0; k < 4; k++) {
+    const top = Math.fround(
+      (d[a + k] as number) +
+        Math.fround(fx * Math.fround((d[b + k] as number) - (d[a + k] as number))),
+    );
+    const bottom = Math.fround(
+      (d[c + k] as number) +
+        Math.fround(fx * Math.fround((d[e + k] as number) - (d[c + k] as number))),
+    );
+    out.push(Math.fround(top + Math.fround(fy * Math.fround(bottom - top))));
+  }
+  return out;
 }

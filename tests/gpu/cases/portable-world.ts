@@ -31,6 +31,7 @@ import {
   BUILTINS,
   IMAGE_EDGES,
   IMAGE_TONE,
+  SAMPLED,
   SUM_ATOMIC,
   TILE_TRANSPOSE,
   TREE_SUM,
@@ -68,6 +69,8 @@ interface Workload {
    * within 1 ulp of a half, floats within `ulps`: a GPU may round a conversion the other way).
    */
   images?: Record<string, { width: number; height: number; format: ImageFormat; data: Uint8Array }>;
+  /** Samplers by binding name: filters and address modes. */
+  samplers?: Record<string, SamplerSpec>;
   outputs: readonly string[];
   /** Outputs of integers among float ones: compared bit for bit. */
   exact?: readonly string[];
@@ -84,6 +87,12 @@ interface Workload {
 }
 
 type ImageFormat = 'rgba8unorm' | 'rgba16float' | 'r32float';
+type SamplerSpec = {
+  magFilter: 'nearest' | 'linear';
+  minFilter: 'nearest' | 'linear';
+  addressModeU: 'clamp-to-edge' | 'repeat' | 'mirror-repeat';
+  addressModeV: 'clamp-to-edge' | 'repeat' | 'mirror-repeat';
+};
 const TEXEL_BYTES: Record<ImageFormat, number> = { rgba8unorm: 4, rgba16float: 8, r32float: 4 };
 
 const STEPS = [1, 10];
@@ -152,9 +161,11 @@ async function rawWebGPU(gpu: GPUDevice, w: Workload): Promise<Array<Record<stri
       entries: bindings.map((b) => ({
         binding: b.binding,
         resource:
-          b.space === 'texture' || b.space === 'storage-texture'
-            ? (textures[b.name] as GPUTexture).createView()
-            : { buffer: buffers[b.name] as GPUBuffer },
+          b.space === 'sampler'
+            ? gpu.createSampler(w.samplers?.[b.name])
+            : b.space === 'texture' || b.space === 'storage-texture'
+              ? (textures[b.name] as GPUTexture).createView()
+              : { buffer: buffers[b.name] as GPUBuffer },
       })),
     });
     const enc = gpu.createCommandEncoder();
@@ -267,10 +278,14 @@ async function portable(
       { width: t.width, height: t.height },
     );
   }
+  const samplers = Object.fromEntries(
+    Object.entries(w.samplers ?? {}).map(([name, s]) => [name, device.createSampler(s)]),
+  );
   const sim = createPortableCompute(device, {
     code: w.code,
     count: w.count,
     textures,
+    samplers,
     ...(w.constants ? { constants: w.constants } : {}),
     path,
   });
@@ -483,6 +498,45 @@ const lifeWorkload = (): Workload => {
  */
 const WORLD = {
   life: lifeWorkload,
+  sampling: (): Workload => {
+    const [w, h] = [19, 13];
+    const photo = Uint8Array.from({ length: 4 * w * h }, (_, i) => (i * 37 + (i >> 4) * 5) % 256);
+    const tiles = Uint8Array.from({ length: 4 * 7 * 5 }, (_, i) => (i * 71) % 256);
+    return {
+      code: SAMPLED,
+      count: [45, 29],
+      buffers: {
+        params: {
+          data: new Uint32Array(new Float32Array([1.7, 1.3, -0.313, 0.237]).buffer),
+          uniform: true,
+        },
+      },
+      textures: {
+        photo: { width: w, height: h, format: 'rgba8unorm', data: photo },
+        tiles: { width: 7, height: 5, format: 'rgba8unorm', data: tiles },
+      },
+      samplers: {
+        soft: {
+          magFilter: 'linear',
+          minFilter: 'linear',
+          addressModeU: 'repeat',
+          addressModeV: 'repeat',
+        },
+        blocky: {
+          magFilter: 'nearest',
+          minFilter: 'nearest',
+          addressModeU: 'mirror-repeat',
+          addressModeV: 'clamp-to-edge',
+        },
+      },
+      images: {
+        linear: { width: 41, height: 27, format: 'rgba8unorm', data: new Uint8Array(4 * 41 * 27) },
+        nearest: { width: 41, height: 27, format: 'rgba8unorm', data: new Uint8Array(4 * 41 * 27) },
+      },
+      outputs: ['linear', 'nearest'],
+      floats: true,
+    };
+  },
   'image tone': (): Workload => {
     const [w, h] = [37, 21];
     const source = Uint8Array.from({ length: 4 * w * h }, (_, i) => (i * 29 + (i >> 2) * 11) % 256);
@@ -1030,6 +1084,14 @@ export const cases = defineCases({
           },
           'image edges',
         );
+      },
+    },
+  'textureSampleLevel with a sampler (bilinear with repeat, nearest with mirror-repeat and clamp-to-edge, magnified past the edges) gives raw WebGPU’s texels on compute, the ping-pong and the CPU path':
+    {
+      cross: true,
+      needs: ['compute'],
+      async run(ctx) {
+        await everywhere(ctx, WORLD.sampling(), 'sampling');
       },
     },
   'an image filter storing only at its own texel (rgba8unorm, a smaller rgba16float, texels unwritten) gives raw WebGPU’s texels on compute, the ping-pong and the CPU path':

@@ -851,3 +851,27 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   }
 }
 `;
+
+/**
+ * Sampling in a compute shader (`textureSampleLevel` at level 0): a picture magnified and shifted
+ * past its edges, bilinear with `repeat` addressing into one storage texture, nearest with
+ * `mirror-repeat` from a second picture into another — each store at the invocation's own texel.
+ */
+export const SAMPLED = /* wgsl */ `struct Params { scale: vec2f, offset: vec2f }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var photo: texture_2d<f32>;
+@group(0) @binding(2) var soft: sampler;
+@group(0) @binding(3) var tiles: texture_2d<f32>;
+@group(0) @binding(4) var blocky: sampler;
+@group(0) @binding(5) var linear: texture_storage_2d<rgba8unorm, write>;
+@group(0) @binding(6) var nearest: texture_storage_2d<rgba8unorm, write>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let size = textureDimensions(linear);
+  if (gid.x >= size.x || gid.y >= size.y) { return; }
+  let uv = (vec2f(gid.xy) + 0.5) / vec2f(size) * params.scale + params.offset;
+  textureStore(linear, gid.xy, textureSampleLevel(photo, soft, uv, 0.0));
+  textureStore(nearest, gid.xy, textureSampleLevel(tiles, blocky, uv, 0.0));
+}
+`;
