@@ -1,4 +1,5 @@
-// A portable image filter (filter.wgsl.ts): ordinary WGSL with textureLoad and textureStore, run
+// A portable image filter (filter.wgsl.ts): ordinary WGSL with textureLoad, textureSampleLevel
+// and textureStore, run
 // by createPortableCompute on the path the device has — WebGPU compute, or on WebGL2 a fragment
 // pass drawn into the storage texture (each store is at the invocation's own texel). The filtered
 // picture is drawn to the canvas. ?backend=webgl2 picks the WebGL2 device, ?size= the picture's.
@@ -68,7 +69,8 @@ const target = (label: string): Texture =>
     usage: storageTextureUsage(device) | TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_SRC,
   });
 const filtered = target('filtered');
-const settings = { gain: 0.8, edges: 0.6 };
+const settings = { gain: 0.8, edges: 0.6, swirl: 1.5 };
+const bilinear = device.createSampler({ magFilter: 'linear', minFilter: 'linear' });
 const uniforms = device.createBuffer({
   label: 'filter params',
   size: 16,
@@ -80,12 +82,14 @@ const filter = createPortableCompute(device, {
   count: [size, size],
   buffers: { params: uniforms },
   textures: { picture: source, filtered },
+  samplers: { bilinear },
 });
 
 const pane = dockedPane('image filter');
 const meter = new FrameMeter(pane);
 pane.addBinding(settings, 'gain', { min: 0, max: 2 });
 pane.addBinding(settings, 'edges', { min: 0, max: 1 });
+pane.addBinding(settings, 'swirl', { min: -3, max: 3 });
 
 // the filtered picture over the canvas
 const DRAW_WGSL = /* wgsl */ `
@@ -148,6 +152,7 @@ async function check(): Promise<{ differ: number; worst: number; values: number 
     count: [size, size],
     buffers: { params: uniforms },
     textures: { picture: source, filtered: cpuTarget },
+    samplers: { bilinear },
     path: 'cpu',
   });
   const encoder = device.createCommandEncoder();
@@ -170,7 +175,11 @@ let frames = 0;
 async function frame(): Promise<void> {
   await device.beginFrame();
   fitCanvas(canvas);
-  device.queue.writeBuffer(uniforms, 0, new Float32Array([settings.gain, settings.edges, 0, 0]));
+  device.queue.writeBuffer(
+    uniforms,
+    0,
+    new Float32Array([settings.gain, settings.edges, settings.swirl, 0]),
+  );
   const encoder = device.createCommandEncoder({ label: 'frame' });
   filter.dispatch(encoder);
   const pass = encoder.beginRenderPass({
