@@ -307,9 +307,9 @@ describe('sampled textures read with textureLoad (the image-filter family)', () 
     expect(() =>
       analyzeKernel(
         'k',
-        `@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\n@group(0) @binding(2) var<storage, read_write> o: array<vec4f>;\n@compute @workgroup_size(1) fn main() { o[0] = textureSampleLevel(t, s, vec2f(0.5), 0.0); }`,
+        `@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(1) var s: sampler;\n@group(0) @binding(2) var<storage, read_write> o: array<vec4f>;\n@compute @workgroup_size(1) fn main() { o[0] = textureSample(t, s, vec2f(0.5)); }`,
       ),
-    ).toThrow(/sampler|textureSampleLevel/);
+    ).toThrow(/no derivatives: sample with textureSampleLevel|has no derivatives/);
     const d = new NullDevice({ hostShadows: false });
     const t = d.createTexture({
       size: { width: 4, height: 4 },

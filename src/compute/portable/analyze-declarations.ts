@@ -122,14 +122,25 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     // texel); defineKernel's kernels and particle looks do not
     if (!this.options.cpu)
       this.fail('texture_storage_2d', node, 'storage textures are not portable');
+    this.resourceBinding(node, attr, line, 'storage-texture', format);
+  }
+
+  /** A binding that holds no buffer (a texture, a storage texture, a sampler): its `type` is void. */
+  resourceBinding(
+    node: AstNode,
+    attr: (n: string) => number,
+    line: number,
+    space: 'texture' | 'storage-texture' | 'sampler',
+    format?: TextureFormat,
+  ): void {
     const b: Binding = {
       name: node.name,
       group: attr('group'),
       binding: attr('binding'),
-      space: 'storage-texture',
-      access: 'write',
+      space,
+      access: space === 'storage-texture' ? 'write' : 'read',
       type: VOID,
-      format,
+      ...(format ? { format } : {}),
       offset: 0,
       line,
     };
@@ -154,35 +165,11 @@ export abstract class DeclarationAnalyzer extends StatementAnalyzer {
     };
     const line = node.line as number;
     if (node.type?.name === 'texture_2d' && node.type.format?.name === 'f32') {
-      const b: Binding = {
-        name: node.name,
-        group: attr('group'),
-        binding: attr('binding'),
-        space: 'texture',
-        access: 'read',
-        type: VOID,
-        offset: 0,
-        line,
-      };
-      this.bindings.set(node.name, b);
-      this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
-      return;
+      return this.resourceBinding(node, attr, line, 'texture');
     }
     if (node.type?.name === 'texture_storage_2d') return this.storageTextureVar(node, attr, line);
     if (node.type?.name === 'sampler') {
-      const b: Binding = {
-        name: node.name,
-        group: attr('group'),
-        binding: attr('binding'),
-        space: 'sampler',
-        access: 'read',
-        type: VOID,
-        offset: 0,
-        line,
-      };
-      this.bindings.set(node.name, b);
-      this.globals.set(node.name, { type: VOID, kind: 'binding', binding: b });
-      return;
+      return this.resourceBinding(node, attr, line, 'sampler');
     }
     if (node.type?.astNodeType === 'sampler' || /^(texture|sampler)/.test(node.type?.name ?? ''))
       this.fail(

@@ -515,6 +515,20 @@ export function emitGlslFunctions(m: PortableModule): {
   };
 }
 
+/** The GLSL names of a program's inputs: the arrays' textures, the uniform blocks, the sampled textures, the runner's block. */
+const uniformNames = (
+  m: PortableModule,
+): Pick<GlslProgram, 'samplers' | 'uniformBlocks' | 'textures' | 'internalBlock'> => ({
+  samplers: Object.fromEntries(
+    m.bindings.filter((b) => b.space === 'storage').map((b) => [b.name, `_tex_${b.name}`]),
+  ),
+  uniformBlocks: Object.fromEntries(
+    m.bindings.filter((b) => b.space === 'uniform').map((u) => [u.name, `_ub_${u.name}`]),
+  ),
+  textures: textureSamplers(m),
+  internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
+});
+
 /** Sampler uniforms of the sampled textures, by binding name. */
 const textureSamplers = (m: PortableModule): Record<string, string> =>
   Object.fromEntries(
@@ -653,7 +667,6 @@ export function emitGlsl(m: PortableModule, targets?: readonly string[]): GlslPr
   const storage = m.bindings.filter((b) => b.space === 'storage');
   const outputs = storage.filter((b) => b.access !== 'read');
   const written = targets ? outputs.filter((b) => targets.includes(b.name)) : outputs;
-  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
   const out = library(
     m,
     e,
@@ -697,10 +710,7 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
   return {
     vertex: FULLSCREEN_VERTEX,
     fragment: out.join('\n'),
-    samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
-    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
-    textures: textureSamplers(m),
-    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
+    ...uniformNames(m),
     outputs: written.map((b) => b.name),
   };
 }
@@ -713,8 +723,6 @@ ${words.map(([o, s, path]) => `    case ${o / 4}u: return ${TO_BITS[s](`_own_${b
  */
 export function emitGlslImage(m: PortableModule, target: string): GlslProgram {
   const e = new GlslEmitter(m);
-  const storage = m.bindings.filter((b) => b.space === 'storage');
-  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
   const images = m.bindings.filter((b) => b.space === 'storage-texture');
   const out = library(m, e, [
     'layout(location = 0) out vec4 _out_image;',
@@ -736,10 +744,7 @@ export function emitGlslImage(m: PortableModule, target: string): GlslProgram {
   return {
     vertex: FULLSCREEN_VERTEX,
     fragment: out.join('\n'),
-    samplers: Object.fromEntries(storage.map((b) => [b.name, `_tex_${b.name}`])),
-    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
-    textures: textureSamplers(m),
-    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
+    ...uniformNames(m),
     outputs: [target],
   };
 }
@@ -767,7 +772,6 @@ export function emitGlslScatter(m: PortableModule, target: string): ScatterProgr
   const e = new GlslEmitter(m);
   e.tracked = true;
   const storage = m.bindings.filter((b) => b.space === 'storage');
-  const uniforms = m.bindings.filter((b) => b.space === 'uniform');
   const b = storage.find((x) => x.name === target) as Binding;
   const stride = (b.type as { stride: number }).stride / 4;
   const base = b.offset / 4;
@@ -823,10 +827,7 @@ void main() { _out = uintBitsToFloat(_val); }`;
   return {
     vertex: out.join('\n'),
     fragment,
-    samplers: Object.fromEntries(storage.map((x) => [x.name, `_tex_${x.name}`])),
-    uniformBlocks: Object.fromEntries(uniforms.map((u) => [u.name, `_ub_${u.name}`])),
-    textures: textureSamplers(m),
-    internalBlock: { name: '_IgnisPortable', fields: internalFields(m) },
+    ...uniformNames(m),
     outputs: [target],
     pointsPerInvocation: slots * parts,
     masked,

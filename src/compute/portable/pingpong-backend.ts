@@ -307,22 +307,8 @@ export class PingPongBackend implements Backend {
     const [dx, dy, dz] = pc.invocations;
     if (this.#images.length) return this.#drawImages(encoder, buffers, textures, samplers, passes);
     const outRows = Math.max(...outputs.map((b) => rowsFor((buffers[b.name] as Buffer).size)));
-    // the internal block (writeBuffer copies it at once, so one array serves every dispatch)
+    const { offset, inputs } = this.#upload(encoder, buffers, textures, outRows);
     const words = this.#block;
-    words.set([dx, dy, dz, outRows]);
-    storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
-    const offset = this.#ring.take();
-    pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
-    // buffers → textures
-    const sources = storage.map((b) => buffers[b.name] as Buffer);
-    encoder.barrier({ from: 'copy-write', to: 'copy-read', resources: sources });
-    encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
-    const inputs = storage.map((b) => {
-      const buffer = buffers[b.name] as Buffer;
-      const texture = this.#texture(this.#inputs, b.name, rowsFor(buffer.size), false);
-      copyRows(encoder, buffer, texture, 'to-texture');
-      return texture;
-    });
     const targets = outputs.map((b) => this.#texture(this.#outputs, b.name, outRows, true));
     // a scatter draws only the elements written: the rest of each target is the buffer as it was
     // (a copy of it; for a word texture, the array's texture spread one word a texel)
@@ -377,6 +363,40 @@ export class PingPongBackend implements Backend {
   }
 
   /**
+   * What every form does first: the internal block (the grid, the target's rows, each array's
+   * length, each storage texture's size) into the ring — writeBuffer copies it at once, so one
+   * array serves every dispatch — and each storage buffer copied into its input texture.
+   */
+  #upload(
+    encoder: CommandEncoder,
+    buffers: Record<string, Buffer>,
+    textures: Record<string, Texture>,
+    rows: number,
+  ): { offset: number; inputs: Texture[] } {
+    const storage = this.#storage;
+    const words = this.#block;
+    words.set([...this.pc.invocations, rows]);
+    storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
+    this.#images.forEach((b, i) => {
+      const t = textures[b.name] as Texture;
+      words[4 + storage.length + 2 * i] = t.width;
+      words[5 + storage.length + 2 * i] = t.height;
+    });
+    const offset = this.#ring.take();
+    this.pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
+    const sources = storage.map((b) => buffers[b.name] as Buffer);
+    encoder.barrier({ from: 'copy-write', to: 'copy-read', resources: sources });
+    encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
+    const inputs = storage.map((b) => {
+      const buffer = buffers[b.name] as Buffer;
+      const texture = this.#texture(this.#inputs, b.name, rowsFor(buffer.size), false);
+      copyRows(encoder, buffer, texture, 'to-texture');
+      return texture;
+    });
+    return { offset, inputs };
+  }
+
+  /**
    * The image form: per storage texture, a full-screen pass into the texture over the invocations'
    * texels (a scissor), each fragment one invocation; the texels no store reaches are discarded.
    */
@@ -396,24 +416,7 @@ export class PingPongBackend implements Backend {
       );
     const storage = this.#storage;
     const words = this.#block;
-    words.set([dx, dy, dz, 0]);
-    storage.forEach((b, i) => (words[4 + i] = elementCount(b, buffers[b.name] as Buffer)));
-    this.#images.forEach((b, i) => {
-      const t = textures[b.name] as Texture;
-      words[4 + storage.length + 2 * i] = t.width;
-      words[5 + storage.length + 2 * i] = t.height;
-    });
-    const offset = this.#ring.take();
-    pc.device.queue.writeBuffer(this.#ring.buffer, offset, words);
-    const sources = storage.map((b) => buffers[b.name] as Buffer);
-    encoder.barrier({ from: 'copy-write', to: 'copy-read', resources: sources });
-    encoder.barrier({ from: 'compute-write', to: 'copy-read', resources: sources });
-    const inputs = storage.map((b) => {
-      const buffer = buffers[b.name] as Buffer;
-      const texture = this.#texture(this.#inputs, b.name, rowsFor(buffer.size), false);
-      copyRows(encoder, buffer, texture, 'to-texture');
-      return texture;
-    });
+    const { offset, inputs } = this.#upload(encoder, buffers, textures, 0);
     encoder.barrier({ from: 'copy-write', to: 'fragment-read', resources: inputs });
     passes.forEach((p, k) => {
       const target = textures[(this.#images[k] as Binding).name] as Texture;
