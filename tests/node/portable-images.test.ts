@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BufferUsage,
   KernelError,
+  MissingBarrierError,
   NullDevice,
   TextureUsage,
   UsageError,
@@ -433,5 +434,63 @@ describe('textureSampleLevel with a sampler', () => {
       /comparison sampler/,
     );
     expect(() => sim.dispatch(d.createCommandEncoder())).toThrow(/no texture bound for t, o/);
+  });
+});
+
+describe('barriers after a storage texture (explicit barrier mode)', () => {
+  it('a dispatch reading what another stored needs barrierFor: without it the encoder refuses the hazard', () => {
+    for (const declare of [false, true]) {
+      const d = new NullDevice({ barriers: 'explicit', hostShadows: true });
+      const params = d.createBuffer({
+        size: 16,
+        usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+      });
+      const weights = d.createBuffer({
+        size: 80,
+        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+      });
+      const src = texture(
+        d,
+        'rgba8unorm',
+        source,
+        TextureUsage.TEXTURE_BINDING | TextureUsage.COPY_DST,
+      );
+      const bright = texture(d, 'rgba8unorm', new Uint8Array(4 * W * H));
+      const glow = texture(d, 'rgba16float', new Uint8Array(8 * W * H));
+      const tone = createPortableCompute(d, {
+        code: IMAGE_TONE,
+        count: [W, H],
+        buffers: { params, weights },
+        textures: { src, bright, glow },
+      });
+      expect(tone.path).toBe('compute');
+      const edges = createPortableCompute(d, {
+        code: IMAGE_EDGES,
+        count: [W, H],
+        textures: {
+          src: bright, // what the tone pass stored, read as a sampled texture
+          edges: texture(d, 'rgba8unorm', new Uint8Array(4 * W * H)),
+          hdr: texture(d, 'rgba16float', new Uint8Array(8 * W * H)),
+          shifted: texture(d, 'r32float', new Uint8Array(4 * W * H)),
+        },
+      });
+      const encoder = d.createCommandEncoder();
+      tone.dispatch(encoder);
+      if (declare) tone.barrierFor(encoder, 'compute-read');
+      let error: unknown;
+      try {
+        edges.dispatch(encoder);
+        encoder.finish();
+      } catch (e) {
+        error = e;
+      }
+      if (declare) expect(error).toBeUndefined();
+      else {
+        expect(error).toBeInstanceOf(MissingBarrierError);
+        expect(String(error)).toMatch(
+          /\(compute-write\) and read .* \(compute-read\) with no barrier/,
+        );
+      }
+    }
   });
 });

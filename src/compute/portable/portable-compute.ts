@@ -339,7 +339,11 @@ export class PortableCompute {
     this.#backend.dispatch(encoder, this.#buffers, this.#textures, this.#samplers);
   }
 
-  /** Declares the barrier from this path's writes to `to` on the bound writable buffers (explicit barrier mode). */
+  /**
+   * Declares the barrier from this path's writes to `to` on the bound writable buffers and storage
+   * textures (explicit barrier mode): a compute pass's writes, the ping-pong's copies into the
+   * buffers and draws into the storage textures; the CPU path's uploads need none.
+   */
   barrierFor(encoder: CommandEncoder, to: BarrierScope): void {
     if (!this.writeScope) return;
     const resources = this.bindings
@@ -347,6 +351,16 @@ export class PortableCompute {
       .map((b) => this.#buffers[b.name])
       .filter((b): b is Buffer => !!b);
     encoder.barrier({ from: this.writeScope, to, resources });
+    const images = this.bindings
+      .filter((b) => b.space === 'storage-texture')
+      .map((b) => this.#textures[b.name])
+      .filter((t): t is Texture => !!t);
+    if (images.length)
+      encoder.barrier({
+        from: this.path === 'pingpong' ? 'render-write' : this.writeScope,
+        to,
+        resources: images,
+      });
   }
 
   destroy(): void {
